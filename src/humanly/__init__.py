@@ -1,0 +1,42 @@
+"""humanly: how good is this model when the only reference is a crowd of fallible humans?
+
+One data model (:class:`Ratings`, :class:`Predictions`, :class:`Gold`) and three analyses:
+
+* certify — oracle-accuracy bounds and a superhuman confidence score (Xu, Walder & Xu);
+* survey equivalence — how many raters a classifier is worth (Resnick et al.);
+* label budget — one label per item versus majority votes when ranking classifiers.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .data import (
+    MISSING,
+    Gold,
+    InputError,
+    ModelOutput,
+    Predictions,
+    Ratings,
+    align,
+    read_gold,
+    read_predictions,
+    read_ratings,
+)
+from .summary import RatingsSummary, summarize
+
+__all__ = [
+    "MISSING",
+    "Gold",
+    "InputError",
+    "ModelOutput",
+    "Predictions",
+    "Ratings",
+    "RatingsSummary",
+    "__version__",
+    "align",
+    "read_gold",
+    "read_predictions",
+    "read_ratings",
+    "summarize",
+]

@@ -1,0 +1,3 @@
+from humanly.cli import main
+
+main()

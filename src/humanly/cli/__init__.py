@@ -1,0 +1,46 @@
+"""The ``humanly`` command line: one typer app, a thin layer over the public API."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .. import __version__
+from ._app import new_typer
+from .demo_cmd import demo
+from .inspect_cmd import inspect
+from .simulate_cmd import simulate_app
+
+app = new_typer(
+    name="humanly",
+    help="How good is this model when the only reference is a crowd of fallible humans?",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"humanly {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool | None,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = None,
+) -> None:
+    """How good is this model when the only reference is a crowd of fallible humans?"""
+
+
+app.command("inspect")(inspect)
+app.command("demo")(demo)
+app.add_typer(simulate_app, name="simulate")
+
+
+def main() -> None:
+    """Entry point of the ``humanly`` script and ``python -m humanly``."""
+    app(prog_name="humanly")

@@ -1,0 +1,142 @@
+"""Options and helpers shared by commands: reading inputs, printing results, writing files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from ..data import Gold, Predictions, Ratings, read_gold, read_predictions, read_ratings
+from ..data.errors import InputError
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+# --------------------------------------------------------------------------- reading ratings
+RatingsPath = Annotated[
+    Path,
+    typer.Argument(help="Ratings file (.csv, .tsv, .parquet, .jsonl, .json).", show_default=False),
+]
+ItemCol = Annotated[
+    str | None, typer.Option("--item-col", help="Item id column (default: detected).")
+]
+RaterCol = Annotated[str | None, typer.Option("--rater-col", help="Rater id column (long format).")]
+LabelCol = Annotated[str | None, typer.Option("--label-col", help="Label column (long format).")]
+Wide = Annotated[
+    bool,
+    typer.Option("--wide", help="Wide format: one row per item, one column per rater or slot."),
+]
+Counts = Annotated[
+    str | None,
+    typer.Option(
+        "--counts",
+        help="Counts format: count columns 'e,n,c' (or 'CLASS=COL,...'), a glob 'cnt*_ret' or a prefix.",
+    ),
+]
+Total = Annotated[
+    str | None,
+    typer.Option("--total", help="Column with each item's number of labels (counts format)."),
+]
+RestClass = Annotated[
+    str, typer.Option("--rest-class", help="Name of the class counted as total minus the others.")
+]
+Classes = Annotated[
+    str | None,
+    typer.Option("--classes", help="Declared classes in order, e.g. '0,1' or 'neg,pos'."),
+]
+Duplicates = Annotated[
+    str,
+    typer.Option(
+        "--duplicates", help="A rater labelling an item twice: error, keep, first or last."
+    ),
+]
+GoldPath = Annotated[
+    Path | None, typer.Option("--gold", help="Gold labels file (item, label); any subset of items.")
+]
+GoldCol = Annotated[
+    str | None, typer.Option("--gold-col", help="Gold label column inside the ratings file.")
+]
+Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+
+
+def split_list(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def load_ratings(
+    path: Path,
+    *,
+    item_col: str | None = None,
+    rater_col: str | None = None,
+    label_col: str | None = None,
+    wide: bool = False,
+    counts: str | None = None,
+    total: str | None = None,
+    rest_class: str = "other",
+    classes: str | None = None,
+    duplicates: str = "error",
+    ignore_cols: tuple[str, ...] = (),
+) -> Ratings:
+    if duplicates not in ("error", "keep", "first", "last"):
+        raise InputError(f"--duplicates {duplicates!r}: use error, keep, first or last")
+    if wide and counts:
+        raise InputError("--wide and --counts describe different layouts; give one of them")
+    return read_ratings(
+        path,
+        item_col=item_col,
+        rater_col=rater_col,
+        label_col=label_col,
+        classes=split_list(classes),
+        wide=wide,
+        counts=counts,
+        total_col=total,
+        rest_class=rest_class,
+        duplicates=duplicates,  # type: ignore[arg-type]
+        ignore_cols=ignore_cols,
+    )
+
+
+def load_gold(
+    ratings: Ratings,
+    ratings_path: Path,
+    gold: Path | None,
+    gold_col: str | None,
+    item_col: str | None,
+) -> Gold | None:
+    """Gold labels from ``--gold FILE`` or ``--gold-col COL`` of the ratings file."""
+    if gold is not None and gold_col is not None and gold != ratings_path:
+        return read_gold(gold, classes=ratings.classes, label_col=gold_col)
+    if gold is not None:
+        return read_gold(gold, classes=ratings.classes)
+    if gold_col is not None:
+        return read_gold(
+            ratings_path, classes=ratings.classes, item_col=item_col, label_col=gold_col
+        )
+    return None
+
+
+def load_predictions(path: Path, ratings: Ratings, **kwargs: Any) -> Predictions:
+    return read_predictions(path, classes=ratings.classes, **kwargs)
+
+
+def ratings_ignore(gold_col: str | None) -> tuple[str, ...]:
+    return (gold_col,) if gold_col else ()
+
+
+# --------------------------------------------------------------------------- output
+def print_json(obj: Any) -> None:
+    """Exactly one JSON object on stdout."""
+    sys.stdout.write(json.dumps(obj, allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def note(message: str) -> None:
+    """A message for the person at the terminal (stderr, never mixed into --json output)."""
+    stderr.print(message)

@@ -1,0 +1,21 @@
+"""The shared data model: :class:`Ratings`, :class:`Predictions`, :class:`Gold`, readers and errors."""
+
+from .errors import InputError
+from .io import read_gold, read_predictions, read_ratings, read_table, write_table
+from .predictions import Gold, ModelOutput, Predictions, align
+from .ratings import MISSING, Ratings
+
+__all__ = [
+    "MISSING",
+    "Gold",
+    "InputError",
+    "ModelOutput",
+    "Predictions",
+    "Ratings",
+    "align",
+    "read_gold",
+    "read_predictions",
+    "read_ratings",
+    "read_table",
+    "write_table",
+]

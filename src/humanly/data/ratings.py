@@ -1,0 +1,434 @@
+"""`Ratings`: the labels a crowd gave to items, as one data model for every analysis.
+
+Two kinds of source share this model:
+
+* **named raters** (long format ``item, rater, label``), possibly ragged: any rater may label any subset
+  of items. Stored as three coded arrays (item code, rater code, label code), one entry per label, so
+  memory is proportional to the number of labels (9 bytes a label), never a Python object per label.
+* **anonymous counts** (one row per item, one count per class): only how many raters chose each class.
+
+Both expose :attr:`Ratings.counts`, the items × classes integer matrix most analyses need. Named ratings
+also expose :meth:`Ratings.matrix`, the items × raters label-code matrix with :data:`MISSING` for
+"this rater did not label this item".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from ._coding import Locator, code_labels, coerce_classes, default_locator, ids_to_index
+from .errors import InputError
+
+__all__ = ["MISSING", "DuplicatePolicy", "Ratings"]
+
+#: Marker for "no label" in :meth:`Ratings.matrix`.
+MISSING = -1
+
+DuplicatePolicy = Literal["error", "keep", "first", "last"]
+
+
+def _small_int(n: int) -> type[np.signedinteger[Any]]:
+    return np.int8 if n < 127 else (np.int16 if n < 32_000 else np.int32)
+
+
+class Ratings:
+    """The labels a crowd gave to items (immutable).
+
+    Build one with :meth:`from_long`, :meth:`from_frame`, :meth:`from_counts`, :meth:`from_wide` or the
+    file reader :func:`humanly.read_ratings`. Items keep their ids as given (``str`` or ``int``) in order of
+    first appearance; classes are an ordered tuple (sorted distinct labels unless declared).
+
+    Attributes
+    ----------
+    items : pandas.Index
+        Item ids, one per row of :attr:`counts`.
+    classes : tuple
+        The ordered classes; label code ``j`` means ``classes[j]``.
+    raters : pandas.Index or None
+        Rater ids for named ratings, ``None`` for anonymous counts.
+    """
+
+    __slots__ = (
+        "_counts",
+        "_item_codes",
+        "_label_codes",
+        "_offsets",
+        "_rater_codes",
+        "classes",
+        "items",
+        "raters",
+        "source",
+    )
+
+    def __init__(
+        self,
+        *,
+        items: pd.Index,
+        classes: Sequence[Any],
+        counts: np.ndarray | None = None,
+        item_codes: np.ndarray | None = None,
+        rater_codes: np.ndarray | None = None,
+        label_codes: np.ndarray | None = None,
+        raters: pd.Index | None = None,
+        source: str | None = None,
+    ) -> None:
+        """Low-level constructor; prefer the ``from_*`` class methods, which validate their input."""
+        self.items = pd.Index(items)
+        self.classes = tuple(classes)
+        self.source = source
+        self.raters = None if raters is None else pd.Index(raters)
+        if len(self.classes) < 2:
+            where = f"{source}: " if source else ""
+            raise InputError(
+                f"{where}only {len(self.classes)} class(es) {self.classes!r}; agreement needs at least "
+                "two classes: declare them with --classes (e.g. --classes 0,1)"
+            )
+        if item_codes is not None:
+            if label_codes is None or rater_codes is None or self.raters is None:
+                raise ValueError(
+                    "named ratings need item_codes, rater_codes, label_codes and raters"
+                )
+            order = np.argsort(item_codes, kind="stable")
+            if not np.all(order == np.arange(len(order))):
+                item_codes, rater_codes, label_codes = (
+                    item_codes[order],
+                    rater_codes[order],
+                    label_codes[order],
+                )
+            self._item_codes = np.ascontiguousarray(item_codes)
+            self._rater_codes = np.ascontiguousarray(rater_codes)
+            self._label_codes = np.ascontiguousarray(label_codes)
+            n_i, n_c = len(self.items), len(self.classes)
+            flat = self._item_codes.astype(np.int64) * n_c + self._label_codes
+            self._counts = np.bincount(flat, minlength=n_i * n_c).reshape(n_i, n_c).astype(np.int64)
+            self._offsets = np.concatenate([[0], np.cumsum(self._counts.sum(axis=1))])
+        else:
+            if counts is None:
+                raise ValueError("give either counts or item/rater/label codes")
+            arr = np.asarray(counts)
+            if arr.shape != (len(self.items), len(self.classes)):
+                raise ValueError(f"counts shape {arr.shape} != (items, classes)")
+            self._counts = arr.astype(np.int64)
+            self._item_codes = self._rater_codes = self._label_codes = self._offsets = None
+        self._counts.setflags(write=False)
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_long(
+        cls,
+        items: Any,
+        raters: Any,
+        labels: Any,
+        *,
+        classes: Sequence[Any] | None = None,
+        duplicates: DuplicatePolicy = "error",
+        source: str | None = None,
+        columns: tuple[str, str, str] = ("item", "rater", "label"),
+        locate: Locator | None = None,
+    ) -> Ratings:
+        """Named ratings from three equal-length sequences: item id, rater id, label per row.
+
+        ``duplicates`` says what to do when a rater labelled the same item twice: ``"error"`` (default),
+        ``"first"``/``"last"`` (keep one), ``"keep"`` (count every label; :meth:`matrix` then shows the
+        last one).
+        """
+        locate = locate or default_locator(source or "input")
+        item_col, rater_col, label_col = columns
+        n = len(items)
+        if not (len(raters) == n == len(labels)):
+            raise InputError("items, raters and labels must have the same length")
+        if n == 0:
+            raise InputError(
+                f"{source or 'input'}: no ratings (zero rows); give at least one label"
+            )
+        label_codes, cls_ = code_labels(labels, classes, column=label_col, locate=locate)
+        item_codes, item_index = ids_to_index(items, column=item_col, locate=locate)
+        rater_codes, rater_index = ids_to_index(raters, column=rater_col, locate=locate)
+        if duplicates not in ("error", "keep", "first", "last"):
+            raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
+        if duplicates != "keep":
+            key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
+            dup = pd.Series(key).duplicated(keep="first" if duplicates != "last" else "last")
+            dup_arr = dup.to_numpy()
+            if dup_arr.any():
+                if duplicates == "error":
+                    i = int(np.flatnonzero(dup_arr)[0])
+                    it, ra = item_index[item_codes[i]], rater_index[rater_codes[i]]
+                    raise InputError(
+                        f"{locate(i)}: rater {ra!r} labelled item {it!r} more than once "
+                        f"({int(dup_arr.sum())} duplicate (item, rater) pairs); remove them or choose "
+                        "--duplicates keep|first|last"
+                    )
+                keep = ~dup_arr
+                item_codes, rater_codes, label_codes = (
+                    item_codes[keep],
+                    rater_codes[keep],
+                    label_codes[keep],
+                )
+        rater_codes = rater_codes.astype(np.int32)
+        return cls(
+            items=item_index,
+            classes=cls_,
+            item_codes=item_codes.astype(np.int32),
+            rater_codes=rater_codes,
+            label_codes=label_codes,
+            raters=rater_index,
+            source=source,
+        )
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        item_col: str | None = None,
+        rater_col: str | None = None,
+        label_col: str | None = None,
+        classes: Sequence[Any] | None = None,
+        duplicates: DuplicatePolicy = "error",
+        source: str | None = None,
+    ) -> Ratings:
+        """Named ratings from a long DataFrame (crowd-kit / cleanlab style ``task, worker, label``).
+
+        Column names are detected from common conventions (see :mod:`humanly.data.io`); pass
+        ``item_col``/``rater_col``/``label_col`` to override.
+        """
+        from .io import read_ratings
+
+        return read_ratings(
+            frame,
+            item_col=item_col,
+            rater_col=rater_col,
+            label_col=label_col,
+            classes=classes,
+            duplicates=duplicates,
+            name=source,
+        )
+
+    @classmethod
+    def from_counts(
+        cls,
+        counts: Any,
+        *,
+        items: Sequence[Any] | None = None,
+        classes: Sequence[Any] | None = None,
+        source: str | None = None,
+        locate: Locator | None = None,
+    ) -> Ratings:
+        """Anonymous ratings from per-item class counts.
+
+        ``counts`` is an (items × classes) array of non-negative integers, or a DataFrame whose columns
+        are the classes (in order). ``items`` defaults to the DataFrame index or ``0..n-1``.
+        """
+        locate = locate or default_locator(source or "input")
+        if isinstance(counts, pd.DataFrame):
+            if classes is None:
+                classes = list(counts.columns)
+            if items is None:
+                items = counts.index
+            values = counts.to_numpy()
+        else:
+            values = np.asarray(counts)
+        if values.ndim != 2:
+            raise InputError(
+                f"counts must be a 2-D items × classes table, got shape {values.shape}"
+            )
+        if classes is None:
+            classes = list(range(values.shape[1]))
+        cls_ = coerce_classes(classes)
+        if len(cls_) != values.shape[1]:
+            raise InputError(f"{len(cls_)} classes given for {values.shape[1]} count columns")
+        if values.shape[0] == 0:
+            raise InputError(f"{source or 'input'}: no items (zero rows); give at least one item")
+        try:
+            num = values.astype(float)
+        except (TypeError, ValueError):
+            num = pd.DataFrame(values).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(num) | (num < 0) | (num != np.round(num))
+        if bad.any():
+            i, j = (int(x[0]) for x in np.nonzero(bad))
+            raise InputError(
+                f"{locate(i)}: count {values[i, j]!r} for class {cls_[j]!r} is not a non-negative "
+                "integer; counts must be whole numbers of raters"
+            )
+        if items is None:
+            items = range(values.shape[0])
+        item_index = pd.Index(items)
+        if item_index.has_duplicates:
+            dup = item_index[item_index.duplicated()][0]
+            i = int(np.flatnonzero(item_index == dup)[1])
+            raise InputError(
+                f"{locate(i)}: item {dup!r} appears on more than one row of a counts table; "
+                "give one row per item"
+            )
+        return cls(items=item_index, classes=cls_, counts=num.astype(np.int64), source=source)
+
+    @classmethod
+    def from_wide(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        item_col: str | None = None,
+        rater_cols: Sequence[str] | None = None,
+        classes: Sequence[Any] | None = None,
+        source: str | None = None,
+    ) -> Ratings:
+        """Named ratings from a wide table: one row per item, one column per rater (or slot).
+
+        Blank cells are missing labels. Rater ids are the column names.
+        """
+        from .io import read_ratings
+
+        return read_ratings(
+            frame, wide=True, item_col=item_col, rater_cols=rater_cols, classes=classes, name=source
+        )
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    @property
+    def n_raters(self) -> int | None:
+        """Number of named raters, ``None`` for anonymous counts."""
+        return None if self.raters is None else len(self.raters)
+
+    @property
+    def has_raters(self) -> bool:
+        """Whether rater identity is known (named raters rather than anonymous counts)."""
+        return self.raters is not None
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Items × classes matrix of label counts (read-only int64)."""
+        return self._counts
+
+    @property
+    def labels_per_item(self) -> np.ndarray:
+        """Number of labels each item received."""
+        return self._counts.sum(axis=1)
+
+    @property
+    def n_labels(self) -> int:
+        return int(self._counts.sum())
+
+    def _require_raters(self, what: str) -> None:
+        if self.raters is None:
+            raise InputError(
+                f"{what} needs named raters, but {self.source or 'these ratings'} holds anonymous "
+                "counts only; use long format (item, rater, label) or a slots-based analysis"
+            )
+
+    @property
+    def item_codes(self) -> np.ndarray:
+        """Item code of every label (named ratings; sorted by item)."""
+        self._require_raters("item_codes")
+        return self._item_codes
+
+    @property
+    def rater_codes(self) -> np.ndarray:
+        """Rater code of every label (named ratings)."""
+        self._require_raters("rater_codes")
+        return self._rater_codes
+
+    @property
+    def label_codes(self) -> np.ndarray:
+        """Label code (index into :attr:`classes`) of every label (named ratings)."""
+        self._require_raters("label_codes")
+        return self._label_codes
+
+    @property
+    def item_offsets(self) -> np.ndarray:
+        """CSR offsets: the labels of item ``i`` are ``label_codes[item_offsets[i]:item_offsets[i+1]]``."""
+        self._require_raters("item_offsets")
+        return self._offsets
+
+    @property
+    def labels_per_rater(self) -> np.ndarray:
+        """Number of labels each named rater gave."""
+        self._require_raters("labels_per_rater")
+        return np.bincount(self._rater_codes, minlength=len(self.raters))
+
+    def matrix(self, missing: int = MISSING) -> np.ndarray:
+        """Items × raters matrix of label codes, ``missing`` where a rater did not label an item.
+
+        Dense: n_items × n_raters small integers. With many raters and few labels each, prefer the coded
+        arrays (:attr:`item_codes`, :attr:`rater_codes`, :attr:`label_codes`).
+        """
+        self._require_raters("the items × raters matrix")
+        n_r = len(self.raters)
+        dtype = _small_int(max(self.n_classes, -missing + 1, missing + 1))
+        out = np.full((self.n_items, n_r), missing, dtype=dtype)
+        out[self._item_codes, self._rater_codes] = self._label_codes
+        return out
+
+    # ------------------------------------------------------------------ transforms
+    def take(self, indices: Any) -> Ratings:
+        """A new :class:`Ratings` with the items at ``indices`` (positions or boolean mask), in order.
+
+        Positions must be distinct for named ratings (ids stay unique); anonymous counts may repeat.
+        """
+        idx = np.asarray(indices)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        if self.raters is None:
+            return Ratings(
+                items=self.items[idx],
+                classes=self.classes,
+                counts=self._counts[idx],
+                source=self.source,
+            )
+        if len(np.unique(idx)) != len(idx):
+            raise ValueError("take() on named ratings needs distinct item positions")
+        new_pos = np.full(self.n_items, -1, dtype=np.int64)
+        new_pos[idx] = np.arange(len(idx))
+        keep = new_pos[self._item_codes] >= 0
+        return Ratings(
+            items=self.items[idx],
+            classes=self.classes,
+            item_codes=new_pos[self._item_codes[keep]].astype(np.int32),
+            rater_codes=self._rater_codes[keep],
+            label_codes=self._label_codes[keep],
+            raters=self.raters,
+            source=self.source,
+        )
+
+    def anonymous(self) -> Ratings:
+        """The same ratings with rater identity dropped (counts only)."""
+        return Ratings(
+            items=self.items, classes=self.classes, counts=self._counts, source=self.source
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """Long DataFrame ``item, rater, label`` (named), or ``item`` + one count column per class."""
+        if self.raters is None:
+            df = pd.DataFrame(self._counts, columns=[str(c) for c in self.classes])
+            df.insert(0, "item", self.items)
+            return df
+        cls_arr = np.asarray(self.classes, dtype=object)
+        return pd.DataFrame(
+            {
+                "item": self.items[self._item_codes],
+                "rater": self.raters[self._rater_codes],
+                "label": cls_arr[self._label_codes],
+            }
+        )
+
+    def __len__(self) -> int:
+        return self.n_items
+
+    def __repr__(self) -> str:
+        who = f"{self.n_raters} raters" if self.raters is not None else "anonymous counts"
+        src = f", source={self.source!r}" if self.source else ""
+        return (
+            f"Ratings({self.n_items} items, {who}, {self.n_labels} labels, "
+            f"classes={self.classes!r}{src})"
+        )
