@@ -1,0 +1,8 @@
+"""Figures (matplotlib), one function per figure, no analysis inside: each takes a result object.
+
+Sub-modules per paper: ``humanly.plots.certify``, ``humanly.plots.survey``, ``humanly.plots.budget``.
+"""
+
+from ._style import figure, save_figure
+
+__all__ = ["figure", "save_figure"]
