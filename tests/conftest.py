@@ -13,5 +13,33 @@ SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 def shared_data() -> Path:
     """Path of ../shared/data; skips the test with a clear reason when the folder is absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"real datasets not found at {SHARED_DATA} (../shared/data beside the checkout)")
+        pytest.skip(
+            f"real datasets not found at {SHARED_DATA} (../shared/data beside the checkout)"
+        )
     return SHARED_DATA
+
+
+class CliResult:
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
+
+    def json(self) -> object:
+        import json
+
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def cli():
+    """Run ``humanly ARGS...`` in-process; returns exit code, stdout and stderr separately."""
+    from typer.testing import CliRunner
+
+    from humanly.cli import app
+
+    runner = CliRunner()
+
+    def run(*args: object) -> CliResult:
+        result = runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+        return CliResult(result.exit_code, result.stdout, result.stderr)
+
+    return run

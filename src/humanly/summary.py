@@ -9,7 +9,7 @@ import numpy as np
 
 from ._result import Result
 from .agreement import fleiss_kappa, krippendorff_alpha_nominal, mean_pairwise_agreement
-from .data import Gold, Ratings
+from .data import Gold, Predictions, Ratings
 
 __all__ = ["RatingsSummary", "plurality_credit", "summarize"]
 
@@ -52,6 +52,7 @@ class RatingsSummary(Result):
     class_frequencies: dict[str, float]
     agreement: dict[str, Any]
     gold: dict[str, Any] | None
+    models: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def _describe(x: np.ndarray) -> dict[str, Any]:
@@ -63,9 +64,15 @@ def _describe(x: np.ndarray) -> dict[str, Any]:
     }
 
 
-def summarize(ratings: Ratings, gold: Gold | None = None) -> RatingsSummary:
+def summarize(
+    ratings: Ratings, gold: Gold | None = None, predictions: Predictions | None = None
+) -> RatingsSummary:
     """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement, and — with
-    ``gold`` — how often the plurality label and a single label match it."""
+    ``gold`` — how often the plurality label and a single label match it.
+
+    With ``predictions`` (aligned to ``ratings``, see :func:`humanly.align`), each model's kind and its
+    agreement with the plurality label (fractional credit on ties; also with gold, its accuracy).
+    """
     counts = ratings.counts
     per_item = ratings.labels_per_item
     values, freq = np.unique(per_item, return_counts=True)
@@ -86,8 +93,8 @@ def summarize(ratings: Ratings, gold: Gold | None = None) -> RatingsSummary:
         "n_items": int((per_item >= 2).sum()),
     }
     gold_summary = None
-    if gold is not None:
-        codes = gold.for_items(ratings.items)
+    codes = gold.for_items(ratings.items) if gold is not None else None
+    if codes is not None:
         has = codes >= 0
         credit = plurality_credit(counts, codes)
         label_hits = counts[has, codes[has]].sum() if has.any() else 0
@@ -97,6 +104,18 @@ def summarize(ratings: Ratings, gold: Gold | None = None) -> RatingsSummary:
             "plurality_accuracy": float(np.nanmean(credit[has])) if has.any() else None,
             "label_accuracy": float(label_hits / labels_on_gold) if labels_on_gold else None,
         }
+    models = []
+    for m in predictions.models if predictions is not None else ():
+        entry: dict[str, Any] = {"model": m.name, "kind": m.kind, "n_items": len(m.values)}
+        if m.kind != "score":
+            hard = predictions.hard(m.name)  # type: ignore[union-attr]
+            plur = plurality_credit(counts, hard.astype(np.int64))
+            mask = ~np.isnan(plur)
+            entry["plurality_agreement"] = float(np.nanmean(plur)) if mask.any() else None
+            if codes is not None and (codes >= 0).any():
+                has = codes >= 0
+                entry["gold_accuracy"] = float((hard[has] == codes[has]).mean())
+        models.append(entry)
     return RatingsSummary(
         source=ratings.source,
         kind="named" if ratings.has_raters else "counts",
@@ -109,4 +128,5 @@ def summarize(ratings: Ratings, gold: Gold | None = None) -> RatingsSummary:
         class_frequencies=class_freq,
         agreement=agreement,
         gold=gold_summary,
+        models=models,
     )

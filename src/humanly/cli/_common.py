@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..data import Gold, Predictions, Ratings, read_gold, read_predictions, read_ratings
+from ..data import Gold, Predictions, Ratings, align, read_gold, read_predictions, read_ratings
 from ..data.errors import InputError
 
 stdout = Console(soft_wrap=True)
@@ -59,6 +59,37 @@ GoldPath = Annotated[
 ]
 GoldCol = Annotated[
     str | None, typer.Option("--gold-col", help="Gold label column inside the ratings file.")
+]
+PredictionsPath = Annotated[
+    Path | None,
+    typer.Option(
+        "--predictions", help="Model predictions file (item, [model], prediction or prob_*)."
+    ),
+]
+PredCol = Annotated[
+    str | None, typer.Option("--prediction-col", help="Hard prediction column (a class per item).")
+]
+ProbCol = Annotated[
+    str | None,
+    typer.Option("--prob-col", help="Single positive-class probability column (two classes)."),
+]
+ScoreCol = Annotated[
+    str | None,
+    typer.Option(
+        "--score-col", help="Real-valued score column (not a probability; calibrated later)."
+    ),
+]
+ModelCol = Annotated[str | None, typer.Option("--model-col", help="Model name column.")]
+Positive = Annotated[
+    str | None,
+    typer.Option("--positive", help="Positive class of a single 'prob' column (default: second)."),
+]
+Missing = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        help="Items with ratings but no prediction (or the reverse): error, or drop them.",
+    ),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
@@ -122,8 +153,45 @@ def load_gold(
     return None
 
 
-def load_predictions(path: Path, ratings: Ratings, **kwargs: Any) -> Predictions:
-    return read_predictions(path, classes=ratings.classes, **kwargs)
+def load_predictions(
+    path: Path,
+    ratings: Ratings,
+    *,
+    item_col: str | None = None,
+    prediction_col: str | None = None,
+    prob_col: str | None = None,
+    score_col: str | None = None,
+    model_col: str | None = None,
+    positive: str | None = None,
+    missing: str = "error",
+) -> tuple[Ratings, Predictions]:
+    """Read predictions with the ratings' classes and align both to their common items.
+
+    ``item_col`` applies to the predictions file only if it has that column (a predictions file that is
+    also the ratings file, like the wiki attack counts, shares the item column).
+    """
+    if missing not in ("error", "drop"):
+        raise InputError(f"--missing {missing!r}: use error or drop")
+    preds = read_predictions(
+        path,
+        classes=ratings.classes,
+        item_col=item_col if item_col and _has_column(path, item_col) else None,
+        prediction_col=prediction_col,
+        prob_col=prob_col,
+        score_col=score_col,
+        model_col=model_col,
+        positive=positive,
+    )
+    return align(ratings, preds, missing=missing)  # type: ignore[arg-type]
+
+
+def _has_column(path: Path, column: str) -> bool:
+    from ..data.io import read_columns
+
+    try:
+        return column in read_columns(path)
+    except InputError:
+        return False
 
 
 def ratings_ignore(gold_col: str | None) -> tuple[str, ...]:

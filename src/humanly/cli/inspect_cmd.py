@@ -42,6 +42,13 @@ def render_summary(s: RatingsSummary) -> Table:
         t.add_row("gold items", f"{g['n_items']:,}")
         t.add_row("plurality = gold", fmt(g["plurality_accuracy"]))
         t.add_row("single label = gold", fmt(g["label_accuracy"]))
+    for m in s.models:
+        text = f"{m['kind']}, {m['n_items']:,} items"
+        if m.get("plurality_agreement") is not None:
+            text += f" · agrees with plurality {m['plurality_agreement']:.4f}"
+        if m.get("gold_accuracy") is not None:
+            text += f" · gold accuracy {m['gold_accuracy']:.4f}"
+        t.add_row(f"model {m['model']}", text)
     return t
 
 
@@ -58,9 +65,17 @@ def inspect(
     duplicates: c.Duplicates = "error",
     gold: c.GoldPath = None,
     gold_col: c.GoldCol = None,
+    predictions: c.PredictionsPath = None,
+    prediction_col: c.PredCol = None,
+    prob_col: c.ProbCol = None,
+    score_col: c.ScoreCol = None,
+    model_col: c.ModelCol = None,
+    positive: c.Positive = None,
+    missing: c.Missing = "error",
     json: c.Json = False,
 ) -> None:
-    """Summarise a ratings file: sizes, labels per item, class balance, agreement (κ, α)."""
+    """Summarise a ratings file: sizes, labels per item, class balance, agreement (κ, α); with
+    --predictions, each model's agreement with the plurality label."""
     r = c.load_ratings(
         ratings,
         item_col=item_col,
@@ -74,8 +89,21 @@ def inspect(
         duplicates=duplicates,
         ignore_cols=c.ratings_ignore(gold_col),
     )
+    preds = None
+    if predictions is not None:
+        r, preds = c.load_predictions(
+            predictions,
+            r,
+            item_col=item_col,
+            prediction_col=prediction_col,
+            prob_col=prob_col,
+            score_col=score_col,
+            model_col=model_col,
+            positive=positive,
+            missing=missing,
+        )
     g = c.load_gold(r, ratings, gold, gold_col, item_col)
-    summary = summarize(r, g)
+    summary = summarize(r, g, preds)
     if json:
         c.print_json(summary.to_dict())
     else:

@@ -17,6 +17,7 @@ __all__ = [
     "default_locator",
     "ids_to_index",
     "python_scalar",
+    "show",
 ]
 
 #: ``locate(i)`` describes row ``i`` (0-based data row) for an error message, e.g. ``"rte.tsv line 7"``.
@@ -42,6 +43,11 @@ def _blank_mask(values: pd.Series) -> np.ndarray:
         as_str = values.astype("string").str.strip()
         mask = mask | as_str.isin(list(_MISSING_STRINGS)).fillna(True).to_numpy(dtype=bool)
     return mask
+
+
+def show(value: Any) -> str:
+    """A data value as shown in an error message (``4``, not ``np.int64(4)``)."""
+    return repr(python_scalar(value))
 
 
 def _normalise_values(values: pd.Series) -> pd.Series:
@@ -115,6 +121,16 @@ def code_labels(
     locate = locate or default_locator()
     s = values if isinstance(values, pd.Series) else pd.Series(values)
     s = s.reset_index(drop=True)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return _code_categorical(s, classes, column, locate, allow_missing)
+    if (
+        pd.api.types.is_integer_dtype(s.dtype)
+        and not pd.api.types.is_bool_dtype(s.dtype)
+        and len(s)
+    ):
+        fast = _code_small_ints(s.to_numpy(), classes, column, locate)
+        if fast is not None:
+            return fast
     blank = _blank_mask(s)
     if blank.any() and not allow_missing:
         i = int(np.flatnonzero(blank)[0])
@@ -129,20 +145,79 @@ def code_labels(
         cls = _sort_classes(uniques)
     else:
         cls = coerce_classes(classes)
-    cat = pd.Categorical(present.to_numpy(), categories=list(cls))
-    sub = np.asarray(cat.codes)
+    sub = pd.Index(list(cls), dtype=object).get_indexer(present.to_numpy(dtype=object))
     if (sub < 0).any():
         j = int(np.flatnonzero(sub < 0)[0])
         bad = present.iloc[j]
         i = int(np.flatnonzero(~blank)[j])
         raise InputError(
-            f"{locate(i)}: label {bad!r} in column '{column}' is not one of the declared classes "
+            f"{locate(i)}: label {show(bad)} in column '{column}' is not one of the declared classes "
             f"{cls!r}; fix the label or add it to --classes"
         )
     dtype = np.int8 if len(cls) < 127 else (np.int16 if len(cls) < 32000 else np.int32)
     codes = np.full(len(s), -1, dtype=dtype)
     codes[~blank] = sub
     return codes, tuple(python_scalar(c) for c in cls)
+
+
+def _code_dtype(n_classes: int) -> type[np.signedinteger[Any]]:
+    return np.int8 if n_classes < 127 else (np.int16 if n_classes < 32000 else np.int32)
+
+
+def _code_small_ints(
+    arr: np.ndarray, classes: Sequence[Any] | None, column: str, locate: Locator
+) -> tuple[np.ndarray, tuple[Any, ...]] | None:
+    """Integer labels in a small range: a lookup table instead of hashing (O(n), millions of labels)."""
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo > 1_000_000:
+        return None
+    shifted = arr - lo if lo else arr
+    present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1)) + lo
+    if classes is None:
+        cls = tuple(int(v) for v in present)
+    else:
+        cls = coerce_classes(classes)
+        if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in cls):
+            return None  # let the general path report the mismatch
+    table = np.full(hi - lo + 1, -1, dtype=_code_dtype(len(cls)))
+    for j, c in enumerate(cls):
+        if lo <= int(c) <= hi:
+            table[int(c) - lo] = j
+    codes = np.take(table, shifted)
+    if codes.min() < 0:
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise InputError(
+            f"{locate(i)}: label {int(arr[i])!r} in column '{column}' is not one of the declared classes "
+            f"{cls!r}; fix the label or add it to --classes"
+        )
+    return codes, tuple(python_scalar(c) for c in cls)
+
+
+def _code_categorical(
+    s: pd.Series,
+    classes: Sequence[Any] | None,
+    column: str,
+    locate: Locator,
+    allow_missing: bool,
+) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Categorical labels: code the (few) categories, then map the per-row codes."""
+    cat_codes = np.asarray(s.cat.codes)
+    cats = pd.Series(s.cat.categories)
+    cat_blank = _blank_mask(cats)
+    used = np.bincount(cat_codes[cat_codes >= 0], minlength=len(cats)) > 0
+    row_blank = (cat_codes < 0) | cat_blank[np.maximum(cat_codes, 0)]
+    if row_blank.any() and not allow_missing:
+        i = int(np.flatnonzero(row_blank)[0])
+        raise InputError(
+            f"{locate(i)}: blank or missing value in column '{column}' "
+            f"({int(row_blank.sum())} such rows); fill it in or remove the row"
+        )
+    keep = used & ~cat_blank
+    sub_codes, cls = code_labels(cats[keep], classes, column=column, locate=lambda i: column)
+    mapping = np.full(len(cats), -1, dtype=np.int64)
+    mapping[np.flatnonzero(keep)] = sub_codes
+    codes = np.where(row_blank, -1, mapping[np.maximum(cat_codes, 0)])
+    return codes.astype(_code_dtype(len(cls))), cls
 
 
 def ids_to_index(
@@ -152,6 +227,8 @@ def ids_to_index(
     locate = locate or default_locator()
     s = values if isinstance(values, pd.Series) else pd.Series(values)
     s = s.reset_index(drop=True)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return _ids_from_categorical(s, column, locate)
     missing = s.isna().to_numpy()
     if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
         missing = missing | (s.astype("string").str.strip() == "").fillna(True).to_numpy(dtype=bool)
@@ -167,3 +244,23 @@ def ids_to_index(
     else:
         index = pd.Index(uniques)
     return codes.astype(np.int32 if len(index) < 2**31 - 1 else np.int64), index
+
+
+def _ids_from_categorical(
+    s: pd.Series, column: str, locate: Locator
+) -> tuple[np.ndarray, pd.Index]:
+    codes = np.asarray(s.cat.codes)
+    cats = s.cat.categories
+    blank_cat = (pd.Series(cats).astype("string").str.strip() == "").fillna(True).to_numpy(bool)
+    missing = (codes < 0) | blank_cat[np.maximum(codes, 0)]
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise InputError(
+            f"{locate(i)}: blank id in column '{column}' ({int(missing.sum())} such rows); "
+            "every row needs an id"
+        )
+    used = np.bincount(codes, minlength=len(cats)) > 0
+    if used.all():
+        return codes.astype(np.int32), pd.Index(cats)
+    remap = np.cumsum(used) - 1
+    return remap[codes].astype(np.int32), pd.Index(cats[used])

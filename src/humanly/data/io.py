@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._coding import code_labels, coerce_classes, ids_to_index, python_scalar
+from ._coding import code_labels, coerce_classes, ids_to_index, python_scalar, show
 from .errors import InputError
 from .predictions import Gold, ModelOutput, Predictions
 from .ratings import DuplicatePolicy, Ratings
@@ -43,6 +43,7 @@ __all__ = [
     "RATER_NAMES",
     "Table",
     "check_probabilities",
+    "read_columns",
     "read_gold",
     "read_predictions",
     "read_ratings",
@@ -82,6 +83,11 @@ EXTENSIONS = {
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
 
 Source = str | os.PathLike[str] | pd.DataFrame
+
+# Keep JSON values as written (ids stay text, no date parsing); pandas ≥ 3 deprecates convert_dates.
+_JSON_OPTIONS: dict[str, Any] = {"dtype": False}
+if int(pd.__version__.split(".")[0]) < 3:
+    _JSON_OPTIONS["convert_dates"] = False
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -192,10 +198,10 @@ def read_table(
             )
             first_line: int | None = 2
         elif fmt == "parquet":
-            frame = pd.read_parquet(path)
+            frame = _read_parquet(path)
             first_line = None
         elif fmt == "jsonl":
-            frame = pd.read_json(path, lines=True, dtype=False, convert_dates=False)
+            frame = pd.read_json(path, lines=True, **_JSON_OPTIONS)
             first_line = 1
         else:  # json: records array, columns object, or JSON lines saved as .json
             with open(path, encoding="utf-8") as fh:
@@ -207,9 +213,7 @@ def read_table(
             )
             from io import StringIO
 
-            frame = pd.read_json(
-                StringIO(text), lines=as_lines, dtype=False, convert_dates=False, orient=None
-            )
+            frame = pd.read_json(StringIO(text), lines=as_lines, orient=None, **_JSON_OPTIONS)
             first_line = 1 if as_lines else None
     except InputError:
         raise
@@ -237,6 +241,75 @@ def read_table(
         raise InputError(f"{label}: has a header but no data rows; add rows")
     frame.columns = [str(c) for c in frame.columns]
     return Table(frame, label, first_line)
+
+
+def read_columns(source: Source) -> list[str]:
+    """The column names of a table, reading as little as possible (the header, or the schema)."""
+    if isinstance(source, pd.DataFrame):
+        return [str(c) for c in source.columns]
+    path = Path(source)
+    if path.is_dir() or _format_of(path) == "parquet":
+        import pyarrow.parquet as pq
+
+        return [f.name for f in pq.ParquetDataset(path).schema]
+    fmt = _format_of(path)
+    if fmt in ("csv", "tsv"):
+        try:
+            head = pd.read_csv(path, sep="," if fmt == "csv" else "\t", nrows=0, encoding="utf-8")
+        except (pd.errors.EmptyDataError, UnicodeDecodeError, OSError, ValueError):
+            return read_table(path).columns  # the full reader gives the right one-line error
+        return [str(c) for c in head.columns]
+    return read_table(path).columns
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    """Read Parquet with text columns as dictionaries: ids arrive already integer-coded (fast and small
+    for millions of labels), as pandas Categoricals whose categories keep the file's order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.ParquetDataset(path).schema
+    text = [
+        f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
+    table = pq.read_table(path, read_dictionary=text or None)
+    columns: dict[str, Any] = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if pa.types.is_dictionary(col.type):
+            columns[name] = _dictionary_to_categorical(col)
+        else:
+            columns[name] = col.to_pandas()
+    return pd.DataFrame(columns, copy=False)
+
+
+def _dictionary_to_categorical(col: Any) -> pd.Categorical:
+    """A chunked Arrow dictionary column → one pandas Categorical.
+
+    Chunks carry their own dictionaries; instead of unifying them in Arrow (hashing every row), factorise
+    the concatenated small dictionaries once and remap each chunk's indices (O(rows), no string hashing).
+    """
+    chunks = [c for c in col.chunks if len(c)]
+    if not chunks:
+        return pd.Categorical([])
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    dicts = [c.dictionary for c in chunks]
+    encoded = pc.dictionary_encode(pa.concat_arrays(dicts))
+    global_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+    uniques = encoded.dictionary.to_pandas()
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in dicts])])
+    out = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
+    pos = 0
+    for k, c in enumerate(chunks):
+        idx = c.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        mapped = global_codes[offsets[k] : offsets[k + 1]][np.maximum(idx, 0)] if len(idx) else idx
+        if c.null_count:
+            mapped = np.where(c.is_null().to_numpy(zero_copy_only=False), -1, mapped)
+        out[pos : pos + len(c)] = mapped
+        pos += len(c)
+    return pd.Categorical.from_codes(out, categories=pd.Index(uniques))
 
 
 def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
@@ -434,7 +507,7 @@ def _ratings_from_counts(
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InputError(
-                f"{table.locate(i)}: count {df[col].iloc[i]!r} in column '{col}' is not a "
+                f"{table.locate(i)}: count {show(df[col].iloc[i])} in column '{col}' is not a "
                 "non-negative integer; counts must be whole numbers of raters"
             )
     names = [p[0] for p in pairs]
@@ -450,7 +523,7 @@ def _ratings_from_counts(
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InputError(
-                f"{table.locate(i)}: total {df[total_col].iloc[i]!r} in column '{total_col}' is smaller "
+                f"{table.locate(i)}: total {show(df[total_col].iloc[i])} in column '{total_col}' is smaller "
                 "than the sum of the class counts or not a whole number; fix the total"
             )
         rest_name = coerce_classes([rest_class])[0]
@@ -476,7 +549,7 @@ def _ratings_from_counts(
         dup = pd.Series(codes).duplicated().to_numpy()
         i = int(np.flatnonzero(dup)[0])
         raise InputError(
-            f"{table.locate(i)}: item {df[icol].iloc[i]!r} appears on more than one row of a counts "
+            f"{table.locate(i)}: item {show(df[icol].iloc[i])} appears on more than one row of a counts "
             "file; give one row per item"
         )
     return Ratings(items=item_index, classes=cls_, counts=mat, source=src_name)
@@ -505,7 +578,7 @@ def _ratings_from_wide(
         dup = pd.Series(item_codes).duplicated().to_numpy()
         i = int(np.flatnonzero(dup)[0])
         raise InputError(
-            f"{table.locate(i)}: item {df[icol].iloc[i]!r} appears on more than one row of a wide "
+            f"{table.locate(i)}: item {show(df[icol].iloc[i])} appears on more than one row of a wide "
             "file; give one row per item"
         )
     block = df[list(rater_cols)]
@@ -658,8 +731,8 @@ def read_predictions(
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         raise InputError(
-            f"{table.locate(i)}: more than one prediction for item {df[icol].iloc[i]!r}"
-            + (f" and model {df[mcol].iloc[i]!r}" if mcol else "")
+            f"{table.locate(i)}: more than one prediction for item {show(df[icol].iloc[i])}"
+            + (f" and model {show(df[mcol].iloc[i])}" if mcol else "")
             + "; give one row per item (and model)"
         )
     models = []
@@ -671,7 +744,7 @@ def read_predictions(
             missing_item = item_index[~have][0]
             raise InputError(
                 f"{table.name}: model {mname!r} has no prediction for {int((~have).sum())} item(s) "
-                f"that other models predict (first: {missing_item!r}); give every model every item"
+                f"that other models predict (first: {show(missing_item)}); give every model every item"
             )
         kind, values = _model_outputs(table, rows, groups, cls_, positive, mname)
         out = np.empty_like(values)
@@ -716,7 +789,7 @@ def _model_outputs(
         if not np.isfinite(s).all():
             i = int(np.flatnonzero(~np.isfinite(s))[0])
             raise InputError(
-                f"{locate(i)}: score {sub[cols[0]].iloc[i]!r} in column '{cols[0]}' is not a finite "
+                f"{locate(i)}: score {show(sub[cols[0]].iloc[i])} in column '{cols[0]}' is not a finite "
                 "number; fix it"
             )
         return "score", s
@@ -765,7 +838,7 @@ def read_gold(
     if conflict.any():
         i = int(np.flatnonzero(conflict)[0])
         raise InputError(
-            f"{table.locate(i)}: item {df[icol].iloc[i]!r} has conflicting gold labels; give one gold "
+            f"{table.locate(i)}: item {show(df[icol].iloc[i])} has conflicting gold labels; give one gold "
             "label per item"
         )
     return Gold(item_index, cls_, out, source=src_name)

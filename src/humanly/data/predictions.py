@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._coding import show
 from .errors import InputError
 from .ratings import Ratings
 
@@ -228,7 +229,7 @@ class Gold:
                 extra = self.items[~used]
                 raise InputError(
                     f"{self.source or 'gold'}: {len(extra)} gold label(s) for items with no ratings "
-                    f"(first: {extra[0]!r}); fix the ids or pass --missing drop"
+                    f"(first: {show(extra[0])}); fix the ids or pass --missing drop"
                 )
         return out
 
@@ -263,13 +264,13 @@ def align(
         parts = []
         if n_unpredicted:
             first = ratings.items[~has_pred][0]
-            parts.append(f"{n_unpredicted} rated item(s) have no prediction (first: {first!r})")
+            parts.append(f"{n_unpredicted} rated item(s) have no prediction (first: {show(first)})")
         if n_unknown:
             used = np.zeros(len(predictions.items), dtype=bool)
             used[pos[has_pred]] = True
             first = predictions.items[~used][0]
             parts.append(
-                f"{n_unknown} prediction(s) are for items with no ratings (first: {first!r})"
+                f"{n_unknown} prediction(s) are for items with no ratings (first: {show(first)})"
             )
         raise InputError(
             f"{predictions.source or 'predictions'}: " + "; ".join(parts) + "; fix the item ids or "

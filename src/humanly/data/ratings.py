@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ._coding import Locator, code_labels, coerce_classes, default_locator, ids_to_index
+from ._coding import Locator, code_labels, coerce_classes, default_locator, ids_to_index, show
 from .errors import InputError
 
 __all__ = ["MISSING", "DuplicatePolicy", "Ratings"]
@@ -92,8 +92,8 @@ class Ratings:
                 raise ValueError(
                     "named ratings need item_codes, rater_codes, label_codes and raters"
                 )
-            order = np.argsort(item_codes, kind="stable")
-            if not np.all(order == np.arange(len(order))):
+            if len(item_codes) > 1 and not np.all(item_codes[1:] >= item_codes[:-1]):
+                order = np.argsort(item_codes, kind="stable")
                 item_codes, rater_codes, label_codes = (
                     item_codes[order],
                     rater_codes[order],
@@ -152,14 +152,24 @@ class Ratings:
             raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
         if duplicates != "keep":
             key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
-            dup = pd.Series(key).duplicated(keep="first" if duplicates != "last" else "last")
-            dup_arr = dup.to_numpy()
-            if dup_arr.any():
+            sorted_key = np.sort(
+                key
+            )  # cheaper than hashing 10^7 keys; the hash runs only on failure
+            has_dup = bool((sorted_key[1:] == sorted_key[:-1]).any())
+            del sorted_key
+            dup_arr = (
+                pd.Series(key)
+                .duplicated(keep="first" if duplicates != "last" else "last")
+                .to_numpy()
+                if has_dup
+                else None
+            )
+            if dup_arr is not None:
                 if duplicates == "error":
                     i = int(np.flatnonzero(dup_arr)[0])
                     it, ra = item_index[item_codes[i]], rater_index[rater_codes[i]]
                     raise InputError(
-                        f"{locate(i)}: rater {ra!r} labelled item {it!r} more than once "
+                        f"{locate(i)}: rater {show(ra)} labelled item {show(it)} more than once "
                         f"({int(dup_arr.sum())} duplicate (item, rater) pairs); remove them or choose "
                         "--duplicates keep|first|last"
                     )
@@ -252,7 +262,7 @@ class Ratings:
         if bad.any():
             i, j = (int(x[0]) for x in np.nonzero(bad))
             raise InputError(
-                f"{locate(i)}: count {values[i, j]!r} for class {cls_[j]!r} is not a non-negative "
+                f"{locate(i)}: count {show(values[i, j])} for class {cls_[j]!r} is not a non-negative "
                 "integer; counts must be whole numbers of raters"
             )
         if items is None:
@@ -262,7 +272,7 @@ class Ratings:
             dup = item_index[item_index.duplicated()][0]
             i = int(np.flatnonzero(item_index == dup)[1])
             raise InputError(
-                f"{locate(i)}: item {dup!r} appears on more than one row of a counts table; "
+                f"{locate(i)}: item {show(dup)} appears on more than one row of a counts table; "
                 "give one row per item"
             )
         return cls(items=item_index, classes=cls_, counts=num.astype(np.int64), source=source)

@@ -1,0 +1,103 @@
+"""Loading ratings at scale: 10^6 items × 20 labels (2·10^7 rows) from Parquet.
+
+Target (foundation issue): loads in a few seconds and under 2 GB. Each timing runs in a fresh
+subprocess so peak memory (max RSS) is per run; the baseline is a plain ``pandas.read_parquet`` of the
+same file in the same session, so the ratio is comparable across machines.
+
+    python benchmarks/load_bench.py [--items 1000000] [--labels 20] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+CHILD = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+if sys.argv[1] == "humanly":
+    import humanly
+    r = humanly.read_ratings(sys.argv[2])
+    shape = [r.n_items, r.n_labels]
+else:
+    import pandas as pd
+    df = pd.read_parquet(sys.argv[2])
+    shape = list(df.shape)
+seconds = time.perf_counter() - t0
+print(json.dumps({"seconds": seconds, "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "shape": shape}))
+"""
+
+
+def make_file(path: Path, n_items: int, k: int, n_raters: int, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    items = np.repeat(np.arange(n_items), k)
+    raters = (np.tile(np.arange(k), n_items) * 37 + items * 7) % n_raters  # distinct within an item
+    frame = pd.DataFrame(
+        {
+            "item": np.char.add("item", items.astype(str)),
+            "rater": np.char.add("w", raters.astype(str)),
+            "label": rng.integers(0, 3, len(items)),
+        }
+    )
+    frame.to_parquet(path, index=False)
+
+
+def run(which: str, path: Path) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, which, str(path)], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--items", type=int, default=1_000_000)
+    ap.add_argument("--labels", type=int, default=20)
+    ap.add_argument("--raters", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.make:
+        make_file(args.make, args.items, args.labels, args.raters)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ratings.parquet"
+        # a separate process, so the parent's memory high-water mark (inherited by the timed children
+        # through fork + exec) stays small
+        subprocess.run(
+            [sys.executable, __file__, "--make", str(path), "--items", str(args.items),
+             "--labels", str(args.labels), "--raters", str(args.raters)],
+            check=True,
+        )  # fmt: skip
+        print(
+            f"{args.items:,} items × {args.labels} labels = {args.items * args.labels:,} rows, "
+            f"{path.stat().st_size / 1e6:.0f} MB Parquet; {args.repeat} runs each, fresh process per run"
+        )
+        rows = {}
+        for which in ("pandas", "humanly"):
+            runs = [run(which, path) for _ in range(args.repeat)]
+            secs = [r["seconds"] for r in runs]
+            rss = [r["max_rss_mb"] for r in runs]
+            rows[which] = statistics.median(secs)
+            print(
+                f"{which:>8}: median {statistics.median(secs):6.2f} s (min {min(secs):.2f}, "
+                f"max {max(secs):.2f}); peak RSS median {statistics.median(rss):,.0f} MB"
+            )
+        print(
+            f"   ratio: humanly.read_ratings / pandas.read_parquet = {rows['humanly'] / rows['pandas']:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

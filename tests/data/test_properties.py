@@ -1,0 +1,86 @@
+"""Invariants of the data model (hypothesis): counts equal brute force, permutations change nothing,
+memory-light coded arrays agree with the dense matrix."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import humanly
+from humanly.summary import summarize
+
+long_frames = st.lists(
+    st.tuples(st.integers(0, 12), st.integers(0, 6), st.sampled_from(["a", "b", "c"])),
+    min_size=2,
+    max_size=80,
+    unique_by=lambda t: (t[0], t[1]),
+).filter(lambda rows: len({r[2] for r in rows}) >= 2)
+
+
+def _frame(rows):
+    return pd.DataFrame(
+        {
+            "item": [f"i{r[0]}" for r in rows],
+            "rater": [f"w{r[1]}" for r in rows],
+            "label": [r[2] for r in rows],
+        }
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(long_frames)
+def test_counts_equal_brute_force(rows):
+    r = humanly.read_ratings(_frame(rows))
+    brute = Counter((f"i{i}", lab) for i, _, lab in rows)
+    for i, item in enumerate(r.items):
+        for j, cls in enumerate(r.classes):
+            assert r.counts[i, j] == brute.get((item, cls), 0)
+    m = r.matrix()
+    for i, w, lab in rows:
+        assert r.classes[m[list(r.items).index(f"i{i}"), list(r.raters).index(f"w{w}")]] == lab
+    assert (m >= 0).sum() == len(rows) == r.n_labels
+
+
+def _comparable(summary):
+    d = summary.to_dict()
+    d.pop("source")
+    return d
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_frames, st.randoms(use_true_random=False))
+def test_permutation_invariance(rows, rnd):
+    base = summarize(humanly.read_ratings(_frame(rows)))
+    shuffled = list(rows)
+    rnd.shuffle(shuffled)
+    item_perm = list(range(13))
+    rater_perm = list(range(7))
+    rnd.shuffle(item_perm)
+    rnd.shuffle(rater_perm)
+    renamed = [(item_perm[i], rater_perm[w], lab) for i, w, lab in shuffled]
+    other = summarize(humanly.read_ratings(_frame(renamed)))
+    a, b = _comparable(base), _comparable(other)
+    for key in ("agreement",):
+        for k, v in a[key].items():
+            assert (v is None and b[key][k] is None) or np.isclose(v, b[key][k])
+        a.pop(key), b.pop(key)
+    assert a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_frames)
+def test_take_and_anonymous_keep_counts(rows):
+    r = humanly.read_ratings(_frame(rows))
+    idx = np.arange(r.n_items)[::-1]
+    t = r.take(idx)
+    np.testing.assert_array_equal(t.counts, r.counts[idx])
+    assert list(t.items) == list(r.items[idx])
+    np.testing.assert_array_equal(r.anonymous().counts, r.counts)
+    off = r.item_offsets
+    for i in range(r.n_items):
+        labs = r.label_codes[off[i] : off[i + 1]]
+        np.testing.assert_array_equal(np.bincount(labs, minlength=r.n_classes), r.counts[i])
