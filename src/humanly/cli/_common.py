@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -119,19 +121,34 @@ def load_ratings(
         raise InputError(f"--duplicates {duplicates!r}: use error, keep, first or last")
     if wide and counts:
         raise InputError("--wide and --counts describe different layouts; give one of them")
-    return read_ratings(
-        path,
-        item_col=item_col,
-        rater_col=rater_col,
-        label_col=label_col,
-        classes=split_list(classes),
-        wide=wide,
-        counts=counts,
-        total_col=total,
-        rest_class=rest_class,
-        duplicates=duplicates,  # type: ignore[arg-type]
-        ignore_cols=ignore_cols,
-    )
+    with reading(path):
+        return read_ratings(
+            path,
+            item_col=item_col,
+            rater_col=rater_col,
+            label_col=label_col,
+            classes=split_list(classes),
+            wide=wide,
+            counts=counts,
+            total_col=total,
+            rest_class=rest_class,
+            duplicates=duplicates,  # type: ignore[arg-type]
+            ignore_cols=ignore_cols,
+        )
+
+
+@contextmanager
+def reading(path: Path, threshold_bytes: int = 50_000_000) -> Iterator[None]:
+    """A spinner on stderr while a large file loads (nothing for small files or non-terminals)."""
+    try:
+        big = path.is_file() and path.stat().st_size >= threshold_bytes
+    except OSError:
+        big = False
+    if not big:
+        yield
+        return
+    with stderr.status(f"reading {path.name} ({path.stat().st_size / 1e6:,.0f} MB)"):
+        yield
 
 
 def load_gold(
