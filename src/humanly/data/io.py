@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._atomic import atomic_path
 from ._coding import code_labels, coerce_classes, ids_to_index, python_scalar, show
 from .errors import InputError
 from .predictions import Gold, ModelOutput, Predictions
@@ -316,10 +316,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     """Write ``frame`` by extension, atomically (temporary file in the same folder, then rename)."""
     target = Path(path)
     fmt = _format_of(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
+    with atomic_path(target) as tmp:
         if fmt == "csv":
             frame.to_csv(tmp, index=False)
         elif fmt == "tsv":
@@ -330,10 +327,6 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
             frame.to_json(tmp, orient="records", lines=True)
         else:
             frame.to_json(tmp, orient="records")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return target
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt
 
+from .._atomic import atomic_path
 from ..data.errors import InputError
 
 __all__ = ["COLUMN_WIDTH", "figure", "save_figure", "to_svg"]
@@ -52,16 +52,9 @@ def save_figure(fig: Any, path: str | os.PathLike[str]) -> Path:
         raise InputError(
             f"{target}: unknown figure extension {ext or '(none)'}; use .png, .svg or .pdf"
         )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=ext, dir=target.parent)
-    os.close(fd)
     try:
-        with plt.rc_context(_RC):
+        with atomic_path(target, suffix=ext) as tmp, plt.rc_context(_RC):
             fig.savefig(tmp, format=ext[1:])
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     finally:
         plt.close(fig)
     return target

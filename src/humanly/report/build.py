@@ -1,0 +1,216 @@
+"""Assemble the report: run each analysis with its defaults, collect results, figures and tables."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as _dt
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .._atomic import atomic_path
+from .._progress import progress
+from .._result import Result, jsonable
+from ..data import Gold, InputError, Predictions, Ratings
+from ..plots._style import to_svg
+from ..summary import summarize
+
+__all__ = ["Figure", "Report", "Section", "Table", "build_report"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """A small table: ``rows`` hold plain values (formatted in the template, escaped)."""
+
+    caption: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    """A figure as an SVG data URI (scripts in an ``<img>`` never run)."""
+
+    caption: str
+    data_uri: str
+    alt: str
+
+    @classmethod
+    def from_matplotlib(cls, fig: Any, caption: str, alt: str | None = None) -> Figure:
+        svg = to_svg(fig).encode()
+        uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+        return cls(caption, uri, alt or caption)
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    """One section of the page. ``note`` replaces the body when the inputs are missing."""
+
+    id: str
+    title: str
+    paragraphs: tuple[str, ...] = ()
+    tables: tuple[Table, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    note: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Report(Result):
+    """A rendered-to-be report: sections, the embedded results and reproducibility facts."""
+
+    title: str
+    sections: tuple[Section, ...] = dataclasses.field(repr=False)
+    results: dict[str, Any]
+    reproducibility: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the page embeds as JSON: the analyses' results and reproducibility facts."""
+        return {
+            "results": jsonable(self.results),
+            "reproducibility": jsonable(self.reproducibility),
+        }
+
+    def html(self) -> str:
+        from .render import render
+
+        return render(self)
+
+    def write(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """Write the page atomically (temporary file, then rename); refuse to overwrite without
+        ``force``."""
+        target = Path(path)
+        if target.exists() and not force:
+            raise InputError(f"{target} exists; choose another -o or pass --force to overwrite it")
+        if target.suffix.lower() not in (".html", ".htm"):
+            raise InputError(f"{target}: the report is HTML; name the output file *.html")
+        text = self.html()
+        with atomic_path(target) as tmp:
+            tmp.write_text(text, encoding="utf-8")
+        return target
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _fmt(x: Any, digits: int = 4) -> Any:
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return "—" if x is None else x
+
+
+# --------------------------------------------------------------------------------------- sections
+def _data_section(
+    ratings: Ratings, gold: Gold | None, predictions: Predictions | None, **_: Any
+) -> tuple[Section, Any]:
+    from ..plots.data import data_overview
+
+    s = summarize(ratings, gold, predictions)
+    lpi, a = s.labels_per_item, s.agreement
+    rows = [
+        ("items", f"{s.n_items:,}"),
+        ("raters", "anonymous counts" if s.n_raters is None else f"{s.n_raters:,}"),
+        ("labels", f"{s.n_labels:,}"),
+        ("classes", ", ".join(map(str, s.classes))),
+        (
+            "labels per item (min / median / max)",
+            f"{lpi['min']} / {lpi['median']:g} / {lpi['max']}",
+        ),
+        ("pairwise agreement", _fmt(a["pairwise"])),
+        ("Fleiss' kappa", _fmt(a["fleiss_kappa"])),
+        ("Krippendorff's alpha (nominal)", _fmt(a["krippendorff_alpha"])),
+    ]
+    rows += [(f"share of '{k}'", f"{v:.1%}") for k, v in s.class_frequencies.items()]
+    if s.gold:
+        rows += [
+            ("items with gold", f"{s.gold['n_items']:,}"),
+            ("plurality label = gold", _fmt(s.gold["plurality_accuracy"])),
+            ("single label = gold", _fmt(s.gold["label_accuracy"])),
+        ]
+    tables = [Table("The ratings at a glance", ("quantity", "value"), tuple(rows))]
+    if s.models:
+        tables.append(
+            Table(
+                "Models",
+                ("model", "output", "items", "agrees with plurality", "gold accuracy"),
+                tuple(
+                    (
+                        m["model"],
+                        m["kind"],
+                        f"{m['n_items']:,}",
+                        _fmt(m.get("plurality_agreement")),
+                        _fmt(m.get("gold_accuracy")),
+                    )
+                    for m in s.models
+                ),
+            )
+        )
+    fig = Figure.from_matplotlib(
+        data_overview(s),
+        "Labels per item (left) and the class balance of all labels (right).",
+    )
+    section = Section("data", "Data", tables=tuple(tables), figures=(fig,))
+    return section, s
+
+
+#: Section builders, in page order: (key in the embedded results, builder). Each builder returns the
+#: section and the analysis result whose ``to_dict()`` is embedded (``None`` when not applicable).
+SectionBuilder = Callable[..., tuple[Section, Any]]
+BUILDERS: list[tuple[str, SectionBuilder]] = [("inspect", _data_section)]
+
+
+def _methods_section(keys: Sequence[str]) -> Section:
+    from .methods import METHODS
+
+    paragraphs = tuple(METHODS[k] for k in keys if k in METHODS)
+    return Section("methods", "Methods", paragraphs=paragraphs)
+
+
+def build_report(
+    ratings: Ratings,
+    predictions: Predictions | None = None,
+    gold: Gold | None = None,
+    *,
+    seed: int = 0,
+    title: str | None = None,
+    command: str | None = None,
+    inputs: Sequence[str | os.PathLike[str]] = (),
+    show_progress: bool = True,
+) -> Report:
+    """Run every analysis with its defaults on ``ratings`` (and ``predictions``/``gold`` if given) and
+    assemble the report. ``inputs`` are the files read (named with their SHA-256 on the page)."""
+    sections: list[Section] = []
+    results: dict[str, Any] = {}
+    for key, builder in progress(
+        BUILDERS, total=len(BUILDERS), description="report", enabled=show_progress
+    ):
+        section, result = builder(ratings, gold, predictions, seed=seed)
+        sections.append(section)
+        results[key] = result.to_dict() if isinstance(result, Result) else result
+    sections.append(_methods_section([k for k, _ in BUILDERS]))
+    files = [
+        {"name": Path(p).name, "path": str(p), "sha256": _sha256(Path(p))}
+        for p in inputs
+        if Path(p).is_file()
+    ]
+    repro = {
+        "humanly_version": __version__,
+        "command": command,
+        "seed": seed,
+        "inputs": files,
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+    return Report(
+        title=title or f"humanly report · {ratings.source or 'ratings'}",
+        sections=tuple(sections),
+        results=results,
+        reproducibility=repro,
+    )
