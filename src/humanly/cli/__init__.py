@@ -10,6 +10,7 @@ from .. import __version__
 from ._app import new_typer
 from .demo_cmd import demo
 from .inspect_cmd import inspect
+from .report_cmd import report
 from .simulate_cmd import simulate_app
 
 app = new_typer(
@@ -37,6 +38,7 @@ def _root(
 
 
 app.command("inspect")(inspect)
+app.command("report")(report)
 app.command("demo")(demo)
 app.add_typer(simulate_app, name="simulate")
 

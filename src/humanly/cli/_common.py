@@ -216,6 +216,19 @@ def ratings_ignore(gold_col: str | None) -> tuple[str, ...]:
 
 
 # --------------------------------------------------------------------------- output
+def check_output(
+    path: Path, force: bool, suffixes: tuple[str, ...] = (), option: str = "-o"
+) -> None:
+    """Fail early (before any work) when an output file exists without --force, has the wrong
+    extension, or its folder does not exist."""
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise InputError(f"{option} {path}: name the output file *{suffixes[0]}")
+    if path.exists() and not force:
+        raise InputError(f"{path} exists; choose another {option} or pass --force to overwrite it")
+    if not path.parent.exists():
+        raise InputError(f"{option} {path}: folder {path.parent} does not exist; create it first")
+
+
 def print_json(obj: Any) -> None:
     """Exactly one JSON object on stdout."""
     sys.stdout.write(json.dumps(obj, allow_nan=False) + "\n")

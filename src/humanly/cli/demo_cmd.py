@@ -1,22 +1,27 @@
-"""``humanly demo``: run humanly on the small real dataset bundled with the package."""
+"""``humanly demo``: the full report on the bundled real dataset and on a simulated running example."""
 
 from __future__ import annotations
 
-from ..datasets import wiki_attack
-from ..summary import summarize
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..report.demo import run_demo
 from . import _common as c
-from .inspect_cmd import render_summary
+
+OutDir = Annotated[
+    Path, typer.Option("-o", "--out", help="Folder for the demo reports (created if needed).")
+]
 
 
-def demo(json: c.Json = False) -> None:
-    """Summarise the bundled Wikipedia personal-attack sample (2,000 comments, MIT licence)."""
-    ratings, predictions = wiki_attack()
-    summary = summarize(ratings)
+def demo(out: OutDir = Path("humanly-demo"), seed: int = 0, json: c.Json = False) -> None:
+    """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
+    humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
+    five-line summary. The demo's own two files are replaced on each run."""
+    result = run_demo(out, seed=seed)
     if json:
-        c.print_json({"dataset": "wiki_attack_sample", "inspect": summary.to_dict()})
+        c.print_json(result.to_dict())
         return
-    c.stdout.print(render_summary(summary))
-    c.stdout.print(
-        f"Model outputs bundled for later analyses: {', '.join(predictions.names)} "
-        f"({predictions.n_items:,} items). Data: Wulczyn et al. 2017 via the Survey Equivalence code (MIT)."
-    )
+    for line in result.lines:
+        c.stdout.print(line, highlight=False, soft_wrap=True)

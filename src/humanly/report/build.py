@@ -74,6 +74,17 @@ class Report(Result):
             "reproducibility": jsonable(self.reproducibility),
         }
 
+    def headline(self) -> list[str]:
+        """One line per analysis that ran: the page's main findings in plain words."""
+        lines = []
+        for key, fn in HEADLINES.items():
+            result = self.results.get(key)
+            if result is not None:
+                line = fn(result)
+                if line:
+                    lines.append(line)
+        return lines
+
     def html(self) -> str:
         from .render import render
 
@@ -167,6 +178,21 @@ SectionBuilder = Callable[..., tuple[Section, Any]]
 BUILDERS: list[tuple[str, SectionBuilder]] = [("inspect", _data_section)]
 
 
+def _inspect_headline(s: dict[str, Any]) -> str:
+    a = s["agreement"]
+    raters = "anonymous raters" if s["n_raters"] is None else f"{s['n_raters']:,} raters"
+    text = f"data: {s['n_items']:,} items, {s['n_labels']:,} labels from {raters}"
+    if a["pairwise"] is not None:
+        text += f"; pairwise agreement {a['pairwise']:.3f}"
+    if a["fleiss_kappa"] is not None:
+        text += f", Fleiss' κ {a['fleiss_kappa']:.3f}"
+    return text
+
+
+#: One-line summaries of each analysis' embedded result, for the terminal (``humanly report/demo``).
+HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = {"inspect": _inspect_headline}
+
+
 def _methods_section(keys: Sequence[str]) -> Section:
     from .methods import METHODS
 
@@ -184,15 +210,17 @@ def build_report(
     command: str | None = None,
     inputs: Sequence[str | os.PathLike[str]] = (),
     show_progress: bool = True,
+    options: dict[str, Any] | None = None,
 ) -> Report:
     """Run every analysis with its defaults on ``ratings`` (and ``predictions``/``gold`` if given) and
-    assemble the report. ``inputs`` are the files read (named with their SHA-256 on the page)."""
+    assemble the report. ``inputs`` are the files read (named with their SHA-256 on the page);
+    ``options`` are passed to every section builder as keyword arguments (e.g. ``bootstrap=200``)."""
     sections: list[Section] = []
     results: dict[str, Any] = {}
     for key, builder in progress(
         BUILDERS, total=len(BUILDERS), description="report", enabled=show_progress
     ):
-        section, result = builder(ratings, gold, predictions, seed=seed)
+        section, result = builder(ratings, gold, predictions, seed=seed, **(options or {}))
         sections.append(section)
         results[key] = result.to_dict() if isinstance(result, Result) else result
     sections.append(_methods_section([k for k, _ in BUILDERS]))
@@ -205,6 +233,7 @@ def build_report(
         "humanly_version": __version__,
         "command": command,
         "seed": seed,
+        "options": dict(options or {}),
         "inputs": files,
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
