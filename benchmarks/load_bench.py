@@ -51,11 +51,60 @@ def make_file(path: Path, n_items: int, k: int, n_raters: int, seed: int = 0) ->
     frame.to_parquet(path, index=False)
 
 
-def run(which: str, path: Path) -> dict:
+def run_once(which: str, path: Path) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", CHILD, which, str(path)], check=True, capture_output=True, text=True
     )
     return json.loads(out.stdout)
+
+
+def measure(items: int, labels: int, raters: int, repeat: int) -> list[dict]:
+    """Time ``humanly.read_ratings`` and the ``pandas.read_parquet`` baseline, fresh process per run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ratings.parquet"
+        # a separate process, so the parent's memory high-water mark (inherited by the timed children
+        # through fork + exec) stays small
+        subprocess.run(
+            [sys.executable, __file__, "--make", str(path), "--items", str(items),
+             "--labels", str(labels), "--raters", str(raters)],
+            check=True,
+        )  # fmt: skip
+        print(
+            f"{items:,} items × {labels} labels = {items * labels:,} rows, "
+            f"{path.stat().st_size / 1e6:.0f} MB Parquet; {repeat} runs each, fresh process per run",
+            file=sys.stderr,
+        )
+        runs = {
+            which: [run_once(which, path) for _ in range(repeat)] for which in ("pandas", "humanly")
+        }
+    stats = {}
+    for which, rs in runs.items():
+        secs = [r["seconds"] for r in rs]
+        stats[which] = {
+            "median_s": statistics.median(secs),
+            "min_s": min(secs),
+            "max_s": max(secs),
+            "runs": repeat,
+            "peak_mb": statistics.median(r["max_rss_mb"] for r in rs),
+        }
+    base = stats["pandas"]
+    return [
+        {
+            "name": f"load ratings, {items:,} × {labels} Parquet",
+            **stats["humanly"],
+            "baseline": f"pandas.read_parquet ({base['median_s']:.2f} s, {base['peak_mb']:.0f} MB)",
+            "ratio": base["median_s"] / stats["humanly"]["median_s"],
+            "target": "a few s, < 2 GB" if items >= 1_000_000 else None,
+            "notes": "coded Ratings vs a plain DataFrame; peak = max RSS of a fresh process",
+        }
+    ]
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Entry point for benchmarks/run.py."""
+    if quick:
+        return measure(100_000, 20, 2000, 5)
+    return measure(1_000_000, 20, 2000, 5)
 
 
 def main() -> None:
@@ -66,36 +115,18 @@ def main() -> None:
     ap.add_argument("--labels", type=int, default=20)
     ap.add_argument("--raters", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="100,000 items")
     ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.make:
         make_file(args.make, args.items, args.labels, args.raters)
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "ratings.parquet"
-        # a separate process, so the parent's memory high-water mark (inherited by the timed children
-        # through fork + exec) stays small
-        subprocess.run(
-            [sys.executable, __file__, "--make", str(path), "--items", str(args.items),
-             "--labels", str(args.labels), "--raters", str(args.raters)],
-            check=True,
-        )  # fmt: skip
+    items = 100_000 if args.quick else args.items
+    for row in measure(items, args.labels, args.raters, args.repeat):
         print(
-            f"{args.items:,} items × {args.labels} labels = {args.items * args.labels:,} rows, "
-            f"{path.stat().st_size / 1e6:.0f} MB Parquet; {args.repeat} runs each, fresh process per run"
-        )
-        rows = {}
-        for which in ("pandas", "humanly"):
-            runs = [run(which, path) for _ in range(args.repeat)]
-            secs = [r["seconds"] for r in runs]
-            rss = [r["max_rss_mb"] for r in runs]
-            rows[which] = statistics.median(secs)
-            print(
-                f"{which:>8}: median {statistics.median(secs):6.2f} s (min {min(secs):.2f}, "
-                f"max {max(secs):.2f}); peak RSS median {statistics.median(rss):,.0f} MB"
-            )
-        print(
-            f"   ratio: humanly.read_ratings / pandas.read_parquet = {rows['humanly'] / rows['pandas']:.2f}"
+            f"{row['name']}: median {row['median_s']:.2f} s (min {row['min_s']:.2f}, max "
+            f"{row['max_s']:.2f}), peak RSS {row['peak_mb']:,.0f} MB; baseline {row['baseline']}; "
+            f"ratio {row['ratio']:.2f}"
         )
 
 
