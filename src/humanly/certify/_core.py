@@ -133,6 +133,7 @@ class ModelCertificate(Result):
     lower_finite: dict[str, float | None]
     by_bound: dict[str, BoundSummary]
     full_credit: int | None = None
+    lower_variance: float | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -256,6 +257,7 @@ def _model_certificate(
     oms_steps: int | None,
     oms_lr: float | None,
     full_credit: int | None = None,
+    lower_variance: float | None = None,
 ) -> ModelCertificate:
     by_bound: dict[str, BoundSummary] = {}
     for b in tails_u:
@@ -289,6 +291,7 @@ def _model_certificate(
         lower_finite=_lower_finite(lower, tails_l[bound], delta),
         by_bound=by_bound,
         full_credit=full_credit,
+        lower_variance=lower_variance,
     )
 
 
@@ -629,7 +632,7 @@ def certify(
     for name, pred in hard.items():
         cr = plurality_credit(agg[has_agg], pred[has_agg])
         credits[name] = cr
-        n_l = int(len(cr))
+        n_l = len(cr)
         lower = float(cr.mean())
         var_l = float(np.var(cr, ddof=1)) if n_l >= 2 else 0.0
         full = int((cr == 1.0).sum())
@@ -653,6 +656,7 @@ def certify(
                 oms_steps=oms_steps,
                 oms_lr=oms_lr,
                 full_credit=full,
+                lower_variance=var_l,
             )
         )
     if int((~has_agg).sum()):
