@@ -29,12 +29,14 @@ from ._core import (
     certify_summary,
     theoretical_from_empirical,
 )
+from ._coverage import CoverageResult, coverage, population_values
 
 __all__ = [
     "AssumptionCheck",
     "BoundSummary",
     "CertifyResult",
     "Confidence",
+    "CoverageResult",
     "CurvePoint",
     "ModelCertificate",
     "OracleCheck",
@@ -44,8 +46,10 @@ __all__ = [
     "certify_summary",
     "clopper_pearson_tail",
     "confidence",
+    "coverage",
     "hoeffding_delta",
     "hoeffding_t",
     "hoeffding_tail",
+    "population_values",
     "theoretical_from_empirical",
 ]

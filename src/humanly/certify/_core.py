@@ -428,6 +428,17 @@ def _offdiag_mean(a: np.ndarray) -> float:
     return float(off.mean()) if off.size else float("nan")
 
 
+def _tie_broken_successes(credit: np.ndarray, seed: int | None, index: int) -> int:
+    """Number of successes when each item succeeds with probability equal to its credit (1 and 0
+    stay deterministic; fractional tie credit is resolved with the stream ``(seed, index)``)."""
+    frac = (credit > 0) & (credit < 1)
+    full = int((credit == 1.0).sum())
+    if frac.any():
+        u = stream(seed, index).random(int(frac.sum()))
+        full += int((u < credit[frac]).sum())
+    return full
+
+
 def _hard_predictions(preds: Predictions) -> dict[str, np.ndarray]:
     return {m.name: preds.hard(m.name).astype(np.int64) for m in preds.models}
 
@@ -507,7 +518,8 @@ def certify(
     bound
         Concentration bound used for the verdict: ``"hoeffding"`` (the paper's), ``"bernstein"``
         (empirical Bernstein for U_N² and L_N), ``"exact"`` (empirical Bernstein for U_N², Clopper–Pearson
-        for L_N counting only full-credit items as successes). ``by_bound`` always reports all three.
+        for L_N; tied items count as a success with probability equal to their credit, drawn with
+        ``seed``, which keeps the bound exact). ``by_bound`` always reports all three.
     alpha, delta
         A model is ``superhuman`` when its OMS confidence ≥ 1 − α. ``delta`` (default α/2) is the
         failure probability per side of the reported finite-sample bounds.
@@ -635,7 +647,10 @@ def certify(
         n_l = len(cr)
         lower = float(cr.mean())
         var_l = float(np.var(cr, ddof=1)) if n_l >= 2 else 0.0
-        full = int((cr == 1.0).sum())
+        # exact bound: ties broken at random (stream (seed, model index)) so that each item is a
+        # Bernoulli success with probability equal to its fractional credit — a valid randomised
+        # Clopper–Pearson bound; the reported L_N keeps the deterministic fractional credit.
+        full = _tie_broken_successes(cr, seed, len(certs))
         tails_l = {
             "hoeffding": hoeffding_tail(n_l),
             "bernstein": bernstein_tail(n_l, var_l),

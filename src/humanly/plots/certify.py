@@ -51,7 +51,7 @@ def plot_curve(result: CertifyResult) -> Any:
     ax.set_xlabel("number of annotators k")
     ax.set_ylabel("accuracy bound")
     ax.set_xticks(ks if len(ks) <= 12 else ks[:: math.ceil(len(ks) / 12)])
-    ax.legend(loc="lower right", frameon=False)
+    ax.legend(loc="best", frameon=False, fontsize=6)
     return fig
 
 
@@ -88,7 +88,7 @@ def plot_confidence(result: CertifyResult, points: int = 400) -> Any:
     ax.set_xlabel("t_u")
     ax.set_ylabel("confidence S")
     if drawn:
-        ax.legend(loc="lower center", frameon=False)
+        ax.legend(loc="best", frameon=False, fontsize=6)
     return fig
 
 
