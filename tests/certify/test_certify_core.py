@@ -76,7 +76,7 @@ def test_slots_and_named_match_brute_force() -> None:
     assert res.upper_bound.empirical == pytest.approx(emp, abs=1e-12)
     assert res.upper_bound.theoretical == pytest.approx(theo, abs=1e-12)
     low = np.mean(
-        [_brute_majority_credit([x for x in row if x >= 0], p, 3) for row, p in zip(rows, pred)]
+        [_brute_majority_credit([x for x in row if x >= 0], p, 3) for row, p in zip(rows, pred, strict=True)]
     )
     assert res.models[0].lower_bound == pytest.approx(low, abs=1e-12)
     # named: per-pair agreement over common items, eqs. 2 and 8
@@ -207,7 +207,7 @@ def test_slots_curve_exact_against_subset_enumeration() -> None:
         assert point.aggregate_accuracy == pytest.approx(np.mean(acc_item), abs=1e-12)
     # named curve with every subset enumerated gives the same L_N (complete design)
     named = certify(d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=100)
-    for a, b in zip(res.curve, named.curve):
+    for a, b in zip(res.curve, named.curve, strict=True):
         assert b.exact
         assert a.lower["strong"] == pytest.approx(b.lower["strong"], abs=1e-12)
 
@@ -218,9 +218,9 @@ def test_fig3_behaviour_on_simulated_oracle() -> None:
     )
     res = certify(d.ratings, d.predictions, gold=d.gold, curve=True)
     gaps = [p.theoretical - p.empirical for p in res.curve if p.empirical is not None]
-    assert all(a > b for a, b in zip(gaps, gaps[1:]))  # U⁽ᵗ⁾ − U⁽ᵉ⁾ shrinks as K grows
+    assert all(a > b for a, b in itertools.pairwise(gaps))  # U⁽ᵗ⁾ − U⁽ᵉ⁾ shrinks as K grows
     odd = [p.lower["strong"] for p in res.curve if p.k % 2 == 1]
-    assert all(a < b for a, b in zip(odd, odd[1:]))  # L_N rises with more annotators
+    assert all(a < b for a, b in itertools.pairwise(odd))  # L_N rises with more annotators
     acc = res.oracle.models["strong"]
     assert odd[-1] <= acc and acc - odd[-1] < acc - odd[0]  # …toward the model's accuracy
     assert res.oracle.held["lower:strong"] and res.oracle.held["theoretical_upper"]
