@@ -76,7 +76,10 @@ def test_slots_and_named_match_brute_force() -> None:
     assert res.upper_bound.empirical == pytest.approx(emp, abs=1e-12)
     assert res.upper_bound.theoretical == pytest.approx(theo, abs=1e-12)
     low = np.mean(
-        [_brute_majority_credit([x for x in row if x >= 0], p, 3) for row, p in zip(rows, pred, strict=True)]
+        [
+            _brute_majority_credit([x for x in row if x >= 0], p, 3)
+            for row, p in zip(rows, pred, strict=True)
+        ]
     )
     assert res.models[0].lower_bound == pytest.approx(low, abs=1e-12)
     # named: per-pair agreement over common items, eqs. 2 and 8
