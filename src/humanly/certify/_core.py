@@ -877,34 +877,51 @@ def _compositions(k: int, c: int) -> np.ndarray:
     return np.asarray(out, dtype=np.int64)
 
 
-def _expected_credit_k(counts: np.ndarray, target: np.ndarray, k: int) -> np.ndarray:
-    """Per item, the expected plurality credit against ``target`` of a random k-subset of the item's
-    labels (multivariate hypergeometric weights, exact). Items with fewer than k labels get NaN."""
-    n = counts.sum(axis=1)
-    out = np.full(len(counts), np.nan)
-    ok = (n >= k) & (target >= 0)
+def _unique_rows(counts: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct (counts, target) rows as a 1-D integer key (fast ``np.unique``): returns the distinct
+    rows (counts columns then target) and the inverse index of every item."""
+    base = int(max(counts.max(initial=0), target.max(initial=0))) + 2
+    if float(base) ** (counts.shape[1] + 1) >= 2**62:  # the key would overflow: unique rows
+        uniq, inv = np.unique(np.column_stack([counts, target]), axis=0, return_inverse=True)
+        return uniq, inv.ravel()
+    key = target.astype(np.int64) + 1
+    for j in range(counts.shape[1]):
+        key = key * base + counts[:, j]
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    return np.column_stack([counts[first], target[first]]), inv.ravel()
+
+
+def _expected_credit_k(uniq: np.ndarray, k: int) -> np.ndarray:
+    """For distinct rows (class counts, target), the expected plurality credit against the target of a
+    random k-subset of the item's labels — exact, with multivariate hypergeometric weights
+    Π_c C(n_c, x_c) / C(n, k) over the compositions x of k (computed in log space). Rows with fewer
+    than k labels or no target get NaN."""
+    uc, ut = uniq[:, :-1], uniq[:, -1]
+    out = np.full(len(uniq), np.nan)
+    nu = uc.sum(axis=1)
+    ok = (nu >= k) & (ut >= 0)
     if not ok.any():
         return out
-    key = np.column_stack([counts[ok], target[ok]])
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
-    uc, ut = uniq[:, :-1], uniq[:, -1]
-    comps = _compositions(k, counts.shape[1])  # m × C
-    # log weight of composition x for count row c: Σ log C(c_j, x_j) − log C(n, k)
+    uc, ut, nu = uc[ok], ut[ok], nu[ok].astype(np.float64)
+    comps = _compositions(k, uc.shape[1])  # m × C
     lg = special.gammaln
     cu = uc[:, None, :].astype(np.float64)
     xx = comps[None, :, :].astype(np.float64)
     valid = (xx <= cu).all(axis=2)
-    with np.errstate(invalid="ignore"):
-        logw = (lg(cu + 1) - lg(xx + 1) - lg(np.maximum(cu - xx, 0) + 1)).sum(axis=2)
-    nu = uc.sum(axis=1).astype(np.float64)
+    logw = (lg(cu + 1) - lg(xx + 1) - lg(np.maximum(cu - xx, 0) + 1)).sum(axis=2)
     logw -= (lg(nu + 1) - lg(k + 1) - lg(nu - k + 1))[:, None]
     w = np.where(valid, np.exp(np.where(valid, logw, 0.0)), 0.0)
     top = comps.max(axis=1, keepdims=True)
     tied = comps == top
     credit = tied / tied.sum(axis=1, keepdims=True)  # m × C
-    val = (w * credit[:, ut].T).sum(axis=1)
-    out[np.flatnonzero(ok)] = val[inv.ravel()]
+    out[np.flatnonzero(ok)] = (w * credit[:, ut].T).sum(axis=1)
     return out
+
+
+def _mean_credit_k(rows: tuple[np.ndarray, np.ndarray], k: int) -> float:
+    uniq, inv = rows
+    vals = _expected_credit_k(uniq, k)[inv]
+    return float(np.nanmean(vals)) if np.isfinite(vals).any() else float("nan")
 
 
 def _curve(
@@ -940,6 +957,8 @@ def _curve(
     n = counts.sum(axis=1)
     k_max = int(n.max())
     pw = pairwise_agreement(counts)
+    rows = {name: _unique_rows(counts, pred) for name, pred in hard.items()}
+    rows_gold = _unique_rows(counts, g) if g is not None else None
     points = []
     for k in range(1, k_max + 1):
         use = n >= k
@@ -949,13 +968,10 @@ def _curve(
             theo = math.sqrt(1.0 / k + (k - 1.0) / k * e2)
         else:
             emp, theo = None, 1.0
-        lower = {
-            name: float(np.nanmean(_expected_credit_k(counts, pred, k)))
-            for name, pred in hard.items()
-        }
+        lower = {name: _mean_credit_k(rows[name], k) for name in hard}
         acc = None
-        if g is not None and ((g >= 0) & use).any():
-            acc = float(np.nanmean(_expected_credit_k(counts, g, k)))
+        if rows_gold is not None and ((g >= 0) & use).any():
+            acc = _mean_credit_k(rows_gold, k)
         points.append(CurvePoint(k, theo, emp, lower, int(use.sum()), True, acc, None))
     return points
 
