@@ -191,3 +191,31 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     human = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile)
     assert human.exit_code == 0
     assert "true average annotator accuracy" in human.stdout
+
+
+def test_upper_theoretical_switch(cli, sim_files) -> None:
+    r = cli(
+        "certify",
+        "--lower",
+        "0.971",
+        "--upper",
+        "0.939",
+        "--upper",
+        "theoretical",
+        "--annotators",
+        "3",
+        "--n",
+        "1821",
+        "--json",
+    )
+    assert r.exit_code == 0, r.stderr
+    d = r.json()
+    assert d["annotators"]["k"] == 3
+    assert d["upper_bound"]["used"] == "theoretical"
+    assert d["upper_bound"]["value"] == pytest.approx(d["upper_bound"]["theoretical"])
+    assert d["models"][0]["margin"] == pytest.approx(0.971 - d["upper_bound"]["theoretical"])
+    r2 = cli("certify", sim_files["ratings"], "--upper", "theoretical", "--json")
+    assert r2.exit_code == 0, r2.stderr
+    ub = r2.json()["upper_bound"]
+    assert ub["value"] == pytest.approx(ub["theoretical"]) and ub["theoretical"] > ub["empirical"]
+    assert r2.json()["models"] == []

@@ -390,7 +390,12 @@ def certify_summary(
     )
     return CertifyResult(
         n_items=None,
-        annotators={"mode": "summary", "k": annotators},
+        annotators={
+            "mode": "summary",
+            "k": int(annotators)
+            if annotators is not None and float(annotators).is_integer()
+            else annotators,
+        },
         upper_bound=ub,
         models=certs,
         oracle=None,
