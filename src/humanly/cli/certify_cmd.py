@@ -50,6 +50,13 @@ def _fmt(x: float | None, spec: str = ".4f") -> str:
     return "—" if x is None else format(x, spec)
 
 
+def _fmt_s(x: float | None) -> str:
+    """A confidence score: more digits near 1, so 0.999996 does not print as 1.0000."""
+    if x is None:
+        return "—"
+    return f"{x:.6f}" if 0.9999 <= x < 1 else f"{x:.4f}"
+
+
 def render(result: CertifyResult) -> list[Table]:
     """Rich tables for a person: the upper bound, each model's verdict, gold checks, the curve."""
     tables = []
@@ -100,8 +107,8 @@ def render(result: CertifyResult) -> list[Table]:
                 f"{x.n:,}",
                 f"{x.margin:+.4f}",
                 _fmt(x.lower_finite["value"]),
-                _fmt(conf.hms) if conf.admissible else "n/a",
-                _fmt(conf.oms) if conf.admissible else "n/a (L_N ≤ U_N)",
+                _fmt_s(conf.hms) if conf.admissible else "n/a",
+                _fmt_s(conf.oms) if conf.admissible else "n/a (L_N ≤ U_N)",
                 verdict,
             )
         tables.append(m)
@@ -119,7 +126,7 @@ def render(result: CertifyResult) -> list[Table]:
                 for s in x.by_bound.values():
                     row += [
                         "—" if s.certified_margin is None else f"{s.certified_margin:+.4f}",
-                        _fmt(s.confidence.oms),
+                        _fmt_s(s.confidence.oms),
                     ]
                 b.add_row(*row)
             tables.append(b)
