@@ -284,3 +284,44 @@ def test_confidence_direct() -> None:
     assert not confidence(0.8, 0.8, t, t).admissible
     c = confidence(0.95, 0.8, t, t)
     assert c.admissible and c.oms > 0.99
+
+
+def test_report_section_builder() -> None:
+    from humanly.certify.report import certify_headline, certify_section
+
+    d = _data(k=5, n=300)
+    section, res = certify_section(d.ratings, d.gold, d.predictions)
+    assert section.id == "certify" and len(section.figures) == 2 and res is not None
+    line = certify_headline(res.to_dict())
+    assert "strong" in line and "superhuman" in line
+    one = Ratings.from_long([0, 1], ["a", "b"], [0, 1])
+    section, res = certify_section(one, None, None)
+    assert res is None and "Not applicable" in section.note
+
+
+def test_dawid_skene_aggregate_through_crowdkit(monkeypatch) -> None:
+    import sys
+    import types
+
+    import pandas as pd
+
+    d = simulate.oracle(300, [0.8, 0.7, 0.75], n_classes=2, models={"m": 0.9}, seed=8)
+    monkeypatch.setitem(sys.modules, "crowdkit", None)
+    with pytest.raises(InputError, match="crowd-kit"):
+        certify(d.ratings, d.predictions, aggregate="dawid-skene")
+
+    class FakeDawidSkene:  # stands in for crowd-kit: returns the majority label per task
+        def __init__(self, n_iter: int = 100) -> None:
+            self.n_iter = n_iter
+
+        def fit_predict(self, df: pd.DataFrame) -> pd.Series:
+            return df.groupby("task").label.agg(lambda s: s.value_counts().idxmax())
+
+    agg_mod = types.ModuleType("crowdkit.aggregation")
+    agg_mod.DawidSkene = FakeDawidSkene  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crowdkit", types.ModuleType("crowdkit"))
+    monkeypatch.setitem(sys.modules, "crowdkit.aggregation", agg_mod)
+    ds = certify(d.ratings, d.predictions, aggregate="dawid-skene")
+    mv = certify(d.ratings, d.predictions)
+    assert ds.models[0].lower_bound == pytest.approx(mv.models[0].lower_bound)  # K = 3: no ties
+    assert ds.aggregate == "dawid-skene"
