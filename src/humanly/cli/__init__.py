@@ -8,6 +8,7 @@ import typer
 
 from .. import __version__
 from ._app import new_typer
+from .certify_cmd import CertifyCommand, certify_command
 from .demo_cmd import demo
 from .inspect_cmd import inspect
 from .report_cmd import report
@@ -40,6 +41,7 @@ def _root(
 app.command("inspect")(inspect)
 app.command("report")(report)
 app.command("demo")(demo)
+app.command("certify", cls=CertifyCommand)(certify_command)
 app.add_typer(simulate_app, name="simulate")
 
 
