@@ -51,18 +51,24 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
        se.AUCScore.score(P, ["neg", "neg", "pos", "pos"])   # -> 0.5, correct AUC is 1.0
        se.AUCScore.score(P, ["pos", "neg", "neg", "pos"])   # -> 1.0 for a classifier at chance
 
-2. **Overflow beyond ~20 labels per item.** ``scoring_functions.comb`` computes C(n, m) as
-   ``frac(n) / frac(n - m) / frac(m)`` with Python ints converted to float by true division:
-   ``comb(171, 1)`` raises ``OverflowError: integer division result too large for a float``
-   (171! > 1.8e308), so every agreement / cross-entropy / DMI expected score crashes on an item with
-   171+ labels; and ``AnonymousBayesianCombiner.probabilityOneItem`` divides products of falling
-   factorials (``product / ank(num_labels, k)``), exact ints that overflow to float the same way
-   once an item has 171+ labels and k is large. Before that, results are exact but the Python-int
-   arithmetic grows with the label count (a ragged item with 1,000 labels makes ABC set-up crawl).
-   ``from surveyequivalence.scoring_functions import comb; comb(171, 1)`` reproduces the crash.
+2. **Overflow beyond 20 labels per item.** ``scoring_functions.comb`` builds factorials by
+   recursion, ``frac(n) = frac(n - 1) * n``; ``AgreementScore.expected_score_anonymous_raters`` feeds
+   it pandas ``value_counts()``, i.e. ``numpy.int64``, so 21! wraps around int64 (numpy only warns
+   "overflow encountered in scalar multiply") and the expected agreement is garbage for any item with
+   more than 20 labels; it enters the classifier scores (``anonymous_raters=True``)::
+
+       W = pd.DataFrame([["C"] * 18 + ["D"] * 3])              # one item, 21 labels
+       se.AgreementScore().expected_score_anonymous_raters([se.DiscretePrediction("C")], W)
+       # -> -10.31 (true value 18/21 = 0.857); 20 labels: correct; 60 labels: -0.017 (true 0.95)
+
+   (Run it in a fresh process: ``frac`` memoises in a module-level dict, so if a scorer that passes
+   Python ints, e.g. cross-entropy, filled the cache first, the result is exact — order-dependent.)
+   The cross-entropy and DMI scorers and the ABC use Python ints: exact, but big-int arithmetic that
+   grows with the labels per item.
 
 3. **Expert vs amateur equivalence crashes.** ``AnalysisPipeline.run`` refers to bare names
-   ``amateur_cols``, ``expert_cols``, ``min_k`` and ``max_K`` (not ``self.``) in the amateur branch::
+   ``amateur_cols``, ``expert_cols``, ``min_k`` and ``max_K`` (not ``self.``) in the amateur branch
+   (``W``: any 4 items × 6 raters ``r1..r6`` of labels C/D)::
 
        se.AnalysisPipeline(W, expert_cols=["r1", "r2", "r3"], amateur_cols=["r4", "r5", "r6"],
                            classifier_predictions=None, combiner=se.FrequencyCombiner(["C", "D"]),
@@ -87,10 +93,15 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
    replacement* (``np.random.choice(len(all), 200)``) and keeps the distinct ones: with K = 10 the
    curve uses ~127–139 subsets at k = 4, 5, 6 instead of 200 (see ``rater_subsets`` in the JSON).
 
-7. **Missing labels.** Blank cells must be ``None``: pandas' ``NaN`` is counted as a label
-   (``FrequencyCombiner``/ABC raise ``KeyError: nan``), and ``make_prediction`` removes ``None``
-   labels from a list while iterating over it, so two adjacent missing labels leave one ``None``
-   behind (``KeyError: None`` in the ABC). The driver converts blanks to ``None``.
+7. **Missing labels.** Blank cells must be ``None``: ``make_prediction`` drops labels with
+   ``label == None``, which is False for pandas' ``NaN``, so a ``read_csv`` matrix with blanks feeds
+   ``NaN`` to the combiners (``KeyError: nan`` in ``FrequencyCombiner`` at k ≥ 1 and in the ABC:
+   ``se.AnonymousBayesianCombiner(["C", "D"], W=W).combine(["C", "D"], [("a", "C")], item_id=1)``
+   with ``W = pd.DataFrame([["C", np.nan, "D"], ["D", "D", "C"]])``). And it removes them from the
+   list it is iterating over, so two adjacent missing labels leave one behind:
+   ``[("a", None), ("b", None), ("c", "C")]`` → ``[("b", None), ("c", "C")]`` (``KeyError: None``
+   in the ABC's ``labelSeqProb``). The driver converts blanks to ``None``; ragged data with adjacent
+   blanks still fails.
 
 8. **Frequency combiner at k = 0** recounts every label of the whole matrix for every item
    (``np.nditer(W)``): O(items² × raters) set-up, ~2 s at 1,000 × 10, ~hours at 10⁵ items.
@@ -103,6 +114,12 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
 10. **The ABC is not re-learned on bootstrap samples.** Predictions for every item × rater subset are
     computed once from the full data; bootstrap runs only re-score them, so the bootstrap ranges
     omit the ABC's own estimation noise (the paper's section 3.3 resamples the whole procedure).
+
+11. **Importing it changes multiprocessing globally.** ``surveyequivalence.equivalence`` calls
+    ``multiprocess.context._force_start_method('spawn')`` at import and every power curve starts a
+    pathos ``ProcessPool``, so any script using it needs an ``if __name__ == "__main__":`` guard
+    (without one the snippets above fail with "An attempt has been made to start a new process
+    before the current process has finished its bootstrapping phase").
 """
 
 from __future__ import annotations
