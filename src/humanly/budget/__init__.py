@@ -1,0 +1,43 @@
+"""Label budget (Dorner & Hardt, *Don't Label Twice*): one label for many items or a majority of m labels
+for fewer? Exact win probabilities, Hoeffding and Cramér bounds, sample sizes, benchmark capacity, the
+Appendix A sweep, planning from a pilot and Monte Carlo checks."""
+
+from __future__ import annotations
+
+from .core import (
+    CorrelatedModel,
+    Gap,
+    IndependentModel,
+    Model,
+    Outcome,
+    cramer_error,
+    cramer_exponent,
+    gap_correlated,
+    gap_independent,
+    hoeffding_error,
+    hoeffding_exponent,
+    majority_accuracy,
+    make_model,
+    outcome,
+    outcomes,
+    win_probability,
+)
+
+__all__ = [
+    "CorrelatedModel",
+    "Gap",
+    "IndependentModel",
+    "Model",
+    "Outcome",
+    "cramer_error",
+    "cramer_exponent",
+    "gap_correlated",
+    "gap_independent",
+    "hoeffding_error",
+    "hoeffding_exponent",
+    "majority_accuracy",
+    "make_model",
+    "outcome",
+    "outcomes",
+    "win_probability",
+]
