@@ -41,3 +41,31 @@ __all__ = [
     "outcomes",
     "win_probability",
 ]
+
+from .analysis import (  # noqa: E402
+    CapacityResult,
+    Comparison,
+    MonteCarlo,
+    QuickComparison,
+    SizeResult,
+    capacity,
+    compare,
+    error_probability,
+    quick_compare,
+    sample_size,
+    simulate_win,
+)
+
+__all__ += [
+    "CapacityResult",
+    "Comparison",
+    "MonteCarlo",
+    "QuickComparison",
+    "SizeResult",
+    "capacity",
+    "compare",
+    "error_probability",
+    "quick_compare",
+    "sample_size",
+    "simulate_win",
+]
