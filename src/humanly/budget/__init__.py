@@ -69,3 +69,7 @@ __all__ += [
     "sample_size",
     "simulate_win",
 ]
+
+from .sweep import PAPER_N, SweepResult, SweepSpec, run_sweep  # noqa: E402
+
+__all__ += ["PAPER_N", "SweepResult", "SweepSpec", "run_sweep"]
