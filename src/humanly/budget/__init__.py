@@ -42,7 +42,7 @@ __all__ = [
     "win_probability",
 ]
 
-from .analysis import (  # noqa: E402
+from .analysis import (
     CapacityResult,
     Comparison,
     MonteCarlo,
@@ -73,3 +73,7 @@ __all__ += [
 from .sweep import PAPER_N, SweepResult, SweepSpec, run_sweep  # noqa: E402
 
 __all__ += ["PAPER_N", "SweepResult", "SweepSpec", "run_sweep"]
+
+from .plan import PlanResult, estimate_parameters, plan  # noqa: E402
+
+__all__ += ["PlanResult", "estimate_parameters", "plan"]

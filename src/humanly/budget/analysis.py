@@ -375,7 +375,9 @@ def simulate_win(
     pw, pt = win / reps, tie / reps
     est = pw + 0.5 * pt if ties == "half" else pw
     var = est * (1 - est) if ties == "failure" else (pw + 0.25 * pt) - est**2
-    return MonteCarlo(int(m), int(n), int(reps), int(seed), est, pt, loss / reps, math.sqrt(max(var, 0) / reps))
+    return MonteCarlo(
+        int(m), int(n), int(reps), int(seed), est, pt, loss / reps, math.sqrt(max(var, 0) / reps)
+    )
 
 
 # --------------------------------------------------------------------------- one clean call (report)
@@ -414,7 +416,9 @@ def quick_compare(
     notes = []
     q = float(label_accuracy)
     if q <= 0.5:
-        notes.append(f"label accuracy {q:.3g} ≤ 0.5: labels carry no signal; clipped to just above 0.5")
+        notes.append(
+            f"label accuracy {q:.3g} ≤ 0.5: labels carry no signal; clipped to just above 0.5"
+        )
         q = 0.5 + 1e-9
     q = min(q, 1.0)
     model = make_model(p=p, eps=eps, q=q)

@@ -345,7 +345,7 @@ def _window_sum(
     rows = pj.shape[0]
     # the window must cover J's spread both at its own and at the tilted success probability
     sd = np.sqrt(n * np.maximum(pj * (1.0 - pj), p_width * (1.0 - p_width)))
-    width = int(math.ceil(_K_SD * float(sd.max(initial=0.0)) + 12))
+    width = math.ceil(_K_SD * float(sd.max(initial=0.0)) + 12)
     while True:
         if 2 * width + 1 >= n + 1:
             j = np.broadcast_to(np.arange(n + 1, dtype=float), (rows, n + 1))
@@ -450,9 +450,7 @@ def outcome(gap: Gap | tuple[float, float, float], n: int) -> Outcome:
     return Outcome(int(n), float(w), float(t), float(lo))
 
 
-def win_probability(
-    gap: Gap | tuple[float, float, float], n: int, ties: Ties = "failure"
-) -> float:
+def win_probability(gap: Gap | tuple[float, float, float], n: int, ties: Ties = "failure") -> float:
     """Exact P(ΣᵢGᵢ > 0) over n items (section 3); ``ties="half"`` adds P(ΣG = 0)/2."""
     return outcome(gap, n).win_probability(ties)
 

@@ -61,7 +61,9 @@ class SweepSpec(Result):
         if not self.n_values or any(int(n) != n or n < 1 for n in self.n_values):
             raise InputError(f"--n {list(self.n_values)}: give positive whole numbers of items")
         if not self.m_values or any(int(m) != m or m < 2 for m in self.m_values):
-            raise InputError(f"--m {list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)")
+            raise InputError(
+                f"--m {list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
+            )
         if not self.tolerance >= 0:
             raise InputError(f"--tolerance {self.tolerance}: give a non-negative number")
 
@@ -83,9 +85,7 @@ def chunk_configs(spec: SweepSpec, chunk: int) -> np.ndarray:
     p_w, p_b0, p_b1 = (a.ravel() for a in np.meshgrid(s, s, s, indexing="ij"))
     keep = (1 - p_w) * p_b0 + p_w * p_b1 > p_w
     p_w, p_b0, p_b1 = p_w[keep], p_b0[keep], p_b1[keep]
-    return np.column_stack(
-        [np.full(p_w.size, q_b), np.full(p_w.size, q_w), p_w, p_b0, p_b1]
-    )
+    return np.column_stack([np.full(p_w.size, q_b), np.full(p_w.size, q_w), p_w, p_b0, p_b1])
 
 
 def _probabilities(cfg: np.ndarray, spec: SweepSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -126,7 +126,7 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
     count = np.zeros(shape, np.int64)
     viol = np.zeros(shape, np.int64)
     maxv = np.full(shape, -np.inf)
-    argcfg = np.full(shape + (5,), np.nan)
+    argcfg = np.full((*shape, 5), np.nan)
     qwgt = np.zeros(shape, np.int64)
     qwgt_win = np.zeros(shape, np.int64)
     rows: list[np.ndarray] = []
@@ -149,7 +149,7 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
         gt = block[:, 1] > block[:, 0]
         qwgt += gt.sum()
         qwgt_win += ((err_single < err_multi) & gt).sum(axis=2)
-        for a, b, k in zip(*np.nonzero(bad)):
+        for a, b, k in zip(*np.nonzero(bad), strict=False):
             rows.append(
                 np.array(
                     [*block[k], spec.n_values[a], spec.m_values[b], single[a, b, k], multi[a, b, k]]
@@ -188,6 +188,7 @@ class SweepResult(Result):
 
 
 _KEYS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
+_ROW_KEYS = (*_KEYS, "n", "m", "single", "multi")
 
 
 def _chunk_path(out: Path, chunk: int) -> Path:
@@ -279,7 +280,9 @@ def _run_on(client: Any, spec_dict: dict, todo: list[int], finish: Any, show: bo
     from distributed import as_completed
 
     futures = {client.submit(sweep_chunk, spec_dict, c, pure=False): c for c in todo}
-    for fut in progress(as_completed(futures), total=len(futures), description="sweep", enabled=show):
+    for fut in progress(
+        as_completed(futures), total=len(futures), description="sweep", enabled=show
+    ):
         finish(futures[fut], fut.result())
 
 
@@ -321,13 +324,13 @@ def _total(
     at = None
     if overall is not None:
         a, b = np.unravel_index(int(np.argmax(maxv)), maxv.shape)
-        at = dict(zip(_KEYS, (float(v) for v in maxcfg[a, b]))) | {
+        at = dict(zip(_KEYS, (float(v) for v in maxcfg[a, b]), strict=False)) | {
             "n": spec.n_values[a],
             "m": spec.m_values[b],
         }
     tq, tw = int(np.sum(qwgt)), int(np.sum(qwin))
     violating = [
-        dict(zip((*_KEYS, "n", "m", "single", "multi"), (float(v) for v in r)))
+        dict(zip((*_KEYS, "n", "m", "single", "multi"), (float(v) for v in r), strict=False))
         for r in rows[:1000]
     ]
     configs = int(count[0, 0]) if count.size else 0
@@ -352,4 +355,8 @@ def _total(
 
 def projected_seconds(spec: SweepSpec, seconds_per_chunk: float, workers: int = 1) -> float:
     """Projected wall time of all chunks at a measured per-chunk time (chunks are equal-sized)."""
-    return spec.n_chunks * seconds_per_chunk / max(1, workers) if math.isfinite(seconds_per_chunk) else math.inf
+    return (
+        spec.n_chunks * seconds_per_chunk / max(1, workers)
+        if math.isfinite(seconds_per_chunk)
+        else math.inf
+    )

@@ -8,6 +8,7 @@ import typer
 
 from .. import __version__
 from ._app import new_typer
+from .budget_cmd import budget_app
 from .demo_cmd import demo
 from .inspect_cmd import inspect
 from .report_cmd import report
@@ -41,6 +42,7 @@ app.command("inspect")(inspect)
 app.command("report")(report)
 app.command("demo")(demo)
 app.add_typer(simulate_app, name="simulate")
+app.add_typer(budget_app, name="budget")
 
 
 def main() -> None:
