@@ -15,6 +15,7 @@ from .._random import stream
 from .._result import Result
 from ..data.errors import InputError
 from .core import (
+    MAX_N,
     Model,
     Ties,
     cramer_error,
@@ -153,7 +154,8 @@ def compare(
 @dataclass(frozen=True, repr=False)
 class SizeRow(Result):
     """Smallest budget (= m · n) with error ≤ δ: exact, and what the Cramér and Hoeffding bounds require
-    (None when c_b does not have the higher expected gap, E[G] ≤ 0)."""
+    (None when c_b does not have the higher expected gap, E[G] ≤ 0, or, for the exact search, when
+    Cramér's n exceeds 10⁹ items)."""
 
     m: int
     budget_exact: int | None
@@ -215,7 +217,7 @@ def sample_size(
         g = model.gap(mm)
         n_c = _bound_n(float(cramer_exponent(g.x, g.y)), delta)
         n_h = _bound_n(float(hoeffding_exponent(g.x, g.y)), delta)
-        n_e = None if n_c is None else _exact_n(model, mm, delta, ties, n_c)
+        n_e = None if n_c is None or n_c > MAX_N else _exact_n(model, mm, delta, ties, n_c)
         rows.append(
             SizeRow(
                 m=mm,

@@ -52,6 +52,9 @@ __all__ = [
 
 Ties = Literal["failure", "half"]
 
+_TINY = 1e-290
+#: Largest number of items for the exact computation (the window then spans ~10⁵ values of J).
+MAX_N = 10**9
 #: Half-width of the summation window in standard deviations of J before the edge check.
 _K_SD = 8.0
 #: An edge term of the window must be below this fraction of the window's sum.
@@ -75,6 +78,9 @@ def majority_accuracy(
         raise InputError(f"ties = {ties!r}: use 'coin' or 'failure'")
     m = int(m)
     qa = np.asarray(q, dtype=float)
+    qa = np.where(
+        qa < _TINY, 0.0, qa
+    )  # subnormal q: Boost's pmf overflows; M_m is 0 to double precision
     half = m // 2
     # P(Binomial(m, q) >= half + 1) = I_q(half + 1, m - half)
     above = special.betainc(half + 1, m - half, qa) if m > 1 else qa.copy()
@@ -315,20 +321,53 @@ def _win_with_ties(win: float, tie: float, ties: str) -> float:
     return min(1.0, win + 0.5 * tie) if ties == "half" else win
 
 
-def _side_terms(kind: str, j: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """Conditional probabilities given J = j non-zero G's, U ~ Binomial(j, r) of them +1 (s = 1 − r).
-
-    kind "gt": P(U > j/2) = I_r(⌊j/2⌋ + 1, j − ⌊j/2⌋); "lt": P(U < j/2) = I_s(⌊j/2⌋ + 1, j − ⌊j/2⌋)
-    (by symmetry U ↔ j − U); "eq": P(U = j/2) for even j.
-    """
+def _tail(kind: str, j: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Given J = j non-zero G's with U ~ Binomial(j, r) of them +1 (s = 1 − r): "gt" P(U > j/2) =
+    I_r(⌊j/2⌋ + 1, j − ⌊j/2⌋), "lt" P(U < j/2) (the same with r and s swapped, U ↔ j − U). Arrays j, r,
+    s of one shape."""
     half = np.floor(j / 2.0)
-    if kind in ("gt", "lt"):
-        a = half + 1.0
-        b = np.maximum(j - half, 1.0)
-        val = special.betainc(a, b, r if kind == "gt" else s)
-        return np.where(a <= j, val, 0.0)
+    a = half + 1.0
+    b = np.maximum(j - half, 1.0)
+    p, q = (r, s) if kind == "gt" else (s, r)  # P(Binomial(j, p) ≥ a) = I_p(a, b) = 1 − I_q(b, a)
+    # hand Boost the smaller of p, q so that 1 − it (formed inside) loses nothing
+    low = p <= 0.5
+    val = np.empty(j.shape)
+    val[low] = special.betainc(a[low], b[low], p[low])
+    high = ~low
+    val[high] = special.betaincc(b[high], a[high], q[high])
+    return np.where(a <= j, val, 0.0)
+
+
+def _conditionals(
+    kinds: tuple[str, ...], j: np.ndarray, r: np.ndarray, s: np.ndarray
+) -> dict[str, np.ndarray]:
+    """P(side | J = j) on a window of consecutive j per row: "eq" P(U = j/2) (even j) and the tails.
+
+    Tails are computed with the incomplete beta function at even j only; an odd j follows from the
+    even j − 1 before it without cancellation: P(U_{2k+1} > k + ½) = P(U_{2k} > k) + r·P(U_{2k} = k)
+    (and the same for "lt" with s), which halves the cost."""
+    shape = j.shape
+    rb, sb = np.broadcast_to(r, shape), np.broadcast_to(s, shape)
     even = (j % 2) == 0
-    return np.where(even, stats.binom.pmf(half, j, r), 0.0)
+    tie = np.zeros(shape)
+    # C(j, j/2) (rs)^(j/2) is symmetric in r and s: pass the smaller one
+    tie[even] = stats.binom.pmf(j[even] / 2.0, j[even], np.minimum(rb, sb)[even])
+    out = {"eq": tie}
+    odd_first = ~even.copy()
+    odd_first[:, 1:] = False  # an odd j in the first column has no even j − 1 in the window
+    direct = even | odd_first
+    step = ~direct
+    for kind in kinds:
+        if kind == "eq":
+            continue
+        val = np.zeros(shape)
+        val[direct] = _tail(kind, j[direct], rb[direct], sb[direct])
+        prev_val = np.roll(val, 1, axis=1)
+        prev_tie = np.roll(tie, 1, axis=1)
+        factor = rb if kind == "gt" else sb
+        val[step] = prev_val[step] + factor[step] * prev_tie[step]
+        out[kind] = np.minimum(val, 1.0)
+    return out
 
 
 def _window_sum(
@@ -339,6 +378,7 @@ def _window_sum(
     s: np.ndarray,
     kinds: tuple[str, ...],
     p_width: np.ndarray,
+    zq: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """Σ_j P(J = j) · P(side | J = j) over a window of j around ``center`` (per row), widened until the
     window's edge terms are below _EDGE_TOL of its sum (or reach 0 / n)."""
@@ -355,11 +395,14 @@ def _window_sum(
             j = (lo[:, None] + np.arange(2 * width + 1)[None, :]).astype(float)
             lo_edge = lo > 0
             hi_edge = lo + 2 * width < n
-        w = stats.binom.pmf(j, n, pj[:, None])
+        # P(J = j): pass the smaller of P(G ≠ 0), P(G = 0) to Boost so the other is not rounded first
+        use_z = (zq < 0.5)[:, None]
+        w = stats.binom.pmf(np.where(use_z, n - j, j), n, np.where(use_z, zq[:, None], pj[:, None]))
         out: dict[str, np.ndarray] = {}
         ok = True
+        cond = _conditionals(kinds, j, r[:, None], s[:, None])
         for kind in kinds:
-            terms = w * _side_terms(kind, j, r[:, None], s[:, None])
+            terms = w * cond[kind]
             total = terms.sum(axis=1)
             out[kind] = total
             limit = _EDGE_TOL * total
@@ -388,9 +431,14 @@ def outcomes(
     n = int(n)
     if n < 0:
         raise InputError(f"n = {n}: the number of items cannot be negative")
+    if n > MAX_N:
+        raise InputError(f"n = {n:,}: exact probabilities are computed for n ≤ {MAX_N:,} items")
     xa, ya = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
     shape = xa.shape
     xa, ya = xa.ravel(), ya.ravel()
+    # probabilities below 1e-290 cannot change any representable result; Boost overflows on subnormals
+    xa = np.where(xa < _TINY, 0.0, xa)
+    ya = np.where(ya < _TINY, 0.0, ya)
     if np.any(xa < 0) or np.any(ya < 0) or np.any(xa + ya > 1 + 1e-12):
         raise InputError("gap probabilities must satisfy x, y ≥ 0 and x + y ≤ 1")
     win = np.zeros(xa.shape)
@@ -403,10 +451,11 @@ def outcomes(
     idx = np.flatnonzero(active)
     xs, ys, ps = xa[idx], ya[idx], pj[idx]
     r, s = xs / ps, ys / ps
-    zs = np.clip(1.0 - ps, 0.0, 1.0)
+    # P(G = 0) without first rounding x + y: (1 − x) − y is exact to an ulp of z when x ≥ y
+    zs = np.clip(np.where(xs >= ys, (1.0 - xs) - ys, (1.0 - ys) - xs), 0.0, 1.0)
     root = 2.0 * np.sqrt(xs * ys)
-    tilted = n * root / (root + zs) if n > 0 else np.zeros_like(ps)
-    tilted = np.where(root + zs > 0, tilted, n * ps)
+    denom = root + zs
+    tilted = np.where(denom > 0, n * root / np.where(denom > 0, denom, 1.0), n * ps)
     plain = n * ps
     w_, t_, l_ = np.empty(idx.size), np.empty(idx.size), np.empty(idx.size)
     for better in (True, False):
@@ -416,14 +465,21 @@ def outcomes(
         small, big = ("lt", "gt") if better else ("gt", "lt")
         # sd of J at the tilted point: use the tilted success probability of J for the width
         pt = tilted[sel] / n
-        sums = _window_sum(n, ps[sel], tilted[sel], r[sel], s[sel], (small, "eq"), pt)
+        sums = _window_sum(n, ps[sel], tilted[sel], r[sel], s[sel], (small, "eq"), pt, zs[sel])
         small_v, tie_v = sums[small], sums["eq"]
         big_v = 1.0 - small_v - tie_v
         redo = small_v + tie_v > 0.5
         if redo.any():
             sub = np.flatnonzero(redo)
             direct = _window_sum(
-                n, ps[sel][sub], plain[sel][sub], r[sel][sub], s[sel][sub], (big,), ps[sel][sub]
+                n,
+                ps[sel][sub],
+                plain[sel][sub],
+                r[sel][sub],
+                s[sel][sub],
+                (big,),
+                ps[sel][sub],
+                zs[sel][sub],
             )[big]
             big_v[sub] = direct
         big_v = np.clip(big_v, 0.0, 1.0)
