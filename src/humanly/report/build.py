@@ -178,9 +178,14 @@ SectionBuilder = Callable[..., tuple[Section, Any]]
 
 
 def _builders() -> list[tuple[str, SectionBuilder]]:
+    from ..budget.report import budget_section
     from ..certify.report import certify_section
 
-    return [("inspect", _data_section), ("certify", certify_section)]
+    return [
+        ("inspect", _data_section),
+        ("certify", certify_section),
+        ("budget", budget_section),
+    ]
 
 
 BUILDERS: list[tuple[str, SectionBuilder]] = _builders()
@@ -199,9 +204,10 @@ def _inspect_headline(s: dict[str, Any]) -> str:
 
 #: One-line summaries of each analysis' embedded result, for the terminal (``humanly report/demo``).
 def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
+    from ..budget.report import budget_headline
     from ..certify.report import certify_headline
 
-    return {"inspect": _inspect_headline, "certify": certify_headline}
+    return {"inspect": _inspect_headline, "certify": certify_headline, "budget": budget_headline}
 
 
 HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = _headlines()
