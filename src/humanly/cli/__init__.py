@@ -12,6 +12,7 @@ from .demo_cmd import demo
 from .inspect_cmd import inspect
 from .report_cmd import report
 from .simulate_cmd import simulate_app
+from .survey_cmd import equivalence_cmd
 
 app = new_typer(
     name="humanly",
@@ -40,6 +41,7 @@ def _root(
 app.command("inspect")(inspect)
 app.command("report")(report)
 app.command("demo")(demo)
+app.command("equivalence")(equivalence_cmd)
 app.add_typer(simulate_app, name="simulate")
 
 

@@ -164,11 +164,10 @@ def make_plan(
             pos = np.minimum(pos, len(order) - 1)
             found = zcode[order][pos] == ncode
             idx = np.where(found, order[pos], -1).reshape(len(y), n_cls)
-            lp = (
-                lnfall(v[:, None, :], z[None, :, :]).sum(-1)
-                - lnfall(n_lab, np.full_like(n_lab, k + 1))[:, None]
-            )
-            lp = np.where((n_lab >= k + 1)[:, None], lp, -np.inf)
+            has = n_lab >= k + 1
+            den = np.where(has, lnfall(n_lab, np.full_like(n_lab, k + 1)), 0.0)
+            lp = lnfall(v[:, None, :], z[None, :, :]).sum(-1) - den[:, None]
+            lp = np.where(has[:, None], lp, -np.inf)
             top = lp.max(axis=0)
             top = np.where(np.isfinite(top), top, 0.0)
             pt = np.exp(lp - top[None, :])
