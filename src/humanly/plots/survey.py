@@ -54,7 +54,7 @@ def plot_power_curve(result: Any, *, information: bool | None = None) -> Any:
         ax.plot([], [], color=col, label=label)
     ax.set_xlabel("number of raters k")
     ylab = {"cross_entropy": "cross-entropy (bits)"}.get(result.scorer, result.scorer)
-    ax.set_ylabel(f"information gain c_k − c_0 (bits)" if information else ylab)
+    ax.set_ylabel("information gain c_k − c_0 (bits)" if information else ylab)
     ax.set_xticks(ks if len(ks) <= 12 else ks[:: max(1, len(ks) // 10)])
     ax.legend(frameon=False, loc="lower right")
     return fig

@@ -38,6 +38,12 @@ def label_matrix(counts: np.ndarray) -> np.ndarray:
     return out
 
 
+def _nanmean(x: object) -> float:
+    a = np.asarray(x, dtype=float)
+    a = a[~np.isnan(a)]
+    return float(a.mean()) if len(a) else float("nan")
+
+
 def _subsets(n: int, k: int, cap: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
     if math.comb(n, k) <= cap:
         return list(itertools.combinations(range(n), k))
@@ -128,8 +134,8 @@ def sampled_curve(
                 z = _onehot_counts(labels[:, ref_cols].transpose(1, 0, 2), n_cls)  # (R, n, C)
                 ref = _plurality(z, rng)
                 pp = np.broadcast_to(p, (len(refs), *p.shape))
-                scores.append(np.nanmean(scorer.score(pp, ref, positive, rng)))
-            out[j] = np.nanmean(scores)
+                scores.append(_nanmean(scorer.score(pp, ref, positive, rng)))
+            out[j] = _nanmean(scores)
             nit[j] = len(labels)
             continue
         keep = n_lab >= k + r
@@ -151,7 +157,7 @@ def sampled_curve(
             ref = _plurality(z, rng)
             p = _predict(y, vec[None, :], combiner, abc_table, scorer, clip, rng)
             scores.append(scorer.score(p, ref, positive, rng))
-        out[j] = np.nanmean(np.concatenate(scores))
+        out[j] = _nanmean(np.concatenate(scores))
     return out, nit
 
 
@@ -174,7 +180,7 @@ def sampled_classifier(
         z = _onehot_counts(labels[:, np.array(refs)].transpose(1, 0, 2), n_cls)
         ref = _plurality(z, rng)
         pp = np.broadcast_to(probs, (len(refs), *probs.shape))
-        return float(np.nanmean(scorer.score(pp, ref, positive, rng)))
+        return float(_nanmean(scorer.score(pp, ref, positive, rng)))
     keep = n_lab >= r
     lab, p = labels[keep], probs[keep]
     keys = rng.random((n_draws, *lab.shape))
@@ -183,4 +189,4 @@ def sampled_classifier(
     z = _onehot_counts(np.take_along_axis(np.broadcast_to(lab, keys.shape), order, -1), n_cls)
     ref = _plurality(z, rng)
     pp = np.broadcast_to(p, (n_draws, *p.shape))
-    return float(np.nanmean(scorer.score(pp, ref, positive, rng)))
+    return float(_nanmean(scorer.score(pp, ref, positive, rng)))

@@ -49,10 +49,14 @@ class Combiner(Protocol):
     def predict(self, y: np.ndarray) -> np.ndarray: ...
 
 
+#: Predictions closer than this (relative) count as tied (floating-point noise is not a preference).
+TIE_TOL = 1e-9
+
+
 def tie_uniform(x: np.ndarray) -> np.ndarray:
     """Uniform distribution over the positions of the maximum of each row (random tie-break)."""
     x = np.asarray(x, dtype=float)
-    top = x >= x.max(axis=-1, keepdims=True) - 1e-12 * np.maximum(
+    top = x >= x.max(axis=-1, keepdims=True) - TIE_TOL * np.maximum(
         1.0, np.abs(x).max(axis=-1, keepdims=True)
     )
     return top / top.sum(axis=-1, keepdims=True)

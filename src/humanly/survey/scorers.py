@@ -24,7 +24,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..data.errors import InputError
-from .combiners import tie_uniform
+from .combiners import TIE_TOL, tie_uniform
 
 __all__ = ["SCORERS", "Scorer", "get_scorer", "make_scorer"]
 
@@ -68,7 +68,7 @@ def _ce_terms(p: np.ndarray) -> np.ndarray:
 
 def _hard(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Argmax of each prediction, ties broken uniformly at random."""
-    top = p >= p.max(axis=-1, keepdims=True) - 1e-12
+    top = p >= p.max(axis=-1, keepdims=True) - TIE_TOL
     keys = rng.random(p.shape) + top
     return np.argmax(keys, axis=-1)
 
