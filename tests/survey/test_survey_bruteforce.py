@@ -46,8 +46,8 @@ def label_seq_prob(y: list[int], W: list[list[int]], excluded: int, n_cls: int) 
 def abc(y: list[int], W: list[list[int]], excluded: int, n_cls: int) -> np.ndarray:
     num = np.array(
         [
-            label_seq_prob([y[c] + (c == l) for c in range(n_cls)], W, excluded, n_cls)
-            for l in range(n_cls)
+            label_seq_prob([y[c] + (c == lab) for c in range(n_cls)], W, excluded, n_cls)
+            for lab in range(n_cls)
         ]
     )
     den = num.sum()  # = LABELSEQPROB(y) when every item has > k labels (complete matrix)
@@ -85,13 +85,13 @@ def score(name: str, preds: list[np.ndarray], hard: bool, ref: list[int], n_cls:
     ref_a = np.array(ref)
     if name == "agreement":
         vals = []
-        for p, c in zip(preds, ref):
+        for p, c in zip(preds, ref, strict=True):
             q = p if hard else (p >= p.max() - 1e-9).astype(float)
             vals.append(q[c] / q.sum())
         return float(np.mean(vals))
     if name == "cross_entropy":
         vals = []
-        for p, c in zip(preds, ref):
+        for p, c in zip(preds, ref, strict=True):
             if hard:
                 vals.append(
                     sum(p[h] * np.log2(_clip(np.eye(n_cls)[h], *CLIP)[c]) for h in range(n_cls))
@@ -117,7 +117,7 @@ def score(name: str, preds: list[np.ndarray], hard: bool, ref: list[int], n_cls:
         return float(roc_auc_score(ref_a, P[:, 1]))
     if name == "dmi":
         M = np.zeros((n_cls, n_cls))
-        for p, c in zip(P, ref):
+        for p, c in zip(P, ref, strict=True):
             M[:, c] += p
         return float(abs(np.linalg.det(M / len(ref))))
     x = P[:, 1] if n_cls == 2 else P @ np.arange(n_cls)
@@ -208,7 +208,7 @@ def test_sampled_equals_literal_algorithms_when_all_subsets_fit(comb: str, sc: s
     ks = [1, 3]
     ref = spc(W, comb, sc, 2, ks)
     assert any(v is not None for v in ref)
-    for k, v in zip(ks, ref):
+    for k, v in zip(ks, ref, strict=True):
         if v is not None:
             assert got[k] == pytest.approx(v, rel=1e-9, abs=1e-12, nan_ok=True)
     h = hscore(sc, list(probs), False, [[row[j] for row in W] for j in range(5)], 2)
@@ -217,13 +217,13 @@ def test_sampled_equals_literal_algorithms_when_all_subsets_fit(comb: str, sc: s
 
 @pytest.mark.parametrize("sc", ["agreement", "cross_entropy", "f1", "dmi", "precision"])
 def test_three_classes_plurality_and_abc(sc: str) -> None:
-    r, p, W, probs = _data(12, 4, 3, seed=11)
+    r, p, W, _ = _data(12, 4, 3, seed=11)
     for comb in ("plurality", "abc", "frequency"):
         res = equivalence(r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=1, progress=False)
         got = {pt.k: pt.score for pt in res.power_curve}
         ks = [1] if sc not in DECOMP else [0, 1]
         ref = spc(W, comb, sc, 3, ks)
-        for k, v in zip(ks, ref):
+        for k, v in zip(ks, ref, strict=True):
             if v is not None:
                 assert got[k] == pytest.approx(v, rel=1e-9, abs=1e-12), (comb, k)
 
