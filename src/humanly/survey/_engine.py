@@ -43,43 +43,55 @@ from .scorers import Scorer
 __all__ = ["Plan", "compositions", "lncomb", "make_plan"]
 
 
+_LOGFACT = gammaln(np.arange(1025, dtype=float) + 1)
+
+
+def _logfact(n: np.ndarray) -> np.ndarray:
+    """log(n!) for non-negative integer arrays (table lookup; the table grows as needed)."""
+    global _LOGFACT
+    top = int(n.max()) if n.size else 0
+    if top >= len(_LOGFACT):
+        _LOGFACT = gammaln(np.arange(2 * top + 2, dtype=float) + 1)
+    return _LOGFACT[n]
+
+
 def lncomb(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """log C(a, b), -inf where b < 0 or b > a."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    """log C(a, b) for integers, -inf where b < 0 or b > a."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
     ok = (b >= 0) & (b <= a)
-    bb = np.where(ok, b, 0)
     aa = np.where(ok, a, 0)
-    out = gammaln(aa + 1) - gammaln(bb + 1) - gammaln(aa - bb + 1)
+    bb = np.where(ok, b, 0)
+    out = _logfact(aa) - _logfact(bb) - _logfact(aa - bb)
     return np.where(ok, out, -np.inf)
 
 
 def lnfall(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """log of the falling factorial a (a-1) ... (a-b+1), -inf where b > a."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    ok = b <= a
+    """log of the falling factorial a (a-1) ... (a-b+1) for integers, -inf where b > a."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    ok = (b <= a) & (b >= 0)
     aa = np.where(ok, a, 0)
     bb = np.where(ok, b, 0)
-    return np.where(ok, gammaln(aa + 1) - gammaln(aa - bb + 1), -np.inf)
+    return np.where(ok, _logfact(aa) - _logfact(aa - bb), -np.inf)
 
 
 def compositions(k: int, cap: np.ndarray) -> np.ndarray:
     """All count vectors of k labels over len(cap) classes with y_l <= cap_l (rows, lexicographic)."""
+    cap = np.asarray(cap, dtype=np.int64)
     n_cls = len(cap)
+    rest = np.concatenate([np.cumsum(cap[::-1])[::-1], [0]])  # most the classes j.. can hold
+    if k > rest[0]:
+        return np.zeros((0, n_cls), dtype=np.int64)
     rows = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
     for j in range(n_cls - 1):
-        used = rows.sum(axis=1)
-        parts = []
-        for v in range(int(min(k, cap[j])) + 1):
-            keep = used + v <= k
-            if keep.any():
-                sub = rows[keep]
-                parts.append(np.column_stack([sub, np.full(len(sub), v, dtype=np.int64)]))
-        rows = np.vstack(parts) if parts else np.zeros((0, j + 1), dtype=np.int64)
-    last = k - rows.sum(axis=1)
-    keep = (last >= 0) & (last <= cap[-1])
-    return np.column_stack([rows[keep], last[keep]]).astype(np.int64)
+        hi = np.minimum(k - used, cap[j])
+        lo = np.maximum(0, k - used - rest[j + 1])
+        cnt = np.maximum(hi - lo + 1, 0)
+        rep = np.repeat(np.arange(len(rows)), cnt)
+        offs = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + lo[rep]
+        rows = np.column_stack([rows[rep], offs])
+        used = used[rep] + offs
+    return np.column_stack([rows, k - used]).astype(np.int64)
 
 
 def _codes(y: np.ndarray, base: int) -> np.ndarray:
