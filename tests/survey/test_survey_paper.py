@@ -173,3 +173,20 @@ def test_theorem_5_dmi_equivalence_does_not_depend_on_reference_size() -> None:
         assert res.power_curve[-1].k == 5
     assert eqs[0] is not None and eqs[1] is not None
     assert eqs[0] == pytest.approx(eqs[1], abs=0.3)
+
+
+def test_headroom_npmle_recovers_the_urn_asymptote() -> None:
+    from humanly.survey.headroom import headroom, urn_information
+
+    exact = urn_information(STATES, WEIGHTS)
+    assert exact == pytest.approx(0.252, abs=0.001)  # section 4: 0.252 bits
+    d = running_example(5000, 10, seed=2)
+    h = headroom(d.ratings)
+    assert h.information == pytest.approx(exact, abs=0.015)
+    assert h.baseline_score == pytest.approx(-0.951, abs=0.01)  # c_0: the .63 prior
+    assert h.ideal_score == pytest.approx(-0.699, abs=0.015)  # the omniscient classifier
+    res = equivalence(d.ratings, d.predictions, bootstrap=0, headroom=True, progress=False)
+    soft = res.model("soft")
+    assert soft.performance_ratio == pytest.approx(soft.information / h.information)
+    assert 0.4 < soft.performance_ratio < 0.7
+    assert res.headroom.information == h.information
