@@ -190,3 +190,38 @@ def test_headroom_npmle_recovers_the_urn_asymptote() -> None:
     assert soft.performance_ratio == pytest.approx(soft.information / h.information)
     assert 0.4 < soft.performance_ratio < 0.7
     assert res.headroom.information == h.information
+
+
+def _group(
+    states: np.ndarray, n_items: int, labels: int, state_idx: np.ndarray, seed: int
+) -> np.ndarray:
+    g = np.random.default_rng(seed)
+    c = g.binomial(labels, states[state_idx, 0])
+    return np.column_stack([c, labels - c])
+
+
+def test_expert_vs_amateur_section_7() -> None:
+    from humanly.survey.experts import expert_equivalence
+
+    g = np.random.default_rng(0)
+    n = 3000
+    s = g.choice(2, size=n, p=[0.6, 0.4])
+    expert_states = np.array([[0.9, 0.1], [0.15, 0.85]])
+    amateur_states = np.array([[0.7, 0.3], [0.4, 0.6]])  # noisier view of the same states
+    experts = Ratings.from_counts(_group(expert_states, n, 6, s, 1), classes=["a", "b"])
+    amateurs = Ratings.from_counts(_group(amateur_states, n, 8, s, 2), classes=["a", "b"])
+    res = expert_equivalence(experts, amateurs, bootstrap=20, seed=1)
+    worth = {w["amateurs"]: w for w in res.worth}
+    assert worth[0]["note"] == "below_0" or worth[0]["experts"] is None or worth[0]["experts"] < 0.2
+    xs = [worth[k]["experts"] for k in range(1, 9) if worth[k]["experts"] is not None]
+    assert len(xs) >= 6
+    assert all(b >= a - 0.05 for a, b in zip(xs, xs[1:], strict=False))  # more amateurs, more worth
+    assert xs[-1] < 5  # eight noisy amateurs are worth a few experts
+    # closed form: 1 amateur vs experts, via the amateur's posterior on the state
+    assert res.amateur_curve[1].n_items == n
+    # "amateurs" who are really experts (independent labels from the same states) are worth k experts
+    twins = Ratings.from_counts(_group(expert_states, n, 8, s, 3), classes=["a", "b"])
+    # (ABC + cross-entropy: a strictly increasing curve, Corollary 2)
+    same = expert_equivalence(experts, twins, bootstrap=0)
+    for w in same.worth[1:5]:
+        assert w["experts"] == pytest.approx(w["amateurs"], abs=0.3)

@@ -16,6 +16,8 @@ from .core import (
     equivalence_point,
     power_curve,
 )
+from .experts import ExpertEquivalence, expert_equivalence
+from .headroom import Headroom, headroom, urn_information
 from .scorers import SCORERS, Scorer, get_scorer, make_scorer
 
 __all__ = [
@@ -24,7 +26,9 @@ __all__ = [
     "SCORERS",
     "CurvePoint",
     "EquivalenceResult",
+    "ExpertEquivalence",
     "Frequency",
+    "Headroom",
     "Majority",
     "ModelEquivalence",
     "Plurality",
@@ -33,8 +37,11 @@ __all__ = [
     "calibrate_outputs",
     "equivalence",
     "equivalence_point",
+    "expert_equivalence",
     "get_combiner",
     "get_scorer",
+    "headroom",
     "make_scorer",
     "power_curve",
+    "urn_information",
 ]
