@@ -215,7 +215,7 @@ def test_expert_vs_amateur_section_7() -> None:
     assert worth[0]["note"] == "below_0" or worth[0]["experts"] is None or worth[0]["experts"] < 0.2
     xs = [worth[k]["experts"] for k in range(1, 9) if worth[k]["experts"] is not None]
     assert len(xs) >= 6
-    assert all(b >= a - 0.05 for a, b in zip(xs, xs[1:], strict=False))  # more amateurs, more worth
+    assert all(b >= a - 0.05 for a, b in itertools.pairwise(xs))  # more amateurs, more worth
     assert xs[-1] < 5  # eight noisy amateurs are worth a few experts
     # closed form: 1 amateur vs experts, via the amateur's posterior on the state
     assert res.amateur_curve[1].n_items == n
