@@ -136,13 +136,26 @@ class Plan:
         return np.array([lv.k for lv in self.levels])
 
 
+def unique_rows(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows, inverse and multiplicities (rows coded as one integer when they fit in int64,
+    much faster than sorting rows)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    base = int(counts.max()) + 1 if counts.size else 1
+    if counts.shape[1] * math.log2(max(base, 2)) < 62:
+        codes = _codes(counts, base)
+        uc, inv, mult = np.unique(codes, return_inverse=True, return_counts=True)
+        v = (uc[:, None] // base ** np.arange(counts.shape[1], dtype=np.int64)[None]) % base
+        return v.astype(np.int64), inv.reshape(-1), mult
+    v, inv, mult = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
+    return v, inv.reshape(-1), mult
+
+
 def make_plan(
     counts: np.ndarray, max_k: int, r: int = 1, abc: bool = False, abc_floor: float = 1e-3
 ) -> Plan:
     """Precompute the hypergeometric weights (and ABC sequence probabilities) for levels 0..max_k."""
     counts = np.asarray(counts, dtype=np.int64)
-    v, inv, mult = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
-    inv = inv.reshape(-1)
+    v, inv, mult = unique_rows(counts)
     n_lab = v.sum(axis=1)
     cap = v.max(axis=0)
     n_cls = v.shape[1]
@@ -207,13 +220,14 @@ def abc_predictions(plan: Plan, lvl: Level, mult: np.ndarray) -> np.ndarray:
     mult = np.asarray(mult, dtype=float)
     s = mult @ pt  # (Z,)
     a = s[None, :] - pt
-    risky = (a <= 1e-8 * s[None, :]) & (mult[:, None] > 0)
-    rows = np.flatnonzero(risky.any(axis=1))
-    for d in rows:
-        cols = np.flatnonzero(risky[d])
-        m = mult.copy()
-        m[d] -= 1
-        a[d, cols] = m @ pt[:, cols]
+    # a = sum_u (mult_u - [u = v]) pt[u, z]; the subtraction loses precision only where item v's own
+    # term dominates the sum: recompute those entries as a sum of non-negative terms
+    risky = (a <= 1e-8 * s[None, :]) & (pt > 0) & (mult[:, None] > 0)
+    if risky.any():
+        vs, zs = np.nonzero(risky)
+        terms = mult[:, None] * pt[:, zs]  # (D, P)
+        terms[vs, np.arange(len(vs))] = (mult[vs] - 1) * pt[vs, zs]
+        a[vs, zs] = terms.sum(axis=0)
     a = np.maximum(a, 0.0)
     num = a[:, lvl.z_idx] * lvl.scale[None]  # (D, Y, C)
     den = num.sum(axis=-1, keepdims=True)

@@ -176,15 +176,21 @@ def _curve(
     ctx: _Context, idx: np.ndarray | None, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     plan = ctx.plan
-    inv = plan.inv if idx is None else plan.inv[idx]
-    mult = np.bincount(inv, minlength=len(plan.v)).astype(float)
     if ctx.method == "exact":
+        # multiplicity of each distinct count vector in the replicate: one pass over items
+        mult = (
+            plan.mult.astype(float)
+            if idx is None
+            else np.bincount(plan.inv, weights=_item_counts(ctx, idx), minlength=len(plan.v))
+        )
         e = (
             ctx.myopic_terms
             if ctx.myopic_terms is not None
             else eng.curve_terms(plan, ctx.combiner, ctx.scorer, ctx.clip, mult)
         )
         return eng.curve_from_terms(plan, e, mult)
+    inv = plan.inv if idx is None else plan.inv[idx]
+    mult = np.bincount(inv, minlength=len(plan.v)).astype(float)
     assert ctx.labels is not None
     labels = ctx.labels if idx is None else ctx.labels[idx]
     return sampled_curve(
@@ -206,10 +212,12 @@ def _models(ctx: _Context, idx: np.ndarray | None, rng: np.random.Generator) -> 
     m = len(ctx.model_probs)
     if not m:
         return np.zeros(0)
-    elig = ctx.ref_elig if idx is None else ctx.ref_elig[idx]
     if ctx.scorer.decomposable:
-        t = ctx.model_terms if idx is None else ctx.model_terms[:, idx]
-        return np.where(elig, t, 0.0).sum(axis=1) / max(1, int(elig.sum()))
+        t0 = ctx.model_terms  # already 0 on items with fewer than r labels
+        if idx is None:
+            return t0.sum(axis=1) / max(1, int(ctx.ref_elig.sum()))
+        cnt = _item_counts(ctx, idx)
+        return (t0 @ cnt) / max(1.0, float(ctx.ref_elig @ cnt))
     assert ctx.labels is not None
     labels = ctx.labels if idx is None else ctx.labels[idx]
     out = np.empty(m)
@@ -219,6 +227,14 @@ def _models(ctx: _Context, idx: np.ndarray | None, rng: np.random.Generator) -> 
             p, labels, ctx.complete, ctx.plan.r, ctx.scorer, ctx.positive, ctx.n_draws, rng
         )
     return out
+
+
+def _item_counts(ctx: _Context, idx: np.ndarray) -> np.ndarray:
+    """How many times each item is drawn in a replicate (cached for the replicate's idx)."""
+    cache = ctx.__dict__.setdefault("_cnt_cache", [None, None])
+    if cache[0] is not idx:
+        cache[0], cache[1] = idx, np.bincount(idx, minlength=ctx.n).astype(float)
+    return cache[1]
 
 
 def _point_rng(seed: int | None) -> np.random.Generator:
@@ -398,7 +414,7 @@ def _prepare(
         qref = plan.qref[plan.inv]  # (n, C)
         terms = np.stack(
             [
-                (eng.output_terms(sc, p, h, clip) * qref).sum(axis=1)
+                np.where(ref_elig, (eng.output_terms(sc, p, h, clip) * qref).sum(axis=1), 0.0)
                 for p, h in zip(probs, hard, strict=True)
             ]
         )
