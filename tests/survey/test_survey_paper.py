@@ -123,26 +123,30 @@ def test_no_overflow_with_1000_labels_on_an_item() -> None:
     r = Ratings.from_counts(counts, classes=["a", "b"])
     probs = np.array([[0.6, 0.4], [0.7, 0.3], [0.2, 0.8], [0.5, 0.5], [0.9, 0.1], [0.05, 0.95]])
     p = Predictions.from_arrays(r.items, {"m": probs}, classes=["a", "b"])
-    for comb, sc in (
-        ("abc", "cross_entropy"),
-        ("frequency", "cross_entropy"),
-        ("majority", "agreement"),
+    for comb, sc, mk in (
+        ("abc", "cross_entropy", 999),
+        ("frequency", "cross_entropy", 300),
+        ("majority", "agreement", 300),
     ):
-        if True:
-            res = equivalence(
-                r,
-                p,
-                combiner=comb,
-                scorer=sc,
-                max_k=999,
-                bootstrap=2 if comb == "abc" else 0,
-                progress=False,
-            )
-            scores = np.array([pt.score for pt in res.power_curve])
-            assert len(scores) == 1000
-            assert np.isfinite(scores).all(), (comb, sc)
-            assert [pt.n_items for pt in res.power_curve][-1] == 3  # items with ≥ 1000 labels
-            assert np.isfinite(res.models[0].score)
+        res = equivalence(
+            r,
+            p,
+            combiner=comb,
+            scorer=sc,
+            max_k=mk,
+            bootstrap=1 if comb == "abc" else 0,
+            progress=False,
+        )
+        scores = np.array([pt.score for pt in res.power_curve])
+        assert len(scores) == mk + 1
+        assert np.isfinite(scores).all(), (comb, sc)
+        assert [pt.n_items for pt in res.power_curve][-1] == 3  # the items with > k labels
+        assert np.isfinite(res.models[0].score)
+    # the 1,000-label item alone: the frequency curve is the exact hypergeometric expectation
+    one = Ratings.from_counts(np.array([[600, 400]]), classes=["a", "b"])
+    res = equivalence(one, combiner="majority", scorer="agreement", max_k=999, bootstrap=0)
+    assert res.power_curve[-1].score == pytest.approx(0.6)  # 999 of 1000: majority is always "a"
+    assert res.power_curve[1].score == pytest.approx(0.6 * 599 / 999 + 0.4 * 399 / 999)
 
 
 def test_theorem_5_dmi_equivalence_does_not_depend_on_reference_size() -> None:
