@@ -14,6 +14,7 @@ from .demo_cmd import demo
 from .inspect_cmd import inspect
 from .report_cmd import report
 from .simulate_cmd import simulate_app
+from .survey_cmd import equivalence_cmd
 
 app = new_typer(
     name="humanly",
@@ -43,6 +44,7 @@ app.command("inspect")(inspect)
 app.command("report")(report)
 app.command("demo")(demo)
 app.command("certify", cls=CertifyCommand)(certify_command)
+app.command("equivalence")(equivalence_cmd)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")
 
