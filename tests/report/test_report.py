@@ -96,13 +96,37 @@ def test_report_json_and_headline(cli, xss_files, tmp_path):
 
 def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    res = cli("demo")
+    res = cli("demo", "--bootstrap", 10)
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.strip().splitlines()
-    assert 2 <= len(lines) <= 5
+    assert len(lines) == 5, lines
+    assert lines[1].startswith("certify:") and lines[2].startswith("survey equivalence")
+    assert lines[3].startswith("budget:")
     assert "humanly-demo/report.html" in lines[-1]
     for name in ("report.html", "running-example.html"):
         html = (tmp_path / "humanly-demo" / name).read_text()
         assert _embedded(html)["results"]["inspect"]["n_items"] in (1000, 2000)
     again = run_demo(tmp_path / "humanly-demo", bootstrap=10, show_progress=False)
     assert again.report.exists()  # the demo replaces its own files
+
+
+def test_embedded_json_matches_certify_and_equivalence_json(cli, xss_files, tmp_path):
+    """The page embeds the same objects the analysis commands print with --json."""
+    out = tmp_path / "r.html"
+    assert _report(cli, xss_files, out, "--seed", 5).exit_code == 0
+    embedded = _embedded(out.read_text())["results"]
+    common = [xss_files["ratings"], "--predictions", xss_files["predictions"]]
+    cert = cli("certify", *common, "--gold", xss_files["gold"], "--curve", "--seed", 5, "--json")
+    assert cert.exit_code == 0, cert.stderr
+    assert embedded["certify"] == cert.json()
+    for combiner, scorer, calibrate, extra in (
+        ("abc", "cross_entropy", "isotonic", ["--headroom"]),
+        ("majority", "agreement", "none", []),
+    ):
+        res = cli(
+            "equivalence", *common, "--combiner", combiner, "--scorer", scorer,
+            "--calibrate", calibrate, "--bootstrap", 20, "--seed", 5, *extra, "--json",
+        )  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        assert embedded["survey"][f"{combiner}+{scorer}"] == res.json()
+    assert 0.5 <= embedded["budget"]["label_accuracy"] <= 1

@@ -15,11 +15,18 @@ OutDir = Annotated[
 ]
 
 
-def demo(out: OutDir = Path("humanly-demo"), seed: int = 0, json: c.Json = False) -> None:
+def demo(
+    out: OutDir = Path("humanly-demo"),
+    seed: Annotated[int, typer.Option("--seed", help="Random seed for the bootstraps.")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=0, help="Bootstrap replicates for the ranges.")
+    ] = 200,
+    json: c.Json = False,
+) -> None:
     """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
     humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
     five-line summary. The demo's own two files are replaced on each run."""
-    result = run_demo(out, seed=seed)
+    result = run_demo(out, seed=seed, bootstrap=bootstrap)
     if json:
         c.print_json(result.to_dict())
         return

@@ -180,10 +180,12 @@ SectionBuilder = Callable[..., tuple[Section, Any]]
 def _builders() -> list[tuple[str, SectionBuilder]]:
     from ..budget.report import budget_section
     from ..certify.report import certify_section
+    from ..survey.report import survey_section
 
     return [
         ("inspect", _data_section),
         ("certify", certify_section),
+        ("survey", survey_section),
         ("budget", budget_section),
     ]
 
@@ -206,8 +208,14 @@ def _inspect_headline(s: dict[str, Any]) -> str:
 def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
     from ..budget.report import budget_headline
     from ..certify.report import certify_headline
+    from ..survey.report import survey_headline
 
-    return {"inspect": _inspect_headline, "certify": certify_headline, "budget": budget_headline}
+    return {
+        "inspect": _inspect_headline,
+        "certify": certify_headline,
+        "survey": survey_headline,
+        "budget": budget_headline,
+    }
 
 
 HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = _headlines()

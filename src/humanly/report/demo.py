@@ -68,12 +68,13 @@ def run_demo(
     )
     sim_path = simulated.write(out / "running-example.html", force=True)
 
-    body = real.headline()
-    lines = ["humanly demo · Wikipedia personal attacks, 2,000 comments (bundled, MIT licence)"]
-    lines += body[:3]
-    while len(lines) < 4:
-        lines.append("")
-    lines = [line for line in lines if line]
+    d = real.results["inspect"]
+    pairwise = d["agreement"]["pairwise"]
+    lines = [
+        f"humanly demo · Wikipedia personal attacks (bundled, MIT): {d['n_items']:,} comments, "
+        f"{d['n_labels']:,} labels, pairwise agreement {pairwise:.3f}"
+    ]
+    lines += [line for line in real.headline() if not line.startswith("data:")][:3]
     lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
     return DemoResult(
         real_path, sim_path, tuple(lines), real.to_dict()["results"], simulated.to_dict()["results"]

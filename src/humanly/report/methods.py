@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..budget.report import METHODS_TEXT as _BUDGET
 from ..certify.report import METHODS_TEXT as _CERTIFY
+from ..survey.report import METHODS_TEXT as _SURVEY
 
 METHODS: dict[str, str] = {
     "certify": _CERTIFY,
+    "survey": _SURVEY,
     "budget": _BUDGET,
     "inspect": (
         "Data. Pairwise agreement is the mean over items with at least two labels of the share of "
