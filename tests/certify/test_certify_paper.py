@@ -87,3 +87,22 @@ def test_not_admissible_reports_no_confidence() -> None:
     d = res.to_dict()["models"][0]
     assert d["confidence"]["oms"] is None and d["superhuman"] is False
     assert math.isclose(d["margin"], 0.85 - 0.879)
+
+
+def test_t_from_delta_and_delta_from_t() -> None:
+    from humanly.certify import hoeffding_delta
+
+    res = certify_summary([0.971], 0.939, 1821, delta=0.01)
+    fin = res.upper_bound.finite["hoeffding"]
+    assert fin["t"] == pytest.approx(math.sqrt(math.log(100) / (2 * 1821)))
+    assert fin["value"] == pytest.approx(math.sqrt(0.939**2 + fin["t"]))
+    fixed = certify_summary([0.971], 0.939, 1821, t_u=0.02, t_l=0.03)
+    fu = fixed.upper_bound.finite["hoeffding"]
+    assert fu["delta"] == pytest.approx(hoeffding_delta(1821, 0.02))
+    m = fixed.models[0]
+    assert m.lower_finite["delta"] == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
+    assert m.lower_finite["value"] == pytest.approx(0.941)
+    hb = m.by_bound["hoeffding"]
+    assert hb.delta_upper == pytest.approx(fu["delta"]) and hb.certified_margin == pytest.approx(
+        0.941 - math.sqrt(0.939**2 + 0.02)
+    )

@@ -83,7 +83,8 @@ class Confidence(Result):
 class BoundSummary(Result):
     """One model under one concentration bound at failure probability ``delta`` per side:
     ``upper`` = sqrt(U_N² + t_u), ``lower`` = L_N − t_l, the certified margin ``lower − upper``
-    (positive: superhuman with probability ≥ 1 − 2δ), and the confidence score."""
+    (positive: superhuman with probability ≥ 1 − δ_upper − δ_lower), and the confidence score. With a
+    fixed deviation t (``t_u``/``t_l``) instead of δ, ``delta_upper``/``delta_lower`` are the δ it gives."""
 
     bound: str
     delta: float
@@ -92,6 +93,8 @@ class BoundSummary(Result):
     certified_margin: float | None
     confidence: Confidence
     superhuman: bool
+    delta_upper: float | None = None
+    delta_lower: float | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -232,14 +235,31 @@ def _tail_finite(tail: Tail, delta: float) -> float:
     return float(tail.t(delta))
 
 
-def _upper_finite(u2: float, tail: Tail, delta: float) -> dict[str, float | None]:
-    t = _tail_finite(tail, delta)
+def _upper_finite(
+    u2: float, tail: Tail, delta: float, t: float | None = None
+) -> dict[str, float | None]:
+    """Theorem 5 (eq. 16): sqrt(U_N² + t) with t from δ, or δ from a given t."""
+    if t is None:
+        t = _tail_finite(tail, delta)
+    else:
+        delta = tail.delta(t)
     return {"delta": delta, "t": t, "value": math.sqrt(u2 + t) if math.isfinite(t) else None}
 
 
-def _lower_finite(lower: float, tail: Tail, delta: float) -> dict[str, float | None]:
-    t = _tail_finite(tail, delta)
+def _lower_finite(
+    lower: float, tail: Tail, delta: float, t: float | None = None
+) -> dict[str, float | None]:
+    """Theorem 6 (eq. 23): L_N − t with t from δ, or δ from a given t."""
+    if t is None:
+        t = _tail_finite(tail, delta)
+    else:
+        delta = tail.delta(t)
     return {"delta": delta, "t": t, "value": lower - t if math.isfinite(t) else None}
+
+
+def _check_t(t: float | None, what: str) -> None:
+    if t is not None and not (0 < t < 1):
+        raise InputError(f"{what} {t}: give a deviation in (0, 1), or omit it to derive t from δ")
 
 
 def _model_certificate(
@@ -258,6 +278,8 @@ def _model_certificate(
     oms_lr: float | None,
     full_credit: int | None = None,
     lower_variance: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
 ) -> ModelCertificate:
     by_bound: dict[str, BoundSummary] = {}
     for b in tails_u:
@@ -266,8 +288,9 @@ def _model_certificate(
         conf = Confidence.of(
             confidence(lower, upper, tails_u[b], tails_l[b], oms_steps=oms_steps, oms_lr=oms_lr)
         )
-        up = _upper_finite(upper * upper, tails_u[b], delta)["value"]
-        lo = _lower_finite(lower, tails_l[b], delta)["value"]
+        fu = _upper_finite(upper * upper, tails_u[b], delta, t_u)
+        fl = _lower_finite(lower, tails_l[b], delta, t_l)
+        up, lo = fu["value"], fl["value"]
         margin = None if up is None or lo is None else lo - up
         by_bound[b] = BoundSummary(
             b,
@@ -277,6 +300,8 @@ def _model_certificate(
             margin,
             conf,
             bool(conf.oms is not None and conf.oms >= 1 - alpha),
+            fu["delta"],
+            fl["delta"],
         )
     chosen = by_bound[bound]
     s = chosen.confidence.oms
@@ -288,7 +313,7 @@ def _model_certificate(
         confidence=chosen.confidence,
         superhuman=chosen.superhuman,
         superhuman_simultaneous=bool(s is not None and s >= 1 - alpha / max(n_models, 1)),
-        lower_finite=_lower_finite(lower, tails_l[bound], delta),
+        lower_finite=_lower_finite(lower, tails_l[bound], delta, t_l),
         by_bound=by_bound,
         full_credit=full_credit,
         lower_variance=lower_variance,
@@ -320,14 +345,17 @@ def certify_summary(
     delta: float | None = None,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
 ) -> CertifyResult:
     """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
 
     ``upper`` is the empirical U⁽ᵉ⁾ (eq. 8) of the annotators; with ``annotators`` = K the theoretical
     U⁽ᵗ⁾ follows from :func:`theoretical_from_empirical`. ``lower`` holds each model's L_N (eq. 25);
     ``n`` the test-set size, one value or one per model. The upper bound uses ``n_upper`` items (default:
-    the smallest ``n``, the conservative choice). Only the Hoeffding bound is available: the others need
-    the per-item data (variances, counts).
+    the smallest ``n``, the conservative choice). ``t_u``/``t_l`` fix the deviations of the reported
+    finite-sample bounds (δ then follows) instead of deriving them from ``delta``. Only the Hoeffding
+    bound is available: the others need the per-item data (variances, counts).
     """
     _check_bound(bound)
     if bound != "hoeffding":
@@ -336,6 +364,8 @@ def certify_summary(
             "only --bound hoeffding"
         )
     d = _check_alpha(alpha, delta)
+    _check_t(t_u, "t_u")
+    _check_t(t_l, "t_l")
     lowers = [float(x) for x in np.atleast_1d(np.asarray(lower, dtype=float))]
     if not lowers:
         raise InputError("give at least one model lower bound with --lower")
@@ -377,6 +407,8 @@ def certify_summary(
             n_models=len(lowers),
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
         )
         for name, lo, nn in zip(names, lowers, ns, strict=True)
     ]
@@ -386,7 +418,7 @@ def certify_summary(
         n=nu,
         used=upper_kind,
         value=used,
-        finite={"hoeffding": _upper_finite(used * used, tail_u["hoeffding"], d)},
+        finite={"hoeffding": _upper_finite(used * used, tail_u["hoeffding"], d, t_u)},
     )
     return CertifyResult(
         n_items=None,
@@ -493,6 +525,8 @@ def certify(
     curve_subsets: int = 50,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
     seed: int | None = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -525,9 +559,10 @@ def certify(
         (empirical Bernstein for U_N² and L_N), ``"exact"`` (empirical Bernstein for U_N², Clopper–Pearson
         for L_N; tied items count as a success with probability equal to their credit, drawn with
         ``seed``, which keeps the bound exact). ``by_bound`` always reports all three.
-    alpha, delta
+    alpha, delta, t_u, t_l
         A model is ``superhuman`` when its OMS confidence ≥ 1 − α. ``delta`` (default α/2) is the
-        failure probability per side of the reported finite-sample bounds.
+        failure probability per side of the reported finite-sample bounds (t follows from δ); or give
+        the deviations ``t_u``/``t_l`` and δ follows (Theorems 5 and 6).
     upper
         Which upper bound is U_N: ``"empirical"`` U⁽ᵉ⁾ (the paper's Table 4) or ``"theoretical"`` U⁽ᵗ⁾.
     curve, curve_subsets, seed
@@ -541,6 +576,8 @@ def certify(
     """
     _check_bound(bound)
     d = _check_alpha(alpha, delta)
+    _check_t(t_u, "t_u")
+    _check_t(t_l, "t_l")
     check_workers(workers, scheduler)
     if annotators not in ("slots", "named"):
         raise InputError(f"annotators {annotators!r}: use slots or named")
@@ -635,7 +672,7 @@ def certify(
         n=n_u,
         used=upper,
         value=u_used,
-        finite={b: _upper_finite(u_used * u_used, tails_u[b], d) for b in BOUNDS},
+        finite={b: _upper_finite(u_used * u_used, tails_u[b], d, t_u) for b in BOUNDS},
         variance=var_u,
         agreement_matrix=agreement_matrix,
         raters=rater_names,
@@ -677,6 +714,8 @@ def certify(
                 oms_lr=oms_lr,
                 full_credit=full,
                 lower_variance=var_l,
+                t_u=t_u,
+                t_l=t_l,
             )
         )
     if int((~has_agg).sum()):

@@ -77,7 +77,7 @@ def render(result: CertifyResult) -> list[Table]:
     t.add_row("U_N used", f"{ub.used} = {ub.value:.4f} on N = {ub.n:,} items")
     fin = ub.finite[result.bound]
     t.add_row(
-        f"finite sample ({result.bound}, δ = {result.delta:g})",
+        f"finite sample ({result.bound}, δ = {fin['delta']:.3g})",
         f"√(U_N² + {fin['t']:.4f}) = {_fmt(fin['value'])}",
     )
     tables.append(t)
@@ -223,6 +223,14 @@ def certify_command(
             "bounds (default alpha/2).",
         ),
     ] = None,
+    t_u: Annotated[
+        float | None,
+        typer.Option("--t-u", help="Fixed deviation t_u of the finite upper bound (δ follows)."),
+    ] = None,
+    t_l: Annotated[
+        float | None,
+        typer.Option("--t-l", help="Fixed deviation t_l of the finite lower bound (δ follows)."),
+    ] = None,
     upper: Annotated[
         list[str] | None,
         typer.Option(
@@ -307,6 +315,8 @@ def certify_command(
             delta=delta,
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
         )
     else:
         if lower or upper_nums or n:
@@ -356,6 +366,8 @@ def certify_command(
             curve_subsets=curve_subsets,
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
             seed=seed,
             workers=workers,
             scheduler=scheduler,
