@@ -325,3 +325,42 @@ def test_dawid_skene_aggregate_through_crowdkit(monkeypatch) -> None:
     mv = certify(d.ratings, d.predictions)
     assert ds.models[0].lower_bound == pytest.approx(mv.models[0].lower_bound)  # K = 3: no ties
     assert ds.aggregate == "dawid-skene"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    upper=st.floats(0.3, 0.95),
+    gap=st.floats(0.001, 0.2),
+    n=st.integers(50, 20_000),
+)
+def test_oms_maximises_over_the_admissible_range(upper: float, gap: float, n: int) -> None:
+    lower = min(upper + gap, 1.0)
+    t = hoeffding_tail(n)
+    c = confidence(lower, upper, t, t)
+    assert c.admissible
+    t_max = lower**2 - upper**2
+    assert c.t_u_max == pytest.approx(t_max)
+    assert 0 <= c.t_u <= t_max and c.t_l >= -1e-12
+    grid = np.linspace(0, t_max, 20_001)
+    s = 1 - np.exp(-2 * n * grid**2) - np.exp(-2 * n * (lower - np.sqrt(grid + upper**2)) ** 2)
+    assert c.oms >= s.max() - 1e-9
+    assert c.oms <= 1
+    # the paper's ascent, clipped, never beats the maximum and stays admissible
+    a = confidence(lower, upper, t, t, oms_steps=100, oms_lr=1e-4)
+    assert a.oms <= c.oms + 1e-12 and 0 <= a.t_u <= t_max
+
+
+def test_plots_return_figures() -> None:
+    from humanly.plots.certify import plot_confidence, plot_curve
+
+    d = _data(k=5, n=300)
+    for bound in ("hoeffding", "bernstein", "exact"):
+        res = certify(d.ratings, d.predictions, gold=d.gold, curve=True, bound=bound)
+        fig = plot_confidence(res)
+        assert fig.axes and fig.axes[0].get_lines()
+        # the drawn curve peaks at the reported OMS
+        ys = max(max(line.get_ydata()) for line in fig.axes[0].get_lines()[:1])
+        assert ys <= res.models[0].confidence.oms + 1e-9
+        assert plot_curve(res).axes
+    with pytest.raises(InputError, match="curve"):
+        plot_curve(certify(d.ratings, d.predictions))
