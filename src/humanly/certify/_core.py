@@ -523,6 +523,7 @@ def certify(
     upper: Literal["empirical", "theoretical"] = "empirical",
     curve: bool = False,
     curve_subsets: int = 50,
+    curve_max_k: int | None = None,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
     t_u: float | None = None,
@@ -569,6 +570,10 @@ def certify(
         Bounds for k = 1 … K annotators (Fig. 3). Slots mode is exact (hypergeometric weights over the
         k-subsets of an item's labels); named mode enumerates the k-subsets of raters when there are at
         most ``curve_subsets`` of them and otherwise samples ``curve_subsets`` subsets with ``seed``.
+        k runs to ``curve_max_k``; by default K in a complete design, else (ragged slots) the median
+        number of labels per item — and the curve then uses only the items with at least that many
+        labels, so every k describes the same items — or (named) the largest number of labels of an
+        item.
     oms_steps, oms_lr
         Run the paper's gradient ascent for OMS instead of the bounded maximisation.
     workers, scheduler, client
@@ -726,6 +731,21 @@ def certify(
         oracle = _oracle_check(ratings, gold, agg, hard, annotators, ub, certs, d, bound)
     pts = None
     if curve:
+        if curve_max_k is not None and curve_max_k < 1:
+            raise InputError(f"curve_max_k {curve_max_k}: give a positive number of annotators")
+        if annotators == "named":
+            k_cap = len(ratings.raters) if ratings.raters is not None else 1
+            k_max = min(curve_max_k or int(n_lab.max()), k_cap)
+        else:
+            k_max = curve_max_k or int(np.median(n_lab[n_lab >= 1]))
+            n_pop = int((n_lab >= k_max).sum())
+            if n_pop == 0:
+                raise InputError(f"curve_max_k {k_max}: no item has that many labels")
+            if n_pop < ratings.n_items:
+                notes.append(
+                    f"curve over k = 1 … {k_max} uses the {n_pop} items with ≥ {k_max} labels "
+                    "(the same items at every k)"
+                )
         pts = _curve(
             ratings,
             hard,
@@ -733,6 +753,7 @@ def certify(
             annotators,
             curve_subsets,
             seed,
+            k_max,
             workers=workers,
             scheduler=scheduler,
             client=client,
@@ -975,6 +996,7 @@ def _curve(
     annotators: str,
     max_subsets: int,
     seed: int | None,
+    k_max: int,
     *,
     workers: int | None,
     scheduler: str | None,
@@ -985,9 +1007,8 @@ def _curve(
         g = gold.for_items(ratings.items, missing="drop").astype(np.int64)
     if annotators == "named":
         a, _, mat = _named_agreement(ratings)
-        k_all = a.shape[0]
         args = [
-            (mat, a, hard, g, k, max_subsets, seed, ratings.n_classes) for k in range(1, k_all + 1)
+            (mat, a, hard, g, k, max_subsets, seed, ratings.n_classes) for k in range(1, k_max + 1)
         ]
         return run_tasks(
             _named_curve_point,
@@ -999,24 +1020,27 @@ def _curve(
         )
     counts = ratings.counts
     n = counts.sum(axis=1)
-    k_max = int(n.max())
-    pw = pairwise_agreement(counts)
+    # one population for every k: the items with at least k_max labels (all items when K is constant)
+    pop = n >= k_max
+    counts, n = counts[pop], n[pop]
+    hard = {name: pred[pop] for name, pred in hard.items()}
+    g = None if g is None else g[pop]
+    e2 = float(pairwise_agreement(counts).mean()) if k_max >= 2 else float("nan")
     rows = {name: _unique_rows(counts, pred) for name, pred in hard.items()}
     rows_gold = _unique_rows(counts, g) if g is not None else None
     points = []
     for k in range(1, k_max + 1):
-        use = n >= k
         if k >= 2:
-            e2 = float(np.nanmean(pw[use & (n >= 2)]))
+            # a random k-subset of an item's distinct raters has the same expected agreement
             emp = math.sqrt(e2)
             theo = math.sqrt(1.0 / k + (k - 1.0) / k * e2)
         else:
             emp, theo = None, 1.0
         lower = {name: _mean_credit_k(rows[name], k) for name in hard}
         acc = None
-        if rows_gold is not None and ((g >= 0) & use).any():
+        if rows_gold is not None and g is not None and (g >= 0).any():
             acc = _mean_credit_k(rows_gold, k)
-        points.append(CurvePoint(k, theo, emp, lower, int(use.sum()), True, acc, None))
+        points.append(CurvePoint(k, theo, emp, lower, int(pop.sum()), True, acc, None))
     return points
 
 

@@ -261,6 +261,13 @@ def certify_command(
         int,
         typer.Option("--curve-subsets", help="Named mode: rater subsets per k (sampled if more)."),
     ] = 50,
+    curve_max_k: Annotated[
+        int | None,
+        typer.Option(
+            "--curve-max-k",
+            help="Largest k of the curve (default: K, or the median labels per item when ragged).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for sampled rater subsets.")] = 0,
     oms_steps: Annotated[
         int | None, typer.Option("--oms-steps", help="Paper's OMS gradient ascent: steps (100).")
@@ -364,6 +371,7 @@ def certify_command(
             upper=upper_kind or "empirical",  # type: ignore[arg-type]
             curve=curve,
             curve_subsets=curve_subsets,
+            curve_max_k=curve_max_k,
             oms_steps=oms_steps,
             oms_lr=oms_lr,
             t_u=t_u,
