@@ -364,3 +364,31 @@ def test_plots_return_figures() -> None:
         assert plot_curve(res).axes
     with pytest.raises(InputError, match="curve"):
         plot_curve(certify(d.ratings, d.predictions))
+
+
+def test_ragged_slots_upper_and_curve_population() -> None:
+    d = simulate.oracle(
+        400, [0.8, 0.7, 0.75, 0.85, 0.65, 0.9], n_classes=2, models={"m": 0.9},
+        labels_per_item=(2, 6), seed=12,
+    )  # fmt: skip
+    res = certify(d.ratings, d.predictions, curve=True)
+    n = d.ratings.labels_per_item
+    assert res.annotators["ragged"] and res.annotators["k_min"] == 2
+    # U⁽ᵗ⁾² is the mean over items of 1/K_n + (K_n − 1)/K_n · agreement_n
+    c = d.ratings.counts
+    agree = (c * (c - 1)).sum(1) / (n * (n - 1))
+    assert res.upper_bound.theoretical**2 == pytest.approx(np.mean(1 / n + (n - 1) / n * agree))
+    k_max = int(np.median(n))
+    assert [p.k for p in res.curve] == list(range(1, k_max + 1))
+    assert all(p.n_items == int((n >= k_max).sum()) for p in res.curve)
+    # the curve at k_max: mean over the population of the plurality credit over all k_max-subsets
+    mat = d.ratings.matrix()
+    pred = d.predictions.hard("m")
+    vals = []
+    for i in np.flatnonzero(n >= k_max):
+        labs = [x for x in mat[i] if x >= 0]
+        subs = list(itertools.combinations(labs, k_max))
+        vals.append(np.mean([_brute_majority_credit(list(t), pred[i], 2) for t in subs]))
+    assert res.curve[-1].lower["m"] == pytest.approx(np.mean(vals), abs=1e-12)
+    with pytest.raises(InputError, match="no item has"):
+        certify(d.ratings, d.predictions, curve=True, curve_max_k=99)
