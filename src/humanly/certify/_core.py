@@ -480,7 +480,7 @@ def _hard_predictions(preds: Predictions) -> dict[str, np.ndarray]:
     return {m.name: preds.hard(m.name).astype(np.int64) for m in preds.models}
 
 
-def _aggregate_counts(ratings: Ratings, aggregate: str, seed: int | None) -> np.ndarray:
+def _aggregate_counts(ratings: Ratings, aggregate: str) -> np.ndarray:
     """Items × classes weights of the aggregate label: the counts for majority (plurality credit), or
     a one-hot Dawid–Skene label (crowd-kit)."""
     if aggregate in ("majority", "plurality"):
@@ -683,14 +683,12 @@ def certify(
         raters=rater_names,
     )
 
-    agg = _aggregate_counts(ratings, aggregate, seed)
+    agg = _aggregate_counts(ratings, aggregate)
     has_agg = agg.sum(axis=1) > 0
     hard = _hard_predictions(predictions) if predictions is not None else {}
     certs: list[ModelCertificate] = []
-    credits: dict[str, np.ndarray] = {}
     for name, pred in hard.items():
         cr = plurality_credit(agg[has_agg], pred[has_agg])
-        credits[name] = cr
         n_l = len(cr)
         lower = float(cr.mean())
         var_l = float(np.var(cr, ddof=1)) if n_l >= 2 else 0.0
