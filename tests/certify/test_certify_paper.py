@@ -106,3 +106,23 @@ def test_t_from_delta_and_delta_from_t() -> None:
     assert hb.delta_upper == pytest.approx(fu["delta"]) and hb.certified_margin == pytest.approx(
         0.941 - math.sqrt(0.939**2 + 0.02)
     )
+
+
+def test_joint_simultaneous_confidence() -> None:
+    res = certify_summary([0.899, 0.919, 0.93, 0.87], 0.879, 10000, models=["a", "b", "c", "d"])
+    joint = res.simultaneous["joint"]
+    assert joint["models"] == ["a", "b", "c"]  # the models with L_N > U_N
+    single = {m.model: m.confidence.oms for m in res.models}
+    assert joint["confidence"] <= min(single[k] for k in joint["models"]) + 1e-12
+    # S_joint = 1 − δ_u − Σ δ_l at its t_u, recomputed by hand
+    t = joint["t_u"]
+    r = math.sqrt(t + 0.879**2)
+    by_hand = (
+        1
+        - math.exp(-2e4 * t**2)
+        - sum(math.exp(-2e4 * (lo - r) ** 2) for lo in (0.899, 0.919, 0.93))
+    )
+    assert joint["confidence"] == pytest.approx(by_hand, abs=1e-12)
+    assert joint["superhuman"] is False
+    pair = certify_summary([0.919, 0.93], 0.879, 10000).simultaneous["joint"]
+    assert pair["superhuman"] is True and pair["confidence"] > 0.9999

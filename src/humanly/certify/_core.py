@@ -36,6 +36,7 @@ from ._bounds import (
     clopper_pearson_tail,
     confidence,
     hoeffding_tail,
+    joint_confidence,
 )
 
 __all__ = [
@@ -320,14 +321,37 @@ def _model_certificate(
     )
 
 
-def _simultaneous(models: list[ModelCertificate], alpha: float) -> dict[str, Any]:
+def _simultaneous(
+    models: list[ModelCertificate],
+    alpha: float,
+    upper: float,
+    tail_u: Tail | None = None,
+    tails_l: dict[str, Tail] | None = None,
+) -> dict[str, Any]:
+    """Verdicts valid for all models at once. ``superhuman``: Bonferroni on the per-model scores
+    (1 − S_m ≤ α/M). ``joint``: one confidence for the claim "every model with L_N > U_N beats the
+    average annotator", paying δ_u once (:func:`joint_confidence`)."""
     m = len(models)
-    return {
+    out: dict[str, Any] = {
         "alpha": alpha,
         "level_per_model": alpha / m if m else None,
         "superhuman": [x.model for x in models if x.superhuman_simultaneous],
         "method": "union bound (Bonferroni) over models: 1 − S_m ≤ α/M for each certified model",
+        "joint": None,
     }
+    cands = [x for x in models if x.lower_bound > upper]
+    if m > 1 and cands and tail_u is not None and tails_l is not None:
+        s, t = joint_confidence(
+            [x.lower_bound for x in cands], upper, tail_u, [tails_l[x.model] for x in cands]
+        )
+        out["joint"] = {
+            "models": [x.model for x in cands],
+            "confidence": s,
+            "t_u": t,
+            "superhuman": bool(s is not None and s >= 1 - alpha),
+            "method": "S = 1 − δ_u − Σ_m δ_l,m with one shared t_u, maximised over the admissible range",
+        }
+    return out
 
 
 # ------------------------------------------------------------------------------------------ summary
@@ -436,7 +460,13 @@ def certify_summary(
         alpha=alpha,
         delta=d,
         aggregate=None,
-        simultaneous=_simultaneous(certs, alpha),
+        simultaneous=_simultaneous(
+            certs,
+            alpha,
+            used,
+            tail_u["hoeffding"],
+            {c.model: hoeffding_tail(c.n) for c in certs},
+        ),
         notes=[],
     )
 
@@ -687,6 +717,7 @@ def certify(
     has_agg = agg.sum(axis=1) > 0
     hard = _hard_predictions(predictions) if predictions is not None else {}
     certs: list[ModelCertificate] = []
+    joint_tails: dict[str, Tail] = {}
     for name, pred in hard.items():
         cr = plurality_credit(agg[has_agg], pred[has_agg])
         n_l = len(cr)
@@ -701,6 +732,7 @@ def certify(
             "bernstein": bernstein_tail(n_l, var_l),
             "exact": clopper_pearson_tail(n_l, full, lower),
         }
+        joint_tails[name] = tails_l[bound]
         certs.append(
             _model_certificate(
                 name,
@@ -767,7 +799,7 @@ def certify(
         alpha=alpha,
         delta=d,
         aggregate=aggregate,
-        simultaneous=_simultaneous(certs, alpha),
+        simultaneous=_simultaneous(certs, alpha, u_used, tails_u[bound], joint_tails),
         notes=notes,
     )
 

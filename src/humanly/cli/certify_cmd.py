@@ -112,6 +112,12 @@ def render(result: CertifyResult) -> list[Table]:
                 verdict,
             )
         tables.append(m)
+        joint = result.simultaneous.get("joint")
+        if joint and joint.get("confidence") is not None:
+            m.caption = (
+                f"jointly (all of {', '.join(joint['models'])}): S = "
+                f"{_fmt_s(joint['confidence'])} → {'superhuman' if joint['superhuman'] else 'not certified'}"
+            )
         if len(next(iter(result.models)).by_bound) > 1:
             b = Table(
                 title="certified margin (L_N − t_l) − √(U_N² + t_u) and S (OMS) by bound",
