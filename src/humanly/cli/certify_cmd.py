@@ -85,17 +85,13 @@ def render(result: CertifyResult) -> list[Table]:
         m = Table(
             title=f"models (bound {result.bound}, α = {result.alpha:g})", title_justify="left"
         )
-        for col in (
-            "model",
-            "L_N",
-            "N",
-            "L_N − U_N",
-            "L_N − t_l",
-            "S (HMS)",
-            "S (OMS)",
-            "superhuman",
-        ):
-            m.add_column(col, justify="left" if col == "model" else "right")
+        for col in ("model", "L_N", "N", "margin", "L_N−t_l", "S HMS", "S OMS", "superhuman"):
+            m.add_column(
+                col,
+                justify="left" if col == "model" else "right",
+                no_wrap=col != "model",
+                overflow="fold",
+            )
         for x in result.models:
             conf = x.confidence
             verdict = "yes" if x.superhuman else "no"
