@@ -1,0 +1,362 @@
+"""The parameter sweep of Appendix A: is one label per item never worse than m-majority labels?
+
+For every configuration (q_b, q_w, p_w, p_b⁰, p_b¹) on a grid S⁵ (S: ``grid_points`` evenly spaced values in
+[0.5, 0.99]; the paper: 50 points, resolution 0.01) with (1 − p_w)p_b⁰ + p_w p_b¹ > p_w (c_b is better),
+every n in ``n_values`` and m in ``m_values``, it computes exactly
+
+    single = P(Σ_{i ≤ mn} G_i(q, p) > 0)   and   multi = P(Σ_{i ≤ n} G_i(M_m(q), p) > 0)
+
+(ties count as failure, as in the paper) and records where ``multi − single > tolerance`` (a violation of
+Conjecture 1 when assumption 1, q_b ≥ q_w, holds) and how often single labels still win when q_w > q_b
+(the paper: about two thirds).
+
+The work is split into chunks, one per (q_b, q_w) grid pair; each finished chunk is written atomically to
+``out/chunk-XXXXX.npz`` and skipped by a rerun with the same grid, so an interrupted sweep loses nothing
+finished. Chunks run in-process, or on dask.distributed (``workers=N`` starts a LocalCluster,
+``scheduler=ADDRESS`` uses a running one); the computation is deterministic, so the numbers are identical
+either way. Chunk files are written by the calling process, so remote workers need no shared disk.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._atomic import atomic_path
+from .._parallel import check_workers, dask_client
+from .._progress import progress
+from .._result import Result
+from ..data.errors import InputError
+from .core import gap_correlated, majority_accuracy, outcomes
+
+__all__ = ["PAPER_N", "SweepResult", "SweepSpec", "chunk_configs", "run_sweep", "sweep_chunk"]
+
+#: The sample sizes of Appendix A.
+PAPER_N: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 100, 101, 1000, 1001)
+_BLOCK = 4096  # configurations per vectorised block (bounds memory to a few hundred MB at n = 1001)
+
+
+@dataclass(frozen=True, repr=False)
+class SweepSpec(Result):
+    """What a sweep computes; stored as ``spec.json`` beside the chunks so a rerun can resume."""
+
+    grid_points: int = 50
+    lo: float = 0.5
+    hi: float = 0.99
+    n_values: tuple[int, ...] = PAPER_N
+    m_values: tuple[int, ...] = (3, 11)
+    tolerance: float = 1e-12
+
+    def __post_init__(self) -> None:
+        if self.grid_points < 1:
+            raise InputError(f"--grid-points {self.grid_points}: give at least one grid point")
+        if not 0.5 <= self.lo <= self.hi <= 1.0:
+            raise InputError(f"grid [{self.lo}, {self.hi}] must lie inside [0.5, 1]")
+        if not self.n_values or any(int(n) != n or n < 1 for n in self.n_values):
+            raise InputError(f"--n {list(self.n_values)}: give positive whole numbers of items")
+        if not self.m_values or any(int(m) != m or m < 2 for m in self.m_values):
+            raise InputError(
+                f"--m {list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
+            )
+        if not self.tolerance >= 0:
+            raise InputError(f"--tolerance {self.tolerance}: give a non-negative number")
+
+    @property
+    def grid(self) -> np.ndarray:
+        return np.linspace(self.lo, self.hi, self.grid_points)
+
+    @property
+    def n_chunks(self) -> int:
+        return self.grid_points**2
+
+
+def chunk_configs(spec: SweepSpec, chunk: int) -> np.ndarray:
+    """Configurations (rows q_b, q_w, p_w, p_b0, p_b1) of chunk ``chunk`` = i_qb · G + i_qw that satisfy
+    (1 − p_w)p_b0 + p_w p_b1 > p_w."""
+    s = spec.grid
+    g = spec.grid_points
+    q_b, q_w = s[chunk // g], s[chunk % g]
+    p_w, p_b0, p_b1 = (a.ravel() for a in np.meshgrid(s, s, s, indexing="ij"))
+    keep = (1 - p_w) * p_b0 + p_w * p_b1 > p_w
+    p_w, p_b0, p_b1 = p_w[keep], p_b0[keep], p_b1[keep]
+    return np.column_stack([np.full(p_w.size, q_b), np.full(p_w.size, q_w), p_w, p_b0, p_b1])
+
+
+def _probabilities(cfg: np.ndarray, spec: SweepSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Error probabilities P(ΣG ≤ 0) (single, multi), shape (len(n_values), len(m_values), configs).
+
+    Errors, not win probabilities, are compared: both are computed directly with small relative error,
+    so differences near a win probability of 1 are not lost to rounding (the paper's ~1e-12 artefacts)."""
+    q_b, q_w, p_w, p_b0, p_b1 = cfg.T
+    x1, y1, _ = gap_correlated(q_b, q_w, p_w, p_b0, p_b1)
+    nn, mm = len(spec.n_values), len(spec.m_values)
+    single = np.empty((nn, mm, cfg.shape[0]))
+    multi = np.empty_like(single)
+    cache: dict[int, np.ndarray] = {}
+    for b, m in enumerate(spec.m_values):
+        xm, ym, _ = gap_correlated(
+            majority_accuracy(q_b, m), majority_accuracy(q_w, m), p_w, p_b0, p_b1
+        )
+        for a, n in enumerate(spec.n_values):
+            total = m * n
+            if total not in cache:
+                _, tie, loss = outcomes(x1, y1, total)
+                cache[total] = tie + loss
+            single[a, b] = cache[total]
+            _, tie, loss = outcomes(xm, ym, n)
+            multi[a, b] = tie + loss
+    return single, multi
+
+
+def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
+    """Compute one chunk (a top-level function, so dask can ship it). Returns arrays per (n, m):
+    ``count``, ``violations`` (assumption 1 holds and multi − single > tolerance), ``max_violation``
+    (largest multi − single under assumption 1, with its configuration ``argmax_config``),
+    ``qw_gt_qb`` and ``qw_gt_qb_single_wins`` (single > multi where q_w > q_b), and the violating rows."""
+    spec = SweepSpec(**spec_dict)
+    cfg = chunk_configs(spec, chunk)
+    nn, mm = len(spec.n_values), len(spec.m_values)
+    shape = (nn, mm)
+    count = np.zeros(shape, np.int64)
+    viol = np.zeros(shape, np.int64)
+    maxv = np.full(shape, -np.inf)
+    argcfg = np.full((*shape, 5), np.nan)
+    qwgt = np.zeros(shape, np.int64)
+    qwgt_win = np.zeros(shape, np.int64)
+    rows: list[np.ndarray] = []
+    for start in range(0, cfg.shape[0], _BLOCK):
+        block = cfg[start : start + _BLOCK]
+        err_single, err_multi = _probabilities(block, spec)
+        single, multi = 1.0 - err_single, 1.0 - err_multi  # win probabilities (for the record)
+        diff = err_single - err_multi  # = multi − single, without rounding near 1
+        a1 = block[:, 0] >= block[:, 1]
+        count += block.shape[0]
+        bad = (diff > spec.tolerance) & a1
+        viol += bad.sum(axis=2)
+        masked = np.where(a1, diff, -np.inf)
+        if a1.any():
+            best = masked.argmax(axis=2)
+            vals = np.take_along_axis(masked, best[..., None], axis=2)[..., 0]
+            better = vals > maxv
+            maxv = np.where(better, vals, maxv)
+            argcfg = np.where(better[..., None], block[best], argcfg)
+        gt = block[:, 1] > block[:, 0]
+        qwgt += gt.sum()
+        qwgt_win += ((err_single < err_multi) & gt).sum(axis=2)
+        for a, b, k in zip(*np.nonzero(bad), strict=False):
+            rows.append(
+                np.array(
+                    [*block[k], spec.n_values[a], spec.m_values[b], single[a, b, k], multi[a, b, k]]
+                )
+            )
+    return {
+        "count": count,
+        "violations": viol,
+        "max_violation": maxv,
+        "argmax_config": argcfg,
+        "qw_gt_qb": qwgt,
+        "qw_gt_qb_single_wins": qwgt_win,
+        "violating_rows": np.array(rows).reshape(-1, 9),
+    }
+
+
+@dataclass(frozen=True, repr=False)
+class SweepResult(Result):
+    """Totals over the finished chunks of a sweep (Appendix A)."""
+
+    spec: SweepSpec
+    chunks_done: int
+    chunks_total: int
+    complete: bool
+    configurations: int
+    probability_pairs: int
+    violations: int
+    max_violation: float | None
+    max_violation_at: dict[str, float] | None
+    qw_gt_qb_pairs: int
+    qw_gt_qb_single_wins: int
+    share_single_wins_qw_gt_qb: float | None
+    by_n_m: list[dict[str, Any]]
+    violating: list[dict[str, float]]
+    out: str | None
+
+
+_KEYS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
+_ROW_KEYS = (*_KEYS, "n", "m", "single", "multi")
+
+
+def _chunk_path(out: Path, chunk: int) -> Path:
+    return out / f"chunk-{chunk:05d}.npz"
+
+
+def _save(out: Path, chunk: int, arrays: dict[str, np.ndarray]) -> None:
+    with atomic_path(_chunk_path(out, chunk), suffix=".npz") as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def _load(out: Path, chunk: int) -> dict[str, np.ndarray] | None:
+    path = _chunk_path(out, chunk)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError):
+        return None  # unreadable (e.g. truncated by a crash outside atomic_path): recompute
+
+
+def _prepare_out(out: Path, spec: SweepSpec) -> None:
+    meta = out / "spec.json"
+    text = json.dumps(spec.to_dict(), sort_keys=True)
+    if meta.exists():
+        if json.loads(meta.read_text()) != json.loads(text):
+            raise InputError(
+                f"{out} holds a sweep with other settings ({meta}); choose another --out or delete it"
+            )
+        return
+    if out.exists() and any(out.glob("chunk-*.npz")):
+        raise InputError(f"{out} holds chunk files but no spec.json; choose another --out")
+    with atomic_path(meta) as tmp:
+        tmp.write_text(text)
+
+
+def run_sweep(
+    spec: SweepSpec | None = None,
+    *,
+    out: str | Path | None = None,
+    chunks: Sequence[int] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    show_progress: bool = True,
+) -> SweepResult:
+    """Run (or resume) the sweep and total the finished chunks.
+
+    ``out``: folder for chunk files (resumable); without it, results are kept in memory only.
+    ``chunks``: a subset of chunk indices (default all G² of them). Runs in-process by default;
+    ``workers`` / ``scheduler`` / ``client`` use dask.distributed.
+    """
+    spec = spec or SweepSpec()
+    check_workers(workers, scheduler)
+    todo_all = list(range(spec.n_chunks)) if chunks is None else [int(c) for c in chunks]
+    for c in todo_all:
+        if not 0 <= c < spec.n_chunks:
+            raise InputError(f"chunk {c} outside 0..{spec.n_chunks - 1}")
+    outp = None if out is None else Path(out)
+    results: dict[int, dict[str, np.ndarray]] = {}
+    if outp is not None:
+        _prepare_out(outp, spec)
+        for c in todo_all:
+            loaded = _load(outp, c)
+            if loaded is not None:
+                results[c] = loaded
+    todo = [c for c in todo_all if c not in results]
+    spec_dict = {k: (list(v) if isinstance(v, tuple) else v) for k, v in spec.to_dict().items()}
+
+    def finish(c: int, arrays: dict[str, np.ndarray]) -> None:
+        results[c] = arrays
+        if outp is not None:
+            _save(outp, c, arrays)
+
+    if todo and client is None and workers is None and scheduler is None:
+        for c in progress(todo, total=len(todo), description="sweep", enabled=show_progress):
+            finish(c, sweep_chunk(spec_dict, c))
+    elif todo:
+        if client is not None:
+            _run_on(client, spec_dict, todo, finish, show_progress)
+        else:
+            with dask_client(workers, scheduler) as new_client:
+                _run_on(new_client, spec_dict, todo, finish, show_progress)
+    return _total(spec, [results[c] for c in sorted(results)], len(todo_all), outp)
+
+
+def _run_on(client: Any, spec_dict: dict, todo: list[int], finish: Any, show: bool) -> None:
+    from distributed import as_completed
+
+    futures = {client.submit(sweep_chunk, spec_dict, c, pure=False): c for c in todo}
+    for fut in progress(
+        as_completed(futures), total=len(futures), description="sweep", enabled=show
+    ):
+        finish(futures[fut], fut.result())
+
+
+def _total(
+    spec: SweepSpec, parts: list[dict[str, np.ndarray]], n_total: int, out: Path | None
+) -> SweepResult:
+    nn, mm = len(spec.n_values), len(spec.m_values)
+    if parts:
+        count = sum(p["count"] for p in parts)
+        viol = sum(p["violations"] for p in parts)
+        qwgt = sum(p["qw_gt_qb"] for p in parts)
+        qwin = sum(p["qw_gt_qb_single_wins"] for p in parts)
+        stack = np.stack([p["max_violation"] for p in parts])
+        cfgs = np.stack([p["argmax_config"] for p in parts])
+        best = stack.argmax(axis=0)
+        maxv = np.take_along_axis(stack, best[None], axis=0)[0]
+        maxcfg = np.take_along_axis(cfgs, best[None, ..., None], axis=0)[0]
+        rows = np.concatenate([p["violating_rows"] for p in parts])
+    else:
+        count = viol = qwgt = qwin = np.zeros((nn, mm), np.int64)
+        maxv = np.full((nn, mm), -np.inf)
+        maxcfg = np.full((nn, mm, 5), np.nan)
+        rows = np.zeros((0, 9))
+    by = []
+    for a, n in enumerate(spec.n_values):
+        for b, m in enumerate(spec.m_values):
+            by.append(
+                {
+                    "n": n,
+                    "m": m,
+                    "configurations": int(count[a, b]),
+                    "violations": int(viol[a, b]),
+                    "max_violation": float(maxv[a, b]) if np.isfinite(maxv[a, b]) else None,
+                    "qw_gt_qb": int(qwgt[a, b]),
+                    "qw_gt_qb_single_wins": int(qwin[a, b]),
+                }
+            )
+    overall = float(maxv.max()) if np.isfinite(maxv).any() else None
+    at = None
+    if overall is not None:
+        a, b = np.unravel_index(int(np.argmax(maxv)), maxv.shape)
+        at = dict(zip(_KEYS, (float(v) for v in maxcfg[a, b]), strict=False)) | {
+            "n": spec.n_values[a],
+            "m": spec.m_values[b],
+        }
+    tq, tw = int(np.sum(qwgt)), int(np.sum(qwin))
+    violating = [
+        dict(zip((*_KEYS, "n", "m", "single", "multi"), (float(v) for v in r), strict=False))
+        for r in rows[:1000]
+    ]
+    configs = int(count[0, 0]) if count.size else 0
+    return SweepResult(
+        spec=spec,
+        chunks_done=len(parts),
+        chunks_total=n_total,
+        complete=len(parts) == n_total,
+        configurations=configs,
+        probability_pairs=int(np.sum(count)),
+        violations=int(np.sum(viol)),
+        max_violation=overall,
+        max_violation_at=at,
+        qw_gt_qb_pairs=tq,
+        qw_gt_qb_single_wins=tw,
+        share_single_wins_qw_gt_qb=tw / tq if tq else None,
+        by_n_m=by,
+        violating=violating,
+        out=None if out is None else str(out),
+    )
+
+
+def projected_seconds(spec: SweepSpec, seconds_per_chunk: float, workers: int = 1) -> float:
+    """Projected wall time of all chunks at a measured per-chunk time (chunks are equal-sized)."""
+    return (
+        spec.n_chunks * seconds_per_chunk / max(1, workers)
+        if math.isfinite(seconds_per_chunk)
+        else math.inf
+    )
