@@ -325,3 +325,70 @@ def test_dawid_skene_aggregate_through_crowdkit(monkeypatch) -> None:
     mv = certify(d.ratings, d.predictions)
     assert ds.models[0].lower_bound == pytest.approx(mv.models[0].lower_bound)  # K = 3: no ties
     assert ds.aggregate == "dawid-skene"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    upper=st.floats(0.3, 0.95),
+    gap=st.floats(0.001, 0.2),
+    n=st.integers(50, 20_000),
+)
+def test_oms_maximises_over_the_admissible_range(upper: float, gap: float, n: int) -> None:
+    lower = min(upper + gap, 1.0)
+    t = hoeffding_tail(n)
+    c = confidence(lower, upper, t, t)
+    assert c.admissible
+    t_max = lower**2 - upper**2
+    assert c.t_u_max == pytest.approx(t_max)
+    assert 0 <= c.t_u <= t_max and c.t_l >= -1e-12
+    grid = np.linspace(0, t_max, 20_001)
+    s = 1 - np.exp(-2 * n * grid**2) - np.exp(-2 * n * (lower - np.sqrt(grid + upper**2)) ** 2)
+    assert c.oms >= s.max() - 1e-9
+    assert c.oms <= 1
+    # the paper's ascent, clipped, never beats the maximum and stays admissible
+    a = confidence(lower, upper, t, t, oms_steps=100, oms_lr=1e-4)
+    assert a.oms <= c.oms + 1e-12 and 0 <= a.t_u <= t_max
+
+
+def test_plots_return_figures() -> None:
+    from humanly.plots.certify import plot_confidence, plot_curve
+
+    d = _data(k=5, n=300)
+    for bound in ("hoeffding", "bernstein", "exact"):
+        res = certify(d.ratings, d.predictions, gold=d.gold, curve=True, bound=bound)
+        fig = plot_confidence(res)
+        assert fig.axes and fig.axes[0].get_lines()
+        # the drawn curve peaks at the reported OMS
+        ys = max(max(line.get_ydata()) for line in fig.axes[0].get_lines()[:1])
+        assert ys <= res.models[0].confidence.oms + 1e-9
+        assert plot_curve(res).axes
+    with pytest.raises(InputError, match="curve"):
+        plot_curve(certify(d.ratings, d.predictions))
+
+
+def test_ragged_slots_upper_and_curve_population() -> None:
+    d = simulate.oracle(
+        400, [0.8, 0.7, 0.75, 0.85, 0.65, 0.9], n_classes=2, models={"m": 0.9},
+        labels_per_item=(2, 6), seed=12,
+    )  # fmt: skip
+    res = certify(d.ratings, d.predictions, curve=True)
+    n = d.ratings.labels_per_item
+    assert res.annotators["ragged"] and res.annotators["k_min"] == 2
+    # U⁽ᵗ⁾² is the mean over items of 1/K_n + (K_n − 1)/K_n · agreement_n
+    c = d.ratings.counts
+    agree = (c * (c - 1)).sum(1) / (n * (n - 1))
+    assert res.upper_bound.theoretical**2 == pytest.approx(np.mean(1 / n + (n - 1) / n * agree))
+    k_max = int(np.median(n))
+    assert [p.k for p in res.curve] == list(range(1, k_max + 1))
+    assert all(p.n_items == int((n >= k_max).sum()) for p in res.curve)
+    # the curve at k_max: mean over the population of the plurality credit over all k_max-subsets
+    mat = d.ratings.matrix()
+    pred = d.predictions.hard("m")
+    vals = []
+    for i in np.flatnonzero(n >= k_max):
+        labs = [x for x in mat[i] if x >= 0]
+        subs = list(itertools.combinations(labs, k_max))
+        vals.append(np.mean([_brute_majority_credit(list(t), pred[i], 2) for t in subs]))
+    assert res.curve[-1].lower["m"] == pytest.approx(np.mean(vals), abs=1e-12)
+    with pytest.raises(InputError, match="no item has"):
+        certify(d.ratings, d.predictions, curve=True, curve_max_k=99)

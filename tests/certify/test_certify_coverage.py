@@ -30,8 +30,20 @@ def test_coverage_at_least_nominal() -> None:
     assert res.mean_t["exact"]["t_l"] < res.mean_t["hoeffding"]["t_l"]
 
 
-def test_coverage_same_numbers_on_dask() -> None:
+def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
+    from humanly._parallel import dask_client
+
     a = coverage(40, 60, delta=0.1, seed=7, chunk=10)
-    b = coverage(40, 60, delta=0.1, seed=7, chunk=10, workers=2)
+    d = simulate.oracle(200, [0.8, 0.7, 0.75, 0.6, 0.9, 0.85], models={"m": 0.9}, seed=3)
+    # named curve with sampled rater subsets (C(6, 3) = 20 > 8): streams (seed, k)
+    c1 = certify(d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=8, seed=5)
+    with dask_client(workers=2) as client:
+        b = coverage(40, 60, delta=0.1, seed=7, chunk=10, client=client)
+        c2 = certify(
+            d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=8, seed=5,
+            client=client,
+        )  # fmt: skip
     assert a.to_dict() == b.to_dict()
     assert not math.isnan(a.mean_t["bernstein"]["t_u"])
+    assert [p.to_dict() for p in c1.curve] == [p.to_dict() for p in c2.curve]
+    assert any(not p.exact for p in c1.curve)

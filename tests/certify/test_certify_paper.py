@@ -87,3 +87,42 @@ def test_not_admissible_reports_no_confidence() -> None:
     d = res.to_dict()["models"][0]
     assert d["confidence"]["oms"] is None and d["superhuman"] is False
     assert math.isclose(d["margin"], 0.85 - 0.879)
+
+
+def test_t_from_delta_and_delta_from_t() -> None:
+    from humanly.certify import hoeffding_delta
+
+    res = certify_summary([0.971], 0.939, 1821, delta=0.01)
+    fin = res.upper_bound.finite["hoeffding"]
+    assert fin["t"] == pytest.approx(math.sqrt(math.log(100) / (2 * 1821)))
+    assert fin["value"] == pytest.approx(math.sqrt(0.939**2 + fin["t"]))
+    fixed = certify_summary([0.971], 0.939, 1821, t_u=0.02, t_l=0.03)
+    fu = fixed.upper_bound.finite["hoeffding"]
+    assert fu["delta"] == pytest.approx(hoeffding_delta(1821, 0.02))
+    m = fixed.models[0]
+    assert m.lower_finite["delta"] == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
+    assert m.lower_finite["value"] == pytest.approx(0.941)
+    hb = m.by_bound["hoeffding"]
+    assert hb.delta_upper == pytest.approx(fu["delta"]) and hb.certified_margin == pytest.approx(
+        0.941 - math.sqrt(0.939**2 + 0.02)
+    )
+
+
+def test_joint_simultaneous_confidence() -> None:
+    res = certify_summary([0.899, 0.919, 0.93, 0.87], 0.879, 10000, models=["a", "b", "c", "d"])
+    joint = res.simultaneous["joint"]
+    assert joint["models"] == ["a", "b", "c"]  # the models with L_N > U_N
+    single = {m.model: m.confidence.oms for m in res.models}
+    assert joint["confidence"] <= min(single[k] for k in joint["models"]) + 1e-12
+    # S_joint = 1 − δ_u − Σ δ_l at its t_u, recomputed by hand
+    t = joint["t_u"]
+    r = math.sqrt(t + 0.879**2)
+    by_hand = (
+        1
+        - math.exp(-2e4 * t**2)
+        - sum(math.exp(-2e4 * (lo - r) ** 2) for lo in (0.899, 0.919, 0.93))
+    )
+    assert joint["confidence"] == pytest.approx(by_hand, abs=1e-12)
+    assert joint["superhuman"] is False
+    pair = certify_summary([0.919, 0.93], 0.879, 10000).simultaneous["joint"]
+    assert pair["superhuman"] is True and pair["confidence"] > 0.9999

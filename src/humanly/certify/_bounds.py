@@ -198,3 +198,33 @@ def confidence(
         method = "bounded maximisation over [0, L_N² − U_N²]"
     oms, t_l = _score(best_t, lower, upper, tail_u, tail_l)
     return ConfidenceScore(True, hms, hms_tu, hms_tl, oms, best_t, t_l, t_max, method)
+
+
+def joint_confidence(
+    lowers: list[float], upper: float, tail_u: Tail, tails_l: list[Tail]
+) -> tuple[float | None, float | None]:
+    """Confidence that *every* model beats the average annotator at once (union bound over the M + 1
+    events of Theorem 7 sharing one upper bound): ``S = 1 − δ_u(t_u) − Σ_m δ_l,m(L_m − sqrt(t_u + U²))``
+    maximised over ``t_u ∈ [0, min_m L_m² − U²]``. Sharper than Bonferroni on per-model scores because
+    δ_u is paid once. Returns ``(S, t_u)``, or ``(None, None)`` when some L_m ≤ U (no admissible t_u)."""
+    if not lowers or min(lowers) <= upper:
+        return None, None
+    t_max = min(lo * lo for lo in lowers) - upper * upper
+
+    def neg(t: float) -> float:
+        r = math.sqrt(t + upper * upper)
+        return -(
+            1.0
+            - tail_u.delta(t)
+            - sum(tl.delta(lo - r) for lo, tl in zip(lowers, tails_l, strict=True))
+        )
+
+    grid = np.linspace(0.0, t_max, 1001)
+    values = np.array([neg(t) for t in grid])
+    i = int(np.argmin(values))
+    a, b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    res = optimize.minimize_scalar(
+        neg, bounds=(a, b), method="bounded", options={"xatol": max(t_max * 1e-12, 1e-15)}
+    )
+    best = float(res.x) if res.fun <= values[i] else float(grid[i])
+    return -neg(best), best

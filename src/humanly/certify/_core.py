@@ -36,6 +36,7 @@ from ._bounds import (
     clopper_pearson_tail,
     confidence,
     hoeffding_tail,
+    joint_confidence,
 )
 
 __all__ = [
@@ -83,7 +84,8 @@ class Confidence(Result):
 class BoundSummary(Result):
     """One model under one concentration bound at failure probability ``delta`` per side:
     ``upper`` = sqrt(U_N² + t_u), ``lower`` = L_N − t_l, the certified margin ``lower − upper``
-    (positive: superhuman with probability ≥ 1 − 2δ), and the confidence score."""
+    (positive: superhuman with probability ≥ 1 − δ_upper − δ_lower), and the confidence score. With a
+    fixed deviation t (``t_u``/``t_l``) instead of δ, ``delta_upper``/``delta_lower`` are the δ it gives."""
 
     bound: str
     delta: float
@@ -92,6 +94,8 @@ class BoundSummary(Result):
     certified_margin: float | None
     confidence: Confidence
     superhuman: bool
+    delta_upper: float | None = None
+    delta_lower: float | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -232,14 +236,31 @@ def _tail_finite(tail: Tail, delta: float) -> float:
     return float(tail.t(delta))
 
 
-def _upper_finite(u2: float, tail: Tail, delta: float) -> dict[str, float | None]:
-    t = _tail_finite(tail, delta)
+def _upper_finite(
+    u2: float, tail: Tail, delta: float, t: float | None = None
+) -> dict[str, float | None]:
+    """Theorem 5 (eq. 16): sqrt(U_N² + t) with t from δ, or δ from a given t."""
+    if t is None:
+        t = _tail_finite(tail, delta)
+    else:
+        delta = tail.delta(t)
     return {"delta": delta, "t": t, "value": math.sqrt(u2 + t) if math.isfinite(t) else None}
 
 
-def _lower_finite(lower: float, tail: Tail, delta: float) -> dict[str, float | None]:
-    t = _tail_finite(tail, delta)
+def _lower_finite(
+    lower: float, tail: Tail, delta: float, t: float | None = None
+) -> dict[str, float | None]:
+    """Theorem 6 (eq. 23): L_N − t with t from δ, or δ from a given t."""
+    if t is None:
+        t = _tail_finite(tail, delta)
+    else:
+        delta = tail.delta(t)
     return {"delta": delta, "t": t, "value": lower - t if math.isfinite(t) else None}
+
+
+def _check_t(t: float | None, what: str) -> None:
+    if t is not None and not (0 < t < 1):
+        raise InputError(f"{what} {t}: give a deviation in (0, 1), or omit it to derive t from δ")
 
 
 def _model_certificate(
@@ -258,6 +279,8 @@ def _model_certificate(
     oms_lr: float | None,
     full_credit: int | None = None,
     lower_variance: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
 ) -> ModelCertificate:
     by_bound: dict[str, BoundSummary] = {}
     for b in tails_u:
@@ -266,8 +289,9 @@ def _model_certificate(
         conf = Confidence.of(
             confidence(lower, upper, tails_u[b], tails_l[b], oms_steps=oms_steps, oms_lr=oms_lr)
         )
-        up = _upper_finite(upper * upper, tails_u[b], delta)["value"]
-        lo = _lower_finite(lower, tails_l[b], delta)["value"]
+        fu = _upper_finite(upper * upper, tails_u[b], delta, t_u)
+        fl = _lower_finite(lower, tails_l[b], delta, t_l)
+        up, lo = fu["value"], fl["value"]
         margin = None if up is None or lo is None else lo - up
         by_bound[b] = BoundSummary(
             b,
@@ -277,6 +301,8 @@ def _model_certificate(
             margin,
             conf,
             bool(conf.oms is not None and conf.oms >= 1 - alpha),
+            fu["delta"],
+            fl["delta"],
         )
     chosen = by_bound[bound]
     s = chosen.confidence.oms
@@ -288,21 +314,44 @@ def _model_certificate(
         confidence=chosen.confidence,
         superhuman=chosen.superhuman,
         superhuman_simultaneous=bool(s is not None and s >= 1 - alpha / max(n_models, 1)),
-        lower_finite=_lower_finite(lower, tails_l[bound], delta),
+        lower_finite=_lower_finite(lower, tails_l[bound], delta, t_l),
         by_bound=by_bound,
         full_credit=full_credit,
         lower_variance=lower_variance,
     )
 
 
-def _simultaneous(models: list[ModelCertificate], alpha: float) -> dict[str, Any]:
+def _simultaneous(
+    models: list[ModelCertificate],
+    alpha: float,
+    upper: float,
+    tail_u: Tail | None = None,
+    tails_l: dict[str, Tail] | None = None,
+) -> dict[str, Any]:
+    """Verdicts valid for all models at once. ``superhuman``: Bonferroni on the per-model scores
+    (1 − S_m ≤ α/M). ``joint``: one confidence for the claim "every model with L_N > U_N beats the
+    average annotator", paying δ_u once (:func:`joint_confidence`)."""
     m = len(models)
-    return {
+    out: dict[str, Any] = {
         "alpha": alpha,
         "level_per_model": alpha / m if m else None,
         "superhuman": [x.model for x in models if x.superhuman_simultaneous],
         "method": "union bound (Bonferroni) over models: 1 − S_m ≤ α/M for each certified model",
+        "joint": None,
     }
+    cands = [x for x in models if x.lower_bound > upper]
+    if m > 1 and cands and tail_u is not None and tails_l is not None:
+        s, t = joint_confidence(
+            [x.lower_bound for x in cands], upper, tail_u, [tails_l[x.model] for x in cands]
+        )
+        out["joint"] = {
+            "models": [x.model for x in cands],
+            "confidence": s,
+            "t_u": t,
+            "superhuman": bool(s is not None and s >= 1 - alpha),
+            "method": "S = 1 − δ_u − Σ_m δ_l,m with one shared t_u, maximised over the admissible range",
+        }
+    return out
 
 
 # ------------------------------------------------------------------------------------------ summary
@@ -320,14 +369,17 @@ def certify_summary(
     delta: float | None = None,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
 ) -> CertifyResult:
     """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
 
     ``upper`` is the empirical U⁽ᵉ⁾ (eq. 8) of the annotators; with ``annotators`` = K the theoretical
     U⁽ᵗ⁾ follows from :func:`theoretical_from_empirical`. ``lower`` holds each model's L_N (eq. 25);
     ``n`` the test-set size, one value or one per model. The upper bound uses ``n_upper`` items (default:
-    the smallest ``n``, the conservative choice). Only the Hoeffding bound is available: the others need
-    the per-item data (variances, counts).
+    the smallest ``n``, the conservative choice). ``t_u``/``t_l`` fix the deviations of the reported
+    finite-sample bounds (δ then follows) instead of deriving them from ``delta``. Only the Hoeffding
+    bound is available: the others need the per-item data (variances, counts).
     """
     _check_bound(bound)
     if bound != "hoeffding":
@@ -336,6 +388,8 @@ def certify_summary(
             "only --bound hoeffding"
         )
     d = _check_alpha(alpha, delta)
+    _check_t(t_u, "t_u")
+    _check_t(t_l, "t_l")
     lowers = [float(x) for x in np.atleast_1d(np.asarray(lower, dtype=float))]
     if not lowers:
         raise InputError("give at least one model lower bound with --lower")
@@ -377,6 +431,8 @@ def certify_summary(
             n_models=len(lowers),
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
         )
         for name, lo, nn in zip(names, lowers, ns, strict=True)
     ]
@@ -386,7 +442,7 @@ def certify_summary(
         n=nu,
         used=upper_kind,
         value=used,
-        finite={"hoeffding": _upper_finite(used * used, tail_u["hoeffding"], d)},
+        finite={"hoeffding": _upper_finite(used * used, tail_u["hoeffding"], d, t_u)},
     )
     return CertifyResult(
         n_items=None,
@@ -404,7 +460,13 @@ def certify_summary(
         alpha=alpha,
         delta=d,
         aggregate=None,
-        simultaneous=_simultaneous(certs, alpha),
+        simultaneous=_simultaneous(
+            certs,
+            alpha,
+            used,
+            tail_u["hoeffding"],
+            {c.model: hoeffding_tail(c.n) for c in certs},
+        ),
         notes=[],
     )
 
@@ -448,7 +510,7 @@ def _hard_predictions(preds: Predictions) -> dict[str, np.ndarray]:
     return {m.name: preds.hard(m.name).astype(np.int64) for m in preds.models}
 
 
-def _aggregate_counts(ratings: Ratings, aggregate: str, seed: int | None) -> np.ndarray:
+def _aggregate_counts(ratings: Ratings, aggregate: str) -> np.ndarray:
     """Items × classes weights of the aggregate label: the counts for majority (plurality credit), or
     a one-hot Dawid–Skene label (crowd-kit)."""
     if aggregate in ("majority", "plurality"):
@@ -491,8 +553,11 @@ def certify(
     upper: Literal["empirical", "theoretical"] = "empirical",
     curve: bool = False,
     curve_subsets: int = 50,
+    curve_max_k: int | None = None,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
+    t_u: float | None = None,
+    t_l: float | None = None,
     seed: int | None = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -525,15 +590,20 @@ def certify(
         (empirical Bernstein for U_N² and L_N), ``"exact"`` (empirical Bernstein for U_N², Clopper–Pearson
         for L_N; tied items count as a success with probability equal to their credit, drawn with
         ``seed``, which keeps the bound exact). ``by_bound`` always reports all three.
-    alpha, delta
+    alpha, delta, t_u, t_l
         A model is ``superhuman`` when its OMS confidence ≥ 1 − α. ``delta`` (default α/2) is the
-        failure probability per side of the reported finite-sample bounds.
+        failure probability per side of the reported finite-sample bounds (t follows from δ); or give
+        the deviations ``t_u``/``t_l`` and δ follows (Theorems 5 and 6).
     upper
         Which upper bound is U_N: ``"empirical"`` U⁽ᵉ⁾ (the paper's Table 4) or ``"theoretical"`` U⁽ᵗ⁾.
     curve, curve_subsets, seed
         Bounds for k = 1 … K annotators (Fig. 3). Slots mode is exact (hypergeometric weights over the
         k-subsets of an item's labels); named mode enumerates the k-subsets of raters when there are at
         most ``curve_subsets`` of them and otherwise samples ``curve_subsets`` subsets with ``seed``.
+        k runs to ``curve_max_k``; by default K in a complete design, else (ragged slots) the median
+        number of labels per item — and the curve then uses only the items with at least that many
+        labels, so every k describes the same items — or (named) the largest number of labels of an
+        item.
     oms_steps, oms_lr
         Run the paper's gradient ascent for OMS instead of the bounded maximisation.
     workers, scheduler, client
@@ -541,6 +611,8 @@ def certify(
     """
     _check_bound(bound)
     d = _check_alpha(alpha, delta)
+    _check_t(t_u, "t_u")
+    _check_t(t_l, "t_l")
     check_workers(workers, scheduler)
     if annotators not in ("slots", "named"):
         raise InputError(f"annotators {annotators!r}: use slots or named")
@@ -635,20 +707,19 @@ def certify(
         n=n_u,
         used=upper,
         value=u_used,
-        finite={b: _upper_finite(u_used * u_used, tails_u[b], d) for b in BOUNDS},
+        finite={b: _upper_finite(u_used * u_used, tails_u[b], d, t_u) for b in BOUNDS},
         variance=var_u,
         agreement_matrix=agreement_matrix,
         raters=rater_names,
     )
 
-    agg = _aggregate_counts(ratings, aggregate, seed)
+    agg = _aggregate_counts(ratings, aggregate)
     has_agg = agg.sum(axis=1) > 0
     hard = _hard_predictions(predictions) if predictions is not None else {}
     certs: list[ModelCertificate] = []
-    credits: dict[str, np.ndarray] = {}
+    joint_tails: dict[str, Tail] = {}
     for name, pred in hard.items():
         cr = plurality_credit(agg[has_agg], pred[has_agg])
-        credits[name] = cr
         n_l = len(cr)
         lower = float(cr.mean())
         var_l = float(np.var(cr, ddof=1)) if n_l >= 2 else 0.0
@@ -661,6 +732,7 @@ def certify(
             "bernstein": bernstein_tail(n_l, var_l),
             "exact": clopper_pearson_tail(n_l, full, lower),
         }
+        joint_tails[name] = tails_l[bound]
         certs.append(
             _model_certificate(
                 name,
@@ -677,6 +749,8 @@ def certify(
                 oms_lr=oms_lr,
                 full_credit=full,
                 lower_variance=var_l,
+                t_u=t_u,
+                t_l=t_l,
             )
         )
     if int((~has_agg).sum()):
@@ -687,6 +761,21 @@ def certify(
         oracle = _oracle_check(ratings, gold, agg, hard, annotators, ub, certs, d, bound)
     pts = None
     if curve:
+        if curve_max_k is not None and curve_max_k < 1:
+            raise InputError(f"curve_max_k {curve_max_k}: give a positive number of annotators")
+        if annotators == "named":
+            k_cap = len(ratings.raters) if ratings.raters is not None else 1
+            k_max = min(curve_max_k or int(n_lab.max()), k_cap)
+        else:
+            k_max = curve_max_k or int(np.median(n_lab[n_lab >= 1]))
+            n_pop = int((n_lab >= k_max).sum())
+            if n_pop == 0:
+                raise InputError(f"curve_max_k {k_max}: no item has that many labels")
+            if n_pop < ratings.n_items:
+                notes.append(
+                    f"curve over k = 1 … {k_max} uses the {n_pop} items with ≥ {k_max} labels "
+                    "(the same items at every k)"
+                )
         pts = _curve(
             ratings,
             hard,
@@ -694,6 +783,7 @@ def certify(
             annotators,
             curve_subsets,
             seed,
+            k_max,
             workers=workers,
             scheduler=scheduler,
             client=client,
@@ -709,7 +799,7 @@ def certify(
         alpha=alpha,
         delta=d,
         aggregate=aggregate,
-        simultaneous=_simultaneous(certs, alpha),
+        simultaneous=_simultaneous(certs, alpha, u_used, tails_u[bound], joint_tails),
         notes=notes,
     )
 
@@ -936,6 +1026,7 @@ def _curve(
     annotators: str,
     max_subsets: int,
     seed: int | None,
+    k_max: int,
     *,
     workers: int | None,
     scheduler: str | None,
@@ -946,9 +1037,8 @@ def _curve(
         g = gold.for_items(ratings.items, missing="drop").astype(np.int64)
     if annotators == "named":
         a, _, mat = _named_agreement(ratings)
-        k_all = a.shape[0]
         args = [
-            (mat, a, hard, g, k, max_subsets, seed, ratings.n_classes) for k in range(1, k_all + 1)
+            (mat, a, hard, g, k, max_subsets, seed, ratings.n_classes) for k in range(1, k_max + 1)
         ]
         return run_tasks(
             _named_curve_point,
@@ -960,24 +1050,27 @@ def _curve(
         )
     counts = ratings.counts
     n = counts.sum(axis=1)
-    k_max = int(n.max())
-    pw = pairwise_agreement(counts)
+    # one population for every k: the items with at least k_max labels (all items when K is constant)
+    pop = n >= k_max
+    counts, n = counts[pop], n[pop]
+    hard = {name: pred[pop] for name, pred in hard.items()}
+    g = None if g is None else g[pop]
+    e2 = float(pairwise_agreement(counts).mean()) if k_max >= 2 else float("nan")
     rows = {name: _unique_rows(counts, pred) for name, pred in hard.items()}
     rows_gold = _unique_rows(counts, g) if g is not None else None
     points = []
     for k in range(1, k_max + 1):
-        use = n >= k
         if k >= 2:
-            e2 = float(np.nanmean(pw[use & (n >= 2)]))
+            # a random k-subset of an item's distinct raters has the same expected agreement
             emp = math.sqrt(e2)
             theo = math.sqrt(1.0 / k + (k - 1.0) / k * e2)
         else:
             emp, theo = None, 1.0
         lower = {name: _mean_credit_k(rows[name], k) for name in hard}
         acc = None
-        if rows_gold is not None and ((g >= 0) & use).any():
+        if rows_gold is not None and g is not None and (g >= 0).any():
             acc = _mean_credit_k(rows_gold, k)
-        points.append(CurvePoint(k, theo, emp, lower, int(use.sum()), True, acc, None))
+        points.append(CurvePoint(k, theo, emp, lower, int(pop.sum()), True, acc, None))
     return points
 
 

@@ -77,7 +77,7 @@ def render(result: CertifyResult) -> list[Table]:
     t.add_row("U_N used", f"{ub.used} = {ub.value:.4f} on N = {ub.n:,} items")
     fin = ub.finite[result.bound]
     t.add_row(
-        f"finite sample ({result.bound}, δ = {result.delta:g})",
+        f"finite sample ({result.bound}, δ = {fin['delta']:.3g})",
         f"√(U_N² + {fin['t']:.4f}) = {_fmt(fin['value'])}",
     )
     tables.append(t)
@@ -85,17 +85,13 @@ def render(result: CertifyResult) -> list[Table]:
         m = Table(
             title=f"models (bound {result.bound}, α = {result.alpha:g})", title_justify="left"
         )
-        for col in (
-            "model",
-            "L_N",
-            "N",
-            "L_N − U_N",
-            "L_N − t_l",
-            "S (HMS)",
-            "S (OMS)",
-            "superhuman",
-        ):
-            m.add_column(col, justify="left" if col == "model" else "right")
+        for col in ("model", "L_N", "N", "margin", "L_N−t_l", "S HMS", "S OMS", "superhuman"):
+            m.add_column(
+                col,
+                justify="left" if col == "model" else "right",
+                no_wrap=col != "model",
+                overflow="fold",
+            )
         for x in result.models:
             conf = x.confidence
             verdict = "yes" if x.superhuman else "no"
@@ -112,6 +108,12 @@ def render(result: CertifyResult) -> list[Table]:
                 verdict,
             )
         tables.append(m)
+        joint = result.simultaneous.get("joint")
+        if joint and joint.get("confidence") is not None:
+            m.caption = (
+                f"jointly (all of {', '.join(joint['models'])}): S = "
+                f"{_fmt_s(joint['confidence'])} → {'superhuman' if joint['superhuman'] else 'not certified'}"
+            )
         if len(next(iter(result.models)).by_bound) > 1:
             b = Table(
                 title="certified margin (L_N − t_l) − √(U_N² + t_u) and S (OMS) by bound",
@@ -223,6 +225,14 @@ def certify_command(
             "bounds (default alpha/2).",
         ),
     ] = None,
+    t_u: Annotated[
+        float | None,
+        typer.Option("--t-u", help="Fixed deviation t_u of the finite upper bound (δ follows)."),
+    ] = None,
+    t_l: Annotated[
+        float | None,
+        typer.Option("--t-l", help="Fixed deviation t_l of the finite lower bound (δ follows)."),
+    ] = None,
     upper: Annotated[
         list[str] | None,
         typer.Option(
@@ -253,6 +263,13 @@ def certify_command(
         int,
         typer.Option("--curve-subsets", help="Named mode: rater subsets per k (sampled if more)."),
     ] = 50,
+    curve_max_k: Annotated[
+        int | None,
+        typer.Option(
+            "--curve-max-k",
+            help="Largest k of the curve (default: K, or the median labels per item when ragged).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for sampled rater subsets.")] = 0,
     oms_steps: Annotated[
         int | None, typer.Option("--oms-steps", help="Paper's OMS gradient ascent: steps (100).")
@@ -307,6 +324,8 @@ def certify_command(
             delta=delta,
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
         )
     else:
         if lower or upper_nums or n:
@@ -354,8 +373,11 @@ def certify_command(
             upper=upper_kind or "empirical",  # type: ignore[arg-type]
             curve=curve,
             curve_subsets=curve_subsets,
+            curve_max_k=curve_max_k,
             oms_steps=oms_steps,
             oms_lr=oms_lr,
+            t_u=t_u,
+            t_l=t_l,
             seed=seed,
             workers=workers,
             scheduler=scheduler,
