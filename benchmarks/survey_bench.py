@@ -119,9 +119,15 @@ def measure(
     with tempfile.TemporaryDirectory() as tmp:
         refs = _reference(Path(tmp), COMBOS[2:] if quick else COMBOS, 1 if quick else 2, reference)
     for comb, sc in COMBOS:
+
         def call(comb: str = comb, sc: str = sc) -> Any:
             return equivalence(
-                data.ratings, data.predictions, combiner=comb, scorer=sc, bootstrap=500, seed=0,
+                data.ratings,
+                data.predictions,
+                combiner=comb,
+                scorer=sc,
+                bootstrap=500,
+                seed=0,
                 progress=False,
             )
 
@@ -185,7 +191,7 @@ def main() -> None:
     a = ap.parse_args()
     rows = measure(quick=a.quick, repeat=a.repeat, reference=a.reference, big=not a.no_big)
     for r in rows:
-        extra = f", peak {r['peak_mb']:.0f} MB" if r["peak_mb"] is not None else ""
+        extra = f", peak {r['peak_mb']:.1f} MB" if r["peak_mb"] is not None else ""
         ratio = f", {r['ratio']:,.0f}× faster than the reference" if r["ratio"] else ""
         print(
             f"{r['name']}: median {r['median_s']:.3f} s (min {r['min_s']:.3f} – max "
