@@ -185,3 +185,37 @@ def test_headroom_flag(cli, files: dict[str, Path]) -> None:  # type: ignore[no-
         "equivalence", files["ratings"], "--scorer", "agreement", "--headroom", "--bootstrap", "0"
     )
     assert bad.exit_code == 2 and "headroom" in bad.stderr
+
+
+def test_amateurs_option(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+    import pandas as pd
+
+    g = np.random.default_rng(0)
+    n = 300
+    s = g.random(n) < 0.5
+
+    def counts(k: int, p1: float, p0: float) -> pd.DataFrame:
+        pos = g.binomial(k, np.where(s, p1, p0))
+        return pd.DataFrame({"item": np.arange(n), "pos": pos, "n": k})
+
+    counts(6, 0.9, 0.1).to_csv(tmp_path / "experts.csv", index=False)
+    counts(8, 0.7, 0.35).to_csv(tmp_path / "amateurs.csv", index=False)
+    args = ["--counts", "pos=pos", "--total", "n", "--rest-class", "neg", "--bootstrap", "5"]
+    r = cli(
+        "equivalence",
+        tmp_path / "experts.csv",
+        "--amateurs",
+        tmp_path / "amateurs.csv",
+        *args,
+        "--json",
+    )
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    worth = out["amateurs"]["worth"]
+    assert [w["amateurs"] for w in worth] == list(range(len(worth)))
+    assert out["amateurs"]["expert_curve"][0]["k"] == 0
+    table = cli(
+        "equivalence", tmp_path / "experts.csv", "--amateurs", tmp_path / "amateurs.csv", *args
+    )
+    assert table.exit_code == 0 and "amateurs are worth" in table.stdout
