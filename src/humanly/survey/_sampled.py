@@ -198,7 +198,10 @@ def _complete_level(
         y = _onehot_counts(lab, n_cls) if k else np.zeros((lab.shape[0], n, n_cls), np.int64)
         p = _predict(y, inv[None, :], combiner, abc_table, scorer, clip, rng)  # (s, n, C)
         si, col = np.nonzero(unused[sl])
-        sc = scorer.score(p[si], labels[:, col].T, positive, rng)
+        if scorer.grouped is not None:
+            sc = scorer.grouped(p, labels[:, col].T, si, positive)
+        else:
+            sc = scorer.score(p[si], labels[:, col].T, positive, rng)
         ok = ~np.isnan(sc)
         np.add.at(per_sub_sum, si[ok] + s0, sc[ok])
         np.add.at(per_sub_cnt, si[ok] + s0, 1)
