@@ -44,7 +44,7 @@ def plot_power_curve(result: Any, *, information: bool | None = None) -> Any:
         marker="o",
         markersize=3,
         capsize=2,
-        label=f"{result.combiner} · {len(pts) - 1} raters max",
+        label=f"k raters ({result.combiner})",
     )
     for i, m in enumerate(getattr(result, "models", [])):
         col = _COLORS[i % len(_COLORS)]
