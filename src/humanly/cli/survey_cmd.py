@@ -257,6 +257,12 @@ def equivalence_cmd(
         c.print_json(out)
     else:
         c.stdout.print(render(res))
+        if res.headroom is not None:
+            h = res.headroom
+            c.stdout.print(
+                f"headroom: an ideal classifier that knows each item's state gives "
+                f"{h.information:.4f} bits over c_0 (NPMLE of item states, {h.grid_points} grid points)"
+            )
         if expert is not None:
             c.stdout.print(render_worth(expert))
         if plot is not None:
