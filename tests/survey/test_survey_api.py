@@ -226,3 +226,14 @@ def test_reference_size_levels_stop_at_k_minus_r() -> None:
     )
     assert res.ks[-1] == 4
     assert isinstance(res, EquivalenceResult)
+
+
+def test_predictions_are_aligned_by_item_id() -> None:
+    d = running_example(120, 5, seed=9)
+    order = np.random.default_rng(0).permutation(120)
+    shuffled = d.predictions.take(order)
+    a = equivalence(d.ratings, d.predictions, bootstrap=5, progress=False)
+    b = equivalence(d.ratings, shuffled, bootstrap=5, progress=False)
+    assert a.to_dict() == b.to_dict()
+    with pytest.raises(InputError, match="no prediction"):
+        equivalence(d.ratings, d.predictions.take(np.arange(100)), bootstrap=0)

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import pearsonr, spearmanr
 from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
 
@@ -238,3 +240,27 @@ def test_equivalence_point_algorithm4() -> None:
     assert note is None and v == pytest.approx(0.5)
     v, _ = equivalence_point(ks, c, 0.7)  # leftmost crossing: between k = 2 and 3
     assert v == pytest.approx(2 + (0.7 - 0.55) / 0.25)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(4, 7),
+    st.integers(3, 4),
+    st.integers(0, 10_000),
+    st.sampled_from(
+        [("abc", "cross_entropy"), ("majority", "agreement"), ("frequency", "cross_entropy")]
+    ),
+)
+def test_random_small_matrices_match_the_literal_algorithms(
+    n_items: int, k_raters: int, seed: int, combo: tuple[str, str]
+) -> None:
+    comb, sc = combo
+    r, p, W, probs = _data(n_items, k_raters, 2, seed=seed)
+    res = equivalence(
+        r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=k_raters - 1, progress=False
+    )
+    ks = [pt.k for pt in res.power_curve]
+    ref = spc(W, comb, sc, 2, ks)
+    np.testing.assert_allclose(res.scores, ref, rtol=1e-9, atol=1e-12)
+    h = hscore(sc, list(probs), False, [[row[j] for row in W] for j in range(k_raters)], 2)
+    assert res.models[0].score == pytest.approx(h, rel=1e-9)

@@ -144,3 +144,78 @@ def test_errors_are_one_line(cli, files: dict[str, Path], args: list[str], needl
     assert needle in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
+
+
+def test_plot_power_curve_figure(tmp_path: Path) -> None:
+    from humanly.plots._style import save_figure, to_svg
+    from humanly.plots.survey import plot_power_curve
+    from humanly.survey import equivalence
+
+    d = running_example(150, 5, seed=2)
+    for comb, sc in (("abc", "cross_entropy"), ("majority", "agreement")):
+        res = equivalence(
+            d.ratings, d.predictions, combiner=comb, scorer=sc, bootstrap=10, progress=False
+        )
+        fig = plot_power_curve(res)
+        ax = fig.axes[0]
+        assert ax.get_xlabel() == "number of raters k"
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any("soft" in t for t in labels) and any("hard" in t for t in labels)
+        assert "<svg" in to_svg(fig)
+    out = save_figure(plot_power_curve(res), tmp_path / "f.svg")
+    assert out.stat().st_size > 1000
+
+
+def test_headroom_flag(cli, files: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    r = cli(
+        "equivalence",
+        files["ratings"],
+        "--predictions",
+        files["predictions"],
+        "--bootstrap",
+        "0",
+        "--headroom",
+        "--json",
+    )
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    assert out["headroom"]["information"] > 0
+    assert all(m["performance_ratio"] is not None for m in out["models"])
+    bad = cli(
+        "equivalence", files["ratings"], "--scorer", "agreement", "--headroom", "--bootstrap", "0"
+    )
+    assert bad.exit_code == 2 and "headroom" in bad.stderr
+
+
+def test_amateurs_option(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+    import pandas as pd
+
+    g = np.random.default_rng(0)
+    n = 300
+    s = g.random(n) < 0.5
+
+    def counts(k: int, p1: float, p0: float) -> pd.DataFrame:
+        pos = g.binomial(k, np.where(s, p1, p0))
+        return pd.DataFrame({"item": np.arange(n), "pos": pos, "n": k})
+
+    counts(6, 0.9, 0.1).to_csv(tmp_path / "experts.csv", index=False)
+    counts(8, 0.7, 0.35).to_csv(tmp_path / "amateurs.csv", index=False)
+    args = ["--counts", "pos=pos", "--total", "n", "--rest-class", "neg", "--bootstrap", "5"]
+    r = cli(
+        "equivalence",
+        tmp_path / "experts.csv",
+        "--amateurs",
+        tmp_path / "amateurs.csv",
+        *args,
+        "--json",
+    )
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    worth = out["amateurs"]["worth"]
+    assert [w["amateurs"] for w in worth] == list(range(len(worth)))
+    assert out["amateurs"]["expert_curve"][0]["k"] == 0
+    table = cli(
+        "equivalence", tmp_path / "experts.csv", "--amateurs", tmp_path / "amateurs.csv", *args
+    )
+    assert table.exit_code == 0 and "amateurs are worth" in table.stdout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -71,6 +71,24 @@ def render(res: EquivalenceResult) -> Table:
     return t
 
 
+def render_worth(ex: Any) -> Table:
+    t = Table(
+        title=f"k amateurs are worth x experts · {ex.combiner} + {ex.scorer}", title_justify="left"
+    )
+    for col in ("amateurs k", "a_k", "experts x", "95% range"):
+        t.add_column(col, justify="right")
+    for p, w in zip(ex.amateur_curve, ex.worth, strict=True):
+        x = (
+            f"{w['experts']:.2f}"
+            if w["experts"] is not None
+            else {"below_0": "< 0", "above_max": "> max"}.get(w["note"] or "", "—")
+        )
+        lo = "—" if w["low"] is None else f"{w['low']:.2f}"
+        hi = "—" if w["high"] is None else f"{w['high']:.2f}"
+        t.add_row(str(p.k), f"{p.score:.4f}", x, f"{lo} – {hi}")
+    return t
+
+
 def equivalence_cmd(
     ratings: c.RatingsPath,
     predictions: c.PredictionsPath = None,
@@ -122,6 +140,13 @@ def equivalence_cmd(
             "--headroom", help="ABC + cross-entropy: estimate the asymptote and performance ratios."
         ),
     ] = False,
+    amateurs: Annotated[
+        Path | None,
+        typer.Option(
+            "--amateurs",
+            help="Second rater group (same layout as RATINGS): how many experts k amateurs are worth.",
+        ),
+    ] = None,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write the power-curve figure (.png, .svg, .pdf).")
     ] = None,
@@ -199,6 +224,25 @@ def equivalence_cmd(
         workers=workers,
         scheduler=scheduler,
     )
+    expert = None
+    if amateurs is not None:
+        from ..survey import expert_equivalence
+
+        a = c.load_ratings(
+            amateurs,
+            item_col=item_col,
+            rater_col=rater_col,
+            label_col=label_col,
+            wide=wide,
+            counts=counts,
+            total=total,
+            rest_class=rest_class,
+            classes=classes,
+            duplicates=duplicates,
+        )
+        expert = expert_equivalence(
+            r, a, combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed, max_k=max_k
+        )
     if plot is not None:
         from ..plots._style import save_figure
         from ..plots.survey import plot_power_curve
@@ -207,8 +251,19 @@ def equivalence_cmd(
     for n in res.notes:
         c.note(f"note: {n}")
     if json:
-        c.print_json(res.to_dict())
+        out = res.to_dict()
+        if expert is not None:
+            out["amateurs"] = expert.to_dict()
+        c.print_json(out)
     else:
         c.stdout.print(render(res))
+        if res.headroom is not None:
+            h = res.headroom
+            c.stdout.print(
+                f"headroom: an ideal classifier that knows each item's state gives "
+                f"{h.information:.4f} bits over c_0 (NPMLE of item states, {h.grid_points} grid points)"
+            )
+        if expert is not None:
+            c.stdout.print(render_worth(expert))
         if plot is not None:
             c.note(f"wrote {plot}")

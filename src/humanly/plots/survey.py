@@ -26,6 +26,13 @@ def plot_power_curve(result: Any, *, information: bool | None = None) -> Any:
     if information is None:
         information = result.combiner == "abc" and result.scorer == "cross_entropy"
     shift = ys[0] if information else 0.0
+    samples = getattr(result, "curve_samples", None)
+    msamples = getattr(result, "model_samples", None)
+    if information and samples is not None and len(samples):
+        # ranges of c_k − c_0 per replicate (c_0 moves with the replicate too)
+        rel = samples - samples[:, :1]
+        lows = np.nanpercentile(rel, 2.5, axis=0) + shift
+        highs = np.nanpercentile(rel, 97.5, axis=0) + shift
     fig, ax = figure()
     yerr = np.vstack([ys - lows, highs - ys])
     yerr = np.where(np.isfinite(yerr), np.maximum(yerr, 0), 0)
@@ -37,13 +44,17 @@ def plot_power_curve(result: Any, *, information: bool | None = None) -> Any:
         marker="o",
         markersize=3,
         capsize=2,
-        label=f"{result.combiner} · {len(pts) - 1} raters max",
+        label=f"k raters ({result.combiner})",
     )
     for i, m in enumerate(getattr(result, "models", [])):
         col = _COLORS[i % len(_COLORS)]
         ax.axhline(m.score - shift, color=col, linewidth=1)
-        if m.low is not None and m.high is not None:
-            ax.axhspan(m.low - shift, m.high - shift, color=col, alpha=0.15, linewidth=0)
+        lo, hi = m.low, m.high
+        if information and msamples is not None and samples is not None and len(samples):
+            rel = msamples[:, i] - samples[:, 0]
+            lo, hi = np.nanpercentile(rel, 2.5) + shift, np.nanpercentile(rel, 97.5) + shift
+        if lo is not None and hi is not None:
+            ax.axhspan(lo - shift, hi - shift, color=col, alpha=0.15, linewidth=0)
         label = m.model
         if m.equivalence is not None:
             ax.plot([m.equivalence], [m.score - shift], marker="D", color=col, markersize=4)

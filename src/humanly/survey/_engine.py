@@ -22,8 +22,8 @@ Anonymous Bayesian Combiner (Algorithms 5–6). PROBABILITYONEITEM is the probab
 drawn in order from item u form one given sequence with counts ``y``:
 ``prod_l (v_l)_(y_l) / (N)_(k)`` (falling factorials, in log space). ABC predicts label l after ``y``
 for item i with probability proportional to ``sum_{u != i} P_u(y + e_l)``. Excluding the item is done
-with integer multiplicities (``mult - e_v``), never by subtracting floats, except where the difference is
-large; entries that could lose precision to cancellation are recomputed as a direct sum. The
+with integer multiplicities (``mult - e_v``) and prefix/suffix sums of non-negative terms, never by
+subtracting floats (no cancellation when one item dominates a rare label sequence). The
 proportionality normalises over l, which equals Algorithm 6's ratio when every item has at least
 k + 1 labels (and keeps predictions summing to one on ragged data).
 """
@@ -213,21 +213,24 @@ def make_plan(
     return Plan(v, inv, mult, n_lab, r, levels, qref, ref_elig, abc, abc_floor)
 
 
+def leave_one_out(mult: np.ndarray, pt: np.ndarray) -> np.ndarray:
+    """``a[v] = sum_u (mult_u - [u = v]) pt[u]`` for every row v, without cancellation: the sum over
+    u != v is a prefix plus a suffix sum of non-negative terms (no float subtraction)."""
+    w = mult.reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    cs = np.cumsum(w, axis=0)
+    before = np.concatenate([np.zeros_like(w[:1]), cs[:-1]], axis=0)
+    rs = np.cumsum(w[::-1], axis=0)[::-1]
+    after = np.concatenate([rs[1:], np.zeros_like(w[:1])], axis=0)
+    own = np.maximum(mult - 1, 0).reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    return before + after + own
+
+
 def abc_predictions(plan: Plan, lvl: Level, mult: np.ndarray) -> np.ndarray:
     """ABC predictions (D, Y, C) for a held-out item with each distinct vector (Algorithms 5–6)."""
     assert lvl.pt is not None and lvl.z_idx is not None
     pt = lvl.pt
     mult = np.asarray(mult, dtype=float)
-    s = mult @ pt  # (Z,)
-    a = s[None, :] - pt
-    # a = sum_u (mult_u - [u = v]) pt[u, z]; the subtraction loses precision only where item v's own
-    # term dominates the sum: recompute those entries as a sum of non-negative terms
-    risky = (a <= 1e-8 * s[None, :]) & (pt > 0) & (mult[:, None] > 0)
-    if risky.any():
-        vs, zs = np.nonzero(risky)
-        terms = mult[:, None] * pt[:, zs]  # (D, P)
-        terms[vs, np.arange(len(vs))] = (mult[vs] - 1) * pt[vs, zs]
-        a[vs, zs] = terms.sum(axis=0)
+    a = leave_one_out(mult, pt)
     a = np.maximum(a, 0.0)
     num = a[:, lvl.z_idx] * lvl.scale[None]  # (D, Y, C)
     den = num.sum(axis=-1, keepdims=True)

@@ -122,6 +122,12 @@ def sampled_curve(
         abc_table = None
         if plan.abc:
             abc_table = (abc_predictions(plan, lvl, mult), _codes(lvl.y, base), base)
+        if complete and r == 1:
+            out[j] = _complete_level(
+                labels, inv, k, combiner, abc_table, scorer, clip, positive, n_draws, rng, n_cls
+            )
+            nit[j] = len(labels)
+            continue
         if complete:
             width = labels.shape[1]
             scores = []
@@ -159,6 +165,49 @@ def sampled_curve(
             scores.append(scorer.score(p, ref, positive, rng))
         out[j] = _nanmean(np.concatenate(scores))
     return out, nit
+
+
+def _complete_level(
+    labels: np.ndarray,
+    inv: np.ndarray,
+    k: int,
+    combiner: Any,
+    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    scorer: Scorer,
+    clip: tuple[float, float],
+    positive: int,
+    n_draws: int,
+    rng: np.random.Generator,
+    n_cls: int,
+) -> float:
+    """Algorithm 3 at level k on a complete matrix with one reference rater, vectorised over rater
+    subsets: every subset is scored against every unused column; mean over columns, then subsets."""
+    n, width = labels.shape
+    found = _subsets(width, k, n_draws, rng)
+    subs = np.array(found, dtype=np.int64) if k else np.zeros((1, 0), dtype=np.int64)
+    n_sub = len(subs)
+    unused = np.ones((n_sub, width), dtype=bool)
+    if k:
+        np.put_along_axis(unused, subs, False, axis=1)
+    per_sub_sum = np.zeros(n_sub)
+    per_sub_cnt = np.zeros(n_sub)
+    step = max(1, int(4_000_000 // max(1, n * max(width - k, 1) * n_cls)))
+    for s0 in range(0, n_sub, step):
+        sl = slice(s0, min(n_sub, s0 + step))
+        lab = labels[:, subs[sl]].transpose(1, 0, 2)  # (s, n, k)
+        y = _onehot_counts(lab, n_cls) if k else np.zeros((lab.shape[0], n, n_cls), np.int64)
+        p = _predict(y, inv[None, :], combiner, abc_table, scorer, clip, rng)  # (s, n, C)
+        si, col = np.nonzero(unused[sl])
+        if scorer.grouped is not None:
+            sc = scorer.grouped(p, labels[:, col].T, si, positive)
+        else:
+            sc = scorer.score(p[si], labels[:, col].T, positive, rng)
+        ok = ~np.isnan(sc)
+        np.add.at(per_sub_sum, si[ok] + s0, sc[ok])
+        np.add.at(per_sub_cnt, si[ok] + s0, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_sub = per_sub_sum / per_sub_cnt
+    return _nanmean(per_sub)
 
 
 def sampled_classifier(

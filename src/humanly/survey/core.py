@@ -13,7 +13,7 @@ from .._parallel import check_workers, run_tasks
 from .._random import stream
 from .._result import Result
 from ..data.errors import InputError
-from ..data.predictions import Predictions
+from ..data.predictions import Predictions, align
 from ..data.ratings import Ratings
 from . import _engine as eng
 from ._sampled import label_matrix, sampled_classifier, sampled_curve
@@ -282,10 +282,6 @@ def _model_outputs(
     notes: list[str] = []
     if predictions is None:
         return names, probs, hard, notes
-    if len(predictions.items) != ratings.n_items:
-        raise InputError(
-            "predictions are not aligned to the ratings; align them first (humanly.align)"
-        )
     n_cls = ratings.n_classes
     for m in predictions.models:
         names.append(m.name)
@@ -364,6 +360,8 @@ def _prepare(
 ) -> tuple[_Context, dict[str, Any]]:
     if not isinstance(ratings, Ratings):
         raise InputError("ratings must be a humanly Ratings object")
+    if predictions is not None and not predictions.items.equals(ratings.items):
+        ratings, predictions = align(ratings, predictions)  # by item id; mismatches are an error
     comb = get_combiner(combiner, clip=clip)
     sc = get_scorer(scorer)
     if method is None:
@@ -467,6 +465,7 @@ def _prepare(
         "notes": notes,
         "calibration": calib,
         "positive": ratings.classes[pos],
+        "ratings": ratings,
     }
     return ctx, meta
 
@@ -630,6 +629,7 @@ def equivalence(
         seed,
         getattr(combiner, "floor", 1e-3),
     )
+    ratings = meta["ratings"]  # aligned to the predictions' items
     curve, nit, scores, curves, models = _run(
         ctx, bootstrap, seed, workers, scheduler, client, progress
     )

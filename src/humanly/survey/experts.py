@@ -90,14 +90,7 @@ def _amateur_curve(
     for lv in plan["levels"]:
         if isinstance(comb, ABC):
             seq = lv["seq"]  # (P, Y)
-            s = np.einsum("p,py,pl->yl", mult, seq, q)
-            own = seq[:, :, None] * q[:, None, :]  # (P, Y, C)
-            num = s[None] - own
-            risky = (num <= 1e-8 * s[None]) & (mult[:, None, None] > 0)
-            for pidx in np.flatnonzero(risky.any(axis=(1, 2))):
-                m = mult.astype(float).copy()
-                m[pidx] -= 1
-                num[pidx] = np.einsum("p,py,pl->yl", m, seq, q)
+            num = eng.leave_one_out(mult.astype(float), seq[:, :, None] * q[:, None, :])
             num = np.maximum(num, 0)
             den = num.sum(-1, keepdims=True)
             n_cls = q.shape[1]

@@ -41,6 +41,9 @@ class Scorer:
     terms: Callable[[np.ndarray], np.ndarray] | None = None
     batch: Callable[..., np.ndarray] | None = None
     binary_only: bool = False
+    #: optional ``grouped(p[S, n, C], y[P, n], group[P], positive) -> (P,)``: scores of pairs
+    #: (prediction set ``group[j]``, reference ``y[j]``) sharing work per prediction set (ranks)
+    grouped: Callable[..., np.ndarray] | None = None
 
     def score(
         self, p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Generator | None = None
@@ -108,6 +111,31 @@ def _auc(p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Generator) 
         return np.where((n1 > 0) & (n0 > 0), u / (n1 * n0), np.nan)
 
 
+def _binary_ranks(t: np.ndarray) -> np.ndarray:
+    """Average ranks (1-based) of a 0/1 array along the last axis (scipy's rankdata, without sorting)."""
+    n1 = t.sum(-1, keepdims=True)
+    n0 = t.shape[-1] - n1
+    return np.where(t > 0, n0 + (n1 + 1) / 2, (n0 + 1) / 2)
+
+
+def _auc_grouped(p: np.ndarray, y: np.ndarray, group: np.ndarray, positive: int) -> np.ndarray:
+    r = rankdata(p[..., positive], axis=-1)[group]
+    pos = y == positive
+    n1 = pos.sum(-1).astype(float)
+    n0 = pos.shape[-1] - n1
+    u = (r * pos).sum(-1) - n1 * (n1 + 1) / 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where((n1 > 0) & (n0 > 0), u / (n1 * n0), np.nan)
+
+
+def _spearman_grouped(p: np.ndarray, y: np.ndarray, group: np.ndarray, positive: int) -> np.ndarray:
+    if p.shape[-1] != 2:
+        x = (p * np.arange(p.shape[-1])).sum(-1)
+        return _corr(rankdata(x, axis=-1)[group], rankdata(y.astype(float), axis=-1))
+    r = rankdata(p[..., positive], axis=-1)[group]
+    return _corr(r, _binary_ranks((y == positive).astype(float)))
+
+
 def _dmi(p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Generator) -> np.ndarray:
     n_cls = p.shape[-1]
     onehot = np.eye(n_cls)[y]
@@ -145,10 +173,10 @@ SCORERS: dict[str, Scorer] = {
     "precision": Scorer("precision", False, batch=_prf("precision")),
     "recall": Scorer("recall", False, batch=_prf("recall")),
     "f1": Scorer("f1", False, batch=_prf("f1")),
-    "auc": Scorer("auc", False, batch=_auc, binary_only=True),
+    "auc": Scorer("auc", False, batch=_auc, binary_only=True, grouped=_auc_grouped),
     "dmi": Scorer("dmi", False, batch=_dmi),
     "pearson": Scorer("pearson", False, batch=_pearson),
-    "spearman": Scorer("spearman", False, batch=_spearman),
+    "spearman": Scorer("spearman", False, batch=_spearman, grouped=_spearman_grouped),
 }
 SCORERS_DOC = {
     "agreement": "fraction of items whose predicted label (argmax, random tie-break) equals the reference",
