@@ -273,7 +273,15 @@ def run_sweep(
         else:
             with dask_client(workers, scheduler) as new_client:
                 _run_on(new_client, spec_dict, todo, finish, show_progress)
-    return _total(spec, [results[c] for c in sorted(results)], len(todo_all), outp)
+    if (
+        outp is not None
+    ):  # totals cover every finished chunk of this sweep, not only those requested
+        for c in range(spec.n_chunks):
+            if c not in results:
+                loaded = _load(outp, c)
+                if loaded is not None:
+                    results[c] = loaded
+    return _total(spec, [results[c] for c in sorted(results)], spec.n_chunks, outp)
 
 
 def _run_on(client: Any, spec_dict: dict, todo: list[int], finish: Any, show: bool) -> None:
