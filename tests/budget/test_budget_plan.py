@@ -26,7 +26,7 @@ def test_plan_recovers_parameters_roughly() -> None:
     assert res.assumptions["assumption1"]
     assert res.recommended_m == 1
     assert res.recommended_budget == min(r.budget_exact for r in res.sizes)
-    for k, (lo, hi) in res.ranges.items():
+    for lo, hi in res.ranges.values():
         assert lo <= hi
 
 
