@@ -24,11 +24,14 @@ def test_python_dash_m_and_exit_status():
     assert bad.stderr.strip() == "humanly: error: missing.csv: no such file; check the path"
 
 
-def test_demo_json(cli):
+def test_demo_json(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     res = cli("demo", "--json")
     assert res.exit_code == 0
     out = json.loads(res.stdout)  # exactly one JSON object on stdout
-    assert out["inspect"]["n_items"] == 2000 and out["inspect"]["classes"] == ["none", "attack"]
+    inspect = out["results"]["inspect"]
+    assert inspect["n_items"] == 2000 and inspect["classes"] == ["none", "attack"]
+    assert out["report"] == "humanly-demo/report.html"
 
 
 def test_bundled_dataset_matches_its_source(shared_data):

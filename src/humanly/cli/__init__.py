@@ -9,10 +9,12 @@ import typer
 from .. import __version__
 from ._app import new_typer
 from .budget_cmd import budget_app
+from .certify_cmd import CertifyCommand, certify_command
 from .demo_cmd import demo
 from .inspect_cmd import inspect
 from .report_cmd import report
 from .simulate_cmd import simulate_app
+from .survey_cmd import equivalence_cmd
 
 app = new_typer(
     name="humanly",
@@ -41,6 +43,8 @@ def _root(
 app.command("inspect")(inspect)
 app.command("report")(report)
 app.command("demo")(demo)
+app.command("certify", cls=CertifyCommand)(certify_command)
+app.command("equivalence")(equivalence_cmd)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")
 

@@ -56,6 +56,14 @@ Duplicates = Annotated[
         "--duplicates", help="A rater labelling an item twice: error, keep, first or last."
     ),
 ]
+Stream = Annotated[
+    bool,
+    typer.Option(
+        "--stream",
+        help="Read a long-format Parquet file or folder in batches, keeping per-item counts only "
+        "(memory ∝ items, for data larger than memory; rater identity is dropped).",
+    ),
+]
 GoldPath = Annotated[
     Path | None, typer.Option("--gold", help="Gold labels file (item, label); any subset of items.")
 ]
@@ -116,6 +124,7 @@ def load_ratings(
     classes: str | None = None,
     duplicates: str = "error",
     ignore_cols: tuple[str, ...] = (),
+    stream: bool = False,
 ) -> Ratings:
     if duplicates not in ("error", "keep", "first", "last"):
         raise InputError(f"--duplicates {duplicates!r}: use error, keep, first or last")
@@ -134,6 +143,7 @@ def load_ratings(
             rest_class=rest_class,
             duplicates=duplicates,  # type: ignore[arg-type]
             ignore_cols=ignore_cols,
+            stream=stream,
         )
 
 

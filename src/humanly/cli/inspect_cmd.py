@@ -63,6 +63,7 @@ def inspect(
     rest_class: c.RestClass = "other",
     classes: c.Classes = None,
     duplicates: c.Duplicates = "error",
+    stream: c.Stream = False,
     gold: c.GoldPath = None,
     gold_col: c.GoldCol = None,
     predictions: c.PredictionsPath = None,
@@ -88,6 +89,7 @@ def inspect(
         classes=classes,
         duplicates=duplicates,
         ignore_cols=c.ratings_ignore(gold_col),
+        stream=stream,
     )
     preds = None
     if predictions is not None:

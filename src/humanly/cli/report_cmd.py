@@ -40,6 +40,7 @@ def report(
     rest_class: c.RestClass = "other",
     classes: c.Classes = None,
     duplicates: c.Duplicates = "error",
+    stream: c.Stream = False,
     gold_col: c.GoldCol = None,
     prediction_col: c.PredCol = None,
     prob_col: c.ProbCol = None,
@@ -64,6 +65,7 @@ def report(
         classes=classes,
         duplicates=duplicates,
         ignore_cols=c.ratings_ignore(gold_col),
+        stream=stream,
     )
     g = c.load_gold(r, ratings, gold, gold_col, item_col)
     p = None

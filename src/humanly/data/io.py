@@ -435,6 +435,7 @@ def read_ratings(
     duplicates: DuplicatePolicy = "error",
     ignore_cols: Sequence[str] = (),
     name: str | None = None,
+    stream: bool = False,
 ) -> Ratings:
     """Read ratings from a file or DataFrame into a :class:`~humanly.data.ratings.Ratings`.
 
@@ -449,7 +450,21 @@ def read_ratings(
       omit one class, whose count is the total minus the others (named ``rest_class``, placed first).
 
     ``name`` labels the source in messages (default: the path, or "DataFrame").
+
+    ``stream=True`` reads a long-format Parquet dataset (a file or a folder of files) in batches and keeps
+    only per-item class counts (anonymous; memory proportional to items, not labels): see
+    :func:`humanly.data.stream.read_counts_stream`.
     """
+    if stream:
+        if isinstance(source, pd.DataFrame) or wide or counts is not None:
+            raise InputError(
+                "--stream reads a long-format Parquet file or folder; drop --wide/--counts or --stream"
+            )
+        from .stream import read_counts_stream
+
+        return read_counts_stream(
+            source, item_col=item_col, label_col=label_col, classes=classes, name=name
+        )
     frame_or_path = source
     src_name = name or ("DataFrame" if isinstance(source, pd.DataFrame) else str(source))
 

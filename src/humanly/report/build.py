@@ -175,7 +175,20 @@ def _data_section(
 #: Section builders, in page order: (key in the embedded results, builder). Each builder returns the
 #: section and the analysis result whose ``to_dict()`` is embedded (``None`` when not applicable).
 SectionBuilder = Callable[..., tuple[Section, Any]]
-BUILDERS: list[tuple[str, SectionBuilder]] = [("inspect", _data_section)]
+
+
+def _builders() -> list[tuple[str, SectionBuilder]]:
+    from ..budget.report import budget_section
+    from ..certify.report import certify_section
+
+    return [
+        ("inspect", _data_section),
+        ("certify", certify_section),
+        ("budget", budget_section),
+    ]
+
+
+BUILDERS: list[tuple[str, SectionBuilder]] = _builders()
 
 
 def _inspect_headline(s: dict[str, Any]) -> str:
@@ -190,7 +203,14 @@ def _inspect_headline(s: dict[str, Any]) -> str:
 
 
 #: One-line summaries of each analysis' embedded result, for the terminal (``humanly report/demo``).
-HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = {"inspect": _inspect_headline}
+def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
+    from ..budget.report import budget_headline
+    from ..certify.report import certify_headline
+
+    return {"inspect": _inspect_headline, "certify": certify_headline, "budget": budget_headline}
+
+
+HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = _headlines()
 
 
 def _methods_section(keys: Sequence[str]) -> Section:

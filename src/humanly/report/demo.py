@@ -75,4 +75,6 @@ def run_demo(
         lines.append("")
     lines = [line for line in lines if line]
     lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
-    return DemoResult(real_path, sim_path, tuple(lines), real.to_dict(), simulated.to_dict())
+    return DemoResult(
+        real_path, sim_path, tuple(lines), real.to_dict()["results"], simulated.to_dict()["results"]
+    )

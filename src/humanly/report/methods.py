@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from ..budget.report import METHODS_TEXT as _BUDGET
+from ..certify.report import METHODS_TEXT as _CERTIFY
+
 METHODS: dict[str, str] = {
+    "certify": _CERTIFY,
+    "budget": _BUDGET,
     "inspect": (
         "Data. Pairwise agreement is the mean over items with at least two labels of the share of "
         "agreeing ordered pairs of distinct raters, Σ_c n_c(n_c − 1) / (n(n − 1)). Fleiss' kappa (Fleiss "

@@ -1,0 +1,192 @@
+"""Sampling estimator of the power curve (Survey Equivalence, Algorithms 1–3 with RATERSUBSETS,
+Algorithm 2), needed for scorers that are not means of per-item terms (precision, recall, F1, AUC, DMI,
+Pearson, Spearman) and kept for every scorer as ``method="sampled"``.
+
+* Named raters, every item labelled by every rater: the paper's procedure — all size-k subsets of rater
+  columns when C(K, k) ≤ ``n_draws`` (200), else ``n_draws`` distinct random subsets; each scored
+  against every unused rater (or every r-subset of unused raters, plurality vote, capped the same way),
+  averaged over reference raters then over subsets.
+* Ragged or anonymous data: ``n_draws`` draws; in each, every item with at least k + r labels gets a
+  uniformly random ordering of its own labels, the first k are the survey and the next r the reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+
+from ._engine import Plan, _codes, abc_predictions
+from .combiners import clip_probs
+from .scorers import Scorer
+
+__all__ = ["label_matrix", "sampled_classifier", "sampled_curve"]
+
+
+def label_matrix(counts: np.ndarray) -> np.ndarray:
+    """Items × max-labels matrix of class codes expanded from counts (-1 padding at the end)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    n_lab = counts.sum(axis=1)
+    width = int(n_lab.max()) if len(n_lab) else 0
+    out = np.full((len(counts), width), -1, dtype=np.int64)
+    cum = np.cumsum(counts, axis=1)
+    pos = np.arange(width)[None, :]
+    for c in range(counts.shape[1] - 1, -1, -1):
+        out = np.where(pos < cum[:, c : c + 1], c, out)
+    return out
+
+
+def _nanmean(x: object) -> float:
+    a = np.asarray(x, dtype=float)
+    a = a[~np.isnan(a)]
+    return float(a.mean()) if len(a) else float("nan")
+
+
+def _subsets(n: int, k: int, cap: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    if math.comb(n, k) <= cap:
+        return list(itertools.combinations(range(n), k))
+    seen: set[tuple[int, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    while len(out) < cap:
+        s = tuple(sorted(rng.choice(n, size=k, replace=False).tolist()))
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def _draw_label(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    u = rng.random(p.shape[:-1])[..., None]
+    return np.minimum((np.cumsum(p, axis=-1) < u).sum(-1), p.shape[-1] - 1)
+
+
+def _plurality(z: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    top = z >= z.max(axis=-1, keepdims=True)
+    return np.argmax(top + rng.random(z.shape), axis=-1)
+
+
+def _onehot_counts(lab: np.ndarray, n_cls: int) -> np.ndarray:
+    return (lab[..., None] == np.arange(n_cls)).sum(-2)
+
+
+def _predict(
+    y: np.ndarray,
+    vec: np.ndarray,
+    combiner: Any,
+    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    scorer: Scorer,
+    clip: tuple[float, float],
+    rng: np.random.Generator,
+) -> np.ndarray:
+    n_cls = y.shape[-1]
+    flat = y.reshape(-1, n_cls)
+    if abc_table is not None:
+        table, ycodes, base = abc_table
+        order = np.argsort(ycodes)
+        pos = order[np.searchsorted(ycodes[order], _codes(flat, base))]
+        p = table[np.broadcast_to(vec, y.shape[:-1]).reshape(-1), pos]
+        return p.reshape(y.shape)
+    p = combiner.predict(flat).reshape(y.shape)
+    if combiner.hard:
+        h = _draw_label(p, rng)
+        p = np.eye(n_cls)[h]
+        if scorer.decomposable:
+            p = clip_probs(p, clip)
+    return p
+
+
+def sampled_curve(
+    plan: Plan,
+    labels: np.ndarray,
+    complete: bool,
+    inv: np.ndarray,
+    mult: np.ndarray,
+    combiner: Any,
+    scorer: Scorer,
+    clip: tuple[float, float],
+    positive: int,
+    n_draws: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Curve points and item counts per level by sampling (see the module docstring)."""
+    n_cls = plan.v.shape[1]
+    r = plan.r
+    base = int(plan.v.max()) + 2
+    n_lab = (labels >= 0).sum(axis=1)
+    out = np.full(len(plan.levels), np.nan)
+    nit = np.zeros(len(plan.levels))
+    for j, lvl in enumerate(plan.levels):
+        k = lvl.k
+        abc_table = None
+        if plan.abc:
+            abc_table = (abc_predictions(plan, lvl, mult), _codes(lvl.y, base), base)
+        if complete:
+            width = labels.shape[1]
+            scores = []
+            for sub in _subsets(width, k, n_draws, rng):
+                unused = [c for c in range(width) if c not in sub]
+                y = _onehot_counts(labels[:, list(sub)], n_cls)  # (n, C)
+                p = _predict(y[None], inv[None], combiner, abc_table, scorer, clip, rng)[0]
+                refs = _subsets(len(unused), r, n_draws, rng)
+                ref_cols = np.array([[unused[i] for i in rs] for rs in refs])  # (R, r)
+                z = _onehot_counts(labels[:, ref_cols].transpose(1, 0, 2), n_cls)  # (R, n, C)
+                ref = _plurality(z, rng)
+                pp = np.broadcast_to(p, (len(refs), *p.shape))
+                scores.append(_nanmean(scorer.score(pp, ref, positive, rng)))
+            out[j] = _nanmean(scores)
+            nit[j] = len(labels)
+            continue
+        keep = n_lab >= k + r
+        lab = labels[keep]
+        vec = inv[keep]
+        nit[j] = len(lab)
+        if not len(lab):
+            continue
+        scores = []
+        chunk = max(1, int(2_000_000 // max(1, lab.size)))
+        for s0 in range(0, n_draws, chunk):
+            s = min(chunk, n_draws - s0)
+            keys = rng.random((s, *lab.shape))
+            keys[:, lab < 0] = 2.0
+            order = np.argsort(keys, axis=-1)
+            perm = np.take_along_axis(np.broadcast_to(lab, keys.shape), order, axis=-1)
+            y = _onehot_counts(perm[..., :k], n_cls)  # (s, n, C)
+            z = _onehot_counts(perm[..., k : k + r], n_cls)
+            ref = _plurality(z, rng)
+            p = _predict(y, vec[None, :], combiner, abc_table, scorer, clip, rng)
+            scores.append(scorer.score(p, ref, positive, rng))
+        out[j] = _nanmean(np.concatenate(scores))
+    return out, nit
+
+
+def sampled_classifier(
+    probs: np.ndarray,
+    labels: np.ndarray,
+    complete: bool,
+    r: int,
+    scorer: Scorer,
+    positive: int,
+    n_draws: int,
+    rng: np.random.Generator,
+) -> float:
+    """Algorithm 1 for a whole-sample scorer: mean score against every reference rater (named,
+    complete) or against ``n_draws`` random reference labels per item (ragged / anonymous)."""
+    n_cls = probs.shape[1]
+    n_lab = (labels >= 0).sum(axis=1)
+    if complete:
+        refs = _subsets(labels.shape[1], r, n_draws, rng)
+        z = _onehot_counts(labels[:, np.array(refs)].transpose(1, 0, 2), n_cls)
+        ref = _plurality(z, rng)
+        pp = np.broadcast_to(probs, (len(refs), *probs.shape))
+        return float(_nanmean(scorer.score(pp, ref, positive, rng)))
+    keep = n_lab >= r
+    lab, p = labels[keep], probs[keep]
+    keys = rng.random((n_draws, *lab.shape))
+    keys[:, lab < 0] = 2.0
+    order = np.argsort(keys, axis=-1)[..., :r]
+    z = _onehot_counts(np.take_along_axis(np.broadcast_to(lab, keys.shape), order, -1), n_cls)
+    ref = _plurality(z, rng)
+    pp = np.broadcast_to(p, (n_draws, *p.shape))
+    return float(_nanmean(scorer.score(pp, ref, positive, rng)))
