@@ -30,6 +30,19 @@ from scipy import special, stats
 from .._result import Result
 from ..data.errors import InputError
 
+try:  # Boost's binomial pmf, the ufunc behind scipy.stats.binom.pmf, without its argument checks
+    from scipy.special._ufuncs import _binom_pmf as _boost_binom_pmf
+except ImportError:  # pragma: no cover - other scipy versions
+    _boost_binom_pmf = None
+
+
+def _binom_pmf(k: np.ndarray, n: np.ndarray | int, p: np.ndarray) -> np.ndarray:
+    """P(Binomial(n, p) = k) for valid arguments (0 ≤ k ≤ n, 0 ≤ p ≤ 1)."""
+    if _boost_binom_pmf is not None:
+        return _boost_binom_pmf(k, n, p)
+    return stats.binom.pmf(k, n, p)
+
+
 __all__ = [
     "CorrelatedModel",
     "Gap",
@@ -351,7 +364,7 @@ def _conditionals(
     even = (j % 2) == 0
     tie = np.zeros(shape)
     # C(j, j/2) (rs)^(j/2) is symmetric in r and s: pass the smaller one
-    tie[even] = stats.binom.pmf(j[even] / 2.0, j[even], np.minimum(rb, sb)[even])
+    tie[even] = _binom_pmf(j[even] / 2.0, j[even], np.minimum(rb, sb)[even])
     out = {"eq": tie}
     odd_first = ~even.copy()
     odd_first[:, 1:] = False  # an odd j in the first column has no even j − 1 in the window
@@ -397,7 +410,7 @@ def _window_sum(
             hi_edge = lo + 2 * width < n
         # P(J = j): pass the smaller of P(G ≠ 0), P(G = 0) to Boost so the other is not rounded first
         use_z = (zq < 0.5)[:, None]
-        w = stats.binom.pmf(np.where(use_z, n - j, j), n, np.where(use_z, zq[:, None], pj[:, None]))
+        w = _binom_pmf(np.where(use_z, n - j, j), n, np.where(use_z, zq[:, None], pj[:, None]))
         out: dict[str, np.ndarray] = {}
         ok = True
         cond = _conditionals(kinds, j, r[:, None], s[:, None])
