@@ -50,3 +50,14 @@ def test_plan_errors() -> None:
         plan(ratings, preds, better="nope")
     with pytest.raises(InputError, match="two models"):
         plan(ratings, preds.select(["better"]))
+
+
+def test_plan_invariant_to_item_order() -> None:
+    import numpy as np
+
+    ratings, preds = _pilot(400, 5, seed=7)
+    perm = np.random.default_rng(0).permutation(ratings.n_items)
+    a = plan(ratings, preds, bootstrap=0)
+    b = plan(ratings.take(perm), preds.take(perm), bootstrap=0)
+    assert a.estimates == pytest.approx(b.estimates)
+    assert a.assumptions == b.assumptions and a.recommended_budget == b.recommended_budget
