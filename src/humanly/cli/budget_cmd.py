@@ -160,6 +160,8 @@ def win_cmd(
         int, typer.Option("--simulate", help="Also estimate by Monte Carlo with R replicates.")
     ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo check.")] = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     plot: Plot = None,
     json: c.Json = False,
 ) -> None:
@@ -169,7 +171,16 @@ def win_cmd(
     ms = _ints(m, (1, 3, 5), "--m")
     if simulate < 0:
         raise InputError(f"--simulate {simulate}: give a non-negative number of replicates")
-    res = bd.compare(model, budget, ms, ties=_ties(ties), simulate=simulate, seed=seed)
+    res = bd.compare(
+        model,
+        budget,
+        ms,
+        ties=_ties(ties),
+        simulate=simulate,
+        seed=seed,
+        workers=workers,
+        scheduler=scheduler,
+    )
     if plot is not None:
         from ..plots import budget as pl
 
@@ -379,6 +390,8 @@ def plan_cmd(
     model_col: c.ModelCol = None,
     positive: c.Positive = None,
     missing: c.Missing = "error",
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     plot: Plot = None,
     json: c.Json = False,
 ) -> None:
@@ -419,6 +432,8 @@ def plan_cmd(
         bootstrap=bootstrap,
         seed=seed,
         budget=budget,
+        workers=workers,
+        scheduler=scheduler,
     )
     if plot is not None:
         from ..plots import budget as pl
