@@ -77,3 +77,7 @@ __all__ += ["PAPER_N", "SweepResult", "SweepSpec", "run_sweep"]
 from .plan import PlanResult, estimate_parameters, plan  # noqa: E402
 
 __all__ += ["PlanResult", "estimate_parameters", "plan"]
+
+from .open_problems import StrategyComparison, adaptive_vs_single, plurality_vs_single  # noqa: E402
+
+__all__ += ["StrategyComparison", "adaptive_vs_single", "plurality_vs_single"]

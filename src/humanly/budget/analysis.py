@@ -111,6 +111,8 @@ def compare(
     ties: Ties = "failure",
     simulate: int = 0,
     seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> Comparison:
     """Exact P(ΣᵢGᵢ > 0) for n = ⌊budget/m⌋ items with m-majority labels, per m, with the Hoeffding
     (Lemma 1) and Cramér (Lemma 2) lower bounds; ``simulate=R`` adds a seeded Monte Carlo estimate."""
@@ -122,7 +124,13 @@ def compare(
             raise InputError(f"--budget {budget} is smaller than m = {mm}: no item can be labelled")
         g = model.gap(mm)
         out = outcome(g, n)
-        mc = simulate_win(model, mm, n, simulate, seed=seed, ties=ties) if simulate else None
+        mc = (
+            simulate_win(
+                model, mm, n, simulate, seed=seed, ties=ties, workers=workers, scheduler=scheduler
+            )
+            if simulate
+            else None
+        )
         rows.append(
             ComparisonRow(
                 m=mm,

@@ -30,6 +30,19 @@ from scipy import special, stats
 from .._result import Result
 from ..data.errors import InputError
 
+try:  # Boost's binomial pmf, the ufunc behind scipy.stats.binom.pmf, without its argument checks
+    from scipy.special._ufuncs import _binom_pmf as _boost_binom_pmf
+except ImportError:  # pragma: no cover - other scipy versions
+    _boost_binom_pmf = None
+
+
+def _binom_pmf(k: np.ndarray, n: np.ndarray | int, p: np.ndarray) -> np.ndarray:
+    """P(Binomial(n, p) = k) for valid arguments (0 ≤ k ≤ n, 0 ≤ p ≤ 1)."""
+    if _boost_binom_pmf is not None:
+        return _boost_binom_pmf(k, n, p)
+    return stats.binom.pmf(k, n, p)
+
+
 __all__ = [
     "CorrelatedModel",
     "Gap",
@@ -351,7 +364,7 @@ def _conditionals(
     even = (j % 2) == 0
     tie = np.zeros(shape)
     # C(j, j/2) (rs)^(j/2) is symmetric in r and s: pass the smaller one
-    tie[even] = stats.binom.pmf(j[even] / 2.0, j[even], np.minimum(rb, sb)[even])
+    tie[even] = _binom_pmf(j[even] / 2.0, j[even], np.minimum(rb, sb)[even])
     out = {"eq": tie}
     odd_first = ~even.copy()
     odd_first[:, 1:] = False  # an odd j in the first column has no even j − 1 in the window
@@ -397,7 +410,7 @@ def _window_sum(
             hi_edge = lo + 2 * width < n
         # P(J = j): pass the smaller of P(G ≠ 0), P(G = 0) to Boost so the other is not rounded first
         use_z = (zq < 0.5)[:, None]
-        w = stats.binom.pmf(np.where(use_z, n - j, j), n, np.where(use_z, zq[:, None], pj[:, None]))
+        w = _binom_pmf(np.where(use_z, n - j, j), n, np.where(use_z, zq[:, None], pj[:, None]))
         out: dict[str, np.ndarray] = {}
         ok = True
         cond = _conditionals(kinds, j, r[:, None], s[:, None])
@@ -414,8 +427,34 @@ def _window_sum(
         width *= 2
 
 
+def _grouped_window_sum(
+    n: int,
+    pj: np.ndarray,
+    center: np.ndarray,
+    r: np.ndarray,
+    s: np.ndarray,
+    kinds: tuple[str, ...],
+    p_width: np.ndarray,
+    zq: np.ndarray,
+    group: int = 256,
+) -> dict[str, np.ndarray]:
+    """:func:`_window_sum` over rows grouped by the spread of J, so a group's window is sized by its own
+    widest row rather than by the widest of all rows (many configurations at once, as in the sweep)."""
+    if pj.size <= group:
+        return _window_sum(n, pj, center, r, s, kinds, p_width, zq)
+    spread = np.maximum(pj * (1 - pj), p_width * (1 - p_width))
+    order = np.argsort(spread, kind="stable")
+    out = {k: np.empty(pj.size) for k in kinds}
+    for start in range(0, pj.size, group):
+        o = order[start : start + group]
+        part = _window_sum(n, pj[o], center[o], r[o], s[o], kinds, p_width[o], zq[o])
+        for k in kinds:
+            out[k][o] = part[k]
+    return out
+
+
 def outcomes(
-    x: np.ndarray | float, y: np.ndarray | float, n: int
+    x: np.ndarray | float, y: np.ndarray | float, n: int, *, floor: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Exact (win, tie, loss) = P(ΣG > 0), P(ΣG = 0), P(ΣG < 0) for n i.i.d. G with P(G = 1) = x and
     P(G = −1) = y, vectorised over configurations (x, y arrays of one shape).
@@ -427,6 +466,10 @@ def outcomes(
     side is its complement; when the "smaller" side exceeds 1/2 (small n) the larger side is summed
     directly too. Each side therefore has relative error of a few ulps times the window length, and no
     probability exceeds 1.
+
+    ``floor`` (default 0: off): configurations whose Cramér bound (2√(xy) + z)ⁿ on the smaller side
+    (Lemma 2, valid for every n) is below ``floor`` get smaller side and tie 0 without summation — an
+    absolute error below ``floor`` (the sweep uses 1e-300, where doubles underflow anyway).
     """
     n = int(n)
     if n < 0:
@@ -463,15 +506,24 @@ def outcomes(
         if not sel.any():
             continue
         small, big = ("lt", "gt") if better else ("gt", "lt")
-        # sd of J at the tilted point: use the tilted success probability of J for the width
-        pt = tilted[sel] / n
-        sums = _window_sum(n, ps[sel], tilted[sel], r[sel], s[sel], (small, "eq"), pt, zs[sel])
-        small_v, tie_v = sums[small], sums["eq"]
+        small_v = np.zeros(int(sel.sum()))
+        tie_v = np.zeros(int(sel.sum()))
+        todo = np.ones(small_v.size, dtype=bool)
+        if floor > 0:
+            d2 = (np.sqrt(xs[sel]) - np.sqrt(ys[sel])) ** 2  # 1 − (2√(xy) + z)
+            todo = n * np.log1p(-np.minimum(d2, 1.0)) >= math.log(floor)
+        if todo.any():
+            ss = np.flatnonzero(sel)[todo]
+            # sd of J at the tilted point: use the tilted success probability of J for the width
+            sums = _grouped_window_sum(
+                n, ps[ss], tilted[ss], r[ss], s[ss], (small, "eq"), tilted[ss] / n, zs[ss]
+            )
+            small_v[todo], tie_v[todo] = sums[small], sums["eq"]
         big_v = 1.0 - small_v - tie_v
         redo = small_v + tie_v > 0.5
         if redo.any():
             sub = np.flatnonzero(redo)
-            direct = _window_sum(
+            direct = _grouped_window_sum(
                 n,
                 ps[sel][sub],
                 plain[sel][sub],

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from .._parallel import run_tasks
 from .._random import stream
 from .._result import Result
 from ..data import Predictions, Ratings
@@ -165,6 +166,26 @@ def _assumption2(
     return bool((a / b) * lhs_gap >= rhs - 1e-12)
 
 
+_PER_TASK = 50  # bootstrap replicates per task
+
+
+def _bootstrap_chunk(
+    counts: np.ndarray,
+    truth: np.ndarray,
+    rb: np.ndarray,
+    rw: np.ndarray,
+    seed: int,
+    start: int,
+    stop: int,
+) -> list[dict[str, float]]:
+    """Bootstrap replicates start..stop−1; replicate i resamples items with ``stream(seed, i)``."""
+    out = []
+    for i in range(start, stop):
+        idx = stream(seed, i).integers(0, len(truth), len(truth))
+        out.append(estimate_parameters(counts[idx], truth[idx], rb[idx], rw[idx]))
+    return out
+
+
 def plan(
     ratings: Ratings,
     predictions: Predictions,
@@ -176,9 +197,13 @@ def plan(
     bootstrap: int = 200,
     seed: int = 0,
     budget: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> PlanResult:
     """Estimate the correlated model from a pilot, bootstrap it, check assumptions 1–2 and recommend
-    the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`)."""
+    the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`).
+
+    The bootstrap runs in-process, or on dask with ``workers`` / ``scheduler`` (identical numbers)."""
     if bootstrap < 0:
         raise InputError(f"--bootstrap {bootstrap}: give a non-negative number of replicates")
     b, w, counts, truth, rb, rw = _prepare(ratings, predictions, better, worse)
@@ -189,11 +214,17 @@ def plan(
             "the pilot has no items where exactly one model agrees with the crowd majority; "
             "the models cannot be told apart on it — label more pilot items"
         )
-    reps = []
-    for i in range(bootstrap):
-        g = stream(seed, i)
-        idx = g.integers(0, len(truth), len(truth))
-        reps.append(estimate_parameters(counts[idx], truth[idx], rb[idx], rw[idx]))
+    starts = list(range(0, bootstrap, _PER_TASK))
+    args = [(counts, truth, rb, rw, seed, a, min(a + _PER_TASK, bootstrap)) for a in starts]
+    parts = run_tasks(
+        _bootstrap_chunk,
+        args,
+        workers=workers,
+        scheduler=scheduler,
+        description="bootstrap",
+        show_progress=len(args) > 4,
+    )
+    reps = [r for part in parts for r in part]
     ranges: dict[str, tuple[float, float]] = {}
     for k in _PARAMS:
         vals = np.array([r[k] for r in reps], dtype=float)

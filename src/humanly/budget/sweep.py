@@ -39,6 +39,8 @@ __all__ = ["PAPER_N", "SweepResult", "SweepSpec", "chunk_configs", "run_sweep", 
 
 #: The sample sizes of Appendix A.
 PAPER_N: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 100, 101, 1000, 1001)
+#: Errors whose Cramér bound is below this are set to 0 without summation (both sides underflow anyway).
+_FLOOR = 1e-300
 _BLOCK = 4096  # configurations per vectorised block (bounds memory to a few hundred MB at n = 1001)
 
 
@@ -106,10 +108,10 @@ def _probabilities(cfg: np.ndarray, spec: SweepSpec) -> tuple[np.ndarray, np.nda
         for a, n in enumerate(spec.n_values):
             total = m * n
             if total not in cache:
-                _, tie, loss = outcomes(x1, y1, total)
+                _, tie, loss = outcomes(x1, y1, total, floor=_FLOOR)
                 cache[total] = tie + loss
             single[a, b] = cache[total]
-            _, tie, loss = outcomes(xm, ym, n)
+            _, tie, loss = outcomes(xm, ym, n, floor=_FLOOR)
             multi[a, b] = tie + loss
     return single, multi
 
@@ -273,7 +275,15 @@ def run_sweep(
         else:
             with dask_client(workers, scheduler) as new_client:
                 _run_on(new_client, spec_dict, todo, finish, show_progress)
-    return _total(spec, [results[c] for c in sorted(results)], len(todo_all), outp)
+    if (
+        outp is not None
+    ):  # totals cover every finished chunk of this sweep, not only those requested
+        for c in range(spec.n_chunks):
+            if c not in results:
+                loaded = _load(outp, c)
+                if loaded is not None:
+                    results[c] = loaded
+    return _total(spec, [results[c] for c in sorted(results)], spec.n_chunks, outp)
 
 
 def _run_on(client: Any, spec_dict: dict, todo: list[int], finish: Any, show: bool) -> None:

@@ -160,6 +160,8 @@ def win_cmd(
         int, typer.Option("--simulate", help="Also estimate by Monte Carlo with R replicates.")
     ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo check.")] = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     plot: Plot = None,
     json: c.Json = False,
 ) -> None:
@@ -169,7 +171,16 @@ def win_cmd(
     ms = _ints(m, (1, 3, 5), "--m")
     if simulate < 0:
         raise InputError(f"--simulate {simulate}: give a non-negative number of replicates")
-    res = bd.compare(model, budget, ms, ties=_ties(ties), simulate=simulate, seed=seed)
+    res = bd.compare(
+        model,
+        budget,
+        ms,
+        ties=_ties(ties),
+        simulate=simulate,
+        seed=seed,
+        workers=workers,
+        scheduler=scheduler,
+    )
     if plot is not None:
         from ..plots import budget as pl
 
@@ -379,6 +390,8 @@ def plan_cmd(
     model_col: c.ModelCol = None,
     positive: c.Positive = None,
     missing: c.Missing = "error",
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     plot: Plot = None,
     json: c.Json = False,
 ) -> None:
@@ -419,6 +432,8 @@ def plan_cmd(
         bootstrap=bootstrap,
         seed=seed,
         budget=budget,
+        workers=workers,
+        scheduler=scheduler,
     )
     if plot is not None:
         from ..plots import budget as pl
@@ -448,3 +463,61 @@ def plan_cmd(
     )
     for msg in res.notes:
         c.note(msg)
+
+
+@budget_app.command("open")
+def open_cmd(
+    p: P = None,
+    eps: Eps = None,
+    q: Q = None,
+    qb: Qb = None,
+    qw: Qw = None,
+    pw: Pw = None,
+    pb0: Pb0 = None,
+    pb1: Pb1 = None,
+    budget: BudgetOpt = 1500,
+    m: Ms = None,
+    classes: Annotated[
+        int, typer.Option("--classes", help="K > 2: plurality voting over K classes.")
+    ] = 2,
+    adaptive: Annotated[
+        bool, typer.Option("--adaptive", help="Two labels, a third only on a tie (binary).")
+    ] = False,
+    reps: Annotated[int, typer.Option("--reps", help="Monte Carlo replicates.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    json: c.Json = False,
+) -> None:
+    """The paper's open problems by simulation: plurality voting over --classes K, or --adaptive."""
+    if adaptive == (classes > 2):
+        raise InputError("give either --classes K (K > 2, plurality voting) or --adaptive")
+    if adaptive:
+        model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
+        res = bd.adaptive_vs_single(
+            model, budget, reps=reps, seed=seed, workers=workers, scheduler=scheduler
+        )
+    else:
+        if p is None or eps is None or q is None:
+            raise InputError("plurality voting uses the independent model: give --p, --eps and --q")
+        res = bd.plurality_vs_single(
+            classes,
+            q,
+            p,
+            eps,
+            budget,
+            _ints(m, (1, 3, 5), "--m"),
+            reps=reps,
+            seed=seed,
+            workers=workers,
+            scheduler=scheduler,
+        )
+    if json:
+        c.print_json(res.to_dict())
+        return
+    _table(
+        f"P(better classifier identified), budget {budget:,}, {reps:,} replicates (Monte Carlo)",
+        [r.to_dict() for r in res.rows],
+        ["strategy", "labels_per_item", "items", "win", "se", "exact"],
+    )
+    c.stdout.print(f"best: {res.best}")

@@ -1,0 +1,174 @@
+"""Label budget (Don't Label Twice): exact win probability at n = 10², 10⁴, 10⁶, 10⁷ and sweep throughput.
+
+Targets (issue 5): P(ΣG > 0) for n = 10⁶ in under 10 ms; the full Appendix A sweep (50⁵ grid, n ∈ {1..11,
+100, 101, 1000, 1001}, m ∈ {3, 11}) in under one hour on this 2-core machine.
+
+Baseline for the exact probability: the paper's method — the distribution of ΣG by iterated convolution
+with exponentiation by squaring (numpy.convolve, exact in double precision but O(n²)); measured for
+n ≤ 10⁴ in the same run. The sweep is measured on a seeded random sample of the configurations of one
+full-size chunk (every chunk has the same (p_w, p_b0, p_b1) grid) and projected to all 2,500 chunks,
+assuming perfect scaling over 2 worker processes.
+
+    python benchmarks/budget_bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from humanly.budget import IndependentModel, SweepSpec, outcome
+from humanly.budget.sweep import _probabilities, chunk_configs
+
+GAP = IndependentModel(0.8, 0.01, 0.8).gap(1)  # Fig. 2's parameters
+
+
+def _time(fn: Any, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def convolution_win(x: float, y: float, z: float, n: int) -> float:
+    """The paper's approach: pmf of ΣG by exponentiation by squaring of the pmf [y, z, x]."""
+    base = np.array([y, z, x])
+    result = np.array([1.0])
+    power = base
+    k = n
+    while k:
+        if k & 1:
+            result = np.convolve(result, power)
+        k >>= 1
+        if k:
+            power = np.convolve(power, power)
+    # result[i] = P(ΣG = i − n)
+    return float(result[n + 1 :].sum())
+
+
+def _row(
+    name: str,
+    times: list[float],
+    *,
+    baseline: str | None = None,
+    base_times: list[float] | None = None,
+    target: str | None = None,
+    notes: str = "",
+    peak_mb: float | None = None,
+) -> dict[str, Any]:
+    med = statistics.median(times)
+    ratio = statistics.median(base_times) / med if base_times else None
+    return {
+        "name": name,
+        "median_s": med,
+        "min_s": min(times),
+        "max_s": max(times),
+        "runs": len(times),
+        "peak_mb": peak_mb,
+        "baseline": baseline,
+        "ratio": ratio,
+        "target": target,
+        "notes": notes,
+    }
+
+
+def bench_exact(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    for n in (10**2, 10**4, 10**6, 10**7):
+        runs = 5 if n >= 10**7 or quick else 9
+        outcome(GAP, n)  # warm up
+        times = _time(lambda n=n: outcome(GAP, n), runs)
+        base = None
+        note = f"win = {outcome(GAP, n).win:.12g}"
+        if n <= 10**4:
+            base = _time(lambda n=n: convolution_win(GAP.x, GAP.y, GAP.z, n), 5)
+            diff = abs(convolution_win(GAP.x, GAP.y, GAP.z, n) - outcome(GAP, n).win)
+            note += f"; |ours − convolution| = {diff:.1e}"
+        rows.append(
+            _row(
+                f"exact win probability n=1e{int(np.log10(n))}",
+                times,
+                baseline="iterated convolution (numpy.convolve, squaring)" if base else None,
+                base_times=base,
+                target="< 0.01 s" if n == 10**6 else None,
+                notes=note,
+            )
+        )
+    return rows
+
+
+def bench_sweep(quick: bool) -> list[dict[str, Any]]:
+    spec = SweepSpec()  # the paper's full sweep
+    chunk = 1234
+    cfg = chunk_configs(spec, chunk)
+    per_chunk = cfg.shape[0]
+    total = per_chunk * spec.n_chunks
+    size = 256 if quick else 1024
+    pick = np.sort(np.random.default_rng(0).choice(per_chunk, size, replace=False))
+    sample = cfg[
+        pick
+    ]  # a seeded random sample of the chunk (its first rows are the weakest classifiers)
+    runs = 5
+    times = _time(lambda: _probabilities(sample, spec), runs)
+    tracemalloc.start()
+    _probabilities(sample, spec)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    med = statistics.median(times)
+    rate = size / med
+    hours_2 = total / rate / 2 / 3600
+    pairs = len(spec.n_values) * len(spec.m_values)
+    return [
+        _row(
+            f"sweep: {size} configurations × {pairs} (n, m) pairs",
+            times,
+            target="full sweep < 1 h on 2 cores",
+            peak_mb=peak,
+            notes=(
+                f"{rate:,.0f} configurations/s per core ({rate * pairs * 2:,.0f} probabilities/s); "
+                f"full sweep = {total:,} configurations ({total * pairs:,} pairs) → projected "
+                f"{hours_2:,.1f} h on 2 cores (target NOT met)"
+                if hours_2 > 1
+                else f"projected {hours_2:.2f} h on 2 cores"
+            ),
+        )
+    ]
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    """All measurements (the lead's benchmarks/run.py aggregates these)."""
+    return bench_exact(quick) + bench_sweep(quick)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer runs and a smaller sweep sample"
+    )
+    args = parser.parse_args()
+    for r in run(args.quick):
+        ratio = f"  ×{r['ratio']:.1f} vs {r['baseline']}" if r["ratio"] else ""
+        peak = f"  peak {r['peak_mb']:.0f} MB" if r["peak_mb"] is not None else ""
+        print(
+            f"{r['name']:<48} median {r['median_s'] * 1e3:10.2f} ms "
+            f"(min {r['min_s'] * 1e3:.2f}, max {r['max_s'] * 1e3:.2f}, {r['runs']} runs){peak}{ratio}"
+        )
+        if r["target"]:
+            print(f"{'':<48} target {r['target']}")
+        if r["notes"]:
+            print(f"{'':<48} {r['notes']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""The paper's open problems (section 5), by seeded Monte Carlo simulation.
+
+* :func:`plurality_vs_single` — more than two classes with plurality voting: K classes, a label is right
+  with probability q and otherwise uniform over the K − 1 wrong classes; c_w / c_b are right with
+  probability p / p + ε independently and otherwise predict a uniform wrong class; the test label is the
+  plurality of m labels (ties broken uniformly at random). Compares P(c_b has the higher test accuracy)
+  for m labels on ⌊k/m⌋ items against one label on k items.
+* :func:`adaptive_vs_single` — binary labels, "two labels, a third only on a tie": the adaptive label is
+  right with probability M_3(q) (a tie is broken by the third label) at an expected cost of
+  2 + 2q(1 − q) labels per item. Items are labelled one after another until the budget k is spent, so the
+  number of items is random; compared with single labels on k items and 3-majority labels on ⌊k/3⌋ items.
+  The exact probability at the expected number of items, n = ⌊k / (2 + 2q(1 − q))⌋, is reported too
+  (independent model: the adaptive label is a single label of accuracy M_3(q)).
+
+Replicate chunk i draws from ``stream(seed, i)``: same seed, same numbers on any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._parallel import run_tasks
+from .._random import stream
+from .._result import Result
+from ..data.errors import InputError
+from .core import IndependentModel, majority_accuracy, outcome
+
+__all__ = ["StrategyComparison", "StrategyRow", "adaptive_vs_single", "plurality_vs_single"]
+
+
+@dataclass(frozen=True, repr=False)
+class StrategyRow(Result):
+    """One labelling strategy at a fixed budget: Monte Carlo P(c_b wins) (ties count as failure) with
+    its standard error, the (expected) labels per item and items, and the exact value where known."""
+
+    strategy: str
+    labels_per_item: float
+    items: float
+    win: float
+    se: float
+    exact: float | None = None
+
+
+@dataclass(frozen=True, repr=False)
+class StrategyComparison(Result):
+    problem: str
+    params: dict[str, float]
+    budget: int
+    reps: int
+    seed: int
+    rows: list[StrategyRow]
+    best: str
+
+
+def _check(budget: int, reps: int) -> None:
+    if budget < 1:
+        raise InputError(f"budget {budget}: give a positive number of labels")
+    if reps < 1:
+        raise InputError(f"reps {reps}: give a positive number of replicates")
+
+
+def _chunks(reps: int, per: int) -> list[int]:
+    return [min(per, reps - s) for s in range(0, reps, per)]
+
+
+# --------------------------------------------------------------------------- plurality voting
+def _plurality_chunk(
+    k: int, q: float, p: float, eps: float, m: int, n: int, reps: int, seed: int, index: int
+) -> int:
+    g = stream(seed, index)
+    shape = (reps, n)
+    # truth is class 0 by symmetry; wrong answers are uniform over 1..K-1
+    pv = np.array([q] + [(1 - q) / (k - 1)] * (k - 1))
+    counts = g.multinomial(m, pv, size=shape)  # (reps, n, K)
+    label = np.argmax(counts + g.random(counts.shape) * 0.5, axis=2)  # random tie-break
+    wrong_w = g.integers(1, k, size=shape)
+    wrong_b = g.integers(1, k, size=shape)
+    cw = np.where(g.random(shape) < p, 0, wrong_w)
+    cb = np.where(g.random(shape) < p + eps, 0, wrong_b)
+    gap = (cb == label).astype(np.int64) - (cw == label).astype(np.int64)
+    return int((gap.sum(axis=1) > 0).sum())
+
+
+def plurality_vs_single(
+    n_classes: int,
+    q: float,
+    p: float,
+    eps: float,
+    budget: int,
+    m: Sequence[int] = (1, 3, 5),
+    *,
+    reps: int = 2000,
+    seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> StrategyComparison:
+    """Monte Carlo P(c_b identified) with K-class plurality labels of m labels on ⌊k/m⌋ items, per m."""
+    _check(budget, reps)
+    if n_classes < 2:
+        raise InputError(f"n_classes {n_classes}: give at least two classes")
+    if not 1 / n_classes < q <= 1:
+        raise InputError(f"q = {q}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}")
+    if not (0 <= p and 0 < eps and p + eps <= 1):
+        raise InputError(f"p = {p}, eps = {eps}: need 0 ≤ p, 0 < ε and p + ε ≤ 1")
+    rows = []
+    for i, mm in enumerate(m):
+        n = budget // mm
+        if n < 1:
+            raise InputError(f"budget {budget} is smaller than m = {mm}")
+        per = max(1, 4_000_000 // max(1, n * mm * n_classes))
+        sizes = _chunks(reps, per)
+        args = [
+            (n_classes, q, p, eps, mm, n, size, seed, 1000 * i + c) for c, size in enumerate(sizes)
+        ]
+        wins = sum(
+            run_tasks(
+                _plurality_chunk, args, workers=workers, scheduler=scheduler, show_progress=False
+            )
+        )
+        w = wins / reps
+        exact = None
+        if n_classes == 2:
+            exact = outcome(IndependentModel(p, eps, q, check=False).gap(mm), n).win
+        rows.append(
+            StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / reps), exact)
+        )
+    best = max(rows, key=lambda r: r.win).strategy
+    params = {"n_classes": n_classes, "q": q, "p": p, "eps": eps}
+    return StrategyComparison("plurality", params, budget, reps, seed, rows, best)
+
+
+# --------------------------------------------------------------------------- adaptive labelling
+def _adaptive_chunk(
+    params: tuple[float, ...], strategy: str, budget: int, reps: int, seed: int, index: int
+) -> int:
+    q_b, q_w, q_agree, p_w, p_b0, p_b1 = params
+    g = stream(seed, index)
+    cap = budget if strategy == "single" else budget // 2 if strategy == "adaptive" else budget // 3
+    shape = (reps, cap)
+    w_right = g.random(shape) < p_w
+    b_right = g.random(shape) < np.where(w_right, p_b1, p_b0)
+    only_b, only_w = b_right & ~w_right, w_right & ~b_right
+    qi = np.where(only_b, q_b, np.where(only_w, q_w, q_agree))
+    first = g.random(shape) < qi
+    if strategy == "single":
+        ok = first
+        used = np.ones(shape, dtype=bool)
+    elif strategy == "majority3":
+        ok = g.binomial(3, qi) >= 2
+        used = np.ones(shape, dtype=bool)
+    else:
+        second = g.random(shape) < qi
+        third = g.random(shape) < qi
+        tie = first != second
+        ok = np.where(tie, third, first)
+        cost = np.where(tie, 3, 2)
+        used = np.cumsum(cost, axis=1) <= budget  # items labelled before the budget runs out
+    gap = np.where(only_b, np.where(ok, 1, -1), 0) + np.where(only_w, np.where(ok, -1, 1), 0)
+    total = np.where(used, gap, 0).sum(axis=1)
+    return int((total > 0).sum())
+
+
+def adaptive_vs_single(
+    model: IndependentModel | object,
+    budget: int,
+    *,
+    reps: int = 2000,
+    seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> StrategyComparison:
+    """Monte Carlo P(c_b identified) for single labels, 3-majority labels and the adaptive strategy "two
+    labels, a third only on a tie" at the same label budget (independent or correlated model)."""
+    _check(budget, reps)
+    p = model.params()  # type: ignore[attr-defined]
+    if getattr(model, "kind", "") == "independent":
+        params = (p["q"], p["q"], p["q"], p["p"], p["p"] + p["eps"], p["p"] + p["eps"])
+    else:
+        qa = (p["q_b"] + p["q_w"]) / 2
+        params = (p["q_b"], p["q_w"], qa, p["p_w"], p["p_b0"], p["p_b1"])
+    q_mean = params[0] if params[0] == params[1] else None
+    rows = []
+    for i, strategy in enumerate(("single", "majority3", "adaptive")):
+        cap = (
+            budget
+            if strategy == "single"
+            else budget // 3
+            if strategy == "majority3"
+            else budget // 2
+        )
+        per = max(1, 4_000_000 // max(1, cap))
+        sizes = _chunks(reps, per)
+        args = [(params, strategy, budget, s, seed, 1000 * i + c) for c, s in enumerate(sizes)]
+        wins = sum(
+            run_tasks(
+                _adaptive_chunk, args, workers=workers, scheduler=scheduler, show_progress=False
+            )
+        )
+        w = wins / reps
+        if strategy == "adaptive":
+            per_item = 2 + 2 * q_mean * (1 - q_mean) if q_mean is not None else float("nan")
+        else:
+            per_item = 1.0 if strategy == "single" else 3.0
+        items = budget / per_item if math.isfinite(per_item) else float("nan")
+        exact = None
+        if q_mean is not None:
+            gap = model.gap(1 if strategy == "single" else 3)  # type: ignore[attr-defined]
+            n_items = budget if strategy == "single" else budget // 3
+            if strategy == "adaptive":
+                n_items = int(budget // per_item)
+            exact = outcome(gap, n_items).win
+        rows.append(StrategyRow(strategy, per_item, items, w, math.sqrt(w * (1 - w) / reps), exact))
+    best = max(rows, key=lambda r: r.win).strategy
+    return StrategyComparison("adaptive", dict(p), budget, reps, seed, rows, best)
+
+
+def adaptive_label_accuracy(q: float) -> float:
+    """Accuracy of "two labels, a third only on a tie": q² + 2q(1 − q)·q = M_3(q)."""
+    return float(majority_accuracy(q, 3))

@@ -1,0 +1,133 @@
+"""``humanly budget ...``: the issue's interface, JSON keys, figures and one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIG1 = ["--p", "0.75", "--eps", "0.1", "--q", "0.75"]
+FIG2 = ["--p", "0.8", "--eps", "0.01", "--q", "0.8"]
+
+
+def test_win_json_keys(cli) -> None:
+    r = cli("budget", "win", *FIG2, "--budget", "1500", "--m", "1", "3", "5", "--json")
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    assert [row["m"] for row in out["rows"]] == [1, 3, 5]
+    for row in out["rows"]:
+        for key in ("m", "n", "budget", "label_accuracy", "exact", "hoeffding", "cramer"):
+            assert key in row
+        assert 0 <= row["hoeffding"] <= row["cramer"] <= row["exact"] <= 1
+    assert out["best_m"] == 1
+    assert out["rows"][1]["n"] == 500 and out["rows"][1]["label_accuracy"] == pytest.approx(0.896)
+
+
+def test_win_correlated_and_simulate(cli) -> None:
+    args = ["--qb", "0.8", "--qw", "0.7", "--pw", "0.6", "--pb0", "0.7", "--pb1", "0.9"]
+    r = cli("budget", "win", *args, "--budget", "300", "--m", "1,3", "--simulate", "400", "--json")
+    assert r.exit_code == 0, r.stderr
+    rows = r.json()["rows"]
+    for row in rows:
+        assert abs(row["monte_carlo"] - row["exact"]) < 5 * row["monte_carlo_se"] + 1e-3
+
+
+def test_size_json(cli) -> None:
+    r = cli("budget", "size", *FIG2, "--delta", "0.05", "--m", "1", "3", "--json")
+    assert r.exit_code == 0, r.stderr
+    rows = r.json()["rows"]
+    assert [row["m"] for row in rows] == [1, 3]
+    for row in rows:
+        assert row["budget_exact"] <= row["budget_cramer"] <= row["budget_hoeffding"]
+    assert rows[0]["budget_exact"] < rows[1]["budget_exact"]
+
+
+def test_capacity_fig1(cli) -> None:
+    r = cli(
+        "budget", "capacity", *FIG1, "--delta", "0.05", "--budget", "1500", "--m", "1", "--json"
+    )
+    assert r.exit_code == 0, r.stderr
+    row = r.json()["rows"][0]
+    assert round(row["cramer"], 1) == 16.8
+    assert round(row["hoeffding"], 2) == 0.33
+    assert row["exact"] > 17
+
+
+def test_human_output(cli) -> None:
+    r = cli("budget", "win", *FIG2, "--m", "1", "3")
+    assert r.exit_code == 0
+    assert "best m: 1" in r.stdout
+
+
+@pytest.mark.parametrize(("cmd", "ext"), [("win", "png"), ("size", "svg"), ("capacity", "png")])
+def test_plots(cli, tmp_path: Path, cmd: str, ext: str) -> None:
+    out = tmp_path / f"fig.{ext}"
+    extra = ["--budget", "300"] if cmd != "size" else ["--delta", "0.2"]
+    r = cli("budget", cmd, *FIG1, *extra, "--m", "1", "3", "--plot", out)
+    assert r.exit_code == 0, r.stderr
+    assert out.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--p", "0.8", "--eps", "0.3", "--q", "0.8"], "eps ∈ (0, 0.2]"),
+        (["--p", "0.8", "--eps", "0.1"], "also needs q"),
+        (
+            ["--qb", "0.8", "--qw", "0.7", "--pw", "0.6", "--pb0", "0.5", "--pb1", "0.5"],
+            "must exceed p_w",
+        ),
+        ([*FIG2, "--m", "x"], "--m 'x'"),
+        ([*FIG2, "--ties", "coin"], "--ties"),
+        ([*FIG2, "--budget", "2", "--m", "3"], "smaller than m"),
+        ([*FIG2, "--plot", "fig.gif"], "--plot"),
+    ],
+)
+def test_errors_one_line(cli, args: list[str], fragment: str) -> None:
+    r = cli("budget", "win", *args)
+    assert r.exit_code == 2
+    assert r.stderr.startswith("humanly: error:") and fragment in r.stderr
+    assert r.stderr.count("\n") == 1 and r.stdout == ""
+
+
+def test_sweep_cli_resume(cli, tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    args = ["budget", "sweep", "--grid-points", "3", "--n", "1", "2", "5", "--m", "3", "--out", out]
+    r = cli(*args, "--chunks", "0-3", "--json")
+    assert r.exit_code == 0, r.stderr
+    part = r.json()
+    assert part["chunks_done"] == 4 and part["chunks_total"] == 9 and not part["complete"]
+    r = cli(*args, "--json")
+    full = r.json()
+    assert full["complete"] and full["chunks_done"] == 9
+    assert full["violations"] == 0
+    assert len(list(out.glob("chunk-*.npz"))) == 9
+    r = cli("budget", "sweep", "--grid-points", "4", "--out", out)
+    assert r.exit_code == 2 and "other settings" in r.stderr
+
+
+def test_plan_cli(cli, tmp_path: Path) -> None:
+    from humanly.simulate import pair
+
+    data = pair(600, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    written = data.write(tmp_path / "pilot.csv")
+    r = cli(
+        "budget",
+        "plan",
+        written["ratings"],
+        "--predictions",
+        written["predictions"],
+        "--delta",
+        "0.05",
+        "--bootstrap",
+        "20",
+        "--json",
+    )
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    assert out["better"] == "better" and out["recommended_m"] == 1
+    assert out["assumptions"]["assumption1"] is True
+    for k, (lo, hi) in out["ranges"].items():
+        assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k
+    r = cli("budget", "plan", written["ratings"])
+    assert r.exit_code == 2 and "--predictions" in r.stderr
