@@ -121,6 +121,12 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
     pathos ``ProcessPool``, so any script using it needs an ``if __name__ == "__main__":`` guard
     (without one the snippets above fail with "An attempt has been made to start a new process
     before the current process has finished its bootstrapping phase").
+
+12. **Default (k = 0) outputs differ from the paper.** The paper (section 3.2) makes the frequency
+    combiner's default "equal probabilities for all labels"; ``FrequencyCombiner`` outputs the
+    overall label frequencies of the whole matrix instead (the item's own labels included), so its
+    c₀ on the running example is −0.9585 bits rather than −1. ``PluralityVote`` at k = 0 draws one
+    random label per item, so c₀ for majority + agreement is a random draw around 0.5 (0.486 here).
 """
 
 from __future__ import annotations
