@@ -185,7 +185,13 @@ def main() -> None:
     ap.add_argument("--bootstrap", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--procs", type=int, default=1)
-    ap.add_argument("--verbosity", type=int, default=1)
+    ap.add_argument(
+        "--verbosity",
+        type=int,
+        default=-1,
+        help="the reference's verbosity, which also picks its scoring path (quirk 4); -1 = auto: "
+        "0 (per held-out column, faster) on a complete matrix, 1 (per held-out label) otherwise",
+    )
     ap.add_argument("--max-rater-subsets", type=int, default=200)
     ap.add_argument("--classes", default=None, help="comma-separated label order")
     ap.add_argument("--out", required=True)
@@ -200,12 +206,16 @@ def main() -> None:
     used = [m for m in preds.columns if kinds[m] == "proba" or not needs_proba]
     skipped = [m for m in preds.columns if m not in used]
     load_s = time.perf_counter() - t_load
+    complete = bool(W.notna().all().all())
+    if a.verbosity < 0:
+        a.verbosity = 0 if complete else 1
 
     result: dict = {
         "combiner": a.combiner,
         "scorer": a.scorer,
         "n_items": len(W),
         "n_raters": W.shape[1],
+        "complete": complete,
         "labels": labels,
         "bootstrap": a.bootstrap,
         "seed": a.seed,

@@ -37,7 +37,8 @@ Input formats of the driver (what :func:`reference_timings` expects)
 Combiners: ``majority``/``plurality`` → ``PluralityVote``, ``frequency`` → ``FrequencyCombiner``,
 ``abc`` → ``AnonymousBayesianCombiner(W=W)`` (memoised, as in the package's running example).
 Scorers: ``agreement``, ``cross_entropy``, ``dmi``, ``auc``, ``precision``, ``recall``, ``f1``.
-The pipeline is run with ``anonymous_raters=True``, ``max_rater_subsets=200``, ``verbosity=0``.
+The pipeline is run with ``anonymous_raters=True``, ``max_rater_subsets=200`` and ``verbosity=0`` on
+a complete matrix, ``verbosity=1`` otherwise (``verbosity=-1``, the default, picks; see quirk 4).
 
 Quirks of the reference (each with a tiny reproduction; they back claims in docs/survey.md)
 ------------------------------------------------------------------------------------------
@@ -82,7 +83,10 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
    against a random held-out *label* of each item (closed form). On a complete matrix both give the
    same numbers (we checked: curves equal to 1e-15), but with ``verbosity=1`` (the package's own
    running example) majority + agreement is ~50× slower (``AgreementScore`` iterates rows with
-   pandas). The harness uses ``verbosity=0``, the faster path — generous to the reference.
+   pandas). On ragged data they differ: the per-column path counts a missing reference label as a
+   disagreement (``AgreementScore.score`` compares ``pred.value == None``), deflating the curve.
+   The harness uses ``verbosity=0`` on complete matrices (faster, same numbers — generous to the
+   reference) and ``verbosity=1`` otherwise.
 
 5. **Item index must be 0..n−1.** Predictions for rater subsets are stored by row *position*
    (``make_prediction(idx, row)`` over ``W.to_numpy()``) but bootstrap samples hold index *labels*
@@ -101,7 +105,9 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
    list it is iterating over, so two adjacent missing labels leave one behind:
    ``[("a", None), ("b", None), ("c", "C")]`` → ``[("b", None), ("c", "C")]`` (``KeyError: None``
    in the ABC's ``labelSeqProb``). The driver converts blanks to ``None``; ragged data with adjacent
-   blanks still fails.
+   blanks still fails: on ``running_example(100, (6, 10), seed=1)`` written wide (blanks at the
+   row ends) frequency + cross-entropy and ABC + cross-entropy crash with ``KeyError: None`` in
+   ``combine``.
 
 8. **Frequency combiner at k = 0** recounts every label of the whole matrix for every item
    (``np.nditer(W)`` in Python): O(items² × raters) set-up — ~90 s of the pipeline's set-up at
@@ -121,6 +127,12 @@ Run the snippets with ``benchmarks/.ref-venv/bin/python``; ``import surveyequiva
     pathos ``ProcessPool``, so any script using it needs an ``if __name__ == "__main__":`` guard
     (without one the snippets above fail with "An attempt has been made to start a new process
     before the current process has finished its bootstrapping phase").
+
+12. **Default (k = 0) outputs differ from the paper.** The paper (section 3.2) makes the frequency
+    combiner's default "equal probabilities for all labels"; ``FrequencyCombiner`` outputs the
+    overall label frequencies of the whole matrix instead (the item's own labels included), so its
+    c₀ on the running example is −0.9585 bits rather than −1. ``PluralityVote`` at k = 0 draws one
+    random label per item, so c₀ for majority + agreement is a random draw around 0.5 (0.486 here).
 """
 
 from __future__ import annotations
@@ -227,7 +239,7 @@ def run_reference(
     *,
     seed: int = 0,
     procs: int = 1,
-    verbosity: int = 0,
+    verbosity: int = -1,
     max_rater_subsets: int = 200,
     classes: list[str] | None = None,
     timeout: float | None = None,
