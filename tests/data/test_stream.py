@@ -66,3 +66,43 @@ def test_stream_errors(tmp_path, cli):
     assert res.exit_code == 2 and "Parquet" in res.stderr
     res = cli("inspect", tmp_path / "nope", "--stream")
     assert res.exit_code == 2 and "no such file" in res.stderr
+
+
+def test_stream_via_cli_certify_and_equivalence(cli, tmp_path):
+    """`--stream` on certify and equivalence gives the numbers of the in-memory counts analysis."""
+    frame = _long(300, 5, ["a", "b"], seed=3)
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    for k, part in enumerate(np.array_split(np.arange(len(frame)), 2)):
+        frame.iloc[part].to_parquet(folder / f"part{k}.parquet", index=False)
+    counts = _by_item(read_ratings(frame)).rename_axis("item").reset_index()
+    counts_path = tmp_path / "counts.csv"
+    counts.to_csv(counts_path, index=False)
+    rng = np.random.default_rng(0)
+    preds = tmp_path / "preds.csv"
+    pd.DataFrame({"item": counts["item"], "prob": rng.uniform(size=len(counts))}).to_csv(
+        preds, index=False
+    )
+    for cmd, extra in (("certify", ()), ("equivalence", ("--bootstrap", "20", "--seed", "4"))):
+        streamed = cli(cmd, folder, "--stream", "--predictions", preds, *extra, "--json").json()
+        full = cli(
+            cmd, counts_path, "--counts", "a,b", "--predictions", preds, *extra, "--json"
+        ).json()
+        # items arrive in another order, so sums may differ in the last bit
+        a, b = _flat(streamed), _flat(full)
+        assert a.keys() == b.keys(), cmd
+        for key, value in a.items():
+            if key.endswith((".low", ".high")):
+                continue  # bootstrap ranges resample item positions, and the item order differs
+            if isinstance(value, float):
+                assert value == pytest.approx(b[key], rel=1e-12, abs=1e-15), (cmd, key)
+            else:
+                assert value == b[key], (cmd, key)
+
+
+def _flat(obj, prefix: str = "") -> dict:
+    if isinstance(obj, dict):
+        return {k: v for key, val in obj.items() for k, v in _flat(val, f"{prefix}.{key}").items()}
+    if isinstance(obj, list):
+        return {k: v for i, val in enumerate(obj) for k, v in _flat(val, f"{prefix}[{i}]").items()}
+    return {prefix: obj}

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from .. import budget as bd
 from ..data.errors import InputError
 from . import _common as c
 from ._app import HumanlyGroup, new_typer
+
+if TYPE_CHECKING:
+    from .. import budget as bd
 
 _MULTI = ("--m", "--n")
 _INT = re.compile(r"^\d+$")
@@ -105,6 +107,8 @@ def _ties(ties: str) -> Any:
 
 
 def _model(p, eps, q, qb, qw, pw, pb0, pb1) -> bd.Model:  # type: ignore[no-untyped-def]
+    from .. import budget as bd
+
     return bd.make_model(p=p, eps=eps, q=q, q_b=qb, q_w=qw, p_w=pw, p_b0=pb0, p_b1=pb1)
 
 
@@ -166,6 +170,8 @@ def win_cmd(
     json: c.Json = False,
 ) -> None:
     """Exact probability that the better classifier wins, per m, for one budget (section 3, Fig. 2)."""
+    from .. import budget as bd
+
     _check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3, 5), "--m")
@@ -222,6 +228,8 @@ def size_cmd(
     json: c.Json = False,
 ) -> None:
     """Smallest label budget with error ≤ δ per m: exact, Cramér and Hoeffding (Lemmas 1 and 2)."""
+    from .. import budget as bd
+
     _check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3), "--m")
@@ -264,6 +272,8 @@ def capacity_cmd(
     json: c.Json = False,
 ) -> None:
     """How many worse classifiers a benchmark can rank against the best at error δ (section 3.3, Fig. 1)."""
+    from .. import budget as bd
+
     _check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1,), "--m")
@@ -329,6 +339,8 @@ def sweep_cmd(
 
     Runs in-process unless --workers N (a LocalCluster) or --scheduler ADDRESS is given; the numbers are
     identical either way."""
+    from .. import budget as bd
+
     spec = bd.SweepSpec(
         grid_points=grid_points,
         n_values=_ints(n, bd.PAPER_N, "--n"),
@@ -397,6 +409,8 @@ def plan_cmd(
 ) -> None:
     """Plan a test set from a pilot: estimate the correlated model's parameters (pilot majority as proxy
     truth), bootstrap their ranges, check assumptions 1 and 2, and recommend m and the budget for δ."""
+    from .. import budget as bd
+
     _check_plot(plot)
     if predictions is None:
         raise InputError(
@@ -490,6 +504,8 @@ def open_cmd(
     json: c.Json = False,
 ) -> None:
     """The paper's open problems by simulation: plurality voting over --classes K, or --adaptive."""
+    from .. import budget as bd
+
     if adaptive == (classes > 2):
         raise InputError("give either --classes K (K > 2, plurality voting) or --adaptive")
     if adaptive:

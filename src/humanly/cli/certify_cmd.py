@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from typer.core import TyperCommand
 
-from ..certify import CertifyResult, certify, certify_summary
 from ..data.errors import InputError
 from . import _common as c
+
+if TYPE_CHECKING:
+    from ..certify import CertifyResult
 
 __all__ = ["CertifyCommand", "certify_command"]
 
@@ -198,6 +200,7 @@ def certify_command(
     rest_class: c.RestClass = "other",
     classes: c.Classes = None,
     duplicates: c.Duplicates = "error",
+    stream: c.Stream = False,
     gold: c.GoldPath = None,
     gold_col: c.GoldCol = None,
     predictions: c.PredictionsPath = None,
@@ -311,6 +314,8 @@ def certify_command(
             if not _NUMBER.match(annotators):
                 raise InputError(f"--annotators {annotators!r}: in summary mode give K, a number")
             k = float(annotators)
+        from ..certify import certify_summary
+
         result = certify_summary(
             lower,
             float(upper_nums[0]),
@@ -346,6 +351,7 @@ def certify_command(
             rest_class=rest_class,
             classes=classes,
             duplicates=duplicates,
+            stream=stream,
             ignore_cols=c.ratings_ignore(gold_col),
         )
         preds = None
@@ -361,6 +367,8 @@ def certify_command(
                 missing=missing,
             )
         g = c.load_gold(r, ratings, gold, gold_col, item_col)
+        from ..certify import certify
+
         result = certify(
             r,
             preds,

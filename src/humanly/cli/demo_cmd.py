@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ..report.demo import run_demo
 from . import _common as c
 
 OutDir = Annotated[
@@ -26,6 +25,8 @@ def demo(
     """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
     humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
     five-line summary. The demo's own two files are replaced on each run."""
+    from ..report.demo import run_demo
+
     result = run_demo(out, seed=seed, bootstrap=bootstrap)
     if json:
         c.print_json(result.to_dict())

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from ..report import build_report
 from . import _common as c
 
 Out = Annotated[Path, typer.Option("-o", "--out", help="HTML file to write (e.g. report.html).")]
@@ -82,6 +81,8 @@ def report(
             missing=missing,
         )
     inputs = [x for x in (ratings, predictions, gold) if x is not None]
+    from ..report import build_report
+
     page = build_report(
         r,
         p,

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from ..data.errors import InputError
-from ..survey import EquivalenceResult, equivalence
 from . import _common as c
+
+if TYPE_CHECKING:
+    from ..survey import EquivalenceResult
 
 
 def render(res: EquivalenceResult) -> Table:
@@ -167,6 +169,7 @@ def equivalence_cmd(
     rest_class: c.RestClass = "other",
     classes: c.Classes = None,
     duplicates: c.Duplicates = "error",
+    stream: c.Stream = False,
     prediction_col: c.PredCol = None,
     prob_col: c.ProbCol = None,
     score_col: c.ScoreCol = None,
@@ -192,6 +195,7 @@ def equivalence_cmd(
         rest_class=rest_class,
         classes=classes,
         duplicates=duplicates,
+        stream=stream,
     )
     preds = None
     if predictions is not None:
@@ -206,6 +210,8 @@ def equivalence_cmd(
             positive=positive,
             missing=missing,
         )
+    from ..survey import equivalence
+
     res = equivalence(
         r,
         preds,
