@@ -19,16 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _fresh import PEAK_MB
 
-CHILD = r"""
-import json, resource, sys, time
-# VmHWM is this process's own high-water mark; ru_maxrss inherits the parent's across fork + exec
-def _peak_mb():
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+CHILD = (
+    PEAK_MB
+    + r"""
+import json, sys, time
 t0 = time.perf_counter()
 if sys.argv[1] == "humanly":
     import humanly
@@ -42,6 +38,7 @@ seconds = time.perf_counter() - t0
 print(json.dumps({"seconds": seconds, "max_rss_mb": _peak_mb(),
                   "shape": shape}))
 """
+)
 
 
 def make_file(path: Path, n_items: int, k: int, n_raters: int, seed: int = 0) -> None:

@@ -19,15 +19,12 @@ import statistics
 import subprocess
 import sys
 
-CHILD = r"""
-import json, resource, sys, time
-# VmHWM is this process's own high-water mark; ru_maxrss inherits the parent's across fork + exec
-def _peak_mb():
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from _fresh import PEAK_MB
+
+CHILD = (
+    PEAK_MB
+    + r"""
+import json, sys, time
 import numpy as np
 what, n, k, boot = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 from humanly import Ratings, Predictions, ModelOutput
@@ -58,6 +55,7 @@ seconds = time.perf_counter() - t0
 rss = _peak_mb()
 print(json.dumps({"seconds": seconds, "max_rss_mb": rss}))
 """
+)
 
 TARGETS = {("certify", 1_000_000): "< 5 s (10⁶ × 10)", ("equivalence", 1_000_000): "< 60 s, < 4 GB"}
 

@@ -23,16 +23,12 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from _fresh import PEAK_MB
 
-CHILD = r"""
-import json, resource, sys, time
-# VmHWM is this process's own high-water mark; ru_maxrss inherits the parent's across fork + exec
-def _peak_mb():
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+CHILD = (
+    PEAK_MB
+    + r"""
+import json, sys, time
 what, path = sys.argv[1], sys.argv[2]
 t0 = time.perf_counter()
 out = {}
@@ -59,6 +55,7 @@ out["seconds"] = time.perf_counter() - t0
 out["max_rss_mb"] = _peak_mb()
 print(json.dumps(out))
 """
+)
 
 
 def make_dataset(
