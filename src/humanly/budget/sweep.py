@@ -33,6 +33,7 @@ from .._parallel import check_workers, dask_client
 from .._progress import progress
 from .._result import Result
 from ..data.errors import InputError
+from . import _kernel
 from .core import gap_correlated, majority_accuracy, outcomes
 
 __all__ = ["PAPER_N", "SweepResult", "SweepSpec", "chunk_configs", "run_sweep", "sweep_chunk"]
@@ -90,16 +91,33 @@ def chunk_configs(spec: SweepSpec, chunk: int) -> np.ndarray:
     return np.column_stack([np.full(p_w.size, q_b), np.full(p_w.size, q_w), p_w, p_b0, p_b1])
 
 
-def _probabilities(cfg: np.ndarray, spec: SweepSpec) -> tuple[np.ndarray, np.ndarray]:
+def _probabilities(
+    cfg: np.ndarray, spec: SweepSpec, compiled: bool | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Error probabilities P(ΣG ≤ 0) (single, multi), shape (len(n_values), len(m_values), configs).
 
     Errors, not win probabilities, are compared: both are computed directly with small relative error,
-    so differences near a win probability of 1 are not lost to rounding (the paper's ~1e-12 artefacts)."""
+    so differences near a win probability of 1 are not lost to rounding (the paper's ~1e-12 artefacts).
+    ``compiled`` (default: when numba is installed) uses the recurrence kernel of ``_kernel``, which
+    shares one conditional chain among all n of a configuration; otherwise ``core.outcomes``."""
+    use_kernel = _kernel.AVAILABLE if compiled is None else compiled
     q_b, q_w, p_w, p_b0, p_b1 = cfg.T
     x1, y1, _ = gap_correlated(q_b, q_w, p_w, p_b0, p_b1)
     nn, mm = len(spec.n_values), len(spec.m_values)
     single = np.empty((nn, mm, cfg.shape[0]))
     multi = np.empty_like(single)
+    if use_kernel:
+        totals = sorted({m * n for m in spec.m_values for n in spec.n_values})
+        index = {t: i for i, t in enumerate(totals)}
+        errs = _kernel.sweep_error_grid(x1, y1, totals, _FLOOR)
+        for b, m in enumerate(spec.m_values):
+            xm, ym, _ = gap_correlated(
+                majority_accuracy(q_b, m), majority_accuracy(q_w, m), p_w, p_b0, p_b1
+            )
+            multi[:, b] = _kernel.sweep_error_grid(xm, ym, spec.n_values, _FLOOR)
+            for a, n in enumerate(spec.n_values):
+                single[a, b] = errs[index[m * n]]
+        return single, multi
     cache: dict[int, np.ndarray] = {}
     for b, m in enumerate(spec.m_values):
         xm, ym, _ = gap_correlated(

@@ -340,7 +340,13 @@ def sweep_cmd(
     Runs in-process unless --workers N (a LocalCluster) or --scheduler ADDRESS is given; the numbers are
     identical either way."""
     from .. import budget as bd
+    from ..budget import _kernel
 
+    if not _kernel.AVAILABLE:
+        c.stderr.print(
+            "note: numba is not installed; the sweep uses the ~190x slower special-function path "
+            "(pip install 'humanly[fast]')"
+        )
     spec = bd.SweepSpec(
         grid_points=grid_points,
         n_values=_ints(n, bd.PAPER_N, "--n"),
