@@ -1,6 +1,6 @@
 """Run every benchmark, print one table, write ``benchmarks/results.json`` and ``BENCHMARKS.md``.
 
-    python benchmarks/run.py [--quick] [--only certify survey ...]
+    python benchmarks/run.py [--quick] [--only certify survey ... [--merge]]
 
 Each ``benchmarks/*_bench.py`` module exposes ``run(quick: bool) -> list[dict]`` with one dict per
 measurement: ``name``, ``median_s``, ``min_s``, ``max_s``, ``runs``, ``peak_mb``, ``baseline``,
@@ -104,6 +104,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, a couple of minutes in all")
     ap.add_argument("--only", nargs="*", help="benchmark module stems, e.g. certify survey")
+    ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="with --only: keep the other modules' rows of the existing results file",
+    )
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--markdown", type=Path, default=ROOT / "BENCHMARKS.md")
     args = ap.parse_args()
@@ -131,6 +136,12 @@ def main() -> int:
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     if args.only:
         command += " --only " + " ".join(args.only)
+    if args.merge and args.only and args.out.exists():
+        previous = json.loads(args.out.read_text())
+        done = {m.stem for m in modules}
+        kept = [r for r in previous.get("rows", []) if r.get("module") not in done]
+        rows = kept + rows
+        command += f" --merge (other rows: `{previous.get('command')}` on {previous.get('date')})"
     info = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": command,

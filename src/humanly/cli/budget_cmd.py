@@ -344,7 +344,7 @@ def sweep_cmd(
 
     if not _kernel.AVAILABLE:
         c.stderr.print(
-            "note: numba is not installed; the sweep uses the ~190x slower special-function path "
+            "note: numba is not installed; the sweep uses the ~140x slower special-function path "
             "(pip install 'humanly[fast]')"
         )
     spec = bd.SweepSpec(
