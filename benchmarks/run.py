@@ -141,7 +141,7 @@ def main() -> int:
         done = {m.stem for m in modules}
         kept = [r for r in previous.get("rows", []) if r.get("module") not in done]
         rows = kept + rows
-        command += f" --merge (other rows: `{previous.get('command')}` on {previous.get('date')})"
+        command += f" --merge (other rows: {previous.get('command')} on {previous.get('date')})"
     info = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": command,
