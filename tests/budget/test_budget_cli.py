@@ -106,6 +106,39 @@ def test_sweep_cli_resume(cli, tmp_path: Path) -> None:
     assert r.exit_code == 2 and "other settings" in r.stderr
 
 
+def test_sweep_cli_without_numba_says_so_and_agrees(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled kernel the sweep falls back to core.outcomes, says so on stderr (stdout stays
+    pure JSON), and totals the same counts."""
+    from humanly.budget import _kernel
+
+    args = [
+        "budget",
+        "sweep",
+        "--grid-points",
+        "3",
+        "--n",
+        "1",
+        "4",
+        "101",
+        "--m",
+        "3",
+        "11",
+        "--json",
+    ]
+    fast = cli(*args)
+    assert fast.exit_code == 0, fast.stderr
+    monkeypatch.setattr(_kernel, "AVAILABLE", False)
+    slow = cli(*args)
+    assert slow.exit_code == 0, slow.stderr
+    assert "numba is not installed" in slow.stderr and "humanly[fast]" in slow.stderr
+    a, b = fast.json(), slow.json()
+    for key in ("configurations", "violations", "qw_gt_qb_pairs", "qw_gt_qb_single_wins"):
+        assert a[key] == b[key], key
+    for ra, rb in zip(a["by_n_m"], b["by_n_m"], strict=True):
+        assert ra["qw_gt_qb_single_wins"] == rb["qw_gt_qb_single_wins"]
+        assert ra["max_violation"] == pytest.approx(rb["max_violation"], rel=1e-11, abs=1e-300)
+
+
 def test_plan_cli(cli, tmp_path: Path) -> None:
     from humanly.simulate import pair
 

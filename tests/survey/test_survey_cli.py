@@ -88,6 +88,21 @@ def test_table_output_and_sampled(cli, files: dict[str, Path]) -> None:  # type:
     assert "majority + f1" in r.stdout and "sampled" in r.stdout
 
 
+def test_model_names_printed_as_given(cli, files: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Terminal output treats user strings as text: a model named like rich markup neither crashes the
+    table (an unmatched closing tag raised MarkupError) nor restyles it."""
+    import pandas as pd
+
+    preds = pd.read_csv(files["predictions"])
+    preds["model"] = "[/b]" + preds["model"].astype(str)
+    hostile = tmp_path / "hostile.csv"
+    preds.to_csv(hostile, index=False)
+    for command in (["equivalence", "--bootstrap", "2"], ["inspect"], ["certify"]):
+        r = cli(command[0], files["ratings"], "--predictions", hostile, *command[1:])
+        assert r.exit_code == 0, (command, r.stderr)
+        assert "[/b]" in r.stdout, command
+
+
 def test_wiki_counts_with_calibration(cli) -> None:  # type: ignore[no-untyped-def]
     path = wiki_attack_path()
     r = cli(

@@ -15,8 +15,10 @@ from rich.console import Console
 from ..data import Gold, Predictions, Ratings, align, read_gold, read_predictions, read_ratings
 from ..data.errors import InputError
 
-stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True, soft_wrap=True)
+# markup off: user strings (model, class, item and file names) are printed as given — "[/b]" in a model
+# name would otherwise raise rich's MarkupError or restyle the line
+stdout = Console(soft_wrap=True, markup=False)
+stderr = Console(stderr=True, soft_wrap=True, markup=False)
 
 # --------------------------------------------------------------------------- reading ratings
 RatingsPath = Annotated[

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from ..data.errors import InputError
 from . import _common as c
@@ -46,7 +47,7 @@ def render(res: EquivalenceResult) -> Table:
             )
         )
         t.add_row(
-            f"[bold]{m.model}[/bold]",
+            Text(str(m.model), style="bold"),
             f(m.score),
             f"{f(m.low)} – {f(m.high)}",
             f"{m.n_items:,}",
