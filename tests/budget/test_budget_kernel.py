@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_budget_core import _tilted_window, brute_outcome, mp_outcome
+from test_budget_core import brute_outcome, mp_error_window, mp_outcome, rel
 
 from humanly.budget import SweepSpec, run_sweep
 from humanly.budget.core import outcomes
@@ -19,10 +18,6 @@ from humanly.budget.sweep import _FLOOR, _probabilities, chunk_configs
 
 pytest.importorskip("numba")
 from humanly.budget._kernel import sweep_error_grid, sweep_errors
-
-
-def rel(a: float, b: float) -> float:
-    return float(abs(mp.mpf(a) - b) / abs(b))
 
 
 def _pair(x: float, share: float, swap: bool) -> tuple[float, float]:
@@ -58,20 +53,9 @@ def test_kernel_matches_mpmath(x: float, share: float, swap: bool, n: int) -> No
 @pytest.mark.parametrize(("x", "y", "n"), [(0.1875, 0.1375, 1500), (0.3474, 0.1926, 1001)])
 def test_kernel_large_n_matches_mpmath(x: float, y: float, n: int) -> None:
     """The error side at the sweep's large n, against mpmath over ±12 sd of the tilted J."""
-    _, t, _ = mp_outcome(x, y, n, dps=25, window=_tilted_window(x, y, n))
-    with mp.workdps(25):
-        xm, ym = mp.mpf(x), mp.mpf(y)
-        pj, r = xm + ym, xm / (xm + ym)
-        loss = mp.mpf(0)
-        a, b = _tilted_window(x, y, n)
-        for j in range(a, b + 1):
-            bnd = (j + 1) // 2 - 1
-            if bnd >= 0:
-                w = mp.binomial(n, j) * pj**j * (1 - pj) ** (n - j)
-                loss += w * mp.betainc(j - bnd, bnd + 1, 0, 1 - r, regularized=True)
-        ref = t + loss
+    tie, loss = mp_error_window(x, y, n)
     ours = float(sweep_errors(np.array([x]), np.array([y]), n)[0])
-    assert rel(ours, ref) <= 1e-12
+    assert rel(ours, tie + loss) <= 1e-12
 
 
 def test_kernel_grid_matches_outcomes_on_the_paper_n() -> None:

@@ -16,7 +16,8 @@ V ~ Binomial(j, ρ), ρ = max(x, y)/p ≥ ½, σ = 1 − ρ. With A_j = P(V < j/
 
 Recurrences (k ≥ 0, derived from V_{j+1} = V_j + Bernoulli(ρ); checked against mpmath in the tests):
 
-* tie_{2k+2} = tie_{2k} · 2(2k + 1)τ/(k + 1), τ = ρσ, tie_{2k} = C(2k, k)τᵏ;
+* tie_{2k+2} = tie_{2k} · 2(2k + 1)τ/(k + 1), τ = ρσ, tie_{2k} = C(2k, k)τᵏ, upward from the window's first k
+  (the largest tie, so nothing significant can underflow);
 * A_{2k} = A_{2k+2} + σ·tie_{2k}·(k(ρ − σ) − σ)/(k + 1), run downward from an anchor A_{2K} (a short
   sum of binomial terms, all positive), with A₀ = 0 set exactly; the increments are positive once
   k > σ/(ρ − σ), so in the tail — where relative accuracy matters — the chain only adds;
@@ -141,7 +142,6 @@ def _centre(n: int, p: float, z: float, root: float) -> tuple[float, float]:
 def _fill_chain(
     lo: int,
     hi: int,
-    c: float,
     rho: float,
     sig: float,
     diff: float,
@@ -152,19 +152,19 @@ def _fill_chain(
     inv: np.ndarray,
 ) -> None:
     """C_j (A_j if strict, else A_j + tie_j) for j = lo … hi into cond[0 …], from tie_{2k} and A_{2k}
-    (k = ⌊lo/2⌋ … ⌈hi/2⌉, into tie and a; anchored near j = c)."""
+    (k = ⌊lo/2⌋ … ⌈hi/2⌉, into tie and a).
+
+    The ties are anchored at the first k and run upward: tie_{2k+2}/tie_{2k} = 2(2k + 1)τ/(k + 1) < 4τ ≤ 1,
+    so the first is the largest and only negligible ones can underflow (an anchor further up could
+    underflow to 0 and zero the whole chain — e.g. σ ~ 1e-187)."""
     tau = rho * sig
-    itau = 1.0 / tau
     odds = sig / rho
     kmin = lo // 2
     kmax = (hi + 1) // 2
     nk = kmax - kmin + 1
-    kc = min(max(round(c / 2.0), kmin), kmax)
-    tie[kc - kmin] = _binom_pmf(kc, 2 * kc, rho, sig)
-    for k in range(kc, kmax):
+    tie[0] = _binom_pmf(kmin, 2 * kmin, rho, sig)
+    for k in range(kmin, kmax):
         tie[k + 1 - kmin] = tie[k - kmin] * ((2.0 * (2 * k + 1) * inv[k + 1]) * tau)
-    for k in range(kc, kmin, -1):
-        tie[k - 1 - kmin] = tie[k - kmin] * ((0.5 * k * inv[2 * k - 1]) * itau)
     # anchor A_{2K} = Σ_{u < K} P(Binomial(2K, ρ) = u), summed downward from u = K − 1 (all positive)
     big_k = kmax
     anchor = 0.0
@@ -255,11 +255,20 @@ def _tail_sum(
         lo, hi = _bounds(n, c, sd, mult)
         nk = (hi + 1) // 2 - lo // 2 + 1
         tie, a, cond = np.empty(nk), np.empty(nk), np.empty(hi - lo + 1)
-        _fill_chain(lo, hi, c, rho, sig, diff, strict, tie, a, cond, inv)
+        _fill_chain(lo, hi, rho, sig, diff, strict, tie, a, cond, inv)
         total, ok = _weighted_sum(n, p, z, lo, hi, c, lo, cond, inv)
         if ok:
             return total
         mult *= 2.0
+
+
+def _floored(x: float, y: float, n: int, floor: float) -> bool:
+    """Whether the Cramér bound (2√(xy) + z)ⁿ = (1 − (√x − √y)²)ⁿ on the smaller side is below ``floor``
+    (then that side is 0, as in ``core.outcomes``)."""
+    if floor <= 0.0:
+        return False
+    d2 = (math.sqrt(x) - math.sqrt(y)) ** 2
+    return d2 >= 1.0 or n * math.log1p(-d2) < math.log(floor)
 
 
 def _errors_grid(x: np.ndarray, y: np.ndarray, ns: np.ndarray, floor: float) -> np.ndarray:
@@ -294,14 +303,13 @@ def _errors_grid(x: np.ndarray, y: np.ndarray, ns: np.ndarray, floor: float) -> 
         rho, sig = hi_v / p, lo_v / p
         diff = (hi_v - lo_v) / p
         root = 2.0 * math.sqrt(xi * yi)
-        d2 = (math.sqrt(xi) - math.sqrt(yi)) ** 2
         for i in range(nn):
             n = int(ns[i])
             active[i] = True
             if n == 0:
                 out[i, r] = 1.0
                 active[i] = False
-            elif floor > 0.0 and (d2 >= 1.0 or n * math.log1p(-d2) < math.log(floor)):
+            elif _floored(xi, yi, n, floor):
                 out[i, r] = 0.0 if better else 1.0
                 active[i] = False
             else:
@@ -320,9 +328,7 @@ def _errors_grid(x: np.ndarray, y: np.ndarray, ns: np.ndarray, floor: float) -> 
                     lo_u = min(lo_u, los[j])
                     hi_u = max(hi_u, his[j])
                 j += 1
-            _fill_chain(
-                lo_u, hi_u, 0.5 * (lo_u + hi_u), rho, sig, diff, not better, tie, a, cond, inv
-            )
+            _fill_chain(lo_u, hi_u, rho, sig, diff, not better, tie, a, cond, inv)
             for k in range(i, j):
                 if not active[k]:
                     continue
@@ -350,10 +356,8 @@ def _error_one(x: float, y: float, n: int, floor: float, inv: np.ndarray) -> flo
         return 1.0
     hi_v, lo_v = (x, y) if x >= y else (y, x)
     better = x >= y
-    if floor > 0.0:
-        d2 = (math.sqrt(x) - math.sqrt(y)) ** 2
-        if d2 >= 1.0 or n * math.log1p(-d2) < math.log(floor):
-            return 0.0 if better else 1.0
+    if _floored(x, y, n, floor):
+        return 0.0 if better else 1.0
     if lo_v == 0.0:  # ρ = 1: only J = 0 can give ΣG ≤ 0 (x ≥ y), and the win is impossible (x < y)
         if not better:
             return 1.0
@@ -392,46 +396,37 @@ def _tail_sum_full(n: int, rho: float, sig: float, diff: float, strict: bool) ->
     return total
 
 
-def _errors(x: np.ndarray, y: np.ndarray, n: int, floor: float) -> np.ndarray:
-    out = np.empty(x.size)
-    inv = _reciprocals(n)
-    for i in range(x.size):
-        out[i] = _error_one(x[i], y[i], n, floor, inv)
-    return out
-
-
 if AVAILABLE:
     _stirlerr = njit(cache=True)(_stirlerr)
     _bd0 = njit(cache=True)(_bd0)
     _binom_pmf = njit(cache=True)(_binom_pmf)
     _reciprocals = njit(cache=True)(_reciprocals)
     _centre = njit(cache=True)(_centre)
+    _floored = njit(cache=True)(_floored)
     _fill_chain = njit(cache=True)(_fill_chain)
     _weighted_sum = njit(cache=True)(_weighted_sum)
     _bounds = njit(cache=True)(_bounds)
     _tail_sum = njit(cache=True)(_tail_sum)
     _tail_sum_full = njit(cache=True)(_tail_sum_full)
     _error_one = njit(cache=True)(_error_one)
-    _errors = njit(cache=True)(_errors)
     _errors_grid = njit(cache=True)(_errors_grid)
 
 
 def sweep_errors(x: np.ndarray, y: np.ndarray, n: int, floor: float = 0.0) -> np.ndarray:
-    """P(ΣG ≤ 0) over n items for each (x, y) (ties count as failure), compiled when numba is installed.
-
-    Equal to ``tie + loss`` of :func:`humanly.budget.core.outcomes` (relative error ≤ 1e-12 against
-    mpmath in the tests); without numba this runs the same recurrences in plain Python (slow: for
-    tests and small inputs only — the sweep then uses ``outcomes`` instead)."""
-    xa = np.ascontiguousarray(np.asarray(x, dtype=float).ravel())
-    ya = np.ascontiguousarray(np.asarray(y, dtype=float).ravel())
-    return _errors(xa, ya, int(n), float(floor)).reshape(np.shape(x))
+    """:func:`sweep_error_grid` for one n, shaped like ``x``."""
+    return sweep_error_grid(x, y, [n], floor)[0].reshape(np.shape(x))
 
 
 def sweep_error_grid(
     x: np.ndarray, y: np.ndarray, n_values: Sequence[int], floor: float = 0.0
 ) -> np.ndarray:
-    """:func:`sweep_errors` for several n at once, shape (len(n_values), len(x)); windows that overlap
-    share their conditional chain, so the small n and the pairs n, n + 1 cost little more than one."""
+    """P(ΣG ≤ 0) over n items (ties count as failure) for each (x, y) and each n in ``n_values``, shape
+    (len(n_values), len(x)); compiled when numba is installed.
+
+    Equal to ``tie + loss`` of :func:`humanly.budget.core.outcomes` (relative error ≤ 1e-12 against
+    mpmath in the tests). Windows that overlap share their conditional chain, so the small n and the
+    pairs n, n + 1 cost little more than one. Without numba the same recurrences run in plain Python
+    (slow: tests and small inputs only — the sweep then uses ``outcomes`` instead)."""
     xa = np.ascontiguousarray(np.asarray(x, dtype=float).ravel())
     ya = np.ascontiguousarray(np.asarray(y, dtype=float).ravel())
     ns = np.asarray([int(v) for v in n_values], dtype=np.int64)

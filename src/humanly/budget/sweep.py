@@ -101,36 +101,26 @@ def _probabilities(
     ``compiled`` (default: when numba is installed) uses the recurrence kernel of ``_kernel``, which
     shares one conditional chain among all n of a configuration; otherwise ``core.outcomes``."""
     use_kernel = _kernel.AVAILABLE if compiled is None else compiled
+
+    def errors(x: np.ndarray, y: np.ndarray, ns: Sequence[int]) -> np.ndarray:
+        """P(ΣG ≤ 0) (tie + loss) for each n in ns, shape (len(ns), configs)."""
+        if use_kernel:
+            return _kernel.sweep_error_grid(x, y, ns, _FLOOR)
+        return np.array([sum(outcomes(x, y, n, floor=_FLOOR)[1:]) for n in ns])
+
     q_b, q_w, p_w, p_b0, p_b1 = cfg.T
     x1, y1, _ = gap_correlated(q_b, q_w, p_w, p_b0, p_b1)
+    totals = sorted({m * n for m in spec.m_values for n in spec.n_values})
+    by_total = dict(zip(totals, errors(x1, y1, totals), strict=True))
     nn, mm = len(spec.n_values), len(spec.m_values)
     single = np.empty((nn, mm, cfg.shape[0]))
     multi = np.empty_like(single)
-    if use_kernel:
-        totals = sorted({m * n for m in spec.m_values for n in spec.n_values})
-        index = {t: i for i, t in enumerate(totals)}
-        errs = _kernel.sweep_error_grid(x1, y1, totals, _FLOOR)
-        for b, m in enumerate(spec.m_values):
-            xm, ym, _ = gap_correlated(
-                majority_accuracy(q_b, m), majority_accuracy(q_w, m), p_w, p_b0, p_b1
-            )
-            multi[:, b] = _kernel.sweep_error_grid(xm, ym, spec.n_values, _FLOOR)
-            for a, n in enumerate(spec.n_values):
-                single[a, b] = errs[index[m * n]]
-        return single, multi
-    cache: dict[int, np.ndarray] = {}
     for b, m in enumerate(spec.m_values):
         xm, ym, _ = gap_correlated(
             majority_accuracy(q_b, m), majority_accuracy(q_w, m), p_w, p_b0, p_b1
         )
-        for a, n in enumerate(spec.n_values):
-            total = m * n
-            if total not in cache:
-                _, tie, loss = outcomes(x1, y1, total, floor=_FLOOR)
-                cache[total] = tie + loss
-            single[a, b] = cache[total]
-            _, tie, loss = outcomes(xm, ym, n, floor=_FLOOR)
-            multi[a, b] = tie + loss
+        multi[:, b] = errors(xm, ym, spec.n_values)
+        single[:, b] = [by_total[m * n] for n in spec.n_values]
     return single, multi
 
 
