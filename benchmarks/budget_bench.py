@@ -167,19 +167,13 @@ def bench_sweep(quick: bool) -> list[dict[str, Any]]:
 def _cluster_row(spec: SweepSpec, chunks: int = 12) -> dict[str, Any]:
     """Whole chunks on a warm 2-worker LocalCluster (after one warm-up chunk per worker): the measured
     parallel scaling behind the projection."""
-    from distributed import Client, LocalCluster
-
+    from humanly._parallel import dask_client
     from humanly.budget import run_sweep
 
     pick = [
         int(c) for c in np.random.default_rng(1).choice(spec.n_chunks, chunks + 2, replace=False)
     ]
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    with dask_client(workers=2) as client:
         run_sweep(spec, chunks=pick[:2], client=client, show_progress=False)
         times = _time(
             lambda: run_sweep(spec, chunks=pick[2:], client=client, show_progress=False), 1

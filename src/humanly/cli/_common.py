@@ -234,11 +234,31 @@ def check_output(
     """Fail early (before any work) when an output file exists without --force, has the wrong
     extension, or its folder does not exist."""
     if suffixes and path.suffix.lower() not in suffixes:
-        raise InputError(f"{option} {path}: name the output file *{suffixes[0]}")
+        names = [f"*{s}" for s in suffixes]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        raise InputError(f"{option} {path}: name the output file {listed}")
     if path.exists() and not force:
         raise InputError(f"{path} exists; choose another {option} or pass --force to overwrite it")
     if not path.parent.exists():
         raise InputError(f"{option} {path}: folder {path.parent} does not exist; create it first")
+
+
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_plot(plot: Path | None) -> None:
+    """``--plot FILE``: a figure format matplotlib writes, in an existing folder (checked before any
+    work; an existing figure is overwritten)."""
+    if plot is not None:
+        check_output(plot, True, FIGURE_SUFFIXES, option="--plot")
+
+
+def save_plot(fig: Any, plot: Path) -> None:
+    """Write a ``--plot`` figure and say so on stderr."""
+    from ..plots._style import save_figure
+
+    save_figure(fig, plot)
+    note(f"wrote {plot}")
 
 
 def print_json(obj: Any) -> None:

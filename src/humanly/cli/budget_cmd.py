@@ -112,22 +112,6 @@ def _model(p, eps, q, qb, qw, pw, pb0, pb1) -> bd.Model:  # type: ignore[no-unty
     return bd.make_model(p=p, eps=eps, q=q, q_b=qb, q_w=qw, p_w=pw, p_b0=pb0, p_b1=pb1)
 
 
-def _check_plot(plot: Path | None) -> None:
-    if plot is None:
-        return
-    if plot.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise InputError(f"--plot {plot}: name the figure *.png, *.svg or *.pdf")
-    if not plot.parent.exists():
-        raise InputError(f"--plot {plot}: folder {plot.parent} does not exist; create it first")
-
-
-def _save(fig: Any, plot: Path) -> None:
-    from ..plots._style import save_figure
-
-    save_figure(fig, plot)
-    c.note(f"figure written to {plot}")
-
-
 def _fmt(v: Any) -> str:
     if v is None:
         return "–"
@@ -172,7 +156,7 @@ def win_cmd(
     """Exact probability that the better classifier wins, per m, for one budget (section 3, Fig. 2)."""
     from .. import budget as bd
 
-    _check_plot(plot)
+    c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3, 5), "--m")
     if simulate < 0:
@@ -194,7 +178,7 @@ def win_cmd(
             fig = pl.win_vs_q_figure(model.p, model.eps, budget, ms)
         else:
             fig = pl.win_vs_budget_figure(model, ms)
-        _save(fig, plot)
+        c.save_plot(fig, plot)
     if json:
         c.print_json(res.to_dict())
         return
@@ -230,7 +214,7 @@ def size_cmd(
     """Smallest label budget with error ≤ δ per m: exact, Cramér and Hoeffding (Lemmas 1 and 2)."""
     from .. import budget as bd
 
-    _check_plot(plot)
+    c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3), "--m")
     res = bd.sample_size(model, delta, ms, ties=_ties(ties))
@@ -241,7 +225,7 @@ def size_cmd(
             fig = pl.rates_figure(model.p, model.eps, ms)
         else:
             fig = pl.win_vs_budget_figure(model, ms)
-        _save(fig, plot)
+        c.save_plot(fig, plot)
     if json:
         c.print_json(res.to_dict())
         return
@@ -274,14 +258,14 @@ def capacity_cmd(
     """How many worse classifiers a benchmark can rank against the best at error δ (section 3.3, Fig. 1)."""
     from .. import budget as bd
 
-    _check_plot(plot)
+    c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1,), "--m")
     res = bd.capacity(model, delta, budget, ms, ties=_ties(ties))
     if plot is not None:
         from ..plots import budget as pl
 
-        _save(pl.capacity_figure(model, delta, m=ms[0]), plot)
+        c.save_plot(pl.capacity_figure(model, delta, m=ms[0]), plot)
     if json:
         c.print_json(res.to_dict())
         return
@@ -417,7 +401,7 @@ def plan_cmd(
     truth), bootstrap their ranges, check assumptions 1 and 2, and recommend m and the budget for δ."""
     from .. import budget as bd
 
-    _check_plot(plot)
+    c.check_plot(plot)
     if predictions is None:
         raise InputError(
             "plan needs --predictions FILE with the two models' predictions on the pilot"
@@ -458,7 +442,7 @@ def plan_cmd(
     if plot is not None:
         from ..plots import budget as pl
 
-        _save(pl.win_vs_budget_figure(res.model(), tuple(x.m for x in res.sizes)), plot)
+        c.save_plot(pl.win_vs_budget_figure(res.model(), tuple(x.m for x in res.sizes)), plot)
     if json:
         c.print_json(res.to_dict())
         return

@@ -299,8 +299,7 @@ def certify_command(
     bound for each model (Theorems 3, 6), confidence S with HMS and OMS (Theorem 7), and a verdict.
     Without RATINGS, certify published numbers (summary mode)."""
     upper_kind, upper_nums = _split_kind(upper, ("empirical", "theoretical"), "--upper")
-    if plot is not None:
-        c.check_output(plot, True, (".png", ".svg", ".pdf"), option="--plot")
+    c.check_plot(plot)
     if ratings is None:
         if not lower or not upper_nums or not n:
             raise InputError(
@@ -391,12 +390,9 @@ def certify_command(
             scheduler=scheduler,
         )
     if plot is not None:
-        from ..plots._style import save_figure
         from ..plots.certify import plot_confidence, plot_curve
 
-        fig = plot_curve(result) if result.curve else plot_confidence(result)
-        save_figure(fig, plot)
-        c.note(f"wrote {plot}")
+        c.save_plot(plot_curve(result) if result.curve else plot_confidence(result), plot)
     if json:
         c.print_json(result.to_dict())
     else:

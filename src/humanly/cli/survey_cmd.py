@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..data.errors import InputError
 from . import _common as c
 
 if TYPE_CHECKING:
@@ -181,10 +180,7 @@ def equivalence_cmd(
 ) -> None:
     """Survey power curve and each model's survey equivalence: how many human raters it is worth
     (Resnick et al., Algorithms 1–6)."""
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise InputError(f"--plot {plot}: name the figure *.png, *.svg or *.pdf")
-    if plot is not None and not plot.parent.exists():
-        raise InputError(f"--plot {plot}: folder {plot.parent} does not exist; create it first")
+    c.check_plot(plot)
     r = c.load_ratings(
         ratings,
         item_col=item_col,
@@ -251,10 +247,9 @@ def equivalence_cmd(
             r, a, combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed, max_k=max_k
         )
     if plot is not None:
-        from ..plots._style import save_figure
         from ..plots.survey import plot_power_curve
 
-        save_figure(plot_power_curve(res), plot)
+        c.save_plot(plot_power_curve(res), plot)
     for n in res.notes:
         c.note(f"note: {n}")
     if json:
@@ -272,5 +267,3 @@ def equivalence_cmd(
             )
         if expert is not None:
             c.stdout.print(render_worth(expert))
-        if plot is not None:
-            c.note(f"wrote {plot}")
