@@ -11,11 +11,30 @@ import dataclasses
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["Result", "jsonable"]
+__all__ = ["Interval", "Result", "jsonable"]
+
+
+class Interval(NamedTuple):
+    """A range ``[low, high]`` (a bootstrap or confidence interval); an end is ``None`` when it is
+    undefined. A tuple, so ``low, high = interval`` works and JSON shows ``[low, high]``.
+
+    >>> Interval(0.25, 0.75).width
+    0.5
+    """
+
+    low: float | None
+    high: float | None
+
+    @property
+    def width(self) -> float | None:
+        """``high − low``, ``None`` when an end is undefined."""
+        if self.low is None or self.high is None:
+            return None
+        return self.high - self.low
 
 
 def jsonable(value: Any) -> Any:

@@ -9,28 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._counts import pairwise_agreement
+
 __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha_nominal",
     "mean_pairwise_agreement",
     "pairwise_agreement",
 ]
-
-
-def pairwise_agreement(counts: np.ndarray) -> np.ndarray:
-    """Per item, the fraction of ordered pairs of distinct raters who gave the same label.
-
-    ``Σ_c n_c (n_c − 1) / (n (n − 1))`` for an item with ``n = Σ_c n_c ≥ 2`` labels; NaN for items with
-    fewer than two labels. This is the unbiased per-item estimate of P(ℓᵢ = ℓⱼ) for two distinct raters
-    drawn at random from the item's raters.
-    """
-    c = np.asarray(counts, dtype=np.float64)
-    n = c.sum(axis=1)
-    same = (c * (c - 1)).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = same / (n * (n - 1))
-    out[n < 2] = np.nan
-    return out
 
 
 def mean_pairwise_agreement(counts: np.ndarray) -> float:

@@ -7,29 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from ._counts import plurality_credit
 from ._result import Result
 from .agreement import fleiss_kappa, krippendorff_alpha_nominal, mean_pairwise_agreement
 from .data import Gold, Predictions, Ratings
 
-__all__ = ["RatingsSummary", "plurality_credit", "summarize"]
-
-
-def plurality_credit(counts: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Per item, the credit the plurality label earns against ``target`` codes.
-
-    Ties are resolved by fractional credit: if the item's most frequent classes are a set T, the credit
-    is ``1/|T|`` when ``target`` is in T, else 0 (the expected accuracy of a fair random tie-break, and
-    deterministic). Items with no labels, or ``target < 0``, get NaN.
-    """
-    c = np.asarray(counts)
-    top = c.max(axis=1, keepdims=True)
-    tied = (c == top) & (top > 0)
-    n_tied = tied.sum(axis=1)
-    ok = (n_tied > 0) & (target >= 0)
-    out = np.full(len(c), np.nan)
-    rows = np.flatnonzero(ok)
-    out[rows] = tied[rows, target[rows]] / n_tied[rows]
-    return out
+__all__ = ["RatingsSummary", "summarize"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

@@ -287,7 +287,7 @@ def test_confidence_direct() -> None:
 
 
 def test_report_section_builder() -> None:
-    from humanly.certify.report import certify_headline, certify_section
+    from humanly.report.sections.certify import certify_headline, certify_section
 
     d = _data(k=5, n=300)
     section, res = certify_section(d.ratings, d.gold, d.predictions)

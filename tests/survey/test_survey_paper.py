@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from humanly import Predictions, Ratings
+from humanly._counts import lnfall
 from humanly.simulate import RUNNING_EXAMPLE, running_example, urn
 from humanly.survey import equivalence, get_scorer
-from humanly.survey._engine import lnfall
 
 STATES = np.array(RUNNING_EXAMPLE["states"])
 WEIGHTS = np.array(RUNNING_EXAMPLE["weights"])

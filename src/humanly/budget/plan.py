@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from .._bootstrap import percentile_interval
 from .._parallel import run_tasks
 from .._random import stream
 from .._result import Result
@@ -227,13 +228,10 @@ def plan(
     reps = [r for part in parts for r in part]
     ranges: dict[str, tuple[float, float]] = {}
     for k in _PARAMS:
-        vals = np.array([r[k] for r in reps], dtype=float)
-        vals = vals[np.isfinite(vals)]
-        ranges[k] = (
-            (float(np.quantile(vals, 0.025)), float(np.quantile(vals, 0.975)))
-            if vals.size
-            else (est[k], est[k])
+        low, high = percentile_interval(
+            np.array([r[k] for r in reps], dtype=float), 0.95, method="linear"
         )
+        ranges[k] = (est[k], est[k]) if low is None or high is None else (low, high)
     share1 = (
         float(np.mean([r["q_b"] >= r["q_w"] for r in reps if np.isfinite(r["q_b"] + r["q_w"])]))
         if reps

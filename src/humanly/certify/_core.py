@@ -21,14 +21,17 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-from scipy import special
 
+from .._counts import (
+    expected_plurality_credit,
+    pairwise_agreement,
+    plurality_credit,
+    unique_rows_with_target,
+)
 from .._parallel import check_workers, run_tasks
 from .._random import stream
 from .._result import Result
-from ..agreement import pairwise_agreement
 from ..data import Gold, InputError, Predictions, Ratings, align
-from ..summary import plurality_credit
 from ._bounds import (
     ConfidenceScore,
     Tail,
@@ -959,63 +962,10 @@ def _named_theorem1(mat: np.ndarray, g: np.ndarray) -> AssumptionCheck:
 
 
 # ------------------------------------------------------------------------------------------ curves
-def _compositions(k: int, c: int) -> np.ndarray:
-    """All vectors of ``c`` non-negative integers summing to ``k`` (stars and bars)."""
-    out = []
-    for bars in itertools.combinations(range(k + c - 1), c - 1):
-        prev, row = -1, []
-        for b in bars:
-            row.append(b - prev - 1)
-            prev = b
-        row.append(k + c - 1 - prev - 1)
-        out.append(row)
-    return np.asarray(out, dtype=np.int64)
-
-
-def _unique_rows(counts: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct (counts, target) rows as a 1-D integer key (fast ``np.unique``): returns the distinct
-    rows (counts columns then target) and the inverse index of every item."""
-    base = int(max(counts.max(initial=0), target.max(initial=0))) + 2
-    if float(base) ** (counts.shape[1] + 1) >= 2**62:  # the key would overflow: unique rows
-        uniq, inv = np.unique(np.column_stack([counts, target]), axis=0, return_inverse=True)
-        return uniq, inv.ravel()
-    key = target.astype(np.int64) + 1
-    for j in range(counts.shape[1]):
-        key = key * base + counts[:, j]
-    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    return np.column_stack([counts[first], target[first]]), inv.ravel()
-
-
-def _expected_credit_k(uniq: np.ndarray, k: int) -> np.ndarray:
-    """For distinct rows (class counts, target), the expected plurality credit against the target of a
-    random k-subset of the item's labels — exact, with multivariate hypergeometric weights
-    Π_c C(n_c, x_c) / C(n, k) over the compositions x of k (computed in log space). Rows with fewer
-    than k labels or no target get NaN."""
-    uc, ut = uniq[:, :-1], uniq[:, -1]
-    out = np.full(len(uniq), np.nan)
-    nu = uc.sum(axis=1)
-    ok = (nu >= k) & (ut >= 0)
-    if not ok.any():
-        return out
-    uc, ut, nu = uc[ok], ut[ok], nu[ok].astype(np.float64)
-    comps = _compositions(k, uc.shape[1])  # m × C
-    lg = special.gammaln
-    cu = uc[:, None, :].astype(np.float64)
-    xx = comps[None, :, :].astype(np.float64)
-    valid = (xx <= cu).all(axis=2)
-    logw = (lg(cu + 1) - lg(xx + 1) - lg(np.maximum(cu - xx, 0) + 1)).sum(axis=2)
-    logw -= (lg(nu + 1) - lg(k + 1) - lg(nu - k + 1))[:, None]
-    w = np.where(valid, np.exp(np.where(valid, logw, 0.0)), 0.0)
-    top = comps.max(axis=1, keepdims=True)
-    tied = comps == top
-    credit = tied / tied.sum(axis=1, keepdims=True)  # m × C
-    out[np.flatnonzero(ok)] = (w * credit[:, ut].T).sum(axis=1)
-    return out
-
-
-def _mean_credit_k(rows: tuple[np.ndarray, np.ndarray], k: int) -> float:
-    uniq, inv = rows
-    vals = _expected_credit_k(uniq, k)[inv]
+def _mean_credit_k(rows: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> float:
+    """Mean over items of the exact expected plurality credit of a random k-subset of their labels."""
+    uniq, target, inv = rows
+    vals = expected_plurality_credit(uniq, target, k)[inv]
     return float(np.nanmean(vals)) if np.isfinite(vals).any() else float("nan")
 
 
@@ -1056,8 +1006,8 @@ def _curve(
     hard = {name: pred[pop] for name, pred in hard.items()}
     g = None if g is None else g[pop]
     e2 = float(pairwise_agreement(counts).mean()) if k_max >= 2 else float("nan")
-    rows = {name: _unique_rows(counts, pred) for name, pred in hard.items()}
-    rows_gold = _unique_rows(counts, g) if g is not None else None
+    rows = {name: unique_rows_with_target(counts, pred) for name, pred in hard.items()}
+    rows_gold = unique_rows_with_target(counts, g) if g is not None else None
     points = []
     for k in range(1, k_max + 1):
         if k >= 2:

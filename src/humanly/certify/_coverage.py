@@ -23,11 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from .._counts import pairwise_agreement, plurality_credit
 from .._parallel import run_tasks
 from .._random import stream
 from .._result import Result
-from ..agreement import pairwise_agreement
-from ..summary import plurality_credit
 from ._bounds import bernstein_tail, clopper_pearson_tail, hoeffding_tail
 from ._core import _tie_broken_successes
 

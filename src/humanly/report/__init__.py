@@ -5,6 +5,7 @@ The page inlines its CSS and figures (SVG data URIs), fetches nothing, escapes e
 id="humanly-results">`` — the same objects the ``--json`` commands print.
 """
 
-from .build import Figure, Report, Section, Table, build_report
+from ._page import Figure, Section, Table
+from .build import Report, build_report
 
 __all__ = ["Figure", "Report", "Section", "Table", "build_report"]

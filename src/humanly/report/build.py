@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import datetime as _dt
 import hashlib
@@ -16,46 +15,9 @@ from .._atomic import atomic_path
 from .._progress import progress
 from .._result import Result, jsonable
 from ..data import Gold, InputError, Predictions, Ratings
-from ..plots._style import to_svg
-from ..summary import summarize
+from ._page import Figure, Section, Table
 
 __all__ = ["Figure", "Report", "Section", "Table", "build_report"]
-
-
-@dataclasses.dataclass(frozen=True)
-class Table:
-    """A small table: ``rows`` hold plain values (formatted in the template, escaped)."""
-
-    caption: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class Figure:
-    """A figure as an SVG data URI (scripts in an ``<img>`` never run)."""
-
-    caption: str
-    data_uri: str
-    alt: str
-
-    @classmethod
-    def from_matplotlib(cls, fig: Any, caption: str, alt: str | None = None) -> Figure:
-        svg = to_svg(fig).encode()
-        uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
-        return cls(caption, uri, alt or caption)
-
-
-@dataclasses.dataclass(frozen=True)
-class Section:
-    """One section of the page. ``note`` replaces the body when the inputs are missing."""
-
-    id: str
-    title: str
-    paragraphs: tuple[str, ...] = ()
-    tables: tuple[Table, ...] = ()
-    figures: tuple[Figure, ...] = ()
-    note: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -112,78 +74,20 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _fmt(x: Any, digits: int = 4) -> Any:
-    if isinstance(x, float):
-        return f"{x:.{digits}f}"
-    return "—" if x is None else x
-
-
 # --------------------------------------------------------------------------------------- sections
-def _data_section(
-    ratings: Ratings, gold: Gold | None, predictions: Predictions | None, **_: Any
-) -> tuple[Section, Any]:
-    from ..plots.data import data_overview
-
-    s = summarize(ratings, gold, predictions)
-    lpi, a = s.labels_per_item, s.agreement
-    rows = [
-        ("items", f"{s.n_items:,}"),
-        ("raters", "anonymous counts" if s.n_raters is None else f"{s.n_raters:,}"),
-        ("labels", f"{s.n_labels:,}"),
-        ("classes", ", ".join(map(str, s.classes))),
-        (
-            "labels per item (min / median / max)",
-            f"{lpi['min']} / {lpi['median']:g} / {lpi['max']}",
-        ),
-        ("pairwise agreement", _fmt(a["pairwise"])),
-        ("Fleiss' kappa", _fmt(a["fleiss_kappa"])),
-        ("Krippendorff's alpha (nominal)", _fmt(a["krippendorff_alpha"])),
-    ]
-    rows += [(f"share of '{k}'", f"{v:.1%}") for k, v in s.class_frequencies.items()]
-    if s.gold:
-        rows += [
-            ("items with gold", f"{s.gold['n_items']:,}"),
-            ("plurality label = gold", _fmt(s.gold["plurality_accuracy"])),
-            ("single label = gold", _fmt(s.gold["label_accuracy"])),
-        ]
-    tables = [Table("The ratings at a glance", ("quantity", "value"), tuple(rows))]
-    if s.models:
-        tables.append(
-            Table(
-                "Models",
-                ("model", "output", "items", "agrees with plurality", "gold accuracy"),
-                tuple(
-                    (
-                        m["model"],
-                        m["kind"],
-                        f"{m['n_items']:,}",
-                        _fmt(m.get("plurality_agreement")),
-                        _fmt(m.get("gold_accuracy")),
-                    )
-                    for m in s.models
-                ),
-            )
-        )
-    fig = Figure.from_matplotlib(
-        data_overview(s),
-        "Labels per item (left) and the class balance of all labels (right).",
-    )
-    section = Section("data", "Data", tables=tuple(tables), figures=(fig,))
-    return section, s
-
-
 #: Section builders, in page order: (key in the embedded results, builder). Each builder returns the
 #: section and the analysis result whose ``to_dict()`` is embedded (``None`` when not applicable).
 SectionBuilder = Callable[..., tuple[Section, Any]]
 
 
 def _builders() -> list[tuple[str, SectionBuilder]]:
-    from ..budget.report import budget_section
-    from ..certify.report import certify_section
-    from ..survey.report import survey_section
+    from .sections.budget import budget_section
+    from .sections.certify import certify_section
+    from .sections.data import data_section
+    from .sections.survey import survey_section
 
     return [
-        ("inspect", _data_section),
+        ("inspect", data_section),
         ("certify", certify_section),
         ("survey", survey_section),
         ("budget", budget_section),
@@ -193,25 +97,15 @@ def _builders() -> list[tuple[str, SectionBuilder]]:
 BUILDERS: list[tuple[str, SectionBuilder]] = _builders()
 
 
-def _inspect_headline(s: dict[str, Any]) -> str:
-    a = s["agreement"]
-    raters = "anonymous raters" if s["n_raters"] is None else f"{s['n_raters']:,} raters"
-    text = f"data: {s['n_items']:,} items, {s['n_labels']:,} labels from {raters}"
-    if a["pairwise"] is not None:
-        text += f"; pairwise agreement {a['pairwise']:.3f}"
-    if a["fleiss_kappa"] is not None:
-        text += f", Fleiss' κ {a['fleiss_kappa']:.3f}"
-    return text
-
-
 #: One-line summaries of each analysis' embedded result, for the terminal (``humanly report/demo``).
 def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
-    from ..budget.report import budget_headline
-    from ..certify.report import certify_headline
-    from ..survey.report import survey_headline
+    from .sections.budget import budget_headline
+    from .sections.certify import certify_headline
+    from .sections.data import data_headline
+    from .sections.survey import survey_headline
 
     return {
-        "inspect": _inspect_headline,
+        "inspect": data_headline,
         "certify": certify_headline,
         "survey": survey_headline,
         "budget": budget_headline,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..budget.report import METHODS_TEXT as _BUDGET
-from ..certify.report import METHODS_TEXT as _CERTIFY
-from ..survey.report import METHODS_TEXT as _SURVEY
+from .sections.budget import METHODS_TEXT as _BUDGET
+from .sections.certify import METHODS_TEXT as _CERTIFY
+from .sections.survey import METHODS_TEXT as _SURVEY
 
 METHODS: dict[str, str] = {
     "certify": _CERTIFY,

@@ -35,63 +35,12 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln
 
+from .._counts import compositions, lncomb, lnfall, unique_rows
 from .combiners import clip_probs, tie_uniform
 from .scorers import Scorer
 
-__all__ = ["Plan", "compositions", "lncomb", "make_plan"]
-
-
-_LOGFACT = gammaln(np.arange(1025, dtype=float) + 1)
-
-
-def _logfact(n: np.ndarray) -> np.ndarray:
-    """log(n!) for non-negative integer arrays (table lookup; the table grows as needed)."""
-    global _LOGFACT
-    top = int(n.max()) if n.size else 0
-    if top >= len(_LOGFACT):
-        _LOGFACT = gammaln(np.arange(2 * top + 2, dtype=float) + 1)
-    return _LOGFACT[n]
-
-
-def lncomb(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """log C(a, b) for integers, -inf where b < 0 or b > a."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
-    ok = (b >= 0) & (b <= a)
-    aa = np.where(ok, a, 0)
-    bb = np.where(ok, b, 0)
-    out = _logfact(aa) - _logfact(bb) - _logfact(aa - bb)
-    return np.where(ok, out, -np.inf)
-
-
-def lnfall(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """log of the falling factorial a (a-1) ... (a-b+1) for integers, -inf where b > a."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
-    ok = (b <= a) & (b >= 0)
-    aa = np.where(ok, a, 0)
-    bb = np.where(ok, b, 0)
-    return np.where(ok, _logfact(aa) - _logfact(aa - bb), -np.inf)
-
-
-def compositions(k: int, cap: np.ndarray) -> np.ndarray:
-    """All count vectors of k labels over len(cap) classes with y_l <= cap_l (rows, lexicographic)."""
-    cap = np.asarray(cap, dtype=np.int64)
-    n_cls = len(cap)
-    rest = np.concatenate([np.cumsum(cap[::-1])[::-1], [0]])  # most the classes j.. can hold
-    if k > rest[0]:
-        return np.zeros((0, n_cls), dtype=np.int64)
-    rows = np.zeros((1, 0), dtype=np.int64)
-    used = np.zeros(1, dtype=np.int64)
-    for j in range(n_cls - 1):
-        hi = np.minimum(k - used, cap[j])
-        lo = np.maximum(0, k - used - rest[j + 1])
-        cnt = np.maximum(hi - lo + 1, 0)
-        rep = np.repeat(np.arange(len(rows)), cnt)
-        offs = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + lo[rep]
-        rows = np.column_stack([rows[rep], offs])
-        used = used[rep] + offs
-    return np.column_stack([rows, k - used]).astype(np.int64)
+__all__ = ["Plan", "make_plan"]
 
 
 def _codes(y: np.ndarray, base: int) -> np.ndarray:
@@ -134,20 +83,6 @@ class Plan:
     @property
     def ks(self) -> np.ndarray:
         return np.array([lv.k for lv in self.levels])
-
-
-def unique_rows(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct rows, inverse and multiplicities (rows coded as one integer when they fit in int64,
-    much faster than sorting rows)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    base = int(counts.max()) + 1 if counts.size else 1
-    if counts.shape[1] * math.log2(max(base, 2)) < 62:
-        codes = _codes(counts, base)
-        uc, inv, mult = np.unique(codes, return_inverse=True, return_counts=True)
-        v = (uc[:, None] // base ** np.arange(counts.shape[1], dtype=np.int64)[None]) % base
-        return v.astype(np.int64), inv.reshape(-1), mult
-    v, inv, mult = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
-    return v, inv.reshape(-1), mult
 
 
 def make_plan(

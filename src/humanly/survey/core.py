@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._bootstrap import percentile
 from .._parallel import check_workers, run_tasks
 from .._random import stream
 from .._result import Result
@@ -333,15 +334,6 @@ def _default_max_k(n_lab: np.ndarray, r: int) -> int:
     return int(max(0, min(int(np.median(lab)), int(lab.max())) - r))
 
 
-def _percentile(x: np.ndarray, q: float) -> float | None:
-    x = np.asarray(x, dtype=float)
-    x = x[~np.isnan(x)]
-    if not len(x):
-        return None
-    v = float(np.percentile(x, q, method="inverted_cdf"))
-    return v if math.isfinite(v) else None
-
-
 def _prepare(
     ratings: Ratings,
     predictions: Predictions | None,
@@ -638,7 +630,7 @@ def equivalence(
     for j, k in enumerate(ks):
         lo = hi = None
         if curves is not None:
-            lo, hi = _percentile(curves[:, j], 2.5), _percentile(curves[:, j], 97.5)
+            lo, hi = percentile(curves[:, j], 2.5), percentile(curves[:, j], 97.5)
         points.append(CurvePoint(int(k), float(curve[j]), lo, hi, int(nit[j])))
     info_mode = meta["combiner"] == "abc" and meta["scorer"] == "cross_entropy"
     information = [float(c - curve[0]) for c in curve] if info_mode else None
@@ -658,7 +650,7 @@ def equivalence(
         eq, note = equivalence_point(ks, curve, h)
         lo = hi = elo = ehi = None
         if models is not None and curves is not None:
-            lo, hi = _percentile(models[:, j], 2.5), _percentile(models[:, j], 97.5)
+            lo, hi = percentile(models[:, j], 2.5), percentile(models[:, j], 97.5)
             vals = []
             for b in range(len(models)):
                 e, nb = equivalence_point(ks, curves[b], float(models[b, j]))
@@ -669,7 +661,7 @@ def equivalence(
                     if nb == "above_max"
                     else (np.nan if e is None else e)
                 )
-            elo, ehi = _percentile(np.array(vals), 2.5), _percentile(np.array(vals), 97.5)
+            elo, ehi = percentile(np.array(vals), 2.5), percentile(np.array(vals), 97.5)
         gain = float(h - curve[0]) if info_mode else None
         ratio = None
         if ideal_gain is not None and gain is not None and ideal_gain > 0:

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .._bootstrap import percentile
+from .._counts import compositions, lncomb, lnfall
 from .._random import stream
 from .._result import Result
 from ..data.errors import InputError
@@ -26,7 +28,7 @@ from ..data.predictions import align_index
 from ..data.ratings import Ratings
 from . import _engine as eng
 from .combiners import ABC, clip_probs, get_combiner
-from .core import CurvePoint, _percentile, equivalence_point
+from .core import CurvePoint, equivalence_point
 from .scorers import get_scorer
 
 __all__ = ["ExpertEquivalence", "expert_equivalence"]
@@ -56,19 +58,19 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> dict[str, Any]:
     cap = ua.max(axis=0)
     levels = []
     for k in range(max_k + 1):
-        y = eng.compositions(k, cap)
+        y = compositions(k, cap)
         elig = (na >= k) & (ne >= 1)
         if not elig.any() or not len(y):
             break
         lw = (
-            eng.lncomb(ua[:, None, :], y[None]).sum(-1)
-            - np.where(elig, eng.lncomb(na, np.full_like(na, k)), 0)[:, None]
+            lncomb(ua[:, None, :], y[None]).sum(-1)
+            - np.where(elig, lncomb(na, np.full_like(na, k)), 0)[:, None]
         )
         w = np.where(elig[:, None], np.exp(lw), 0.0)  # (P, Y) P(y | a)
         has = na >= k
         ls = (
-            eng.lnfall(ua[:, None, :], y[None]).sum(-1)
-            - np.where(has, eng.lnfall(na, np.full_like(na, k)), 0)[:, None]
+            lnfall(ua[:, None, :], y[None]).sum(-1)
+            - np.where(has, lnfall(na, np.full_like(na, k)), 0)[:, None]
         )
         ls = np.where(has[:, None], ls, -np.inf)
         top = ls.max(axis=0)
@@ -180,7 +182,7 @@ def expert_equivalence(
         for j, k in enumerate(ks):
             lo = hi = None
             if boot is not None:
-                lo, hi = _percentile(boot[:, j], 2.5), _percentile(boot[:, j], 97.5)
+                lo, hi = percentile(boot[:, j], 2.5), percentile(boot[:, j], 97.5)
             out.append(CurvePoint(int(k), float(c[j]), lo, hi, int(nit[j])))
         return out
 
@@ -200,7 +202,7 @@ def expert_equivalence(
                     if nb == "above_max"
                     else (np.nan if v is None else v)
                 )
-            lo, hi = _percentile(np.array(vals), 2.5), _percentile(np.array(vals), 97.5)
+            lo, hi = percentile(np.array(vals), 2.5), percentile(np.array(vals), 97.5)
         worth.append({"amateurs": int(k), "experts": x, "note": note, "low": lo, "high": hi})
     return ExpertEquivalence(
         comb.name,

@@ -16,10 +16,10 @@ import dataclasses
 import numpy as np
 from scipy.special import logsumexp
 
+from .._counts import compositions
 from .._result import Result
 from ..data.errors import InputError
 from ..data.ratings import Ratings
-from ._engine import compositions
 
 __all__ = ["Headroom", "headroom", "urn_information"]
 

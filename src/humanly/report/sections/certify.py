@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..data import Gold, InputError, Predictions, Ratings
-from ._core import CertifyResult, certify
+from ...certify import CertifyResult, certify
+from ...data import Gold, InputError, Predictions, Ratings
+from .._page import Figure, Section, Table
 
 __all__ = ["METHODS_TEXT", "certify_headline", "certify_section"]
 
@@ -36,8 +37,7 @@ def certify_section(
     **_: Any,
 ) -> tuple[Any, CertifyResult | None]:
     """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve) and lay it out."""
-    from ..plots.certify import plot_confidence, plot_curve
-    from ..report.build import Figure, Section, Table
+    from ...plots.certify import plot_confidence, plot_curve
 
     title = "Certify: is the model superhuman?"
     if predictions is not None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..data import Gold, InputError, Predictions, Ratings
-from ..summary import summarize
+from ...data import Gold, InputError, Predictions, Ratings
+from ...summary import summarize
+from .._page import Figure, Section, Table
 
 __all__ = ["METHODS_TEXT", "budget_headline", "budget_section", "label_accuracy_from_agreement"]
 
@@ -47,10 +48,8 @@ def budget_section(
     **_: Any,
 ) -> tuple[Any, dict[str, Any] | None]:
     """Lay out the budget analysis; a one-sentence note when it does not apply."""
-    from ..plots.budget import win_vs_budget_figure
-    from ..report.build import Figure, Section, Table
-    from .analysis import quick_compare
-    from .core import make_model
+    from ...budget import make_model, quick_compare
+    from ...plots.budget import win_vs_budget_figure
 
     title = "Label budget: one label per item or majority votes?"
     if ratings.n_classes != 2:
@@ -110,7 +109,7 @@ def budget_section(
         "plan": None,
     }
     if predictions is not None and len(predictions.models) >= 2:
-        from .plan import plan
+        from ...budget import plan
 
         try:
             pl = plan(ratings, predictions, delta=delta, bootstrap=bootstrap, seed=seed)

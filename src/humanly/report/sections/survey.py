@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..data import Gold, InputError, Predictions, Ratings
-from .core import EquivalenceResult, equivalence
+from ...data import Gold, InputError, Predictions, Ratings
+from ...survey import EquivalenceResult, equivalence
+from .._page import Figure, Section, Table
 
 __all__ = ["METHODS_TEXT", "survey_headline", "survey_section"]
 
@@ -60,8 +61,7 @@ def survey_section(
     **_: Any,
 ) -> tuple[Any, dict[str, Any] | None]:
     """Run both analyses and lay them out; a one-sentence note when the data cannot support them."""
-    from ..plots.survey import plot_power_curve
-    from ..report.build import Figure, Section, Table
+    from ...plots.survey import plot_power_curve
 
     title = "Survey equivalence: how many raters is the model worth?"
     if int(ratings.labels_per_item.max()) < 2:
