@@ -40,5 +40,5 @@ def percentile_interval(
     >>> percentile_interval(np.arange(1, 101))
     Interval(low=3.0, high=98.0)
     """
-    tail = 50.0 * (1.0 - level)
+    tail = round(50.0 * (1.0 - level), 10)  # 2.5 exactly for level 0.95 (1 − 0.95 is not 0.05)
     return Interval(percentile(values, tail, method), percentile(values, 100.0 - tail, method))
