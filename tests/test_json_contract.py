@@ -37,9 +37,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     from humanly import simulate
 
     d = tmp_path_factory.mktemp("contract")
-    oracle = simulate.oracle(
-        150, [0.8, 0.75, 0.7, 0.85], models={"a": 0.85, "b": 0.75}, seed=1
-    )
+    oracle = simulate.oracle(150, [0.8, 0.75, 0.7, 0.85], models={"a": 0.85, "b": 0.75}, seed=1)
     oracle.write(d / "o.csv")
     urn = simulate.running_example(n_items=120, seed=2)
     urn.write(d / "u.csv")
@@ -106,4 +104,6 @@ def test_json_keys_are_kept(cli, files: dict[str, Path]) -> None:
         merged = {k: sorted(set(recorded.get(k, [])) | set(v)) for k, v in current.items()}
         CONTRACT.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     else:
-        assert set(recorded) >= set(current), "new commands: record them with HUMANLY_WRITE_CONTRACT=1"
+        assert set(recorded) >= set(current), (
+            "new commands: record them with HUMANLY_WRITE_CONTRACT=1"
+        )
