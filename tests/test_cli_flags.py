@@ -13,8 +13,13 @@ ROOT = typer.main.get_command(app)
 def test_parameters_become_flags() -> None:
     assert to_flags('pass missing="drop" to keep them', ROOT) == "pass --missing drop to keep them"
     assert to_flags("name it with item_col=", ROOT) == "name it with --item-col"
-    assert to_flags("alpha=1.5: give a value in (0, 1)", ROOT) == "--alpha 1.5: give a value in (0, 1)"
-    assert to_flags("headroom=True needs the abc combiner", ROOT) == "--headroom needs the abc combiner"
+    assert (
+        to_flags("alpha=1.5: give a value in (0, 1)", ROOT) == "--alpha 1.5: give a value in (0, 1)"
+    )
+    assert (
+        to_flags("headroom=True needs the abc combiner", ROOT)
+        == "--headroom needs the abc combiner"
+    )
     assert to_flags("total_col='n' is not a column", ROOT) == "--total n is not a column"
 
 

@@ -102,4 +102,5 @@ def test_skipped_blocks_say_why() -> None:
     for doc in DOCS:
         for n, text in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
             if text.strip().startswith("<!-- example:"):
-                assert SKIP.match(text.strip()), f"{doc.name} line {n}: use <!-- example: not run (REASON) -->"
+                hint = "use <!-- example: not run (REASON) -->"
+                assert SKIP.match(text.strip()), f"{doc.name} line {n}: {hint}"

@@ -74,7 +74,9 @@ def to_flags(message: str, root: Any) -> str:
         if known is None:
             return m.group(0)
         flag, is_flag = known
-        value = next((v for v in (m.group("dq"), m.group("sq"), m.group("bare")) if v is not None), "")
+        value = next(
+            (v for v in (m.group("dq"), m.group("sq"), m.group("bare")) if v is not None), ""
+        )
         if is_flag:
             return flag
         return f"{flag} {value}" if value else flag
