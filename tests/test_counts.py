@@ -120,3 +120,16 @@ def test_lncomb_edges() -> None:
     assert lncomb(5, 2) == pytest.approx(math.log(10))
     assert lncomb(2, 3) == -np.inf
     assert lncomb(2, -1) == -np.inf
+
+
+def test_json_aliases_keep_old_keys() -> None:
+    import dataclasses
+
+    from humanly._result import Result
+
+    @dataclasses.dataclass(frozen=True, repr=False)
+    class R(Result):
+        json_aliases = {"lower_bound": "lower"}
+        lower: float
+
+    assert R(0.5).to_dict() == {"lower": 0.5, "lower_bound": 0.5}

@@ -11,7 +11,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -82,12 +82,23 @@ def _short(value: Any) -> str:
 
 
 class Result:
-    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()`` and a compact ``repr``."""
+    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()`` and a compact ``repr``.
+
+    The JSON that ``--json`` prints is a contract: keys are added, never renamed or removed. When a field
+    is renamed in Python, the old key stays in ``to_dict()`` through :attr:`json_aliases`
+    (old key → new field name), so both keys carry the same value.
+    """
+
+    #: JSON keys kept for compatibility: old key → the field that now holds the value
+    json_aliases: ClassVar[dict[str, str]] = {}
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready Python (what ``--json`` prints)."""
         assert dataclasses.is_dataclass(self)
-        return {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}
+        out = {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}
+        for old, new in self.json_aliases.items():
+            out.setdefault(old, jsonable(getattr(self, new)))
+        return out
 
     def to_json(self, **kwargs: Any) -> str:
         """The result as a JSON string (``json.dumps(self.to_dict())``)."""
