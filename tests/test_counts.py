@@ -124,12 +124,13 @@ def test_lncomb_edges() -> None:
 
 def test_json_aliases_keep_old_keys() -> None:
     import dataclasses
+    from typing import ClassVar
 
     from humanly._result import Result
 
     @dataclasses.dataclass(frozen=True, repr=False)
     class R(Result):
-        json_aliases = {"lower_bound": "lower"}
+        json_aliases: ClassVar[dict[str, str]] = {"lower_bound": "lower"}
         lower: float
 
     assert R(0.5).to_dict() == {"lower": 0.5, "lower_bound": 0.5}
