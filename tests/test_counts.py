@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -124,7 +125,6 @@ def test_lncomb_edges() -> None:
 
 def test_json_aliases_keep_old_keys() -> None:
     import dataclasses
-    from typing import ClassVar
 
     from humanly._result import Result
 
