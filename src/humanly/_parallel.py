@@ -15,17 +15,35 @@ from typing import Any, TypeVar
 from ._progress import progress
 from .data.errors import InputError
 
-__all__ = ["check_workers", "dask_client", "run_tasks"]
+__all__ = ["check_workers", "dask_client", "require_dask", "run_tasks"]
 
 T = TypeVar("T")
 
 
 def check_workers(workers: int | None, scheduler: str | None) -> None:
-    """One-line errors for ``--workers`` / ``--scheduler`` misuse."""
+    """One-line errors for ``workers`` / ``scheduler`` misuse, and for either without the optional
+    ``dask`` extra installed."""
     if workers is not None and scheduler is not None:
-        raise InputError("--workers starts a local cluster and --scheduler uses one; give one")
+        raise InputError(
+            "workers= starts a local cluster and scheduler= uses one; give one of them"
+        )
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
+        raise TypeError(f"workers={workers!r}: give a whole number of worker processes")
     if workers is not None and workers < 1:
-        raise InputError(f"--workers {workers}: give a positive number of worker processes")
+        raise InputError(f"workers={workers}: give a positive number of worker processes")
+    if workers is not None or scheduler is not None:
+        require_dask("workers=" + str(workers) if workers is not None else f"scheduler={scheduler}")
+
+
+def require_dask(what: str) -> None:
+    """Raise one line naming the extra to install when dask.distributed is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise InputError(
+            f"{what} runs on dask.distributed, which is not installed; install the extra with "
+            "pip install 'humanly[dask]' or run without it (in-process gives the same numbers)"
+        )
 
 
 @contextmanager
@@ -40,7 +58,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
             client = Client(scheduler, timeout="10s")
         except OSError as exc:
             raise InputError(
-                f"--scheduler {scheduler}: cannot connect ({exc}); check the address"
+                f"scheduler={scheduler}: cannot connect ({exc}); check the address"
             ) from None
         try:
             yield client

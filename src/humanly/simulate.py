@@ -213,7 +213,7 @@ def urn(
     weights: Sequence[float] | None = None,
     dirichlet: Sequence[Sequence[float]] | None = None,
     classes: Sequence[Any] | None = None,
-    hard_classifiers: Mapping[str, Sequence[Sequence[float]]] | None = None,
+    hard_classifiers: Mapping[str, Sequence[Sequence[float]] | np.ndarray] | None = None,
     soft_classifiers: Mapping[str, Sequence[Sequence[float]]] | None = None,
     n_raters: int | None = None,
     seed: Seed = None,

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Any
 
 from ..data import Predictions, Ratings, read_predictions, read_ratings
 
 __all__ = ["WIKI_ATTACK_OPTIONS", "wiki_attack", "wiki_attack_path"]
 
 #: How to read the wiki attack counts file (also the command-line options shown by ``humanly demo``).
-WIKI_ATTACK_OPTIONS = {
+WIKI_ATTACK_OPTIONS: dict[str, Any] = {
     "item_col": "rev_id",
     "counts": "attack=n_labelled_attack",
     "total_col": "n_labels",

@@ -20,7 +20,7 @@ __all__ = ["COLUMN_WIDTH", "figure", "save_figure", "to_svg"]
 #: Width of one column of a two-column paper, in inches.
 COLUMN_WIDTH = 3.4
 
-_RC = {
+_RC: Any = {  # matplotlib types rc keys as Literals; this is a plain mapping
     "font.size": 8,
     "axes.titlesize": 8,
     "axes.labelsize": 8,
