@@ -24,7 +24,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..data.errors import InputError
+from .._checks import check_choice
+from ..data import InputError
 
 __all__ = [
     "ABC",
@@ -84,7 +85,7 @@ class Majority:
         if y.shape[-1] != 2:
             raise InputError(
                 f"the majority combiner needs two classes, these ratings have {y.shape[-1]}; "
-                "use --combiner plurality"
+                'use combiner="plurality"'
             )
         return tie_uniform(y)
 
@@ -112,7 +113,7 @@ class Frequency:
     def __post_init__(self) -> None:
         lo, hi = self.clip
         if not (0 <= lo < hi <= 1):
-            raise InputError(f"frequency clip {self.clip}: need 0 ≤ low < high ≤ 1")
+            raise InputError(f"clip={self.clip!r}: need 0 ≤ low < high ≤ 1")
 
     def predict(self, y: np.ndarray) -> np.ndarray:
         y = np.asarray(y, dtype=float)
@@ -157,10 +158,21 @@ COMBINERS: dict[str, Callable[..., Any]] = {
 
 
 def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
-    """A combiner from a registry name, a combiner object or a callable ``f(y) -> probabilities``."""
+    """A combiner from a registry name (:data:`COMBINERS`), a combiner object or a callable
+    ``f(y) -> probabilities`` (a soft combiner named after the function).
+
+    >>> get_combiner("frequency").predict(np.array([[3, 1], [0, 0]]))
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
+    >>> get_combiner("majority").predict(np.array([[2, 2]]))  # a tie: each label half the time
+    array([[0.5, 0.5]])
+    >>> get_combiner("median")
+    Traceback (most recent call last):
+    ...
+    humanly.data.errors.InputError: combiner='median': use one of 'majority', 'plurality', 'frequency', 'abc'
+    """
     if isinstance(spec, str):
-        if spec not in COMBINERS:
-            raise InputError(f"combiner {spec!r}: use one of {', '.join(COMBINERS)}")
+        check_choice("combiner", spec, tuple(COMBINERS))
         if spec == "frequency":
             return Frequency(clip=clip)
         return COMBINERS[spec]()
@@ -168,4 +180,4 @@ def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
         return spec
     if callable(spec):
         return _Wrapped(spec, name=getattr(spec, "__name__", "custom"))
-    raise InputError(f"combiner {spec!r}: give a name, a combiner object or a callable")
+    raise TypeError(f"combiner={type(spec).__name__}: give a name, a combiner object or a callable")
