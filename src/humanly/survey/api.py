@@ -99,34 +99,25 @@ def equivalence(
     ----------
     ratings, predictions, missing
         The crowd's labels (a :class:`~humanly.Ratings`, a long DataFrame or a file path) and the models'
-        outputs in any form :func:`humanly.join` accepts (a :class:`~humanly.Predictions`, a dict of
-        Series/DataFrames indexed by item id, arrays in the ratings' item order), joined by item id;
-        ``missing="drop"`` keeps the items both have. ``predictions=None`` gives the power curve only.
-    combiner
+        outputs in any form :func:`humanly.join` accepts, joined by item id (``missing="drop"`` keeps
+        the items both have); ``predictions=None``: the power curve only.
+    combiner, scorer
         ``"majority"``, ``"plurality"``, ``"frequency"``, ``"abc"`` (Anonymous Bayesian Combiner) or a
-        user combiner (:mod:`humanly.survey.combiners`).
-    scorer
-        ``"agreement"``, ``"cross_entropy"`` (bits), ``"precision"``, ``"recall"``, ``"f1"``, ``"auc"``,
-        ``"dmi"``, ``"pearson"``, ``"spearman"``, or a sklearn-like callable.
+        combiner object (:mod:`~humanly.survey.combiners`); a scorer named in
+        :data:`~humanly.survey.SCORERS` (``"cross_entropy"`` in bits) or a sklearn-like callable.
     method
         ``"exact"`` (hypergeometric expectation over rater subsets and reference raters; default for
         agreement and cross-entropy) or ``"sampled"`` (Algorithm 2; default for the others).
     bootstrap, seed
-        Bootstrap replicates over items (replicate b uses ``stream(seed, b)``; the ABC is re-learned on
-        each); 95% percentile ranges.
+        Replicates over items (replicate b draws from ``stream(seed, b)``); 95% percentile ranges.
     calibrate, calibration_folds
-        ``"none"``, ``"isotonic"`` or ``"per-value"``; in-sample (``None``, as the paper) or K-fold
-        cross-fitted (K ≥ 2).
-    reference_size
-        r: score against the plurality of r held-out raters (section 6); levels go up to K − r.
-    max_k
-        Largest survey size (default: median labels per item − r, capped at the most labels − r).
-    positive
-        Positive class for precision/recall/F1/AUC/correlations (default: the second of two classes).
-    clip
-        Frequency-combiner clipping (also used for hard outputs under cross-entropy).
-    n_draws
-        Subsets per level for the sampled method (Algorithm 2: 200).
+        ``"none"``, ``"isotonic"`` or ``"per-value"``; in-sample (``None``, as the paper) or K-fold.
+    reference_size, max_k
+        r: score against the plurality of r held-out raters (section 6); the largest survey size
+        (default: median labels per item − r, at most the most labels − r).
+    positive, clip, n_draws
+        Positive class (default: the second of two); frequency-combiner clipping (also for hard outputs
+        under cross-entropy); rater subsets per level for ``method="sampled"`` (Algorithm 2: 200).
     headroom
         With ABC + cross-entropy, estimate the curve's asymptote by a nonparametric mixture
         (:func:`humanly.survey.headroom`) and each model's performance ratio.
@@ -136,12 +127,8 @@ def equivalence(
     >>> from humanly.simulate import running_example
     >>> d = running_example(200, 5, seed=1)
     >>> res = equivalence(d.ratings, d.predictions, bootstrap=0, progress=False)
-    >>> [p.k for p in res.power_curve]
-    [0, 1, 2, 3, 4]
-    >>> round(res.model("soft").equivalence, 2)
-    1.7
-    >>> res.model("hard").equivalence_note  # the hard model scores below c_0
-    'below_0'
+    >>> [p.k for p in res.power_curve], round(res.model("soft").equivalence, 2)
+    ([0, 1, 2, 3, 4], 1.7)
     >>> res.to_frame().set_index("model")["score"].round(3).to_dict()
     {'hard': -1.54, 'soft': -0.847}
     """
@@ -162,9 +149,15 @@ def equivalence(
     study = join(ratings, predictions, missing=missing)
     prep = prepare(study.ratings, study.predictions, opts)
     reps = run(prep.engine, n_boot, opts.seed, workers, scheduler, client, progress)
+    return _result(prep, reps, n_boot, _headroom(prep, headroom))
+
+
+def _result(
+    prep: Prepared, reps: Replicates, n_boot: int, head: Headroom | None
+) -> EquivalenceResult:
+    """The result from the prepared inputs and the replicates: curve points, model rows, information."""
+    opts = prep.options
     ks = prep.engine.plan.ks
-    info = _information_view(opts)
-    head = _headroom(prep, headroom)
     return EquivalenceResult(
         combiner=opts.combiner.name,
         scorer=opts.scorer.name,
@@ -178,7 +171,9 @@ def equivalence(
         positive=prep.positive,
         power_curve=curve_points(ks, reps.curve, reps.n_items, reps.curves),
         models=_model_rows(prep, reps, ks, head),
-        information=tuple(float(c - reps.curve[0]) for c in reps.curve) if info else None,
+        information=(
+            tuple(float(c - reps.curve[0]) for c in reps.curve) if _information_view(opts) else None
+        ),
         headroom=head,
         notes=prep.notes,
         curve_samples=reps.curves,

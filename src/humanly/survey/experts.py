@@ -165,6 +165,69 @@ def _groups(experts: Any, amateurs: Any, missing: str) -> tuple[np.ndarray, np.n
     return e_r.counts[e_rows], a_r.counts[a_rows]
 
 
+def _sizes(
+    e: np.ndarray, a: np.ndarray, max_k: int | None, max_k_amateurs: int | None
+) -> tuple[int, int]:
+    """The largest expert survey (default: median expert labels − 1, at most the most − 1) and the
+    largest amateur survey (default: median amateur labels, at most the most)."""
+    ne, na = e.sum(1), a.sum(1)
+    if max_k is None:
+        max_k = int(max(0, np.median(ne[ne > 0]) - 1))
+    if max_k_amateurs is None:
+        max_k_amateurs = int(np.median(na[na > 0]))
+    return min(max_k, int(ne.max()) - 1), min(max_k_amateurs, int(na.max()))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Curves:
+    """The expert and amateur curves of a replicate (item indices ``idx``; ``None``: the data)."""
+
+    eplan: eng.Plan
+    aplan: _AmateurPlan
+    comb: Any
+    scorer: Scorer
+    clip: tuple[float, float]
+    fixed: np.ndarray | None  # expert curve terms of a combiner that does not learn (computed once)
+
+    @classmethod
+    def build(
+        cls,
+        e: np.ndarray,
+        a: np.ndarray,
+        comb: Any,
+        scorer: Scorer,
+        clip: tuple[float, float],
+        max_k: int,
+        max_k_amateurs: int,
+    ) -> _Curves:
+        is_abc = isinstance(comb, ABC)
+        eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3))
+        aplan = _amateur_plan(a, e, max_k_amateurs)
+        fixed = None if is_abc else eng.curve_terms(eplan, comb, scorer, clip)
+        return cls(eplan, aplan, comb, scorer, clip, fixed)
+
+    def __call__(
+        self, idx: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Expert curve, its items per level, amateur curve, its items per level."""
+        eplan, aplan = self.eplan, self.aplan
+        me = np.bincount(
+            eplan.inv if idx is None else eplan.inv[idx], minlength=len(eplan.v)
+        ).astype(float)
+        ma = np.bincount(
+            aplan.inv if idx is None else aplan.inv[idx], minlength=len(aplan.u)
+        ).astype(float)
+        terms = (
+            self.fixed
+            if self.fixed is not None
+            else eng.curve_terms(eplan, self.comb, self.scorer, self.clip, me)
+        )
+        ce, ne = eng.curve_from_terms(eplan, terms, me)
+        floor = getattr(self.comb, "floor", 1e-3)
+        ca, na = _amateur_curve(aplan, self.comb, self.scorer, self.clip, ma, floor)
+        return ce, ne, ca, na
+
+
 def _worth(
     ks_e: np.ndarray,
     ce: np.ndarray,
@@ -233,41 +296,18 @@ def expert_equivalence(
     max_k_amateurs = check_int("max_k_amateurs", max_k_amateurs, minimum=1, allow_none=True)
     e, a = _groups(experts, amateurs, missing)
     n = len(e)
-    ne, na = e.sum(1), a.sum(1)
-    if max_k is None:
-        max_k = int(max(0, np.median(ne[ne > 0]) - 1))
-    max_k = min(max_k, int(ne.max()) - 1)
-    if max_k_amateurs is None:
-        max_k_amateurs = int(np.median(na[na > 0]))
-    max_k_amateurs = min(max_k_amateurs, int(na.max()))
-    is_abc = isinstance(comb, ABC)
-    floor = getattr(comb, "floor", 1e-3)
-    eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=floor)
-    aplan = _amateur_plan(a, e, max_k_amateurs)
-    fixed = None if is_abc else eng.curve_terms(eplan, comb, sc, clip)
-
-    def curves(idx: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        me = np.bincount(
-            eplan.inv if idx is None else eplan.inv[idx], minlength=len(eplan.v)
-        ).astype(float)
-        ma = np.bincount(
-            aplan.inv if idx is None else aplan.inv[idx], minlength=len(aplan.u)
-        ).astype(float)
-        terms = fixed if fixed is not None else eng.curve_terms(eplan, comb, sc, clip, me)
-        ce, ne_ = eng.curve_from_terms(eplan, terms, me)
-        ca, na_ = _amateur_curve(aplan, comb, sc, clip, ma, floor)
-        return ce, ne_, ca, na_
-
+    curves = _Curves.build(e, a, comb, sc, clip, *_sizes(e, a, max_k, max_k_amateurs))
     ce, nce, ca, nca = curves(None)
     boot = [curves(stream(seed, b).integers(0, n, size=n)) for b in range(bootstrap)]
     be = np.array([c[0] for c in boot]) if bootstrap else None
     ba = np.array([c[2] for c in boot]) if bootstrap else None
+    ks_e, ks_a = curves.eplan.ks, curves.aplan.ks
     return ExpertEquivalence(
         comb.name,
         sc.name,
         n,
         bootstrap,
-        curve_points(eplan.ks, ce, nce, be),
-        curve_points(aplan.ks, ca, nca, ba),
-        _worth(eplan.ks, ce, aplan.ks, ca, be, ba),
+        curve_points(ks_e, ce, nce, be),
+        curve_points(ks_a, ca, nca, ba),
+        _worth(ks_e, ce, ks_a, ca, be, ba),
     )
