@@ -235,7 +235,9 @@ def test_results_are_typed_tuples_with_frames() -> None:
     assert curve.columns.tolist() == ["k", "score", "low", "high", "n_items", "information"]
     assert curve["score"].tolist() == res.scores.tolist()
     pc = res.curve
-    assert isinstance(pc, PowerCurve) and pc.samples is res.curve_samples
+    assert isinstance(pc, PowerCurve) and pc.curve_samples is res.curve_samples
+    with pytest.warns(DeprecationWarning, match="curve_samples"):
+        assert pc.samples is res.curve_samples
     assert pc.to_frame().equals(curve.drop(columns="information"))
 
 

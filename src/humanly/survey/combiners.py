@@ -42,7 +42,11 @@ __all__ = [
 
 @runtime_checkable
 class Combiner(Protocol):
-    """What the engine needs from a combiner (see the module docstring)."""
+    """What the engine needs from a combiner (see the module docstring).
+
+    >>> isinstance(Plurality(), Combiner)
+    True
+    """
 
     name: str
     hard: bool
@@ -75,7 +79,12 @@ def clip_probs(p: np.ndarray, clip: tuple[float, float]) -> np.ndarray:
 class Majority:
     """Majority vote (section 3.2), two classes only; ties (and k = 0) broken uniformly at random.
 
-    The output is the distribution of the random label, so expected scores are exact."""
+    The output is the distribution of the random label, so expected scores are exact.
+
+    >>> Majority().predict(np.array([[2, 1], [1, 1]]))
+    array([[1. , 0. ],
+           [0.5, 0.5]])
+    """
 
     name: str = "majority"
     hard: bool = True
@@ -92,7 +101,11 @@ class Majority:
 
 @dataclasses.dataclass(frozen=True)
 class Plurality:
-    """Plurality vote (section 3.2): the most common label, ties (and k = 0) uniformly at random."""
+    """Plurality vote (section 3.2): the most common label, ties (and k = 0) uniformly at random.
+
+    >>> Plurality().predict(np.array([[2, 2, 1]]))
+    array([[0.5, 0.5, 0. ]])
+    """
 
     name: str = "plurality"
     hard: bool = True
@@ -104,7 +117,12 @@ class Plurality:
 @dataclasses.dataclass(frozen=True)
 class Frequency:
     """Frequency combiner (section 3.2): the fraction of the k labels in each class, clipped to
-    ``clip`` (default [0.02, 0.98], as the paper's implementation) and renormalised; uniform at k = 0."""
+    ``clip`` (default [0.02, 0.98], as the paper's implementation) and renormalised; uniform at k = 0.
+
+    >>> Frequency().predict(np.array([[3, 0], [1, 3]]))
+    array([[0.98, 0.02],
+           [0.25, 0.75]])
+    """
 
     clip: tuple[float, float] = (0.02, 0.98)
     name: str = "frequency"
@@ -128,7 +146,11 @@ class ABC:
     """Anonymous Bayesian Combiner (section 4, Algorithms 5–6), learned from the data set with each
     item's own labels excluded. Its predictions are computed by the engine; ``floor`` bounds every
     predicted probability below (then renormalised) so that a label sequence seen on no other item
-    gives a large but finite cross-entropy penalty instead of minus infinity."""
+    gives a large but finite cross-entropy penalty instead of minus infinity.
+
+    >>> ABC().name, ABC().floor
+    ('abc', 0.001)
+    """
 
     floor: float = 1e-3
     name: str = "abc"

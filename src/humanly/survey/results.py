@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from typing import Any
 
 import numpy as np
@@ -81,7 +82,7 @@ _MODEL_COLUMNS = tuple(f.name for f in dataclasses.fields(ModelEquivalence))
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class PowerCurve(Result):
-    """A survey power curve (Algorithm 3) with bootstrap ranges; ``samples`` holds the bootstrap
+    """A survey power curve (Algorithm 3) with bootstrap ranges; ``curve_samples`` holds the bootstrap
     replicates (replicates × points) when there are any.
 
     >>> pc = PowerCurve("abc", "cross_entropy", "exact", 10, 0, 1,
@@ -97,7 +98,17 @@ class PowerCurve(Result):
     bootstrap: int
     reference_size: int
     power_curve: tuple[PowerCurvePoint, ...]
-    samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def samples(self) -> np.ndarray | None:
+        """Deprecated name of :attr:`curve_samples` (the name :class:`EquivalenceResult` uses)."""
+        warnings.warn(
+            "PowerCurve.samples is deprecated; use PowerCurve.curve_samples",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.curve_samples
 
     @property
     def ks(self) -> np.ndarray:
@@ -116,7 +127,11 @@ class PowerCurve(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class HeadroomSupport(Result):
-    """One state of the estimated item-state mixture: a label distribution and its weight."""
+    """One state of the estimated item-state mixture: a label distribution and its weight.
+
+    >>> HeadroomSupport(state=(0.8, 0.2), weight=0.7).to_dict()
+    {'state': [0.8, 0.2], 'weight': 0.7}
+    """
 
     state: tuple[float, ...]
     weight: float
@@ -129,7 +144,14 @@ class Headroom(Result):
     ``information`` = ideal − baseline (bits): the information about a held-out rater's label given by
     a classifier that knows each item's state; ``ideal_score`` = −E[H(s)] and ``baseline_score`` =
     −H(E[s]) are the limits of that classifier's and of c_0's cross-entropy. ``support`` lists the
-    heaviest states of the fitted mixture (at most ten, weight > 0.001)."""
+    heaviest states of the fitted mixture (at most ten, weight > 0.001).
+
+    >>> from humanly.simulate import running_example
+    >>> from humanly.survey import headroom
+    >>> h = headroom(running_example(300, 8, seed=1).ratings)
+    >>> h.information > 0, len(h.support) <= 10
+    (True, True)
+    """
 
     information: float
     ideal_score: float
@@ -150,7 +172,17 @@ class EquivalenceResult(Result):
     raters and a held-out one (Theorem 1); ``headroom`` the estimated asymptote (see
     :func:`humanly.survey.headroom`) when requested. ``curve_samples`` (replicates × points) and
     ``model_samples`` (replicates × models) hold the bootstrap replicates. ``to_frame()`` is the
-    per-model table, ``curve_frame()`` the power curve."""
+    per-model table, ``curve_frame()`` the power curve.
+
+    >>> from humanly.simulate import running_example
+    >>> from humanly.survey import equivalence
+    >>> d = running_example(100, 4, seed=1)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=5, progress=False)
+    >>> res.curve_frame().columns.tolist()
+    ['k', 'score', 'low', 'high', 'n_items', 'information']
+    >>> res.to_frame()["model"].tolist(), res.curve_samples.shape
+    (['hard', 'soft'], (5, 4))
+    """
 
     combiner: str
     scorer: str
@@ -234,7 +266,15 @@ class AmateurWorth(Result):
 class ExpertEquivalence(Result):
     """Expert power curve, amateur curve (scored against held-out experts) and, for each k, how many
     experts k amateurs are worth (``worth``). ``to_frame()`` is the worth table with the amateur curve's
-    score a_k."""
+    score a_k.
+
+    >>> pts = (PowerCurvePoint(0, -1.0, None, None, 9), PowerCurvePoint(1, -0.8, None, None, 9))
+    >>> ex = ExpertEquivalence("abc", "cross_entropy", 9, 0, pts, pts,
+    ...                        (AmateurWorth(0, None, "below_0", None, None),
+    ...                         AmateurWorth(1, 1.0, None, None, None)))
+    >>> ex.to_frame()[["amateurs", "score", "experts"]].values.tolist()
+    [[0.0, -1.0, nan], [1.0, -0.8, 1.0]]
+    """
 
     combiner: str
     scorer: str

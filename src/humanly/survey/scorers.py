@@ -8,7 +8,8 @@ per item. Two kinds:
   expectations over rater subsets and reference raters;
 * the others (precision, recall, F1, AUC, DMI, Pearson, Spearman) are computed on whole samples;
   ``score(p[S, n, C], y[S, n], rng)`` scores S samples at once (vectorised; each matches the
-  scikit-learn / scipy function of the same name, which the tests check).
+  scikit-learn / scipy function of the same name; the tests check them against textbook definitions
+  and scipy's correlations).
 
 User scorers: ``make_scorer(fn, name=)`` wraps a sklearn-like ``fn(y_true, y_prob) -> float`` where
 ``y_true`` are class codes (n,) and ``y_prob`` is (n, C); it is scored sample by sample.
@@ -34,7 +35,11 @@ LOG_FLOOR = 1e-12
 
 @dataclasses.dataclass(frozen=True)
 class Scorer:
-    """A scoring function; see the module docstring."""
+    """A scoring function; see the module docstring.
+
+    >>> float(SCORERS["agreement"].score(np.array([[0.9, 0.1], [0.2, 0.8]]), np.array([0, 0]), 1))
+    0.5
+    """
 
     name: str
     decomposable: bool
