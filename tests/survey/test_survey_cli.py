@@ -136,9 +136,14 @@ def test_wiki_counts_with_calibration(cli) -> None:  # type: ignore[no-untyped-d
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--combiner", "median"], "combiner 'median'"),
+        (["--combiner", "median"], "--combiner median"),
         (["--scorer", "auc", "--method", "exact"], "--method sampled"),
-        (["--calibrate", "platt"], "calibrate 'platt'"),
+        (["--calibrate", "platt"], "--calibrate platt"),
+        (["--calibration-folds", "1"], "--calibration-folds 1"),
+        (["--draws", "0"], "--draws 0"),
+        (["--max-k", "0"], "--max-k 0"),
+        (["--bootstrap", "-1"], "--bootstrap -1"),
+        (["--positive", "X"], "--positive X"),
         (["--reference-size", "0"], "reference"),
         (["--plot", "curve.gif"], "--plot"),
         (["--workers", "2", "--scheduler", "tcp://x:1"], "--workers"),

@@ -212,9 +212,9 @@ def test_expert_vs_amateur_section_7() -> None:
     experts = Ratings.from_counts(_group(expert_states, n, 6, s, 1), classes=["a", "b"])
     amateurs = Ratings.from_counts(_group(amateur_states, n, 8, s, 2), classes=["a", "b"])
     res = expert_equivalence(experts, amateurs, bootstrap=20, seed=1)
-    worth = {w["amateurs"]: w for w in res.worth}
-    assert worth[0]["note"] == "below_0" or worth[0]["experts"] is None or worth[0]["experts"] < 0.2
-    xs = [worth[k]["experts"] for k in range(1, 9) if worth[k]["experts"] is not None]
+    worth = {w.amateurs: w for w in res.worth}
+    assert worth[0].note == "below_0" or worth[0].experts is None or worth[0].experts < 0.2
+    xs = [worth[k].experts for k in range(1, 9) if worth[k].experts is not None]
     assert len(xs) >= 6
     assert all(b >= a - 0.05 for a, b in itertools.pairwise(xs))  # more amateurs, more worth
     assert xs[-1] < 5  # eight noisy amateurs are worth a few experts
@@ -225,4 +225,4 @@ def test_expert_vs_amateur_section_7() -> None:
     # (ABC + cross-entropy: a strictly increasing curve, Corollary 2)
     same = expert_equivalence(experts, twins, bootstrap=0)
     for w in same.worth[1:5]:
-        assert w["experts"] == pytest.approx(w["amateurs"], abs=0.3)
+        assert w.experts == pytest.approx(w.amateurs, abs=0.3)

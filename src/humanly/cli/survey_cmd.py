@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Literal, cast
 
 import typer
 from rich.table import Table
@@ -12,7 +12,7 @@ from rich.text import Text
 from . import _common as c
 
 if TYPE_CHECKING:
-    from ..survey import EquivalenceResult
+    from ..survey import EquivalenceResult, ExpertEquivalence
 
 
 def render(res: EquivalenceResult) -> Table:
@@ -73,7 +73,7 @@ def render(res: EquivalenceResult) -> Table:
     return t
 
 
-def render_worth(ex: Any) -> Table:
+def render_worth(ex: ExpertEquivalence) -> Table:
     t = Table(
         title=f"k amateurs are worth x experts · {ex.combiner} + {ex.scorer}", title_justify="left"
     )
@@ -81,12 +81,12 @@ def render_worth(ex: Any) -> Table:
         t.add_column(col, justify="right")
     for p, w in zip(ex.amateur_curve, ex.worth, strict=True):
         x = (
-            f"{w['experts']:.2f}"
-            if w["experts"] is not None
-            else {"below_0": "< 0", "above_max": "> max"}.get(w["note"] or "", "—")
+            f"{w.experts:.2f}"
+            if w.experts is not None
+            else {"below_0": "< 0", "above_max": "> max"}.get(w.note or "", "—")
         )
-        lo = "—" if w["low"] is None else f"{w['low']:.2f}"
-        hi = "—" if w["high"] is None else f"{w['high']:.2f}"
+        lo = "—" if w.low is None else f"{w.low:.2f}"
+        hi = "—" if w.high is None else f"{w.high:.2f}"
         t.add_row(str(p.k), f"{p.score:.4f}", x, f"{lo} – {hi}")
     return t
 
@@ -212,6 +212,7 @@ def equivalence_cmd(
     res = equivalence(
         r,
         preds,
+        missing=cast(Literal["error", "drop"], missing),
         combiner=combiner,
         scorer=scorer,
         method=method,
@@ -244,7 +245,14 @@ def equivalence_cmd(
             duplicates=duplicates,
         )
         expert = expert_equivalence(
-            r, a, combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed, max_k=max_k
+            r,
+            a,
+            missing=cast(Literal["error", "drop"], missing),
+            combiner=combiner,
+            scorer=scorer,
+            bootstrap=bootstrap,
+            seed=seed,
+            max_k=max_k,
         )
     if plot is not None:
         from ..plots.survey import plot_power_curve

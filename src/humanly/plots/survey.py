@@ -3,21 +3,34 @@ each model's score as a horizontal band, and the equivalence points."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._style import figure
+
+if TYPE_CHECKING:
+    from ..survey import EquivalenceResult, PowerCurve
 
 __all__ = ["plot_power_curve"]
 
 _COLORS = ("#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d")
 
 
-def plot_power_curve(result: Any, *, information: bool | None = None) -> Any:
+def plot_power_curve(
+    result: EquivalenceResult | PowerCurve, *, information: bool | None = None
+) -> Any:
     """Figure of an :class:`~humanly.survey.EquivalenceResult` (or ``PowerCurve``), one column wide.
 
-    ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits."""
+    ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits.
+
+    >>> from humanly.simulate import running_example
+    >>> from humanly.survey import equivalence
+    >>> d = running_example(100, 4, seed=1)
+    >>> fig = plot_power_curve(equivalence(d.ratings, d.predictions, bootstrap=0, progress=False))
+    >>> fig.axes[0].get_xlabel()
+    'number of raters k'
+    """
     pts = result.power_curve
     ks = np.array([p.k for p in pts], dtype=float)
     ys = np.array([p.score for p in pts])

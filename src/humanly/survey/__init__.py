@@ -1,38 +1,54 @@
 """Survey equivalence (Resnick, Kong, Schoenebeck & Weninger): how many human raters a classifier is
 worth. Power curves (Algorithm 3), classifier scores (Algorithm 1), survey equivalence (Algorithm 4),
 combiners (majority, plurality, frequency, Anonymous Bayesian Combiner), scorers, calibration,
-bootstrap ranges, expert-vs-amateur equivalence and the information view with headroom."""
+bootstrap ranges, expert-vs-amateur equivalence and the information view with headroom.
+
+Where things live: :mod:`~humanly.survey.results` (result types), :mod:`~humanly.survey.api`
+(:func:`equivalence`, :func:`power_curve`), :mod:`~humanly.survey.experts`, :mod:`~humanly.survey.headroom`,
+:mod:`~humanly.survey.combiners`, :mod:`~humanly.survey.scorers`, :mod:`~humanly.survey.calibration`,
+:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges); private: ``_prepare`` (argument
+checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` (exact, count-based) and
+``_sampled`` (Algorithm 2).
+"""
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
+from .api import equivalence, power_curve
 from .calibration import calibrate_outputs
 from .combiners import ABC, COMBINERS, Frequency, Majority, Plurality, get_combiner
-from .core import (
-    CurvePoint,
+from .crossing import equivalence_point
+from .experts import expert_equivalence
+from .headroom import headroom, urn_information
+from .results import (
+    AmateurWorth,
     EquivalenceResult,
+    ExpertEquivalence,
+    Headroom,
+    HeadroomSupport,
     ModelEquivalence,
     PowerCurve,
-    equivalence,
-    equivalence_point,
-    power_curve,
+    PowerCurvePoint,
 )
-from .experts import ExpertEquivalence, expert_equivalence
-from .headroom import Headroom, headroom, urn_information
 from .scorers import SCORERS, Scorer, get_scorer, make_scorer
 
 __all__ = [
     "ABC",
     "COMBINERS",
     "SCORERS",
-    "CurvePoint",
+    "AmateurWorth",
     "EquivalenceResult",
     "ExpertEquivalence",
     "Frequency",
     "Headroom",
+    "HeadroomSupport",
     "Majority",
     "ModelEquivalence",
     "Plurality",
     "PowerCurve",
+    "PowerCurvePoint",
     "Scorer",
     "calibrate_outputs",
     "equivalence",
@@ -45,3 +61,20 @@ __all__ = [
     "power_curve",
     "urn_information",
 ]
+
+#: Old names kept importable for a while: old name → (new name, object).
+_DEPRECATED = {"CurvePoint": ("PowerCurvePoint", PowerCurvePoint)}
+
+
+def __getattr__(name: str) -> Any:
+    """``humanly.survey.CurvePoint`` still works, with a DeprecationWarning (it clashed with
+    ``humanly.certify.CurvePoint``)."""
+    if name in _DEPRECATED:
+        new, obj = _DEPRECATED[name]
+        warnings.warn(
+            f"humanly.survey.{name} is deprecated; use humanly.survey.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return obj
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

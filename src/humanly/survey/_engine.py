@@ -162,7 +162,7 @@ def leave_one_out(mult: np.ndarray, pt: np.ndarray) -> np.ndarray:
 
 def abc_predictions(plan: Plan, lvl: Level, mult: np.ndarray) -> np.ndarray:
     """ABC predictions (D, Y, C) for a held-out item with each distinct vector (Algorithms 5–6)."""
-    assert lvl.pt is not None and lvl.z_idx is not None
+    assert lvl.pt is not None and lvl.z_idx is not None and lvl.scale is not None
     pt = lvl.pt
     mult = np.asarray(mult, dtype=float)
     a = leave_one_out(mult, pt)

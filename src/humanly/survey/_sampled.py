@@ -150,7 +150,7 @@ def sampled_curve(
         nit[j] = len(lab)
         if not len(lab):
             continue
-        scores = []
+        draws: list[np.ndarray] = []
         chunk = max(1, int(2_000_000 // max(1, lab.size)))
         for s0 in range(0, n_draws, chunk):
             s = min(chunk, n_draws - s0)
@@ -162,8 +162,8 @@ def sampled_curve(
             z = _onehot_counts(perm[..., k : k + r], n_cls)
             ref = _plurality(z, rng)
             p = _predict(y, vec[None, :], combiner, abc_table, scorer, clip, rng)
-            scores.append(scorer.score(p, ref, positive, rng))
-        out[j] = _nanmean(np.concatenate(scores))
+            draws.append(scorer.score(p, ref, positive, rng))
+        out[j] = _nanmean(np.concatenate(draws))
     return out, nit
 
 

@@ -4,8 +4,12 @@ A soft classifier's cross-entropy is only an information measure when it is cali
 Two calibrators, both targeting each item's label frequencies (Algorithm 1 averages over items, so every
 item weighs the same):
 
-* ``isotonic`` — isotonic regression (scikit-learn) of the item's fraction of positive labels on the
-  classifier's positive-class probability or score (two classes; Wikipedia case study, A.1);
+* ``isotonic`` — isotonic (non-decreasing) regression of the item's fraction of positive labels on the
+  classifier's positive-class probability or score (two classes; Wikipedia case study, A.1): equal
+  outputs are pooled into their mean first, the fit is SciPy's pool-adjacent-violators
+  (:func:`scipy.optimize.isotonic_regression`), new outputs are interpolated linearly between the
+  fitted points and held constant beyond the smallest and largest fitted output (the same numbers as
+  scikit-learn's ``IsotonicRegression(y_min=0, y_max=1, out_of_bounds="clip")``, which it replaces);
 * ``per-value`` — for a classifier with a few discrete outputs, each output value maps to the mean label
   distribution of the items that received it (CredBank case study, A.2).
 
@@ -18,11 +22,57 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data.errors import InputError
+from .._checks import check_choice, check_int, check_number
+from ..data import InputError
 
-__all__ = ["CALIBRATIONS", "calibrate_outputs"]
+__all__ = ["CALIBRATIONS", "calibrate_outputs", "isotonic_fit"]
 
 CALIBRATIONS = ("none", "isotonic", "per-value")
+
+#: Outputs closer than this to the first of a run of sorted outputs are pooled as one value (the
+#: resolution of a float64, as scikit-learn's ``IsotonicRegression``).
+_POOL_EPS = float(np.finfo(np.float64).resolution)
+
+
+def _pool_ties(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort by (x, y) and pool equal x (within ``_POOL_EPS`` of a run's first x) into one point:
+    (distinct x, mean y, number of points), summing in sorted order."""
+    order = np.lexsort((y, x))
+    xs, ys = x[order], y[order]
+    if not len(xs):
+        raise InputError("isotonic calibration needs at least one labelled item")
+    gaps = np.diff(xs) >= _POOL_EPS
+    if gaps.all() or not (np.diff(xs)[~gaps] > 0).any():
+        starts = np.concatenate([[True], gaps])
+    else:  # a run of distinct values within the resolution: group relative to the run's first
+        starts = np.zeros(len(xs), dtype=bool)
+        first = xs[0]
+        starts[0] = True
+        for i in range(1, len(xs)):
+            if xs[i] - first >= _POOL_EPS:
+                starts[i], first = True, xs[i]
+    group = np.cumsum(starts) - 1
+    weight = np.bincount(group).astype(float)
+    mean = np.bincount(group, weights=ys) / weight
+    return xs[starts], mean, weight
+
+
+def isotonic_fit(x_fit: np.ndarray, y_fit: np.ndarray, x_new: np.ndarray) -> np.ndarray:
+    """Non-decreasing least-squares fit of ``y_fit`` on ``x_fit`` in [0, 1], read at ``x_new`` (linear
+    between fitted points, constant beyond them); see the module docstring.
+
+    >>> isotonic_fit(np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.0, 1.0, 0.0, 1.0]),
+    ...              np.array([0.0, 0.25, 0.4, 0.9])).tolist()
+    [0.0, 0.5, 1.0, 1.0]
+    """
+    from scipy.optimize import isotonic_regression
+
+    xs, ys, ws = _pool_ties(np.asarray(x_fit, dtype=float), np.asarray(y_fit, dtype=float))
+    fit = np.clip(isotonic_regression(ys, weights=ws, increasing=True).x, 0.0, 1.0)
+    t = np.clip(np.asarray(x_new, dtype=float), xs[0], xs[-1])
+    if len(xs) == 1:
+        return np.full(t.shape, fit[0])
+    return np.interp(t, xs, fit)
 
 
 def _fit_predict(
@@ -30,11 +80,7 @@ def _fit_predict(
 ) -> np.ndarray:
     n_cls = f_fit.shape[1]
     if method == "isotonic":
-        from sklearn.isotonic import IsotonicRegression
-
-        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")
-        iso.fit(x_fit, f_fit[:, positive])
-        q = iso.predict(x_new)
+        q = isotonic_fit(x_fit, f_fit[:, positive], x_new)
         out = np.zeros((len(x_new), 2))
         out[:, positive] = q
         out[:, 1 - positive] = 1 - q
@@ -67,9 +113,17 @@ def calibrate_outputs(
     """Calibrated probability vectors (n × C) for one model's outputs.
 
     ``kind`` is the model's output kind (``label``, ``proba`` or ``score``); ``counts`` the items'
-    label counts (items with no labels are ignored when fitting)."""
-    if method not in CALIBRATIONS or method == "none":
-        raise InputError(f"calibration {method!r}: use isotonic or per-value")
+    label counts (items with no labels are ignored when fitting); ``method`` ``"isotonic"`` or
+    ``"per-value"``; ``folds`` ``None`` (in-sample) or K ≥ 2 (cross-fitted, folds drawn with
+    ``seed``); ``positive`` the position of the positive class.
+
+    >>> counts = np.array([[3, 1], [1, 3], [0, 4], [4, 0]])
+    >>> calibrate_outputs("label", np.array([0, 1, 1, 0]), counts, "per-value", positive=1)[:, 1]
+    array([0.125, 0.875, 0.875, 0.125])
+    """
+    check_choice("method", method, CALIBRATIONS[1:])
+    folds = check_int("folds", folds, minimum=2, allow_none=True)
+    check_number("eps", eps, minimum=0.0, maximum=0.5, open_high=True)
     counts = np.asarray(counts, dtype=float)
     n_cls = counts.shape[1]
     tot = counts.sum(axis=1)
@@ -79,7 +133,7 @@ def calibrate_outputs(
     if method == "isotonic":
         if n_cls != 2:
             raise InputError(
-                f"isotonic calibration needs two classes ({n_cls} here); use --calibrate per-value"
+                f'isotonic calibration needs two classes ({n_cls} here); use calibrate="per-value"'
             )
         x = vals[:, positive].astype(float) if kind == "proba" else vals.astype(float)
     else:
@@ -92,14 +146,14 @@ def calibrate_outputs(
         if n_distinct > max(50, len(x) // 5):
             raise InputError(
                 f"model {name!r} has {n_distinct} distinct outputs; per-value calibration is for a few "
-                "discrete outputs: use --calibrate isotonic"
+                'discrete outputs: use calibrate="isotonic"'
             )
     out = np.zeros((len(vals), n_cls))
-    if folds is None or folds <= 1:
+    if folds is None:
         out = _fit_predict(method, x[has], frac[has], x, positive)
     else:
         if folds > int(has.sum()):
-            raise InputError(f"--calibration-folds {folds}: more folds than labelled items")
+            raise InputError(f"folds={folds}: more folds than labelled items")
         order = np.random.default_rng(seed).permutation(len(vals))
         fold = np.empty(len(vals), dtype=np.int64)
         fold[order] = np.arange(len(vals)) % folds

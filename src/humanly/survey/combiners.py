@@ -24,7 +24,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..data.errors import InputError
+from .._checks import check_choice
+from ..data import InputError
 
 __all__ = [
     "ABC",
@@ -41,7 +42,11 @@ __all__ = [
 
 @runtime_checkable
 class Combiner(Protocol):
-    """What the engine needs from a combiner (see the module docstring)."""
+    """What the engine needs from a combiner (see the module docstring).
+
+    >>> isinstance(Plurality(), Combiner)
+    True
+    """
 
     name: str
     hard: bool
@@ -74,7 +79,12 @@ def clip_probs(p: np.ndarray, clip: tuple[float, float]) -> np.ndarray:
 class Majority:
     """Majority vote (section 3.2), two classes only; ties (and k = 0) broken uniformly at random.
 
-    The output is the distribution of the random label, so expected scores are exact."""
+    The output is the distribution of the random label, so expected scores are exact.
+
+    >>> Majority().predict(np.array([[2, 1], [1, 1]]))
+    array([[1. , 0. ],
+           [0.5, 0.5]])
+    """
 
     name: str = "majority"
     hard: bool = True
@@ -84,14 +94,18 @@ class Majority:
         if y.shape[-1] != 2:
             raise InputError(
                 f"the majority combiner needs two classes, these ratings have {y.shape[-1]}; "
-                "use --combiner plurality"
+                'use combiner="plurality"'
             )
         return tie_uniform(y)
 
 
 @dataclasses.dataclass(frozen=True)
 class Plurality:
-    """Plurality vote (section 3.2): the most common label, ties (and k = 0) uniformly at random."""
+    """Plurality vote (section 3.2): the most common label, ties (and k = 0) uniformly at random.
+
+    >>> Plurality().predict(np.array([[2, 2, 1]]))
+    array([[0.5, 0.5, 0. ]])
+    """
 
     name: str = "plurality"
     hard: bool = True
@@ -103,7 +117,12 @@ class Plurality:
 @dataclasses.dataclass(frozen=True)
 class Frequency:
     """Frequency combiner (section 3.2): the fraction of the k labels in each class, clipped to
-    ``clip`` (default [0.02, 0.98], as the paper's implementation) and renormalised; uniform at k = 0."""
+    ``clip`` (default [0.02, 0.98], as the paper's implementation) and renormalised; uniform at k = 0.
+
+    >>> Frequency().predict(np.array([[3, 0], [1, 3]]))
+    array([[0.98, 0.02],
+           [0.25, 0.75]])
+    """
 
     clip: tuple[float, float] = (0.02, 0.98)
     name: str = "frequency"
@@ -112,7 +131,7 @@ class Frequency:
     def __post_init__(self) -> None:
         lo, hi = self.clip
         if not (0 <= lo < hi <= 1):
-            raise InputError(f"frequency clip {self.clip}: need 0 ≤ low < high ≤ 1")
+            raise InputError(f"clip={self.clip!r}: need 0 ≤ low < high ≤ 1")
 
     def predict(self, y: np.ndarray) -> np.ndarray:
         y = np.asarray(y, dtype=float)
@@ -127,7 +146,11 @@ class ABC:
     """Anonymous Bayesian Combiner (section 4, Algorithms 5–6), learned from the data set with each
     item's own labels excluded. Its predictions are computed by the engine; ``floor`` bounds every
     predicted probability below (then renormalised) so that a label sequence seen on no other item
-    gives a large but finite cross-entropy penalty instead of minus infinity."""
+    gives a large but finite cross-entropy penalty instead of minus infinity.
+
+    >>> ABC().name, ABC().floor
+    ('abc', 0.001)
+    """
 
     floor: float = 1e-3
     name: str = "abc"
@@ -157,10 +180,21 @@ COMBINERS: dict[str, Callable[..., Any]] = {
 
 
 def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
-    """A combiner from a registry name, a combiner object or a callable ``f(y) -> probabilities``."""
+    """A combiner from a registry name (:data:`COMBINERS`), a combiner object or a callable
+    ``f(y) -> probabilities`` (a soft combiner named after the function).
+
+    >>> get_combiner("frequency").predict(np.array([[3, 1], [0, 0]]))
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
+    >>> get_combiner("majority").predict(np.array([[2, 2]]))  # a tie: each label half the time
+    array([[0.5, 0.5]])
+    >>> get_combiner("median")
+    Traceback (most recent call last):
+    ...
+    humanly.data.errors.InputError: combiner='median': use one of 'majority', 'plurality', 'frequency', 'abc'
+    """
     if isinstance(spec, str):
-        if spec not in COMBINERS:
-            raise InputError(f"combiner {spec!r}: use one of {', '.join(COMBINERS)}")
+        check_choice("combiner", spec, tuple(COMBINERS))
         if spec == "frequency":
             return Frequency(clip=clip)
         return COMBINERS[spec]()
@@ -168,4 +202,4 @@ def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
         return spec
     if callable(spec):
         return _Wrapped(spec, name=getattr(spec, "__name__", "custom"))
-    raise InputError(f"combiner {spec!r}: give a name, a combiner object or a callable")
+    raise TypeError(f"combiner={type(spec).__name__}: give a name, a combiner object or a callable")

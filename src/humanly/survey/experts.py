@@ -14,41 +14,55 @@ P_u the amateur sequence probability of Algorithm 5 (the cross-group analogue of
 from __future__ import annotations
 
 import dataclasses
-import math
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
-from .._bootstrap import percentile
+from .._checks import check_int
 from .._counts import compositions, lncomb, lnfall
 from .._random import stream
-from .._result import Result
-from ..data.errors import InputError
-from ..data.predictions import align_index
-from ..data.ratings import Ratings
+from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
+from ._prepare import check_clip
 from .combiners import ABC, clip_probs, get_combiner
-from .core import CurvePoint, equivalence_point
-from .scorers import get_scorer
+from .crossing import curve_points, equivalence_interval, equivalence_point
+from .results import AmateurWorth, ExpertEquivalence
+from .scorers import Scorer, get_scorer
 
 __all__ = ["ExpertEquivalence", "expert_equivalence"]
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class ExpertEquivalence(Result):
-    """Expert power curve, amateur curve (scored against held-out experts) and, for each k, how many
-    experts k amateurs are worth (``experts``; ``None`` with ``note`` "below_0" / "above_max")."""
+@dataclasses.dataclass(frozen=True)
+class _AmateurLevel:
+    """Level k of the amateur curve: survey count vectors ``y`` (Y, C), ``w`` (P, Y) = P(y | a) on
+    eligible pairs, ``elig`` (P,) pairs with ≥ k amateur and ≥ 1 expert labels, ``seq`` (P, Y) the
+    amateur sequence probabilities (column-scaled) for the ABC."""
 
-    combiner: str
-    scorer: str
-    n_items: int
-    bootstrap: int
-    expert_curve: list[CurvePoint]
-    amateur_curve: list[CurvePoint]
-    worth: list[dict[str, Any]]
+    k: int
+    y: np.ndarray
+    w: np.ndarray
+    elig: np.ndarray
+    seq: np.ndarray
 
 
-def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class _AmateurPlan:
+    """The distinct (amateur counts, expert counts) pairs ``u`` of the items, ``inv`` item → pair,
+    ``mult`` multiplicities, ``q`` (P, C) the reference (one held-out expert) distribution."""
+
+    u: np.ndarray
+    inv: np.ndarray
+    mult: np.ndarray
+    q: np.ndarray
+    levels: tuple[_AmateurLevel, ...]
+
+    @property
+    def ks(self) -> np.ndarray:
+        return np.array([lv.k for lv in self.levels])
+
+
+def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
     both = np.column_stack([a, e])
     u, inv, mult = np.unique(both, axis=0, return_inverse=True, return_counts=True)
     n_cls = a.shape[1]
@@ -75,46 +89,169 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> dict[str, Any]:
         ls = np.where(has[:, None], ls, -np.inf)
         top = ls.max(axis=0)
         top = np.where(np.isfinite(top), top, 0.0)
-        levels.append({"k": k, "y": y, "w": w, "elig": elig, "seq": np.exp(ls - top[None])})
-    return {"u": u, "inv": inv.reshape(-1), "mult": mult, "q": q, "levels": levels}
+        levels.append(_AmateurLevel(k, y, w, elig, np.exp(ls - top[None])))
+    return _AmateurPlan(u, inv.reshape(-1), mult, q, tuple(levels))
 
 
 def _amateur_curve(
-    plan: dict[str, Any],
+    plan: _AmateurPlan,
     comb: Any,
-    scorer: Any,
+    scorer: Scorer,
     clip: tuple[float, float],
     mult: np.ndarray,
     floor: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    q = plan["q"]
+    q = plan.q
     out, nit = [], []
-    for lv in plan["levels"]:
+    for lv in plan.levels:
         if isinstance(comb, ABC):
-            seq = lv["seq"]  # (P, Y)
-            num = eng.leave_one_out(mult.astype(float), seq[:, :, None] * q[:, None, :])
+            num = eng.leave_one_out(mult.astype(float), lv.seq[:, :, None] * q[:, None, :])
             num = np.maximum(num, 0)
             den = num.sum(-1, keepdims=True)
             n_cls = q.shape[1]
-            smooth = (lv["y"] + 1.0) / (lv["k"] + n_cls)
+            smooth = (lv.y + 1.0) / (lv.k + n_cls)
             p = np.where(den > 0, num / np.where(den > 0, den, 1), smooth[None])
             p = clip_probs(p, (floor, 1.0)) if floor > 0 else p
             t = eng.output_terms(scorer, p, False, clip)  # (P, Y, C)
-            e = np.einsum("py,pyc,pc->p", lv["w"], t, q)
+            e = np.einsum("py,pyc,pc->p", lv.w, t, q)
         else:
-            t = eng.output_terms(scorer, comb.predict(lv["y"]), comb.hard, clip)  # (Y, C)
-            e = np.einsum("py,yc,pc->p", lv["w"], t, q)
-        el = lv["elig"].astype(float)
+            t = eng.output_terms(scorer, comb.predict(lv.y), comb.hard, clip)  # (Y, C)
+            e = np.einsum("py,yc,pc->p", lv.w, t, q)
+        el = lv.elig.astype(float)
         n = mult @ el
         out.append((mult @ (e * el)) / n if n > 0 else np.nan)
         nit.append(n)
     return np.array(out), np.array(nit)
 
 
+def _as_text(index: pd.Index) -> pd.Index:
+    return pd.Index([str(x) for x in index])
+
+
+def _match_items(
+    experts: Ratings, amateurs: Ratings, missing: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in ``experts`` and in ``amateurs`` of the items both groups labelled (experts' order),
+    matched by item id (as text when the two id types differ, e.g. ``266`` and ``"266"``)."""
+    if missing not in ("error", "drop"):
+        raise InputError(f'missing={missing!r}: use "error" or "drop"')
+    pos = amateurs.items.get_indexer(experts.items)
+    if (pos < 0).any() and pd.api.types.infer_dtype(experts.items) != pd.api.types.infer_dtype(
+        amateurs.items
+    ):
+        pos = _as_text(amateurs.items).get_indexer(_as_text(experts.items))
+    keep = np.flatnonzero(pos >= 0)
+    if not len(keep):
+        raise InputError("no item has both expert and amateur labels; check the item ids")
+    n_extra = amateurs.n_items - len(keep)
+    if missing == "error" and (len(keep) < experts.n_items or n_extra):
+        raise InputError(
+            f"{experts.n_items - len(keep)} expert-labelled item(s) have no amateur labels and "
+            f"{n_extra} amateur-labelled item(s) have no expert labels; fix the item ids or pass "
+            'missing="drop" to keep only the items both groups labelled'
+        )
+    return keep, pos[keep]
+
+
+def _groups(experts: Any, amateurs: Any, missing: str) -> tuple[np.ndarray, np.ndarray]:
+    """Expert and amateur label counts of the shared items, row by row the same item."""
+    e_r = as_ratings(experts, name="experts")
+    a_r = as_ratings(amateurs, name="amateurs")
+    if tuple(map(str, e_r.classes)) != tuple(map(str, a_r.classes)):
+        raise InputError(
+            f"amateurs: classes {a_r.classes!r} differ from the experts' classes {e_r.classes!r}"
+        )
+    e_rows, a_rows = _match_items(e_r, a_r, missing)
+    return e_r.counts[e_rows], a_r.counts[a_rows]
+
+
+def _sizes(
+    e: np.ndarray, a: np.ndarray, max_k: int | None, max_k_amateurs: int | None
+) -> tuple[int, int]:
+    """The largest expert survey (default: median expert labels − 1, at most the most − 1) and the
+    largest amateur survey (default: median amateur labels, at most the most)."""
+    ne, na = e.sum(1), a.sum(1)
+    if max_k is None:
+        max_k = int(max(0, np.median(ne[ne > 0]) - 1))
+    if max_k_amateurs is None:
+        max_k_amateurs = int(np.median(na[na > 0]))
+    return min(max_k, int(ne.max()) - 1), min(max_k_amateurs, int(na.max()))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Curves:
+    """The expert and amateur curves of a replicate (item indices ``idx``; ``None``: the data)."""
+
+    eplan: eng.Plan
+    aplan: _AmateurPlan
+    comb: Any
+    scorer: Scorer
+    clip: tuple[float, float]
+    fixed: np.ndarray | None  # expert curve terms of a combiner that does not learn (computed once)
+
+    @classmethod
+    def build(
+        cls,
+        e: np.ndarray,
+        a: np.ndarray,
+        comb: Any,
+        scorer: Scorer,
+        clip: tuple[float, float],
+        max_k: int,
+        max_k_amateurs: int,
+    ) -> _Curves:
+        is_abc = isinstance(comb, ABC)
+        eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3))
+        aplan = _amateur_plan(a, e, max_k_amateurs)
+        fixed = None if is_abc else eng.curve_terms(eplan, comb, scorer, clip)
+        return cls(eplan, aplan, comb, scorer, clip, fixed)
+
+    def __call__(
+        self, idx: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Expert curve, its items per level, amateur curve, its items per level."""
+        eplan, aplan = self.eplan, self.aplan
+        me = np.bincount(
+            eplan.inv if idx is None else eplan.inv[idx], minlength=len(eplan.v)
+        ).astype(float)
+        ma = np.bincount(
+            aplan.inv if idx is None else aplan.inv[idx], minlength=len(aplan.u)
+        ).astype(float)
+        terms = (
+            self.fixed
+            if self.fixed is not None
+            else eng.curve_terms(eplan, self.comb, self.scorer, self.clip, me)
+        )
+        ce, ne = eng.curve_from_terms(eplan, terms, me)
+        floor = getattr(self.comb, "floor", 1e-3)
+        ca, na = _amateur_curve(aplan, self.comb, self.scorer, self.clip, ma, floor)
+        return ce, ne, ca, na
+
+
+def _worth(
+    ks_e: np.ndarray,
+    ce: np.ndarray,
+    ks_a: np.ndarray,
+    ca: np.ndarray,
+    be: np.ndarray | None,
+    ba: np.ndarray | None,
+) -> tuple[AmateurWorth, ...]:
+    """Each a_k read off the expert curve (Algorithm 4), with its bootstrap range."""
+    out = []
+    for j, k in enumerate(ks_a):
+        x, note = equivalence_point(ks_e, ce, float(ca[j]))
+        low = high = None
+        if be is not None and ba is not None:
+            low, high = equivalence_interval(ks_e, be, ba[:, j])
+        out.append(AmateurWorth(int(k), x, note, low, high))
+    return tuple(out)
+
+
 def expert_equivalence(
-    experts: Ratings,
-    amateurs: Ratings,
+    experts: Any,
+    amateurs: Any,
     *,
+    missing: Literal["error", "drop"] = "error",
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",
     bootstrap: int = 500,
@@ -123,93 +260,54 @@ def expert_equivalence(
     max_k_amateurs: int | None = None,
     clip: tuple[float, float] = (0.02, 0.98),
 ) -> ExpertEquivalence:
-    """How many experts k amateurs are worth (section 7); items are matched by id."""
-    if tuple(map(str, experts.classes)) != tuple(map(str, amateurs.classes)):
-        raise InputError(
-            f"expert classes {experts.classes!r} and amateur classes {amateurs.classes!r} differ"
-        )
+    """How many experts k amateurs are worth (section 7).
+
+    ``experts`` and ``amateurs`` are two rater groups' labels (each a :class:`~humanly.Ratings`, a long
+    DataFrame or a file path) on the same classes, matched by item id: items only one group labelled
+    are an error unless ``missing="drop"``. ``max_k`` is the largest expert survey (default: median
+    expert labels − 1), ``max_k_amateurs`` the largest amateur one (default: median amateur labels);
+    the scorer must be decomposable (agreement or cross-entropy: the curves are exact). Bootstrap
+    replicate b resamples items with ``stream(seed, b)``.
+
+    >>> import numpy as np
+    >>> from humanly import Ratings
+    >>> g = np.random.default_rng(0)
+    >>> s = g.random(300) < 0.5
+    >>> def group(k, p1, p0):
+    ...     c = g.binomial(k, np.where(s, p1, p0))
+    ...     return Ratings.from_counts(np.column_stack([k - c, c]), classes=["no", "yes"])
+    >>> res = expert_equivalence(group(6, 0.9, 0.1), group(8, 0.7, 0.35), bootstrap=0)
+    >>> res.worth[0].note, [round(w.experts, 2) for w in res.worth[1:4]]
+    ('below_0', [0.18, 0.34, 0.47])
+    >>> list(res.to_frame().columns)
+    ['amateurs', 'score', 'experts', 'note', 'low', 'high']
+    """
+    clip = check_clip(clip)
     comb = get_combiner(combiner, clip=clip)
     sc = get_scorer(scorer)
     if not sc.decomposable:
-        raise InputError("expert equivalence supports agreement and cross_entropy (exact)")
-    pos = align_index(experts.items, amateurs.items)
-    keep = np.flatnonzero(pos >= 0)
-    if not len(keep):
-        raise InputError("no item has both expert and amateur labels; check the item ids")
-    e = experts.counts[keep]
-    a = amateurs.counts[pos[keep]]
-    n = len(keep)
-    ne, na = e.sum(1), a.sum(1)
-    if max_k is None:
-        max_k = int(max(0, np.median(ne[ne > 0]) - 1))
-    max_k = min(max_k, int(ne.max()) - 1)
-    if max_k_amateurs is None:
-        max_k_amateurs = int(np.median(na[na > 0]))
-    max_k_amateurs = min(max_k_amateurs, int(na.max()))
-    is_abc = isinstance(comb, ABC)
-    floor = getattr(comb, "floor", 1e-3)
-    eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=floor)
-    aplan = _amateur_plan(a, e, max_k_amateurs)
-    fixed = None if is_abc else eng.curve_terms(eplan, comb, sc, clip)
-
-    def curves(idx: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        me = np.bincount(
-            eplan.inv if idx is None else eplan.inv[idx], minlength=len(eplan.v)
-        ).astype(float)
-        ma = np.bincount(
-            aplan["inv"] if idx is None else aplan["inv"][idx], minlength=len(aplan["u"])
-        ).astype(float)
-        terms = fixed if fixed is not None else eng.curve_terms(eplan, comb, sc, clip, me)
-        ce, ne_ = eng.curve_from_terms(eplan, terms, me)
-        ca, na_ = _amateur_curve(aplan, comb, sc, clip, ma, floor)
-        return ce, ne_, ca, na_
-
+        raise InputError(
+            f"scorer={sc.name!r}: expert equivalence needs an exact scorer (agreement or "
+            "cross_entropy)"
+        )
+    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    seed = check_int("seed", seed, minimum=0, allow_none=True)
+    max_k = check_int("max_k", max_k, minimum=1, allow_none=True)
+    max_k_amateurs = check_int("max_k_amateurs", max_k_amateurs, minimum=1, allow_none=True)
+    e, a = _groups(experts, amateurs, missing)
+    n = len(e)
+    curves = _Curves.build(e, a, comb, sc, clip, *_sizes(e, a, max_k, max_k_amateurs))
     ce, nce, ca, nca = curves(None)
-    ks_e = eplan.ks
-    boot_e, boot_a = [], []
-    for b in range(bootstrap):
-        idx = stream(seed, b).integers(0, n, size=n)
-        be, _, ba, _ = curves(idx)
-        boot_e.append(be)
-        boot_a.append(ba)
-    be_arr = np.array(boot_e) if bootstrap else None
-    ba_arr = np.array(boot_a) if bootstrap else None
-
-    def points(
-        c: np.ndarray, nit: np.ndarray, ks: np.ndarray, boot: np.ndarray | None
-    ) -> list[CurvePoint]:
-        out = []
-        for j, k in enumerate(ks):
-            lo = hi = None
-            if boot is not None:
-                lo, hi = percentile(boot[:, j], 2.5), percentile(boot[:, j], 97.5)
-            out.append(CurvePoint(int(k), float(c[j]), lo, hi, int(nit[j])))
-        return out
-
-    ks_a = np.array([lv["k"] for lv in aplan["levels"]])
-    worth = []
-    for j, k in enumerate(ks_a):
-        x, note = equivalence_point(ks_e, ce, float(ca[j]))
-        lo = hi = None
-        if be_arr is not None and ba_arr is not None:
-            vals = []
-            for b in range(bootstrap):
-                v, nb = equivalence_point(ks_e, be_arr[b], float(ba_arr[b, j]))
-                vals.append(
-                    0.0
-                    if nb == "below_0"
-                    else math.inf
-                    if nb == "above_max"
-                    else (np.nan if v is None else v)
-                )
-            lo, hi = percentile(np.array(vals), 2.5), percentile(np.array(vals), 97.5)
-        worth.append({"amateurs": int(k), "experts": x, "note": note, "low": lo, "high": hi})
+    boot = [curves(stream(seed, b).integers(0, n, size=n)) for b in range(bootstrap)]
+    be = np.array([c[0] for c in boot]) if bootstrap else None
+    ba = np.array([c[2] for c in boot]) if bootstrap else None
+    ks_e, ks_a = curves.eplan.ks, curves.aplan.ks
     return ExpertEquivalence(
         comb.name,
         sc.name,
         n,
         bootstrap,
-        points(ce, nce, ks_e, be_arr),
-        points(ca, nca, ks_a, ba_arr),
-        worth,
+        curve_points(ks_e, ce, nce, be),
+        curve_points(ks_a, ca, nca, ba),
+        _worth(ks_e, ce, ks_a, ca, be, ba),
     )

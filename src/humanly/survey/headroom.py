@@ -11,36 +11,17 @@ EM (each step cannot decrease the likelihood). A model's *performance ratio* is 
 
 from __future__ import annotations
 
-import dataclasses
+from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
 
+from .._checks import check_int, check_number
 from .._counts import compositions
-from .._result import Result
-from ..data.errors import InputError
-from ..data.ratings import Ratings
+from ..data import InputError, join
+from .results import Headroom, HeadroomSupport
 
 __all__ = ["Headroom", "headroom", "urn_information"]
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Headroom(Result):
-    """Estimated asymptote of the ABC + cross-entropy power curve.
-
-    ``information`` = ideal − baseline (bits): the information about a held-out rater's label given by
-    a classifier that knows each item's state; ``ideal_score`` = −E[H(s)] and ``baseline_score`` =
-    −H(E[s]) are the limits of that classifier's and of c_0's cross-entropy."""
-
-    information: float
-    ideal_score: float
-    baseline_score: float
-    n_items: int
-    grid_points: int
-    support: list[dict[str, object]]
-    iterations: int
-    converged: bool
-    log_likelihood: float
 
 
 def _entropy_bits(p: np.ndarray) -> np.ndarray:
@@ -50,14 +31,18 @@ def _entropy_bits(p: np.ndarray) -> np.ndarray:
 
 
 def urn_information(states: np.ndarray, weights: np.ndarray) -> float:
-    """MI(s; Y) in bits for a finite mixture of states (the closed-form asymptote)."""
+    """MI(s; Y) in bits for a finite mixture of states (the closed-form asymptote).
+
+    >>> round(urn_information([[0.8, 0.2], [0.5, 0.5], [0.1, 0.9]], [0.7, 0.1, 0.2]), 3)
+    0.252
+    """
     states = np.asarray(states, dtype=float)
     weights = np.asarray(weights, dtype=float)
     return float(_entropy_bits(weights @ states) - weights @ _entropy_bits(states))
 
 
 def headroom(
-    ratings: Ratings,
+    ratings: Any,
     *,
     grid: int | None = None,
     max_iter: int = 3000,
@@ -66,8 +51,20 @@ def headroom(
 ) -> Headroom:
     """NPMLE of the item-state distribution and the ideal classifier's information (see module).
 
-    ``grid``: divisions of each simplex edge (default 200 for two classes, 40 for three, 16 beyond)."""
-    counts = np.asarray(ratings.counts, dtype=np.int64)
+    ``ratings``: a :class:`~humanly.Ratings`, a long DataFrame or a file path. ``grid``: divisions of
+    each simplex edge (default 200 for two classes, 40 for three, 16 beyond); EM stops after
+    ``max_iter`` steps or when the log-likelihood gains less than ``tol`` (relative). ``seed`` is kept
+    for a uniform signature (the fit draws nothing at random).
+
+    >>> from humanly.simulate import running_example
+    >>> h = headroom(running_example(500, 10, seed=2).ratings)
+    >>> round(h.information, 2), h.grid_points
+    (0.26, 201)
+    """
+    check_int("grid", grid, minimum=1, allow_none=True)
+    check_int("max_iter", max_iter, minimum=1)
+    check_number("tol", tol, minimum=0.0)
+    counts = np.asarray(join(ratings).ratings.counts, dtype=np.int64)
     counts = counts[counts.sum(axis=1) > 0]
     if len(counts) < 2:
         raise InputError("headroom needs at least two items with labels")
@@ -98,11 +95,11 @@ def headroom(
     ideal = -float(w @ _entropy_bits(theta))
     base = -float(_entropy_bits(pi))
     top = np.argsort(w)[::-1]
-    support = [
-        {"state": theta[j].round(4).tolist(), "weight": float(w[j])}
+    support = tuple(
+        HeadroomSupport(tuple(theta[j].round(4).tolist()), float(w[j]))
         for j in top[:10]
         if w[j] > 1e-3
-    ]
+    )
     return Headroom(
         information=ideal - base,
         ideal_score=ideal,

@@ -8,7 +8,8 @@ per item. Two kinds:
   expectations over rater subsets and reference raters;
 * the others (precision, recall, F1, AUC, DMI, Pearson, Spearman) are computed on whole samples;
   ``score(p[S, n, C], y[S, n], rng)`` scores S samples at once (vectorised; each matches the
-  scikit-learn / scipy function of the same name, which the tests check).
+  scikit-learn / scipy function of the same name; the tests check them against textbook definitions
+  and scipy's correlations).
 
 User scorers: ``make_scorer(fn, name=)`` wraps a sklearn-like ``fn(y_true, y_prob) -> float`` where
 ``y_true`` are class codes (n,) and ``y_prob`` is (n, C); it is scored sample by sample.
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
-from ..data.errors import InputError
+from .._checks import check_choice
 from .combiners import TIE_TOL, tie_uniform
 
 __all__ = ["SCORERS", "Scorer", "get_scorer", "make_scorer"]
@@ -34,7 +35,11 @@ LOG_FLOOR = 1e-12
 
 @dataclasses.dataclass(frozen=True)
 class Scorer:
-    """A scoring function; see the module docstring."""
+    """A scoring function; see the module docstring.
+
+    >>> float(SCORERS["agreement"].score(np.array([[0.9, 0.1], [0.2, 0.8]]), np.array([0, 0]), 1))
+    0.5
+    """
 
     name: str
     decomposable: bool
@@ -192,22 +197,41 @@ SCORERS_DOC = {
 
 
 def make_scorer(fn: Callable[[np.ndarray, np.ndarray], float], name: str | None = None) -> Scorer:
-    """Wrap a sklearn-like ``fn(y_true, y_prob) -> float`` (scored sample by sample)."""
+    """Wrap a sklearn-like ``fn(y_true, y_prob) -> float`` (scored sample by sample; not
+    decomposable, so it runs with ``method="sampled"``).
+
+    >>> def brier(y_true, y_prob):
+    ...     return -float(np.mean((y_prob[np.arange(len(y_true)), y_true] - 1) ** 2))
+    >>> s = make_scorer(brier, "brier")
+    >>> s.name, s.decomposable
+    ('brier', False)
+    >>> float(s.score(np.array([[0.5, 0.5], [0.0, 1.0]]), np.array([0, 1]), positive=1))
+    -0.125
+    """
 
     def batch(p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Generator) -> np.ndarray:
         return np.array([float(fn(y[s], p[s])) for s in range(p.shape[0])])
 
-    return Scorer(name or getattr(fn, "__name__", "custom"), False, batch=batch)
+    return Scorer(str(name or getattr(fn, "__name__", "custom")), False, batch=batch)
 
 
 def get_scorer(spec: Any) -> Scorer:
-    """A scorer from a registry name, a :class:`Scorer` or a sklearn-like callable."""
+    """A scorer from a registry name (:data:`SCORERS`), a :class:`Scorer` or a sklearn-like callable.
+
+    >>> sc = get_scorer("cross_entropy")
+    >>> sc.decomposable
+    True
+    >>> float(sc.score(np.array([[0.5, 0.5], [0.25, 0.75]]), np.array([0, 0]), positive=1))
+    -1.5
+    >>> get_scorer("accuracy")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    humanly.data.errors.InputError: scorer='accuracy': use one of 'agreement', 'cross_entropy', ...
+    """
     if isinstance(spec, Scorer):
         return spec
     if isinstance(spec, str):
-        if spec not in SCORERS:
-            raise InputError(f"scorer {spec!r}: use one of {', '.join(SCORERS)}")
-        return SCORERS[spec]
+        return SCORERS[check_choice("scorer", spec, tuple(SCORERS))]
     if callable(spec):
         return make_scorer(spec)
-    raise InputError(f"scorer {spec!r}: give a name, a Scorer or a callable")
+    raise TypeError(f"scorer={type(spec).__name__}: give a name, a Scorer or a callable")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...data import Gold, InputError, Predictions, Ratings
-from ...survey import EquivalenceResult, equivalence
+from ...survey import EquivalenceResult, ModelEquivalence, equivalence
 from .._page import Figure, Section, Table
 
 __all__ = ["METHODS_TEXT", "survey_headline", "survey_section"]
@@ -41,7 +41,7 @@ def _fmt(x: float | None, spec: str = ".3f") -> str:
     return "—" if x is None else format(x, spec)
 
 
-def _equiv_text(m: Any) -> str:
+def _equiv_text(m: ModelEquivalence) -> str:
     if m.equivalence is not None:
         lo = "0" if m.equivalence_low is None else _fmt(m.equivalence_low, ".2f")
         hi = "above max" if m.equivalence_high is None else _fmt(m.equivalence_high, ".2f")
@@ -138,10 +138,9 @@ def survey_section(
             )
         )
         if res.headroom is not None:
-            h = res.headroom
-            info = h["information"] if isinstance(h, dict) else h.information
             paragraphs.append(
-                f"Headroom: an ideal classifier that knows each item's state would gain {info:.4f} bits "
+                f"Headroom: an ideal classifier that knows each item's state would gain "
+                f"{res.headroom.information:.4f} bits "
                 f"over the k = 0 baseline (NPMLE of item states); a model's performance ratio is the "
                 f"information it gives divided by that."
             )

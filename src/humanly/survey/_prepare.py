@@ -1,0 +1,300 @@
+"""Input preparation for survey equivalence: argument checks that name the Python parameter, then the
+typed :class:`Prepared` inputs (the ratings joined with the predictions by item id, the classifiers'
+outputs as probability vectors, and the :class:`~humanly.survey._replicates.Engine` the replicates run
+on)."""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .._checks import check_choice, check_int
+from ..data import InputError, Predictions, Ratings
+from . import _engine as eng
+from ._replicates import Engine
+from ._sampled import label_matrix
+from .calibration import CALIBRATIONS, calibrate_outputs
+from .combiners import ABC, get_combiner
+from .scorers import Scorer, get_scorer
+
+__all__ = ["METHODS", "Options", "Prepared", "check_clip", "check_options", "prepare"]
+
+METHODS = ("exact", "sampled")
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """The checked arguments of :func:`humanly.survey.equivalence`: the combiner and scorer as objects,
+    the method resolved (exact for a decomposable scorer unless asked otherwise)."""
+
+    combiner: Any
+    scorer: Scorer
+    method: str
+    calibrate: str
+    calibration_folds: int | None
+    reference_size: int
+    max_k: int | None
+    positive: Any
+    clip: tuple[float, float]
+    n_draws: int
+    seed: int | None
+
+    @property
+    def calibration(self) -> str:
+        """How the classifiers were calibrated, as the result reports it."""
+        if self.calibrate == "none":
+            return "none"
+        how = (
+            "in-sample"
+            if self.calibration_folds is None
+            else f"{self.calibration_folds}-fold cross-fitted"
+        )
+        return f"{self.calibrate} ({how})"
+
+
+def check_clip(clip: Any) -> tuple[float, float]:
+    """``clip``: two probabilities ``(low, high)`` with 0 ≤ low < high ≤ 1."""
+    if (
+        not isinstance(clip, (tuple, list))
+        or len(clip) != 2
+        or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in clip)
+    ):
+        raise TypeError(f"clip={clip!r}: give two probabilities (low, high)")
+    lo, hi = float(clip[0]), float(clip[1])
+    if not 0 <= lo < hi <= 1:
+        raise InputError(f"clip={clip!r}: need 0 ≤ low < high ≤ 1")
+    return lo, hi
+
+
+def check_options(
+    *,
+    combiner: Any,
+    scorer: Any,
+    method: str | None,
+    calibrate: str,
+    calibration_folds: int | None,
+    reference_size: int,
+    max_k: int | None,
+    positive: Any,
+    clip: Any,
+    n_draws: int,
+    seed: int | None,
+) -> Options:
+    """Check every argument that does not depend on the data; resolve the combiner, scorer and method."""
+    clip = check_clip(clip)
+    comb = get_combiner(combiner, clip=clip)
+    sc = get_scorer(scorer)
+    if method is None:
+        method = "exact" if sc.decomposable else "sampled"
+    check_choice("method", method, METHODS)
+    if method == "exact" and not sc.decomposable:
+        raise InputError(
+            f"scorer {sc.name!r} is not an average of per-item terms, so its expectation over rater "
+            'subsets has no closed form; use method="sampled" (Algorithm 2)'
+        )
+    return Options(
+        combiner=comb,
+        scorer=sc,
+        method=method,
+        calibrate=check_choice("calibrate", calibrate, CALIBRATIONS),
+        calibration_folds=check_int(
+            "calibration_folds", calibration_folds, minimum=2, allow_none=True
+        ),
+        reference_size=check_int("reference_size", reference_size, minimum=1),
+        max_k=check_int("max_k", max_k, minimum=1, allow_none=True),
+        positive=positive,
+        clip=clip,
+        n_draws=check_int("n_draws", n_draws, minimum=1),
+        seed=check_int("seed", seed, minimum=0, allow_none=True),
+    )
+
+
+# ----------------------------------------------------------------------------- data-dependent
+def positive_index(classes: tuple[Any, ...], positive: Any) -> int:
+    """Position of the positive class (default: the second of two classes, else the first)."""
+    if positive is None:
+        return len(classes) - 1 if len(classes) == 2 else 0
+    for j, c in enumerate(classes):
+        if c == positive or str(c) == str(positive):
+            return j
+    listed = ", ".join(repr(c) for c in classes)
+    raise InputError(f"positive={positive!r}: give one of the ratings' classes {listed}")
+
+
+def _check_data(ratings: Ratings, opts: Options) -> None:
+    n_cls = ratings.n_classes
+    if opts.scorer.binary_only and n_cls != 2:
+        raise InputError(
+            f"scorer {opts.scorer.name!r} needs two classes; these ratings have {n_cls}"
+        )
+    if opts.combiner.name == "majority" and n_cls != 2:
+        raise InputError(
+            f"the majority combiner needs two classes, these ratings have {n_cls}; "
+            'use combiner="plurality"'
+        )
+    n_lab = ratings.counts.sum(axis=1)
+    r = opts.reference_size
+    if (n_lab < r).all():
+        raise InputError(f"no item has {r} labels; a reference of {r} rater(s) needs them")
+    if opts.calibrate != "none" and opts.calibration_folds is not None:
+        if opts.calibration_folds > int((n_lab > 0).sum()):
+            raise InputError(
+                f"calibration_folds={opts.calibration_folds}: more folds than labelled items"
+            )
+
+
+def _max_k(n_lab: np.ndarray, r: int, max_k: int | None) -> int:
+    """The largest survey size: ``max_k`` (default: median labels per item − r), at most the most
+    labels of an item − r."""
+    top = int(n_lab.max()) - r
+    if max_k is None:
+        lab = n_lab[n_lab > 0]
+        if not len(lab):
+            raise InputError("no item has any label")
+        max_k = int(max(0, min(int(np.median(lab)), int(lab.max())) - r))
+    return min(max_k, top)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Outputs:
+    """The classifiers' outputs as probability vectors (``hard``: a one-hot label)."""
+
+    names: tuple[str, ...]
+    probs: tuple[np.ndarray, ...]
+    hard: tuple[bool, ...]
+    notes: tuple[str, ...]
+
+
+def _model_outputs(
+    ratings: Ratings, predictions: Predictions | None, opts: Options, positive: int
+) -> _Outputs:
+    names: list[str] = []
+    probs: list[np.ndarray] = []
+    hard: list[bool] = []
+    notes: list[str] = []
+    n_cls = ratings.n_classes
+    for m in predictions.models if predictions is not None else ():
+        names.append(m.name)
+        if opts.calibrate != "none":
+            p = calibrate_outputs(
+                m.kind,
+                m.values,
+                ratings.counts,
+                opts.calibrate,
+                positive=positive,
+                folds=opts.calibration_folds,
+                seed=opts.seed,
+                name=m.name,
+            )
+            probs.append(p)
+            hard.append(False)
+        elif m.kind == "label":
+            probs.append(np.eye(n_cls)[m.values])
+            hard.append(True)
+            if opts.scorer.name == "cross_entropy":
+                notes.append(
+                    f"model {m.name!r} gives hard labels; for cross-entropy they are scored as "
+                    "one-hot vectors clipped like the frequency combiner (calibrate them per value "
+                    "to score them as probabilities)"
+                )
+        elif m.kind == "proba":
+            probs.append(np.asarray(m.values, dtype=float))
+            hard.append(False)
+        elif n_cls == 2 and opts.scorer.name in ("auc", "pearson", "spearman"):
+            p = np.zeros((len(m.values), 2))
+            p[:, positive] = m.values
+            p[:, 1 - positive] = -np.asarray(m.values)
+            probs.append(p)
+            hard.append(False)
+        else:
+            raise InputError(
+                f'model {m.name!r} outputs scores, not probabilities; pass calibrate="isotonic" '
+                'or calibrate="per-value" (or score it with auc, pearson or spearman)'
+            )
+    return _Outputs(tuple(names), tuple(probs), tuple(hard), tuple(notes))
+
+
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """Everything :func:`humanly.survey.equivalence` needs after checking and joining its inputs:
+    the ratings (restricted to the predicted items), the options, the model names, the notes so far,
+    the positive class (a class label) and the engine."""
+
+    ratings: Ratings
+    options: Options
+    model_names: tuple[str, ...]
+    notes: tuple[str, ...]
+    positive: Any
+    engine: Engine
+
+
+def _sampled_labels(ratings: Ratings, n_lab: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The items × labels code matrix for the sampled method, and whether it is complete (every rater
+    labelled every item, so rater columns are the paper's rater subsets)."""
+    if ratings.has_raters and (n_lab == ratings.n_raters).all():
+        return ratings.matrix().astype(np.int64), True
+    return label_matrix(ratings.counts), False
+
+
+def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) -> Prepared:
+    """Check the data against the options and build the engine (see :class:`Prepared`)."""
+    _check_data(ratings, opts)
+    pos = positive_index(ratings.classes, opts.positive)
+    counts = ratings.counts
+    n_lab = counts.sum(axis=1)
+    comb, sc, r = opts.combiner, opts.scorer, opts.reference_size
+    is_abc = isinstance(comb, ABC)
+    plan = eng.make_plan(
+        counts,
+        _max_k(n_lab, r, opts.max_k),
+        r,
+        abc=is_abc,
+        abc_floor=getattr(comb, "floor", 1e-3),
+    )
+    out = _model_outputs(ratings, predictions, opts, pos)
+    n = ratings.n_items
+    ref_elig = plan.ref_elig[plan.inv]
+    if sc.decomposable and out.probs:
+        qref = plan.qref[plan.inv]  # (n, C)
+        terms = np.stack(
+            [
+                np.where(ref_elig, (eng.output_terms(sc, p, h, opts.clip) * qref).sum(axis=1), 0.0)
+                for p, h in zip(out.probs, out.hard, strict=True)
+            ]
+        )
+    else:
+        terms = np.zeros((len(out.probs), n))
+    labels, complete = None, False
+    if opts.method == "sampled" or (not sc.decomposable and out.probs):
+        labels, complete = _sampled_labels(ratings, n_lab)
+    myopic = (
+        eng.curve_terms(plan, comb, sc, opts.clip)
+        if opts.method == "exact" and not is_abc
+        else None
+    )
+    engine = Engine(
+        plan=plan,
+        combiner=comb,
+        scorer=sc,
+        clip=opts.clip,
+        method=opts.method,
+        positive=pos,
+        n_draws=opts.n_draws,
+        labels=labels,
+        complete=complete,
+        model_terms=terms,
+        model_probs=(np.stack(out.probs) if out.probs else np.zeros((0, n, ratings.n_classes))),
+        ref_elig=ref_elig,
+        myopic_terms=myopic,
+    )
+    notes = list(out.notes)
+    if opts.method == "sampled" and not complete and ratings.has_raters:
+        notes.append(
+            "raters did not all label every item: rater subsets are drawn from each item's own labels"
+        )
+    if plan.abc and plan.abc_floor > 0:
+        notes.append(f"ABC predictions are kept at or above {plan.abc_floor:g} per class")
+    return Prepared(ratings, opts, out.names, tuple(notes), ratings.classes[pos], engine)
