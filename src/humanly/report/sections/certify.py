@@ -56,7 +56,7 @@ def certify_section(
         ("U⁽ᵗ⁾ (theoretical upper bound, eq. 2)", f(ub.theoretical)),
         ("U⁽ᵉ⁾ (empirical upper bound, eq. 8)", f(ub.empirical)),
         ("items (N)", f"{ub.n:,}"),
-        (f"finite-sample upper bound (δ = {res.delta:g})", f(ub.finite["hoeffding"]["value"])),
+        (f"finite-sample upper bound (δ = {res.delta:g})", f(ub.finite["hoeffding"].value)),
     ]
     tables = [Table("Average annotator", ("quantity", "value"), tuple(rows))]
     if res.models:
@@ -67,7 +67,7 @@ def certify_section(
                 tuple(
                     (
                         m.model,
-                        f(m.lower_bound),
+                        f(m.lower),
                         f"{m.margin:+.4f}",
                         f(m.confidence.hms),
                         f(m.confidence.oms) if m.confidence.admissible else "n/a (L_N ≤ U_N)",
@@ -115,10 +115,10 @@ def certify_headline(d: dict[str, Any] | None) -> str | None:
     if not d:
         return None
     ub = d["upper_bound"]
-    parts = [f"certify: average annotator ≤ {ub['value']:.3f} (U⁽ᵉ⁾)"]
+    parts = [f"certify: average annotator ≤ {ub['upper']:.3f} (U⁽ᵉ⁾)"]
     for m in d["models"]:
         s = m["confidence"]["oms"]
         verdict = "superhuman" if m["superhuman"] else "not certified"
         conf = "n/a" if s is None else f"{s:.4f}"
-        parts.append(f"{m['model']} L_N {m['lower_bound']:.3f}, S {conf}, {verdict}")
+        parts.append(f"{m['model']} L_N {m['lower']:.3f}, S {conf}, {verdict}")
     return "; ".join(parts)
