@@ -154,4 +154,5 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
         )
     x = x_e if upper == "empirical" else 1.0 / n_lab[multi] + (1.0 - 1.0 / n_lab[multi]) * x_e
     names = tuple(str(r) for r in ratings.raters) if ratings.raters is not None else None
+    a.setflags(write=False)  # a result is a value
     return _Agreement(emp2, theo2, x, Raters("named", k), tuple(notes), a, names)

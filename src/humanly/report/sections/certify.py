@@ -36,7 +36,14 @@ def certify_section(
     seed: int = 0,
     **_: Any,
 ) -> tuple[Any, CertifyResult | None]:
-    """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve) and lay it out."""
+    """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve) and lay it out.
+
+    >>> from humanly import simulate
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> section, res = certify_section(d.ratings, d.gold, d.predictions)
+    >>> section.id, len(section.tables), res.models[0].model
+    ('certify', 3, 'm')
+    """
     from ...plots.certify import plot_confidence, plot_curve
 
     title = "Certify: is the model superhuman?"
@@ -111,7 +118,12 @@ def certify_section(
 
 
 def certify_headline(d: dict[str, Any] | None) -> str | None:
-    """One line for the terminal from the embedded ``to_dict()``."""
+    """One line for the terminal from the embedded ``to_dict()``.
+
+    >>> from humanly.certify import certify_summary
+    >>> certify_headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]).to_dict())
+    'certify: average annotator ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 1.0000, superhuman'
+    """
     if not d:
         return None
     ub = d["upper_bound"]
