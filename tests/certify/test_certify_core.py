@@ -81,9 +81,9 @@ def test_slots_and_named_match_brute_force() -> None:
             for row, p in zip(rows, pred, strict=True)
         ]
     )
-    assert res.models[0].lower_bound == pytest.approx(low, abs=1e-12)
+    assert res.models[0].lower == pytest.approx(low, abs=1e-12)
     # named: per-pair agreement over common items, eqs. 2 and 8
-    named = certify(r, preds, annotators="named")
+    named = certify(r, preds, raters="named")
     k = 5
     a = np.full((k, k), np.nan)
     for i, j in itertools.product(range(k), range(k)):
@@ -100,7 +100,7 @@ def test_slots_and_named_match_brute_force() -> None:
 
 def test_named_complete_design_eq2_diagonal_equals_one() -> None:
     d = _data(k=4)
-    res = certify(d.ratings, d.predictions, annotators="named")
+    res = certify(d.ratings, d.predictions, raters="named")
     a = res.upper_bound.agreement_matrix.copy()
     assert np.allclose(np.diag(a), 1.0)
     assert res.upper_bound.theoretical == pytest.approx(math.sqrt(a.sum() / 16))
@@ -152,7 +152,7 @@ def test_properties_on_random_counts(counts: list[list[int]], preds: list[int], 
     ub = res.upper_bound
     assert 0 <= ub.empirical <= ub.theoretical <= 1 + 1e-12
     m = res.models[0]
-    assert 0 <= m.lower_bound <= 1
+    assert 0 <= m.lower <= 1
     for b in m.by_bound.values():
         c = b.confidence
         if c.admissible:
@@ -161,10 +161,10 @@ def test_properties_on_random_counts(counts: list[list[int]], preds: list[int], 
             if c.hms is not None:
                 assert c.oms >= c.hms - 1e-9
         else:
-            assert m.lower_bound <= ub.value and c.oms is None
+            assert m.lower <= ub.upper and c.oms is None
     # finite-sample bounds are ordered around the point estimates
-    assert ub.finite["hoeffding"]["value"] >= ub.value
-    assert m.lower_finite["value"] <= m.lower_bound
+    assert ub.finite["hoeffding"].value >= ub.upper
+    assert m.lower_finite.value <= m.lower
     # permutation invariance over items
     perm = np.random.default_rng(seed).permutation(r.n_items)
     r2 = r.take(perm)
@@ -173,7 +173,7 @@ def test_properties_on_random_counts(counts: list[list[int]], preds: list[int], 
     )
     res2 = certify(r2, p2)
     assert res2.upper_bound.empirical == pytest.approx(ub.empirical)
-    assert res2.models[0].lower_bound == pytest.approx(m.lower_bound)
+    assert res2.models[0].lower == pytest.approx(m.lower)
     assert (
         res2.models[0].confidence.oms == pytest.approx(m.confidence.oms, abs=1e-9)
         if (m.confidence.oms is not None)
@@ -186,8 +186,8 @@ def test_permutation_of_raters_named() -> None:
     df = d.ratings.to_frame()
     rename = {"a1": "z", "a2": "y", "a3": "x", "a4": "w"}
     r2 = Ratings.from_long(df.item, df.rater.map(rename), df.label, classes=d.ratings.classes)
-    a = certify(d.ratings, d.predictions, annotators="named")
-    b = certify(r2, d.predictions, annotators="named")
+    a = certify(d.ratings, d.predictions, raters="named")
+    b = certify(r2, d.predictions, raters="named")
     assert a.upper_bound.empirical == pytest.approx(b.upper_bound.empirical)
     assert a.upper_bound.theoretical == pytest.approx(b.upper_bound.theoretical)
 
@@ -209,7 +209,7 @@ def test_slots_curve_exact_against_subset_enumeration() -> None:
         assert point.lower["strong"] == pytest.approx(np.mean(per_item), abs=1e-12)
         assert point.aggregate_accuracy == pytest.approx(np.mean(acc_item), abs=1e-12)
     # named curve with every subset enumerated gives the same L_N (complete design)
-    named = certify(d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=100)
+    named = certify(d.ratings, d.predictions, raters="named", curve=True, curve_subsets=100)
     for a, b in zip(res.curve, named.curve, strict=True):
         assert b.exact
         assert a.lower["strong"] == pytest.approx(b.lower["strong"], abs=1e-12)
@@ -232,7 +232,7 @@ def test_fig3_behaviour_on_simulated_oracle() -> None:
 
 def test_gold_checks_and_true_accuracies() -> None:
     d = _data(k=5, n=2000)
-    res = certify(d.ratings, d.predictions, gold=d.gold, annotators="named")
+    res = certify(d.ratings, d.predictions, gold=d.gold, raters="named")
     o = res.oracle
     assert o.average_annotator == pytest.approx(d.truth["average_annotator_accuracy"])
     assert o.models == pytest.approx(d.truth["model_accuracy"])
@@ -251,7 +251,7 @@ def test_bernstein_and_exact_tighter_when_agreement_is_high() -> None:
     res = certify(d.ratings, d.predictions)
     bb = res.models[0].by_bound
     assert bb["bernstein"].certified_margin > bb["hoeffding"].certified_margin
-    assert bb["exact"].lower > bb["hoeffding"].lower
+    assert bb["exact"].lower_finite.value > bb["hoeffding"].lower_finite.value
 
 
 def test_errors() -> None:
@@ -261,9 +261,9 @@ def test_errors() -> None:
     disjoint = Ratings.from_long([0, 0, 1, 1], ["a", "b", "c", "d"], [0, 1, 0, 0])
     assert certify(disjoint).upper_bound.n == 2  # the slots reading is fine
     with pytest.raises(InputError, match="no two named raters"):
-        certify(_no_overlap(), annotators="named")
+        certify(_no_overlap(), raters="named")
     with pytest.raises(InputError, match="anonymous counts"):
-        certify(disjoint.anonymous(), annotators="named")
+        certify(disjoint.anonymous(), raters="named")
     preds = Predictions.from_arrays([0, 1, 2], {"m": ["x", "y", "x"]}, classes=["x", "y"])
     with pytest.raises(InputError, match="not among the ratings' classes"):
         certify(Ratings.from_long([0, 0, 1, 1, 2, 2], list("abcdef"), [0, 1, 0, 0, 1, 1]), preds)
@@ -323,7 +323,7 @@ def test_dawid_skene_aggregate_through_crowdkit(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "crowdkit.aggregation", agg_mod)
     ds = certify(d.ratings, d.predictions, aggregate="dawid-skene")
     mv = certify(d.ratings, d.predictions)
-    assert ds.models[0].lower_bound == pytest.approx(mv.models[0].lower_bound)  # K = 3: no ties
+    assert ds.models[0].lower == pytest.approx(mv.models[0].lower)  # K = 3: no ties
     assert ds.aggregate == "dawid-skene"
 
 
@@ -373,7 +373,7 @@ def test_ragged_slots_upper_and_curve_population() -> None:
     )  # fmt: skip
     res = certify(d.ratings, d.predictions, curve=True)
     n = d.ratings.labels_per_item
-    assert res.annotators["ragged"] and res.annotators["k_min"] == 2
+    assert res.raters.ragged and res.raters.k_min == 2
     # U⁽ᵗ⁾² is the mean over items of 1/K_n + (K_n − 1)/K_n · agreement_n
     c = d.ratings.counts
     agree = (c * (c - 1)).sum(1) / (n * (n - 1))

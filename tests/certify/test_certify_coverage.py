@@ -16,7 +16,7 @@ def test_population_values_match_a_large_simulation() -> None:
     d = simulate.oracle(200_000, list(acc), n_classes=3, models={"m": m}, seed=9)
     res = certify(d.ratings, d.predictions)
     assert res.upper_bound.empirical**2 == pytest.approx(pop["empirical2"], abs=0.004)
-    assert res.models[0].lower_bound == pytest.approx(pop["lower"], abs=0.004)
+    assert res.models[0].lower == pytest.approx(pop["lower"], abs=0.004)
 
 
 def test_coverage_at_least_nominal() -> None:
@@ -36,11 +36,11 @@ def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
     a = coverage(40, 60, delta=0.1, seed=7, chunk=10)
     d = simulate.oracle(200, [0.8, 0.7, 0.75, 0.6, 0.9, 0.85], models={"m": 0.9}, seed=3)
     # named curve with sampled rater subsets (C(6, 3) = 20 > 8): streams (seed, k)
-    c1 = certify(d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=8, seed=5)
+    c1 = certify(d.ratings, d.predictions, raters="named", curve=True, curve_subsets=8, seed=5)
     with dask_client(workers=2) as client:
         b = coverage(40, 60, delta=0.1, seed=7, chunk=10, client=client)
         c2 = certify(
-            d.ratings, d.predictions, annotators="named", curve=True, curve_subsets=8, seed=5,
+            d.ratings, d.predictions, raters="named", curve=True, curve_subsets=8, seed=5,
             client=client,
         )  # fmt: skip
     assert a.to_dict() == b.to_dict()

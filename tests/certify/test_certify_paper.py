@@ -48,7 +48,7 @@ def test_table4_sembert_maximum_and_paper_ascent() -> None:
 
 
 def test_table4_bert_not_certified() -> None:
-    res = certify_summary([0.949, 0.971], 0.939, 1821, annotators=3, models=["BERT", "StructBERT"])
+    res = certify_summary([0.949, 0.971], 0.939, 1821, k=3, models=["BERT", "StructBERT"])
     bert = res.model("BERT")
     assert bert.confidence.hms < 0 and bert.confidence.oms < 0  # Table 4: "< 0"
     assert not bert.superhuman
@@ -63,7 +63,7 @@ def test_sembert_is_superhuman_and_simultaneous() -> None:
     assert res.model("SemBERT").superhuman
     assert res.model("SemBERT").superhuman_simultaneous
     assert not res.model("GPT").superhuman
-    assert res.simultaneous["superhuman"] == ["SemBERT"]
+    assert res.simultaneous.superhuman == ("SemBERT",)
 
 
 def test_oms_is_the_maximum_over_a_dense_grid() -> None:
@@ -94,35 +94,34 @@ def test_t_from_delta_and_delta_from_t() -> None:
 
     res = certify_summary([0.971], 0.939, 1821, delta=0.01)
     fin = res.upper_bound.finite["hoeffding"]
-    assert fin["t"] == pytest.approx(math.sqrt(math.log(100) / (2 * 1821)))
-    assert fin["value"] == pytest.approx(math.sqrt(0.939**2 + fin["t"]))
+    assert fin.t == pytest.approx(math.sqrt(math.log(100) / (2 * 1821)))
+    assert fin.value == pytest.approx(math.sqrt(0.939**2 + fin.t))
     fixed = certify_summary([0.971], 0.939, 1821, t_u=0.02, t_l=0.03)
     fu = fixed.upper_bound.finite["hoeffding"]
-    assert fu["delta"] == pytest.approx(hoeffding_delta(1821, 0.02))
+    assert fu.delta == pytest.approx(hoeffding_delta(1821, 0.02))
     m = fixed.models[0]
-    assert m.lower_finite["delta"] == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
-    assert m.lower_finite["value"] == pytest.approx(0.941)
+    assert m.lower_finite.delta == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
+    assert m.lower_finite.value == pytest.approx(0.941)
     hb = m.by_bound["hoeffding"]
-    assert hb.delta_upper == pytest.approx(fu["delta"]) and hb.certified_margin == pytest.approx(
-        0.941 - math.sqrt(0.939**2 + 0.02)
-    )
+    assert hb.upper_finite.delta == pytest.approx(fu.delta)
+    assert hb.certified_margin == pytest.approx(0.941 - math.sqrt(0.939**2 + 0.02))
 
 
 def test_joint_simultaneous_confidence() -> None:
     res = certify_summary([0.899, 0.919, 0.93, 0.87], 0.879, 10000, models=["a", "b", "c", "d"])
-    joint = res.simultaneous["joint"]
-    assert joint["models"] == ["a", "b", "c"]  # the models with L_N > U_N
+    joint = res.simultaneous.joint
+    assert joint.models == ("a", "b", "c")  # the models with L_N > U_N
     single = {m.model: m.confidence.oms for m in res.models}
-    assert joint["confidence"] <= min(single[k] for k in joint["models"]) + 1e-12
+    assert joint.confidence <= min(single[k] for k in joint.models) + 1e-12
     # S_joint = 1 − δ_u − Σ δ_l at its t_u, recomputed by hand
-    t = joint["t_u"]
+    t = joint.t_u
     r = math.sqrt(t + 0.879**2)
     by_hand = (
         1
         - math.exp(-2e4 * t**2)
         - sum(math.exp(-2e4 * (lo - r) ** 2) for lo in (0.899, 0.919, 0.93))
     )
-    assert joint["confidence"] == pytest.approx(by_hand, abs=1e-12)
-    assert joint["superhuman"] is False
-    pair = certify_summary([0.919, 0.93], 0.879, 10000).simultaneous["joint"]
-    assert pair["superhuman"] is True and pair["confidence"] > 0.9999
+    assert joint.confidence == pytest.approx(by_hand, abs=1e-12)
+    assert joint.superhuman is False
+    pair = certify_summary([0.919, 0.93], 0.879, 10000).simultaneous.joint
+    assert pair.superhuman is True and pair.confidence > 0.9999

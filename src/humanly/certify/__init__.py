@@ -1,45 +1,76 @@
 """Certify superhuman classifiers against a crowd (Xu, Walder & Xu, *Humanly Certifying Superhuman
-Classifiers*): upper bounds for the average annotator, lower bounds for models, finite-sample
-confidence (HMS/OMS), curves over the number of annotators and gold-label checks.
+Classifiers*): upper bounds for the average rater, lower bounds for models, finite-sample confidence
+(HMS/OMS), curves over the number of raters and gold-label checks.
 
-``certify(ratings, predictions)`` works on data; ``certify_summary(lower=..., upper=..., n=...)`` on
-published numbers. :func:`coverage` checks on simulated data that each bound holds at its nominal rate.
+``certify(ratings, predictions)`` works on data; ``certify_summary(lower, upper, n)`` on published
+numbers. :func:`coverage` checks on simulated data that each bound holds at its nominal rate.
+
+Modules, one idea each: ``_bounds`` (the concentration bounds, one registry :data:`BOUNDS`),
+``confidence_score`` (Theorem 7: S, HMS, OMS), ``results`` (the result values), ``upper`` (U⁽ᵗ⁾, U⁽ᵉ⁾,
+U_N), ``lower`` (aggregates, L_N), ``certificate`` (verdicts), ``oracle`` (gold checks, Table 2),
+``curves`` (Fig. 3), ``summary`` (published numbers), ``api`` (``certify``), ``_coverage``.
+
+>>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
+>>> [(m.model, m.superhuman) for m in res.models]
+[('BERT', False), ('StructBERT', False)]
 """
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 from ._bounds import (
+    BOUNDS,
+    Bound,
+    Sample,
+    Tail,
     bernstein_tail,
     clopper_pearson_tail,
-    confidence,
     hoeffding_delta,
     hoeffding_t,
     hoeffding_tail,
 )
-from ._core import (
-    AssumptionCheck,
+from ._coverage import CoverageResult, coverage, population_values
+from .api import certify
+from .confidence_score import confidence
+from .curves import BoundCurve, BoundCurvePoint
+from .oracle import AssumptionCheck, AssumptionDetail, OracleCheck
+from .results import (
     BoundSummary,
     CertifyResult,
     Confidence,
-    CurvePoint,
+    ConfidenceCurve,
+    FiniteBound,
+    JointConfidence,
     ModelCertificate,
-    OracleCheck,
+    Raters,
+    Simultaneous,
     UpperBound,
-    certify,
-    certify_summary,
-    theoretical_from_empirical,
 )
-from ._coverage import CoverageResult, coverage, population_values
+from .summary import certify_summary
+from .upper import theoretical_from_empirical
 
 __all__ = [
+    "BOUNDS",
     "AssumptionCheck",
+    "AssumptionDetail",
+    "Bound",
+    "BoundCurve",
+    "BoundCurvePoint",
     "BoundSummary",
     "CertifyResult",
     "Confidence",
+    "ConfidenceCurve",
     "CoverageResult",
-    "CurvePoint",
+    "FiniteBound",
+    "JointConfidence",
     "ModelCertificate",
     "OracleCheck",
+    "Raters",
+    "Sample",
+    "Simultaneous",
+    "Tail",
     "UpperBound",
     "bernstein_tail",
     "certify",
@@ -53,3 +84,18 @@ __all__ = [
     "population_values",
     "theoretical_from_empirical",
 ]
+
+#: names kept for one release: old name → (new name, value)
+_DEPRECATED = {"CurvePoint": ("BoundCurvePoint", BoundCurvePoint)}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED:
+        new, value = _DEPRECATED[name]
+        warnings.warn(
+            f"humanly.certify.{name} is deprecated; use humanly.certify.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

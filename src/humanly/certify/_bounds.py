@@ -1,4 +1,4 @@
-"""Finite-sample bounds and the confidence score of *Humanly Certifying Superhuman Classifiers*.
+"""Finite-sample concentration bounds of *Humanly Certifying Superhuman Classifiers*, as one registry.
 
 * Hoeffding (Theorem 4; used by Theorems 5 and 6): ``δ = exp(−2 N t²)`` for a mean of N independent
   variables in [0, 1] — the paper's bound and the default.
@@ -9,9 +9,16 @@
   success probability after ``k`` successes in ``N`` trials solves ``P(Binom(N, p) ≥ k) = δ``, so
   ``δ(p) = I_p(k, N − k + 1)`` (regularised incomplete beta).
 
-Each bound is represented by a *tail function* mapping a claimed bound to its failure probability δ, so
-the confidence score of Theorem 7, ``S = 1 − δ_u − δ_l`` (eq. 33), and its optimisation over ``t_u``
-(HMS, eqs. 36–37; OMS, eq. 38) are written once for all bounds.
+Each bound is a :class:`Tail` mapping a deviation ``t`` to its failure probability ``δ(t)`` and back.
+:data:`BOUNDS` names every bound a user can choose (``bound="hoeffding" | "bernstein" | "exact"``) and
+says which tail it uses for the upper bound U_N² (Theorem 5) and for the lower bound L_N (Theorem 6),
+built from a :class:`Sample` (n, mean, variance, successes); every caller — :func:`humanly.certify.certify`,
+:func:`~humanly.certify.certify_summary`, :func:`~humanly.certify.coverage` and the confidence curve —
+goes through it.
+
+>>> tail = BOUNDS["hoeffding"].lower(Sample(n=1821, mean=0.971))
+>>> round(tail.t(0.025), 4)
+0.0318
 """
 
 from __future__ import annotations
@@ -20,14 +27,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-from scipy import optimize, special
+from scipy import special
+
+from ..data import InputError
 
 __all__ = [
+    "BOUNDS",
+    "BOUND_NAMES",
+    "Bound",
+    "Sample",
     "Tail",
     "bernstein_tail",
     "clopper_pearson_tail",
-    "confidence",
     "hoeffding_delta",
     "hoeffding_t",
     "hoeffding_tail",
@@ -35,14 +46,22 @@ __all__ = [
 
 
 def hoeffding_delta(n: int, t: float) -> float:
-    """δ = exp(−2 N t²) (eqs. 15, 22, 30, 31); 1 for t ≤ 0."""
+    """δ = exp(−2 N t²) (eqs. 15, 22, 30, 31); 1 for t ≤ 0.
+
+    >>> round(hoeffding_delta(1821, 0.02), 4)
+    0.233
+    """
     if t <= 0:
         return 1.0
     return float(math.exp(-2.0 * n * t * t))
 
 
 def hoeffding_t(n: int, delta: float) -> float:
-    """The deviation t with exp(−2 N t²) = δ, i.e. t = sqrt(ln(1/δ) / (2N))."""
+    """The deviation t with exp(−2 N t²) = δ, i.e. t = sqrt(ln(1/δ) / (2N)).
+
+    >>> round(hoeffding_t(1821, 0.025), 4)
+    0.0318
+    """
     return float(math.sqrt(math.log(1.0 / delta) / (2.0 * n)))
 
 
@@ -52,6 +71,10 @@ class Tail:
 
     ``delta(t)`` is the failure probability of the claim "true mean is beyond estimate ± t" (the sign
     depends on the side), and ``t(delta)`` its inverse. ``name`` is hoeffding, bernstein or exact.
+
+    >>> tail = hoeffding_tail(100)
+    >>> round(tail.delta(tail.t(0.05)), 12)
+    0.05
     """
 
     name: str
@@ -60,7 +83,11 @@ class Tail:
 
 
 def hoeffding_tail(n: int) -> Tail:
-    """Hoeffding's inequality (Theorem 4) for a mean of ``n`` variables in [0, 1]."""
+    """Hoeffding's inequality (Theorem 4) for a mean of ``n`` variables in [0, 1].
+
+    >>> round(hoeffding_tail(10000).t(0.025), 4)
+    0.0136
+    """
     return Tail("hoeffding", lambda t: hoeffding_delta(n, t), lambda d: hoeffding_t(n, d))
 
 
@@ -70,6 +97,9 @@ def bernstein_tail(n: int, variance: float) -> Tail:
 
     Its inverse solves a quadratic in ``s = sqrt(ln(2/δ))``: ``a s² + b s − t = 0`` with
     ``a = 7/(3(n−1))``, ``b = sqrt(2V/n)``. Needs ``n ≥ 2``.
+
+    >>> round(bernstein_tail(10000, 0.01).t(0.025), 4)
+    0.004
     """
     if n < 2:
         return Tail("bernstein", lambda t: 1.0, lambda d: math.inf)
@@ -95,6 +125,9 @@ def clopper_pearson_tail(n: int, successes: int, estimate: float) -> Tail:
     ``t`` is measured from ``estimate`` (the reported L_N, which with fractional tie credit may exceed
     ``successes / n``): the claim "p ≥ estimate − t" fails with probability at most
     ``P(Binom(n, p) ≥ k) = I_p(k, n − k + 1)`` at ``p = estimate − t``.
+
+    >>> round(0.85 - clopper_pearson_tail(200, 170, 0.85).t(0.025), 4)  # the lower limit
+    0.7928
     """
     k = int(successes)
 
@@ -117,114 +150,76 @@ def clopper_pearson_tail(n: int, successes: int, estimate: float) -> Tail:
     return Tail("exact", delta, t_of)
 
 
+# ------------------------------------------------------------------------------------ registry
 @dataclass(frozen=True)
-class ConfidenceScore:
-    """HMS and OMS confidence scores (Theorem 7) and where they were attained."""
+class Sample:
+    """What a bound needs to know about a mean of ``n`` variables in [0, 1]: the ``mean``, its unbiased
+    sample ``variance`` (empirical Bernstein) and, for a mean of Bernoulli variables, the number of
+    ``successes`` (Clopper–Pearson). Published numbers give only ``n`` and ``mean``.
 
-    admissible: bool
-    hms: float | None
-    hms_t_u: float | None
-    hms_t_l: float | None
-    oms: float | None
-    t_u: float | None
-    t_l: float | None
-    t_u_max: float | None
-    method: str
-
-
-def _score(
-    t_u: float, lower: float, upper: float, tail_u: Tail, tail_l: Tail
-) -> tuple[float, float]:
-    """S(t_u) of eq. 38 with τ = 0 and t_l from eq. 35; returns (S, t_l)."""
-    t_l = lower - math.sqrt(t_u + upper * upper)
-    return 1.0 - tail_u.delta(t_u) - tail_l.delta(t_l), t_l
-
-
-def confidence(
-    lower: float,
-    upper: float,
-    tail_u: Tail,
-    tail_l: Tail,
-    *,
-    oms_steps: int | None = None,
-    oms_lr: float | None = None,
-) -> ConfidenceScore:
-    """Confidence that the model beats the average annotator (Theorem 7, S = 1 − δ_u − δ_l, eq. 33).
-
-    ``tail_u`` bounds U_N² (``δ_u(t_u)``: P(U² ≥ U_N² + t_u)) and ``tail_l`` bounds L_N
-    (``δ_l(t_l)``: P(L ≤ L_N − t_l)). With τ = 0, ``t_l = L_N − sqrt(t_u + U_N²)`` (eq. 35); both must be
-    ≥ 0, so the admissible range is ``t_u ∈ [0, L_N² − U_N²]``. When ``L_N ≤ U_N`` it is empty and no
-    confidence is reported (``admissible = False``, scores ``None``).
-
-    * HMS (Algorithm 1): ``t_u = (L_N − U_N)/2`` (eq. 36) and t_l from eq. 37; ``None`` when that t_u
-      lies outside the admissible range.
-    * OMS (Algorithm 2): the maximum of S(t_u) over the admissible range, found with a bounded scalar
-      optimiser (``scipy.optimize.minimize_scalar``) started from the best of a 2,001-point grid. With
-      ``oms_steps``/``oms_lr`` the paper's plain gradient ascent from the HMS point is run instead (footnote
-      3: 100 steps, learning rate 1e-4), each step clipped to the admissible range so that the score is
-      always a valid certificate.
+    >>> Sample(n=300, mean=0.87, variance=0.11).n
+    300
     """
-    if not (lower > upper and lower > 0):
-        return ConfidenceScore(False, None, None, None, None, None, None, None, "none")
-    t_max = lower * lower - upper * upper
-    hms = hms_tu = hms_tl = None
-    tu_h = (lower - upper) / 2.0
-    if 0 <= tu_h <= t_max:
-        hms, hms_tl = _score(tu_h, lower, upper, tail_u, tail_l)
-        hms_tu = tu_h
 
-    def neg(t: float) -> float:
-        return -_score(float(t), lower, upper, tail_u, tail_l)[0]
+    n: int
+    mean: float = math.nan
+    variance: float | None = None
+    successes: int | None = None
 
-    if oms_steps is not None or oms_lr is not None:
-        steps = 100 if oms_steps is None else int(oms_steps)
-        lr = 1e-4 if oms_lr is None else float(oms_lr)
-        t = min(max(tu_h, 0.0), t_max)
-        h = max(t_max * 1e-7, 1e-12)
-        for _ in range(steps):
-            lo, hi = max(t - h, 0.0), min(t + h, t_max)
-            grad = (neg(lo) - neg(hi)) / (hi - lo)
-            t = min(max(t + lr * grad, 0.0), t_max)
-        best_t, method = t, f"gradient ascent ({steps} steps, lr {lr:g})"
-    else:
-        grid = np.linspace(0.0, t_max, 2001)
-        values = np.array([neg(t) for t in grid])
-        i = int(np.argmin(values))
-        a, b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-        res = optimize.minimize_scalar(
-            neg, bounds=(a, b), method="bounded", options={"xatol": max(t_max * 1e-12, 1e-15)}
+
+def _hoeffding(s: Sample) -> Tail:
+    return hoeffding_tail(s.n)
+
+
+def _bernstein(s: Sample) -> Tail:
+    if s.variance is None:
+        raise InputError(
+            'bound="bernstein" needs the per-item variance; give the data, or use bound="hoeffding"'
         )
-        best_t = float(res.x) if res.fun <= values[i] else float(grid[i])
-        method = "bounded maximisation over [0, L_N² − U_N²]"
-    oms, t_l = _score(best_t, lower, upper, tail_u, tail_l)
-    return ConfidenceScore(True, hms, hms_tu, hms_tl, oms, best_t, t_l, t_max, method)
+    return bernstein_tail(s.n, s.variance)
 
 
-def joint_confidence(
-    lowers: list[float], upper: float, tail_u: Tail, tails_l: list[Tail]
-) -> tuple[float | None, float | None]:
-    """Confidence that *every* model beats the average annotator at once (union bound over the M + 1
-    events of Theorem 7 sharing one upper bound): ``S = 1 − δ_u(t_u) − Σ_m δ_l,m(L_m − sqrt(t_u + U²))``
-    maximised over ``t_u ∈ [0, min_m L_m² − U²]``. Sharper than Bonferroni on per-model scores because
-    δ_u is paid once. Returns ``(S, t_u)``, or ``(None, None)`` when some L_m ≤ U (no admissible t_u)."""
-    if not lowers or min(lowers) <= upper:
-        return None, None
-    t_max = min(lo * lo for lo in lowers) - upper * upper
-
-    def neg(t: float) -> float:
-        r = math.sqrt(t + upper * upper)
-        return -(
-            1.0
-            - tail_u.delta(t)
-            - sum(tl.delta(lo - r) for lo, tl in zip(lowers, tails_l, strict=True))
+def _clopper_pearson(s: Sample) -> Tail:
+    if s.successes is None:
+        raise InputError(
+            'bound="exact" needs the per-item successes; give the data, or use bound="hoeffding"'
         )
+    return clopper_pearson_tail(s.n, s.successes, s.mean)
 
-    grid = np.linspace(0.0, t_max, 1001)
-    values = np.array([neg(t) for t in grid])
-    i = int(np.argmin(values))
-    a, b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    res = optimize.minimize_scalar(
-        neg, bounds=(a, b), method="bounded", options={"xatol": max(t_max * 1e-12, 1e-15)}
-    )
-    best = float(res.x) if res.fun <= values[i] else float(grid[i])
-    return -neg(best), best
+
+@dataclass(frozen=True)
+class Bound:
+    """A concentration bound a user can choose: the tail it uses for U_N² (``upper``, Theorem 5) and
+    for L_N (``lower``, Theorem 6), each built from a :class:`Sample`. ``from_numbers`` says whether
+    published numbers (n and the mean) are enough.
+
+    >>> BOUNDS["exact"].lower(Sample(200, 0.85, successes=170)).name
+    'exact'
+    """
+
+    name: str
+    upper: Callable[[Sample], Tail]
+    lower: Callable[[Sample], Tail]
+    from_numbers: bool
+    description: str
+
+
+#: every bound by name (the choices of ``bound=``); the order is the order of ``by_bound`` in results
+BOUNDS: dict[str, Bound] = {
+    "hoeffding": Bound(
+        "hoeffding", _hoeffding, _hoeffding, True, "Hoeffding (Theorem 4), the paper's bound"
+    ),
+    "bernstein": Bound(
+        "bernstein", _bernstein, _bernstein, False, "empirical Bernstein for U_N² and L_N"
+    ),
+    "exact": Bound(
+        "exact",
+        _bernstein,
+        _clopper_pearson,
+        False,
+        "empirical Bernstein for U_N², Clopper–Pearson (exact binomial) for L_N",
+    ),
+}
+
+#: the names of :data:`BOUNDS`, in order
+BOUND_NAMES: tuple[str, ...] = tuple(BOUNDS)

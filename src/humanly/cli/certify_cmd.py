@@ -63,7 +63,7 @@ def render(result: CertifyResult) -> list[Table]:
     """Rich tables for a person: the upper bound, each model's verdict, gold checks, the curve."""
     tables = []
     ub = result.upper_bound
-    a = result.annotators
+    a = result.raters
     t = Table(
         title="humanly certify · average annotator (upper bound)",
         title_justify="left",
@@ -73,14 +73,14 @@ def render(result: CertifyResult) -> list[Table]:
     t.add_column("value")
     if result.n_items is not None:
         t.add_row("items", f"{result.n_items:,}")
-    t.add_row("annotators", f"{a['mode']}, K = {_fmt(a.get('k'), 'g') if a.get('k') else '—'}")
+    t.add_row("annotators", f"{a.mode}, K = {_fmt(a.k, 'g') if a.k else '—'}")
     t.add_row("U⁽ᵗ⁾ theoretical (eq. 2)", _fmt(ub.theoretical))
     t.add_row("U⁽ᵉ⁾ empirical (eq. 8)", _fmt(ub.empirical))
-    t.add_row("U_N used", f"{ub.used} = {ub.value:.4f} on N = {ub.n:,} items")
-    fin = ub.finite[result.bound]
+    t.add_row("U_N used", f"{ub.used} = {ub.upper:.4f} on N = {ub.n:,} items")
+    fin = result.upper_finite
     t.add_row(
-        f"finite sample ({result.bound}, δ = {fin['delta']:.3g})",
-        f"√(U_N² + {fin['t']:.4f}) = {_fmt(fin['value'])}",
+        f"finite sample ({result.bound}, δ = {fin.delta:.3g})",
+        f"√(U_N² + {fin.t:.4f}) = {_fmt(fin.value)}",
     )
     tables.append(t)
     if result.models:
@@ -101,20 +101,20 @@ def render(result: CertifyResult) -> list[Table]:
                 verdict += " (not jointly)"
             m.add_row(
                 x.model,
-                _fmt(x.lower_bound),
+                _fmt(x.lower),
                 f"{x.n:,}",
                 f"{x.margin:+.4f}",
-                _fmt(x.lower_finite["value"]),
+                _fmt(x.lower_finite.value),
                 _fmt_s(conf.hms) if conf.admissible else "n/a",
                 _fmt_s(conf.oms) if conf.admissible else "n/a (L_N ≤ U_N)",
                 verdict,
             )
         tables.append(m)
-        joint = result.simultaneous.get("joint")
-        if joint and joint.get("confidence") is not None:
+        joint = result.simultaneous.joint
+        if joint and joint.confidence is not None:
             m.caption = (
-                f"jointly (all of {', '.join(joint['models'])}): S = "
-                f"{_fmt_s(joint['confidence'])} → {'superhuman' if joint['superhuman'] else 'not certified'}"
+                f"jointly (all of {', '.join(joint.models)}): S = "
+                f"{_fmt_s(joint.confidence)} → {'superhuman' if joint.superhuman else 'not certified'}"
             )
         if len(next(iter(result.models)).by_bound) > 1:
             b = Table(
@@ -319,7 +319,7 @@ def certify_command(
             lower,
             float(upper_nums[0]),
             n,
-            annotators=k,
+            k=k,
             models=c.split_list(models),
             upper_kind=upper_kind or "empirical",  # type: ignore[arg-type]
             n_upper=n_upper,
@@ -372,7 +372,8 @@ def certify_command(
             r,
             preds,
             gold=g,
-            annotators=mode,  # type: ignore[arg-type]
+            missing=missing,  # type: ignore[arg-type]
+            raters=mode,  # type: ignore[arg-type]
             aggregate=aggregate,
             bound=bound,  # type: ignore[arg-type]
             alpha=alpha,

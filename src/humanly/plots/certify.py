@@ -1,4 +1,4 @@
-"""Figures for :mod:`humanly.certify`: bounds against the number of annotators (the paper's Fig. 3) and
+"""Figures for :mod:`humanly.certify`: bounds against the number of raters (the paper's Fig. 3) and
 the confidence score S(t_u) of Theorem 7 per model. Each function returns a matplotlib Figure."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..certify._bounds import bernstein_tail, clopper_pearson_tail, hoeffding_tail
-from ..certify._core import CertifyResult
-from ..data.errors import InputError
+from ..certify import CertifyResult
+from ..data import InputError
 from ._style import COLUMN_WIDTH, figure
 
 __all__ = ["plot_confidence", "plot_curve"]
@@ -19,8 +18,15 @@ _COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#d
 
 
 def plot_curve(result: CertifyResult) -> Any:
-    """Fig. 3: U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average annotator and each model's L_N against the aggregate of
-    k annotators, for k = 1 … K; with gold, the true accuracies as dotted lines."""
+    """Fig. 3: U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average rater and each model's L_N against the aggregate of
+    k raters, for k = 1 … K; with gold, the true accuracies as dotted lines.
+
+    >>> from humanly import simulate
+    >>> from humanly.certify import certify
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> len(plot_curve(certify(d.ratings, d.predictions, curve=True)).axes)
+    1
+    """
     if not result.curve:
         raise InputError("no curve in this result: run certify with curve=True (--curve)")
     fig, ax = figure(width=COLUMN_WIDTH, height=2.6)
@@ -46,9 +52,9 @@ def plot_curve(result: CertifyResult) -> Any:
             ax.axhline(result.oracle.models[name], color=col, ls=":", lw=1)
     if result.oracle is not None:
         ax.axhline(
-            result.oracle.average_annotator, color="k", ls=":", lw=1, label="true avg. annotator"
+            result.oracle.average_annotator, color="k", ls=":", lw=1, label="true avg. rater"
         )
-    ax.set_xlabel("number of annotators k")
+    ax.set_xlabel("number of raters k")
     ax.set_ylabel("accuracy bound")
     ax.set_xticks(ks if len(ks) <= 12 else ks[:: math.ceil(len(ks) / 12)])
     ax.legend(loc="best", frameon=False, fontsize=6)
@@ -57,22 +63,25 @@ def plot_curve(result: CertifyResult) -> Any:
 
 def plot_confidence(result: CertifyResult, points: int = 400) -> Any:
     """S(t_u) = 1 − δ_u − δ_l (Theorem 7, eq. 38) over the admissible range t_u ∈ [0, L_N² − U_N²] for
-    each model, under the result's bound; markers at the HMS and OMS choices."""
+    each model, under the result's bound (:meth:`CertifyResult.confidence_curve`); markers at the HMS
+    and OMS choices.
+
+    >>> from humanly.certify import certify_summary
+    >>> fig = plot_confidence(certify_summary([0.971, 0.93], 0.939, 1821))
+    >>> len(fig.axes[0].get_lines()) >= 3
+    True
+    """
     fig, ax = figure(width=COLUMN_WIDTH, height=2.4)
-    u = result.upper_bound.value
     drawn = 0
     for i, m in enumerate(result.models):
-        c = m.confidence
-        if not c.admissible or c.t_u_max is None:
+        if not m.confidence.admissible:
             continue
         col = _COLORS[i % len(_COLORS)]
-        tu = np.linspace(0.0, c.t_u_max, points)
-        tail_u, tail_l = _tails(result, m)
-        s = [1 - tail_u.delta(t) - tail_l.delta(m.lower_bound - math.sqrt(t + u * u)) for t in tu]
-        ax.plot(tu, s, color=col, label=m.model)
-        if c.hms is not None:
-            ax.plot([c.hms_t_u], [c.hms], "s", color=col, ms=3)
-        ax.plot([c.t_u], [c.oms], "o", color=col, ms=4)
+        cc = result.confidence_curve(m.model, points=points)
+        ax.plot(cc.t_u, cc.confidence, color=col, label=m.model)
+        if cc.hms is not None:
+            ax.plot([cc.hms_t_u], [cc.hms], "s", color=col, ms=3)
+        ax.plot([cc.oms_t_u], [cc.oms], "o", color=col, ms=4)
         drawn += 1
     if not drawn:
         ax.text(
@@ -90,13 +99,3 @@ def plot_confidence(result: CertifyResult, points: int = 400) -> Any:
     if drawn:
         ax.legend(loc="best", frameon=False, fontsize=6)
     return fig
-
-
-def _tails(result: CertifyResult, m: Any) -> tuple[Any, Any]:
-    ub = result.upper_bound
-    if result.bound == "hoeffding":
-        return hoeffding_tail(ub.n), hoeffding_tail(m.n)
-    tail_u = bernstein_tail(ub.n, ub.variance or 0.0)
-    if result.bound == "bernstein":
-        return tail_u, bernstein_tail(m.n, m.lower_variance or 0.0)
-    return tail_u, clopper_pearson_tail(m.n, m.full_credit or 0, m.lower_bound)

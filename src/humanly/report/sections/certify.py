@@ -36,7 +36,14 @@ def certify_section(
     seed: int = 0,
     **_: Any,
 ) -> tuple[Any, CertifyResult | None]:
-    """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve) and lay it out."""
+    """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve) and lay it out.
+
+    >>> from humanly import simulate
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> section, res = certify_section(d.ratings, d.gold, d.predictions)
+    >>> section.id, len(section.tables), res.models[0].model
+    ('certify', 3, 'm')
+    """
     from ...plots.certify import plot_confidence, plot_curve
 
     title = "Certify: is the model superhuman?"
@@ -56,7 +63,7 @@ def certify_section(
         ("U⁽ᵗ⁾ (theoretical upper bound, eq. 2)", f(ub.theoretical)),
         ("U⁽ᵉ⁾ (empirical upper bound, eq. 8)", f(ub.empirical)),
         ("items (N)", f"{ub.n:,}"),
-        (f"finite-sample upper bound (δ = {res.delta:g})", f(ub.finite["hoeffding"]["value"])),
+        (f"finite-sample upper bound (δ = {res.delta:g})", f(ub.finite["hoeffding"].value)),
     ]
     tables = [Table("Average annotator", ("quantity", "value"), tuple(rows))]
     if res.models:
@@ -67,7 +74,7 @@ def certify_section(
                 tuple(
                     (
                         m.model,
-                        f(m.lower_bound),
+                        f(m.lower),
                         f"{m.margin:+.4f}",
                         f(m.confidence.hms),
                         f(m.confidence.oms) if m.confidence.admissible else "n/a (L_N ≤ U_N)",
@@ -111,14 +118,19 @@ def certify_section(
 
 
 def certify_headline(d: dict[str, Any] | None) -> str | None:
-    """One line for the terminal from the embedded ``to_dict()``."""
+    """One line for the terminal from the embedded ``to_dict()``.
+
+    >>> from humanly.certify import certify_summary
+    >>> certify_headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]).to_dict())
+    'certify: average annotator ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 1.0000, superhuman'
+    """
     if not d:
         return None
     ub = d["upper_bound"]
-    parts = [f"certify: average annotator ≤ {ub['value']:.3f} (U⁽ᵉ⁾)"]
+    parts = [f"certify: average annotator ≤ {ub['upper']:.3f} (U⁽ᵉ⁾)"]
     for m in d["models"]:
         s = m["confidence"]["oms"]
         verdict = "superhuman" if m["superhuman"] else "not certified"
         conf = "n/a" if s is None else f"{s:.4f}"
-        parts.append(f"{m['model']} L_N {m['lower_bound']:.3f}, S {conf}, {verdict}")
+        parts.append(f"{m['model']} L_N {m['lower']:.3f}, S {conf}, {verdict}")
     return "; ".join(parts)
