@@ -147,6 +147,8 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: outcomes(np.array([0.3, np.nan]), 0.2, 3), InputError, "NaN"),
         (lambda: win_probability((0.3, 0.2, 0.5), 3, ties="coin"), InputError, "ties='coin'"),
         (lambda: hoeffding_error((0.3, 0.2, 0.5), 2.5), TypeError, "n=2.5"),
+        (lambda: hoeffding_error((float("nan"), 0.2, 0.5), 3), InputError, "NaN"),
+        (lambda: cramer_error([0.3, float("nan"), 0.5], 3), InputError, "NaN"),
         (lambda: cramer_error((0.3, 0.2, 0.5), "3"), TypeError, "n='3'"),
         (lambda: majority_accuracy(0.8, 0), InputError, "m=0"),
         (lambda: majority_accuracy(0.8, 2.5), TypeError, "m=2.5"),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..data.errors import InputError
 from ._args import check_n
 
 if TYPE_CHECKING:
@@ -30,13 +31,20 @@ if TYPE_CHECKING:
 __all__ = ["cramer_error", "cramer_exponent", "hoeffding_error", "hoeffding_exponent"]
 
 
+def _finite(xa: np.ndarray, ya: np.ndarray) -> None:
+    if not (np.all(np.isfinite(xa)) and np.all(np.isfinite(ya))):
+        raise InputError("x, y: gap probabilities must be finite numbers (found NaN or inf)")
+
+
 def hoeffding_exponent(x: float | np.ndarray, y: float | np.ndarray) -> float | np.ndarray:
     """Per-item log error bound of Lemma 1: −E[G]²/2 when E[G] = x − y > 0, else 0 (vacuous).
 
     >>> hoeffding_exponent(0.3, 0.1), hoeffding_exponent(0.1, 0.3)
     (-0.019999999999999997, 0.0)
     """
-    mean = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    _finite(xa, ya)
+    mean = xa - ya
     out = np.where(mean > 0, -0.5 * mean**2, 0.0)
     return float(out) if np.ndim(out) == 0 else out
 
@@ -48,6 +56,7 @@ def cramer_exponent(x: float | np.ndarray, y: float | np.ndarray) -> float | np.
     -0.05508
     """
     xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    _finite(xa, ya)
     gap = (np.sqrt(xa) - np.sqrt(ya)) ** 2  # 1 − (2√(xy) + z), without cancellation
     out = np.where(xa > ya, np.log1p(-np.minimum(gap, 1.0)), 0.0)
     return float(out) if np.ndim(out) == 0 else out
