@@ -107,7 +107,7 @@ def test_sweep_cli_resume(cli, tmp_path: Path) -> None:
 
 
 def test_sweep_cli_without_numba_says_so_and_agrees(cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the compiled kernel the sweep falls back to core.outcomes, says so on stderr (stdout stays
+    """Without the compiled kernel the sweep falls back to outcomes, says so on stderr (stdout stays
     pure JSON), and totals the same counts."""
     from humanly.budget import _kernel
 
@@ -164,3 +164,31 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
         assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k
     r = cli("budget", "plan", written["ratings"])
     assert r.exit_code == 2 and "--predictions" in r.stderr
+
+
+def test_open_n_classes_and_the_old_classes_flag(cli) -> None:
+    base = ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7", "--reps", "50"]
+    new = cli(*base, "--n-classes", "3", "--json")
+    old = cli(*base, "--classes", "3", "--json")
+    assert new.exit_code == 0 and old.exit_code == 0, new.stderr + old.stderr
+    assert new.json() == old.json()
+    assert new.json()["params"]["n_classes"] == 3
+    shown = cli("budget", "open", "--help")
+    assert "--n-classes" in shown.stdout and "--classes " not in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["win", *FIG2, "--budget", "0"], "--budget 0"),
+        (["size", *FIG2, "--delta", "1.5"], "--delta 1.5"),
+        (["win", *FIG2, "--simulate", "-1"], "--simulate -1"),
+        (["open", *FIG2, "--adaptive", "--reps", "0"], "--reps 0"),
+    ],
+)
+def test_library_checks_reach_the_command_line_as_flags(
+    cli, args: list[str], fragment: str
+) -> None:
+    r = cli("budget", *args)
+    assert r.exit_code == 2, r.stdout
+    assert fragment in r.stderr and r.stderr.count("\n") == 1

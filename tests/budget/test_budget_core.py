@@ -1,5 +1,5 @@
-"""humanly.budget core: majority accuracy, gap indicator, exact win probabilities, bounds (Don't Label
-Twice, sections 2–4 and Appendices B–D)."""
+"""humanly.budget models, exact probabilities and bounds: majority accuracy, gap indicator, exact win
+probabilities, bounds (Don't Label Twice, sections 2–4 and Appendices B–D)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_even_m_coin_equals_odd_and_lemma_c1(q: float, k: int) -> None:
     assert majority_accuracy(q, even) == pytest.approx(majority_accuracy(q, even - 1), abs=1e-14)
     # ties as failure, Lemma C.1: M_k = M_k-1 - C(k-1, k/2) q^(k/2) (1-q)^(k/2)
     lemma = majority_accuracy(q, even - 1) - math.comb(even - 1, k) * (q * (1 - q)) ** k
-    assert majority_accuracy(q, even, ties="failure") == pytest.approx(lemma, abs=1e-14)
+    assert majority_accuracy(q, even, vote_ties="failure") == pytest.approx(lemma, abs=1e-14)
 
 
 @given(q=st.floats(0.5, 1.0), h=st.integers(1, 10))

@@ -1,5 +1,5 @@
 """The compiled sweep kernel (recurrences instead of a special function per term) against exact
-references: rational enumeration, mpmath, and the established ``core.outcomes``."""
+references: rational enumeration, mpmath, and the established ``outcomes``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_budget_core import brute_outcome, mp_error_window, mp_outcome, rel
 
-from humanly.budget import SweepSpec, run_sweep
-from humanly.budget.core import outcomes
+from humanly.budget import SweepSpec, outcomes, run_sweep
 from humanly.budget.sweep import _FLOOR, _probabilities, chunk_configs
 
 pytest.importorskip("numba")
@@ -60,7 +59,7 @@ def test_kernel_large_n_matches_mpmath(x: float, y: float, n: int) -> None:
 
 def test_kernel_grid_matches_outcomes_on_the_paper_n() -> None:
     """Every n of the sweep (single and majority sides) on random gaps, the shared-chain grid against
-    the per-n kernel and against ``core.outcomes`` (Boost's incomplete beta per term).
+    the per-n kernel and against ``outcomes`` (Boost's incomplete beta per term).
 
     Tolerance: a binomial weight C(n, j)pʲzⁿ⁻ʲ evaluated from the rounded doubles p, z (and the
     conditional tails from the rounded ρ, σ) is uncertain by about n·2⁻⁵³ relative in any double
@@ -94,7 +93,7 @@ def test_kernel_floor_semantics() -> None:
 
 
 def test_sweep_compiled_and_reference_paths_agree() -> None:
-    """The sweep's counts are the same with the kernel and with ``core.outcomes``."""
+    """The sweep's counts are the same with the kernel and with ``outcomes``."""
     spec = SweepSpec(grid_points=4, n_values=(1, 2, 11, 100, 1001), m_values=(3, 11))
     for chunk in (0, 5, 15):
         cfg = chunk_configs(spec, chunk)

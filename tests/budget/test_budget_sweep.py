@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from humanly import InputError
-from humanly.budget import SweepSpec, outcome, run_sweep
-from humanly.budget.core import gap_correlated, majority_accuracy
+from humanly.budget import SweepSpec, gap_correlated, majority_accuracy, outcome, run_sweep
 from humanly.budget.sweep import chunk_configs, sweep_chunk
 
 SPEC = SweepSpec(grid_points=3, n_values=(1, 2, 3, 10), m_values=(3,))

@@ -1,6 +1,6 @@
 """Compiled kernel for the Appendix A sweep: exact P(ΣG ≤ 0) with no special function per term.
 
-The vectorised :func:`humanly.budget.core.outcomes` evaluates a regularised incomplete beta function and
+The vectorised :func:`humanly.budget.outcomes` evaluates a regularised incomplete beta function and
 a binomial pmf for every term J = j of its window; at the sweep's ~10¹⁰ (configuration, n) problems that
 is ~100 hours on two cores. This kernel computes the same sum with recurrences, so each problem costs one
 binomial-pmf anchor (Loader's algorithm) per factor and a few floating-point operations per term,
@@ -25,24 +25,22 @@ Recurrences (k ≥ 0, derived from V_{j+1} = V_j + Bernoulli(ρ); checked agains
 * P(J = j) by ratios from an anchor at the window's centre, both ways.
 
 The window of j is ±8.5 standard deviations around the exponentially tilted mean N·2√(xy)/(2√(xy) + z)
-(as in ``core.outcomes``), doubled until its edge terms are below 1e-15 of its sum, or the whole range.
+(as in ``exact.outcomes``), doubled until its edge terms are below 1e-15 of its sum, or the whole range.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised when the optional extra is absent
-    njit = None
+__all__ = ["AVAILABLE", "compile_kernel", "jit", "sweep_error_grid", "sweep_errors"]
 
-__all__ = ["AVAILABLE", "sweep_error_grid", "sweep_errors"]
-
-AVAILABLE = njit is not None
+#: Whether numba is installed (the kernel is compiled on first use, not on import).
+AVAILABLE = importlib.util.find_spec("numba") is not None
 
 _TINY = 1e-290
 _K_SD = 8.5
@@ -264,7 +262,7 @@ def _tail_sum(
 
 def _floored(x: float, y: float, n: int, floor: float) -> bool:
     """Whether the Cramér bound (2√(xy) + z)ⁿ = (1 − (√x − √y)²)ⁿ on the smaller side is below ``floor``
-    (then that side is 0, as in ``core.outcomes``)."""
+    (then that side is 0, as in ``exact.outcomes``)."""
     if floor <= 0.0:
         return False
     d2 = (math.sqrt(x) - math.sqrt(y)) ** 2
@@ -344,7 +342,7 @@ def _errors_grid(x: np.ndarray, y: np.ndarray, ns: np.ndarray, floor: float) -> 
 
 def _error_one(x: float, y: float, n: int, floor: float, inv: np.ndarray) -> float:
     """P(Σ_{i ≤ n} G_i ≤ 0) (ties count as failure); errors whose Cramér bound is below ``floor`` are 0
-    (and a win probability whose bound is below it is 0, making the error 1), as in ``core.outcomes``."""
+    (and a win probability whose bound is below it is 0, making the error 1), as in ``exact.outcomes``."""
     if x < _TINY:
         x = 0.0
     if y < _TINY:
@@ -396,20 +394,49 @@ def _tail_sum_full(n: int, rho: float, sig: float, diff: float, strict: bool) ->
     return total
 
 
-if AVAILABLE:
-    _stirlerr = njit(cache=True)(_stirlerr)
-    _bd0 = njit(cache=True)(_bd0)
-    _binom_pmf = njit(cache=True)(_binom_pmf)
-    _reciprocals = njit(cache=True)(_reciprocals)
-    _centre = njit(cache=True)(_centre)
-    _floored = njit(cache=True)(_floored)
-    _fill_chain = njit(cache=True)(_fill_chain)
-    _weighted_sum = njit(cache=True)(_weighted_sum)
-    _bounds = njit(cache=True)(_bounds)
-    _tail_sum = njit(cache=True)(_tail_sum)
-    _tail_sum_full = njit(cache=True)(_tail_sum_full)
-    _error_one = njit(cache=True)(_error_one)
-    _errors_grid = njit(cache=True)(_errors_grid)
+#: The functions compiled by numba, callees first (each resolves the others as compiled globals).
+_COMPILED_NAMES = (
+    "_stirlerr",
+    "_bd0",
+    "_binom_pmf",
+    "_reciprocals",
+    "_centre",
+    "_floored",
+    "_fill_chain",
+    "_weighted_sum",
+    "_bounds",
+    "_tail_sum",
+    "_tail_sum_full",
+    "_error_one",
+    "_errors_grid",
+)
+_compiled = False
+
+
+def jit(func: Callable[..., Any], njit: Callable[..., Any]) -> Any:
+    """``njit(cache=True)(func)``, or ``njit(func)`` without an on-disk cache when numba finds no
+    writable cache folder (a read-only package folder and HOME: numba then raises "cannot cache
+    function"; the kernel still compiles, only in every new process)."""
+    try:
+        return njit(cache=True)(func)
+    except RuntimeError as exc:
+        if "cannot cache" not in str(exc):
+            raise
+        return njit(cache=False)(func)
+
+
+def compile_kernel() -> bool:
+    """Compile the kernel's functions with numba (once per process); whether they are compiled."""
+    global _compiled
+    if _compiled or not AVAILABLE:
+        return _compiled
+    from numba import njit
+
+    namespace = globals()
+    for name in _COMPILED_NAMES:
+        namespace[name] = jit(namespace[name], njit)
+    _compiled = True
+    return True
 
 
 def sweep_errors(x: np.ndarray, y: np.ndarray, n: int, floor: float = 0.0) -> np.ndarray:
@@ -423,10 +450,11 @@ def sweep_error_grid(
     """P(ΣG ≤ 0) over n items (ties count as failure) for each (x, y) and each n in ``n_values``, shape
     (len(n_values), len(x)); compiled when numba is installed.
 
-    Equal to ``tie + loss`` of :func:`humanly.budget.core.outcomes` (relative error ≤ 1e-12 against
+    Equal to ``tie + loss`` of :func:`humanly.budget.outcomes` (relative error ≤ 1e-12 against
     mpmath in the tests). Windows that overlap share their conditional chain, so the small n and the
     pairs n, n + 1 cost little more than one. Without numba the same recurrences run in plain Python
     (slow: tests and small inputs only — the sweep then uses ``outcomes`` instead)."""
+    compile_kernel()
     xa = np.ascontiguousarray(np.asarray(x, dtype=float).ravel())
     ya = np.ascontiguousarray(np.asarray(y, dtype=float).ravel())
     ns = np.asarray([int(v) for v in n_values], dtype=np.int64)

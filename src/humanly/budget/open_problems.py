@@ -22,14 +22,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
+from .._checks import check_int, check_number, check_probability
 from .._parallel import run_tasks
 from .._random import stream
 from .._result import Result
 from ..data.errors import InputError
-from .core import IndependentModel, majority_accuracy, outcome
+from ._args import check_budget, check_ms, items_for_budget
+from .exact import outcome
+from .models import IndependentModel, Model, majority_accuracy
+from .montecarlo import _chunk_params
 
-__all__ = ["StrategyComparison", "StrategyRow", "adaptive_vs_single", "plurality_vs_single"]
+__all__ = [
+    "PluralitySetting",
+    "StrategyComparison",
+    "StrategyRow",
+    "adaptive_label_accuracy",
+    "adaptive_vs_single",
+    "plurality_vs_single",
+]
 
 
 @dataclass(frozen=True, repr=False)
@@ -46,21 +58,39 @@ class StrategyRow(Result):
 
 
 @dataclass(frozen=True, repr=False)
+class PluralitySetting(Result):
+    """The plurality problem's parameters: K classes, label accuracy q, classifier accuracies p, p + ε."""
+
+    n_classes: int
+    q: float
+    p: float
+    eps: float
+
+
+@dataclass(frozen=True, repr=False)
 class StrategyComparison(Result):
+    """Monte Carlo P(c_b identified) per labelling strategy at one budget; ``params`` is the setting
+    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``)."""
+
     problem: str
-    params: dict[str, float]
+    params: PluralitySetting | Model
     budget: int
     reps: int
     seed: int
-    rows: list[StrategyRow]
+    rows: tuple[StrategyRow, ...]
     best: str
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per strategy (the columns of :class:`StrategyRow`)."""
+        return pd.DataFrame([r.to_dict() for r in self.rows])
 
-def _check(budget: int, reps: int) -> None:
-    if budget < 1:
-        raise InputError(f"budget {budget}: give a positive number of labels")
-    if reps < 1:
-        raise InputError(f"reps {reps}: give a positive number of replicates")
+
+def _check(budget: int, reps: int, seed: int) -> tuple[int, int, int]:
+    return (
+        check_budget(budget),
+        check_int("reps", reps, minimum=1),
+        check_int("seed", seed, minimum=0),
+    )
 
 
 def _chunks(reps: int, per: int) -> list[int]:
@@ -91,26 +121,30 @@ def plurality_vs_single(
     p: float,
     eps: float,
     budget: int,
-    m: Sequence[int] = (1, 3, 5),
+    m: Sequence[int] | int = (1, 3, 5),
     *,
     reps: int = 2000,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> StrategyComparison:
-    """Monte Carlo P(c_b identified) with K-class plurality labels of m labels on ⌊k/m⌋ items, per m."""
-    _check(budget, reps)
-    if n_classes < 2:
-        raise InputError(f"n_classes {n_classes}: give at least two classes")
-    if not 1 / n_classes < q <= 1:
-        raise InputError(f"q = {q}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}")
-    if not (0 <= p and 0 < eps and p + eps <= 1):
-        raise InputError(f"p = {p}, eps = {eps}: need 0 ≤ p, 0 < ε and p + ε ≤ 1")
+    """Monte Carlo P(c_b identified) with K-class plurality labels of m labels on ⌊k/m⌋ items, per m.
+
+    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), reps=100, seed=1)
+    >>> [r.strategy for r in res.rows]
+    ['plurality of 1', 'plurality of 3']
+    """
+    budget, reps, seed = _check(budget, reps, seed)
+    ms = check_ms(m)
+    n_classes = check_int("n_classes", n_classes, minimum=2)
+    q = float(check_probability("q", q))
+    if not 1 / n_classes < q:
+        raise InputError(f"q={q:g}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}")
+    p = float(check_probability("p", p))
+    eps = float(check_number("eps", eps, minimum=0.0, maximum=1.0 - p, open_low=True))
     rows = []
-    for i, mm in enumerate(m):
-        n = budget // mm
-        if n < 1:
-            raise InputError(f"budget {budget} is smaller than m = {mm}")
+    for i, mm in enumerate(ms):
+        n = items_for_budget(budget, mm)
         per = max(1, 4_000_000 // max(1, n * mm * n_classes))
         sizes = _chunks(reps, per)
         args = [
@@ -129,8 +163,8 @@ def plurality_vs_single(
             StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / reps), exact)
         )
     best = max(rows, key=lambda r: r.win).strategy
-    params = {"n_classes": n_classes, "q": q, "p": p, "eps": eps}
-    return StrategyComparison("plurality", params, budget, reps, seed, rows, best)
+    setting = PluralitySetting(n_classes, q, p, eps)
+    return StrategyComparison("plurality", setting, budget, reps, seed, tuple(rows), best)
 
 
 # --------------------------------------------------------------------------- adaptive labelling
@@ -139,8 +173,7 @@ def _adaptive_chunk(
 ) -> int:
     q_b, q_w, q_agree, p_w, p_b0, p_b1 = params
     g = stream(seed, index)
-    cap = budget if strategy == "single" else budget // 2 if strategy == "adaptive" else budget // 3
-    shape = (reps, cap)
+    shape = (reps, _strategy_items(strategy, budget))
     w_right = g.random(shape) < p_w
     b_right = g.random(shape) < np.where(w_right, p_b1, p_b0)
     only_b, only_w = b_right & ~w_right, w_right & ~b_right
@@ -164,8 +197,15 @@ def _adaptive_chunk(
     return int((total > 0).sum())
 
 
+def _strategy_items(strategy: str, budget: int) -> int:
+    """Most items a strategy can label: k (single), ⌊k/3⌋ (3-majority), ⌊k/2⌋ (adaptive)."""
+    return (
+        budget if strategy == "single" else budget // 3 if strategy == "majority3" else budget // 2
+    )
+
+
 def adaptive_vs_single(
-    model: IndependentModel | object,
+    model: Model,
     budget: int,
     *,
     reps: int = 2000,
@@ -174,24 +214,18 @@ def adaptive_vs_single(
     scheduler: str | None = None,
 ) -> StrategyComparison:
     """Monte Carlo P(c_b identified) for single labels, 3-majority labels and the adaptive strategy "two
-    labels, a third only on a tie" at the same label budget (independent or correlated model)."""
-    _check(budget, reps)
-    p = model.params()  # type: ignore[attr-defined]
-    if getattr(model, "kind", "") == "independent":
-        params = (p["q"], p["q"], p["q"], p["p"], p["p"] + p["eps"], p["p"] + p["eps"])
-    else:
-        qa = (p["q_b"] + p["q_w"]) / 2
-        params = (p["q_b"], p["q_w"], qa, p["p_w"], p["p_b0"], p["p_b1"])
+    labels, a third only on a tie" at the same label budget (independent or correlated model).
+
+    >>> res = adaptive_vs_single(IndependentModel(0.8, 0.05, 0.8), 90, reps=100, seed=1)
+    >>> [r.strategy for r in res.rows]
+    ['single', 'majority3', 'adaptive']
+    """
+    budget, reps, seed = _check(budget, reps, seed)
+    params = _chunk_params(model)
     q_mean = params[0] if params[0] == params[1] else None
     rows = []
     for i, strategy in enumerate(("single", "majority3", "adaptive")):
-        cap = (
-            budget
-            if strategy == "single"
-            else budget // 3
-            if strategy == "majority3"
-            else budget // 2
-        )
+        cap = _strategy_items(strategy, budget)
         per = max(1, 4_000_000 // max(1, cap))
         sizes = _chunks(reps, per)
         args = [(params, strategy, budget, s, seed, 1000 * i + c) for c, s in enumerate(sizes)]
@@ -208,16 +242,20 @@ def adaptive_vs_single(
         items = budget / per_item if math.isfinite(per_item) else float("nan")
         exact = None
         if q_mean is not None:
-            gap = model.gap(1 if strategy == "single" else 3)  # type: ignore[attr-defined]
+            gap = model.gap(1 if strategy == "single" else 3)
             n_items = budget if strategy == "single" else budget // 3
             if strategy == "adaptive":
                 n_items = int(budget // per_item)
             exact = outcome(gap, n_items).win
         rows.append(StrategyRow(strategy, per_item, items, w, math.sqrt(w * (1 - w) / reps), exact))
     best = max(rows, key=lambda r: r.win).strategy
-    return StrategyComparison("adaptive", dict(p), budget, reps, seed, rows, best)
+    return StrategyComparison("adaptive", model, budget, reps, seed, tuple(rows), best)
 
 
 def adaptive_label_accuracy(q: float) -> float:
-    """Accuracy of "two labels, a third only on a tie": q² + 2q(1 − q)·q = M_3(q)."""
+    """Accuracy of "two labels, a third only on a tie": q² + 2q(1 − q)·q = M_3(q).
+
+    >>> round(adaptive_label_accuracy(0.8), 3)
+    0.896
+    """
     return float(majority_accuracy(q, 3))

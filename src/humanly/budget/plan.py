@@ -16,6 +16,8 @@ Method (plug-in, the crowd majority as proxy truth — the paper's target is the
   proxy truth (hypergeometric; needs m ≤ labels per item, else M_m(q̂(x)) is used and noted);
 * ranges: percentile bootstrap over items (seeded: replicate i draws from ``stream(seed, i)``).
 
+Predictions are joined to the ratings by item id (:func:`humanly.data.join`), never by position.
+
 Limits: the proxy truth is itself noisy (more so with few pilot labels), which biases q̂ upward and the
 classifier accuracies toward agreement with the crowd; the bootstrap covers sampling error only, not this
 bias; the recommendation uses the point estimates.
@@ -24,63 +26,151 @@ bias; the recommendation uses the point estimates.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from .._bootstrap import percentile_interval
+from .._checks import check_int
 from .._parallel import run_tasks
 from .._random import stream
-from .._result import Result
-from ..data import Predictions, Ratings
-from ..data.errors import InputError
-from .analysis import Comparison, SizeRow, compare, sample_size
-from .core import CorrelatedModel, majority_accuracy
+from .._result import Interval, Result
+from ..data import InputError, Predictions, Ratings, join
+from ._args import (
+    Ties,
+    VoteTies,
+    check_budget,
+    check_delta,
+    check_ms,
+    check_ties,
+    check_vote_ties,
+)
+from .compare import Comparison, compare
+from .models import CorrelatedModel, majority_accuracy
+from .size import SizeRow, sample_size
 
-__all__ = ["PlanResult", "estimate_parameters", "plan"]
+__all__ = [
+    "Assumption2",
+    "Assumptions",
+    "ParameterRanges",
+    "PlanResult",
+    "estimate_parameters",
+    "plan",
+]
 
 _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
 @dataclass(frozen=True, repr=False)
+class ParameterRanges(Result):
+    """95% percentile bootstrap ranges of the correlated model's parameters (an estimate's own value
+    at both ends when no replicate defines it)."""
+
+    q_b: Interval
+    q_w: Interval
+    p_w: Interval
+    p_b0: Interval
+    p_b1: Interval
+
+    def items(self) -> tuple[tuple[str, Interval], ...]:
+        """(parameter, range) pairs in the order q_b, q_w, p_w, p_b0, p_b1."""
+        return tuple((k, getattr(self, k)) for k in _PARAMS)
+
+
+@dataclass(frozen=True, repr=False)
+class Assumption2(Result):
+    """Assumption 2 (eq. 3) for one m > 1: whether it holds on the pilot."""
+
+    m: int
+    holds: bool
+
+
+@dataclass(frozen=True, repr=False)
+class Assumptions(Result):
+    """The paper's assumptions on the pilot: 1 (q_b ≥ q_w) and 2 (eq. 3) for every m > 1.
+
+    JSON also keeps the flat keys ``assumption2_m3``, ``assumption2_m5``, … (one per m)."""
+
+    assumption1: bool
+    assumption2: tuple[Assumption2, ...] = ()
+
+    def checks(self) -> tuple[tuple[str, bool], ...]:
+        """(name, holds) for each check: ``assumption1``, ``assumption2_m3``, …"""
+        second = ((f"assumption2_m{a.m}", a.holds) for a in self.assumption2)
+        return (("assumption1", self.assumption1), *second)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields, plus one flat key ``assumption2_m<m>`` per m (the JSON contract)."""
+        out = super().to_dict()
+        out.update({f"assumption2_m{a.m}": bool(a.holds) for a in self.assumption2})
+        return out
+
+
+@dataclass(frozen=True, repr=False)
 class PlanResult(Result):
-    """Estimated correlated-model parameters, their bootstrap ranges, assumption checks and the
+    """Estimated correlated-model parameters (``estimates``, a :class:`CorrelatedModel` left unchecked:
+    estimates may leave the paper's ranges), their bootstrap ranges, assumption checks and the
     recommended m and label budget."""
 
     better: str
     worse: str
     n_items: int
     n_used: int
-    estimates: dict[str, float]
-    ranges: dict[str, tuple[float, float]]
-    assumptions: dict[str, bool]
+    estimates: CorrelatedModel
+    ranges: ParameterRanges
+    assumptions: Assumptions
     assumption1_share: float
-    sizes: list[SizeRow]
+    sizes: tuple[SizeRow, ...]
     recommended_m: int | None
     recommended_budget: int | None
     delta: float
     bootstrap: int
     seed: int
     comparison: Comparison | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
+    ties: str = "failure"
+    vote_ties: str = "coin"
 
     def model(self) -> CorrelatedModel:
         """The estimated correlated model (unchecked: estimates may leave the paper's ranges)."""
-        return CorrelatedModel(**{k: self.estimates[k] for k in _PARAMS}, check=False)
+        return self.estimates
+
+    def to_frame(self) -> pd.DataFrame:
+        """The label budgets for error ≤ δ, one row per m (the columns of :class:`SizeRow`)."""
+        return pd.DataFrame([r.to_dict() for r in self.sizes])
+
+    def estimates_frame(self) -> pd.DataFrame:
+        """One row per parameter: ``parameter``, ``estimate``, ``low``, ``high``."""
+        return pd.DataFrame(
+            [
+                {
+                    "parameter": k,
+                    "estimate": getattr(self.estimates, k),
+                    "low": r.low,
+                    "high": r.high,
+                }
+                for k, r in self.ranges.items()
+            ]
+        )
 
 
-def _majority_m_hypergeom(correct: np.ndarray, total: np.ndarray, m: int) -> np.ndarray:
-    """P(majority of m labels drawn without replacement is correct), ties by a fair coin."""
+def _majority_m_hypergeom(correct: np.ndarray, total: np.ndarray, m: int, coin: bool) -> np.ndarray:
+    """P(majority of m labels drawn without replacement is correct); a tied vote counts ½ (``coin``)
+    or 0."""
     ks = np.arange(m + 1)
     pmf = stats.hypergeom.pmf(ks[None, :], total[:, None], correct[:, None], m)
-    weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5, 0.0))
+    weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5 if coin else 0.0, 0.0))
     return (pmf * weight[None, :]).sum(axis=1)
 
 
 def _prepare(
     ratings: Ratings, predictions: Predictions, better: str | None, worse: str | None
 ) -> tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The two models and, on the usable items (≥ 2 labels, a clear majority), the label counts, the
+    proxy truth and whether each model agrees with it. ``predictions`` is aligned to ``ratings``."""
     if ratings.n_classes != 2:
         raise InputError(
             f"plan needs two classes (the paper's binary setting); the ratings have {ratings.n_classes}"
@@ -104,13 +194,13 @@ def _prepare(
     b = better or next(n for n in ranked if n != worse)
     w = worse or next(n for n in ranked if n != b)
     if b == w:
-        raise InputError("--better and --worse name the same model")
+        raise InputError(f"better={b!r} and worse={w!r} name the same model")
     right_b = predictions.hard(b)[usable] == truth[usable]
     right_w = predictions.hard(w)[usable] == truth[usable]
     return b, w, counts[usable], truth[usable], right_b, right_w
 
 
-def _loo_accuracy(counts: np.ndarray, truth: np.ndarray) -> np.ndarray:
+def _loo_accuracy(counts: np.ndarray) -> np.ndarray:
     """Per item: share of its labels that agree with the majority of the item's other labels."""
     total = counts.sum(axis=1).astype(float)
     score = np.zeros(len(counts))
@@ -118,15 +208,23 @@ def _loo_accuracy(counts: np.ndarray, truth: np.ndarray) -> np.ndarray:
         mine, other = counts[:, k] - 1, counts[:, 1 - k]
         agree = np.where(mine > other, 1.0, np.where(mine == other, 0.5, 0.0))
         score += counts[:, k] * agree
-    del truth
     return score / total
 
 
 def estimate_parameters(
     counts: np.ndarray, truth: np.ndarray, right_b: np.ndarray, right_w: np.ndarray
 ) -> dict[str, float]:
-    """Plug-in estimates of (q_b, q_w, p_w, p_b0, p_b1) (see the module docstring)."""
-    q_item = _loo_accuracy(counts, truth)
+    """Plug-in estimates of (q_b, q_w, p_w, p_b0, p_b1) (see the module docstring); NaN for a parameter
+    no item informs (e.g. in a bootstrap replicate).
+
+    >>> counts = np.array([[3, 0], [0, 3], [2, 1], [1, 2]])
+    >>> truth = np.array([0, 1, 0, 1])
+    >>> est = estimate_parameters(counts, truth, np.array([1, 1, 1, 0], bool), np.array([1, 0, 0, 1], bool))
+    >>> {k: round(v, 3) for k, v in est.items()}
+    {'q_b': 0.667, 'q_w': 0.333, 'p_w': 0.5, 'p_b0': 1.0, 'p_b1': 0.5}
+    """
+    del truth  # the proxy truth enters through right_b / right_w; q(x) is leave-one-out
+    q_item = _loo_accuracy(counts)
     only_b, only_w = right_b & ~right_w, right_w & ~right_b
     p_w = float(right_w.mean())
     p_b0 = float(right_b[~right_w].mean()) if (~right_w).any() else float("nan")
@@ -137,11 +235,12 @@ def estimate_parameters(
 
 
 def _assumption2(
-    est: dict[str, float],
+    est: CorrelatedModel,
     counts: np.ndarray,
     right_b: np.ndarray,
     right_w: np.ndarray,
     m: int,
+    vote_ties: VoteTies,
     notes: list[str],
 ) -> bool:
     """Assumption 2, eq. (3): (1 − p_w)p_b⁰ / (p_w(1 − p_b¹)) · (M_m(q_b) − E[M_m(q(x)) | E_b])
@@ -152,16 +251,16 @@ def _assumption2(
     total = counts.sum(axis=1)
     correct = counts.max(axis=1)
     if np.all(total >= m):
-        mm = _majority_m_hypergeom(correct, total, m)
+        mm = _majority_m_hypergeom(correct, total, m, vote_ties == "coin")
     else:
         notes.append(
             f"assumption 2 for m = {m}: some items have fewer than {m} labels; used M_m(q̂(x))"
         )
-        mm = majority_accuracy(np.clip(_loo_accuracy(counts, None), 0, 1), m)  # type: ignore[arg-type]
-    a = (1 - est["p_w"]) * est["p_b0"]
-    b = est["p_w"] * (1 - est["p_b1"])
-    lhs_gap = float(majority_accuracy(est["q_b"], m)) - float(np.mean(mm[only_b]))
-    rhs = float(majority_accuracy(est["q_w"], m)) - float(np.mean(mm[only_w]))
+        mm = np.asarray(majority_accuracy(np.clip(_loo_accuracy(counts), 0, 1), m, vote_ties))
+    a = (1 - est.p_w) * est.p_b0
+    b = est.p_w * (1 - est.p_b1)
+    lhs_gap = float(majority_accuracy(est.q_b, m, vote_ties)) - float(np.mean(mm[only_b]))
+    rhs = float(majority_accuracy(est.q_w, m, vote_ties)) - float(np.mean(mm[only_w]))
     if b <= 0:
         return True
     return bool((a / b) * lhs_gap >= rhs - 1e-12)
@@ -187,34 +286,36 @@ def _bootstrap_chunk(
     return out
 
 
-def plan(
-    ratings: Ratings,
-    predictions: Predictions,
-    *,
-    delta: float = 0.05,
-    m: Sequence[int] = (1, 3, 5),
-    better: str | None = None,
-    worse: str | None = None,
-    bootstrap: int = 200,
-    seed: int = 0,
-    budget: int | None = None,
-    workers: int | None = None,
-    scheduler: str | None = None,
-) -> PlanResult:
-    """Estimate the correlated model from a pilot, bootstrap it, check assumptions 1–2 and recommend
-    the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`).
+def _assumption1_share(est: CorrelatedModel, reps: list[dict[str, float]]) -> float:
+    """Share of bootstrap replicates with q_b ≥ q_w (among those defining both); the point estimate's
+    answer without replicates."""
+    if not reps:
+        return float(est.q_b >= est.q_w)
+    return float(np.mean([x["q_b"] >= x["q_w"] for x in reps if np.isfinite(x["q_b"] + x["q_w"])]))
 
-    The bootstrap runs in-process, or on dask with ``workers`` / ``scheduler`` (identical numbers)."""
-    if bootstrap < 0:
-        raise InputError(f"--bootstrap {bootstrap}: give a non-negative number of replicates")
-    b, w, counts, truth, rb, rw = _prepare(ratings, predictions, better, worse)
-    notes: list[str] = []
-    est = estimate_parameters(counts, truth, rb, rw)
-    if any(not np.isfinite(v) for v in est.values()):
-        raise InputError(
-            "the pilot has no items where exactly one model agrees with the crowd majority; "
-            "the models cannot be told apart on it — label more pilot items"
+
+def _ranges(est: CorrelatedModel, reps: list[dict[str, float]]) -> ParameterRanges:
+    out = {}
+    for k in _PARAMS:
+        low, high = percentile_interval(
+            np.array([r[k] for r in reps], dtype=float), 0.95, method="linear"
         )
+        value = getattr(est, k)
+        out[k] = Interval(value, value) if low is None or high is None else Interval(low, high)
+    return ParameterRanges(**out)
+
+
+def _bootstrap(
+    counts: np.ndarray,
+    truth: np.ndarray,
+    rb: np.ndarray,
+    rw: np.ndarray,
+    bootstrap: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+) -> list[dict[str, float]]:
+    """``bootstrap`` replicates of the estimates, in chunks of _PER_TASK (in-process or on dask)."""
     starts = list(range(0, bootstrap, _PER_TASK))
     args = [(counts, truth, rb, rw, seed, a, min(a + _PER_TASK, bootstrap)) for a in starts]
     parts = run_tasks(
@@ -225,53 +326,106 @@ def plan(
         description="bootstrap",
         show_progress=len(args) > 4,
     )
-    reps = [r for part in parts for r in part]
-    ranges: dict[str, tuple[float, float]] = {}
-    for k in _PARAMS:
-        low, high = percentile_interval(
-            np.array([r[k] for r in reps], dtype=float), 0.95, method="linear"
+    return [r for part in parts for r in part]
+
+
+def _pilot(
+    ratings: Any,
+    predictions: Any,
+    missing: Literal["error", "drop"],
+    better: str | None,
+    worse: str | None,
+) -> tuple[
+    Ratings, tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray], CorrelatedModel
+]:
+    """The pilot joined by item id, what :func:`_prepare` finds on it and the point estimates."""
+    if predictions is None:
+        raise InputError("plan needs predictions of two models on the pilot items")
+    study = join(ratings, predictions, missing=missing)
+    assert study.predictions is not None
+    prepared = _prepare(study.ratings, study.predictions, better, worse)
+    values = estimate_parameters(*prepared[2:])
+    if any(not np.isfinite(v) for v in values.values()):
+        raise InputError(
+            "the pilot has no items where exactly one model agrees with the crowd majority; "
+            "the models cannot be told apart on it — label more pilot items"
         )
-        ranges[k] = (est[k], est[k]) if low is None or high is None else (low, high)
-    share1 = (
-        float(np.mean([r["q_b"] >= r["q_w"] for r in reps if np.isfinite(r["q_b"] + r["q_w"])]))
-        if reps
-        else float(est["q_b"] >= est["q_w"])
+    return study.ratings, prepared, CorrelatedModel(**values, check=False)
+
+
+def plan(
+    ratings: Any,
+    predictions: Any,
+    *,
+    missing: Literal["error", "drop"] = "error",
+    delta: float = 0.05,
+    m: Sequence[int] | int = (1, 3, 5),
+    better: str | None = None,
+    worse: str | None = None,
+    bootstrap: int = 200,
+    seed: int = 0,
+    budget: int | None = None,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> PlanResult:
+    """Estimate the correlated model from a pilot, bootstrap it, check assumptions 1–2 and recommend
+    the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`).
+
+    ``ratings`` and ``predictions`` take every form :func:`humanly.data.join` accepts (a
+    :class:`~humanly.data.Predictions`, a dict model → Series indexed by item id, …) and are joined by
+    item id; ``missing="drop"`` keeps the items both have. ``budget`` also gives the win probabilities
+    for that many labels. The bootstrap runs in-process, or on dask with ``workers`` / ``scheduler``
+    (identical numbers).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    >>> res = plan(d.ratings, d.predictions, bootstrap=0)
+    >>> res.better, res.recommended_m, res.assumptions.assumption1
+    ('better', 1, True)
+    """
+    delta, ms, budget = check_delta(delta), check_ms(m), check_budget(budget, allow_none=True)
+    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    seed = check_int("seed", seed, minimum=0)
+    ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
+    r, (b, w, counts, truth, rb, rw), est = _pilot(ratings, predictions, missing, better, worse)
+    notes: list[str] = []
+    reps = _bootstrap(counts, truth, rb, rw, bootstrap, seed, workers, scheduler)
+    checks = tuple(
+        Assumption2(mm, _assumption2(est, counts, rb, rw, mm, vote_ties, notes))
+        for mm in ms
+        if mm > 1
     )
-    assumptions = {"assumption1": bool(est["q_b"] >= est["q_w"])}
-    for mm in m:
-        if mm > 1:
-            ok = _assumption2(est, counts, rb, rw, int(mm), notes)
-            assumptions[f"assumption2_m{mm}"] = ok
-    acc_b = (1 - est["p_w"]) * est["p_b0"] + est["p_w"] * est["p_b1"]
-    if acc_b <= est["p_w"]:
+    if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
         notes.append(
             f"on the pilot, {b!r} is not more accurate than {w!r} against the crowd majority; "
             "the budget is for telling them apart in this direction"
         )
-    model = CorrelatedModel(**est, check=False)
-    size = sample_size(model, delta, tuple(int(x) for x in m))
-    feasible = [r for r in size.rows if r.budget_exact is not None]
-    rec = min(feasible, key=lambda r: (r.budget_exact, r.m)) if feasible else None
+    size = sample_size(est, delta, ms, ties=ties, vote_ties=vote_ties)
+    rec = next((row for row in size.rows if row.m == size.best_m), None)
     if rec is None:
         notes.append(
             "E[G] ≤ 0 for every m: no budget identifies the better model under these estimates"
         )
-    comp = compare(model, budget, tuple(int(x) for x in m)) if budget else None
+    comp = None if budget is None else compare(est, budget, ms, ties=ties, vote_ties=vote_ties)
     return PlanResult(
         better=b,
         worse=w,
-        n_items=ratings.n_items,
+        n_items=r.n_items,
         n_used=len(truth),
         estimates=est,
-        ranges=ranges,
-        assumptions=assumptions,
-        assumption1_share=share1,
-        sizes=list(size.rows),
+        ranges=_ranges(est, reps),
+        assumptions=Assumptions(bool(est.q_b >= est.q_w), checks),
+        assumption1_share=_assumption1_share(est, reps),
+        sizes=size.rows,
         recommended_m=None if rec is None else rec.m,
         recommended_budget=None if rec is None else rec.budget_exact,
         delta=delta,
         bootstrap=bootstrap,
         seed=seed,
         comparison=comp,
-        notes=notes,
+        notes=tuple(notes),
+        ties=ties,
+        vote_ties=vote_ties,
     )

@@ -19,6 +19,7 @@ either way. Chunk files are written by the calling process, so remote workers ne
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Sequence
@@ -27,16 +28,31 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._atomic import atomic_path
+from .._checks import check_int, check_number
 from .._parallel import check_workers, dask_client
 from .._progress import progress
 from .._result import Result
 from ..data.errors import InputError
 from . import _kernel
-from .core import gap_correlated, majority_accuracy, outcomes
+from ._args import check_ms
+from .exact import outcomes
+from .gap import gap_correlated
+from .models import majority_accuracy
 
-__all__ = ["PAPER_N", "SweepResult", "SweepSpec", "chunk_configs", "run_sweep", "sweep_chunk"]
+__all__ = [
+    "PAPER_N",
+    "SweepCell",
+    "SweepPoint",
+    "SweepResult",
+    "SweepSpec",
+    "SweepViolation",
+    "chunk_configs",
+    "run_sweep",
+    "sweep_chunk",
+]
 
 #: The sample sizes of Appendix A.
 PAPER_N: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 100, 101, 1000, 1001)
@@ -47,7 +63,11 @@ _BLOCK = 4096  # configurations per vectorised block (bounds memory to a few hun
 
 @dataclass(frozen=True, repr=False)
 class SweepSpec(Result):
-    """What a sweep computes; stored as ``spec.json`` beside the chunks so a rerun can resume."""
+    """What a sweep computes; stored as ``spec.json`` beside the chunks so a rerun can resume.
+
+    >>> SweepSpec(grid_points=3, n_values=(1, 2), m_values=(3,)).n_chunks
+    9
+    """
 
     grid_points: int = 50
     lo: float = 0.5
@@ -57,18 +77,19 @@ class SweepSpec(Result):
     tolerance: float = 1e-12
 
     def __post_init__(self) -> None:
-        if self.grid_points < 1:
-            raise InputError(f"--grid-points {self.grid_points}: give at least one grid point")
-        if not 0.5 <= self.lo <= self.hi <= 1.0:
-            raise InputError(f"grid [{self.lo}, {self.hi}] must lie inside [0.5, 1]")
-        if not self.n_values or any(int(n) != n or n < 1 for n in self.n_values):
-            raise InputError(f"--n {list(self.n_values)}: give positive whole numbers of items")
-        if not self.m_values or any(int(m) != m or m < 2 for m in self.m_values):
+        check_int("grid_points", self.grid_points, minimum=1)
+        lo, hi = float(check_number("lo", self.lo)), float(check_number("hi", self.hi))
+        if not 0.5 <= lo <= hi <= 1.0:
+            raise InputError(f"lo={lo:g}, hi={hi:g}: the grid [lo, hi] must lie inside [0.5, 1]")
+        n_values = check_ms(self.n_values, "n_values")
+        if any(m < 2 for m in check_ms(self.m_values, "m_values")):
             raise InputError(
-                f"--m {list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
+                f"m_values={list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
             )
-        if not self.tolerance >= 0:
-            raise InputError(f"--tolerance {self.tolerance}: give a non-negative number")
+        check_number("tolerance", self.tolerance, minimum=0.0)
+        object.__setattr__(self, "grid_points", int(self.grid_points))
+        object.__setattr__(self, "n_values", n_values)
+        object.__setattr__(self, "m_values", tuple(int(m) for m in self.m_values))
 
     @property
     def grid(self) -> np.ndarray:
@@ -99,7 +120,7 @@ def _probabilities(
     Errors, not win probabilities, are compared: both are computed directly with small relative error,
     so differences near a win probability of 1 are not lost to rounding (the paper's ~1e-12 artefacts).
     ``compiled`` (default: when numba is installed) uses the recurrence kernel of ``_kernel``, which
-    shares one conditional chain among all n of a configuration; otherwise ``core.outcomes``."""
+    shares one conditional chain among all n of a configuration; otherwise ``exact.outcomes``."""
     use_kernel = _kernel.AVAILABLE if compiled is None else compiled
 
     def errors(x: np.ndarray, y: np.ndarray, ns: Sequence[int]) -> np.ndarray:
@@ -177,8 +198,52 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
 
 
 @dataclass(frozen=True, repr=False)
+class SweepCell(Result):
+    """Totals of one (n, m): configurations, violations, the largest multi − single under assumption 1
+    (``None`` when no configuration satisfies it), and how often single labels win where q_w > q_b."""
+
+    n: int
+    m: int
+    configurations: int
+    violations: int
+    max_violation: float | None
+    qw_gt_qb: int
+    qw_gt_qb_single_wins: int
+
+
+@dataclass(frozen=True, repr=False)
+class SweepPoint(Result):
+    """A configuration (q_b, q_w, p_w, p_b⁰, p_b¹) with its n and m."""
+
+    q_b: float
+    q_w: float
+    p_w: float
+    p_b0: float
+    p_b1: float
+    n: int
+    m: int
+
+
+@dataclass(frozen=True, repr=False)
+class SweepViolation(Result):
+    """A configuration where m-majority labels beat single labels by more than the tolerance: the
+    win probabilities ``single`` (m·n single labels) and ``multi`` (n m-majority labels)."""
+
+    q_b: float
+    q_w: float
+    p_w: float
+    p_b0: float
+    p_b1: float
+    n: int
+    m: int
+    single: float
+    multi: float
+
+
+@dataclass(frozen=True, repr=False)
 class SweepResult(Result):
-    """Totals over the finished chunks of a sweep (Appendix A)."""
+    """Totals over the finished chunks of a sweep (Appendix A); ``by_n_m`` per (n, m), ``violating``
+    the first 1,000 violating configurations."""
 
     spec: SweepSpec
     chunks_done: int
@@ -188,17 +253,25 @@ class SweepResult(Result):
     probability_pairs: int
     violations: int
     max_violation: float | None
-    max_violation_at: dict[str, float] | None
+    max_violation_at: SweepPoint | None
     qw_gt_qb_pairs: int
     qw_gt_qb_single_wins: int
     share_single_wins_qw_gt_qb: float | None
-    by_n_m: list[dict[str, Any]]
-    violating: list[dict[str, float]]
+    by_n_m: tuple[SweepCell, ...]
+    violating: tuple[SweepViolation, ...]
     out: str | None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (n, m) (the columns of :class:`SweepCell`)."""
+        return pd.DataFrame([c.to_dict() for c in self.by_n_m])
+
+    def violations_frame(self) -> pd.DataFrame:
+        """One row per recorded violating configuration (the columns of :class:`SweepViolation`)."""
+        cols = [f.name for f in dataclasses.fields(SweepViolation)]
+        return pd.DataFrame([v.to_dict() for v in self.violating], columns=cols)
 
 
 _KEYS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
-_ROW_KEYS = (*_KEYS, "n", "m", "single", "multi")
 
 
 def _chunk_path(out: Path, chunk: int) -> Path:
@@ -207,7 +280,7 @@ def _chunk_path(out: Path, chunk: int) -> Path:
 
 def _save(out: Path, chunk: int, arrays: dict[str, np.ndarray]) -> None:
     with atomic_path(_chunk_path(out, chunk), suffix=".npz") as tmp, open(tmp, "wb") as fh:
-        np.savez(fh, **arrays)
+        np.savez(fh, **arrays)  # type: ignore[arg-type]
 
 
 def _load(out: Path, chunk: int) -> dict[str, np.ndarray] | None:
@@ -304,15 +377,23 @@ def _run_on(client: Any, spec_dict: dict, todo: list[int], finish: Any, show: bo
         finish(futures[fut], fut.result())
 
 
+def _violation(row: np.ndarray) -> SweepViolation:
+    """A violating row (q_b, q_w, p_w, p_b0, p_b1, n, m, single, multi) of a chunk file."""
+    q_b, q_w, p_w, p_b0, p_b1, n, m, single, multi = (float(v) for v in row)
+    return SweepViolation(q_b, q_w, p_w, p_b0, p_b1, int(n), int(m), single, multi)
+
+
+def _sum(parts: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
+    return np.sum([p[key] for p in parts], axis=0)
+
+
 def _total(
     spec: SweepSpec, parts: list[dict[str, np.ndarray]], n_total: int, out: Path | None
 ) -> SweepResult:
     nn, mm = len(spec.n_values), len(spec.m_values)
     if parts:
-        count = sum(p["count"] for p in parts)
-        viol = sum(p["violations"] for p in parts)
-        qwgt = sum(p["qw_gt_qb"] for p in parts)
-        qwin = sum(p["qw_gt_qb_single_wins"] for p in parts)
+        count, viol = _sum(parts, "count"), _sum(parts, "violations")
+        qwgt, qwin = _sum(parts, "qw_gt_qb"), _sum(parts, "qw_gt_qb_single_wins")
         stack = np.stack([p["max_violation"] for p in parts])
         cfgs = np.stack([p["argmax_config"] for p in parts])
         best = stack.argmax(axis=0)
@@ -324,40 +405,33 @@ def _total(
         maxv = np.full((nn, mm), -np.inf)
         maxcfg = np.full((nn, mm, 5), np.nan)
         rows = np.zeros((0, 9))
-    by = []
-    for a, n in enumerate(spec.n_values):
-        for b, m in enumerate(spec.m_values):
-            by.append(
-                {
-                    "n": n,
-                    "m": m,
-                    "configurations": int(count[a, b]),
-                    "violations": int(viol[a, b]),
-                    "max_violation": float(maxv[a, b]) if np.isfinite(maxv[a, b]) else None,
-                    "qw_gt_qb": int(qwgt[a, b]),
-                    "qw_gt_qb_single_wins": int(qwin[a, b]),
-                }
-            )
+    by = tuple(
+        SweepCell(
+            n=n,
+            m=m,
+            configurations=int(count[a, b]),
+            violations=int(viol[a, b]),
+            max_violation=float(maxv[a, b]) if np.isfinite(maxv[a, b]) else None,
+            qw_gt_qb=int(qwgt[a, b]),
+            qw_gt_qb_single_wins=int(qwin[a, b]),
+        )
+        for a, n in enumerate(spec.n_values)
+        for b, m in enumerate(spec.m_values)
+    )
     overall = float(maxv.max()) if np.isfinite(maxv).any() else None
     at = None
     if overall is not None:
-        a, b = np.unravel_index(int(np.argmax(maxv)), maxv.shape)
-        at = dict(zip(_KEYS, (float(v) for v in maxcfg[a, b]), strict=False)) | {
-            "n": spec.n_values[a],
-            "m": spec.m_values[b],
-        }
+        a, b = (int(v) for v in np.unravel_index(int(np.argmax(maxv)), maxv.shape))
+        q_b, q_w, p_w, p_b0, p_b1 = (float(v) for v in maxcfg[a, b])
+        at = SweepPoint(q_b, q_w, p_w, p_b0, p_b1, spec.n_values[a], spec.m_values[b])
     tq, tw = int(np.sum(qwgt)), int(np.sum(qwin))
-    violating = [
-        dict(zip((*_KEYS, "n", "m", "single", "multi"), (float(v) for v in r), strict=False))
-        for r in rows[:1000]
-    ]
-    configs = int(count[0, 0]) if count.size else 0
+    violating = tuple(_violation(r) for r in rows[:1000])
     return SweepResult(
         spec=spec,
         chunks_done=len(parts),
         chunks_total=n_total,
         complete=len(parts) == n_total,
-        configurations=configs,
+        configurations=int(count[0, 0]) if count.size else 0,
         probability_pairs=int(np.sum(count)),
         violations=int(np.sum(viol)),
         max_violation=overall,

@@ -5,6 +5,7 @@ Don't Label Twice (Dorner & Hardt); a thin layer over :mod:`humanly.budget`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -100,13 +101,16 @@ def _ints(values: list[str] | None, default: tuple[int, ...], option: str) -> tu
     return tuple(out)
 
 
-def _ties(ties: str) -> Any:
-    if ties not in ("failure", "half"):
-        raise InputError(f"--ties {ties!r}: use 'failure' (the paper) or 'half'")
-    return ties
-
-
-def _model(p, eps, q, qb, qw, pw, pb0, pb1) -> bd.Model:  # type: ignore[no-untyped-def]
+def _model(
+    p: float | None,
+    eps: float | None,
+    q: float | None,
+    qb: float | None,
+    qw: float | None,
+    pw: float | None,
+    pb0: float | None,
+    pb1: float | None,
+) -> bd.Model:
     from .. import budget as bd
 
     return bd.make_model(p=p, eps=eps, q=q, q_b=qb, q_w=qw, p_w=pw, p_b0=pb0, p_b1=pb1)
@@ -122,7 +126,7 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _table(title: str, rows: list[dict[str, Any]], keys: list[str]) -> None:
+def _table(title: str, rows: Sequence[Mapping[Any, Any]], keys: list[str]) -> None:
     t = Table(title=title)
     for k in keys:
         t.add_column(k, justify="right")
@@ -159,13 +163,11 @@ def win_cmd(
     c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3, 5), "--m")
-    if simulate < 0:
-        raise InputError(f"--simulate {simulate}: give a non-negative number of replicates")
     res = bd.compare(
         model,
         budget,
         ms,
-        ties=_ties(ties),
+        ties=ties,  # type: ignore[arg-type]
         simulate=simulate,
         seed=seed,
         workers=workers,
@@ -217,7 +219,7 @@ def size_cmd(
     c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1, 3), "--m")
-    res = bd.sample_size(model, delta, ms, ties=_ties(ties))
+    res = bd.sample_size(model, delta, ms, ties=ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
@@ -261,7 +263,7 @@ def capacity_cmd(
     c.check_plot(plot)
     model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
     ms = _ints(m, (1,), "--m")
-    res = bd.capacity(model, delta, budget, ms, ties=_ties(ties))
+    res = bd.capacity(model, delta, budget, ms, ties=ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
@@ -346,9 +348,8 @@ def sweep_cmd(
         f"{res.probability_pairs:,} probability pairs"
     )
     c.stdout.print(f"violations (q_b ≥ q_w, multi − single > {tolerance:g}): {res.violations:,}")
-    c.stdout.print(
-        f"largest multi − single under assumption 1: {_fmt(res.max_violation)} at {res.max_violation_at}"
-    )
+    at = None if res.max_violation_at is None else res.max_violation_at.to_dict()
+    c.stdout.print(f"largest multi − single under assumption 1: {_fmt(res.max_violation)} at {at}")
     share = res.share_single_wins_qw_gt_qb
     c.stdout.print(
         "single labels still better where q_w > q_b: "
@@ -429,6 +430,7 @@ def plan_cmd(
     res = bd.plan(
         r,
         preds,
+        missing=missing,  # type: ignore[arg-type]
         delta=delta,
         m=_ints(m, (1, 3, 5), "--m"),
         better=better,
@@ -449,13 +451,10 @@ def plan_cmd(
     c.stdout.print(f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,}")
     _table(
         "Estimated parameters (pilot majority as proxy truth)",
-        [
-            {"parameter": k, "estimate": v, "low": res.ranges[k][0], "high": res.ranges[k][1]}
-            for k, v in res.estimates.items()
-        ],
+        res.estimates_frame().to_dict("records"),
         ["parameter", "estimate", "low", "high"],
     )
-    for name, ok in res.assumptions.items():
+    for name, ok in res.assumptions.checks():
         c.stdout.print(f"{name}: {'holds' if ok else 'VIOLATED'}")
     _table(
         f"Label budget for error ≤ {delta:g}",
@@ -481,9 +480,13 @@ def open_cmd(
     pb1: Pb1 = None,
     budget: BudgetOpt = 1500,
     m: Ms = None,
-    classes: Annotated[
-        int, typer.Option("--classes", help="K > 2: plurality voting over K classes.")
+    n_classes: Annotated[
+        int, typer.Option("--n-classes", help="K > 2: plurality voting over K classes.")
     ] = 2,
+    classes: Annotated[
+        int | None,
+        typer.Option("--classes", hidden=True, help="Deprecated: use --n-classes."),
+    ] = None,
     adaptive: Annotated[
         bool, typer.Option("--adaptive", help="Two labels, a third only on a tie (binary).")
     ] = False,
@@ -493,11 +496,13 @@ def open_cmd(
     scheduler: Scheduler = None,
     json: c.Json = False,
 ) -> None:
-    """The paper's open problems by simulation: plurality voting over --classes K, or --adaptive."""
+    """The paper's open problems by simulation: plurality voting over --n-classes K, or --adaptive."""
     from .. import budget as bd
 
-    if adaptive == (classes > 2):
-        raise InputError("give either --classes K (K > 2, plurality voting) or --adaptive")
+    if classes is not None:  # the old spelling of --n-classes, kept working
+        n_classes = classes
+    if adaptive == (n_classes > 2):
+        raise InputError("give either --n-classes K (K > 2, plurality voting) or --adaptive")
     if adaptive:
         model = _model(p, eps, q, qb, qw, pw, pb0, pb1)
         res = bd.adaptive_vs_single(
@@ -507,7 +512,7 @@ def open_cmd(
         if p is None or eps is None or q is None:
             raise InputError("plurality voting uses the independent model: give --p, --eps and --q")
         res = bd.plurality_vs_single(
-            classes,
+            n_classes,
             q,
             p,
             eps,

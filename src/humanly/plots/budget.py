@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..budget.core import (
+from ..budget import (
     IndependentModel,
     Model,
     cramer_error,
@@ -55,11 +55,11 @@ def win_vs_q_figure(
     qs: Sequence[float] | None = None,
 ) -> Any:
     """Fig. 2 a: exact P(c_b identified) vs label accuracy q for each m at a fixed budget."""
-    qs = np.asarray(qs if qs is not None else np.linspace(0.51, 1.0, 50))
+    grid = np.asarray(qs if qs is not None else np.linspace(0.51, 1.0, 50), dtype=float)
     fig, ax = figure()
     for m in ms:
-        vals = [outcome(IndependentModel(p, eps, float(q)).gap(m), budget // m).win for q in qs]
-        ax.plot(qs, vals, label=f"m = {m}")
+        vals = [outcome(IndependentModel(p, eps, float(q)).gap(m), budget // m).win for q in grid]
+        ax.plot(grid, vals, label=f"m = {m}")
     ax.set_xlabel("label accuracy q")
     ax.set_ylabel("P(better classifier wins)")
     ax.set_title(f"p = {p:g}, ε = {eps:g}, budget k = {budget:,}")

@@ -3,16 +3,16 @@
 What the data imply for the next test set: the single-label accuracy q̂ estimated from the crowd's own
 agreement, the exact probability that single labels vs m-majority labels identify the better of two
 classifiers for a budget, and the budget each needs for an error of at most δ = 0.05; with two or more
-models, the pilot plan of :func:`humanly.budget.plan.plan`.
+models, the pilot plan of :func:`humanly.budget.plan`. The numbers come from
+:func:`humanly.budget.assess`; this module only lays them out.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from ...data import Gold, InputError, Predictions, Ratings
-from ...summary import summarize
+from ...budget import Assessment, assess, label_accuracy_from_agreement
+from ...data import Gold, Predictions, Ratings
 from .._page import Figure, Section, Table
 
 __all__ = ["METHODS_TEXT", "budget_headline", "budget_section", "label_accuracy_from_agreement"]
@@ -31,11 +31,6 @@ METHODS_TEXT = (
 )
 
 
-def label_accuracy_from_agreement(agreement: float) -> float:
-    """q̂ with q² + (1 − q)² = a (two classes, symmetric noise); 0.5 when a ≤ 0.5."""
-    return 0.5 * (1.0 + math.sqrt(max(2.0 * agreement - 1.0, 0.0)))
-
-
 def budget_section(
     ratings: Ratings,
     gold: Gold | None,
@@ -46,11 +41,9 @@ def budget_section(
     delta: float = 0.05,
     eps: float = 0.01,
     **_: Any,
-) -> tuple[Any, dict[str, Any] | None]:
-    """Lay out the budget analysis; a one-sentence note when it does not apply."""
-    from ...budget import make_model, quick_compare
-    from ...plots.budget import win_vs_budget_figure
-
+) -> tuple[Section, Assessment | None]:
+    """Lay out :func:`humanly.budget.assess`; a one-sentence note when it does not apply."""
+    del gold  # the budget analysis needs no gold labels
     title = "Label budget: one label per item or majority votes?"
     if ratings.n_classes != 2:
         note = (
@@ -58,100 +51,93 @@ def budget_section(
             f"{ratings.n_classes} ({', '.join(map(str, ratings.classes))})."
         )
         return Section("budget", title, note=note), None
-    s = summarize(ratings, gold, predictions)
-    a = s.agreement["pairwise"]
-    if a is None:
+    if not (ratings.labels_per_item >= 2).any():
         note = "No item has two labels, so the label accuracy cannot be estimated from agreement."
         return Section("budget", title, note=note), None
-    q = label_accuracy_from_agreement(a)
-    p_source = "the paper's Fig. 2 value"
-    p = 0.8
-    agreements = [m.get("plurality_agreement") for m in s.models if m.get("plurality_agreement")]
-    if agreements:
-        p = float(min(max(max(agreements), 0.5 + eps), 1.0 - eps))
-        p_source = "the best model's agreement with the plurality label"
-    p = min(p, 1.0 - eps)
-    budget = int(s.n_labels)
-    quick = quick_compare(q, budget, p=p - eps, eps=eps, m=(1, 3, 5), delta=delta)
-    paragraphs = [
-        f"The crowd's pairwise agreement {a:.3f} implies a single-label accuracy q̂ = {q:.3f}. For the "
-        f"next test set with the same budget ({budget:,} labels), the table gives the exact probability "
-        f"of ranking a classifier with accuracy {p:.3f} ({p_source}) above one that is {eps:g} worse, "
-        f"and the budget each labelling scheme needs for an error of at most δ = {delta:g}. "
-        + (
-            "Single labels are the better use of this budget."
-            if quick.single_is_best
-            else f"Here {quick.best_m}-majority labels are the better use of the budget."
+    a = assess(ratings, predictions, eps=eps, delta=delta, bootstrap=bootstrap, seed=seed)
+    paragraphs = [_comparison_text(a)]
+    tables = [_comparison_table(a)]
+    if a.plan_note is not None:
+        paragraphs.append(
+            f"The pilot plan from the first two models does not apply: {a.plan_note}."
         )
-    ]
-    rows = tuple(
-        (
-            f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
-            f"{budget // m:,}",
-            f"{w:.4f}",
-            "—" if need is None else f"{need:,}",
-        )
-        for m, w, need in zip(quick.m, quick.win, quick.budget_needed, strict=True)
-    )
-    tables = [
-        Table(
-            f"Budget {budget:,} labels, q̂ = {q:.3f}, accuracies {p:.3f} vs {p - eps:.3f}",
-            ("labelling", "items", "P(better ranked first)", f"budget for error ≤ {delta:g}"),
-            rows,
-        )
-    ]
-    result: dict[str, Any] = {
-        "label_accuracy": q,
-        "agreement": a,
-        "p": p,
-        "eps": eps,
-        "comparison": quick.to_dict(),
-        "plan": None,
-    }
-    if predictions is not None and len(predictions.models) >= 2:
-        from ...budget import plan
+    elif a.plan is not None:
+        tables.append(_plan_table(a))
+        paragraphs.append(_plan_text(a))
+    from ...plots.budget import win_vs_budget_figure
 
-        try:
-            pl = plan(ratings, predictions, delta=delta, bootstrap=bootstrap, seed=seed)
-        except InputError as exc:
-            paragraphs.append(f"The pilot plan from the first two models does not apply: {exc}.")
-        else:
-            result["plan"] = pl.to_dict()
-            est_rows = tuple(
-                (k, f"{v:.4f}", "—" if k not in pl.ranges else _range(pl.ranges[k]))
-                for k, v in pl.estimates.items()
-            )
-            tables.append(
-                Table(
-                    f"Correlated model estimated from this data as a pilot ({pl.better} vs "
-                    f"{pl.worse}, {pl.n_used:,} items, {pl.bootstrap} bootstraps)",
-                    ("parameter", "estimate", "95% range"),
-                    est_rows,
-                )
-            )
-            checks = ", ".join(
-                f"{k} {'holds' if v else 'fails'}" for k, v in pl.assumptions.items()
-            )
-            rec = (
-                f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
-                if pl.recommended_m is not None and pl.recommended_budget is not None
-                else "no m reaches the target within the search range"
-            )
-            paragraphs.append(f"Assumption checks: {checks}. Recommended for δ = {delta:g}: {rec}.")
+    q = a.label_accuracy
     fig = Figure.from_matplotlib(
-        win_vs_budget_figure(make_model(p=p - eps, eps=eps, q=min(max(q, 0.5 + 1e-6), 1.0))),
+        win_vs_budget_figure(a.model()),
         f"Exact probability of ranking the better classifier first against the label budget, for "
         f"single labels and m-majority labels (q̂ = {q:.3f}; the paper's Fig. 2 b).",
     )
     section = Section(
         "budget", title, paragraphs=tuple(paragraphs), tables=tuple(tables), figures=(fig,)
     )
-    return section, result
+    return section, a
 
 
-def _range(r: Any) -> str:
-    lo, hi = r
-    return f"{lo:.4f} – {hi:.4f}"
+def _comparison_text(a: Assessment) -> str:
+    quick = a.comparison
+    return (
+        f"The crowd's pairwise agreement {a.agreement:.3f} implies a single-label accuracy "
+        f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
+        f"labels), the table gives the exact probability of ranking a classifier with accuracy "
+        f"{a.better_accuracy:.3f} ({a.better_accuracy_source}) above one that is {a.eps:g} worse, "
+        f"and the budget each labelling scheme needs for an error of at most δ = {a.delta:g}. "
+        + (
+            "Single labels are the better use of this budget."
+            if quick.single_is_best
+            else f"Here {quick.best_m}-majority labels are the better use of the budget."
+        )
+    )
+
+
+def _comparison_table(a: Assessment) -> Table:
+    quick = a.comparison
+    rows = tuple(
+        (
+            f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
+            f"{a.budget // m:,}",
+            f"{w:.4f}",
+            "—" if need is None else f"{need:,}",
+        )
+        for m, w, need in zip(quick.m, quick.win, quick.budget_needed, strict=True)
+    )
+    p, eps = a.better_accuracy, a.eps
+    return Table(
+        f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {p - eps:.3f}",
+        ("labelling", "items", "P(better ranked first)", f"budget for error ≤ {a.delta:g}"),
+        rows,
+    )
+
+
+def _plan_table(a: Assessment) -> Table:
+    pl = a.plan
+    assert pl is not None
+    rows = tuple(
+        (k, f"{getattr(pl.estimates, k):.4f}", f"{r.low:.4f} – {r.high:.4f}")
+        for k, r in pl.ranges.items()
+    )
+    return Table(
+        f"Correlated model estimated from this data as a pilot ({pl.better} vs "
+        f"{pl.worse}, {pl.n_used:,} items, {pl.bootstrap} bootstraps)",
+        ("parameter", "estimate", "95% range"),
+        rows,
+    )
+
+
+def _plan_text(a: Assessment) -> str:
+    pl = a.plan
+    assert pl is not None
+    checks = ", ".join(f"{k} {'holds' if v else 'fails'}" for k, v in pl.assumptions.checks())
+    rec = (
+        f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
+        if pl.recommended_m is not None and pl.recommended_budget is not None
+        else "no m reaches the target within the search range"
+    )
+    return f"Assumption checks: {checks}. Recommended for δ = {a.delta:g}: {rec}."
 
 
 def budget_headline(d: dict[str, Any] | None) -> str | None:

@@ -1,0 +1,244 @@
+"""The paper's two error models: how classifier errors and label errors relate.
+
+* :class:`IndependentModel` — the *independent* scenario (section 2, Proposition 1): c_w is right with
+  probability p, c_b with p + ε, a crowd label with q, all independently.
+* :class:`CorrelatedModel` — the *correlated* scenario (section 3.2, Proposition 2): c_w is right with
+  probability p_w; c_b with p_b⁰ when c_w is wrong and p_b¹ when it is right; a label is right with
+  probability q_b where only c_b is right and q_w where only c_w is.
+
+Either gives the gap indicator's distribution for m-majority labels (:meth:`gap`), using the majority
+accuracy M_m(q) of :func:`majority_accuracy`. "Model" here is the paper's word for these
+parameterisations of errors (an *error model*); the classifiers being compared are c_b and c_w. The
+scenario's name is :attr:`IndependentModel.scenario` / :attr:`CorrelatedModel.scenario`.
+
+>>> make_model(p=0.8, eps=0.01, q=0.8).scenario
+'independent'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+from scipy import special, stats
+
+from .._checks import check_int, check_number
+from .._result import Result
+from ..data.errors import InputError
+from ._args import VoteTies, check_accuracy, check_vote_ties
+from .gap import Gap, gap_correlated, gap_independent
+
+__all__ = [
+    "SCENARIOS",
+    "CorrelatedModel",
+    "IndependentModel",
+    "Model",
+    "majority_accuracy",
+    "make_model",
+]
+
+#: The paper's two scenarios of errors (the ``scenario`` of a model and of a result).
+SCENARIOS = ("independent", "correlated")
+
+_TINY = 1e-290
+
+
+def majority_accuracy(
+    q: float | np.ndarray, m: int, vote_ties: VoteTies = "coin"
+) -> float | np.ndarray:
+    """M_m(q): probability that the majority of m independent labels, each right with probability q,
+    is right (section 2; Lemma C.1 for even m).
+
+    ``vote_ties`` is what a tied vote of an even m gives: ``"coin"`` (default) breaks it by a fair coin
+    — then M_2k = M_2k−1, so an even m never beats m − 1 at a higher cost; ``"failure"`` counts it as a
+    wrong label, as in Lemma C.1: M_k = M_k−1 − C(k−1, k/2) q^(k/2) (1−q)^(k/2) for even k.
+
+    >>> round(majority_accuracy(0.8, 3), 6)
+    0.896
+    >>> round(majority_accuracy(0.8, 4), 6), round(majority_accuracy(0.8, 4, vote_ties="failure"), 6)
+    (0.896, 0.8192)
+    """
+    m = int(check_int("m", m, minimum=1))
+    vote_ties = check_vote_ties(vote_ties)
+    qa = np.asarray(q, dtype=float)
+    if not np.all(np.isfinite(qa)) or np.any((qa < 0.0) | (qa > 1.0)):
+        raise InputError("q: give label accuracies in [0, 1] (finite numbers)")
+    qa = np.where(
+        qa < _TINY, 0.0, qa
+    )  # subnormal q: Boost's pmf overflows; M_m is 0 to double precision
+    half = m // 2
+    # P(Binomial(m, q) >= half + 1) = I_q(half + 1, m - half)
+    above = special.betainc(half + 1, m - half, qa) if m > 1 else qa.copy()
+    if m % 2 == 0 and vote_ties == "coin":
+        above = above + 0.5 * stats.binom.pmf(half, m, qa)
+    out = np.clip(above, 0.0, 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _as_floats(obj: Any, names: tuple[str, ...]) -> None:
+    """Store each parameter as a Python float (a ``TypeError`` naming it for a non-number)."""
+    for name in names:
+        object.__setattr__(obj, name, float(check_number(name, getattr(obj, name))))
+
+
+def _accuracy_m(q: float, m: int, vote_ties: VoteTies) -> float:
+    return float(majority_accuracy(q, m, vote_ties))
+
+
+@dataclass(frozen=True, repr=False)
+class IndependentModel(Result):
+    """Independent classifier and label errors (section 2, Proposition 1).
+
+    c_w is right with probability p, c_b with p + ε, a label with q. Checks p ∈ [0.5, 1],
+    ε ∈ (0, 1 − p], q ∈ (0.5, 1] unless ``check=False`` (any probabilities, e.g. estimates).
+
+    >>> m = IndependentModel(0.8, 0.01, 0.8)
+    >>> round(m.label_accuracy(3), 3), round(m.gap(3).mean, 5)
+    (0.896, 0.00792)
+    """
+
+    scenario: ClassVar[str] = "independent"
+
+    p: float
+    eps: float
+    q: float
+    check: bool = field(default=True, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _as_floats(self, ("p", "eps", "q"))
+        if self.check:
+            check_accuracy("p", self.p, 0.5, 1.0)
+            check_accuracy("eps", self.eps, 0.0, 1.0 - self.p, open_low=True)
+            check_accuracy("q", self.q, 0.5, 1.0, open_low=True)
+        else:
+            for name in ("p", "q"):
+                check_accuracy(name, getattr(self, name), 0.0, 1.0)
+            check_accuracy("eps", self.eps, -self.p, 1.0 - self.p)
+
+    def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
+        """M_m(q)."""
+        return _accuracy_m(self.q, m, vote_ties)
+
+    def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
+        """G(M_m(q), p, ε) (Proposition 1 with the majority label's accuracy)."""
+        x, y, z = gap_independent(self.label_accuracy(m, vote_ties), self.p, self.eps)
+        return Gap(float(x), float(y), float(z))
+
+    def params(self) -> dict[str, float]:
+        """The parameters by name: ``{"p": …, "eps": …, "q": …}``."""
+        return {"p": self.p, "eps": self.eps, "q": self.q}
+
+
+@dataclass(frozen=True, repr=False)
+class CorrelatedModel(Result):
+    """Correlated classifiers and labels (section 3.2, Proposition 2).
+
+    p_w: accuracy of c_w; p_b⁰ / p_b¹: accuracy of c_b when c_w is wrong / right; q_b / q_w: label accuracy
+    where only c_b / only c_w is right. Checks q_b, q_w ∈ (0.5, 1], p_w, p_b⁰, p_b¹ ∈ [0.5, 1] and
+    (1 − p_w)p_b⁰ + p_w p_b¹ > p_w (c_b is better) unless ``check=False``. Assumption 1 (q_b ≥ q_w) is
+    reported by :attr:`assumption1`, not enforced.
+
+    >>> m = CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9)
+    >>> m.assumption1, round(m.gap(1).mean, 4)
+    (True, 0.144)
+    """
+
+    scenario: ClassVar[str] = "correlated"
+
+    q_b: float
+    q_w: float
+    p_w: float
+    p_b0: float
+    p_b1: float
+    check: bool = field(default=True, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _as_floats(self, ("q_b", "q_w", "p_w", "p_b0", "p_b1"))
+        if not self.check:
+            for name in ("q_b", "q_w", "p_w", "p_b0", "p_b1"):
+                check_accuracy(name, getattr(self, name), 0.0, 1.0)
+            return
+        check_accuracy("q_b", self.q_b, 0.5, 1.0, open_low=True)
+        check_accuracy("q_w", self.q_w, 0.5, 1.0, open_low=True)
+        for name in ("p_w", "p_b0", "p_b1"):
+            check_accuracy(name, getattr(self, name), 0.5, 1.0)
+        acc_b = (1 - self.p_w) * self.p_b0 + self.p_w * self.p_b1
+        if not acc_b > self.p_w:
+            raise InputError(
+                f"(1 − p_w)p_b0 + p_w p_b1 = {acc_b:.6g} must exceed p_w = {self.p_w:g} "
+                "(c_b must be the better classifier)"
+            )
+
+    @property
+    def assumption1(self) -> bool:
+        """Assumption 1 (no biased label accuracy): q_b ≥ q_w."""
+        return self.q_b >= self.q_w
+
+    def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
+        """Overall label accuracy on items where the classifiers disagree, M_m averaged over E_b, E_w."""
+        a = (1 - self.p_w) * self.p_b0
+        b = self.p_w * (1 - self.p_b1)
+        mb, mw = _accuracy_m(self.q_b, m, vote_ties), _accuracy_m(self.q_w, m, vote_ties)
+        return float((a * mb + b * mw) / (a + b)) if a + b > 0 else float(mb)
+
+    def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
+        """G(M_m(q_b), M_m(q_w), p) (Proposition 2 with the majority label's accuracies)."""
+        x, y, z = gap_correlated(
+            _accuracy_m(self.q_b, m, vote_ties),
+            _accuracy_m(self.q_w, m, vote_ties),
+            self.p_w,
+            self.p_b0,
+            self.p_b1,
+        )
+        return Gap(float(x), float(y), float(z))
+
+    def params(self) -> dict[str, float]:
+        """The parameters by name: ``{"q_b": …, "q_w": …, "p_w": …, "p_b0": …, "p_b1": …}``."""
+        return {
+            "q_b": self.q_b,
+            "q_w": self.q_w,
+            "p_w": self.p_w,
+            "p_b0": self.p_b0,
+            "p_b1": self.p_b1,
+        }
+
+
+#: Either error model.
+Model = IndependentModel | CorrelatedModel
+
+
+def make_model(
+    *,
+    p: float | None = None,
+    eps: float | None = None,
+    q: float | None = None,
+    q_b: float | None = None,
+    q_w: float | None = None,
+    p_w: float | None = None,
+    p_b0: float | None = None,
+    p_b1: float | None = None,
+) -> Model:
+    """The independent model from (p, eps, q) or the correlated one from (q_b, q_w, p_w, p_b0, p_b1).
+
+    >>> make_model(p=0.8, eps=0.01, q=0.8)
+    IndependentModel(p=0.8, eps=0.01, q=0.8)
+    >>> make_model(q_b=0.8, q_w=0.7, p_w=0.6, p_b0=0.7, p_b1=0.9).scenario
+    'correlated'
+    """
+    ind: dict[str, Any] = {"p": p, "eps": eps, "q": q}
+    cor: dict[str, Any] = {"q_b": q_b, "q_w": q_w, "p_w": p_w, "p_b0": p_b0, "p_b1": p_b1}
+    has_ind = any(v is not None for v in ind.values())
+    has_cor = any(v is not None for v in cor.values())
+    if has_ind == has_cor:
+        raise InputError(
+            "give either p, eps and q (the independent scenario) or q_b, q_w, p_w, p_b0 and p_b1 "
+            "(the correlated scenario)"
+        )
+    chosen, scenario = (ind, "independent") if has_ind else (cor, "correlated")
+    missing = [k for k, v in chosen.items() if v is None]
+    if missing:
+        raise InputError(f"the {scenario} model also needs {', '.join(missing)}")
+    if has_ind:
+        return IndependentModel(**chosen)
+    return CorrelatedModel(**chosen)
