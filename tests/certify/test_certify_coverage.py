@@ -31,6 +31,7 @@ def test_coverage_at_least_nominal() -> None:
 
 
 def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
+    pytest.importorskip("distributed")  # the humanly[dask] extra
     from humanly._parallel import dask_client
 
     a = coverage(40, 60, delta=0.1, seed=7, chunk=10)

@@ -130,6 +130,7 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
 
 
 def test_workers_give_identical_numbers() -> None:
+    pytest.importorskip("distributed")  # the humanly[dask] extra
     d = running_example(200, 5, seed=8)
     kw = dict(combiner="abc", scorer="cross_entropy", bootstrap=8, seed=3, progress=False)
     local = equivalence(d.ratings, d.predictions, **kw)
