@@ -27,6 +27,14 @@ PYTHON_TO_FLAG: dict[str, str] = {
     "total_col": "--total",
     "n_draws": "--draws",
     "rater_cols": "--rater-cols",
+    "q_b": "--qb",
+    "q_w": "--qw",
+    "p_w": "--pw",
+    "p_b0": "--pb0",
+    "p_b1": "--pb1",
+    "n_values": "--n",
+    "m_values": "--m",
+    "upper_kind": "--upper",
 }
 
 # name=value where value is "text", 'text' or a bare token; a name is a Python identifier not preceded
