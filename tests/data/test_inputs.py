@@ -58,7 +58,8 @@ def test_missing_items_error_or_drop() -> None:
     s = pd.Series([0.2, 0.7, 0.9], index=["i5", "i0", "zz"])
     with pytest.raises(
         ValueError,
-        match=r'4 rated item\(s\) have no entry.*1 entry is for items with no ratings.*missing="drop"',
+        match=r"4 rated item\(s\) have no prediction.*1 prediction\(s\) are for items with no ratings"
+        r'.*missing="drop"',
     ):
         join(r, {"m": s})
     st_ = join(r, {"m": s}, missing="drop")
@@ -72,7 +73,7 @@ def test_gold_series_subset_and_array() -> None:
     g = join(r, gold=pd.Series(["pos", "neg"], index=["i3", "i1"])).gold
     assert isinstance(g, Gold)
     assert g.codes.tolist() == [-1, 0, -1, 1, -1, -1]
-    with pytest.raises(ValueError, match="entry is for items with no ratings"):
+    with pytest.raises(ValueError, match=r"gold label\(s\) are for items with no ratings"):
         join(r, gold=pd.Series(["pos"], index=["nope"]))
     arr = join(r, gold=np.array(["neg"] * 6)).gold
     assert arr is not None and (arr.codes == 0).all()
