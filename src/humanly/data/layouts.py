@@ -91,6 +91,9 @@ def code_long(
     """
     where = source or "input"
     locate = locate or (lambda i: f"{where} row {i + 1}")
+    for param, value in (("items", items), ("raters", raters), ("labels", labels)):
+        if value is None:
+            raise TypeError(f"{param}=None: give one {param[:-1]} per label")
     item_col, rater_col, label_col = columns
     n = len(items)
     if not (len(raters) == n == len(labels)):

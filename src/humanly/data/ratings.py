@@ -199,7 +199,8 @@ class Ratings:
         Ratings(2 items, 2 raters, 3 labels, classes=(0, 1), source='DataFrame')
         """
         if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"frame={type(frame).__name__}: give a pandas DataFrame")
+            got = "None" if frame is None else type(frame).__name__
+            raise TypeError(f"frame={got}: give a pandas DataFrame")
         table = read_table(frame, name=source)
         coded = long_layout(
             table,
@@ -262,9 +263,8 @@ class Ratings:
             return cls.from_coded(coded, source=table.name)
         if isinstance(frame, (np.ndarray, list)):
             return cls.from_coded(wide_array(frame, classes=classes, source=source), source=source)
-        raise TypeError(
-            f"frame={type(frame).__name__}: give a wide DataFrame or an items × raters array"
-        )
+        got = "None" if frame is None else type(frame).__name__
+        raise TypeError(f"frame={got}: give a wide DataFrame or an items × raters array")
 
     # ------------------------------------------------------------------ basic properties
     @property

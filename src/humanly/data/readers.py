@@ -46,6 +46,7 @@ from .layouts import (
 )
 from .predictions import Gold, ModelOutput, Predictions, check_probabilities
 from .ratings import Ratings
+from .stream import read_counts_stream
 from .tables import Source, Table, read_table
 
 __all__ = ["read_gold", "read_predictions", "read_ratings"]
@@ -118,8 +119,6 @@ def read_ratings(
                 "stream=True reads a long-format Parquet file or folder; drop wide=True/counts= "
                 "or stream=True"
             )
-        from .stream import read_counts_stream
-
         return read_counts_stream(
             source, item_col=item_col, label_col=label_col, classes=classes, name=name
         )
