@@ -93,6 +93,7 @@ def read_ratings(
     ``name`` labels the source in messages (default: the path, or "DataFrame"). ``stream=True`` reads a
     long-format Parquet dataset (a file or a folder of files) in batches and keeps only per-item class
     counts (anonymous; memory proportional to items, not labels). A :class:`Ratings` is returned as is.
+    (Long because this docstring describes every layout; the layouts module does the work.)
 
     >>> import pandas as pd
     >>> long = pd.DataFrame({"task": ["t1", "t1", "t2"], "worker": ["w1", "w2", "w1"],
@@ -133,37 +134,39 @@ def read_ratings(
         raise TypeError(
             f"source={type(source).__name__}: give a file path, a DataFrame or an array of labels"
         )
-    if wide and isinstance(source, pd.DataFrame):
+    if wide or counts is not None:
+        layout = {"counts": counts, "total_col": total_col, "rest_class": rest_class}
+        if wide:
+            layout = {"rater_cols": rater_cols, "ignore_cols": ignore_cols}
+        return _one_row_per_item(source, item_col, classes, name, **layout)
+    table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
+    coded = long_layout(
+        table,
+        item_col=item_col,
+        rater_col=rater_col,
+        label_col=label_col,
+        classes=classes,
+        duplicates=duplicates,
+    )
+    return Ratings.from_coded(coded, source=table.name)
+
+
+def _one_row_per_item(
+    source: Source,
+    item_col: str | None,
+    classes: Sequence[Any] | None,
+    name: str | None,
+    **layout: Any,
+) -> Ratings:
+    """Ratings from a wide table (``rater_cols``, ``ignore_cols``) or a counts table (``counts``,
+    ``total_col``, ``rest_class``); a DataFrame with no item column has its items in the index."""
+    if isinstance(source, pd.DataFrame):
         source, item_col = index_as_items(source, item_col)
-    if counts is not None or wide:
-        table = read_table(source, text_columns=id_text_columns([item_col]), name=name)
-        if counts is not None:
-            coded = counts_layout(
-                table,
-                counts=counts,
-                item_col=item_col,
-                total_col=total_col,
-                rest_class=rest_class,
-                classes=classes,
-            )
-        else:
-            coded = wide_layout(
-                table,
-                item_col=item_col,
-                rater_cols=rater_cols,
-                ignore_cols=ignore_cols,
-                classes=classes,
-            )
+    table = read_table(source, text_columns=id_text_columns([item_col]), name=name)
+    if "counts" in layout:
+        coded = counts_layout(table, item_col=item_col, classes=classes, **layout)
     else:
-        table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
-        coded = long_layout(
-            table,
-            item_col=item_col,
-            rater_col=rater_col,
-            label_col=label_col,
-            classes=classes,
-            duplicates=duplicates,
-        )
+        coded = wide_layout(table, item_col=item_col, classes=classes, **layout)
     return Ratings.from_coded(coded, source=table.name)
 
 

@@ -71,7 +71,8 @@ def read_study(
       have; gold may cover any subset of the rated items.
 
     Returns a :class:`Study` in the ratings' item order: ``predictions`` cover exactly the rated items,
-    ``gold`` holds one code per rated item (-1: no gold label).
+    ``gold`` holds one code per rated item (-1: no gold label). (Long because this docstring states
+    every option's rule; the work is in the helpers below.)
 
     >>> import pandas as pd
     >>> counts = pd.DataFrame({"rev_id": [7, 8, 9], "n_attack": [1, 4, 0], "n": [5, 5, 4],
@@ -96,16 +97,7 @@ def read_study(
             "array (wide=True) or a humanly.Ratings"
         )
     pred_cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": score_col}
-    named = [k for k, v in pred_cols.items() if v is not None]
-    preds_here = predictions is None and bool(named)  # prediction columns of the ratings file
-    gold_here = gold is None and gold_col is not None  # gold column of the ratings file
-    if (preds_here or gold_here) and not isinstance(ratings, _TABLE):
-        param = named[0] if preds_here else "gold_col"
-        raise InputError(
-            f"{param}= names a column of the ratings file, but ratings= is a "
-            f"{type(ratings).__name__}; give the {'predictions' if preds_here else 'gold labels'} "
-            f"with {'predictions=' if preds_here else 'gold='}"
-        )
+    preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, pred_cols, gold_col)
     source = ratings
     if isinstance(ratings, pd.DataFrame) and (wide or counts is not None):
         source, item_col = index_as_items(ratings, item_col)  # items in the index
@@ -129,6 +121,23 @@ def read_study(
     p = _predictions(source if preds_here else predictions, r, item_col, column_options)
     g = _gold(source if gold_here else gold, r, item_col, gold_col)
     return join(r, p, g, missing=missing)
+
+
+def _columns_of_ratings(
+    ratings: Any, predictions: Any, gold: Any, pred_cols: dict[str, Any], gold_col: str | None
+) -> tuple[bool, bool]:
+    """Whether the predictions and the gold labels are columns of the ratings file."""
+    named = [k for k, v in pred_cols.items() if v is not None]
+    preds_here = predictions is None and bool(named)
+    gold_here = gold is None and gold_col is not None
+    if (preds_here or gold_here) and not isinstance(ratings, _TABLE):
+        param = named[0] if preds_here else "gold_col"
+        raise InputError(
+            f"{param}= names a column of the ratings file, but ratings= is a "
+            f"{type(ratings).__name__}; give the {'predictions' if preds_here else 'gold labels'} "
+            f"with {'predictions=' if preds_here else 'gold='}"
+        )
+    return preds_here, gold_here
 
 
 def _ratings(source: Any, **options: Any) -> Ratings:
