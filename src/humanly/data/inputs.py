@@ -309,7 +309,11 @@ def join(
     missing = check_missing(missing)
     r = as_ratings(ratings)
     keep, preds = _predictions(predictions, r, missing, "predictions")
+    # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not
+    # about rated items dropped for want of a prediction
+    g = None if gold is None else as_gold(gold, r, missing=missing)
     if not keep.all():
         r = r.take(np.flatnonzero(keep))
-    g = None if gold is None else as_gold(gold, r, missing=missing)
+        if g is not None:
+            g = Gold(r.items, r.classes, g.codes[keep], source=g.source)
     return Study(r, preds, g)
