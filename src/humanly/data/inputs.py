@@ -201,7 +201,7 @@ def _recode(gold: Gold, classes: tuple[Any, ...], name: str) -> np.ndarray:
 def _gold_from(value: Gold, ratings: Ratings, missing: MissingPolicy, name: str) -> Gold:
     codes = _recode(value, ratings.classes, name)
     labelled = codes >= 0
-    index, codes = value.items[labelled], codes[labelled]
+    index, codes = pd.Index(value.items)[labelled], codes[labelled]
     pos = _positions(index, ratings, name)
     what = value.source or name
     problem = mismatch(ratings.items, pos, index, what=what, noun="gold label", subset_ok=True)
