@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -264,7 +264,7 @@ def _code_cells(
     item_index: pd.Index,
     raters: pd.Index,
     classes: Sequence[Any] | None,
-    cell: Any,
+    cell: Callable[[int, int], str],
     where: str,
 ) -> Coded:
     """Code an items × raters block of labels (blank / NaN cells missing)."""
