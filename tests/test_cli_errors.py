@@ -64,7 +64,7 @@ CASES = [
         [
             "r.csv line 5",
             "rater 'r1' labelled item 'a' more than once",
-            "--duplicates keep|first|last",
+            "--duplicates keep, --duplicates first or --duplicates last",
         ],
     ),
     (

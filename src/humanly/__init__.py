@@ -5,6 +5,10 @@ One data model (:class:`Ratings`, :class:`Predictions`, :class:`Gold`) and three
 * certify — oracle-accuracy bounds and a superhuman confidence score (Xu, Walder & Xu);
 * survey equivalence — how many raters a classifier is worth (Resnick et al.);
 * label budget — one label per item versus majority votes when ranking classifiers.
+
+Read data as it is held — files, crowd-kit long frames, cleanlab N × M arrays, count tables, Series by
+item id — with :func:`read_study` (or :func:`read_ratings` and :func:`join`); everything is joined by
+item id.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .data import (
     read_gold,
     read_predictions,
     read_ratings,
+    read_study,
 )
 from .summary import RatingsSummary, summarize
 
@@ -42,5 +47,6 @@ __all__ = [
     "read_gold",
     "read_predictions",
     "read_ratings",
+    "read_study",
     "summarize",
 ]

@@ -1,4 +1,12 @@
-"""A ten-second summary of a :class:`~humanly.data.Ratings` (what ``humanly inspect`` prints)."""
+"""A ten-second summary of ratings (what ``humanly inspect`` prints), with gold and predictions if given.
+
+>>> import humanly, pandas as pd
+>>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3]], items=["a", "b", "c"],
+...                                 classes=["no", "yes"])
+>>> s = summarize(r, gold=pd.Series(["no", "yes"], index=["a", "c"]))
+>>> s.labels_per_item.median, s.gold.plurality_accuracy
+(3.0, 1.0)
+"""
 
 from __future__ import annotations
 
@@ -10,9 +18,100 @@ import numpy as np
 from ._counts import plurality_credit
 from ._result import Result
 from .agreement import fleiss_kappa, krippendorff_alpha_nominal, mean_pairwise_agreement
-from .data import Gold, Predictions, Ratings
+from .data import join
 
-__all__ = ["RatingsSummary", "summarize"]
+__all__ = [
+    "AgreementSummary",
+    "CountSummary",
+    "GoldSummary",
+    "ModelSummary",
+    "RatingsSummary",
+    "summarize",
+]
+
+
+class _Keyed(Result):
+    """Read-only ``summary.agreement["pairwise"]`` access, for code written when these were dicts
+    (prefer attributes: ``summary.agreement.pairwise``). Keys that do not apply are absent, as in JSON.
+    """
+
+    def _absent(self) -> tuple[str, ...]:
+        """Fields left out of the JSON because they do not apply."""
+        return ()
+
+    def _keys(self) -> list[str]:
+        assert dataclasses.is_dataclass(self)
+        absent = self._absent()
+        return [f.name for f in dataclasses.fields(self) if f.name not in absent]
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` when there is no such key."""
+        return getattr(self, key) if key in self._keys() else default
+
+    def to_dict(self) -> dict[str, Any]:
+        """Fields as JSON-ready Python; keys that do not apply are left out."""
+        out = super().to_dict()
+        for key in self._absent():
+            out.pop(key, None)
+        return out
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class CountSummary(_Keyed):
+    """How many labels per item (or per rater): min, median, max, mean; per item also a histogram
+    ``{"number of labels": number of items}``."""
+
+    min: int
+    median: float
+    max: int
+    mean: float
+    histogram: dict[str, int] | None = None
+
+    def _absent(self) -> tuple[str, ...]:
+        return ("histogram",) if self.histogram is None else ()
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class AgreementSummary(_Keyed):
+    """Agreement among raters: mean pairwise agreement, Fleiss' kappa, nominal Krippendorff's alpha
+    (NaN when undefined), over ``n_items`` items with at least two labels."""
+
+    pairwise: float
+    fleiss_kappa: float
+    krippendorff_alpha: float
+    n_items: int
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class GoldSummary(_Keyed):
+    """How often the plurality label (ties: fractional credit) and a single label match gold, over the
+    ``n_items`` items with a gold label (``None`` when there are none)."""
+
+    n_items: int
+    plurality_accuracy: float | None
+    label_accuracy: float | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ModelSummary(_Keyed):
+    """One model: its output kind, its agreement with the plurality label (fractional credit on ties;
+    not for scores) and, with gold, its accuracy on the gold items."""
+
+    model: str
+    kind: str
+    n_items: int
+    plurality_agreement: float | None = None
+    gold_accuracy: float | None = None
+
+    def _absent(self) -> tuple[str, ...]:
+        """Scores have no plurality agreement; without gold there is no gold accuracy."""
+        out = ("plurality_agreement",) if self.kind == "score" else ()
+        return out + (("gold_accuracy",) if self.gold_accuracy is None else ())
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -30,86 +129,96 @@ class RatingsSummary(Result):
     n_raters: int | None
     n_labels: int
     classes: tuple[Any, ...]
-    labels_per_item: dict[str, Any]
-    labels_per_rater: dict[str, Any] | None
+    labels_per_item: CountSummary
+    labels_per_rater: CountSummary | None
     class_frequencies: dict[str, float]
-    agreement: dict[str, Any]
-    gold: dict[str, Any] | None
-    models: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    agreement: AgreementSummary
+    gold: GoldSummary | None
+    models: tuple[ModelSummary, ...] = ()
 
 
-def _describe(x: np.ndarray) -> dict[str, Any]:
-    return {
-        "min": int(x.min()),
-        "median": float(np.median(x)),
-        "max": int(x.max()),
-        "mean": float(x.mean()),
-    }
+def _describe(x: np.ndarray, histogram: bool = False) -> CountSummary:
+    hist = None
+    if histogram:
+        values, freq = np.unique(x, return_counts=True)
+        hist = {str(int(v)): int(f) for v, f in zip(values, freq, strict=True)}
+    return CountSummary(
+        min=int(x.min()),
+        median=float(np.median(x)),
+        max=int(x.max()),
+        mean=float(x.mean()),
+        histogram=hist,
+    )
 
 
 def summarize(
-    ratings: Ratings, gold: Gold | None = None, predictions: Predictions | None = None
+    ratings: Any, gold: Any = None, predictions: Any = None, *, missing: str = "error"
 ) -> RatingsSummary:
     """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement, and — with
     ``gold`` — how often the plurality label and a single label match it.
 
-    With ``predictions`` (aligned to ``ratings``, see :func:`humanly.align`), each model's kind and its
-    agreement with the plurality label (fractional credit on ties; also with gold, its accuracy).
+    With ``predictions``, each model's kind and its agreement with the plurality label (fractional
+    credit on ties; also with gold, its accuracy). Every argument takes the forms :func:`humanly.join`
+    accepts and is joined by item id (``missing="drop"`` keeps the items that have both ratings and
+    predictions).
+
+    >>> import humanly, pandas as pd
+    >>> r = humanly.Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"], classes=[0, 1])
+    >>> s = summarize(r, predictions={"m": pd.Series([1, 0], index=["b", "a"])})
+    >>> s.n_labels, s.agreement.n_items, s.models[0].plurality_agreement
+    (6, 2, 1.0)
     """
-    counts = ratings.counts
-    per_item = ratings.labels_per_item
-    values, freq = np.unique(per_item, return_counts=True)
-    lpi = _describe(per_item) | {
-        "histogram": {str(int(v)): int(f) for v, f in zip(values, freq, strict=True)}
-    }
-    lpr = _describe(ratings.labels_per_rater) if ratings.has_raters else None
+    study = join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
+    r, preds = study.ratings, study.predictions
+    counts = r.counts
+    per_item = r.labels_per_item
     totals = counts.sum(axis=0)
     n_labels = int(totals.sum())
     class_freq = {
         str(c): float(t / n_labels) if n_labels else 0.0
-        for c, t in zip(ratings.classes, totals, strict=True)
+        for c, t in zip(r.classes, totals, strict=True)
     }
-    agreement = {
-        "pairwise": mean_pairwise_agreement(counts),
-        "fleiss_kappa": fleiss_kappa(counts),
-        "krippendorff_alpha": krippendorff_alpha_nominal(counts),
-        "n_items": int((per_item >= 2).sum()),
-    }
+    agreement = AgreementSummary(
+        pairwise=mean_pairwise_agreement(counts),
+        fleiss_kappa=fleiss_kappa(counts),
+        krippendorff_alpha=krippendorff_alpha_nominal(counts),
+        n_items=int((per_item >= 2).sum()),
+    )
+    codes = study.gold.codes if study.gold is not None else None
     gold_summary = None
-    codes = gold.for_items(ratings.items) if gold is not None else None
     if codes is not None:
         has = codes >= 0
         credit = plurality_credit(counts, codes)
         label_hits = counts[has, codes[has]].sum() if has.any() else 0
         labels_on_gold = per_item[has].sum()
-        gold_summary = {
-            "n_items": int(has.sum()),
-            "plurality_accuracy": float(np.nanmean(credit[has])) if has.any() else None,
-            "label_accuracy": float(label_hits / labels_on_gold) if labels_on_gold else None,
-        }
+        gold_summary = GoldSummary(
+            n_items=int(has.sum()),
+            plurality_accuracy=float(np.nanmean(credit[has])) if has.any() else None,
+            label_accuracy=float(label_hits / labels_on_gold) if labels_on_gold else None,
+        )
     models = []
-    for m in predictions.models if predictions is not None else ():
-        entry: dict[str, Any] = {"model": m.name, "kind": m.kind, "n_items": len(m.values)}
+    for m in preds.models if preds is not None else ():
+        plurality = gold_accuracy = None
         if m.kind != "score":
-            hard = predictions.hard(m.name)  # type: ignore[union-attr]
+            assert preds is not None
+            hard = preds.hard(m.name)
             plur = plurality_credit(counts, hard.astype(np.int64))
-            mask = ~np.isnan(plur)
-            entry["plurality_agreement"] = float(np.nanmean(plur)) if mask.any() else None
+            plurality = float(np.nanmean(plur)) if (~np.isnan(plur)).any() else None
             if codes is not None and (codes >= 0).any():
                 has = codes >= 0
-                entry["gold_accuracy"] = float((hard[has] == codes[has]).mean())
-        models.append(entry)
+                gold_accuracy = float((hard[has] == codes[has]).mean())
+        models.append(ModelSummary(m.name, m.kind, len(m.values), plurality, gold_accuracy))
     return RatingsSummary(
-        source=ratings.source,
-        kind="named" if ratings.has_raters else "counts",
-        n_items=ratings.n_items,
-        n_raters=ratings.n_raters,
+        source=r.source,
+        kind="named" if r.has_raters else "counts",
+        n_items=r.n_items,
+        n_raters=r.n_raters,
         n_labels=n_labels,
-        classes=ratings.classes,
-        labels_per_item=lpi,
-        labels_per_rater=lpr,
+        classes=r.classes,
+        labels_per_item=_describe(per_item, histogram=True),
+        labels_per_rater=_describe(r.labels_per_rater) if r.has_raters else None,
         class_frequencies=class_freq,
         agreement=agreement,
         gold=gold_summary,
-        models=models,
+        models=tuple(models),
     )

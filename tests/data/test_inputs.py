@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import humanly
 from humanly import Ratings, join
 from humanly.data import Gold, Predictions
 
@@ -58,7 +59,8 @@ def test_missing_items_error_or_drop() -> None:
     s = pd.Series([0.2, 0.7, 0.9], index=["i5", "i0", "zz"])
     with pytest.raises(
         ValueError,
-        match=r'4 rated item\(s\) have no entry.*1 entry is for items with no ratings.*missing="drop"',
+        match=r"4 rated item\(s\) have no prediction.*1 prediction\(s\) are for items with no ratings"
+        r'.*missing="drop"',
     ):
         join(r, {"m": s})
     st_ = join(r, {"m": s}, missing="drop")
@@ -72,7 +74,7 @@ def test_gold_series_subset_and_array() -> None:
     g = join(r, gold=pd.Series(["pos", "neg"], index=["i3", "i1"])).gold
     assert isinstance(g, Gold)
     assert g.codes.tolist() == [-1, 0, -1, 1, -1, -1]
-    with pytest.raises(ValueError, match="entry is for items with no ratings"):
+    with pytest.raises(ValueError, match=r"gold label\(s\) are for items with no ratings"):
         join(r, gold=pd.Series(["pos"], index=["nope"]))
     arr = join(r, gold=np.array(["neg"] * 6)).gold
     assert arr is not None and (arr.codes == 0).all()
@@ -90,3 +92,32 @@ def test_bad_arguments_name_the_parameter() -> None:
         join(r, missing="sometimes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="neither a class"):
         join(r, {"m": np.array([3.0, 4, 5, 6, 7, 8])})
+
+
+def test_join_reads_paths_with_the_ratings_classes(tmp_path) -> None:
+    r = _ratings()
+    pd.DataFrame({"item": ["i5", "i0"], "prob": [0.9, 0.1]}).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame({"item": ["i2"], "gold": ["pos"]}).to_csv(tmp_path / "g.csv", index=False)
+    s = join(r, tmp_path / "p.csv", str(tmp_path / "g.csv"), missing="drop")
+    assert list(s.ratings.items) == ["i0", "i5"]
+    assert s.predictions is not None and s.predictions.hard("p").tolist() == [0, 1]
+    assert s.gold is not None and s.gold.codes.tolist() == [
+        -1,
+        -1,
+    ]  # i2 was dropped with its ratings
+
+
+def test_wide_arrays_and_frames() -> None:
+    labels = np.array([[1.0, np.nan, 0.0], [2.0, 2.0, np.nan]])
+    a = Ratings.from_wide(labels)
+    b = humanly.read_ratings(labels, wide=True)
+    c = humanly.read_ratings(pd.DataFrame(labels, index=["x", "y"]), wide=True)
+    assert a.classes == b.classes == c.classes == (0, 1, 2)  # integral floats are integer labels
+    assert list(a.items) == [0, 1] and list(a.raters) == [0, 1, 2]
+    assert list(c.items) == ["x", "y"] and list(c.raters) == ["0", "1", "2"]  # column names as text
+    np.testing.assert_array_equal(a.matrix(), [[1, -1, 0], [2, 2, -1]])
+    np.testing.assert_array_equal(a.counts, c.counts)
+    with pytest.raises(ValueError, match="every rater cell is blank"):
+        humanly.read_ratings(np.full((2, 2), np.nan), wide=True)
+    with pytest.raises(TypeError, match=r"frame=None"):
+        Ratings.from_wide(None)

@@ -49,10 +49,10 @@ def test_column_overrides_and_ambiguity():
     df = LONG.rename(columns={"item": "doc", "rater": "who", "label": "y"})
     r = humanly.read_ratings(df, item_col="doc", rater_col="who", label_col="y")
     assert r.n_items == 3
-    with pytest.raises(InputError, match=r"missing required item column.*--item-col"):
+    with pytest.raises(InputError, match=r"missing required item column.*item_col="):
         humanly.read_ratings(df)
     both = LONG.assign(answer=LONG["label"])
-    with pytest.raises(InputError, match=r"several columns could be the label.*--label-col"):
+    with pytest.raises(InputError, match=r"several columns could be the label.*label_col="):
         humanly.read_ratings(both)
 
 

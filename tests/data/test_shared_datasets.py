@@ -26,10 +26,10 @@ def test_snow(shared_data, folder):
     s = summarize(r, gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (n_items, n_raters, 10 * n_items)
     assert len(s.classes) == n_classes
-    assert s.labels_per_item["min"] == s.labels_per_item["max"] == 10
-    assert s.gold["n_items"] == n_items
+    assert s.labels_per_item.min == s.labels_per_item.max == 10
+    assert s.gold is not None and s.gold.n_items == n_items
     # README: "the majority vote of the 10 workers matches gold on about 90% / 94% / 99%"
-    assert s.gold["plurality_accuracy"] == pytest.approx(plurality_acc, abs=0.01)
+    assert s.gold.plurality_accuracy == pytest.approx(plurality_acc, abs=0.01)
 
 
 def test_product(shared_data):
@@ -38,8 +38,8 @@ def test_product(shared_data):
     s = summarize(r, gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (8315, 176, 3 * 8315)
     assert s.classes == (0, 1)
-    assert s.labels_per_item["min"] == s.labels_per_item["max"] == 3
-    assert s.gold["n_items"] == 8315
+    assert s.labels_per_item.min == s.labels_per_item.max == 3
+    assert s.gold is not None and s.gold.n_items == 8315
 
 
 def test_wiki_attack(shared_data):

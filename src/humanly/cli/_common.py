@@ -12,8 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..data import Gold, Predictions, Ratings, align, read_gold, read_predictions, read_ratings
-from ..data.errors import InputError
+from ..data import Gold, InputError, Predictions, Ratings, read_ratings, read_study
 
 # markup off: user strings (model, class, item and file names) are printed as given — "[/b]" in a model
 # name would otherwise raise rich's MarkupError or restyle the line
@@ -128,10 +127,7 @@ def load_ratings(
     ignore_cols: tuple[str, ...] = (),
     stream: bool = False,
 ) -> Ratings:
-    if duplicates not in ("error", "keep", "first", "last"):
-        raise InputError(f"--duplicates {duplicates!r}: use error, keep, first or last")
-    if wide and counts:
-        raise InputError("--wide and --counts describe different layouts; give one of them")
+    """The ratings file, read as :func:`humanly.read_study` reads it (``--classes`` split at commas)."""
     with reading(path):
         return read_ratings(
             path,
@@ -169,17 +165,22 @@ def load_gold(
     gold: Path | None,
     gold_col: str | None,
     item_col: str | None,
+    missing: str = "error",
 ) -> Gold | None:
-    """Gold labels from ``--gold FILE`` or ``--gold-col COL`` of the ratings file."""
-    if gold is not None and gold_col is not None and gold != ratings_path:
-        return read_gold(gold, classes=ratings.classes, label_col=gold_col)
-    if gold is not None:
-        return read_gold(gold, classes=ratings.classes)
-    if gold_col is not None:
-        return read_gold(
-            ratings_path, classes=ratings.classes, item_col=item_col, label_col=gold_col
-        )
-    return None
+    """Gold labels from ``--gold FILE`` or ``--gold-col COL`` of the ratings file, joined to
+    ``ratings`` by item id as :func:`humanly.read_study` joins them (gold for items with no ratings is
+    an error unless ``--missing drop``)."""
+    source = gold if gold is not None else ratings_path if gold_col is not None else None
+    if source is None:
+        return None
+    study = read_study(
+        ratings,
+        gold=source,
+        gold_col=gold_col,
+        item_col=item_col,
+        missing=missing,  # type: ignore[arg-type]
+    )
+    return study.gold
 
 
 def load_predictions(
@@ -194,33 +195,25 @@ def load_predictions(
     positive: str | None = None,
     missing: str = "error",
 ) -> tuple[Ratings, Predictions]:
-    """Read predictions with the ratings' classes and align both to their common items.
+    """Read predictions with the ratings' classes and join both to their common items, as
+    :func:`humanly.read_study` does.
 
     ``item_col`` applies to the predictions file only if it has that column (a predictions file that is
     also the ratings file, like the wiki attack counts, shares the item column).
     """
-    if missing not in ("error", "drop"):
-        raise InputError(f"--missing {missing!r}: use error or drop")
-    preds = read_predictions(
+    study = read_study(
+        ratings,
         path,
-        classes=ratings.classes,
-        item_col=item_col if item_col and _has_column(path, item_col) else None,
+        missing=missing,  # type: ignore[arg-type]
+        item_col=item_col,
         prediction_col=prediction_col,
         prob_col=prob_col,
         score_col=score_col,
         model_col=model_col,
         positive=positive,
     )
-    return align(ratings, preds, missing=missing)  # type: ignore[arg-type]
-
-
-def _has_column(path: Path, column: str) -> bool:
-    from ..data.io import read_columns
-
-    try:
-        return column in read_columns(path)
-    except InputError:
-        return False
+    assert study.predictions is not None
+    return study.ratings, study.predictions
 
 
 def ratings_ignore(gold_col: str | None) -> tuple[str, ...]:

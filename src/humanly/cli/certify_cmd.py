@@ -365,7 +365,7 @@ def certify_command(
                 positive=positive,
                 missing=missing,
             )
-        g = c.load_gold(r, ratings, gold, gold_col, item_col)
+        g = c.load_gold(r, ratings, gold, gold_col, item_col, missing)
         from ..certify import certify
 
         result = certify(

@@ -22,33 +22,29 @@ def render_summary(s: RatingsSummary) -> Table:
     t.add_row("labels", f"{s.n_labels:,}")
     t.add_row("classes", ", ".join(map(str, s.classes)))
     lpi = s.labels_per_item
-    t.add_row("labels per item", f"min {lpi['min']} · median {lpi['median']:g} · max {lpi['max']}")
+    t.add_row("labels per item", f"min {lpi.min} · median {lpi.median:g} · max {lpi.max}")
     if s.labels_per_rater:
         lpr = s.labels_per_rater
-        t.add_row(
-            "labels per rater", f"min {lpr['min']} · median {lpr['median']:g} · max {lpr['max']}"
-        )
+        t.add_row("labels per rater", f"min {lpr.min} · median {lpr.median:g} · max {lpr.max}")
     t.add_row(
         "class frequencies", " · ".join(f"{k}: {v:.1%}" for k, v in s.class_frequencies.items())
     )
     a = s.agreement
-    t.add_row(
-        "pairwise agreement", fmt(a["pairwise"]) + f"  ({a['n_items']:,} items with ≥ 2 labels)"
-    )
-    t.add_row("Fleiss' kappa", fmt(a["fleiss_kappa"]))
-    t.add_row("Krippendorff's alpha", fmt(a["krippendorff_alpha"]))
+    t.add_row("pairwise agreement", fmt(a.pairwise) + f"  ({a.n_items:,} items with ≥ 2 labels)")
+    t.add_row("Fleiss' kappa", fmt(a.fleiss_kappa))
+    t.add_row("Krippendorff's alpha", fmt(a.krippendorff_alpha))
     if s.gold:
         g = s.gold
-        t.add_row("gold items", f"{g['n_items']:,}")
-        t.add_row("plurality = gold", fmt(g["plurality_accuracy"]))
-        t.add_row("single label = gold", fmt(g["label_accuracy"]))
+        t.add_row("gold items", f"{g.n_items:,}")
+        t.add_row("plurality = gold", fmt(g.plurality_accuracy))
+        t.add_row("single label = gold", fmt(g.label_accuracy))
     for m in s.models:
-        text = f"{m['kind']}, {m['n_items']:,} items"
-        if m.get("plurality_agreement") is not None:
-            text += f" · agrees with plurality {m['plurality_agreement']:.4f}"
-        if m.get("gold_accuracy") is not None:
-            text += f" · gold accuracy {m['gold_accuracy']:.4f}"
-        t.add_row(f"model {m['model']}", text)
+        text = f"{m.kind}, {m.n_items:,} items"
+        if m.plurality_agreement is not None:
+            text += f" · agrees with plurality {m.plurality_agreement:.4f}"
+        if m.gold_accuracy is not None:
+            text += f" · gold accuracy {m.gold_accuracy:.4f}"
+        t.add_row(f"model {m.model}", text)
     return t
 
 
@@ -104,7 +100,7 @@ def inspect(
             positive=positive,
             missing=missing,
         )
-    g = c.load_gold(r, ratings, gold, gold_col, item_col)
+    g = c.load_gold(r, ratings, gold, gold_col, item_col, missing)
     summary = summarize(r, g, preds)
     if json:
         c.print_json(summary.to_dict())

@@ -66,7 +66,6 @@ def report(
         ignore_cols=c.ratings_ignore(gold_col),
         stream=stream,
     )
-    g = c.load_gold(r, ratings, gold, gold_col, item_col)
     p = None
     if predictions is not None:
         r, p = c.load_predictions(
@@ -80,6 +79,7 @@ def report(
             positive=positive,
             missing=missing,
         )
+    g = c.load_gold(r, ratings, gold, gold_col, item_col, missing)
     inputs = [x for x in (ratings, predictions, gold) if x is not None]
     from ..report import build_report
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ __all__ = [
     "ids_to_index",
     "python_scalar",
     "show",
+    "sort_classes",
 ]
 
 #: ``locate(i)`` describes row ``i`` (0-based data row) for an error message, e.g. ``"rte.tsv line 7"``.
@@ -96,7 +97,8 @@ def coerce_classes(declared: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _sort_classes(uniques: Sequence[Any]) -> tuple[Any, ...]:
+def sort_classes(uniques: Iterable[Any]) -> tuple[Any, ...]:
+    """Distinct labels in order: sorted, or by their text when their types differ."""
     vals = [python_scalar(u) for u in uniques]
     try:
         return tuple(sorted(vals))
@@ -142,7 +144,7 @@ def code_labels(
     present = _normalise_values(present) if len(present) else present
     if classes is None:
         uniques = pd.unique(present.to_numpy())
-        cls = _sort_classes(uniques)
+        cls = sort_classes(uniques)
     else:
         cls = coerce_classes(classes)
     sub = pd.Index(list(cls), dtype=object).get_indexer(present.to_numpy(dtype=object))
@@ -152,7 +154,7 @@ def code_labels(
         i = int(np.flatnonzero(~blank)[j])
         raise InputError(
             f"{locate(i)}: label {show(bad)} in column '{column}' is not one of the declared classes "
-            f"{cls!r}; fix the label or add it to --classes"
+            f"{cls!r}; fix the label or add it to classes="
         )
     dtype = np.int8 if len(cls) < 127 else (np.int16 if len(cls) < 32000 else np.int32)
     codes = np.full(len(s), -1, dtype=dtype)
@@ -188,7 +190,7 @@ def _code_small_ints(
         i = int(np.flatnonzero(codes < 0)[0])
         raise InputError(
             f"{locate(i)}: label {int(arr[i])!r} in column '{column}' is not one of the declared classes "
-            f"{cls!r}; fix the label or add it to --classes"
+            f"{cls!r}; fix the label or add it to classes="
         )
     return codes, tuple(python_scalar(c) for c in cls)
 

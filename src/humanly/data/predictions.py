@@ -15,20 +15,29 @@ default, dropped on request).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from ._coding import show
+from ._coding import code_labels, show
 from .errors import InputError
+from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .ratings import Ratings
 
-__all__ = ["Gold", "ModelOutput", "Predictions", "align", "align_index"]
+__all__ = [
+    "Gold",
+    "ModelOutput",
+    "OutputKind",
+    "Predictions",
+    "align",
+    "align_index",
+    "check_probabilities",
+    "model_output",
+]
 
 OutputKind = Literal["label", "proba", "score"]
-MissingPolicy = Literal["error", "drop"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -43,22 +52,132 @@ class ModelOutput:
         return f"ModelOutput(name={self.name!r}, kind={self.kind!r}, n={len(self.values)})"
 
 
-def _items_key(index: pd.Index) -> pd.Index:
-    return index.astype(str) if index.dtype != object else pd.Index([str(x) for x in index])
+def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float = 1e-6) -> None:
+    """Raise :class:`InputError` for NaN, negative, >1 or rows not summing to 1 (± ``tol``).
 
-
-def align_index(target: pd.Index, source: pd.Index) -> np.ndarray:
-    """Positions in ``source`` of each id in ``target`` (-1 where absent).
-
-    Ids match as given; if the two indexes hold different types (``266`` vs ``"266"``, e.g. a Parquet
-    file against a CSV), they are compared as text.
+    >>> check_probabilities(np.array([[0.5, 0.4]]), lambda i: f"row {i + 1}")
+    Traceback (most recent call last):
+    humanly.data.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
     """
-    pos = source.get_indexer(target)
-    if (pos < 0).any() and len(source) and len(target):
-        same_kind = pd.api.types.infer_dtype(target) == pd.api.types.infer_dtype(source)
-        if not same_kind:
-            pos = _items_key(source).get_indexer(_items_key(target))
-    return pos
+    bad_nan = ~np.isfinite(p).all(axis=1)
+    if bad_nan.any():
+        i = int(np.flatnonzero(bad_nan)[0])
+        raise InputError(
+            f"{where(i)}: probability is missing or not a number; give a value in [0, 1]"
+        )
+    bad_neg = (p < 0).any(axis=1) | (p > 1).any(axis=1)
+    if bad_neg.any():
+        i = int(np.flatnonzero(bad_neg)[0])
+        v = p[i][(p[i] < 0) | (p[i] > 1)][0]
+        raise InputError(f"{where(i)}: probability {v:g} is outside [0, 1]; fix it")
+    sums = p.sum(axis=1)
+    bad_sum = np.abs(sums - 1) > tol
+    if bad_sum.any():
+        i = int(np.flatnonzero(bad_sum)[0])
+        raise InputError(
+            f"{where(i)}: probabilities sum to {sums[i]:.6g}, not 1 (±{tol:g}); normalise each row"
+        )
+
+
+def _all_classes(values: np.ndarray, classes: tuple[Any, ...]) -> bool:
+    text = {str(c) for c in classes}
+    return all((v in classes) or (str(v) in text) for v in pd.unique(values.ravel()))
+
+
+def model_output(
+    name: str,
+    values: Any,
+    classes: tuple[Any, ...],
+    *,
+    kind: OutputKind | None = None,
+    what: str | None = None,
+    score_hint: str = 'pass kind="score"',
+) -> ModelOutput:
+    """One model's outputs as a :class:`ModelOutput`, its kind inferred when ``kind`` is ``None``.
+
+    An items × classes array is ``"proba"``; a 1-D array whose values are all classes is ``"label"``;
+    a 1-D array of numbers in [0, 1] with two classes is the probability of the second class
+    (``"proba"``). Real-valued scores need ``kind="score"``. ``what`` names the model in messages.
+
+    >>> model_output("m", [0.2, 0.9], (0, 1)).values.tolist()
+    [[0.8, 0.2], [0.09999999999999998, 0.9]]
+    """
+    what = what or f"model {name!r}"
+    arr = np.asarray(values)
+    if arr.ndim not in (1, 2) or len(arr) == 0:
+        raise InputError(f"{what}: expected a 1-D or items × classes array, got shape {arr.shape}")
+    if kind is None:
+        if arr.ndim == 2:
+            kind = "proba"
+        elif _all_classes(arr, classes):
+            kind = "label"
+        else:
+            kind = _numeric_kind(arr, classes, what, score_hint)
+    if kind == "label":
+        codes, _ = code_labels(
+            pd.Series(arr), classes, column=what, locate=lambda i: f"{what} item {i + 1}"
+        )
+        return ModelOutput(str(name), "label", codes)
+    if kind == "proba":
+        return ModelOutput(str(name), "proba", _probabilities(arr, classes, what))
+    if kind == "score":
+        try:
+            s = arr.astype(float)
+        except (TypeError, ValueError):
+            raise InputError(f"{what}: scores must be numbers") from None
+        if s.ndim != 1 or not np.all(np.isfinite(s)):
+            bad = int(np.flatnonzero(~np.isfinite(s.ravel()))[0]) if s.ndim == 1 else 0
+            raise InputError(f"{what} item {bad + 1}: a score must be one finite number per item")
+        return ModelOutput(str(name), "score", s)
+    raise InputError(f'kind={kind!r}: use "label", "proba" or "score"')
+
+
+def _numeric_kind(
+    arr: np.ndarray, classes: tuple[Any, ...], what: str, score_hint: str
+) -> OutputKind:
+    """A 1-D array that is not all classes: a positive-class probability, or an error that says why."""
+    numeric = arr.dtype.kind in "fiu"
+    if numeric and len(classes) == 2:
+        p1 = arr.astype(float)
+        bad = ~np.isfinite(p1) | (p1 < 0) | (p1 > 1)
+        if not bad.any():
+            return "proba"
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(
+            f"{what} item {i + 1}: {show(arr[i])} is neither a class {classes!r} nor a probability "
+            f"in [0, 1]; for real-valued scores {score_hint}"
+        )
+    first = next(v for v in arr if v not in classes and str(v) not in {str(c) for c in classes})
+    if numeric:
+        raise InputError(
+            f"{what}: value {show(first)} is not one of the classes {classes!r}, and a single "
+            f"probability per item needs two classes; for real-valued scores {score_hint}"
+        )
+    raise InputError(
+        f"{what}: value {show(first)} is not one of the classes {classes!r}; fix the value or "
+        "declare every class with classes="
+    )
+
+
+def _probabilities(arr: np.ndarray, classes: tuple[Any, ...], what: str) -> np.ndarray:
+    try:
+        p = arr.astype(float)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: probabilities must be numbers") from None
+    if p.ndim == 1:
+        if len(classes) != 2:
+            raise InputError(
+                f"{what}: one probability per item needs exactly two classes, but classes="
+                f"{classes!r}; give an items × classes array"
+            )
+        p = np.column_stack([1.0 - p, p])
+    elif p.shape[1] != len(classes):
+        raise InputError(
+            f"{what}: {p.shape[1]} probability columns for {len(classes)} classes {classes!r}; "
+            "give one column per class"
+        )
+    check_probabilities(p, lambda i: f"{what} item {i + 1}")
+    return p
 
 
 class Predictions:
@@ -105,47 +224,37 @@ class Predictions:
         kind: OutputKind | dict[str, OutputKind] | None = None,
         source: str | None = None,
     ) -> Predictions:
-        """Predictions from arrays: ``outputs`` maps model name → labels, probabilities or scores.
+        """Predictions from arrays: ``outputs`` maps model name → labels, probabilities or scores, one
+        entry per item of ``items`` (in that order).
 
-        ``kind`` is inferred when omitted: a 2-D array is ``"proba"``; a 1-D array whose values are all
-        classes is ``"label"`` (values are class names, not codes); otherwise an error (pass
-        ``kind="score"`` for real-valued scores, or a 1-D positive-class probability with
-        ``kind="proba"`` for two classes).
+        ``kind`` is inferred when omitted: an items × classes array is ``"proba"``; a 1-D array whose
+        values are all classes is ``"label"`` (values are class names, not codes); a 1-D array of
+        numbers in [0, 1] with two classes is the probability of the second class (``"proba"``). Pass
+        ``kind="score"`` for real-valued scores (a dict gives each model its own kind).
+
+        >>> p = Predictions.from_arrays(
+        ...     ["a", "b", "c"], {"clf": [0.9, 0.2, 0.6], "rule": ["yes", "no", "no"]},
+        ...     classes=["no", "yes"])
+        >>> p
+        Predictions(3 items, classes=('no', 'yes'), models={'clf': proba, 'rule': label})
+        >>> p.hard("clf").tolist()
+        [1, 0, 1]
         """
-        from ._coding import code_labels
-        from .io import check_probabilities
-
+        if items is None:
+            raise TypeError("items=None: give the item ids, one per output")
+        if classes is None:
+            raise TypeError("classes=None: give the classes the outputs refer to")
+        if not isinstance(outputs, dict):
+            raise TypeError(
+                f"outputs={type(outputs).__name__}: give a dict mapping model name → outputs"
+            )
         cls_ = tuple(classes)
         models = []
         for name, raw in outputs.items():
+            if raw is None:
+                raise TypeError(f"outputs[{name!r}]=None: give labels, probabilities or scores")
             k = kind.get(name) if isinstance(kind, dict) else kind
-            arr = np.asarray(raw)
-            if k is None:
-                if arr.ndim == 2:
-                    k = "proba"
-                else:
-                    k = "label"
-            if k == "label":
-                codes, _ = code_labels(pd.Series(arr), cls_, column=f"model {name}")
-                models.append(ModelOutput(str(name), "label", codes))
-            elif k == "proba":
-                p = arr.astype(float)
-                if p.ndim == 1:
-                    if len(cls_) != 2:
-                        raise InputError(
-                            f"model {name!r}: a single probability column needs exactly two classes"
-                        )
-                    p = np.column_stack([1 - p, p])
-                check_probabilities(p, where=lambda i, n=name: f"model {n!r} item {i + 1}")
-                models.append(ModelOutput(str(name), "proba", p))
-            elif k == "score":
-                s = arr.astype(float)
-                if not np.all(np.isfinite(s)):
-                    i = int(np.flatnonzero(~np.isfinite(s))[0])
-                    raise InputError(f"model {name!r} item {i + 1}: score {s[i]!r} is not finite")
-                models.append(ModelOutput(str(name), "score", s))
-            else:
-                raise InputError(f"kind={k!r}: use label, proba or score")
+            models.append(model_output(str(name), raw, cls_, kind=k))
         return cls(pd.Index(items), cls_, models, source=source)
 
     # ------------------------------------------------------------------ access
@@ -166,7 +275,7 @@ class Predictions:
                 return m
         raise KeyError(f"no model {name!r}; models are {list(self.names)}")
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[ModelOutput]:
         return iter(self.models)
 
     def hard(self, name: str) -> np.ndarray:
@@ -204,7 +313,12 @@ class Predictions:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Gold:
-    """Oracle ("gold") labels for some items: ids and class codes."""
+    """Oracle ("gold") labels for some items: ids and class codes (-1: no gold label).
+
+    >>> g = Gold(pd.Index(["a", "b"]), ("no", "yes"), np.array([1, 0]))
+    >>> g.for_items(pd.Index(["b", "c", "a"])).tolist()
+    [0, -1, 1]
+    """
 
     items: pd.Index
     classes: tuple[Any, ...]
@@ -217,20 +331,26 @@ class Gold:
     def for_items(self, items: pd.Index, missing: MissingPolicy = "error") -> np.ndarray:
         """Gold codes aligned to ``items`` (-1 where an item has no gold label).
 
-        Gold for items that are not in ``items`` is an error unless ``missing="drop"``.
+        Gold labels for items that are not in ``items`` are an error unless ``missing="drop"``.
         """
-        pos = align_index(items, self.items)
+        check_missing(missing)
+        labelled = self.codes >= 0
+        known = self.items[labelled] if not labelled.all() else self.items
+        codes = self.codes[labelled] if not labelled.all() else self.codes
+        pos = align_index(items, known)
         out = np.full(len(items), -1, dtype=np.int16)
-        out[pos >= 0] = self.codes[pos[pos >= 0]]
+        out[pos >= 0] = codes[pos[pos >= 0]]
         if missing == "error":
-            used = np.zeros(len(self.items), dtype=bool)
-            used[pos[pos >= 0]] = True
-            if not used.all():
-                extra = self.items[~used]
-                raise InputError(
-                    f"{self.source or 'gold'}: {len(extra)} gold label(s) for items with no ratings "
-                    f"(first: {show(extra[0])}); fix the ids or pass --missing drop"
-                )
+            problem = mismatch(
+                pd.Index(items),
+                pos,
+                known,
+                what=self.source or "gold",
+                noun="gold label",
+                subset_ok=True,
+            )
+            if problem:
+                raise InputError(problem)
         return out
 
     def __repr__(self) -> str:
@@ -248,41 +368,31 @@ def align(
     With ``missing="error"`` (default) any rated item without a prediction, or a prediction for an
     item with no ratings, raises :class:`InputError` with the counts; ``missing="drop"`` keeps the
     items both have.
+
+    >>> r = Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"])
+    >>> p = Predictions.from_arrays(["b", "a", "z"], {"m": [1, 0, 1]}, classes=[0, 1])
+    >>> r2, p2 = align(r, p, missing="drop")
+    >>> list(p2.items), p2.hard("m").tolist()
+    (['a', 'b'], [0, 1])
     """
+    missing = check_missing(missing)
+    what = predictions.source or "predictions"
     if tuple(map(str, predictions.classes)) != tuple(map(str, ratings.classes)):
         raise InputError(
-            f"{predictions.source or 'predictions'}: classes {predictions.classes!r} do not match the "
-            f"ratings' classes {ratings.classes!r}; read the predictions with the ratings' classes"
+            f"{what}: classes {predictions.classes!r} do not match the ratings' classes "
+            f"{ratings.classes!r}; read the predictions with the ratings' classes"
         )
     pos = align_index(ratings.items, predictions.items)
     has_pred = pos >= 0
-    n_unknown = len(predictions.items) - int(has_pred.sum())
-    n_unpredicted = int((~has_pred).sum())
-    if missing not in ("error", "drop"):
-        raise InputError(f"missing={missing!r}: use error or drop")
-    if missing == "error" and (n_unknown or n_unpredicted):
-        parts = []
-        if n_unpredicted:
-            first = ratings.items[~has_pred][0]
-            parts.append(f"{n_unpredicted} rated item(s) have no prediction (first: {show(first)})")
-        if n_unknown:
-            used = np.zeros(len(predictions.items), dtype=bool)
-            used[pos[has_pred]] = True
-            first = predictions.items[~used][0]
-            parts.append(
-                f"{n_unknown} prediction(s) are for items with no ratings (first: {show(first)})"
-            )
-        raise InputError(
-            f"{predictions.source or 'predictions'}: " + "; ".join(parts) + "; fix the item ids or "
-            "pass --missing drop to keep only the items both files share"
-        )
-    if has_pred.all() and np.array_equal(pos, np.arange(len(pos))):
+    if missing == "error":
+        problem = mismatch(ratings.items, pos, predictions.items, what=what, noun="prediction")
+        if problem:
+            raise InputError(problem)
+    same_items = len(predictions.items) == len(ratings.items)
+    if same_items and np.array_equal(pos, np.arange(len(pos))):
         return ratings, predictions
     if not has_pred.any():
-        raise InputError(
-            f"{predictions.source or 'predictions'}: no prediction matches any rated item id; "
-            "check the item column (--item-col) of both files"
-        )
+        raise no_match(what, "prediction")
     keep = np.flatnonzero(has_pred)
     r = ratings if has_pred.all() else ratings.take(keep)
     p = predictions.take(pos[keep])

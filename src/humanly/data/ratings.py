@@ -15,20 +15,29 @@ also expose :meth:`Ratings.matrix`, the items × raters label-code matrix with :
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._coding import Locator, code_labels, coerce_classes, default_locator, ids_to_index, show
+from ._coding import Locator
 from .errors import InputError
+from .layouts import (
+    Coded,
+    DuplicatePolicy,
+    code_long,
+    counts_matrix,
+    index_as_items,
+    long_layout,
+    wide_array,
+    wide_layout,
+)
+from .tables import read_table
 
 __all__ = ["MISSING", "DuplicatePolicy", "Ratings"]
 
 #: Marker for "no label" in :meth:`Ratings.matrix`.
 MISSING = -1
-
-DuplicatePolicy = Literal["error", "keep", "first", "last"]
 
 
 def _small_int(n: int) -> type[np.signedinteger[Any]]:
@@ -85,7 +94,7 @@ class Ratings:
             where = f"{source}: " if source else ""
             raise InputError(
                 f"{where}only {len(self.classes)} class(es) {self.classes!r}; agreement needs at least "
-                "two classes: declare them with --classes (e.g. --classes 0,1)"
+                "two classes: declare them with classes= (e.g. 0 and 1)"
             )
         if item_codes is not None:
             if label_codes is None or rater_codes is None or self.raters is None:
@@ -113,10 +122,27 @@ class Ratings:
             if arr.shape != (len(self.items), len(self.classes)):
                 raise ValueError(f"counts shape {arr.shape} != (items, classes)")
             self._counts = arr.astype(np.int64)
-            self._item_codes = self._rater_codes = self._label_codes = self._offsets = None
+            # anonymous counts have no per-label codes (the accessors refuse: _require_raters)
+            none = np.empty(0, dtype=np.int32)
+            self._item_codes = self._rater_codes = self._label_codes = self._offsets = none
         self._counts.setflags(write=False)
 
     # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_coded(cls, coded: Coded, *, source: str | None = None) -> Ratings:
+        """Ratings from the coded arrays a layout produced (:mod:`humanly.data.layouts`)."""
+        if coded.item_codes is not None:
+            return cls(
+                items=coded.items,
+                classes=coded.classes,
+                item_codes=coded.item_codes,
+                rater_codes=coded.rater_codes,
+                label_codes=coded.label_codes,
+                raters=coded.raters,
+                source=source,
+            )
+        return cls(items=coded.items, classes=coded.classes, counts=coded.counts, source=source)
+
     @classmethod
     def from_long(
         cls,
@@ -135,60 +161,21 @@ class Ratings:
         ``duplicates`` says what to do when a rater labelled the same item twice: ``"error"`` (default),
         ``"first"``/``"last"`` (keep one), ``"keep"`` (count every label; :meth:`matrix` then shows the
         last one).
+
+        >>> Ratings.from_long(["a", "a", "b"], ["r1", "r2", "r1"], ["x", "y", "x"]).counts.tolist()
+        [[1, 1], [1, 0]]
         """
-        locate = locate or default_locator(source or "input")
-        item_col, rater_col, label_col = columns
-        n = len(items)
-        if not (len(raters) == n == len(labels)):
-            raise InputError("items, raters and labels must have the same length")
-        if n == 0:
-            raise InputError(
-                f"{source or 'input'}: no ratings (zero rows); give at least one label"
-            )
-        label_codes, cls_ = code_labels(labels, classes, column=label_col, locate=locate)
-        item_codes, item_index = ids_to_index(items, column=item_col, locate=locate)
-        rater_codes, rater_index = ids_to_index(raters, column=rater_col, locate=locate)
-        if duplicates not in ("error", "keep", "first", "last"):
-            raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
-        if duplicates != "keep":
-            key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
-            sorted_key = np.sort(
-                key
-            )  # cheaper than hashing 10^7 keys; the hash runs only on failure
-            has_dup = bool((sorted_key[1:] == sorted_key[:-1]).any())
-            del sorted_key
-            dup_arr = (
-                pd.Series(key)
-                .duplicated(keep="first" if duplicates != "last" else "last")
-                .to_numpy()
-                if has_dup
-                else None
-            )
-            if dup_arr is not None:
-                if duplicates == "error":
-                    i = int(np.flatnonzero(dup_arr)[0])
-                    it, ra = item_index[item_codes[i]], rater_index[rater_codes[i]]
-                    raise InputError(
-                        f"{locate(i)}: rater {show(ra)} labelled item {show(it)} more than once "
-                        f"({int(dup_arr.sum())} duplicate (item, rater) pairs); remove them or choose "
-                        "--duplicates keep|first|last"
-                    )
-                keep = ~dup_arr
-                item_codes, rater_codes, label_codes = (
-                    item_codes[keep],
-                    rater_codes[keep],
-                    label_codes[keep],
-                )
-        rater_codes = rater_codes.astype(np.int32)
-        return cls(
-            items=item_index,
-            classes=cls_,
-            item_codes=item_codes.astype(np.int32),
-            rater_codes=rater_codes,
-            label_codes=label_codes,
-            raters=rater_index,
+        coded = code_long(
+            items,
+            raters,
+            labels,
+            classes=classes,
+            duplicates=duplicates,
             source=source,
+            columns=columns,
+            locate=locate,
         )
+        return cls.from_coded(coded, source=source)
 
     @classmethod
     def from_frame(
@@ -204,20 +191,26 @@ class Ratings:
     ) -> Ratings:
         """Named ratings from a long DataFrame (crowd-kit / cleanlab style ``task, worker, label``).
 
-        Column names are detected from common conventions (see :mod:`humanly.data.io`); pass
+        Column names are detected from common conventions (see :mod:`humanly.data.columns`); pass
         ``item_col``/``rater_col``/``label_col`` to override.
-        """
-        from .io import read_ratings
 
-        return read_ratings(
-            frame,
+        >>> frame = pd.DataFrame({"task": [1, 1, 2], "worker": ["u", "v", "u"], "label": [0, 1, 1]})
+        >>> Ratings.from_frame(frame)
+        Ratings(2 items, 2 raters, 3 labels, classes=(0, 1), source='DataFrame')
+        """
+        if not isinstance(frame, pd.DataFrame):
+            got = "None" if frame is None else type(frame).__name__
+            raise TypeError(f"frame={got}: give a pandas DataFrame")
+        table = read_table(frame, name=source)
+        coded = long_layout(
+            table,
             item_col=item_col,
             rater_col=rater_col,
             label_col=label_col,
             classes=classes,
             duplicates=duplicates,
-            name=source,
         )
+        return cls.from_coded(coded, source=table.name)
 
     @classmethod
     def from_counts(
@@ -232,55 +225,22 @@ class Ratings:
         """Anonymous ratings from per-item class counts.
 
         ``counts`` is an (items × classes) array of non-negative integers, or a DataFrame whose columns
-        are the classes (in order). ``items`` defaults to the DataFrame index or ``0..n-1``.
+        are the classes (in order). ``items`` defaults to the DataFrame index or ``0..n-1``, ``classes``
+        to ``0..C-1``.
+
+        >>> r = Ratings.from_counts([[3, 1], [0, 4]], items=["a", "b"], classes=["no", "yes"])
+        >>> r
+        Ratings(2 items, anonymous counts, 8 labels, classes=('no', 'yes'))
+        >>> r.labels_per_item.tolist()
+        [4, 4]
         """
-        locate = locate or default_locator(source or "input")
-        if isinstance(counts, pd.DataFrame):
-            if classes is None:
-                classes = list(counts.columns)
-            if items is None:
-                items = counts.index
-            values = counts.to_numpy()
-        else:
-            values = np.asarray(counts)
-        if values.ndim != 2:
-            raise InputError(
-                f"counts must be a 2-D items × classes table, got shape {values.shape}"
-            )
-        if classes is None:
-            classes = list(range(values.shape[1]))
-        cls_ = coerce_classes(classes)
-        if len(cls_) != values.shape[1]:
-            raise InputError(f"{len(cls_)} classes given for {values.shape[1]} count columns")
-        if values.shape[0] == 0:
-            raise InputError(f"{source or 'input'}: no items (zero rows); give at least one item")
-        try:
-            num = values.astype(float)
-        except (TypeError, ValueError):
-            num = pd.DataFrame(values).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-        bad = ~np.isfinite(num) | (num < 0) | (num != np.round(num))
-        if bad.any():
-            i, j = (int(x[0]) for x in np.nonzero(bad))
-            raise InputError(
-                f"{locate(i)}: count {show(values[i, j])} for class {cls_[j]!r} is not a non-negative "
-                "integer; counts must be whole numbers of raters"
-            )
-        if items is None:
-            items = range(values.shape[0])
-        item_index = pd.Index(items)
-        if item_index.has_duplicates:
-            dup = item_index[item_index.duplicated()][0]
-            i = int(np.flatnonzero(item_index == dup)[1])
-            raise InputError(
-                f"{locate(i)}: item {show(dup)} appears on more than one row of a counts table; "
-                "give one row per item"
-            )
-        return cls(items=item_index, classes=cls_, counts=num.astype(np.int64), source=source)
+        coded = counts_matrix(counts, items=items, classes=classes, source=source, locate=locate)
+        return cls.from_coded(coded, source=source)
 
     @classmethod
     def from_wide(
         cls,
-        frame: pd.DataFrame,
+        frame: Any,
         *,
         item_col: str | None = None,
         rater_cols: Sequence[str] | None = None,
@@ -289,13 +249,22 @@ class Ratings:
     ) -> Ratings:
         """Named ratings from a wide table: one row per item, one column per rater (or slot).
 
-        Blank cells are missing labels. Rater ids are the column names.
-        """
-        from .io import read_ratings
+        Blank cells are missing labels. Rater ids are the column names; items come from the item
+        column, or the frame's index when there is none. A numpy array (cleanlab's items × raters with
+        NaN for missing) has items and raters numbered ``0..N-1`` and ``0..M-1``.
 
-        return read_ratings(
-            frame, wide=True, item_col=item_col, rater_cols=rater_cols, classes=classes, name=source
-        )
+        >>> Ratings.from_wide(pd.DataFrame({"r1": ["x", None], "r2": ["y", "y"]}, index=["a", "b"]))
+        Ratings(2 items, 2 raters, 3 labels, classes=('x', 'y'), source='DataFrame')
+        """
+        if isinstance(frame, pd.DataFrame):
+            framed, icol = index_as_items(frame, item_col)
+            table = read_table(framed, name=source)
+            coded = wide_layout(table, item_col=icol, rater_cols=rater_cols, classes=classes)
+            return cls.from_coded(coded, source=table.name)
+        if isinstance(frame, (np.ndarray, list)):
+            return cls.from_coded(wide_array(frame, classes=classes, source=source), source=source)
+        got = "None" if frame is None else type(frame).__name__
+        raise TypeError(f"frame={got}: give a wide DataFrame or an items × raters array")
 
     # ------------------------------------------------------------------ basic properties
     @property
@@ -330,12 +299,14 @@ class Ratings:
     def n_labels(self) -> int:
         return int(self._counts.sum())
 
-    def _require_raters(self, what: str) -> None:
+    def _require_raters(self, what: str) -> pd.Index:
+        """The rater ids; an :class:`InputError` for anonymous counts."""
         if self.raters is None:
             raise InputError(
                 f"{what} needs named raters, but {self.source or 'these ratings'} holds anonymous "
                 "counts only; use long format (item, rater, label) or a slots-based analysis"
             )
+        return self.raters
 
     @property
     def item_codes(self) -> np.ndarray:
@@ -364,8 +335,8 @@ class Ratings:
     @property
     def labels_per_rater(self) -> np.ndarray:
         """Number of labels each named rater gave."""
-        self._require_raters("labels_per_rater")
-        return np.bincount(self._rater_codes, minlength=len(self.raters))
+        raters = self._require_raters("labels_per_rater")
+        return np.bincount(self._rater_codes, minlength=len(raters))
 
     def matrix(self, missing: int = MISSING) -> np.ndarray:
         """Items × raters matrix of label codes, ``missing`` where a rater did not label an item.
@@ -373,8 +344,7 @@ class Ratings:
         Dense: n_items × n_raters small integers. With many raters and few labels each, prefer the coded
         arrays (:attr:`item_codes`, :attr:`rater_codes`, :attr:`label_codes`).
         """
-        self._require_raters("the items × raters matrix")
-        n_r = len(self.raters)
+        n_r = len(self._require_raters("the items × raters matrix"))
         dtype = _small_int(max(self.n_classes, -missing + 1, missing + 1))
         out = np.full((self.n_items, n_r), missing, dtype=dtype)
         out[self._item_codes, self._rater_codes] = self._label_codes

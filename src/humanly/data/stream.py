@@ -9,14 +9,16 @@ combiner need); an item's rows may be spread over any number of files and batche
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ._coding import _sort_classes, coerce_classes, python_scalar, show
+from ._coding import coerce_classes, python_scalar, show, sort_classes
+from .columns import ITEM_NAMES, LABEL_NAMES, pick_column
 from .errors import InputError
 from .ratings import Ratings
 
@@ -31,7 +33,7 @@ def _dataset(path: Path, label: str) -> Any:
     if path.is_file() and path.suffix.lower() not in (".parquet", ".pq"):
         raise InputError(
             f"{label}: streaming reads Parquet (a .parquet file or a folder of them); convert the "
-            "file or drop --stream"
+            "file or drop stream=True"
         )
     try:
         return ds.dataset(path, format="parquet")
@@ -40,7 +42,7 @@ def _dataset(path: Path, label: str) -> Any:
 
 
 def read_counts_stream(
-    source: str | Path,
+    source: str | os.PathLike[str],
     *,
     item_col: str | None = None,
     label_col: str | None = None,
@@ -51,63 +53,76 @@ def read_counts_stream(
     """Per-item class counts of a long-format Parquet dataset (``item, [rater,] label`` rows), read
     ``batch_rows`` rows at a time. Returns anonymous-count :class:`Ratings` (items in order of first
     appearance; classes declared or the sorted distinct labels)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .io import ITEM_NAMES, LABEL_NAMES, Table, _pick
-
     path = Path(source)
     label = name or str(path)
     dataset = _dataset(path, label)
     columns = [f.name for f in dataset.schema]
-    stub = Table(pd.DataFrame(columns=columns), label, None)
-    icol = _pick(stub, item_col, ITEM_NAMES, "item", "--item-col")
-    lcol = _pick(stub, label_col, LABEL_NAMES, "label", "--label-col")
+    icol = pick_column(columns, item_col, ITEM_NAMES, role="item", param="item_col", where=label)
+    lcol = pick_column(
+        columns, label_col, LABEL_NAMES, role="label", param="label_col", where=label
+    )
+    assert icol is not None and lcol is not None
     declared = coerce_classes(classes) if classes is not None else None
 
-    ids: list[Any] = []  # per batch: the batch's distinct item ids (Arrow)
-    partial: list[np.ndarray] = []  # per batch: distinct items × batch classes counts
-    batch_classes: list[list[Any]] = []
-    seen: dict[Any, None] = {}
+    parts: list[_BatchCounts] = []
     row0 = 0
     for batch in dataset.to_batches(columns=[icol, lcol], batch_size=batch_rows):
-        if batch.num_rows == 0:
-            continue
-        items, labels = batch.column(0), batch.column(1)
-        for arr, col in ((items, icol), (labels, lcol)):
-            if arr.null_count:
-                i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
-                raise InputError(
-                    f"{label} row {row0 + i + 1}: blank or missing value in column '{col}'; fill it "
-                    "in or remove the row"
-                )
-        if pa.types.is_dictionary(items.type):
-            items = items.cast(items.type.value_type)
-        if pa.types.is_dictionary(labels.type):
-            labels = labels.cast(labels.type.value_type)
-        ienc = pc.dictionary_encode(items)
-        lenc = pc.dictionary_encode(labels)
-        ii = ienc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        li = lenc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        values = [python_scalar(v) for v in lenc.dictionary.to_pylist()]
-        if declared is not None:
-            text = {str(c) for c in declared}
-            for v in values:
-                if v not in declared and str(v) not in text:
-                    i = int(np.flatnonzero(li == values.index(v))[0])
-                    raise InputError(
-                        f"{label} row {row0 + i + 1}: label {show(v)} is not one of the declared "
-                        f"classes {declared!r}; fix the label or --classes"
-                    )
-        n_i, n_c = len(ienc.dictionary), len(values)
-        counts = np.bincount(ii * n_c + li, minlength=n_i * n_c).reshape(n_i, n_c)
-        ids.append(ienc.dictionary)
-        partial.append(counts.astype(np.int32))
-        batch_classes.append(values)
-        seen.update(dict.fromkeys(values))
-        row0 += batch.num_rows
+        if batch.num_rows:
+            parts.append(_batch_counts(batch, (icol, lcol), declared, label, row0))
+            row0 += batch.num_rows
     if row0 == 0:
         raise InputError(f"{label}: no rows; give at least one")
+    return _merge(parts, declared, label)
+
+
+class _BatchCounts(NamedTuple):
+    ids: Any  # the batch's distinct item ids (Arrow)
+    counts: np.ndarray  # distinct items × batch classes
+    classes: list[Any]  # the batch's classes, in the order of the columns of counts
+
+
+def _batch_counts(
+    batch: Any, columns: tuple[str, str], declared: tuple[Any, ...] | None, label: str, row0: int
+) -> _BatchCounts:
+    """One record batch → its distinct items × its classes counts."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    items, labels = batch.column(0), batch.column(1)
+    for arr, col in zip((items, labels), columns, strict=True):
+        if arr.null_count:
+            i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
+            raise InputError(
+                f"{label} row {row0 + i + 1}: blank or missing value in column '{col}'; fill it "
+                "in or remove the row"
+            )
+    if pa.types.is_dictionary(items.type):
+        items = items.cast(items.type.value_type)
+    if pa.types.is_dictionary(labels.type):
+        labels = labels.cast(labels.type.value_type)
+    ienc = pc.dictionary_encode(items)
+    lenc = pc.dictionary_encode(labels)
+    ii = ienc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    li = lenc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    values = [python_scalar(v) for v in lenc.dictionary.to_pylist()]
+    if declared is not None:
+        text = {str(c) for c in declared}
+        for v in values:
+            if v not in declared and str(v) not in text:
+                i = int(np.flatnonzero(li == values.index(v))[0])
+                raise InputError(
+                    f"{label} row {row0 + i + 1}: label {show(v)} is not one of the declared "
+                    f"classes {declared!r}; fix the label or classes="
+                )
+    n_i, n_c = len(ienc.dictionary), len(values)
+    counts = np.bincount(ii * n_c + li, minlength=n_i * n_c).reshape(n_i, n_c)
+    return _BatchCounts(ienc.dictionary, counts.astype(np.int32), values)
+
+
+def _merge(parts: list[_BatchCounts], declared: tuple[Any, ...] | None, label: str) -> Ratings:
+    """Sum the batches' counts per item, in one global class order."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     if declared is not None:
         final = declared
@@ -116,18 +131,21 @@ def read_counts_stream(
             **{c: j for j, c in enumerate(final)},
         }
     else:
-        final = _sort_classes(list(seen))
+        seen: dict[Any, None] = {}
+        for part in parts:
+            seen.update(dict.fromkeys(part.classes))
+        final = sort_classes(list(seen))
         position = {c: j for j, c in enumerate(final)}
     n_cls = len(final)
     # one row per (batch, distinct item) in global class order, then one sum per global item
-    rows = np.zeros((sum(len(p) for p in partial), n_cls), dtype=np.int32)
+    rows = np.zeros((sum(len(p.counts) for p in parts), n_cls), dtype=np.int32)
     at = 0
-    for counts, values in zip(partial, batch_classes, strict=True):
-        cols = [position[v] if v in position else position[str(v)] for v in values]
-        rows[at : at + len(counts), cols] = counts
-        at += len(counts)
-    del partial
-    all_ids = pa.concat_arrays([a.cast(ids[0].type) for a in ids])
+    for part in parts:
+        cols = [position[v] if v in position else position[str(v)] for v in part.classes]
+        rows[at : at + len(part.counts), cols] = part.counts
+        at += len(part.counts)
+    all_ids = pa.concat_arrays([p.ids.cast(parts[0].ids.type) for p in parts])
+    parts.clear()  # free the per-batch counts before the final sum
     genc = pc.dictionary_encode(all_ids)
     gidx = genc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     n_items = len(genc.dictionary)

@@ -30,18 +30,18 @@ def data_section(
         ("classes", ", ".join(map(str, s.classes))),
         (
             "labels per item (min / median / max)",
-            f"{lpi['min']} / {lpi['median']:g} / {lpi['max']}",
+            f"{lpi.min} / {lpi.median:g} / {lpi.max}",
         ),
-        ("pairwise agreement", _fmt(a["pairwise"])),
-        ("Fleiss' kappa", _fmt(a["fleiss_kappa"])),
-        ("Krippendorff's alpha (nominal)", _fmt(a["krippendorff_alpha"])),
+        ("pairwise agreement", _fmt(a.pairwise)),
+        ("Fleiss' kappa", _fmt(a.fleiss_kappa)),
+        ("Krippendorff's alpha (nominal)", _fmt(a.krippendorff_alpha)),
     ]
     rows += [(f"share of '{k}'", f"{v:.1%}") for k, v in s.class_frequencies.items()]
     if s.gold:
         rows += [
-            ("items with gold", f"{s.gold['n_items']:,}"),
-            ("plurality label = gold", _fmt(s.gold["plurality_accuracy"])),
-            ("single label = gold", _fmt(s.gold["label_accuracy"])),
+            ("items with gold", f"{s.gold.n_items:,}"),
+            ("plurality label = gold", _fmt(s.gold.plurality_accuracy)),
+            ("single label = gold", _fmt(s.gold.label_accuracy)),
         ]
     tables = [Table("The ratings at a glance", ("quantity", "value"), tuple(rows))]
     if s.models:
@@ -51,11 +51,11 @@ def data_section(
                 ("model", "output", "items", "agrees with plurality", "gold accuracy"),
                 tuple(
                     (
-                        m["model"],
-                        m["kind"],
-                        f"{m['n_items']:,}",
-                        _fmt(m.get("plurality_agreement")),
-                        _fmt(m.get("gold_accuracy")),
+                        m.model,
+                        m.kind,
+                        f"{m.n_items:,}",
+                        _fmt(m.plurality_agreement),
+                        _fmt(m.gold_accuracy),
                     )
                     for m in s.models
                 ),

@@ -1,0 +1,106 @@
+"""Matching item ids, and the one rule and wording for ids that do not match.
+
+Predictions and gold are matched to rated items by id, never by position. Ids match as given; when
+the two sides hold different kinds of id (``266`` against ``"266"``, e.g. a Parquet file against a
+CSV) they are compared as text. Rated items without a prediction, and predictions or gold labels for
+items with no ratings, are an error (:func:`mismatch`) unless the caller passes ``missing="drop"``,
+which keeps the items both have; gold may cover any subset of the rated items.
+
+>>> rated = pd.Index(["a", "b", "c"])
+>>> pos = align_index(rated, pd.Index(["c", "a", "z"]))
+>>> pos.tolist()
+[1, -1, 0]
+>>> print(mismatch(rated, pos, pd.Index(["c", "a", "z"]), what="p.csv", noun="prediction"))
+p.csv: 1 rated item(s) have no prediction (first: 'b'); 1 prediction(s) are for items with no \
+ratings (first: 'z'); fix the item ids or pass missing="drop" to keep only the items both have
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from ._coding import show
+from .errors import InputError
+
+__all__ = ["MissingPolicy", "align_index", "check_missing", "mismatch", "no_match"]
+
+MissingPolicy = Literal["error", "drop"]
+
+
+def check_missing(missing: object) -> MissingPolicy:
+    """``missing`` itself when it is ``"error"`` or ``"drop"``; an :class:`InputError` otherwise.
+
+    >>> check_missing("drop")
+    'drop'
+    """
+    if missing == "error":
+        return "error"
+    if missing == "drop":
+        return "drop"
+    raise InputError(f'missing={missing!r}: use "error" or "drop"')
+
+
+def _as_text(index: pd.Index) -> pd.Index:
+    return index.astype(str) if index.dtype != object else pd.Index([str(x) for x in index])
+
+
+def align_index(target: pd.Index, source: pd.Index) -> np.ndarray:
+    """Positions in ``source`` of each id in ``target`` (-1 where absent).
+
+    Ids match as given; if the two indexes hold different types (``266`` vs ``"266"``, e.g. a Parquet
+    file against a CSV), they are compared as text.
+
+    >>> align_index(pd.Index(["1", "2"]), pd.Index([2, 1])).tolist()
+    [1, 0]
+    """
+    pos = source.get_indexer(target)
+    if (pos < 0).any() and len(source) and len(target):
+        same_kind = pd.api.types.infer_dtype(target) == pd.api.types.infer_dtype(source)
+        if not same_kind:
+            pos = _as_text(source).get_indexer(_as_text(target))
+    return np.asarray(pos)
+
+
+def mismatch(
+    target: pd.Index,
+    pos: np.ndarray,
+    index: pd.Index,
+    *,
+    what: str,
+    noun: str,
+    subset_ok: bool = False,
+) -> str | None:
+    """The message for ids that do not match, ``None`` when they all do.
+
+    ``target`` are the rated items, ``index`` the ids of the predictions or gold labels (``noun``),
+    ``pos = align_index(target, index)``. With ``subset_ok`` (gold) rated items may lack an entry.
+    """
+    has = pos >= 0
+    used = np.zeros(len(index), dtype=bool)
+    used[pos[has]] = True
+    parts = []
+    if not subset_ok and not has.all():
+        first = target[~has][0]
+        parts.append(f"{int((~has).sum())} rated item(s) have no {noun} (first: {show(first)})")
+    if not used.all():
+        first = index[~used][0]
+        parts.append(
+            f"{int((~used).sum())} {noun}(s) are for items with no ratings (first: {show(first)})"
+        )
+    if not parts:
+        return None
+    return (
+        f"{what}: "
+        + "; ".join(parts)
+        + '; fix the item ids or pass missing="drop" to keep only the items both have'
+    )
+
+
+def no_match(what: str, noun: str) -> InputError:
+    """The error for ``missing="drop"`` when no id matches at all (nothing would be left)."""
+    return InputError(
+        f"{what}: no {noun} matches a rated item id; check the item ids (and item_col=)"
+    )

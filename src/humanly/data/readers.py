@@ -1,0 +1,455 @@
+"""Readers: ratings, predictions and gold labels from files, DataFrames and arrays.
+
+* :func:`read_ratings` — long, wide or counts tables (files or DataFrames), cleanlab's items × raters
+  arrays (``wide=True``), or a Parquet dataset streamed to counts (``stream=True``);
+* :func:`read_predictions` — model outputs: hard labels, ``prob_<class>`` columns, one positive-class
+  probability or a real-valued score, optionally several models in one file;
+* :func:`read_gold` — oracle labels, any subset of items.
+
+Files are read by extension (:mod:`humanly.data.tables`); columns are found by name
+(:mod:`humanly.data.columns`) unless given. Every problem is one
+:class:`~humanly.data.errors.InputError` line naming the file, line or row, column or value, and the
+fix, written with the Python parameter (``item_col=``) that the command line shows as its flag.
+To read ratings, predictions and gold together, joined by item id, use :func:`humanly.read_study`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._coding import code_labels, coerce_classes, ids_to_index, show
+from .columns import (
+    GOLD_NAMES,
+    HARD_NAMES,
+    ITEM_NAMES,
+    MODEL_NAMES,
+    PROB_NAMES,
+    id_text_columns,
+    normalise_name,
+    pick_column,
+)
+from .errors import InputError
+from .layouts import (
+    CountsSpec,
+    DuplicatePolicy,
+    counts_layout,
+    index_as_items,
+    long_layout,
+    wide_array,
+    wide_layout,
+)
+from .predictions import Gold, ModelOutput, Predictions, check_probabilities
+from .ratings import Ratings
+from .stream import read_counts_stream
+from .tables import Source, Table, read_table
+
+__all__ = ["read_gold", "read_predictions", "read_ratings"]
+
+_ARRAY_HINT = (
+    "say what the array holds: pass wide=True for an items × raters label matrix (NaN = missing), "
+    "or use humanly.Ratings.from_counts(array) for items × classes counts"
+)
+
+
+# ------------------------------------------------------------------------------------------ ratings
+def read_ratings(
+    source: Source | np.ndarray | Ratings,
+    *,
+    item_col: str | None = None,
+    rater_col: str | None = None,
+    label_col: str | None = None,
+    classes: Sequence[Any] | None = None,
+    wide: bool = False,
+    rater_cols: Sequence[str] | None = None,
+    counts: CountsSpec | None = None,
+    total_col: str | None = None,
+    rest_class: str = "other",
+    duplicates: DuplicatePolicy = "error",
+    ignore_cols: Sequence[str] = (),
+    name: str | None = None,
+    stream: bool = False,
+) -> Ratings:
+    """Read ratings from a file, a DataFrame or an array into a :class:`~humanly.data.Ratings`.
+
+    Three layouts:
+
+    * **long** (default): one row per label with item, rater and label columns (detected by name);
+    * **wide** (``wide=True``): one row per item, one column per rater or slot, blanks missing; rater
+      columns are ``rater_cols`` or every column but the item column (and ``ignore_cols``). A
+      DataFrame with no item column has its index as the items; a numpy array (cleanlab's N × M, NaN
+      for missing) has items ``0..N-1`` and raters ``0..M-1``, integral floats read as integer labels;
+    * **counts** (``counts=...``): one row per item, one count column per class. ``counts`` is a list
+      ``"e,n,c"`` (class names = column names, or ``"CLASS=COL,..."``), a glob ``"credCount*_ret"``
+      (classes = what ``*`` matched), a prefix ``"n_"`` or a mapping class → column. With
+      ``total_col``, the count columns may omit one class, whose count is the total minus the others
+      (named ``rest_class``, placed first). An items × classes array: :meth:`Ratings.from_counts`.
+
+    ``name`` labels the source in messages (default: the path, or "DataFrame"). ``stream=True`` reads a
+    long-format Parquet dataset (a file or a folder of files) in batches and keeps only per-item class
+    counts (anonymous; memory proportional to items, not labels). A :class:`Ratings` is returned as is.
+    (Long because this docstring describes every layout; the layouts module does the work.)
+
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"task": ["t1", "t1", "t2"], "worker": ["w1", "w2", "w1"],
+    ...                      "label": ["cat", "dog", "dog"]})  # crowd-kit's layout
+    >>> read_ratings(long)
+    Ratings(2 items, 2 raters, 3 labels, classes=('cat', 'dog'), source='DataFrame')
+    >>> import numpy as np
+    >>> labels = np.array([[1, 0, np.nan], [1, 1, 0]])  # cleanlab: items × raters, NaN = missing
+    >>> r = read_ratings(labels, wide=True)
+    >>> r.classes, r.counts.tolist()
+    ((0, 1), [[1, 1], [1, 2]])
+    """
+    if source is None:
+        raise TypeError("source=None: give a file path, a DataFrame or an array of labels")
+    if isinstance(source, Ratings):
+        return source
+    if wide and counts is not None:
+        raise InputError("wide=True and counts= describe different layouts; give one of them")
+    if duplicates not in ("error", "keep", "first", "last"):
+        raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
+    if stream:
+        if not isinstance(source, (str, os.PathLike)) or wide or counts is not None:
+            raise InputError(
+                "stream=True reads a long-format Parquet file or folder; drop wide=True/counts= "
+                "or stream=True"
+            )
+        return read_counts_stream(
+            source, item_col=item_col, label_col=label_col, classes=classes, name=name
+        )
+    if isinstance(source, (np.ndarray, list, tuple)):
+        if not wide:
+            shape = np.shape(source) if isinstance(source, np.ndarray) else (len(source),)
+            raise TypeError(f"read_ratings(array of shape {shape}): {_ARRAY_HINT}")
+        if counts is not None:
+            raise TypeError(f"read_ratings(array, counts=...): {_ARRAY_HINT}")
+        return Ratings.from_coded(wide_array(source, classes=classes, source=name), source=name)
+    if not isinstance(source, (pd.DataFrame, str, os.PathLike)):
+        raise TypeError(
+            f"source={type(source).__name__}: give a file path, a DataFrame or an array of labels"
+        )
+    if wide or counts is not None:
+        layout = {"counts": counts, "total_col": total_col, "rest_class": rest_class}
+        if wide:
+            layout = {"rater_cols": rater_cols, "ignore_cols": ignore_cols}
+        return _one_row_per_item(source, item_col, classes, name, **layout)
+    table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
+    coded = long_layout(
+        table,
+        item_col=item_col,
+        rater_col=rater_col,
+        label_col=label_col,
+        classes=classes,
+        duplicates=duplicates,
+    )
+    return Ratings.from_coded(coded, source=table.name)
+
+
+def _one_row_per_item(
+    source: Source,
+    item_col: str | None,
+    classes: Sequence[Any] | None,
+    name: str | None,
+    **layout: Any,
+) -> Ratings:
+    """Ratings from a wide table (``rater_cols``, ``ignore_cols``) or a counts table (``counts``,
+    ``total_col``, ``rest_class``); a DataFrame with no item column has its items in the index."""
+    if isinstance(source, pd.DataFrame):
+        source, item_col = index_as_items(source, item_col)
+    table = read_table(source, text_columns=id_text_columns([item_col]), name=name)
+    if "counts" in layout:
+        coded = counts_layout(table, item_col=item_col, classes=classes, **layout)
+    else:
+        coded = wide_layout(table, item_col=item_col, classes=classes, **layout)
+    return Ratings.from_coded(coded, source=table.name)
+
+
+# ------------------------------------------------------------------------------------ predictions
+def read_predictions(
+    source: Source,
+    *,
+    classes: Sequence[Any] | None = None,
+    item_col: str | None = None,
+    model_col: str | None = None,
+    prediction_col: str | None = None,
+    prob_prefix: str = "prob_",
+    prob_col: str | None = None,
+    score_col: str | None = None,
+    positive: Any = None,
+    model_name: str | None = None,
+) -> Predictions:
+    """Read model outputs: hard ``prediction``, ``prob_<class>`` columns, one ``prob`` column (two
+    classes: probability of ``positive``, default the second class) or a real-valued ``score_col``.
+
+    An optional ``model`` column holds several models in one file (one row per item and model); each
+    model's kind is read from the columns its rows fill, so a hard and a soft model can share a file
+    (blank cells where a column does not apply). ``classes`` should be the ratings' classes; hard
+    predictions outside them are an error. The model is named by ``model_name``, else the column named
+    explicitly, else the file's name.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"item": ["a", "b", "a", "b"], "model": ["m1", "m1", "m2", "m2"],
+    ...                       "prediction": ["yes", "no", None, None],
+    ...                       "prob_no": [None, None, 0.3, 0.8], "prob_yes": [None, None, 0.7, 0.2]})
+    >>> p = read_predictions(frame, classes=["no", "yes"])
+    >>> p
+    Predictions(2 items, classes=('no', 'yes'), models={'m1': label, 'm2': proba})
+    >>> p.hard("m2").tolist()
+    [1, 0]
+    """
+    if source is None:
+        raise TypeError("source=None: give a predictions file path or DataFrame")
+    src_name = "DataFrame" if isinstance(source, pd.DataFrame) else str(source)
+    table = read_table(source, text_columns=id_text_columns([item_col, model_col]))
+    cols = table.columns
+    icol = pick_column(cols, item_col, ITEM_NAMES, role="item", param="item_col", where=table.name)
+    mcol = pick_column(
+        cols, model_col, MODEL_NAMES, role="model", param="model_col", where=table.name,
+        required=False,
+    )  # fmt: skip
+    assert icol is not None
+    groups = _prediction_groups(table, prediction_col, prob_col, score_col, prob_prefix)
+    cls_ = _prediction_classes(table, groups, classes, prob_prefix)
+    explicit = score_col or prob_col or prediction_col
+    default = model_name or (explicit if explicit else Path(src_name).stem)
+    item_codes, item_index, model_codes, model_names = _rows_by_model(
+        table, icol, mcol, groups, default
+    )
+    models = []
+    for m, mname in enumerate(model_names):
+        rows = np.flatnonzero(model_codes == m)
+        if len(rows) != len(item_index):
+            have = np.zeros(len(item_index), dtype=bool)
+            have[item_codes[rows]] = True
+            missing_item = item_index[~have][0]
+            raise InputError(
+                f"{table.name}: model {mname!r} has no prediction for {int((~have).sum())} item(s) "
+                f"that other models predict (first: {show(missing_item)}); give every model every item"
+            )
+        kind, values = _model_outputs(table, rows, groups, cls_, positive, mname)
+        out = np.empty_like(values)
+        out[item_codes[rows]] = values
+        models.append(ModelOutput(mname, kind, out))  # type: ignore[arg-type]
+    return Predictions(item_index, cls_, models, source=src_name)
+
+
+def _prediction_groups(
+    table: Table,
+    prediction_col: str | None,
+    prob_col: str | None,
+    score_col: str | None,
+    prob_prefix: str,
+) -> dict[str, list[str]]:
+    """Candidate prediction columns by kind: ``label``, ``prob1`` (one probability), ``proba``
+    (``prob_<class>`` columns) or ``score`` — the named ones, else those found by name."""
+    cols = table.columns
+    groups: dict[str, list[str]] = {}
+    for kind, col, role, param in (
+        ("score", score_col, "score", "score_col"),
+        ("label", prediction_col, "prediction", "prediction_col"),
+        ("prob1", prob_col, "probability", "prob_col"),
+    ):
+        if col is not None:
+            groups[kind] = [
+                str(pick_column(cols, col, (), role=role, param=param, where=table.name))
+            ]
+    if groups:
+        return groups
+    hard = [c for c in cols if normalise_name(c) in HARD_NAMES]
+    single = [c for c in cols if normalise_name(c) in PROB_NAMES]
+    multi = [c for c in cols if c.startswith(prob_prefix) and len(c) > len(prob_prefix)]
+    for kind, found in (("label", hard), ("prob1", single), ("proba", multi)):
+        if len(found) > 1 and kind != "proba":
+            raise InputError(
+                f"{table.name}: several columns could be the prediction ({', '.join(found)}); "
+                "choose one with prediction_col= or prob_col="
+            )
+        if found:
+            groups[kind] = found
+    if not groups:
+        raise InputError(
+            f"{table.name}: no prediction columns (columns: {', '.join(cols)}); give a "
+            f"'prediction' column, one '{prob_prefix}<class>' column per class, or a single 'prob' "
+            "column for two classes (or name one with prediction_col=, prob_col= or score_col=)"
+        )
+    return groups
+
+
+def _prediction_classes(
+    table: Table,
+    groups: dict[str, list[str]],
+    classes: Sequence[Any] | None,
+    prob_prefix: str,
+) -> tuple[Any, ...]:
+    """The classes the outputs refer to (declared, else from the ``prob_`` columns or the hard labels,
+    else 0 and 1); puts the ``prob_<class>`` columns in class order."""
+    cls_ = coerce_classes(classes) if classes is not None else None
+    if "proba" in groups:
+        suffixes = coerce_classes([c[len(prob_prefix) :] for c in groups["proba"]])
+        if cls_ is None:
+            cls_ = suffixes
+        if sorted(map(str, suffixes)) != sorted(map(str, cls_)):
+            raise InputError(
+                f"{table.name}: prediction columns {', '.join(groups['proba'])} do not match the "
+                f"classes {cls_!r}; give exactly one '{prob_prefix}<class>' column per class"
+            )
+        order = [list(map(str, suffixes)).index(str(c)) for c in cls_]
+        groups["proba"] = [groups["proba"][j] for j in order]
+    if cls_ is None and "label" in groups:
+        _, cls_ = code_labels(
+            table.frame[groups["label"][0]],
+            None,
+            column=groups["label"][0],
+            locate=table.locate,
+            allow_missing=True,
+        )
+    return (0, 1) if cls_ is None else cls_
+
+
+def _rows_by_model(
+    table: Table, icol: str, mcol: str | None, groups: dict[str, list[str]], default: str
+) -> tuple[np.ndarray, pd.Index, np.ndarray, list[str]]:
+    """Item codes and ids, model codes and names of the table's rows (one row per item and model)."""
+    df = table.frame
+    item_codes, item_index = ids_to_index(df[icol], column=str(icol), locate=table.locate)
+    if mcol is None:
+        if len(groups) > 1:
+            found = ", ".join(c for cols in groups.values() for c in cols)
+            raise InputError(
+                f"{table.name}: several kinds of prediction columns ({found}) but no model column; "
+                "choose one with prediction_col=, prob_col= or score_col=, or add a 'model' column"
+            )
+        model_codes = np.zeros(len(df), dtype=np.int64)
+        model_names = [str(default)]
+    else:
+        mc, mi = ids_to_index(df[mcol], column=mcol, locate=table.locate)
+        model_codes, model_names = mc.astype(np.int64), [str(x) for x in mi]
+    key = model_codes * len(item_index) + item_codes
+    dup = pd.Series(key).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        raise InputError(
+            f"{table.locate(i)}: more than one prediction for item {show(df[icol].iloc[i])}"
+            + (f" and model {show(df[mcol].iloc[i])}" if mcol else "")
+            + "; give one row per item (and model)"
+        )
+    return item_codes, item_index, model_codes, model_names
+
+
+def _model_outputs(
+    table: Table,
+    rows: np.ndarray,
+    groups: dict[str, list[str]],
+    classes: tuple[Any, ...],
+    positive: Any,
+    model: str,
+) -> tuple[str, np.ndarray]:
+    """The kind and values of one model's outputs (its ``rows`` of the table)."""
+    sub = table.frame.iloc[rows]
+
+    def locate(k: int) -> str:
+        return table.locate(int(rows[k]))
+
+    filled = {k: bool(sub[c].notna().all(axis=None)) for k, c in groups.items()}
+    usable = [k for k, ok in filled.items() if ok]
+    if len(groups) == 1:
+        usable = list(groups)
+    if len(usable) != 1:
+        names = ", ".join(c for cols in groups.values() for c in cols)
+        what = "several complete" if usable else "no complete"
+        raise InputError(
+            f"{table.name}: model {model!r} has {what} prediction columns among {names}; fill exactly "
+            "one kind per model (blank the others) or choose with prediction_col= or prob_col="
+        )
+    kind = usable[0]
+    cols = groups[kind]
+    if kind == "label":
+        codes, _ = code_labels(sub[cols[0]], classes, column=cols[0], locate=locate)
+        return "label", codes
+    if kind == "score":
+        s = pd.to_numeric(sub[cols[0]], errors="coerce").to_numpy(dtype=float)
+        if not np.isfinite(s).all():
+            i = int(np.flatnonzero(~np.isfinite(s))[0])
+            raise InputError(
+                f"{locate(i)}: score {show(sub[cols[0]].iloc[i])} in column '{cols[0]}' is not a finite "
+                "number; fix it"
+            )
+        return "score", s
+    if kind == "proba":
+        raw = sub[cols].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        check_probabilities(raw, locate)
+        return "proba", raw
+    return "proba", _positive_probability(table, sub[cols[0]], classes, positive, locate)
+
+
+def _positive_probability(
+    table: Table, column: pd.Series, classes: tuple[Any, ...], positive: Any, locate: Any
+) -> np.ndarray:
+    """Items × 2 probabilities from one column holding the probability of ``positive``."""
+    if len(classes) != 2:
+        raise InputError(
+            f"{table.name}: a single probability column '{column.name}' needs two classes, but there "
+            f"are {len(classes)} {classes!r}; give one 'prob_<class>' column per class"
+        )
+    pos = classes[1] if positive is None else coerce_classes([positive])[0]
+    if str(pos) not in map(str, classes):
+        raise InputError(f"positive={positive!r} is not one of the classes {classes!r}")
+    j = list(map(str, classes)).index(str(pos))
+    p1 = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+    values = np.empty((len(p1), 2))
+    values[:, j], values[:, 1 - j] = p1, 1 - p1
+    check_probabilities(values, locate)
+    return values
+
+
+# ------------------------------------------------------------------------------------------- gold
+def read_gold(
+    source: Source,
+    *,
+    classes: Sequence[Any] | None = None,
+    item_col: str | None = None,
+    gold_col: str | None = None,
+    label_col: str | None = None,
+) -> Gold:
+    """Read gold (oracle) labels: an item column and a gold column (``label``, ``gold``, ``truth``, …,
+    or ``gold_col``; ``label_col`` is the same parameter under its older name).
+
+    An item may appear on several rows (e.g. gold stored beside each rating) if they agree.
+
+    >>> import pandas as pd
+    >>> g = read_gold(pd.DataFrame({"item": ["a", "a", "c"], "truth": ["yes", "yes", "no"]}))
+    >>> g, g.codes.tolist()
+    (Gold(2 items, classes=('no', 'yes'), source='DataFrame'), [1, 0])
+    """
+    if source is None:
+        raise TypeError("source=None: give a gold file path or DataFrame")
+    if gold_col is not None and label_col is not None and gold_col != label_col:
+        raise InputError(f"gold_col={gold_col!r} and label_col={label_col!r}: give one of them")
+    gold_col = gold_col if gold_col is not None else label_col
+    src_name = "DataFrame" if isinstance(source, pd.DataFrame) else str(source)
+    table = read_table(source, text_columns=id_text_columns([item_col]))
+    cols = table.columns
+    icol = pick_column(cols, item_col, ITEM_NAMES, role="item", param="item_col", where=table.name)
+    gcol = pick_column(
+        cols, gold_col, GOLD_NAMES, role="gold label", param="gold_col", where=table.name
+    )
+    assert icol is not None and gcol is not None
+    df = table.frame
+    codes, cls_ = code_labels(df[gcol], classes, column=gcol, locate=table.locate)
+    item_codes, item_index = ids_to_index(df[icol], column=icol, locate=table.locate)
+    out = np.full(len(item_index), -1, dtype=np.int16)
+    out[item_codes] = codes
+    conflict = out[item_codes] != codes
+    if conflict.any():
+        i = int(np.flatnonzero(conflict)[0])
+        raise InputError(
+            f"{table.locate(i)}: item {show(df[icol].iloc[i])} has conflicting gold labels; give one gold "
+            "label per item"
+        )
+    return Gold(item_index, cls_, out, source=src_name)

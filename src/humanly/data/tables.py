@@ -1,0 +1,331 @@
+"""Tables by file extension: ``.csv``, ``.tsv``, ``.parquet`` (a file or a folder of files), ``.jsonl``
+and ``.json`` (optionally compressed: ``.gz``, ``.bz2``, ``.xz``, ``.zst``), or a DataFrame.
+
+:func:`read_table` returns a :class:`Table`: the frame plus how to name its rows in error messages
+("ratings.csv line 7"), so every reader reports problems as one line that points at the data.
+
+>>> import pandas as pd
+>>> t = read_table(pd.DataFrame({"item": ["a", "b"], "label": [1, 0]}))
+>>> t.columns, t.locate(1)
+(['item', 'label'], 'DataFrame row 2')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._atomic import atomic_path
+from .errors import InputError
+
+__all__ = [
+    "COMPRESSIONS",
+    "EXTENSIONS",
+    "Source",
+    "Table",
+    "format_of",
+    "read_columns",
+    "read_table",
+    "write_table",
+]
+
+EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+}
+COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
+
+#: What a table reader accepts: a path or a DataFrame.
+Source = str | os.PathLike[str] | pd.DataFrame
+
+# Keep JSON values as written (ids stay text, no date parsing); pandas ≥ 3 deprecates convert_dates.
+_JSON_OPTIONS: dict[str, Any] = {"dtype": False}
+if int(pd.__version__.split(".")[0]) < 3:
+    _JSON_OPTIONS["convert_dates"] = False
+
+
+# ---------------------------------------------------------------------------------------- tables
+@dataclass
+class Table:
+    """A DataFrame read from a file, with how to name its rows in error messages."""
+
+    frame: pd.DataFrame
+    name: str
+    first_line: int | None  # line number of data row 0 for text formats, None -> "row N"
+
+    def locate(self, i: int) -> str:
+        """Where data row ``i`` (0-based) is, for an error message: ``"r.csv line 3"``."""
+        if self.first_line is None:
+            return f"{self.name} row {i + 1}"
+        return f"{self.name} line {i + self.first_line}"
+
+    @property
+    def columns(self) -> list[str]:
+        """The column names, as text."""
+        return [str(c) for c in self.frame.columns]
+
+
+def format_of(path: Path) -> str:
+    """The table format of ``path`` by its extension (compression suffixes skipped).
+
+    >>> format_of(Path("ratings.tsv.gz"))
+    'tsv'
+    """
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in COMPRESSIONS:
+        suffixes = suffixes[:-1]
+    ext = suffixes[-1] if suffixes else ""
+    if ext not in EXTENSIONS:
+        shown = ext or "(none)"
+        raise InputError(
+            f"{path}: unknown extension {shown}; use .csv, .tsv, .parquet, .jsonl or .json "
+            "(rename or convert the file)"
+        )
+    return EXTENSIONS[ext]
+
+
+def _unicode_error(path: Path) -> InputError:
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start : exc.start + 1].hex()
+        return InputError(
+            f"{path} line {line}: byte 0x{byte} at offset {exc.start} is not UTF-8; re-save the file "
+            "as UTF-8 (e.g. iconv -f latin1 -t utf-8)"
+        )
+    return InputError(f"{path}: could not decode the file as UTF-8; re-save it as UTF-8")
+
+
+def read_table(
+    source: Source,
+    *,
+    text_columns: Callable[[list[str]], Sequence[str]] | None = None,
+    name: str | None = None,
+) -> Table:
+    """Read a table by extension (or wrap a DataFrame), with one-line errors for unreadable input.
+
+    ``text_columns(columns)`` names columns to read as text in CSV/TSV files (ids keep leading zeros);
+    ``name`` labels the table in messages (default: the path, or ``"DataFrame"``). Column names become
+    text.
+
+    >>> read_table(pd.DataFrame({"item": []}))
+    Traceback (most recent call last):
+    humanly.data.errors.InputError: DataFrame: no rows; give at least one
+    """
+    if isinstance(source, pd.DataFrame):
+        return _wrap_frame(source, name or "DataFrame")
+    path = Path(source)
+    label = name or str(path)
+    fmt = _checked_format(path, label)
+    try:
+        frame, first_line = _read_format(path, fmt, label, text_columns)
+    except InputError:
+        raise
+    except UnicodeDecodeError:
+        raise _unicode_error(path) from None
+    except pd.errors.ParserError as exc:
+        msg = " ".join(str(exc).split())
+        raise InputError(
+            f"{label}: could not parse as {fmt.upper()} ({msg}); fix the file"
+        ) from None
+    except (ValueError, OSError) as exc:
+        msg = " ".join(str(exc).split())[:200]
+        raise InputError(
+            f"{label}: could not read as {fmt} ({msg}); check the file format"
+        ) from None
+    except Exception as exc:  # pyarrow errors and friends: still one line, never a traceback
+        msg = " ".join(str(exc).split())[:200]
+        raise InputError(
+            f"{label}: could not read as {fmt} ({type(exc).__name__}: {msg})"
+        ) from None
+
+    if frame.shape[1] == 0:
+        raise InputError(f"{label}: no columns found; give a file with a header and rows")
+    if len(frame) == 0:
+        raise InputError(f"{label}: has a header but no data rows; add rows")
+    frame.columns = pd.Index([str(c) for c in frame.columns])
+    return Table(frame, label, first_line)
+
+
+def _wrap_frame(source: pd.DataFrame, label: str) -> Table:
+    frame = source.reset_index(drop=True)
+    if any(not isinstance(c, str) for c in frame.columns):
+        frame.columns = pd.Index([str(c) for c in frame.columns])  # e.g. cleanlab's 0..M-1
+    if frame.shape[1] == 0:
+        raise InputError(f"{label}: no columns")
+    if len(frame) == 0:
+        raise InputError(f"{label}: no rows; give at least one")
+    return Table(frame, label, None)
+
+
+def _checked_format(path: Path, label: str) -> str:
+    """The format of an existing, non-empty file, or ``parquet`` for a folder of Parquet files."""
+    if not path.exists():
+        raise InputError(f"{label}: no such file; check the path")
+    if path.is_dir():
+        parts = sorted(path.glob("*.parquet")) + sorted(path.glob("*.pq"))
+        if not parts:
+            raise InputError(
+                f"{label}: is a directory, not a file; give the path of a ratings file "
+                "(a directory must hold .parquet files to be read as a dataset)"
+            )
+        return "parquet"
+    fmt = format_of(path)
+    if path.stat().st_size == 0:
+        raise InputError(f"{label}: file is empty (0 bytes); give a file with a header and rows")
+    return fmt
+
+
+def _read_format(
+    path: Path,
+    fmt: str,
+    label: str,
+    text_columns: Callable[[list[str]], Sequence[str]] | None,
+) -> tuple[pd.DataFrame, int | None]:
+    """The frame and the line number of its first data row (``None``: rows are counted, not lines)."""
+    if fmt in ("csv", "tsv"):
+        sep = "," if fmt == "csv" else "\t"
+        try:
+            header = pd.read_csv(path, sep=sep, nrows=0, encoding="utf-8")
+        except pd.errors.EmptyDataError:
+            raise InputError(
+                f"{label}: file has no header or rows; give a file with a header and rows"
+            ) from None
+        columns = [str(c) for c in header.columns]
+        dtype = {c: str for c in (text_columns(columns) if text_columns else [])}
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            encoding="utf-8",
+            dtype=dtype or None,
+            keep_default_na=False,
+            na_values=[""],
+            skipinitialspace=True,
+            low_memory=False,
+        )
+        return frame, 2
+    if fmt == "parquet":
+        return _read_parquet(path), None
+    if fmt == "jsonl":
+        return pd.read_json(path, lines=True, **_JSON_OPTIONS), 1
+    # json: records array, columns object, or JSON lines saved as .json
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    stripped = text.lstrip()
+    lines = [ln for ln in stripped.splitlines() if ln.strip()]
+    as_lines = stripped.startswith("{") and len(lines) > 1 and lines[1].lstrip().startswith("{")
+    frame = pd.read_json(StringIO(text), lines=as_lines, orient=None, **_JSON_OPTIONS)
+    return frame, (1 if as_lines else None)
+
+
+def read_columns(source: Source) -> list[str]:
+    """The column names of a table, reading as little as possible (the header, or the schema).
+
+    >>> read_columns(pd.DataFrame({"item": [1], 0: [2]}))
+    ['item', '0']
+    """
+    if isinstance(source, pd.DataFrame):
+        return [str(c) for c in source.columns]
+    path = Path(source)
+    if path.is_dir() or format_of(path) == "parquet":
+        import pyarrow.parquet as pq
+
+        return [f.name for f in pq.ParquetDataset(path).schema]
+    fmt = format_of(path)
+    if fmt in ("csv", "tsv"):
+        try:
+            head = pd.read_csv(path, sep="," if fmt == "csv" else "\t", nrows=0, encoding="utf-8")
+        except (pd.errors.EmptyDataError, UnicodeDecodeError, OSError, ValueError):
+            return read_table(path).columns  # the full reader gives the right one-line error
+        return [str(c) for c in head.columns]
+    return read_table(path).columns
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    """Read Parquet with text columns as dictionaries: ids arrive already integer-coded (fast and small
+    for millions of labels), as pandas Categoricals whose categories keep the file's order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.ParquetDataset(path).schema
+    text = [
+        f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
+    table = pq.read_table(path, read_dictionary=text or None)
+    columns: dict[str, Any] = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if pa.types.is_dictionary(col.type):
+            columns[name] = _dictionary_to_categorical(col)
+        else:
+            columns[name] = col.to_pandas()
+    return pd.DataFrame(columns, copy=False)
+
+
+def _dictionary_to_categorical(col: Any) -> pd.Categorical:
+    """A chunked Arrow dictionary column → one pandas Categorical.
+
+    Chunks carry their own dictionaries; instead of unifying them in Arrow (hashing every row), factorise
+    the concatenated small dictionaries once and remap each chunk's indices (O(rows), no string hashing).
+    """
+    chunks = [c for c in col.chunks if len(c)]
+    if not chunks:
+        return pd.Categorical([])
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    dicts = [c.dictionary for c in chunks]
+    encoded = pc.dictionary_encode(pa.concat_arrays(dicts))
+    global_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+    uniques = encoded.dictionary.to_pandas()
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in dicts])])
+    out = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
+    pos = 0
+    for k, c in enumerate(chunks):
+        idx = c.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        mapped = global_codes[offsets[k] : offsets[k + 1]][np.maximum(idx, 0)] if len(idx) else idx
+        if c.null_count:
+            mapped = np.where(c.is_null().to_numpy(zero_copy_only=False), -1, mapped)
+        out[pos : pos + len(c)] = mapped
+        pos += len(c)
+    return pd.Categorical.from_codes(out, categories=pd.Index(uniques))
+
+
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """Write ``frame`` by extension, atomically (temporary file in the same folder, then rename).
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = write_table(pd.DataFrame({"item": ["a"], "label": [1]}), Path(folder) / "r.csv")
+    >>> read_table(path).frame.to_dict("list")
+    {'item': ['a'], 'label': [1]}
+    """
+    target = Path(path)
+    fmt = format_of(target)
+    with atomic_path(target) as tmp:
+        if fmt == "csv":
+            frame.to_csv(tmp, index=False)
+        elif fmt == "tsv":
+            frame.to_csv(tmp, index=False, sep="\t")
+        elif fmt == "parquet":
+            frame.to_parquet(tmp, index=False)
+        elif fmt == "jsonl":
+            frame.to_json(tmp, orient="records", lines=True)
+        else:
+            frame.to_json(tmp, orient="records")
+    return target

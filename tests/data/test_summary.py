@@ -1,0 +1,79 @@
+"""summarize: typed nested values, the same JSON as when they were dicts, every input form."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+import humanly
+from humanly.summary import AgreementSummary, CountSummary, GoldSummary, ModelSummary
+
+
+def _study() -> tuple[humanly.Ratings, dict[str, object], pd.Series]:
+    long = pd.DataFrame(
+        {
+            "item": ["a", "a", "a", "b", "b", "c", "c"],
+            "rater": ["u", "v", "w", "u", "v", "u", "w"],
+            "label": ["x", "x", "y", "y", "y", "x", "y"],
+        }
+    )
+    r = humanly.read_ratings(long)
+    preds = {
+        "hard": pd.Series(["x", "y", "y"], index=["a", "b", "c"]),
+        "score": np.array([0.3, 2.0, 1.5]),
+    }
+    return r, preds, pd.Series(["x", "y"], index=["b", "a"])
+
+
+def test_nested_values_are_typed_and_json_is_unchanged() -> None:
+    r, preds, gold = _study()
+    p = {"hard": preds["hard"]}
+    s = humanly.summarize(r, gold, p)
+    scores = humanly.Predictions.from_arrays(
+        r.items, {"score": preds["score"]}, classes=r.classes, kind="score"
+    )
+    s2 = humanly.summarize(r, None, scores)
+    assert isinstance(s.labels_per_item, CountSummary) and isinstance(
+        s.labels_per_rater, CountSummary
+    )
+    assert isinstance(s.agreement, AgreementSummary) and isinstance(s.gold, GoldSummary)
+    assert isinstance(s.models, tuple) and isinstance(s.models[0], ModelSummary)
+    d = s.to_dict()
+    assert d["labels_per_item"] == {
+        "min": 2,
+        "median": 2.0,
+        "max": 3,
+        "mean": 7 / 3,
+        "histogram": {"2": 2, "3": 1},
+    }
+    assert set(d["labels_per_rater"]) == {"min", "median", "max", "mean"}  # no histogram per rater
+    assert set(d["agreement"]) == {"pairwise", "fleiss_kappa", "krippendorff_alpha", "n_items"}
+    assert set(d["gold"]) == {"n_items", "plurality_accuracy", "label_accuracy"}
+    hard = {"model": "hard", "kind": "label", "n_items": 3, "gold_accuracy": 0.0}
+    assert d["models"] == [{**hard, "plurality_agreement": s.models[0].plurality_agreement}]
+    assert s2.to_dict()["models"] == [
+        {"model": "score", "kind": "score", "n_items": 3}
+    ]  # keys that apply
+    json.dumps(d)
+    # dict-style access still reads the values (code written when these were dicts)
+    assert s.agreement["pairwise"] == s.agreement.pairwise and s.labels_per_item["histogram"] == {
+        "2": 2,
+        "3": 1,
+    }
+    assert (
+        s2.models[0].get("plurality_agreement") is None and s.models[0].get("gold_accuracy") == 0.0
+    )
+
+
+def test_every_form_gives_the_same_summary() -> None:
+    r, preds, gold = _study()
+    a = humanly.summarize(r, gold, {"hard": preds["hard"]}).to_dict()
+    frame = r.to_frame()  # a long frame: items a, b, c
+    b = humanly.summarize(frame, gold.iloc[::-1], {"hard": preds["hard"].to_numpy()}).to_dict()
+    c = humanly.summarize(frame.iloc[::-1], gold, {"hard": preds["hard"].iloc[::-1]}).to_dict()
+    for d in (a, b, c):
+        d.pop("source")
+    assert a == b
+    assert a["models"] == c["models"] and a["gold"] == c["gold"] and a["n_labels"] == c["n_labels"]
