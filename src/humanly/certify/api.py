@@ -16,7 +16,7 @@ from .._checks import check_choice, check_int
 from .._parallel import check_workers
 from ..data import Gold, InputError, Predictions, Ratings, Study, as_ratings, join
 from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, renamed_keyword, settings
-from ._bounds import Tail
+from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .curves import bound_curve, curve_k_max
 from .lower import aggregate_counts, hard_predictions, lower_samples
@@ -46,6 +46,7 @@ def certify(
     oms_lr: float | None = None,
     t_u: float | None = None,
     t_l: float | None = None,
+    tau: float = 0.0,
     seed: int | None = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -82,6 +83,13 @@ def certify(
       subsets when there are at most ``curve_subsets``, else samples that many with ``seed``, in-process
       or on dask (``workers``, ``scheduler``, ``client``) with the same numbers.
     * ``oms_steps``/``oms_lr``: the paper's gradient ascent for OMS instead of bounded maximisation.
+    * ``tau``: every confidence is for "the model beats the average rater by at least τ" (Theorem 7,
+      eq. 29; default 0, the paper's "beats").
+
+    Each model's certificate also carries ``items_needed`` (the smallest number of items, behind both
+    bounds, that would certify the same L_N and U_N), a typed ``evidence`` (status, reason) and
+    ``by_upper``, the verdict under U⁽ᵉ⁾ and under U⁽ᵗ⁾ (the one Theorem 1 proves);
+    ``upper_bound.lemma2`` checks Lemma 2's condition and the advice of more raters than classes.
 
     >>> from humanly import simulate
     >>> d = simulate.oracle(1000, [0.85, 0.8, 0.75, 0.8, 0.7], models={"m": 0.97}, seed=1)
@@ -91,8 +99,9 @@ def certify(
     """
     raters = renamed_keyword("annotators", annotators, "raters", raters, "slots")
     verdict = settings(
-        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr
-    )
+        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
+        tau=tau,
+    )  # fmt: skip
     opts = _options(raters, upper, aggregate, missing, seed)
     plan = _curve_plan(curve, curve_subsets, curve_max_k, workers, scheduler, client)
     study = _joined(ratings, predictions, gold, opts.missing)
@@ -120,9 +129,10 @@ def certify(
         delta=verdict.delta,
         aggregate=opts.aggregate,
         simultaneous=simultaneous(
-            certs, verdict.alpha, up.bound.upper, up.tails[verdict.bound], tails_l
+            certs, verdict.alpha, up.bound.upper, up.tails[verdict.bound], tails_l, verdict.tau
         ),
         notes=(*up.notes, *notes_l, *notes_c),
+        tau=verdict.tau,
     )
 
 
@@ -211,15 +221,11 @@ def _certificates(
     certs = tuple(
         model_certificate(
             x.model,
-            x.lower,
-            x.n,
-            up.bound.upper,
-            up.tails,
-            x.tails,
+            Sample(x.n, x.lower, x.variance, x.successes),
+            up.bound,
+            list(BOUNDS),
             verdict,
             n_models=len(samples),
-            full_credit=x.successes,
-            lower_variance=x.variance,
         )
         for x in samples
     )
