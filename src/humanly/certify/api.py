@@ -19,7 +19,7 @@ from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, renamed_keyword, settin
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .curves import bound_curve, curve_k_max
-from .lower import aggregate_counts, hard_predictions, lower_samples
+from .lower import Aggregate, aggregate_of, hard_predictions, lower_samples
 from .oracle import oracle_check
 from .results import BoundCurve, CertifyResult, ModelCertificate
 from .upper import UpperPart, upper_bound
@@ -71,7 +71,10 @@ def certify(
       ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair over the items both labelled, U⁽ᵗ⁾ by eq. 2
       and U⁽ᵉ⁾ by eq. 8. (``annotators=`` is its deprecated name.)
     * ``aggregate``: ``"majority"`` (plurality; a tie among classes T gives credit 1/|T| when the model
-      predicts one of them) or ``"dawid-skene"`` (needs the optional crowd-kit).
+      predicts one of them), ``"weighted"`` (a soft aggregate: each item's label distribution with
+      raters weighted by their agreement with the others; credit = the probability the distribution
+      gives the model's label, :mod:`~humanly.certify.lower`), ``"soft"`` (the same, unweighted) or
+      ``"dawid-skene"`` (needs the optional crowd-kit).
     * ``bound`` of the verdict: ``"hoeffding"`` (the paper's), ``"bernstein"`` (empirical Bernstein for U_N²
       and L_N) or ``"exact"`` (Bernstein for U_N², Clopper–Pearson for L_N with ties broken at random
       with ``seed``); ``by_bound`` always reports all three.
@@ -107,8 +110,10 @@ def certify(
     study = _joined(ratings, predictions, gold, opts.missing)
     up = upper_bound(study.ratings, opts.raters, opts.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
-    agg = aggregate_counts(study.ratings, opts.aggregate)
+    agg = aggregate_of(study.ratings, opts.aggregate)
     certs, tails_l, notes_l = _certificates(study.ratings, hard, agg, up, verdict, opts.seed)
+    if opts.aggregate == "weighted" and not study.ratings.has_raters:
+        notes_l.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
     gold_codes = None if study.gold is None else study.gold.codes.astype(np.int64)
     oracle = None
     if study.gold is not None and gold_codes is not None:
@@ -116,7 +121,7 @@ def certify(
             study.ratings, gold_codes, agg, hard, opts.raters, up.bound, certs, verdict.bound,
             source=study.gold.source,
         )  # fmt: skip
-    points, notes_c = _curve(study.ratings, hard, gold_codes, opts, plan)
+    points, notes_c = _curve(study.ratings, hard, gold_codes, opts, plan, up.bound.agreement_matrix)
     return CertifyResult(
         n_items=study.ratings.n_items,
         raters=up.raters,
@@ -210,7 +215,7 @@ def _joined(ratings: Any, predictions: Any, gold: Any, missing: Any) -> Study:
 def _certificates(
     ratings: Ratings,
     hard: dict[str, np.ndarray],
-    agg: np.ndarray,
+    agg: Aggregate,
     up: UpperPart,
     verdict: Settings,
     seed: int | None,
@@ -238,8 +243,10 @@ def _curve(
     gold: np.ndarray | None,
     opts: _Options,
     plan: _CurvePlan,
+    agreement: np.ndarray | None = None,
 ) -> tuple[BoundCurve | None, Sequence[str]]:
-    """Fig. 3 when asked for, with a note when only some items enter it."""
+    """Fig. 3 when asked for, with a note when only some items enter it; ``agreement`` is the named
+    raters' agreement matrix when the upper bound computed it."""
     if not plan.curve:
         return None, ()
     k_max, notes = curve_k_max(ratings, opts.raters, plan.max_k)
@@ -254,5 +261,6 @@ def _curve(
         workers=plan.workers,
         scheduler=plan.scheduler,
         client=plan.client,
+        agreement=agreement if opts.raters == "named" else None,
     )
     return points, notes

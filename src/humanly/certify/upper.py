@@ -20,7 +20,7 @@ import numpy as np
 from .._checks import check_number
 from .._counts import pairwise_agreement
 from ..data import InputError, Ratings
-from ._agreement import named_agreement, offdiag_mean
+from ._agreement import MATRIX_MAX_RATERS, rater_pairs
 from ._bounds import BOUNDS, Sample, Tail
 from .lemma2 import lemma2_check
 from .results import FiniteBound, Raters, UpperBound
@@ -148,20 +148,24 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
             f'raters="named" needs rater ids, but {ratings.source or "the ratings"} holds '
             'anonymous counts; use raters="slots"'
         )
-    a, common, _ = named_agreement(ratings)
-    k = a.shape[0]
-    emp2 = offdiag_mean(a)
+    pairs = rater_pairs(ratings)
+    k = pairs.n_raters
+    emp2 = pairs.mean_agreement()
     if not math.isfinite(emp2):
         raise InputError(
             f"{ratings.source or 'ratings'}: no two named raters labelled a common item, so "
             'their agreement is undefined; use raters="slots"'
         )
     notes = []
-    n_pairs = int((common[~np.eye(k, dtype=bool)] > 0).sum()) // 2
-    if n_pairs < k * (k - 1) // 2:
+    n_pairs, all_pairs = pairs.n_pairs, k * (k - 1) // 2
+    if n_pairs < all_pairs:
         notes.append(
-            f"{k * (k - 1) // 2 - n_pairs} of {k * (k - 1) // 2} rater pairs share no item and "
-            "are left out of U⁽ᵉ⁾"
+            f"{all_pairs - n_pairs} of {all_pairs} rater pairs share no item and are left out of U⁽ᵉ⁾"
+        )
+    if pairs.matrix is None:
+        notes.append(
+            f"{k} named raters: the agreement of each pair sharing an item is counted sparsely; "
+            f"upper_bound.agreement_matrix is kept up to {MATRIX_MAX_RATERS} raters"
         )
     theo2 = 1.0 / k + (k - 1.0) / k * emp2
     x_e = pairwise_agreement(ratings.counts[multi])
@@ -174,5 +178,7 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     x_t = 1.0 / n_lab[multi] + (1.0 - 1.0 / n_lab[multi]) * x_e
     x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
     names = tuple(str(r) for r in ratings.raters) if ratings.raters is not None else None
-    a.setflags(write=False)  # a result is a value
-    return _Agreement(emp2, theo2, x, x_other, Raters("named", k), tuple(notes), a, names)
+    return _Agreement(
+        emp2, theo2, x, x_other, Raters("named", k), tuple(notes), pairs.matrix, names,
+        pairs=n_pairs, pairs_below_chance=pairs.below(1.0 / ratings.n_classes),
+    )  # fmt: skip
