@@ -17,7 +17,7 @@ against a bootstrap over items in ``tests/certify/test_certify_oracle.py``.
 
 >>> e = Estimate.of_mean(np.array([0.1, -0.2, 0.3, 0.0]))
 >>> round(e.value, 4), [round(x, 4) for x in e.interval()]
-[0.05, [-0.2646, 0.3646]]
+(0.05, [-0.154, 0.254])
 """
 
 from __future__ import annotations
