@@ -347,7 +347,8 @@ def oracle(
     copy_crowd: Mapping[str, float] | None = None,
     seed: Seed = None,
 ) -> SimulatedData:
-    """Oracle + annotators (Humanly Certifying Superhuman Classifiers, toy experiments).
+    """Oracle + annotators (Humanly Certifying Superhuman Classifiers, toy experiments). Long for its
+    parameter documentation and one draw per kind of output.
 
     A true label ℓ* per item from ``prior``; ``annotators`` gives K accuracies (errors uniform over the
     other classes) or K × C × C confusion matrices (row = true class). ``models`` maps names to an
