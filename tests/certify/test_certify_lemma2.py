@@ -74,3 +74,12 @@ def test_ragged_items_share_with_more_raters() -> None:
     assert any("of the items have more raters" in s for s in res.notes)
     full = certify(simulate.oracle(200, [0.8] * 6, n_classes=3, seed=2).ratings).upper_bound.lemma2
     assert full.more_raters_than_classes is True and full.ratio <= full.ratio_bound
+
+
+def test_bad_n_classes_names_the_parameter() -> None:
+    from humanly import InputError
+
+    with pytest.raises(InputError, match="n_classes=1"):
+        certify_summary([0.9], 0.8, 100, n_classes=1)
+    with pytest.raises(TypeError, match="n_classes="):
+        certify_summary([0.9], 0.8, 100, n_classes="3")  # type: ignore[arg-type]

@@ -184,3 +184,38 @@ def test_exact_bound_with_a_low_success_rate_needs_no_n() -> None:
     b = BOUNDS["exact"]
     sl = Sample(200, 0.9, 0.09, 170)  # tie-broken rate 0.85 ≤ U_N
     assert items_needed(0.9, 0.86, b, Sample(200, 0.86**2, 0.05), sl, alpha=0.05) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    counts=st.lists(
+        st.lists(st.integers(0, 5), min_size=3, max_size=3).filter(lambda r: sum(r) >= 2),
+        min_size=3,
+        max_size=30,
+    ),
+    preds=st.lists(st.integers(0, 2), min_size=30, max_size=30),
+    tau=st.sampled_from([0.0, 0.01]),
+)
+def test_new_fields_are_valid_on_random_counts(counts, preds, tau) -> None:
+    from humanly import Predictions, Ratings
+
+    r = Ratings.from_counts(np.array(counts), classes=[0, 1, 2])
+    p = Predictions.from_arrays(r.items, {"m": preds[: r.n_items]}, classes=[0, 1, 2])
+    for aggregate in ("majority", "soft"):
+        res = certify(r, p, aggregate=aggregate, tau=tau)
+        m = res.models[0]
+        lemma = res.upper_bound.lemma2
+        assert 0 <= lemma.agreement <= 1 and 0 <= lemma.share_more_raters <= 1
+        assert lemma.ratio >= 1 - 1e-12  # U⁽ᵗ⁾ ≥ U⁽ᵉ⁾
+        for v in (*m.by_bound.values(), *m.by_upper.values()):
+            e = v.evidence
+            assert e.status in STATUSES and e.reason in REASONS
+            assert v.items_needed is None or v.items_needed >= 1
+            assert (e.status == "certified") == v.superhuman
+            if v.confidence.oms is not None:
+                assert -1 <= v.confidence.oms <= 1
+        emp, theo = m.by_upper["empirical"], m.by_upper["theoretical"]
+        if theo.confidence.oms is not None:  # U⁽ᵗ⁾ ≥ U⁽ᵉ⁾: never a higher confidence (Hoeffding)
+            assert emp.confidence.oms >= theo.confidence.oms - 1e-9
+        if theo.items_needed is not None:
+            assert emp.items_needed is not None and emp.items_needed <= theo.items_needed

@@ -150,6 +150,7 @@ def test_tau_everywhere_s_is_computed() -> None:
     assert strong.evidence.margin == pytest.approx(strong.lower - res.upper_bound.upper - tau)
     # the confidence curve uses τ: its maximum is the OMS
     cc = res.confidence_curve("strong", points=2001)
+    assert cc.tau == tau
     assert max(cc.confidence) <= strong.confidence.oms + 1e-12
     assert max(cc.confidence) == pytest.approx(strong.confidence.oms, abs=1e-6)
     assert cc.t_l[0] == pytest.approx(strong.lower - tau - res.upper_bound.upper)

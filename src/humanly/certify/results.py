@@ -375,8 +375,8 @@ class Simultaneous(Result):
 # ------------------------------------------------------------------------------------ curves
 @dataclasses.dataclass(frozen=True, repr=False)
 class ConfidenceCurve(Result):
-    """S(t_u) = 1 − δ_u(t_u) − δ_l(t_l) (Theorem 7, eq. 38, τ = 0, t_l = L_N − sqrt(t_u + U_N²)) for one
-    model under one bound, with the HMS and OMS choices of t_u. From
+    """S(t_u) = 1 − δ_u(t_u) − δ_l(t_l) (Theorem 7, eq. 38, t_l = L_N − τ − sqrt(t_u + U_N²)) for one
+    model under one bound and the result's margin ``tau``, with the HMS and OMS choices of t_u. From
     :meth:`CertifyResult.confidence_curve`.
 
     >>> from humanly.certify import certify_summary
@@ -398,6 +398,7 @@ class ConfidenceCurve(Result):
     hms: float | None
     oms_t_u: float | None
     oms: float | None
+    tau: float = 0.0
 
     def to_frame(self) -> pd.DataFrame:
         """One row per t_u: t_u, t_l, δ_u, δ_l and S."""
@@ -544,4 +545,5 @@ class CertifyResult(Result):
             hms=c.hms,
             oms_t_u=c.t_u,
             oms=c.oms,
+            tau=self.tau,
         )
