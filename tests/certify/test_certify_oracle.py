@@ -146,3 +146,15 @@ def test_vacuous_and_undetermined() -> None:
     th3 = certify(d.ratings, d.predictions, gold=d.gold).oracle.assumptions[1]
     assert th3.status == "vacuous" and th3.passed and th3.n == 0
     assert th3.conclusion <= 0
+
+
+def test_a_few_identical_items_are_no_evidence() -> None:
+    """Two items where the aggregate is wrong and the model says the same wrong class: the spread is 0,
+    but the standard error is floored at 1.5/n, so this is not evidence against at 95 %."""
+    p, g = np.array([1, 1, 0, 0]), np.array([0, 0, 0, 0])
+    wrong = np.array([1.0, 1.0, 0.0, 0.0])
+    left, _, _, _, d = A.theorem3(p, g, wrong, 2)
+    assert left == 0.0 and d.value == -1.0
+    assert d.interval()[1] > 0
+    many = A.theorem3(np.ones(200, int), np.zeros(200, int), np.ones(200), 2)[4]
+    assert many.interval()[1] < 0  # 200 such items are

@@ -5,7 +5,10 @@ Every check compares two sides estimated on the same gold items. What is reporte
 approximation over items: the difference is a smooth function of means over items, so its linearisation
 (the delta method, or infinitesimal jackknife) gives each item an influence φ_n with Σ_n φ_n = 0, and
 Var ≈ N/(N − 1) · Σ_n φ_n². Deterministic, O(items) (O(labelled pairs) for named raters), and checked
-against a bootstrap over items in ``tests/certify/test_certify_oracle.py``.
+against a bootstrap over items in ``tests/certify/test_certify_oracle.py``. When every item says the same
+thing the spread is 0 and a normal interval would be a point; the standard error is then floored at
+1.5/n (n: the items that carry weight), so the interval's half-width is at least ≈ 3/n — the "rule of
+three" for an event never seen in n trials — and two items can never be evidence at 95 %.
 
 * (a) Theorem 1, slots: per item with c correct of n labels, b = c(c − 1)/(n(n − 1)), o = c/n;
   left = b̄/ō, right = ō.
@@ -15,9 +18,11 @@ against a bootstrap over items in ``tests/certify/test_certify_oracle.py``.
   against the largest wrong class x*, Σ w [model says x*] / Σ w; and the conclusion itself,
   L_N − accuracy on the gold items (paired), which Theorem 3 says is ≤ 0.
 
->>> e = Estimate.of_mean(np.array([0.1, -0.2, 0.3, 0.0]))
+>>> e = Estimate.of_mean(np.tile([0.1, -0.2, 0.3, 0.0], 25))
 >>> round(e.value, 4), [round(x, 4) for x in e.interval()]
-(0.05, [-0.154, 0.254])
+(0.05, [0.0145, 0.0855])
+>>> Estimate.of_mean(np.array([-1.0, -1.0])).interval().high > 0  # two items are no evidence
+True
 """
 
 from __future__ import annotations
@@ -58,19 +63,22 @@ class Estimate:
     se: float
 
     @classmethod
-    def of_influence(cls, value: float, phi: np.ndarray) -> Estimate:
-        """``value`` with Var ≈ N/(N − 1) · Σ φ² from the items' influences ``phi``."""
+    def of_influence(cls, value: float, phi: np.ndarray, n_eff: int | None = None) -> Estimate:
+        """``value`` with Var ≈ N/(N − 1) · Σ φ² from the items' influences ``phi``, the standard
+        error floored at 1.5/``n_eff`` (the items that carry weight; default all)."""
         n = len(phi)
-        if n < 2 or not math.isfinite(value):
+        n_eff = n if n_eff is None else n_eff
+        if n < 2 or n_eff < 1 or not math.isfinite(value):
             return cls(value, math.nan)
-        return cls(value, math.sqrt(n / (n - 1) * float(np.sum(phi * phi))))
+        se = math.sqrt(n / (n - 1) * float(np.sum(phi * phi)))
+        return cls(value, max(se, 1.5 / n_eff))
 
     @classmethod
     def of_mean(cls, x: np.ndarray) -> Estimate:
         """The mean of ``x`` with its standard error.
 
-        >>> round(Estimate.of_mean(np.array([1.0, 0.0, 1.0, 0.0])).se, 4)
-        0.2887
+        >>> round(Estimate.of_mean(np.tile([1.0, 0.0], 50)).se, 4)
+        0.0503
         """
         m = float(np.mean(x))
         return cls.of_influence(m, (x - m) / len(x))
@@ -237,7 +245,8 @@ def theorem3(
     d_n = right - wrong * (wrong_cls == top)
     value = left - float(per_class[top])
     phi = (d_n - value * wrong) / w
-    return left, 1.0 - left, dist, per_class, Estimate.of_influence(value, phi)
+    d = Estimate.of_influence(value, phi, int((wrong > 0).sum()))
+    return left, 1.0 - left, dist, per_class, d
 
 
 def theorem3_conclusion(credit: np.ndarray, correct: np.ndarray) -> Estimate:
