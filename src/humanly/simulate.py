@@ -344,9 +344,11 @@ def oracle(
     models: Mapping[str, Any] | None = None,
     difficulty: float = 0.0,
     labels_per_item: int | tuple[int, int] | None = None,
+    copy_crowd: Mapping[str, float] | None = None,
     seed: Seed = None,
 ) -> SimulatedData:
-    """Oracle + annotators (Humanly Certifying Superhuman Classifiers, toy experiments).
+    """Oracle + annotators (Humanly Certifying Superhuman Classifiers, toy experiments). Long for its
+    parameter documentation and one draw per kind of output.
 
     A true label ℓ* per item from ``prior``; ``annotators`` gives K accuracies (errors uniform over the
     other classes) or K × C × C confusion matrices (row = true class). ``models`` maps names to an
@@ -358,6 +360,16 @@ def oracle(
 
     ``labels_per_item`` (default all K annotators) lets each item be labelled by a random subset of the
     annotators (int, or a ``(low, high)`` range).
+
+    ``copy_crowd`` maps model names (of ``models``) to a probability c: on each item, with probability c
+    the model outputs the annotators' plurality label (ties broken at random) instead of its own draw — a
+    model that learned the crowd's errors, which agrees with the crowd more than with the truth
+    (Theorem 3's assumption fails). Its random numbers are drawn after everything else, so the other
+    outputs are the same as without it.
+
+    >>> d = oracle(2000, [0.7, 0.7, 0.7], models={"copy": 0.7}, copy_crowd={"copy": 0.9}, seed=0)
+    >>> d.truth["model_accuracy"]["copy"] < 0.8
+    True
     """
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
@@ -405,6 +417,9 @@ def oracle(
         pred = draw(conf[0])
         outs.append(ModelOutput(str(name), "label", pred))
         model_acc[str(name)] = float((pred == truth_codes).mean())
+    if copy_crowd:
+        outs = _copy_crowd(rng, outs, copy_crowd, labels, mask, n_cls)
+        model_acc = {m.name: float((m.values == truth_codes).mean()) for m in outs}
     preds = Predictions(ratings.items, cls, outs, source="simulated") if outs else None
     hits = (labels == truth_codes[:, None]) & mask
     ann_acc = hits.sum(axis=0) / np.maximum(mask.sum(axis=0), 1)
@@ -418,6 +433,39 @@ def oracle(
         "labels": truth_codes,
     }
     return SimulatedData(ratings, gold, preds, truth)
+
+
+def _copy_crowd(
+    rng: np.random.Generator,
+    outs: list[ModelOutput],
+    copy: Mapping[str, float],
+    labels: np.ndarray,
+    mask: np.ndarray,
+    n_cls: int,
+) -> list[ModelOutput]:
+    """The models of ``copy`` output the plurality of the present labels (ties at random) with their
+    probability, item by item."""
+    names = [m.name for m in outs]
+    unknown = [k for k in copy if k not in names]
+    if unknown:
+        raise InputError(f"copy_crowd: {unknown} are not among the models {names}")
+    counts = np.stack([((labels == c) & mask).sum(axis=1) for c in range(n_cls)], axis=1)
+    tied = counts == counts.max(axis=1, keepdims=True)
+    noise = rng.random(counts.shape)
+    plurality = np.argmax(np.where(tied, noise, -1.0), axis=1).astype(np.int16)
+    new = []
+    for m in outs:
+        c = copy.get(m.name)
+        if c is None:
+            new.append(m)
+            continue
+        if not 0 <= c <= 1:
+            raise InputError(f"copy_crowd[{m.name!r}] = {c}: give a probability in [0, 1]")
+        take = rng.random(len(plurality)) < c
+        new.append(
+            ModelOutput(m.name, "label", np.where(take, plurality, m.values).astype(np.int16))
+        )
+    return new
 
 
 # ---------------------------------------------------------------------------------------- 3. pair

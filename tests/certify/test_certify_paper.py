@@ -24,6 +24,15 @@ TABLE4 = {
 }
 
 
+# every row of Table 4 as (L_N, U⁽ᵉ⁾_N, N, K) — Table 3's U⁽ᵉ⁾ and K, Table 1's N
+TABLE4_ALL = {
+    "BERT/SST-2": (0.949, 0.939, 1821, 3),
+    "StructBERT/SST-2": (0.971, 0.939, 1821, 3),
+    "GPT/SNLI": (0.899, 0.879, 10000, 5),
+    "SemBERT/SNLI": (0.919, 0.879, 10000, 5),
+}
+
+
 @pytest.mark.parametrize("name", sorted(TABLE4))
 def test_table4_hms_oms(name: str) -> None:
     lower, upper, n, hms, oms = TABLE4[name]
@@ -125,3 +134,25 @@ def test_joint_simultaneous_confidence() -> None:
     assert joint.superhuman is False
     pair = certify_summary([0.919, 0.93], 0.879, 10000).simultaneous.joint
     assert pair.superhuman is True and pair.confidence > 0.9999
+
+
+def test_table4_under_the_theoretical_upper_bound() -> None:
+    """Only SemBERT/SNLI is superhuman under U⁽ᵉ⁾ (the paper's choice); under the theorem-backed U⁽ᵗ⁾
+    its confidence drops to 0.672 and no row of Table 4 is certified."""
+    for name, (lower, upper, n, k) in TABLE4_ALL.items():
+        m = certify_summary([lower], upper, n, k=k, models=[name]).models[0]
+        emp, theo = m.by_upper["empirical"], m.by_upper["theoretical"]
+        assert emp.confidence == m.confidence and emp.superhuman == m.superhuman
+        assert theo.upper == pytest.approx(theoretical_from_empirical(upper, k))
+        assert not theo.superhuman, name
+        assert theo.evidence.status != "certified"
+        # the same verdict as asking for U⁽ᵗ⁾ directly
+        direct = certify_summary([lower], upper, n, k=k, upper_kind="theoretical").models[0]
+        assert direct.confidence == theo.confidence and direct.items_needed == theo.items_needed
+        assert m.superhuman == (name == "SemBERT/SNLI")
+    sem = certify_summary([0.919], 0.879, 10000, k=5).models[0]
+    assert sem.confidence.oms == pytest.approx(0.999996, abs=1e-6)
+    assert round(sem.by_upper["theoretical"].confidence.oms, 3) == 0.672
+    assert sem.by_upper["theoretical"].items_needed > 10000
+    # without K, U⁽ᵗ⁾ is unknown: only the empirical verdict
+    assert list(certify_summary([0.919], 0.879, 10000).models[0].by_upper) == ["empirical"]

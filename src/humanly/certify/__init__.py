@@ -1,13 +1,16 @@
 """Certify superhuman classifiers against a crowd (Xu, Walder & Xu, *Humanly Certifying Superhuman
 Classifiers*): upper bounds for the average rater, lower bounds for models, finite-sample confidence
-(HMS/OMS), curves over the number of raters and gold-label checks.
+(HMS/OMS, with a margin τ), the items needed to certify, curves over the number of raters and
+gold-label checks.
 
 ``certify(ratings, predictions)`` works on data; ``certify_summary(lower, upper, n)`` on published
 numbers. :func:`coverage` checks on simulated data that each bound holds at its nominal rate.
 
 Modules, one idea each: ``_bounds`` (the concentration bounds, one registry :data:`BOUNDS`),
-``confidence_score`` (Theorem 7: S, HMS, OMS), ``results`` (the result values), ``upper`` (U⁽ᵗ⁾, U⁽ᵉ⁾,
-U_N), ``lower`` (aggregates, L_N), ``certificate`` (verdicts), ``oracle`` (gold checks, Table 2),
+``confidence_score`` (Theorem 7: S, HMS, OMS, τ), ``needed`` (items needed to certify), ``evidence``
+(the typed verdict), ``results`` (the result values), ``upper`` (U⁽ᵗ⁾, U⁽ᵉ⁾, U_N), ``_agreement`` (named
+rater pairs, sparse), ``lemma2`` (Lemma 2 and the advice on raters), ``lower`` (aggregates, L_N),
+``certificate`` (verdicts), ``oracle`` and ``_assumptions`` (gold checks with intervals, Table 2),
 ``curves`` (Fig. 3), ``summary`` (published numbers), ``api`` (``certify``), ``_coverage``.
 
 >>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
@@ -20,6 +23,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ._agreement import MATRIX_MAX_RATERS
 from ._bounds import (
     BOUNDS,
     Bound,
@@ -34,7 +38,10 @@ from ._bounds import (
 from ._coverage import CoverageResult, coverage, population_values
 from .api import certify
 from .confidence_score import confidence
-from .curves import BoundCurve, BoundCurvePoint
+from .curves import NAMED_MAX_K, BoundCurve, BoundCurvePoint
+from .evidence import REASONS, STATUSES, Evidence
+from .lemma2 import Lemma2Check
+from .needed import items_needed
 from .oracle import AssumptionCheck, AssumptionDetail, OracleCheck
 from .results import (
     BoundSummary,
@@ -47,12 +54,17 @@ from .results import (
     Raters,
     Simultaneous,
     UpperBound,
+    UpperVerdict,
 )
 from .summary import certify_summary
 from .upper import theoretical_from_empirical
 
 __all__ = [
     "BOUNDS",
+    "MATRIX_MAX_RATERS",
+    "NAMED_MAX_K",
+    "REASONS",
+    "STATUSES",
     "AssumptionCheck",
     "AssumptionDetail",
     "Bound",
@@ -63,8 +75,10 @@ __all__ = [
     "Confidence",
     "ConfidenceCurve",
     "CoverageResult",
+    "Evidence",
     "FiniteBound",
     "JointConfidence",
+    "Lemma2Check",
     "ModelCertificate",
     "OracleCheck",
     "Raters",
@@ -72,6 +86,7 @@ __all__ = [
     "Simultaneous",
     "Tail",
     "UpperBound",
+    "UpperVerdict",
     "bernstein_tail",
     "certify",
     "certify_summary",
@@ -81,6 +96,7 @@ __all__ = [
     "hoeffding_delta",
     "hoeffding_t",
     "hoeffding_tail",
+    "items_needed",
     "population_values",
     "theoretical_from_empirical",
 ]

@@ -26,8 +26,9 @@ __all__ = ["AGGREGATES", "RATER_MODES", "UPPER_KINDS", "renamed_keyword", "setti
 RATER_MODES = ("slots", "named")
 #: which upper bound is U_N (``upper=`` in certify, ``upper_kind=`` in certify_summary)
 UPPER_KINDS = ("empirical", "theoretical")
-#: aggregate labels for L_N (``aggregate=``): plurality, or Dawid–Skene through crowd-kit
-AGGREGATES = ("majority", "plurality", "dawid-skene", "dawid_skene", "ds")
+#: aggregate labels for L_N (``aggregate=``): plurality, the soft label distribution (``soft``), the
+#: rater-weighted soft distribution (``weighted``), or Dawid–Skene through crowd-kit
+AGGREGATES = ("majority", "plurality", "weighted", "soft", "dawid-skene", "dawid_skene", "ds")
 
 
 def settings(
@@ -39,8 +40,10 @@ def settings(
     t_l: Any,
     oms_steps: Any = None,
     oms_lr: Any = None,
+    tau: Any = 0.0,
 ) -> Settings:
-    """The checked verdict settings; ``delta`` defaults to ``alpha / 2``."""
+    """The checked verdict settings; ``delta`` defaults to ``alpha / 2``; ``tau`` is a margin in
+    [0, 1)."""
     check_choice("bound", bound, BOUND_NAMES)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     if delta is None:
@@ -51,6 +54,7 @@ def settings(
         check_number(name, t, minimum=0.0, open_low=True, allow_none=True)
     oms_steps = check_int("oms_steps", oms_steps, minimum=1, allow_none=True)
     check_number("oms_lr", oms_lr, minimum=0.0, open_low=True, allow_none=True)
+    check_number("tau", tau, minimum=0.0, maximum=1.0, open_high=True)
     return Settings(
         bound=bound,
         alpha=alpha,
@@ -59,6 +63,7 @@ def settings(
         t_l=None if t_l is None else float(t_l),
         oms_steps=oms_steps,
         oms_lr=None if oms_lr is None else float(oms_lr),
+        tau=float(tau),
     )
 
 

@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from scipy import special
 
 from ..data import InputError
@@ -71,6 +72,9 @@ class Tail:
 
     ``delta(t)`` is the failure probability of the claim "true mean is beyond estimate ± t" (the sign
     depends on the side), and ``t(delta)`` its inverse. ``name`` is hoeffding, bernstein or exact.
+    ``deltas`` is ``delta`` on a numpy array at once (the same formula, vectorised; ``None`` when a
+    tail has none), used to search quickly before the scalar ``delta`` decides
+    (:mod:`~humanly.certify.needed`).
 
     >>> tail = hoeffding_tail(100)
     >>> round(tail.delta(tail.t(0.05)), 12)
@@ -80,6 +84,18 @@ class Tail:
     name: str
     delta: Callable[[float], float]
     t: Callable[[float], float]
+    deltas: Callable[[np.ndarray], np.ndarray] | None = None
+
+    def delta_array(self, t: np.ndarray) -> np.ndarray:
+        """``delta`` at every value of ``t`` (vectorised when the tail has ``deltas``).
+
+        >>> hoeffding_tail(100).delta_array(np.array([0.0, 0.1])).round(4).tolist()
+        [1.0, 0.1353]
+        """
+        t = np.asarray(t, dtype=float)
+        if self.deltas is not None:
+            return self.deltas(t)
+        return np.array([self.delta(float(x)) for x in t.ravel()]).reshape(t.shape)
 
 
 def hoeffding_tail(n: int) -> Tail:
@@ -88,7 +104,11 @@ def hoeffding_tail(n: int) -> Tail:
     >>> round(hoeffding_tail(10000).t(0.025), 4)
     0.0136
     """
-    return Tail("hoeffding", lambda t: hoeffding_delta(n, t), lambda d: hoeffding_t(n, d))
+
+    def deltas(t: np.ndarray) -> np.ndarray:
+        return np.where(t > 0, np.exp(-2.0 * n * t * t), 1.0)
+
+    return Tail("hoeffding", lambda t: hoeffding_delta(n, t), lambda d: hoeffding_t(n, d), deltas)
 
 
 def bernstein_tail(n: int, variance: float) -> Tail:
@@ -102,7 +122,7 @@ def bernstein_tail(n: int, variance: float) -> Tail:
     0.004
     """
     if n < 2:
-        return Tail("bernstein", lambda t: 1.0, lambda d: math.inf)
+        return Tail("bernstein", lambda t: 1.0, lambda d: math.inf, lambda t: np.ones_like(t))
     a = 7.0 / (3.0 * (n - 1))
     b = math.sqrt(2.0 * max(variance, 0.0) / n)
 
@@ -116,11 +136,20 @@ def bernstein_tail(n: int, variance: float) -> Tail:
         x = math.log(2.0 / d)
         return b * math.sqrt(x) + a * x
 
-    return Tail("bernstein", delta, t_of)
+    def deltas(t: np.ndarray) -> np.ndarray:
+        tp = np.maximum(t, 0.0)
+        s = (-b + np.sqrt(b * b + 4.0 * a * tp)) / (2.0 * a)
+        return np.where(t > 0, np.minimum(1.0, 2.0 * np.exp(-s * s)), 1.0)
+
+    return Tail("bernstein", delta, t_of, deltas)
 
 
-def clopper_pearson_tail(n: int, successes: int, estimate: float) -> Tail:
+def clopper_pearson_tail(n: int, successes: float, estimate: float) -> Tail:
     """Exact binomial lower tail (Clopper–Pearson) for a Bernoulli mean with ``successes`` of ``n``.
+
+    ``successes`` may be fractional: ``I_p(k, n − k + 1)`` is then the regularised incomplete beta at a
+    real ``k`` (the continuous extension used to ask what ``n`` items at the same success rate would
+    certify, :mod:`~humanly.certify.needed`); for a whole ``k`` it is the binomial tail.
 
     ``t`` is measured from ``estimate`` (the reported L_N, which with fractional tie credit may exceed
     ``successes / n``): the claim "p ≥ estimate − t" fails with probability at most
@@ -129,7 +158,7 @@ def clopper_pearson_tail(n: int, successes: int, estimate: float) -> Tail:
     >>> round(0.85 - clopper_pearson_tail(200, 170, 0.85).t(0.025), 4)  # the lower limit
     0.7928
     """
-    k = int(successes)
+    k = float(successes)
 
     def delta(t: float) -> float:
         p = estimate - t
@@ -147,7 +176,14 @@ def clopper_pearson_tail(n: int, successes: int, estimate: float) -> Tail:
         p = float(special.betaincinv(k, n - k + 1, d))
         return estimate - p
 
-    return Tail("exact", delta, t_of)
+    def deltas(t: np.ndarray) -> np.ndarray:
+        p = estimate - t
+        if k == 0:
+            return np.where(p <= 0, 0.0, 1.0)
+        inner = special.betainc(k, n - k + 1, np.clip(p, 0.0, 1.0))
+        return np.where(p <= 0, 0.0, np.where(p >= 1, 1.0, inner))
+
+    return Tail("exact", delta, t_of, deltas)
 
 
 # ------------------------------------------------------------------------------------ registry
@@ -164,7 +200,7 @@ class Sample:
     n: int
     mean: float = math.nan
     variance: float | None = None
-    successes: int | None = None
+    successes: float | None = None
 
 
 def _hoeffding(s: Sample) -> Tail:

@@ -16,10 +16,10 @@ from .._checks import check_choice, check_int
 from .._parallel import check_workers
 from ..data import Gold, InputError, Predictions, Ratings, Study, as_ratings, join
 from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, renamed_keyword, settings
-from ._bounds import Tail
+from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .curves import bound_curve, curve_k_max
-from .lower import aggregate_counts, hard_predictions, lower_samples
+from .lower import Aggregate, aggregate_of, hard_predictions, lower_samples
 from .oracle import oracle_check
 from .results import BoundCurve, CertifyResult, ModelCertificate
 from .upper import UpperPart, upper_bound
@@ -46,6 +46,7 @@ def certify(
     oms_lr: float | None = None,
     t_u: float | None = None,
     t_l: float | None = None,
+    tau: float = 0.0,
     seed: int | None = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -70,7 +71,10 @@ def certify(
       ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair over the items both labelled, U⁽ᵗ⁾ by eq. 2
       and U⁽ᵉ⁾ by eq. 8. (``annotators=`` is its deprecated name.)
     * ``aggregate``: ``"majority"`` (plurality; a tie among classes T gives credit 1/|T| when the model
-      predicts one of them) or ``"dawid-skene"`` (needs the optional crowd-kit).
+      predicts one of them), ``"weighted"`` (a soft aggregate: each item's label distribution with
+      raters weighted by their agreement with the others; credit = the probability the distribution
+      gives the model's label, :mod:`~humanly.certify.lower`), ``"soft"`` (the same, unweighted) or
+      ``"dawid-skene"`` (needs the optional crowd-kit).
     * ``bound`` of the verdict: ``"hoeffding"`` (the paper's), ``"bernstein"`` (empirical Bernstein for U_N²
       and L_N) or ``"exact"`` (Bernstein for U_N², Clopper–Pearson for L_N with ties broken at random
       with ``seed``); ``by_bound`` always reports all three.
@@ -82,6 +86,13 @@ def certify(
       subsets when there are at most ``curve_subsets``, else samples that many with ``seed``, in-process
       or on dask (``workers``, ``scheduler``, ``client``) with the same numbers.
     * ``oms_steps``/``oms_lr``: the paper's gradient ascent for OMS instead of bounded maximisation.
+    * ``tau``: every confidence is for "the model beats the average rater by at least τ" (Theorem 7,
+      eq. 29; default 0, the paper's "beats").
+
+    Each model's certificate also carries ``items_needed`` (the smallest number of items, behind both
+    bounds, that would certify the same L_N and U_N), a typed ``evidence`` (status, reason) and
+    ``by_upper``, the verdict under U⁽ᵉ⁾ and under U⁽ᵗ⁾ (the one Theorem 1 proves);
+    ``upper_bound.lemma2`` checks Lemma 2's condition and the advice of more raters than classes.
 
     >>> from humanly import simulate
     >>> d = simulate.oracle(1000, [0.85, 0.8, 0.75, 0.8, 0.7], models={"m": 0.97}, seed=1)
@@ -91,15 +102,18 @@ def certify(
     """
     raters = renamed_keyword("annotators", annotators, "raters", raters, "slots")
     verdict = settings(
-        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr
-    )
+        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
+        tau=tau,
+    )  # fmt: skip
     opts = _options(raters, upper, aggregate, missing, seed)
     plan = _curve_plan(curve, curve_subsets, curve_max_k, workers, scheduler, client)
     study = _joined(ratings, predictions, gold, opts.missing)
     up = upper_bound(study.ratings, opts.raters, opts.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
-    agg = aggregate_counts(study.ratings, opts.aggregate)
+    agg = aggregate_of(study.ratings, opts.aggregate)
     certs, tails_l, notes_l = _certificates(study.ratings, hard, agg, up, verdict, opts.seed)
+    if opts.aggregate == "weighted" and not study.ratings.has_raters:
+        notes_l.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
     gold_codes = None if study.gold is None else study.gold.codes.astype(np.int64)
     oracle = None
     if study.gold is not None and gold_codes is not None:
@@ -107,7 +121,7 @@ def certify(
             study.ratings, gold_codes, agg, hard, opts.raters, up.bound, certs, verdict.bound,
             source=study.gold.source,
         )  # fmt: skip
-    points, notes_c = _curve(study.ratings, hard, gold_codes, opts, plan)
+    points, notes_c = _curve(study.ratings, hard, gold_codes, opts, plan, up.bound.agreement_matrix)
     return CertifyResult(
         n_items=study.ratings.n_items,
         raters=up.raters,
@@ -120,9 +134,10 @@ def certify(
         delta=verdict.delta,
         aggregate=opts.aggregate,
         simultaneous=simultaneous(
-            certs, verdict.alpha, up.bound.upper, up.tails[verdict.bound], tails_l
+            certs, verdict.alpha, up.bound.upper, up.tails[verdict.bound], tails_l, verdict.tau
         ),
         notes=(*up.notes, *notes_l, *notes_c),
+        tau=verdict.tau,
     )
 
 
@@ -200,7 +215,7 @@ def _joined(ratings: Any, predictions: Any, gold: Any, missing: Any) -> Study:
 def _certificates(
     ratings: Ratings,
     hard: dict[str, np.ndarray],
-    agg: np.ndarray,
+    agg: Aggregate,
     up: UpperPart,
     verdict: Settings,
     seed: int | None,
@@ -211,15 +226,11 @@ def _certificates(
     certs = tuple(
         model_certificate(
             x.model,
-            x.lower,
-            x.n,
-            up.bound.upper,
-            up.tails,
-            x.tails,
+            Sample(x.n, x.lower, x.variance, x.successes),
+            up.bound,
+            list(BOUNDS),
             verdict,
             n_models=len(samples),
-            full_credit=x.successes,
-            lower_variance=x.variance,
         )
         for x in samples
     )
@@ -232,8 +243,10 @@ def _curve(
     gold: np.ndarray | None,
     opts: _Options,
     plan: _CurvePlan,
+    agreement: np.ndarray | None = None,
 ) -> tuple[BoundCurve | None, Sequence[str]]:
-    """Fig. 3 when asked for, with a note when only some items enter it."""
+    """Fig. 3 when asked for, with a note when only some items enter it; ``agreement`` is the named
+    raters' agreement matrix when the upper bound computed it."""
     if not plan.curve:
         return None, ()
     k_max, notes = curve_k_max(ratings, opts.raters, plan.max_k)
@@ -248,5 +261,6 @@ def _curve(
         workers=plan.workers,
         scheduler=plan.scheduler,
         client=plan.client,
+        agreement=agreement if opts.raters == "named" else None,
     )
     return points, notes

@@ -32,9 +32,14 @@ from .._parallel import run_tasks
 from .._random import stream
 from .._result import Result
 from ..data import InputError, Ratings
-from ._agreement import named_agreement, offdiag_mean
+from ._agreement import MATRIX_MAX_RATERS, dedupe_last, offdiag_mean, rater_pairs
 
-__all__ = ["BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max"]
+__all__ = ["NAMED_MAX_K", "BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max"]
+
+#: the default largest k of the named curve (a note says when it binds; ``curve_max_k`` overrides it)
+NAMED_MAX_K = 50
+#: items × raters cells up to which the named curve reads one dense items × raters matrix
+_DENSE_CURVE_CELLS = 2**26
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -93,12 +98,20 @@ class BoundCurve(tuple[BoundCurvePoint, ...]):
 def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple[int, list[str]]:
     """The largest k of the curve and a note when slots mode keeps only some items: by default K in
     a complete design, else (ragged slots) the median number of labels per item, or (named) the largest
-    number of labels of an item, capped by the number of raters."""
+    number of labels of an item, capped by the number of raters and by default by :data:`NAMED_MAX_K`
+    (a note says so)."""
     n_lab = ratings.counts.sum(axis=1)
     notes: list[str] = []
     if raters == "named":
         k_cap = len(ratings.raters) if ratings.raters is not None else 1
-        return min(curve_max_k or int(n_lab.max()), k_cap), notes
+        k_named = min(curve_max_k or int(n_lab.max()), k_cap)
+        if curve_max_k is None and k_named > NAMED_MAX_K:
+            notes.append(
+                f"named curve over k = 1 … {NAMED_MAX_K} of up to {k_named} raters per item; "
+                "pass curve_max_k for more"
+            )
+            k_named = NAMED_MAX_K
+        return k_named, notes
     k_max = curve_max_k or int(np.median(n_lab[n_lab >= 1]))
     n_pop = int((n_lab >= k_max).sum())
     if n_pop == 0:
@@ -123,13 +136,24 @@ def bound_curve(
     workers: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
+    agreement: np.ndarray | None = None,
 ) -> BoundCurve:
     """Fig. 3 for k = 1 … ``k_max``: ``hard`` holds each model's class codes and ``gold`` the gold codes
-    (-1: none) in the ratings' item order."""
+    (-1: none) in the ratings' item order. Named raters: ``agreement`` is the R × R agreement matrix
+    when already computed (up to :data:`~._agreement.MATRIX_MAX_RATERS` raters); with more raters, or
+    more items × raters than one dense matrix should hold, each subset reads only its own raters'
+    labels (the same numbers)."""
     if raters == "named":
-        a, _, mat = named_agreement(ratings)
+        n_r = int(ratings.n_raters or 0)
+        if agreement is None and n_r <= MATRIX_MAX_RATERS:
+            agreement = rater_pairs(ratings).matrix
+        labels: np.ndarray | _ByRater
+        if ratings.n_items * n_r <= _DENSE_CURVE_CELLS:
+            labels = ratings.matrix()
+        else:
+            labels = _ByRater.of(ratings)
         args = [
-            (mat, a, hard, gold, k, max_subsets, seed, ratings.n_classes)
+            (labels, agreement, hard, gold, k, max_subsets, seed, ratings.n_classes, n_r)
             for k in range(1, k_max + 1)
         ]
         points = run_tasks(
@@ -181,19 +205,66 @@ def _slots_curve(
     return BoundCurve(points)
 
 
+@dataclasses.dataclass(frozen=True)
+class _ByRater:
+    """The labels grouped by rater (one per item and rater): rater ``r`` labelled ``item[o[r]:o[r+1]]``
+    with ``label[o[r]:o[r+1]]``."""
+
+    item: np.ndarray
+    label: np.ndarray
+    offsets: np.ndarray
+    n_items: int
+
+    @classmethod
+    def of(cls, ratings: Ratings) -> _ByRater:
+        item, rater, label = dedupe_last(ratings)
+        order = np.argsort(rater, kind="stable")
+        counts = np.bincount(rater, minlength=int(ratings.n_raters or 0))
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+        return cls(item[order], label[order], offsets, ratings.n_items)
+
+    def matrix(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The items the raters ``s`` labelled (ascending) and their items × len(s) label matrix."""
+        parts = [np.arange(self.offsets[r], self.offsets[r + 1]) for r in s]
+        idx = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        col = np.repeat(np.arange(len(s)), [len(p) for p in parts])
+        items = np.unique(self.item[idx])
+        mat = np.full((len(items), len(s)), -1, dtype=np.int64)
+        mat[np.searchsorted(items, self.item[idx]), col] = self.label[idx]
+        return items, mat
+
+
+def _subset_agreement(mat: np.ndarray, n_cls: int) -> float:
+    """Mean pairwise agreement (eq. 8) of the raters of ``mat`` (items × raters, -1: none), from the
+    whole-number counts of their common items — the entries of the full agreement matrix."""
+    labelled = (mat >= 0).astype(np.float64)
+    common = labelled.T @ labelled
+    agree = np.zeros_like(common)
+    for c in range(n_cls):
+        y = (mat == c).astype(np.float64)
+        agree += y.T @ y
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = agree / common
+    a[common == 0] = np.nan
+    return offdiag_mean(a)
+
+
 def _named_curve_point(
-    mat: np.ndarray,
-    a: np.ndarray,
+    labels: np.ndarray | _ByRater,
+    a: np.ndarray | None,
     hard: dict[str, np.ndarray],
     g: np.ndarray | None,
     k: int,
     max_subsets: int,
     seed: int | None,
     n_cls: int,
+    k_all: int,
 ) -> BoundCurvePoint:
     """Fig. 3 at k named raters: averages over k-subsets of raters (all if few, else sampled with
-    the stream (seed, k))."""
-    k_all = a.shape[0]
+    the stream (seed, k)). ``labels`` is the items × raters matrix, or the labels by rater when that
+    matrix would be too large; ``a`` the agreement matrix (``None`` above
+    :data:`~._agreement.MATRIX_MAX_RATERS` raters: each subset's agreement is counted from its
+    labels)."""
     total = math.comb(k_all, k)
     if total <= max_subsets:
         subsets = [np.asarray(s) for s in itertools.combinations(range(k_all), k)]
@@ -206,24 +277,30 @@ def _named_curve_point(
     lows: dict[str, list[float]] = {name: [] for name in hard}
     n_items = []
     for s in subsets:
-        sub = a[np.ix_(s, s)]
-        e2 = offdiag_mean(sub) if k >= 2 else float("nan")
+        if isinstance(labels, _ByRater):
+            rows, m = labels.matrix(s)
+        else:
+            rows, m = np.arange(labels.shape[0]), labels[:, s]
+        if k >= 2:
+            e2 = offdiag_mean(a[np.ix_(s, s)]) if a is not None else _subset_agreement(m, n_cls)
+        else:
+            e2 = float("nan")
         if k >= 2 and math.isfinite(e2):
             emp.append(math.sqrt(e2))
             theo.append(math.sqrt(1.0 / k + (k - 1.0) / k * e2))
         elif k == 1:
             theo.append(1.0)
-        m = mat[:, s]
         cnt = np.stack([(m == c).sum(axis=1) for c in range(n_cls)], axis=1)
         has = cnt.sum(axis=1) > 0
         n_items.append(int(has.sum()))
         if not has.any():
             continue
+        on = rows[has]
         for name, pred in hard.items():
-            lows[name].append(float(np.nanmean(plurality_credit(cnt[has], pred[has]))))
-        if g is not None and ((g >= 0) & has).any():
-            sel = has & (g >= 0)
-            accs.append(float(np.nanmean(plurality_credit(cnt[sel], g[sel]))))
+            lows[name].append(float(np.nanmean(plurality_credit(cnt[has], pred[on]))))
+        if g is not None and ((g[rows] >= 0) & has).any():
+            sel = has & (g[rows] >= 0)
+            accs.append(float(np.nanmean(plurality_credit(cnt[sel], g[rows][sel]))))
     return BoundCurvePoint(
         k,
         float(np.mean(theo)) if theo else None,

@@ -3,6 +3,13 @@ checks of the paper's Table 2 — (a) Theorem 1's positive correlation of raters
 model is right more often than any single wrong class where the aggregate is wrong". The certificate
 itself never uses gold.
 
+Each assumption check reports both sides, their difference with a 95 % interval (normal approximation
+over items, :mod:`._assumptions`) and a ``status``: ``"consistent"`` (the interval reaches the side the
+assumption allows) or ``"evidence against at 95%"`` — never a verdict from two point estimates. For
+Theorem 3 the check also reports the theorem's conclusion on the gold items, L_N − accuracy with its
+interval: a lower bound that exceeds the model's accuracy (a model that copies the crowd's errors) is
+evidence against the assumption, whatever Table 2's comparison says.
+
 >>> from humanly import simulate
 >>> from humanly.certify import certify
 >>> d = simulate.oracle(300, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=2)
@@ -18,14 +25,39 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._counts import plurality_credit
-from .._result import Result
+from .._result import Interval, Result
 from ..data import InputError, Ratings
+from ._agreement import dedupe_last
+from ._assumptions import (
+    METHOD,
+    Estimate,
+    named_theorem1,
+    slots_theorem1,
+    theorem3,
+    theorem3_conclusion,
+)
 
 if TYPE_CHECKING:
+    from .lower import Aggregate
     from .results import ModelCertificate, UpperBound
 
-__all__ = ["AssumptionCheck", "AssumptionDetail", "OracleCheck", "oracle_check"]
+__all__ = [
+    "CONSISTENT",
+    "EVIDENCE_AGAINST",
+    "AssumptionCheck",
+    "AssumptionDetail",
+    "OracleCheck",
+    "oracle_check",
+]
+
+#: ``AssumptionCheck.status`` when the data do not contradict the assumption at 95 %
+CONSISTENT = "consistent"
+#: ``AssumptionCheck.status`` when the interval excludes what the assumption allows
+EVIDENCE_AGAINST = "evidence against at 95%"
+#: ``AssumptionCheck.status`` when the assumption has nothing to check (e.g. the aggregate is never wrong)
+VACUOUS = "vacuous"
+#: ``AssumptionCheck.status`` when there are too few items for an interval
+UNDETERMINED = "undetermined (too few items)"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -60,8 +92,16 @@ class AssumptionDetail(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class AssumptionCheck(Result):
-    """One assumption of Table 2 checked against gold labels: its two sides, whether it holds, and on
-    how many items (or rater pairs).
+    """One assumption of Table 2 checked against gold labels, on ``n`` items (or rater pairs).
+
+    ``left`` and ``right`` are the two sides of Table 2 as the paper prints them; ``passed`` says
+    whether the *point estimates* satisfy the assumption (left ≥ right; for Theorem 3, left ≥ the
+    largest single wrong class) — no uncertainty, kept for the JSON contract. Read ``status`` instead:
+    ``difference`` is the side the assumption says is larger minus the other, ``interval`` its 95 %
+    interval (``method``), and ``status`` is ``"consistent"``, ``"evidence against at 95%"`` (the
+    interval lies wholly below 0), ``"vacuous"`` or ``"undetermined (too few items)"``. Theorem 3 adds
+    its conclusion on the gold items, ``conclusion`` = L_N − accuracy (Theorem 3 says ≤ 0) with
+    ``conclusion_interval``; an interval wholly above 0 is also evidence against the assumption.
 
     >>> AssumptionCheck("theorem1_positive_correlation", 0.85, 0.836, True, 100).passed
     True
@@ -73,6 +113,12 @@ class AssumptionCheck(Result):
     passed: bool
     n: int
     detail: AssumptionDetail = dataclasses.field(default_factory=AssumptionDetail)
+    difference: float | None = None
+    interval: Interval | None = None
+    status: str | None = None
+    conclusion: float | None = None
+    conclusion_interval: Interval | None = None
+    method: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -102,7 +148,7 @@ class OracleCheck(Result):
 def oracle_check(
     ratings: Ratings,
     gold: np.ndarray,
-    agg: np.ndarray,
+    agg: Aggregate,
     hard: dict[str, np.ndarray],
     raters: str,
     ub: UpperBound,
@@ -111,7 +157,7 @@ def oracle_check(
     source: str | None = None,
 ) -> OracleCheck:
     """True accuracies against ``gold`` (class codes in the ratings' item order, -1: none) and the
-    assumption checks of Table 2; ``agg`` holds the aggregate's items × classes weights."""
+    assumption checks of Table 2; ``agg`` is the aggregate label of L_N."""
     counts = ratings.counts
     n_lab = counts.sum(axis=1)
     has = (gold >= 0) & (n_lab > 0)
@@ -121,27 +167,53 @@ def oracle_check(
         )
     rows = np.flatnonzero(has)
     g = gold[rows]
-    if raters == "named":
-        mat = ratings.matrix()[rows]
-        lab = mat >= 0
-        hit = (mat == g[:, None]) & lab
-        per_rater = hit.sum(axis=0) / np.maximum(lab.sum(axis=0), 1)
-        avg = float(per_rater[lab.sum(axis=0) > 0].mean())  # eq. 1
+    named = _gold_labels(ratings, rows, g) if raters == "named" else None
+    if named is not None:
+        _item, rater, hit = named
+        n_r = int(ratings.n_raters or 0)
+        labelled = np.bincount(rater, minlength=n_r)
+        right = np.bincount(rater, weights=hit, minlength=n_r)
+        avg = float((right[labelled > 0] / labelled[labelled > 0]).mean())  # eq. 1
     else:
         correct = counts[rows, g].astype(np.float64)
         avg = float((correct / n_lab[rows].astype(np.float64)).mean())
-    agg_acc = float(np.nanmean(plurality_credit(agg[rows], g)))
+    agg_credit = agg.credit(g, rows)
+    agg_acc = float(np.nanmean(agg_credit))
     model_acc = {name: float((pred[rows] == g).mean()) for name, pred in hard.items()}
     held = _held(ub, certs, bound, avg, model_acc)
     checks: list[AssumptionCheck] = []
-    if raters == "named":
-        checks.append(_named_theorem1(ratings.matrix()[rows], g))
+    if named is not None:
+        checks.append(_named_check(*named, len(rows), int(ratings.n_raters or 0)))
     else:
-        checks += _slots_theorem1(counts[rows], g)
-    wrong = 1.0 - plurality_credit(agg[rows], g)  # weight of "aggregate ≠ oracle" per item
+        checks += _slots_check(counts[rows], g)
+    wrong = 1.0 - agg_credit  # weight of "aggregate ≠ oracle" per item
     for name, pred in hard.items():
-        checks.append(_theorem3(name, pred[rows], g, wrong, ratings.n_classes))
+        credit = agg.credit(pred[rows], rows)
+        checks.append(_theorem3_check(name, pred[rows], g, wrong, credit, ratings.n_classes))
     return OracleCheck(int(has.sum()), avg, agg_acc, model_acc, held, tuple(checks))
+
+
+def _gold_labels(
+    ratings: Ratings, rows: np.ndarray, g: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The labels on the gold items ``rows`` as (row position, rater, whether right), one per item and
+    rater (the last, as :meth:`~humanly.data.Ratings.matrix`)."""
+    item, rater, label = dedupe_last(ratings)
+    pos = np.full(ratings.n_items, -1, dtype=np.int64)
+    pos[rows] = np.arange(len(rows))
+    on = pos[item] >= 0
+    r_item = pos[item[on]]
+    return r_item, rater[on], (label[on] == g[r_item]).astype(np.float64)
+
+
+def _status(d: Estimate, *, against: bool = False) -> str:
+    """``evidence against`` when the interval of the difference lies wholly below 0 (or ``against``)."""
+    low, high = d.interval()
+    if against:
+        return EVIDENCE_AGAINST
+    if high is None or low is None:
+        return UNDETERMINED
+    return EVIDENCE_AGAINST if high < 0 else CONSISTENT
 
 
 def _held(
@@ -165,40 +237,37 @@ def _held(
     return held
 
 
-def _slots_theorem1(counts: np.ndarray, g: np.ndarray) -> list[AssumptionCheck]:
+def _slots_check(counts: np.ndarray, g: np.ndarray) -> list[AssumptionCheck]:
     """Table 2(a), slots: P(ℓi = ℓ* | ℓj = ℓ*) ≥ P(ℓi = ℓ*) for i ≠ j, pooled over ordered pairs of
     distinct raters of the same item (items with ≥ 2 labels); empty when no item has two labels."""
-    correct = counts[np.arange(len(g)), g].astype(np.float64)
-    nn = counts.sum(axis=1).astype(np.float64)
-    m2 = nn >= 2
-    if not m2.any():
+    out = slots_theorem1(counts, g)
+    if out is None:
         return []
-    both = (correct[m2] * (correct[m2] - 1) / (nn[m2] * (nn[m2] - 1))).mean()
-    one = (correct[m2] / nn[m2]).mean()
-    cond = float(both / one) if one > 0 else None
+    left, right, n, d = out
+    cond = left if np.isfinite(left) else None
     return [
         AssumptionCheck(
             "theorem1_positive_correlation",
             cond,
-            float(one),
-            bool(cond is not None and cond >= one),
-            int(m2.sum()),
+            right,
+            bool(cond is not None and cond >= right),
+            n,
             AssumptionDetail("P(l_i = l* | l_j = l*)", "P(l_i = l*)"),
+            d.value if np.isfinite(d.value) else None,
+            d.interval(),
+            _status(d),
+            method=METHOD,
         )
     ]
 
 
-def _named_theorem1(mat: np.ndarray, g: np.ndarray) -> AssumptionCheck:
+def _named_check(
+    item: np.ndarray, rater: np.ndarray, hit: np.ndarray, n_items: int, n_raters: int
+) -> AssumptionCheck:
     """Table 2(a) for named raters: per ordered pair (i, j), on the gold items both labelled,
     P(ℓi = ℓ* | ℓj = ℓ*) against P(ℓi = ℓ*); both sides averaged over pairs."""
-    lab = (mat >= 0).astype(np.float64)
-    hit = ((mat == g[:, None]) & (mat >= 0)).astype(np.float64)
-    both = hit.T @ hit  # [i, j]: items both correct
-    j_ok = lab.T @ hit  # [i, j]: items both labelled where j is correct
-    i_ok = hit.T @ lab  # [i, j]: items both labelled where i is correct
-    common = lab.T @ lab
-    off = ~np.eye(mat.shape[1], dtype=bool) & (common > 0) & (j_ok > 0)
-    if not off.any():
+    out = named_theorem1(item, rater, hit, n_items, n_raters)
+    if out is None:
         return AssumptionCheck(
             "theorem1_positive_correlation",
             None,
@@ -206,32 +275,45 @@ def _named_theorem1(mat: np.ndarray, g: np.ndarray) -> AssumptionCheck:
             True,
             0,
             AssumptionDetail(note="no pair of raters shares a gold item"),
+            status=VACUOUS,
+            method=METHOD,
         )
-    cond = both[off] / j_ok[off]
-    marg = i_ok[off] / common[off]
-    left, right = float(cond.mean()), float(marg.mean())
+    d = out.difference
     return AssumptionCheck(
         "theorem1_positive_correlation",
-        left,
-        right,
-        bool(left >= right),
-        int(off.sum()),
+        out.left,
+        out.right,
+        bool(out.left >= out.right),
+        out.n_pairs,
         AssumptionDetail(
             "P(l_i = l* | l_j = l*), mean over ordered rater pairs",
             "P(l_i = l*), mean over the same pairs and items",
-            pairs_passed=float((cond >= marg).mean()),
+            pairs_passed=out.pairs_passed,
         ),
+        d.value,
+        d.interval(),
+        _status(d),
+        method=METHOD,
     )
 
 
-def _theorem3(
-    name: str, p: np.ndarray, g: np.ndarray, wrong: np.ndarray, n_cls: int
+def _theorem3_check(
+    name: str,
+    p: np.ndarray,
+    g: np.ndarray,
+    wrong: np.ndarray,
+    credit: np.ndarray,
+    n_cls: int,
 ) -> AssumptionCheck:
     """Table 2(b) with a = the aggregate and b = the model: P(ℓb = ℓ* | ℓa ≠ ℓ*) against
-    Σ_{x ≠ *} P(ℓb = ℓx | ℓa ≠ ℓ*) (the paper's conservative column) and max_x (the assumption);
-    ``wrong`` is each item's weight of "aggregate ≠ oracle"."""
-    w = wrong.sum()
-    if w <= 0:
+    Σ_{x ≠ *} P(ℓb = ℓx | ℓa ≠ ℓ*) (the paper's conservative column) and max_x (the assumption), and
+    the conclusion L_N − accuracy on the gold items; ``wrong`` is each item's weight of "aggregate ≠
+    oracle" and ``credit`` the model's credit against the aggregate."""
+    concl = theorem3_conclusion(credit, (p == g).astype(np.float64))
+    c_low, _ = c_int = concl.interval()
+    contradicted = c_low is not None and c_low > 0
+    out = theorem3(p, g, wrong, n_cls)
+    if out is None:
         return AssumptionCheck(
             f"theorem3:{name}",
             None,
@@ -241,26 +323,30 @@ def _theorem3(
             AssumptionDetail(
                 note="the aggregate is never wrong on gold items: the assumption is vacuous"
             ),
+            status=EVIDENCE_AGAINST if contradicted else VACUOUS,
+            conclusion=concl.value,
+            conclusion_interval=c_int,
+            method=METHOD,
         )
-    dist = np.bincount(p, weights=wrong, minlength=n_cls) / w  # P(ℓb = x | ℓa ≠ ℓ*) by class
-    right_mass = float((wrong * (p == g)).sum() / w)
-    others = 1.0 - right_mass
-    # per-item: the largest wrong class; pooled as the largest single wrong-class mass
-    wrong_cls = np.where(p != g, p, -1)
-    per_class = (
-        np.bincount(wrong_cls[wrong_cls >= 0], weights=wrong[wrong_cls >= 0], minlength=n_cls) / w
-    )
+    left, others, dist, per_class, d = out
+    top = float(per_class.max())
     return AssumptionCheck(
         f"theorem3:{name}",
-        right_mass,
+        left,
         others,
-        bool(right_mass >= float(per_class.max())),
+        bool(left >= top),
         int((wrong > 0).sum()),
         AssumptionDetail(
             "P(l_b = l* | l_a != l*)",
             "sum over x != * of P(l_b = l_x | l_a != l*)",
-            max_single_wrong_class=float(per_class.max()),
-            conservative_passed=bool(right_mass >= others),
+            max_single_wrong_class=top,
+            conservative_passed=bool(left >= others),
             prediction_distribution=tuple(float(x) for x in dist),
         ),
+        d.value,
+        d.interval(),
+        _status(d, against=contradicted),
+        concl.value,
+        c_int,
+        METHOD,
     )

@@ -35,6 +35,8 @@ from ..data import InputError
 from ._bounds import BOUNDS, Sample, Tail
 from .confidence_score import ConfidenceScore, score
 from .curves import BoundCurve
+from .evidence import Evidence
+from .lemma2 import Lemma2Check
 from .oracle import OracleCheck
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "Raters",
     "Simultaneous",
     "UpperBound",
+    "UpperVerdict",
 ]
 
 
@@ -126,6 +129,9 @@ class BoundSummary(Result):
     finite-sample ``upper_finite`` sqrt(U_N² + t_u) and ``lower_finite`` L_N − t_l, the certified margin
     ``lower_finite − upper_finite`` (positive: superhuman with probability ≥ 1 − δ_u − δ_l), and the
     confidence score. With a fixed deviation (``t_u``/``t_l``) the δ of each side follows from it.
+    ``items_needed`` is the smallest number of items that would certify the same L_N and U_N under this
+    bound (:mod:`~humanly.certify.needed`) and ``evidence`` the verdict a report phrases
+    (:class:`~humanly.certify.evidence.Evidence`).
 
     >>> from humanly.certify import certify_summary
     >>> b = certify_summary([0.971], 0.939, 1821).models[0].by_bound["hoeffding"]
@@ -140,6 +146,8 @@ class BoundSummary(Result):
     certified_margin: float | None
     confidence: Confidence
     superhuman: bool
+    items_needed: int | None = None
+    evidence: Evidence | None = None
 
     json_aliases: ClassVar[dict[str, str]] = {
         "upper": "_upper_value",
@@ -172,7 +180,10 @@ class UpperBound(Result):
     ``theoretical`` U⁽ᵗ⁾ (eq. 2 / eq. 18) and ``empirical`` U⁽ᵉ⁾ (eq. 8); ``upper`` is the one used as
     U_N (``used``); ``n`` items enter the finite-sample bound; ``finite`` maps each bound name to its
     :class:`FiniteBound` sqrt(U_N² + t) (eq. 16). ``variance`` is the sample variance of the per-item
-    agreement (empirical Bernstein); named raters add their ``agreement_matrix`` and ids (``raters``).
+    terms X_n of the U_N used (empirical Bernstein) and ``variances`` that of each kind; named raters
+    add their ids (``raters``) and, up to :data:`~humanly.certify.MATRIX_MAX_RATERS` raters, the
+    ``agreement_matrix`` (``None`` above: the pairs are counted sparsely). ``lemma2`` checks Lemma 2's
+    condition and the advice on raters per item (:class:`~humanly.certify.Lemma2Check`).
 
     >>> from humanly.certify import certify_summary
     >>> ub = certify_summary([0.971], 0.939, 1821, k=3).upper_bound
@@ -189,6 +200,8 @@ class UpperBound(Result):
     variance: float | None = None
     agreement_matrix: np.ndarray | None = None
     raters: tuple[str, ...] | None = None
+    lemma2: Lemma2Check | None = None
+    variances: dict[str, float] | None = None
 
     json_aliases: ClassVar[dict[str, str]] = {"value": "upper"}
 
@@ -202,6 +215,50 @@ class UpperBound(Result):
         """What the bounds of :data:`~._bounds.BOUNDS` need to bound U_N²."""
         return Sample(self.n, self.upper * self.upper, self.variance)
 
+    def kinds(self) -> dict[str, float]:
+        """The upper bounds available by kind: ``{"empirical": U⁽ᵉ⁾, "theoretical": U⁽ᵗ⁾}`` (the ones
+        that are known).
+
+        >>> from humanly.certify import certify_summary
+        >>> sorted(certify_summary([0.97], 0.94, 1000, k=3).upper_bound.kinds())
+        ['empirical', 'theoretical']
+        """
+        out = {}
+        for kind, value in (("empirical", self.empirical), ("theoretical", self.theoretical)):
+            if value is not None:
+                out[kind] = float(value)
+        return out
+
+    def sample_of(self, kind: str) -> Sample:
+        """What the bounds need to bound U_N² when U_N is the ``kind`` upper bound."""
+        if kind == self.used:
+            return self.sample()
+        value = self.kinds()[kind]
+        var = None if self.variances is None else self.variances.get(kind)
+        return Sample(self.n, value * value, var)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class UpperVerdict(Result):
+    """A model's verdict under one upper bound (``kind``: ``"empirical"`` U⁽ᵉ⁾, the paper's choice, or
+    ``"theoretical"`` U⁽ᵗ⁾, the one Theorem 1 proves) with the result's chosen concentration bound:
+    U_N (``upper``) on ``n_upper`` items, the confidence (HMS and OMS), ``superhuman``,
+    ``items_needed`` and the :class:`~humanly.certify.evidence.Evidence`.
+
+    >>> from humanly.certify import certify_summary
+    >>> v = certify_summary([0.919], 0.879, 10000, k=5).models[0].by_upper["theoretical"]
+    >>> round(v.upper, 3), round(v.confidence.oms, 3), v.superhuman
+    (0.904, 0.672, False)
+    """
+
+    kind: str
+    upper: float
+    n_upper: int
+    confidence: Confidence
+    superhuman: bool
+    items_needed: int | None
+    evidence: Evidence
+
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class ModelCertificate(Result):
@@ -211,7 +268,10 @@ class ModelCertificate(Result):
     level α/M for M models (union bound), valid for all models at once. ``lower_finite`` is L_N − t_l
     under the chosen bound; ``by_bound`` reports the certified margin and confidence under every bound
     available. ``full_credit`` (tie-broken successes) and ``lower_variance`` feed the exact and
-    Bernstein bounds.
+    Bernstein bounds. ``items_needed`` is the smallest number of items (behind both bounds) that would
+    certify the same L_N and U_N under the chosen bound, ``evidence`` the typed verdict a report phrases,
+    and ``by_upper`` the verdict under each upper bound — U⁽ᵉ⁾ (the paper's choice) and U⁽ᵗ⁾ (the one
+    Theorem 1 proves) — with the chosen bound.
 
     >>> from humanly.certify import certify_summary
     >>> m = certify_summary([0.971], 0.939, 1821, models=["StructBERT"]).model("StructBERT")
@@ -230,6 +290,9 @@ class ModelCertificate(Result):
     by_bound: dict[str, BoundSummary]
     full_credit: int | None = None
     lower_variance: float | None = None
+    items_needed: int | None = None
+    evidence: Evidence | None = None
+    by_upper: dict[str, UpperVerdict] = dataclasses.field(default_factory=dict)
 
     json_aliases: ClassVar[dict[str, str]] = {"lower_bound": "lower"}
 
@@ -312,8 +375,8 @@ class Simultaneous(Result):
 # ------------------------------------------------------------------------------------ curves
 @dataclasses.dataclass(frozen=True, repr=False)
 class ConfidenceCurve(Result):
-    """S(t_u) = 1 − δ_u(t_u) − δ_l(t_l) (Theorem 7, eq. 38, τ = 0, t_l = L_N − sqrt(t_u + U_N²)) for one
-    model under one bound, with the HMS and OMS choices of t_u. From
+    """S(t_u) = 1 − δ_u(t_u) − δ_l(t_l) (Theorem 7, eq. 38, t_l = L_N − τ − sqrt(t_u + U_N²)) for one
+    model under one bound and the result's margin ``tau``, with the HMS and OMS choices of t_u. From
     :meth:`CertifyResult.confidence_curve`.
 
     >>> from humanly.certify import certify_summary
@@ -335,6 +398,7 @@ class ConfidenceCurve(Result):
     hms: float | None
     oms_t_u: float | None
     oms: float | None
+    tau: float = 0.0
 
     def to_frame(self) -> pd.DataFrame:
         """One row per t_u: t_u, t_l, δ_u, δ_l and S."""
@@ -354,7 +418,9 @@ class ConfidenceCurve(Result):
 class CertifyResult(Result):
     """Everything ``humanly certify`` reports. ``to_dict()`` is the ``--json`` object: ``n_items``,
     ``raters`` (also under its old key ``annotators``) {mode, k}, ``upper_bound``, ``models``, ``oracle``
-    (null without gold), ``curve``, ``simultaneous``, ``notes``. ``to_frame()`` is the per-model table.
+    (null without gold), ``curve``, ``simultaneous``, ``notes`` and ``tau``, the margin τ every
+    confidence is about ("beats the average rater by at least τ"). ``to_frame()`` is the per-model
+    table.
 
     >>> from humanly.certify import certify_summary
     >>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
@@ -376,6 +442,7 @@ class CertifyResult(Result):
     aggregate: str | None
     simultaneous: Simultaneous
     notes: tuple[str, ...]
+    tau: float = 0.0
 
     json_aliases: ClassVar[dict[str, str]] = {"annotators": "raters"}
 
@@ -399,7 +466,9 @@ class CertifyResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per model: L_N, U_N, margin, the finite-sample bounds and certified margin under the
-        chosen bound, HMS/OMS confidence and verdicts (and the true accuracy with gold)."""
+        chosen bound, HMS/OMS confidence and verdicts, ``items_needed`` and the ``evidence`` status,
+        the verdict under the other upper bound (``oms_theoretical``, ``superhuman_theoretical``,
+        ``items_needed_theoretical`` when U_N is U⁽ᵉ⁾) and with gold the true accuracy."""
         rows = []
         for m in self.models:
             row: dict[str, Any] = {
@@ -417,7 +486,14 @@ class CertifyResult(Result):
                 "t_l": m.confidence.t_l,
                 "superhuman": m.superhuman,
                 "superhuman_simultaneous": m.superhuman_simultaneous,
+                "items_needed": m.items_needed,
+                "evidence": None if m.evidence is None else m.evidence.status,
             }
+            for kind, v in m.by_upper.items():
+                if kind != self.upper_bound.used:
+                    row[f"oms_{kind}"] = v.confidence.oms
+                    row[f"superhuman_{kind}"] = v.superhuman
+                    row[f"items_needed_{kind}"] = v.items_needed
             if self.oracle is not None:
                 row["true_accuracy"] = self.oracle.models.get(m.model)
             rows.append(row)
@@ -426,8 +502,9 @@ class CertifyResult(Result):
     def confidence_curve(
         self, model: str, t_u: Sequence[float] | np.ndarray | None = None, *, points: int = 400
     ) -> ConfidenceCurve:
-        """S(t_u) of Theorem 7 (eq. 38) for ``model`` under the result's bound: at the given ``t_u``
-        values, or on ``points`` evenly spaced values over the admissible range [0, L_N² − U_N²].
+        """S(t_u) of Theorem 7 (eq. 38) for ``model`` under the result's bound and margin τ: at the
+        given ``t_u`` values, or on ``points`` evenly spaced values over the admissible range
+        [0, (L_N − τ)² − U_N²].
 
         >>> from humanly.certify import certify_summary
         >>> cc = certify_summary([0.971], 0.939, 1821).confidence_curve("model1")
@@ -440,7 +517,7 @@ class CertifyResult(Result):
             check_int("points", points, minimum=2)
             if not c.admissible or c.t_u_max is None:
                 raise InputError(
-                    f"model {model!r} has L_N ≤ U_N: no t_u is admissible; give t_u values"
+                    f"model {model!r} has L_N ≤ U_N + τ: no t_u is admissible; give t_u values"
                 )
             grid = np.linspace(0.0, c.t_u_max, points)
         else:
@@ -451,7 +528,9 @@ class CertifyResult(Result):
         tail_u = bound.upper(self.upper_bound.sample())
         tail_l = bound.lower(m.sample())
         u = self.upper_bound.upper
-        s, t_l = zip(*(score(float(t), m.lower, u, tail_u, tail_l) for t in grid), strict=True)
+        s, t_l = zip(
+            *(score(float(t), m.lower, u, tail_u, tail_l, self.tau) for t in grid), strict=True
+        )
         return ConfidenceCurve(
             model=m.model,
             bound=self.bound,
@@ -466,4 +545,5 @@ class CertifyResult(Result):
             hms=c.hms,
             oms_t_u=c.t_u,
             oms=c.oms,
+            tau=self.tau,
         )

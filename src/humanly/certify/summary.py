@@ -17,6 +17,7 @@ from ..data import InputError
 from ._args import UPPER_KINDS, renamed_keyword, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
+from .lemma2 import lemma2_check
 from .results import CertifyResult, FiniteBound, Raters, UpperBound
 from .upper import theoretical_from_empirical
 
@@ -39,6 +40,8 @@ def certify_summary(
     oms_lr: float | None = None,
     t_u: float | None = None,
     t_l: float | None = None,
+    tau: float = 0.0,
+    n_classes: int | None = None,
     annotators: float | None = None,
 ) -> CertifyResult:
     """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
@@ -52,33 +55,32 @@ def certify_summary(
     ``delta`` (default α/2). Only the Hoeffding bound is available: the others need the per-item data
     (variances, counts). ``annotators=`` is the deprecated name of ``k=``.
 
+    ``tau`` asks for the confidence that each model beats the average rater by at least τ (Theorem 7,
+    eq. 29; default 0, the paper's). Each certificate carries ``items_needed`` (the test-set size, behind
+    both bounds, that would certify the same numbers), its ``evidence``, and with ``k`` the verdict under
+    U⁽ᵗ⁾ (``by_upper["theoretical"]``). ``n_classes`` (N_c) lets ``upper_bound.lemma2`` check Lemma 2's
+    condition U⁽ᵉ⁾² ≥ 1/N_c and the advice K > N_c.
+
     >>> res = certify_summary([0.899, 0.919], 0.879, 10000, models=["GPT", "SemBERT"])  # SNLI
     >>> [(m.model, round(m.confidence.hms, 4), m.superhuman) for m in res.models]
     [('GPT', 0.8482, False), ('SemBERT', 0.9997, True)]
     """
     k = renamed_keyword("annotators", annotators, "k", k, None)
     s = settings(
-        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr
-    )
+        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
+        tau=tau,
+    )  # fmt: skip
+    n_classes = check_int("n_classes", n_classes, minimum=2, allow_none=True)
     if not BOUNDS[s.bound].from_numbers:
         raise InputError(
             f"bound={bound!r} needs the data (per-item variances or counts); summary mode supports "
             'only bound="hoeffding"'
         )
     lowers, ns, names = _checked_numbers(lower, upper, n, models)
-    ub, tail_u = _published_upper(upper, k, upper_kind, n_upper, min(ns), s)
+    ub, tail_u, notes = _published_upper(upper, k, upper_kind, n_upper, min(ns), s, n_classes)
     hoeffding = BOUNDS["hoeffding"]
     certs = tuple(
-        model_certificate(
-            name,
-            lo,
-            nn,
-            ub.upper,
-            {"hoeffding": tail_u},
-            {"hoeffding": hoeffding.lower(Sample(nn, lo))},
-            s,
-            n_models=len(lowers),
-        )
+        model_certificate(name, Sample(nn, lo), ub, ["hoeffding"], s, n_models=len(lowers))
         for name, lo, nn in zip(names, lowers, ns, strict=True)
     )
     tails_l = {c.model: hoeffding.lower(c.sample()) for c in certs}
@@ -94,8 +96,9 @@ def certify_summary(
         alpha=s.alpha,
         delta=s.delta,
         aggregate=None,
-        simultaneous=simultaneous(certs, s.alpha, ub.upper, tail_u, tails_l),
-        notes=(),
+        simultaneous=simultaneous(certs, s.alpha, ub.upper, tail_u, tails_l, s.tau),
+        notes=notes,
+        tau=s.tau,
     )
 
 
@@ -106,9 +109,10 @@ def _published_upper(
     n_upper: int | None,
     n_min: int,
     s: Settings,
-) -> tuple[UpperBound, Tail]:
+    n_classes: int | None,
+) -> tuple[UpperBound, Tail, tuple[str, ...]]:
     """The upper bound from a published U⁽ᵉ⁾ (and K for U⁽ᵗ⁾) on ``n_upper`` items (default the
-    smallest test set, ``n_min``), with its Hoeffding tail."""
+    smallest test set, ``n_min``), with its Hoeffding tail, Lemma 2's check and its notes."""
     check_number("k", k, minimum=1, allow_none=True)
     check_choice("upper_kind", upper_kind, UPPER_KINDS)
     n_upper = check_int("n_upper", n_upper, minimum=1, allow_none=True)
@@ -123,6 +127,9 @@ def _published_upper(
         used = upper
     nu = n_upper if n_upper is not None else n_min
     tail_u = BOUNDS["hoeffding"].upper(Sample(nu, used * used))
+    lemma, notes = lemma2_check(
+        n_classes=n_classes, agreement=upper * upper, k=k, theoretical=theo, empirical=upper
+    )
     ub = UpperBound(
         theoretical=theo,
         empirical=upper,
@@ -130,8 +137,9 @@ def _published_upper(
         used=upper_kind,
         upper=used,
         finite={"hoeffding": FiniteBound.upper_of(used * used, tail_u, s.delta, s.t_u)},
+        lemma2=lemma,
     )
-    return ub, tail_u
+    return ub, tail_u, notes
 
 
 def _checked_numbers(

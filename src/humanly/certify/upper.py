@@ -20,8 +20,9 @@ import numpy as np
 from .._checks import check_number
 from .._counts import pairwise_agreement
 from ..data import InputError, Ratings
-from ._agreement import named_agreement, offdiag_mean
+from ._agreement import MATRIX_MAX_RATERS, rater_pairs
 from ._bounds import BOUNDS, Sample, Tail
+from .lemma2 import lemma2_check
 from .results import FiniteBound, Raters, UpperBound
 
 __all__ = ["UpperPart", "theoretical_from_empirical", "upper_bound"]
@@ -51,15 +52,19 @@ class UpperPart:
 
 @dataclasses.dataclass(frozen=True)
 class _Agreement:
-    """Per-item X_n of eq. 17 (``x``: for the U_N used) and the pooled U⁽ᵉ⁾², U⁽ᵗ⁾²."""
+    """Per-item X_n of eq. 17 (``x``: for the U_N used; ``x_other``: for the other kind) and the
+    pooled U⁽ᵉ⁾², U⁽ᵗ⁾²; named raters add the pair counts Lemma 2's check reads."""
 
     emp2: float
     theo2: float
     x: np.ndarray
+    x_other: np.ndarray
     raters: Raters
     notes: tuple[str, ...]
     matrix: np.ndarray | None = None
     names: tuple[str, ...] | None = None
+    pairs: int | None = None
+    pairs_below_chance: int | None = None
 
 
 def upper_bound(
@@ -84,8 +89,20 @@ def upper_bound(
     u_emp, u_theo = math.sqrt(agr.emp2), math.sqrt(agr.theo2)
     u_used = u_emp if upper == "empirical" else u_theo
     var_u = float(np.var(agr.x, ddof=1)) if n_u >= 2 else 0.0
+    var_other = float(np.var(agr.x_other, ddof=1)) if n_u >= 2 else 0.0
+    other = "theoretical" if upper == "empirical" else "empirical"
     sample = Sample(n_u, u_used * u_used, var_u)
     tails = {name: b.upper(sample) for name, b in BOUNDS.items()}
+    lemma, lemma_notes = lemma2_check(
+        n_classes=ratings.n_classes,
+        agreement=agr.emp2,
+        k=agr.raters.k,
+        k_items=None if raters == "named" else n_lab[multi],
+        theoretical=u_theo,
+        empirical=u_emp,
+        pairs=agr.pairs,
+        pairs_below_chance=agr.pairs_below_chance,
+    )
     ub = UpperBound(
         theoretical=u_theo,
         empirical=u_emp,
@@ -96,8 +113,10 @@ def upper_bound(
         variance=var_u,
         agreement_matrix=agr.matrix,
         raters=agr.names,
+        lemma2=lemma,
+        variances={upper: var_u, other: var_other},
     )
-    return UpperPart(ub, agr.raters, tails, agr.notes)
+    return UpperPart(ub, agr.raters, tails, (*agr.notes, *lemma_notes))
 
 
 def _slots(counts: np.ndarray, n_lab: np.ndarray, multi: np.ndarray, upper: str) -> _Agreement:
@@ -117,8 +136,8 @@ def _slots(counts: np.ndarray, n_lab: np.ndarray, multi: np.ndarray, upper: str)
         )
     if int((~multi).sum()):
         notes.append(f"{int((~multi).sum())} item(s) with < 2 labels left out of the upper bound")
-    x = x_e if upper == "empirical" else x_t
-    return _Agreement(float(x_e.mean()), float(x_t.mean()), x, raters, tuple(notes))
+    x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
+    return _Agreement(float(x_e.mean()), float(x_t.mean()), x, x_other, raters, tuple(notes))
 
 
 def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -> _Agreement:
@@ -129,20 +148,24 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
             f'raters="named" needs rater ids, but {ratings.source or "the ratings"} holds '
             'anonymous counts; use raters="slots"'
         )
-    a, common, _ = named_agreement(ratings)
-    k = a.shape[0]
-    emp2 = offdiag_mean(a)
+    pairs = rater_pairs(ratings)
+    k = pairs.n_raters
+    emp2 = pairs.mean_agreement()
     if not math.isfinite(emp2):
         raise InputError(
             f"{ratings.source or 'ratings'}: no two named raters labelled a common item, so "
             'their agreement is undefined; use raters="slots"'
         )
     notes = []
-    n_pairs = int((common[~np.eye(k, dtype=bool)] > 0).sum()) // 2
-    if n_pairs < k * (k - 1) // 2:
+    n_pairs, all_pairs = pairs.n_pairs, k * (k - 1) // 2
+    if n_pairs < all_pairs:
         notes.append(
-            f"{k * (k - 1) // 2 - n_pairs} of {k * (k - 1) // 2} rater pairs share no item and "
-            "are left out of U⁽ᵉ⁾"
+            f"{all_pairs - n_pairs} of {all_pairs} rater pairs share no item and are left out of U⁽ᵉ⁾"
+        )
+    if pairs.matrix is None:
+        notes.append(
+            f"{k} named raters: the agreement of each pair sharing an item is counted sparsely; "
+            f"upper_bound.agreement_matrix is kept up to {MATRIX_MAX_RATERS} raters"
         )
     theo2 = 1.0 / k + (k - 1.0) / k * emp2
     x_e = pairwise_agreement(ratings.counts[multi])
@@ -152,7 +175,10 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
             "named raters did not all label every item: the Hoeffding bound on U_N (Theorem 5) "
             f"uses the {n_u} items with ≥ 2 labels as N; it is exact for complete designs only"
         )
-    x = x_e if upper == "empirical" else 1.0 / n_lab[multi] + (1.0 - 1.0 / n_lab[multi]) * x_e
+    x_t = 1.0 / n_lab[multi] + (1.0 - 1.0 / n_lab[multi]) * x_e
+    x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
     names = tuple(str(r) for r in ratings.raters) if ratings.raters is not None else None
-    a.setflags(write=False)  # a result is a value
-    return _Agreement(emp2, theo2, x, Raters("named", k), tuple(notes), a, names)
+    return _Agreement(
+        emp2, theo2, x, x_other, Raters("named", k), tuple(notes), pairs.matrix, names,
+        pairs=n_pairs, pairs_below_chance=pairs.below(1.0 / ratings.n_classes),
+    )  # fmt: skip
