@@ -11,7 +11,8 @@ identical numbers.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,7 +56,12 @@ class Pilot(NamedTuple):
     notes: list[str]
 
 
-def _bootstrap(task, args: list[tuple], workers: int | None, scheduler: str | None) -> list[dict]:  # type: ignore[type-arg]
+def _bootstrap(
+    task: Callable[..., list[dict[str, float]]],
+    args: list[tuple[Any, ...]],
+    workers: int | None,
+    scheduler: str | None,
+) -> list[dict[str, float]]:
     parts = run_tasks(
         task,
         args,
@@ -104,7 +110,9 @@ def _majority_chunk(
         idx = stream(seed, i).integers(0, len(rb), len(rb))
         est = estimate_parameters(counts[idx], truth[idx], rb[idx], rw[idx])
         for m in ms:
-            est[f"a2_m{m}"] = assumption2_statistic(est, counts[idx], rb[idx], rw[idx], m, vote_ties)
+            est[f"a2_m{m}"] = assumption2_statistic(
+                est, counts[idx], rb[idx], rw[idx], m, vote_ties
+            )
         out.append(est)
     return out
 
@@ -168,7 +176,7 @@ def _latent_chunk(
     ``stream(seed, i)``."""
     weights = np.stack(
         [
-            np.bincount(pat.inverse[stream(seed, i).integers(0, n, n)], minlength=len(pat.count))
+            np.bincount(pat.inverse[stream(seed, i).integers(0, n, n)], minlength=len(pat.freq))
             for i in range(start, stop)
         ]
     ).astype(float)
@@ -186,11 +194,13 @@ def _latent_chunk(
 
 def _labels_note(total: np.ndarray) -> str:
     values, freq = np.unique(total, return_counts=True)
-    return ", ".join(f"{v} label{'s' if v != 1 else ''}: {f:,} items" for v, f in zip(values, freq))
+    return ", ".join(
+        f"{v} label{'s' if v != 1 else ''}: {f:,} items" for v, f in zip(values, freq, strict=True)
+    )
 
 
 def _fit(pat: Patterns, tol: float, max_iter: int) -> tuple[LatentClassFit, EMState]:
-    em = run_em(pat, pat.count[None, :], tol, max_iter)
+    em = run_em(pat, pat.freq[None, :], tol, max_iter)
     return fit_result(pat, em, tol, max_iter), em
 
 
@@ -271,13 +281,16 @@ def latent_pilot(
         )
     a2 = {}
     for m in ms:
-        a2[m] = float(assumption2_statistics(pat, pat.count[None, :], em, m, vote_ties)[0])
+        a2[m] = float(assumption2_statistics(pat, pat.freq[None, :], em, m, vote_ties)[0])
         short = int(((total < m) & keep).sum())
-        if short:
+        if short == int(keep.sum()):
+            notes.append(
+                f"assumption 2 for m = {m} cannot be checked: no pilot item has ≥ {m} labels"
+            )
+        elif short:
             notes.append(
                 f"assumption 2 for m = {m}: E[M_m(q(x)) | E] from the {int(keep.sum()) - short:,} "
-                f"items with ≥ {m} labels ({short:,} have fewer)"
-                + ("; no item has enough labels to check it" if short == int(keep.sum()) else "")
+                f"items with ≥ {m} labels; {short:,} have fewer"
             )
     n = int(keep.sum())
     args = [(pat, n, ms, vote_ties, tol, max_iter, seed, a, z) for a, z in _starts(bootstrap)]

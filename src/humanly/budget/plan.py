@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -124,7 +124,9 @@ class AssumptionTest(Result):
 
     def sentence(self) -> str:
         """One line for people: the assumption, the estimate with its interval and the verdict."""
-        head = "assumption 1 (q_b ≥ q_w)" if self.m is None else f"assumption 2 (eq. 3, m = {self.m})"
+        head = (
+            "assumption 1 (q_b ≥ q_w)" if self.m is None else f"assumption 2 (eq. 3, m = {self.m})"
+        )
         value = "undefined" if self.estimate is None else f"{self.estimate:.3g}"
         lo, hi = self.interval
         span = "" if lo is None or hi is None else f", 95% interval [{lo:.3g}, {hi:.3g}]"
@@ -251,22 +253,32 @@ def _assumption1_share(est: CorrelatedModel, reps: list[dict[str, float]]) -> fl
 
 
 def _test(
-    name: str, m: int | None, quantity: str, estimate: float, values: list[float], bootstrap: int
+    name: str,
+    m: int | None,
+    quantity: str,
+    estimate: float,
+    values: list[float],
+    bootstrap: int,
+    undefined: str = "cannot be computed on this pilot",
 ) -> AssumptionTest:
-    """An :class:`AssumptionTest` from the point value and the replicates' values."""
+    """An :class:`AssumptionTest` from the point value and the replicates' values (``undefined``: why,
+    when the point value is NaN)."""
     point = float(estimate) if np.isfinite(estimate) else None
     interval = _interval(values) if bootstrap else Interval(None, None)
     if point is None:
-        reason = "cannot be computed on this pilot (see the notes)"
-        return AssumptionTest(name, m, quantity, None, Interval(None, None), UNTESTED, reason)
+        return AssumptionTest(name, m, quantity, None, Interval(None, None), UNTESTED, undefined)
     if interval.low is None or interval.high is None:
-        reason = "bootstrap=0: no interval" if not bootstrap else "no bootstrap replicate defines it"
+        reason = (
+            "bootstrap=0: no interval" if not bootstrap else "no bootstrap replicate defines it"
+        )
         return AssumptionTest(name, m, quantity, point, interval, UNTESTED, reason)
     verdict = AGAINST if interval.high < 0 else CONSISTENT
     return AssumptionTest(name, m, quantity, point, interval, verdict)
 
 
-def _assumptions(pilot: Pilot, ms: tuple[int, ...], bootstrap: int) -> Assumptions:
+def _assumptions(
+    pilot: Pilot, ms: tuple[int, ...], bootstrap: int, most_labels: int
+) -> Assumptions:
     est, reps = pilot.estimates, pilot.replicates
     tests = [
         _test(
@@ -284,7 +296,12 @@ def _assumptions(pilot: Pilot, ms: tuple[int, ...], bootstrap: int) -> Assumptio
         second.append(Assumption2(m, not bool(value < -1e-12)))
         quantity = f"(1 − p_w)p_b⁰/(p_w(1 − p_b¹))·(M_{m}(q_b) − E_b) − (M_{m}(q_w) − E_w)"
         values = [r[f"a2_m{m}"] for r in reps]
-        tests.append(_test(f"assumption2_m{m}", m, quantity, value, values, bootstrap))
+        why = (
+            f"no pilot item has ≥ {m} labels; the most is {most_labels}"
+            if most_labels < m
+            else "E_b or E_w has no pilot item, or p_w(1 − p_b¹) = 0"
+        )
+        tests.append(_test(f"assumption2_m{m}", m, quantity, value, values, bootstrap, why))
     return Assumptions(bool(est.q_b >= est.q_w), tuple(second), tuple(tests))
 
 
@@ -327,7 +344,7 @@ def plan(
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     seed = check_int("seed", seed, minimum=0)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
-    method = cast("Method", check_choice("method", method, METHODS))
+    method = check_choice("method", method, METHODS)
     if predictions is None:
         raise InputError("plan needs predictions of two models on the pilot items")
     study = join(ratings, predictions, missing=missing)
@@ -339,7 +356,9 @@ def plan(
         )
     checked = tuple(mm for mm in ms if mm > 1)
     estimator = latent_pilot if method == "latent" else majority_pilot
-    pilot = estimator(r, preds, better, worse, checked, vote_ties, bootstrap, seed, workers, scheduler)
+    pilot = estimator(
+        r, preds, better, worse, checked, vote_ties, bootstrap, seed, workers, scheduler
+    )
     est, b, w = pilot.estimates, pilot.better, pilot.worse
     notes = list(pilot.notes)
     if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
@@ -363,7 +382,7 @@ def plan(
         n_used=pilot.n_used,
         estimates=est,
         ranges=_ranges(est, pilot.replicates),
-        assumptions=_assumptions(pilot, checked, bootstrap),
+        assumptions=_assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max())),
         assumption1_share=_assumption1_share(est, pilot.replicates),
         sizes=size.rows,
         recommended_m=None if rec is None else rec.m,
