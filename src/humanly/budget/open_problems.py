@@ -162,13 +162,13 @@ def plurality_vs_single(
         if n_classes == 2:
             exact = outcome(IndependentModel(p, eps, q, check=False).gap(mm), n).win
         else:  # the same setting exactly (humanly.budget.multiclass)
-            setting = multiclass_setting(
+            exact_setting = multiclass_setting(
                 symmetric_confusion(n_classes, q),
                 symmetric_confusion(n_classes, p + eps),
                 symmetric_confusion(n_classes, p),
                 None,
             )
-            exact = outcome(multiclass_gap(setting, mm, "plurality"), n).win
+            exact = outcome(multiclass_gap(exact_setting, mm, "plurality"), n).win
         rows.append(
             StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / reps), exact)
         )
