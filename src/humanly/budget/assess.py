@@ -55,7 +55,8 @@ MODEL_SOURCE = "the best model's agreement with the plurality label"
 class QuickComparison(Result):
     """For a label accuracy q: win probability of single vs m-majority labelling at a budget, and the
     budget each needs for error ≤ δ (independent model, Proposition 1). ``p`` is the worse classifier's
-    accuracy, ``p + eps`` the better one's (the paper's notation)."""
+    accuracy, ``p + eps`` the better one's (the paper's notation); ``vote_ties`` how a tied vote of an
+    even m is settled."""
 
     label_accuracy: float
     p: float
@@ -68,6 +69,7 @@ class QuickComparison(Result):
     best_m: int
     single_is_best: bool
     notes: tuple[str, ...] = ()
+    vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m: ``m``, ``items`` (⌊budget/m⌋), ``win``, ``budget_needed``."""
@@ -128,6 +130,7 @@ def quick_compare(
         best_m=cmp.best_m,
         single_is_best=cmp.best_m == 1,
         notes=tuple(notes),
+        vote_ties=vote_ties,
     )
 
 

@@ -293,9 +293,11 @@ def run_em(
         iterations[active] += 1
         converged[active[done]] = True
         active, t0, t1, ll0 = active[~done], t0[~done], t1[~done], ll0[~done]
-        if active.size and accelerate:
-            theta[active], steps = _squarem_step(pat, w[active], t0, t1, ll0)
-            iterations[active] += steps - 1
+        room = iterations[active] + 3 <= max_iter  # an extrapolation costs up to 3 more EM steps
+        if accelerate and room.any():
+            sel = active[room]
+            theta[sel], steps = _squarem_step(pat, w[sel], t0[room], t1[room], ll0[room])
+            iterations[sel] += steps - 1
         active = active[iterations[active] < max_iter]
     gamma, loglik = _e_step(pat, w, theta[:, 0], theta[:, 1:5], theta[:, 5:])
     seen = _m_step(pat, w, gamma, theta[:, 5:])[3] > 0

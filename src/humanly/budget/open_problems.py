@@ -72,7 +72,9 @@ class PluralitySetting(Result):
 @dataclass(frozen=True, repr=False)
 class StrategyComparison(Result):
     """Monte Carlo P(c_b identified) per labelling strategy at one budget; ``params`` is the setting
-    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``)."""
+    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``);
+    ``vote_ties``: a tied plurality is broken uniformly at random (a fair coin for two classes; the
+    adaptive strategy never ties)."""
 
     problem: str
     params: PluralitySetting | Model
@@ -81,6 +83,7 @@ class StrategyComparison(Result):
     seed: int
     rows: tuple[StrategyRow, ...]
     best: str
+    vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per strategy (the columns of :class:`StrategyRow`)."""
