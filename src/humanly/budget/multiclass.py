@@ -125,7 +125,8 @@ def aggregated_label_distribution(confusion: Any, m: int, rule: Rule = "pluralit
     with np.errstate(divide="ignore"):
         logc = np.log(c)  # (K, K)
     # log P(vector | true i) = log coef + Σ_j v_j log C[i, j] (0 · log 0 = 0)
-    terms = np.where(vecs[None, :, :] > 0, vecs[None, :, :] * logc[:, None, :], 0.0)
+    used = vecs[None, :, :] > 0
+    terms = vecs[None, :, :] * np.where(used, logc[:, None, :], 0.0)
     prob = np.exp(log_coef[None, :] + terms.sum(axis=2))  # (K, V)
     return np.column_stack([prob @ share, prob @ none])
 
