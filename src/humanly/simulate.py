@@ -498,7 +498,9 @@ def pair(
     only_b = b_right & ~w_right
     only_w = w_right & ~b_right
     both_wrong = ~w_right & ~b_right
-    q_item = np.where(only_b, q_b, np.where(only_w, q_w, np.where(both_wrong, q_both_wrong, q_agree)))
+    q_item = np.where(
+        only_b, q_b, np.where(only_w, q_w, np.where(both_wrong, q_both_wrong, q_agree))
+    )
     if class_shift:
         q_item = q_item + np.where(y == 1, class_shift, -class_shift)
         if np.any((q_item < 0) | (q_item > 1)):

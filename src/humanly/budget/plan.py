@@ -50,7 +50,7 @@ from .latent import LatentClassFit
 from .models import CorrelatedModel
 from .pilot import Pilot, latent_pilot, majority_pilot
 from .proxy import estimate_parameters
-from .size import SizeRow, sample_size
+from .size import SizeResult, SizeRow, sample_size
 
 __all__ = [
     "AGAINST",
@@ -305,6 +305,25 @@ def _assumptions(
     return Assumptions(bool(est.q_b >= est.q_w), tuple(second), tuple(tests))
 
 
+def _recommend(
+    est: CorrelatedModel,
+    delta: float,
+    ms: tuple[int, ...],
+    ties: Ties,
+    vote_ties: VoteTies,
+    notes: list[str],
+) -> tuple[SizeResult, SizeRow | None]:
+    """The exact sample sizes at the point estimates and the cheapest m's row (None, with a note, when
+    no m reaches δ)."""
+    size = sample_size(est, delta, ms, ties=ties, vote_ties=vote_ties)
+    rec = next((row for row in size.rows if row.m == size.best_m), None)
+    if rec is None:
+        notes.append(
+            "E[G] ≤ 0 for every m: no budget identifies the better model under these estimates"
+        )
+    return size, rec
+
+
 def plan(
     ratings: Any,
     predictions: Any,
@@ -367,12 +386,7 @@ def plan(
             f"on the pilot, {b!r} is not more accurate than {w!r} against {truth}; "
             "the budget is for telling them apart in this direction"
         )
-    size = sample_size(est, delta, ms, ties=ties, vote_ties=vote_ties)
-    rec = next((row for row in size.rows if row.m == size.best_m), None)
-    if rec is None:
-        notes.append(
-            "E[G] ≤ 0 for every m: no budget identifies the better model under these estimates"
-        )
+    size, rec = _recommend(est, delta, ms, ties, vote_ties, notes)
     comp = None if budget is None else compare(est, budget, ms, ties=ties, vote_ties=vote_ties)
     converged = [x["converged"] for x in pilot.replicates if "converged" in x]
     return PlanResult(

@@ -170,9 +170,7 @@ def convergence_figure(curve: CramerConvergence) -> Any:
     for m, rate in zip(curve.m, curve.cramer_per_label, strict=True):
         part = frame[frame["m"] == m]
         (line,) = ax.plot(part["budget"], part["log_error_per_label"], label=f"exact, m = {m}")
-        ax.axhline(
-            rate, ls="--", lw=1.0, color=line.get_color(), label=f"Cramér rate, m = {m}"
-        )
+        ax.axhline(rate, ls="--", lw=1.0, color=line.get_color(), label=f"Cramér rate, m = {m}")
     tail = frame[frame["budget"] >= 0.1 * frame["budget"].max()]["log_error_per_label"]
     finite = tail[np.isfinite(tail)]
     if len(finite):  # the range where the curves approach their rates (the start plunges far below)
