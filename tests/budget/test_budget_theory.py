@@ -13,6 +13,8 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from humanly import InputError
 from humanly.budget import (
@@ -238,3 +240,83 @@ def test_fig_3a_convergence_and_crossing() -> None:
         row = frame[(frame["m"] == mm) & (frame["budget"] == k)].iloc[0]
         ref = mp.log(mp_error(g.x, g.y, k // mm)) / k
         assert row["log_error_per_label"] == pytest.approx(float(ref), rel=1e-9)
+
+
+# --------------------------------------------------------------------------- the proof's steps
+def test_boland_identity_and_concavity() -> None:
+    """Appendix D.1 (Boland et al. 1989): M_{2n+1}(q) = (2n + 1)·C(2n, n)·∫₀^q xⁿ(1 − x)ⁿ dx, and M_m
+    is concave on [½, 1] (section 3: E[M_m(q(x))] ≤ M_m(E[q(x)]), homogeneity is m-majority's best
+    case) — against mpmath quadrature and second differences."""
+    from humanly.budget import majority_accuracy
+
+    for n in (1, 2, 5, 10):
+        m = 2 * n + 1
+        for q in (0.3, 0.5, 0.62, 0.8, 0.97):
+            integral = mp.quad(lambda t, n=n: t**n * (1 - t) ** n, [0, q])
+            ref = (2 * n + 1) * mp.binomial(2 * n, n) * integral
+            assert float(majority_accuracy(q, m)) == pytest.approx(float(ref), rel=1e-12)
+        qs = np.linspace(0.5, 1.0, 201)
+        second = np.diff(np.asarray(majority_accuracy(qs, m)), 2)
+        assert (second <= 1e-15).all()
+
+
+def test_eq_5_the_inequality_theorem_2_reduces_to() -> None:
+    """Eq. (5)/(15): (2M_m(q) − 1)/(2q − 1)·C(m − 1, (m − 1)/2)·q^((m+1)/2)(1 − q)^((m+1)/2)
+    ≤ M_m(q)(1 − M_m(q)) for odd m and q ∈ (½, 1) — mpmath on a grid."""
+    for m in range(3, 32, 2):
+        h = (m - 1) // 2
+        for q in np.linspace(0.505, 0.995, 50):
+            mm = mp_majority(q, m)
+            q_ = mp.mpf(q)
+            lhs = (2 * mm - 1) / (2 * q_ - 1) * mp.binomial(m - 1, h) * (q_ * (1 - q_)) ** (h + 1)
+            assert lhs <= mm * (1 - mm), (m, q)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=st.floats(0.01, 10),
+    b=st.floats(0.01, 10),
+    c=st.floats(0.01, 10),
+    d=st.floats(0.01, 10),
+    c1=st.floats(0.01, 10),
+    c2=st.floats(0.01, 10),
+)
+def test_lemmas_c4_and_d3_fraction_inequalities(
+    a: float, b: float, c: float, d: float, c1: float, c2: float
+) -> None:
+    """Lemma C.4 (positive A, B, C, D with Ac₁ − Bc₂ > 0 and Cc₁ − Dc₂ > 0): (Ac₁ − Bc₂)/(Cc₁ − Dc₂) ≤
+    A/C iff CB ≥ DA; Lemma D.3 is the same with A, B, C, D negative and both differences negative."""
+    for sign in (1.0, -1.0):
+        A, B, C, D = (sign * v for v in (a, b, c, d))
+        num, den = A * c1 - B * c2, C * c1 - D * c2
+        if sign * num <= 1e-9 or sign * den <= 1e-9:
+            continue
+        lhs, rhs = num / den <= A / C + 1e-12, C * B >= D * A - 1e-12
+        if abs(num / den - A / C) > 1e-9 and abs(C * B - D * A) > 1e-9:
+            assert lhs == rhs
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    x=st.floats(0.001, 10),
+    y=st.floats(0.001, 10),
+    c=st.floats(0.001, 10),
+    d=st.floats(0.001, 10),
+    f2=st.floats(0.001, 10),
+    g2=st.floats(0.001, 10),
+)
+def test_lemmas_d1_d2_d4_d5(x: float, y: float, c: float, d: float, f2: float, g2: float) -> None:
+    """Lemma D.1: (2x + c√x)/(2y + c√y) ≥ x/y for 0 < x < y; Lemma D.2: (x + d)/(y + d) ≥ x/y for
+    0 < x < y; Lemma D.4: f₁/g₁ ≤ (2(f₁ + f₂) + c√(f₁ + f₂))/(2(g₁ + g₂) + c√(g₁ + g₂)) when f₁ ≤ g₁
+    and f₂ ≥ g₂; Lemma D.5: A/C ≤ (A + B)/(C + D) when AD ≤ BC."""
+    lo, hi = min(x, y), max(x, y)
+    if hi - lo > 1e-9:
+        assert (2 * lo + c * math.sqrt(lo)) / (2 * hi + c * math.sqrt(hi)) >= lo / hi - 1e-12
+        assert (lo + d) / (hi + d) >= lo / hi - 1e-12
+    f1, g1 = lo, hi  # f₁ ≤ g₁
+    f2_, g2_ = max(f2, g2), min(f2, g2)  # f₂ ≥ g₂
+    right = (2 * (f1 + f2_) + c * math.sqrt(f1 + f2_)) / (2 * (g1 + g2_) + c * math.sqrt(g1 + g2_))
+    assert f1 / g1 <= right + 1e-12
+    A, B, C, D = x, f2, y, g2
+    if A * D <= B * C:
+        assert A / C <= (A + B) / (C + D) + 1e-12
