@@ -320,3 +320,31 @@ def test_lemmas_d1_d2_d4_d5(x: float, y: float, c: float, d: float, f2: float, g
     A, B, C, D = x, f2, y, g2
     if A * D <= B * C:
         assert A / C <= (A + B) / (C + D) + 1e-12
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    qb=st.floats(0.6, 1.0),
+    qw=st.floats(0.6, 1.0),
+    eb=st.floats(0.5, 1.0),
+    ew=st.floats(0.5, 1.0),
+    pw=st.floats(0.5, 0.95),
+    b0=st.floats(0.5, 1.0),
+    b1=st.floats(0.5, 0.99),
+)
+def test_assumption_2_is_stochastic_dominance(
+    qb: float, qw: float, eb: float, ew: float, pw: float, b0: float, b1: float
+) -> None:
+    """Appendix D (end): assumption 2 (eq. 3) holds exactly when G with the homogeneous accuracies
+    M_m(q_b), M_m(q_w) puts at least as much mass on +1 (and no more on −1, P(G = 0) being fixed) as G
+    with the heterogeneous ones E[M_m(q(x)) | E_b], E[M_m(q(x)) | E_w] — the quantity plan() tests is
+    (x_hom − x_het)/(p_w(1 − p_b¹))."""
+    from humanly.budget import gap_correlated
+
+    hom = gap_correlated(qb, qw, pw, b0, b1)  # qb, qw stand for M_m(q_b), M_m(q_w)
+    het = gap_correlated(eb, ew, pw, b0, b1)
+    a, b = (1 - pw) * b0, pw * (1 - b1)
+    statistic = (a / b) * (qb - eb) - (qw - ew)
+    assert float(hom[0] - het[0]) == pytest.approx(b * statistic, abs=1e-12)
+    assert float(hom[1] - het[1]) == pytest.approx(-b * statistic, abs=1e-12)
+    assert float(hom[2]) == pytest.approx(float(het[2]), abs=1e-12)
