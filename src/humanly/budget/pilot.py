@@ -249,9 +249,9 @@ def latent_pilot(
     enough = int((total >= 3).sum())
     if enough < MIN_ITEMS:
         raise InputError(
-            f"method='latent' needs ≥ 3 labels per pilot item to identify the label accuracies; "
+            'method="latent" needs ≥ 3 labels per pilot item to identify the label accuracies; '
             f"only {enough} pilot items have ≥ 3 labels ({_labels_note(total)}); need at least "
-            f"{MIN_ITEMS} — label more, or pass method='majority' (the crowd majority as proxy truth, "
+            f'{MIN_ITEMS} — label more, or pass method="majority" (the crowd majority as proxy truth, '
             "biased towards agreement)"
         )
     keep = total > 0
