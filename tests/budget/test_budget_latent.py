@@ -190,13 +190,27 @@ def test_plan_method_is_checked_and_recorded() -> None:
     assert majority.fit is None and majority.bootstrap_converged is None
 
 
-def test_latent_orients_the_pair_by_the_fitted_accuracies() -> None:
+def test_latent_ranks_the_models_by_agreement_with_the_labels() -> None:
     data = pair(3000, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=8)
     preds = data.predictions.select(["worse", "better"])  # the worse model first
     res = plan(data.ratings, preds, bootstrap=0)
     assert (res.better, res.worse) == ("better", "worse")
     forced = plan(data.ratings, preds, bootstrap=0, better="worse", worse="better")
     assert forced.better == "worse" and any("not more accurate" in n for n in forced.notes)
+
+
+def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> None:
+    """A 600-item, 3-label pilot where q̂_b < q̂_w at the point estimates pushes the recommendation to
+    m = 5 while the interval of q_b − q_w covers 0: the result says so; a large pilot does not."""
+    data = pair(600, 3, q_b=0.7, q_w=0.8, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    res = plan(data.ratings, data.predictions, bootstrap=60, seed=0)
+    first = res.assumptions.tests[0]
+    assert res.recommended_m == 5 and res.estimates.q_b < res.estimates.q_w
+    assert first.verdict == CONSISTENT
+    assert any("rests on q_b < q_w" in n and first.sentence() in n for n in res.notes)
+    big = pair(6000, 5, p=0.7, eps=0.1, q=0.75, seed=2)
+    res = plan(big.ratings, big.predictions, bootstrap=0)
+    assert res.recommended_m == 1 and not any("rests on" in n for n in res.notes)
 
 
 @settings(max_examples=15, deadline=None)

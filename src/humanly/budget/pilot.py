@@ -239,9 +239,10 @@ def latent_pilot(
     tol: float = 1e-8,
     max_iter: int = 10_000,
 ) -> Pilot:
-    """The latent-class estimate. Models are ranked by their agreement with the crowd's labels (which
-    orders accuracies when labels are better than chance); without ``better`` and ``worse`` given, the
-    pair is oriented by the fitted accuracies."""
+    """The latent-class estimate. Without ``better`` / ``worse``, models are ranked by their agreement
+    with the crowd's labels, which orders their accuracies when labels are better than chance (a small
+    pilot's fitted accuracies are too noisy to decide the order; :func:`plan` notes when they disagree
+    with it)."""
     names = list(predictions.names)
     _check_models(names, better, worse)
     counts = np.asarray(ratings.counts, dtype=np.int64)
@@ -262,11 +263,6 @@ def latent_pilot(
     b, w = _pick(sorted(names, key=lambda n: -agree[n]), better, worse)
     pat = patterns(counts[keep], predictions.hard(b)[keep], predictions.hard(w)[keep])
     fit, em = _fit(pat, tol, max_iter)
-    acc_b = (1 - fit.p_w) * fit.p_b0 + fit.p_w * fit.p_b1
-    if better is None and worse is None and acc_b < fit.p_w:
-        b, w = w, b
-        pat = patterns(counts[keep], predictions.hard(b)[keep], predictions.hard(w)[keep])
-        fit, em = _fit(pat, tol, max_iter)
     if any(not np.isfinite(v) for v in fit.params().values()):
         raise InputError(
             "the pilot has no items where the two models disagree; they cannot be told apart on it "

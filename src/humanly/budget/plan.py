@@ -387,6 +387,14 @@ def plan(
             "the budget is for telling them apart in this direction"
         )
     size, rec = _recommend(est, delta, ms, ties, vote_ties, notes)
+    assumptions = _assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max()))
+    first = assumptions.tests[0]
+    if (rec is None or rec.m != 1) and est.q_b < est.q_w and first.verdict != AGAINST:
+        notes.append(
+            "the recommendation rests on q_b < q_w at the point estimates, but assumption 1 is not "
+            f"contradicted ({first.sentence()}); under it Theorem 2 favours m = 1 — label a larger "
+            "pilot before spending the budget on several labels per item"
+        )
     comp = None if budget is None else compare(est, budget, ms, ties=ties, vote_ties=vote_ties)
     converged = [x["converged"] for x in pilot.replicates if "converged" in x]
     return PlanResult(
@@ -396,7 +404,7 @@ def plan(
         n_used=pilot.n_used,
         estimates=est,
         ranges=_ranges(est, pilot.replicates),
-        assumptions=_assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max())),
+        assumptions=assumptions,
         assumption1_share=_assumption1_share(est, pilot.replicates),
         sizes=size.rows,
         recommended_m=None if rec is None else rec.m,
