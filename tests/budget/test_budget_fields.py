@@ -112,3 +112,40 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
         assert res.to_dict()["vote_ties"] == "failure", name
     # Lemma C.1's rule lowers M_2 below M_1; the coin keeps M_2 = M_1
     assert paper["rates"].rows[1].label_accuracy < results["rates"].rows[1].label_accuracy
+
+
+def test_new_results_are_typed_values() -> None:
+    """The new results hold tuples and small dataclasses (no lists or dicts) and serialise."""
+    import dataclasses
+
+    from humanly.budget import fit_latent_class, multiclass_compare, symmetric_confusion
+
+    def no_lists(value: object, path: str) -> None:
+        assert not isinstance(value, (list, dict)), path
+        if isinstance(value, tuple):
+            for i, v in enumerate(value):
+                no_lists(v, f"{path}[{i}]")
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                no_lists(getattr(value, f.name), f"{path}.{f.name}")
+
+    data = pair(300, 3, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=1)
+    preds = data.predictions
+    results = {
+        "latent": fit_latent_class(data.ratings.counts, preds.hard("better"), preds.hard("worse")),
+        "plan": plan(data.ratings, preds, bootstrap=5),
+        "rates": rates(FIG2, (1, 3)),
+        "convergence": cramer_convergence(FIG2, (1, 3), range(30, 301, 30)),
+        "multiclass": multiclass_compare(
+            symmetric_confusion(3, 0.7),
+            symmetric_confusion(3, 0.8),
+            symmetric_confusion(3, 0.7),
+            90,
+            (1, 3),
+        ),
+    }
+    for name, res in results.items():
+        no_lists(res, name)
+        res.to_json()
+    for name in ("rates", "convergence", "multiclass"):
+        assert len(results[name].to_frame()) > 0  # type: ignore[attr-defined]
