@@ -106,7 +106,11 @@ class LatentClassFit(Result):
 @dataclass(frozen=True, repr=False)
 class StateAccuracy(Result):
     """Label accuracy in one state of an item (``both_wrong``, ``only_b``, ``only_w``, ``both_right``)
-    when the true class is the first / second class (NaN when no item informs it)."""
+    when the true class is the first / second class (NaN when no item informs it).
+
+    >>> StateAccuracy("only_b", 0.8, 0.9).to_dict()
+    {'state': 'only_b', 'first_class': 0.8, 'second_class': 0.9}
+    """
 
     state: str
     first_class: float
@@ -338,6 +342,12 @@ def fit_latent_class(
     ``counts``: items × 2 label counts; ``pred_b`` / ``pred_w``: the better / worse classifier's
     predicted class code (0 or 1) per item, in the same item order. Items without labels carry no
     information and are left out.
+
+    >>> import numpy as np
+    >>> counts = np.array([[3, 0], [0, 3], [2, 1], [1, 2], [3, 0], [0, 3]] * 20)
+    >>> fit = fit_latent_class(counts, np.array([0, 1, 0, 1, 0, 0] * 20), np.array([0, 1, 1, 0, 1, 1] * 20))
+    >>> fit.converged, 0.5 <= fit.q_b <= 1
+    (True, True)
     """
     tol = float(check_number("tol", tol, minimum=0.0, open_low=True))
     max_iter = int(check_int("max_iter", max_iter, minimum=1))
@@ -379,7 +389,15 @@ def assumption2_statistics(
     probability that the majority of m of the item's labels (drawn without replacement) is right —
     unbiased for M_m(q(x)) on each item with ≥ m labels, and consistent for the state's mean when the
     posterior is (Σᵢ P(E | dataᵢ)·hᵢ / Σᵢ P(E | dataᵢ) → E[h | E]). Only items with ≥ m labels enter;
-    NaN when none does or p_w(1 − p_b¹) = 0."""
+    NaN when none does or p_w(1 − p_b¹) = 0.
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(2000, 5, p=0.7, eps=0.1, q=0.8, seed=1)
+    >>> pat = patterns(d.ratings.counts, d.predictions.hard("better"), d.predictions.hard("worse"))
+    >>> em = run_em(pat, pat.freq[None, :])
+    >>> abs(float(assumption2_statistics(pat, pat.freq[None, :], em, 3, "coin")[0])) < 0.05
+    True
+    """
     valid = (pat.total >= m).astype(float)
     h = np.stack(
         [subset_majority(pat.correct[:, y], pat.total, m, vote_ties) for y in (0, 1)], axis=1

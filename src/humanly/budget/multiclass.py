@@ -238,7 +238,13 @@ def multiclass_compare(
 ) -> MulticlassComparison:
     """Exact P(c_b identified) with K classes for each m and rule (see the module docstring): labels
     from the confusion matrix ``labels``, classifiers with confusion matrices ``better`` and ``worse``,
-    class ``prior`` (default uniform), n = ⌊budget/m⌋ items."""
+    class ``prior`` (default uniform), n = ⌊budget/m⌋ items.
+
+    >>> res = multiclass_compare(symmetric_confusion(3, 0.7), symmetric_confusion(3, 0.8),
+    ...                          symmetric_confusion(3, 0.7), 300, (1, 3), rules=("plurality",))
+    >>> res.best, len(res.to_frame())
+    ('m = 1 (plurality)', 2)
+    """
     setting = multiclass_setting(labels, better, worse, prior)
     budget, ms, ties = check_budget(budget), check_ms(m), check_ties(ties)
     chosen = tuple(check_choice("rules", r, RULES) for r in rules)

@@ -129,7 +129,13 @@ def majority_pilot(
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> Pilot:
-    """The crowd-majority estimate (items with ≥ 2 labels and a clear majority)."""
+    """The crowd-majority estimate (items with ≥ 2 labels and a clear majority).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> majority_pilot(d.ratings, d.predictions, None, None, (3,), "coin", 0, 0).better
+    'better'
+    """
     names = list(predictions.names)
     _check_models(names, better, worse)
     counts = np.asarray(ratings.counts, dtype=np.int64)
@@ -242,7 +248,13 @@ def latent_pilot(
     """The latent-class estimate. Without ``better`` / ``worse``, models are ranked by their agreement
     with the crowd's labels, which orders their accuracies when labels are better than chance (a small
     pilot's fitted accuracies are too noisy to decide the order; :func:`plan` notes when they disagree
-    with it)."""
+    with it).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> latent_pilot(d.ratings, d.predictions, None, None, (3,), "coin", 0, 0).fit.converged
+    True
+    """
     names = list(predictions.names)
     _check_models(names, better, worse)
     counts = np.asarray(ratings.counts, dtype=np.int64)

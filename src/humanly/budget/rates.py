@@ -82,7 +82,12 @@ class RateTable(Result):
 def rates(
     model: Model, m: Sequence[int] | int = (1, 3, 5), *, vote_ties: VoteTies = "coin"
 ) -> RateTable:
-    """Cramér and Hoeffding error exponents per item and per label for each m (Theorem 2, Fig. 3 b)."""
+    """Cramér and Hoeffding error exponents per item and per label for each m (Theorem 2, Fig. 3 b).
+
+    >>> from humanly.budget import CorrelatedModel
+    >>> rates(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_m
+    1
+    """
     ms = check_ms(m)
     vote_ties = check_vote_ties(vote_ties)
     rows = []

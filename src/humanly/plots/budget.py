@@ -164,7 +164,14 @@ def convergence_figure(curve: CramerConvergence) -> Any:
     """Fig. 3 a: the exact normalised log error (1/k) log P(error) per m against the label budget k
     (solid), the Cramér rate per label it converges to from below (dashed), and the budget from which
     the gap between the rates exceeds every approximation error (dotted vertical line). The y axis shows
-    the budgets from a tenth of the largest on (the curves start far below)."""
+    the budgets from a tenth of the largest on (the curves start far below).
+
+    >>> from humanly.budget import IndependentModel, cramer_convergence
+    >>> curve = cramer_convergence(IndependentModel(0.7, 0.1, 0.75), (1, 3), range(60, 601, 60))
+    >>> fig = convergence_figure(curve)
+    >>> float(fig.get_figwidth() * 72) >= 450
+    True
+    """
     fig, ax = _axes()
     frame = curve.to_frame()
     for m, rate in zip(curve.m, curve.cramer_per_label, strict=True):
@@ -195,7 +202,13 @@ def convergence_figure(curve: CramerConvergence) -> Any:
 
 def size_figure(result: SizeResult) -> Any:
     """The label budget needed for error ≤ δ per m: exact, and what Cramér's and Hoeffding's bounds
-    guarantee to suffice (grouped bars, log scale, each bar labelled with its budget)."""
+    guarantee to suffice (grouped bars, log scale, each bar labelled with its budget).
+
+    >>> from humanly.budget import IndependentModel, sample_size
+    >>> fig = size_figure(sample_size(IndependentModel(0.7, 0.1, 0.9), 0.05, (1, 3)))
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['exact', 'Cramér bound', 'Hoeffding bound']
+    """
     fig, ax = _axes()
     ms = [r.m for r in result.rows]
     kinds = (
