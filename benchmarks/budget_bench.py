@@ -3,12 +3,16 @@
 Targets (issue 5): P(ΣG > 0) for n = 10⁶ in under 10 ms; the full Appendix A sweep (50⁵ grid, n ∈ {1..11,
 100, 101, 1000, 1001}, m ∈ {3, 11}) in under one hour on this 2-core machine.
 
+The latent-class pilot (``plan(method="latent")``): the point fit plus 200 bootstrap replicates fitted as
+one batch by SQUAREM-accelerated EM, against plain EM in the same run (same fixed points).
+
 Baseline for the exact probability: the paper's method — the distribution of ΣG by iterated convolution
 with exponentiation by squaring (numpy.convolve, exact in double precision but O(n²)); measured for
 n ≤ 10⁴ in the same run. The sweep is measured on a seeded random sample of the configurations of one
 full-size chunk (every chunk has the same (p_w, p_b0, p_b1) grid) and projected to all 2,500 chunks,
 assuming perfect scaling over 2 worker processes (checked: 24 random chunks on a 2-worker LocalCluster).
-The baseline is the vectorised special-function path (``core.outcomes``, used when numba is absent) on a
+The baseline is the vectorised special-function path (``humanly.budget.exact.outcomes``, used when numba
+is absent) on a
 smaller sample of the same configurations, scaled per configuration.
 
     python benchmarks/budget_bench.py [--quick]
@@ -136,13 +140,13 @@ def bench_sweep(quick: bool) -> list[dict[str, Any]]:
     tracemalloc.stop()
     med = statistics.median(times)
     rate = size / med
-    # baseline in the same run: the vectorised special-function path (core.outcomes), per configuration
+    # baseline in the same run: the vectorised special-function path (exact.outcomes), per configuration
     base_sample = sample[:base_size]
     base = _time(lambda: _probabilities(base_sample, spec, compiled=False), 3 if quick else 5)
     base_scaled = [t * size / base_size for t in base]
     hours_2 = total / rate / 2 / 3600
     met = hours_2 <= 1
-    how = "numba kernel" if compiled else "core.outcomes (numba not installed)"
+    how = "numba kernel" if compiled else "exact.outcomes (numba not installed)"
     rows = []
     if compiled and not quick:
         rows.append(_cluster_row(spec))
@@ -151,7 +155,7 @@ def bench_sweep(quick: bool) -> list[dict[str, Any]]:
         _row(
             f"sweep: {size} configurations × {pairs} (n, m) pairs ({how})",
             times,
-            baseline=f"core.outcomes per term (Boost betainc), {base_size} configurations, scaled"
+            baseline=f"exact.outcomes per term (Boost betainc), {base_size} configurations, scaled"
             if compiled
             else None,
             base_times=base_scaled if compiled else None,
@@ -189,9 +193,47 @@ def _cluster_row(spec: SweepSpec, chunks: int = 12) -> dict[str, Any]:
     )
 
 
+def bench_latent(quick: bool) -> list[dict[str, Any]]:
+    """The latent-class pilot fit with 200 bootstrap replicates (one batch), SQUAREM vs plain EM."""
+    from humanly.budget import latent
+    from humanly.simulate import pair
+
+    rows = []
+    for n, k in ((6000, 3), (2000, 5)):
+        data = pair(n, k, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=1)
+        preds = data.predictions
+        pat = latent.patterns(data.ratings.counts, preds.hard("better"), preds.hard("worse"))
+        rng = np.random.default_rng(0)
+        reps = 50 if quick else 200
+        weights = np.stack(
+            [
+                np.bincount(pat.inverse[rng.integers(0, n, n)], minlength=len(pat.freq))
+                for _ in range(reps)
+            ]
+        ).astype(float)
+        fast = _time(lambda w=weights, p=pat: latent.run_em(p, w), 3)
+        slow = _time(
+            lambda w=weights, p=pat: latent.run_em(p, w, accelerate=False), 1 if quick else 3
+        )
+        em = latent.run_em(pat, weights)
+        plain = latent.run_em(pat, weights, accelerate=False)
+        rows.append(
+            _row(
+                f"latent pilot: {reps} bootstrap fits, {n} items × {k} labels",
+                fast,
+                baseline="plain EM, same batch",
+                base_times=slow,
+                notes=f"EM steps median {np.median(em.iterations):.0f} "
+                f"(plain {np.median(plain.iterations):.0f}); all converged: "
+                f"{bool(em.converged.all())} (plain {bool(plain.converged.all())})",
+            )
+        )
+    return rows
+
+
 def run(quick: bool = False) -> list[dict[str, Any]]:
     """All measurements (the lead's benchmarks/run.py aggregates these)."""
-    return bench_exact(quick) + bench_sweep(quick)
+    return bench_exact(quick) + bench_latent(quick) + bench_sweep(quick)
 
 
 def main() -> None:

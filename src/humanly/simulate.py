@@ -484,6 +484,9 @@ def pair(
     q_agree: float | None = None,
     n_raters: int | None = None,
     seed: Seed = None,
+    q_both_wrong: float | None = None,
+    prior: float | None = None,
+    class_shift: float = 0.0,
 ) -> SimulatedData:
     """Two binary classifiers and noisy labellers (Don't Label Twice, sections 2 and 3.2).
 
@@ -495,8 +498,18 @@ def pair(
     right; a label is right with probability q_b on items where only the better classifier is right, q_w
     where only the worse one is, and ``q_agree`` (default (q_b + q_w)/2) where they agree.
 
+    Options beyond the paper's parameters (for checking estimators; the defaults draw the same data as
+    before): ``q_both_wrong`` — label accuracy where both classifiers are wrong (default ``q_agree``);
+    ``prior`` — P(true label = 1) (default a fair coin); ``class_shift`` — label accuracies are
+    q + class_shift on items of class 1 and q − class_shift on items of class 0 (labellers leaning
+    towards class 1 when positive).
+
     Classes are 0 and 1 with a fair-coin true label. Models are ``better`` and ``worse`` (hard labels).
     ``truth`` holds the parameters and the gap indicator G of each item under its own majority label.
+
+    >>> d = pair(200, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> d.ratings.n_items, d.predictions.names
+    (200, ('better', 'worse'))
     """
     rng = _rng(seed)
     independent = p is not None or eps is not None or q is not None
@@ -514,18 +527,32 @@ def pair(
         raise InputError("the correlated model needs q_b, q_w, p_w, p_b0 and p_b1")
     if q_agree is None:
         q_agree = (q_b + q_w) / 2
-    for name, v in (("q_b", q_b), ("q_w", q_w), ("q_agree", q_agree), ("p_w", p_w)):
+    if q_both_wrong is None:
+        q_both_wrong = q_agree
+    checks = [("q_b", q_b), ("q_w", q_w), ("q_agree", q_agree), ("p_w", p_w)]
+    checks += [("q_both_wrong", q_both_wrong)] + ([] if prior is None else [("prior", prior)])
+    for name, v in checks:
         if not 0 <= v <= 1:
             raise InputError(f"{name} = {v} must be a probability in [0, 1]")
     for name, v in (("p_b0", p_b0), ("p_b1", p_b1)):
         if not 0 <= v <= 1:
             raise InputError(f"{name} = {v} must be a probability in [0, 1]")
-    y = rng.integers(0, 2, size=n_items).astype(np.int16)
+    if prior is None:
+        y = rng.integers(0, 2, size=n_items).astype(np.int16)
+    else:
+        y = (rng.random(n_items) < prior).astype(np.int16)
     w_right = rng.random(n_items) < p_w
     b_right = rng.random(n_items) < np.where(w_right, p_b1, p_b0)
     only_b = b_right & ~w_right
     only_w = w_right & ~b_right
-    q_item = np.where(only_b, q_b, np.where(only_w, q_w, q_agree))
+    both_wrong = ~w_right & ~b_right
+    q_item = np.where(
+        only_b, q_b, np.where(only_w, q_w, np.where(both_wrong, q_both_wrong, q_agree))
+    )
+    if class_shift:
+        q_item = q_item + np.where(y == 1, class_shift, -class_shift)
+        if np.any((q_item < 0) | (q_item > 1)):
+            raise InputError(f"class_shift={class_shift}: label accuracies must stay in [0, 1]")
     k = int(labels_per_item)
     right = rng.random((n_items, k)) < q_item[:, None]
     labels = np.where(right, y[:, None], 1 - y[:, None]).astype(np.int16)
@@ -549,6 +576,9 @@ def pair(
             "p_w": p_w,
             "p_b0": p_b0,
             "p_b1": p_b1,
+            "q_both_wrong": q_both_wrong,
+            "prior": 0.5 if prior is None else prior,
+            "class_shift": class_shift,
         },
         "labels": y,
         "better_accuracy": float(b_right.mean()),

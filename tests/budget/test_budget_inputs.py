@@ -127,10 +127,15 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
     pd.concat(frames).to_csv(pfile, index=False)
     sorted_preds = humanly.read_predictions(pfile, classes=ratings.classes)
     assert list(sorted_preds.items) != list(ratings.items)
-    res = plan(ratings, sorted_preds, bootstrap=0)
+    # the crowd-majority estimator (the default before the latent-class one): the number
+    res = plan(ratings, sorted_preds, bootstrap=0, method="majority")
     assert res.estimates.p_w == pytest.approx(0.7156, abs=1e-3)
     series = {k: pd.Series(v, index=gold.index.astype(str)) for k, v in models.items()}
-    assert plan(ratings, series, bootstrap=0) == res
+    assert plan(ratings, series, bootstrap=0, method="majority") == res
+    # the latent-class default (this brief changes the default): joined by item id as well
+    latent = plan(ratings, sorted_preds, bootstrap=0)
+    assert latent.estimates.p_w == pytest.approx(0.6879, abs=1e-3)
+    assert plan(ratings, series, bootstrap=0) == latent
 
 
 # --------------------------------------------------------------------------- argument checks

@@ -6,7 +6,7 @@
 * :func:`assess` — the same from ratings: q̂ from the crowd's pairwise agreement (two classes, symmetric
   noise: q² + (1 − q)² = a, so q̂ = (1 + √(2a − 1))/2), p from the best model's agreement with the
   plurality label (else the paper's Fig. 2 value 0.8), the budget the data used; with two or more models,
-  also the pilot plan of :func:`~humanly.budget.plan`.
+  also the pilot plan of :func:`~humanly.budget.plan` (latent-class estimate by default).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from ._args import (
 )
 from .compare import compare
 from .models import IndependentModel, make_model
-from .plan import PlanResult, plan
+from .plan import Method, PlanResult, plan
 from .size import sample_size
 
 __all__ = [
@@ -55,7 +55,8 @@ MODEL_SOURCE = "the best model's agreement with the plurality label"
 class QuickComparison(Result):
     """For a label accuracy q: win probability of single vs m-majority labelling at a budget, and the
     budget each needs for error ≤ δ (independent model, Proposition 1). ``p`` is the worse classifier's
-    accuracy, ``p + eps`` the better one's (the paper's notation)."""
+    accuracy, ``p + eps`` the better one's (the paper's notation); ``vote_ties`` how a tied vote of an
+    even m is settled."""
 
     label_accuracy: float
     p: float
@@ -68,6 +69,7 @@ class QuickComparison(Result):
     best_m: int
     single_is_best: bool
     notes: tuple[str, ...] = ()
+    vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m: ``m``, ``items`` (⌊budget/m⌋), ``win``, ``budget_needed``."""
@@ -128,6 +130,7 @@ def quick_compare(
         best_m=cmp.best_m,
         single_is_best=cmp.best_m == 1,
         notes=tuple(notes),
+        vote_ties=vote_ties,
     )
 
 
@@ -200,11 +203,13 @@ def assess(
     bootstrap: int = 200,
     seed: int = 0,
     with_plan: bool = True,
+    plan_method: Method = "latent",
 ) -> Assessment:
     """What two-class ratings imply for the next test set (see the module docstring). ``budget``
     defaults to the number of labels in ``ratings``; ``eps`` is the accuracy margin between the two
     classifiers compared. With ``with_plan`` and two or more models, the pilot plan of
-    :func:`~humanly.budget.plan` (``bootstrap``, ``seed``) is added.
+    :func:`~humanly.budget.plan` (``bootstrap``, ``seed``, estimator ``plan_method``: ``"latent"``, which
+    needs ≥ 3 labels per item, or ``"majority"``) is added; ``plan_note`` says why it is missing.
 
     >>> from humanly import Ratings
     >>> r = Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10, classes=[0, 1])
@@ -234,7 +239,9 @@ def assess(
     result, note = None, None
     if with_plan and preds is not None and len(preds.models) >= 2:
         try:
-            result = plan(r, preds, delta=delta, m=m, bootstrap=bootstrap, seed=seed)
+            result = plan(
+                r, preds, delta=delta, m=m, bootstrap=bootstrap, seed=seed, method=plan_method
+            )
         except InputError as exc:
             note = str(exc)
     return Assessment(

@@ -44,8 +44,15 @@ def error_probability(
 
 @dataclass(frozen=True, repr=False)
 class ComparisonRow(Result):
-    """One m: n = ⌊budget/m⌋ items; exact P(c_b identified) and the lower bounds 1 − Hoeffding / Cramér
-    error bounds give (0 when vacuous)."""
+    """One m: n = ⌊budget/m⌋ items; ``exact`` P(c_b identified), and two *lower bounds* on it:
+    ``hoeffding_lower_bound`` = 1 − Hoeffding's error bound (Lemma 1) and ``cramer_lower_bound`` = 1 −
+    Cramér's (Lemma 2), 0 when vacuous. JSON also keeps the old keys ``hoeffding`` and ``cramer`` (the
+    same lower bounds; also readable as attributes)."""
+
+    json_aliases: ClassVar[dict[str, str]] = {
+        "hoeffding": "hoeffding_lower_bound",
+        "cramer": "cramer_lower_bound",
+    }
 
     m: int
     n: int
@@ -53,11 +60,21 @@ class ComparisonRow(Result):
     labels_used: int
     label_accuracy: float
     exact: float
-    hoeffding: float
-    cramer: float
+    hoeffding_lower_bound: float
+    cramer_lower_bound: float
     tie: float
     monte_carlo: float | None = None
     monte_carlo_se: float | None = None
+
+    @property
+    def hoeffding(self) -> float:
+        """The old name of :attr:`hoeffding_lower_bound` (a lower bound on the win probability)."""
+        return self.hoeffding_lower_bound
+
+    @property
+    def cramer(self) -> float:
+        """The old name of :attr:`cramer_lower_bound` (a lower bound on the win probability)."""
+        return self.cramer_lower_bound
 
 
 @dataclass(frozen=True, repr=False)
@@ -66,7 +83,7 @@ class Comparison(Result):
 
     ``scenario`` is the error model's scenario ("independent" or "correlated"; JSON also ``model``),
     ``params`` the model itself, ``ties`` what a tied comparison ΣG = 0 counts as and ``vote_ties``
-    how a tied vote of an even m is settled.
+    how a tied vote of an even m is settled ("coin", the default, or "failure", Lemma C.1's rule).
 
     >>> from humanly.budget import IndependentModel
     >>> res = compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3))
@@ -143,8 +160,8 @@ def compare(
                 labels_used=mm * n,
                 label_accuracy=model.label_accuracy(mm, vote_ties),
                 exact=out.win_probability(ties),
-                hoeffding=max(0.0, 1.0 - hoeffding_error(g, n)),
-                cramer=max(0.0, 1.0 - cramer_error(g, n)),
+                hoeffding_lower_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
+                cramer_lower_bound=max(0.0, 1.0 - cramer_error(g, n)),
                 tie=out.tie,
                 monte_carlo=None if mc is None else mc.win,
                 monte_carlo_se=None if mc is None else mc.se,

@@ -36,6 +36,7 @@ __all__ = [
     "Model",
     "majority_accuracy",
     "make_model",
+    "subset_majority",
 ]
 
 #: The paper's two scenarios of errors (the ``scenario`` of a model and of a result).
@@ -74,6 +75,31 @@ def majority_accuracy(
         above = above + 0.5 * stats.binom.pmf(half, m, qa)
     out = np.clip(above, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def subset_majority(
+    correct: np.ndarray, total: np.ndarray, m: int, vote_ties: VoteTies = "coin"
+) -> np.ndarray:
+    """Per item: the probability that the majority of m of its labels, drawn without replacement, is
+    right, when ``correct`` of its ``total`` labels are (hypergeometric; a tied vote counts ½ with
+    ``"coin"``, 0 with ``"failure"``). For labels drawn i.i.d. with accuracy q(x) this is an unbiased
+    estimate of M_m(q(x)) whenever total ≥ m (a random m-subset of i.i.d. labels is m i.i.d. labels);
+    items with fewer than m labels get NaN.
+
+    >>> subset_majority(np.array([2, 3]), np.array([3, 3]), 3).tolist()
+    [1.0, 1.0]
+    >>> subset_majority(np.array([2]), np.array([4]), 3).round(4).tolist()
+    [0.5]
+    """
+    m = int(check_int("m", m, minimum=1))
+    coin = check_vote_ties(vote_ties) == "coin"
+    c = np.asarray(correct, dtype=np.int64)
+    t = np.asarray(total, dtype=np.int64)
+    ks = np.arange(m + 1)
+    ok = t >= m
+    pmf = stats.hypergeom.pmf(ks[None, :], np.maximum(t, m)[:, None], c[:, None], m)
+    weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5 if coin else 0.0, 0.0))
+    return np.where(ok, (pmf * weight[None, :]).sum(axis=1), np.nan)
 
 
 def _as_floats(obj: Any, names: tuple[str, ...]) -> None:

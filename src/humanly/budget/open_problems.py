@@ -4,7 +4,8 @@
   with probability q and otherwise uniform over the K − 1 wrong classes; c_w / c_b are right with
   probability p / p + ε independently and otherwise predict a uniform wrong class; the test label is the
   plurality of m labels (ties broken uniformly at random). Compares P(c_b has the higher test accuracy)
-  for m labels on ⌊k/m⌋ items against one label on k items.
+  for m labels on ⌊k/m⌋ items against one label on k items; the exact value (``exact``) comes from
+  :mod:`humanly.budget.multiclass`, which also handles class-conditional confusion matrices.
 * :func:`adaptive_vs_single` — binary labels, "two labels, a third only on a tie": the adaptive label is
   right with probability M_3(q) (a tie is broken by the third label) at an expected cost of
   2 + 2q(1 − q) labels per item. Items are labelled one after another until the budget k is spent, so the
@@ -33,6 +34,7 @@ from ._args import check_budget, check_ms, items_for_budget
 from .exact import outcome
 from .models import IndependentModel, Model, majority_accuracy
 from .montecarlo import _chunk_params
+from .multiclass import multiclass_gap, multiclass_setting, symmetric_confusion
 
 __all__ = [
     "PluralitySetting",
@@ -70,7 +72,9 @@ class PluralitySetting(Result):
 @dataclass(frozen=True, repr=False)
 class StrategyComparison(Result):
     """Monte Carlo P(c_b identified) per labelling strategy at one budget; ``params`` is the setting
-    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``)."""
+    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``);
+    ``vote_ties``: a tied plurality is broken uniformly at random (a fair coin for two classes; the
+    adaptive strategy never ties)."""
 
     problem: str
     params: PluralitySetting | Model
@@ -79,6 +83,7 @@ class StrategyComparison(Result):
     seed: int
     rows: tuple[StrategyRow, ...]
     best: str
+    vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per strategy (the columns of :class:`StrategyRow`)."""
@@ -159,6 +164,14 @@ def plurality_vs_single(
         exact = None
         if n_classes == 2:
             exact = outcome(IndependentModel(p, eps, q, check=False).gap(mm), n).win
+        else:  # the same setting exactly (humanly.budget.multiclass)
+            exact_setting = multiclass_setting(
+                symmetric_confusion(n_classes, q),
+                symmetric_confusion(n_classes, p + eps),
+                symmetric_confusion(n_classes, p),
+                None,
+            )
+            exact = outcome(multiclass_gap(exact_setting, mm, "plurality"), n).win
         rows.append(
             StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / reps), exact)
         )

@@ -2,8 +2,9 @@
 
 * :func:`sample_size` — the smallest budget k = m·n with error ≤ δ: exact (bisection on the exact
   error), by Cramér ((2√(xy) + z)ⁿ ≤ δ, Lemma 2) and by Hoeffding (exp(−nE[G]²/2) ≤ δ, Lemma 1);
-* :func:`capacity` — δ / P(error), the number of worse classifiers that can be compared with c_b at
-  family error δ by a union bound (section 3.3, Fig. 1).
+* :func:`capacity` — ⌊δ / P(error)⌋, the whole number of worse classifiers that can be compared with
+  c_b at family error δ by a union bound (section 3.3, Fig. 1), by the exact error and by what the
+  Cramér and Hoeffding bounds guarantee.
 """
 
 from __future__ import annotations
@@ -43,18 +44,49 @@ __all__ = [
 # --------------------------------------------------------------------------- sample size
 @dataclass(frozen=True, repr=False)
 class SizeRow(Result):
-    """Smallest budget (= m · n) with error ≤ δ: exact, and what the Cramér and Hoeffding bounds require
-    (None when c_b does not have the higher expected gap, E[G] ≤ 0, or, for the exact search, when
-    Cramér's n exceeds 10⁹ items)."""
+    """Smallest budget (= m · n) with error ≤ δ: ``budget_exact`` (from the exact error), and the budgets
+    the two *upper bounds* on the error guarantee to suffice, ``budget_cramer_bound`` (Lemma 2) and
+    ``budget_hoeffding_bound`` (Lemma 1) — so budget_exact ≤ budget_cramer_bound ≤ budget_hoeffding_bound;
+    the same in items (``n_*``). None when c_b does not have the higher expected gap, E[G] ≤ 0, or, for
+    the exact search, when Cramér's n exceeds 10⁹ items. JSON also keeps the old keys
+    ``budget_cramer``, ``budget_hoeffding``, ``n_cramer``, ``n_hoeffding`` (also readable as
+    attributes)."""
+
+    json_aliases: ClassVar[dict[str, str]] = {
+        "budget_cramer": "budget_cramer_bound",
+        "budget_hoeffding": "budget_hoeffding_bound",
+        "n_cramer": "n_cramer_bound",
+        "n_hoeffding": "n_hoeffding_bound",
+    }
 
     m: int
     budget_exact: int | None
-    budget_cramer: int | None
-    budget_hoeffding: int | None
+    budget_cramer_bound: int | None
+    budget_hoeffding_bound: int | None
     n_exact: int | None
-    n_cramer: int | None
-    n_hoeffding: int | None
+    n_cramer_bound: int | None
+    n_hoeffding_bound: int | None
     label_accuracy: float
+
+    @property
+    def budget_cramer(self) -> int | None:
+        """The old name of :attr:`budget_cramer_bound`."""
+        return self.budget_cramer_bound
+
+    @property
+    def budget_hoeffding(self) -> int | None:
+        """The old name of :attr:`budget_hoeffding_bound`."""
+        return self.budget_hoeffding_bound
+
+    @property
+    def n_cramer(self) -> int | None:
+        """The old name of :attr:`n_cramer_bound`."""
+        return self.n_cramer_bound
+
+    @property
+    def n_hoeffding(self) -> int | None:
+        """The old name of :attr:`n_hoeffding_bound`."""
+        return self.n_hoeffding_bound
 
 
 @dataclass(frozen=True, repr=False)
@@ -140,11 +172,11 @@ def sample_size(
             SizeRow(
                 m=mm,
                 budget_exact=None if n_e is None else mm * n_e,
-                budget_cramer=None if n_c is None else mm * n_c,
-                budget_hoeffding=None if n_h is None else mm * n_h,
+                budget_cramer_bound=None if n_c is None else mm * n_c,
+                budget_hoeffding_bound=None if n_h is None else mm * n_h,
                 n_exact=n_e,
-                n_cramer=n_c,
-                n_hoeffding=n_h,
+                n_cramer_bound=n_c,
+                n_hoeffding_bound=n_h,
                 label_accuracy=model.label_accuracy(mm, vote_ties),
             )
         )
@@ -165,19 +197,68 @@ def sample_size(
 
 
 # --------------------------------------------------------------------------- capacity (Fig. 1)
+def _whole(ratio: float) -> int | None:
+    """⌊ratio⌋ (rounding error at an exact integer forgiven); None when unbounded."""
+    if not math.isfinite(ratio):
+        return None
+    return max(0, math.floor(ratio * (1.0 + 1e-12)))
+
+
 @dataclass(frozen=True, repr=False)
 class CapacityRow(Result):
-    """How many worse classifiers can be compared with c_b at family error δ (union bound, section 3.3):
-    δ / P(error) with the exact error, Cramér's and Hoeffding's bounds on it."""
+    """How many worse classifiers can be compared with c_b at family error δ (union bound, section 3.3).
+
+    ``classifiers_exact``: the whole number ⌊δ / P(error)⌋ by the exact error; ``classifiers_cramer_bound``
+    / ``classifiers_hoeffding_bound``: the whole numbers the Cramér (Lemma 2) / Hoeffding (Lemma 1) upper
+    bounds on the error guarantee (None when unbounded). ``ratio_*``: the real-valued δ / P(error) behind
+    them; ``error_exact`` the exact error, ``error_cramer_bound`` / ``error_hoeffding_bound`` the two upper
+    bounds on it. JSON also keeps the old keys ``exact``, ``cramer``, ``hoeffding`` (the real-valued
+    ratios) and ``error_cramer``, ``error_hoeffding`` (also readable as attributes)."""
+
+    json_aliases: ClassVar[dict[str, str]] = {
+        "exact": "ratio_exact",
+        "cramer": "ratio_cramer_bound",
+        "hoeffding": "ratio_hoeffding_bound",
+        "error_cramer": "error_cramer_bound",
+        "error_hoeffding": "error_hoeffding_bound",
+    }
 
     m: int
     n: int
-    exact: float
-    cramer: float
-    hoeffding: float
+    classifiers_exact: int | None
+    classifiers_cramer_bound: int | None
+    classifiers_hoeffding_bound: int | None
+    ratio_exact: float
+    ratio_cramer_bound: float
+    ratio_hoeffding_bound: float
     error_exact: float
-    error_cramer: float
-    error_hoeffding: float
+    error_cramer_bound: float
+    error_hoeffding_bound: float
+
+    @property
+    def exact(self) -> float:
+        """The old name of :attr:`ratio_exact` (δ / exact error, real-valued)."""
+        return self.ratio_exact
+
+    @property
+    def cramer(self) -> float:
+        """The old name of :attr:`ratio_cramer_bound` (δ / Cramér's error bound, real-valued)."""
+        return self.ratio_cramer_bound
+
+    @property
+    def hoeffding(self) -> float:
+        """The old name of :attr:`ratio_hoeffding_bound` (δ / Hoeffding's error bound, real-valued)."""
+        return self.ratio_hoeffding_bound
+
+    @property
+    def error_cramer(self) -> float:
+        """The old name of :attr:`error_cramer_bound`."""
+        return self.error_cramer_bound
+
+    @property
+    def error_hoeffding(self) -> float:
+        """The old name of :attr:`error_hoeffding_bound`."""
+        return self.error_hoeffding_bound
 
 
 @dataclass(frozen=True, repr=False)
@@ -212,12 +293,15 @@ def capacity(
     """Benchmark capacity δ / error for n = ⌊budget/m⌋ items (section 3.3 and Fig. 1).
 
     The paper's Fig. 1 (p = q = 0.75, ε = 0.1, δ = 0.05, 1,500 labels): Cramér's bound allows "more than
-    17 models", Hoeffding's "not two"; the exact error allows about 142.
+    17 models" (δ / bound = 16.8: 16 worse classifiers besides the best, 17 models), Hoeffding's "not
+    two" (0.33: none); the exact error allows 141 worse classifiers.
 
     >>> from humanly.budget import IndependentModel
     >>> row = capacity(IndependentModel(0.75, 0.1, 0.75), 0.05, 1500).rows[0]
     >>> round(row.cramer, 1), round(row.hoeffding, 2), round(row.exact)
     (16.8, 0.33, 142)
+    >>> row.classifiers_exact, row.classifiers_cramer_bound, row.classifiers_hoeffding_bound
+    (141, 16, 0)
     """
     delta, budget = check_delta(delta), check_budget(budget)
     ms = check_ms(m)
@@ -228,16 +312,20 @@ def capacity(
         g = model.gap(mm, vote_ties)
         e_x = outcome(g, n).error(ties)
         e_c, e_h = cramer_error(g, n), hoeffding_error(g, n)
+        ratios = [delta / e if e > 0 else math.inf for e in (e_x, e_c, e_h)]
         rows.append(
             CapacityRow(
                 m=mm,
                 n=n,
-                exact=delta / e_x if e_x > 0 else math.inf,
-                cramer=delta / e_c if e_c > 0 else math.inf,
-                hoeffding=delta / e_h if e_h > 0 else math.inf,
+                classifiers_exact=_whole(ratios[0]),
+                classifiers_cramer_bound=_whole(ratios[1]),
+                classifiers_hoeffding_bound=_whole(ratios[2]),
+                ratio_exact=ratios[0],
+                ratio_cramer_bound=ratios[1],
+                ratio_hoeffding_bound=ratios[2],
                 error_exact=e_x,
-                error_cramer=e_c,
-                error_hoeffding=e_h,
+                error_cramer_bound=e_c,
+                error_hoeffding_bound=e_h,
             )
         )
     return CapacityResult(model.scenario, model, delta, budget, ties, tuple(rows), vote_ties)

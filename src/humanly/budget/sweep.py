@@ -243,7 +243,8 @@ class SweepViolation(Result):
 @dataclass(frozen=True, repr=False)
 class SweepResult(Result):
     """Totals over the finished chunks of a sweep (Appendix A); ``by_n_m`` per (n, m), ``violating``
-    the first 1,000 violating configurations."""
+    the first 1,000 violating configurations; ``vote_ties``: a tied vote of an even m is broken by a fair
+    coin (the sweep's only rule; the paper's m are odd)."""
 
     spec: SweepSpec
     chunks_done: int
@@ -260,6 +261,7 @@ class SweepResult(Result):
     by_n_m: tuple[SweepCell, ...]
     violating: tuple[SweepViolation, ...]
     out: str | None
+    vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (n, m) (the columns of :class:`SweepCell`)."""

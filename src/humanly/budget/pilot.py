@@ -1,0 +1,306 @@
+"""What :func:`~humanly.budget.plan` estimates from a pilot, by either method: the two models compared,
+the point estimates of the correlated model, the quantity deciding assumption 2 for each m, and the
+same for every bootstrap replicate (replicate i resamples items with ``stream(seed, i)``).
+
+* :func:`latent_pilot` — the latent-class estimate (:mod:`humanly.budget.latent`, the default);
+* :func:`majority_pilot` — the crowd majority as proxy truth (:mod:`humanly.budget.proxy`).
+
+Both return a :class:`Pilot`; the bootstrap runs in chunks of 50 replicates, in-process or on dask, with
+identical numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._parallel import run_tasks
+from .._random import stream
+from ..data import InputError, Predictions, Ratings
+from ._args import VoteTies
+from .latent import (
+    EMState,
+    LatentClassFit,
+    Patterns,
+    assumption2_statistics,
+    fit_result,
+    paper_params,
+    patterns,
+    run_em,
+)
+from .models import CorrelatedModel
+from .proxy import assumption2_statistic, estimate_parameters
+
+__all__ = ["MIN_ITEMS", "Pilot", "latent_pilot", "majority_pilot"]
+
+#: Fewest usable pilot items.
+MIN_ITEMS = 10
+_PER_TASK = 50  # bootstrap replicates per task
+_PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
+
+
+class Pilot(NamedTuple):
+    """The estimates of one method on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
+    (≥ 0 when it holds; NaN when it cannot be computed); ``replicates``: per bootstrap replicate, the
+    five parameters, ``"a2_m<m>"`` and (latent) ``"converged"``."""
+
+    better: str
+    worse: str
+    n_used: int
+    estimates: CorrelatedModel
+    assumption2: dict[int, float]
+    replicates: list[dict[str, float]]
+    fit: LatentClassFit | None
+    notes: list[str]
+
+
+def _bootstrap(
+    task: Callable[..., list[dict[str, float]]],
+    args: list[tuple[Any, ...]],
+    workers: int | None,
+    scheduler: str | None,
+) -> list[dict[str, float]]:
+    parts = run_tasks(
+        task,
+        args,
+        workers=workers,
+        scheduler=scheduler,
+        description="bootstrap",
+        show_progress=len(args) > 4,
+    )
+    return [r for part in parts for r in part]
+
+
+def _starts(bootstrap: int) -> list[tuple[int, int]]:
+    return [(a, min(a + _PER_TASK, bootstrap)) for a in range(0, bootstrap, _PER_TASK)]
+
+
+def _check_models(names: list[str], better: str | None, worse: str | None) -> None:
+    if len(names) < 2:
+        raise InputError("plan needs predictions of two models (found one); add the second model")
+    for name in (better, worse):
+        if name is not None and name not in names:
+            raise InputError(f"model {name!r} not in the predictions; models: {', '.join(names)}")
+
+
+def _pick(ranked: list[str], better: str | None, worse: str | None) -> tuple[str, str]:
+    b = better or next(n for n in ranked if n != worse)
+    w = worse or next(n for n in ranked if n != b)
+    if b == w:
+        raise InputError(f"better={b!r} and worse={w!r} name the same model")
+    return b, w
+
+
+# --------------------------------------------------------------------------- crowd majority
+def _majority_chunk(
+    counts: np.ndarray,
+    truth: np.ndarray,
+    rb: np.ndarray,
+    rw: np.ndarray,
+    ms: tuple[int, ...],
+    vote_ties: VoteTies,
+    seed: int,
+    start: int,
+    stop: int,
+) -> list[dict[str, float]]:
+    out = []
+    for i in range(start, stop):
+        idx = stream(seed, i).integers(0, len(rb), len(rb))
+        est = estimate_parameters(counts[idx], truth[idx], rb[idx], rw[idx])
+        for m in ms:
+            est[f"a2_m{m}"] = assumption2_statistic(
+                est, counts[idx], rb[idx], rw[idx], m, vote_ties
+            )
+        out.append(est)
+    return out
+
+
+def majority_pilot(
+    ratings: Ratings,
+    predictions: Predictions,
+    better: str | None,
+    worse: str | None,
+    ms: tuple[int, ...],
+    vote_ties: VoteTies,
+    bootstrap: int,
+    seed: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> Pilot:
+    """The crowd-majority estimate (items with ≥ 2 labels and a clear majority).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> majority_pilot(d.ratings, d.predictions, None, None, (3,), "coin", 0, 0).better
+    'better'
+    """
+    names = list(predictions.names)
+    _check_models(names, better, worse)
+    counts = np.asarray(ratings.counts, dtype=np.int64)
+    total = counts.sum(axis=1)
+    truth = np.argmax(counts, axis=1)
+    usable = (total >= 2) & (counts[:, 0] != counts[:, 1])
+    if usable.sum() < MIN_ITEMS:
+        raise InputError(
+            f"only {int(usable.sum())} pilot items have ≥ 2 labels and a clear majority; "
+            f"need at least {MIN_ITEMS}"
+        )
+    acc = {n: float(np.mean(predictions.hard(n)[usable] == truth[usable])) for n in names}
+    b, w = _pick(sorted(names, key=lambda n: -acc[n]), better, worse)
+    rb = predictions.hard(b)[usable] == truth[usable]
+    rw = predictions.hard(w)[usable] == truth[usable]
+    counts, truth = counts[usable], truth[usable]
+    values = estimate_parameters(counts, truth, rb, rw)
+    if any(not np.isfinite(v) for v in values.values()):
+        raise InputError(
+            "the pilot has no items where exactly one model agrees with the crowd majority; "
+            "the models cannot be told apart on it — label more pilot items"
+        )
+    notes: list[str] = []
+    a2 = {m: assumption2_statistic(values, counts, rb, rw, m, vote_ties, notes) for m in ms}
+    args = [(counts, truth, rb, rw, ms, vote_ties, seed, a, z) for a, z in _starts(bootstrap)]
+    reps = _bootstrap(_majority_chunk, args, workers, scheduler)
+    est = CorrelatedModel(**values, check=False)
+    return Pilot(b, w, int(usable.sum()), est, a2, reps, None, notes)
+
+
+# --------------------------------------------------------------------------- latent class
+def _latent_chunk(
+    pat: Patterns,
+    n: int,
+    ms: tuple[int, ...],
+    vote_ties: VoteTies,
+    tol: float,
+    max_iter: int,
+    seed: int,
+    start: int,
+    stop: int,
+) -> list[dict[str, float]]:
+    """Replicates start..stop−1 fitted as one batch; replicate i resamples the n items with
+    ``stream(seed, i)``."""
+    weights = np.stack(
+        [
+            np.bincount(pat.inverse[stream(seed, i).integers(0, n, n)], minlength=len(pat.freq))
+            for i in range(start, stop)
+        ]
+    ).astype(float)
+    em = run_em(pat, weights, tol, max_iter)
+    par = paper_params(em.rho, em.pi, em.q)
+    stats = {m: assumption2_statistics(pat, weights, em, m, vote_ties) for m in ms}
+    out = []
+    for r in range(len(weights)):
+        row = {k: float(par[k][r]) for k in _PARAMS}
+        row.update({f"a2_m{m}": float(stats[m][r]) for m in ms})
+        row["converged"] = float(em.converged[r])
+        out.append(row)
+    return out
+
+
+def _labels_note(total: np.ndarray) -> str:
+    values, freq = np.unique(total, return_counts=True)
+    return ", ".join(
+        f"{v} label{'s' if v != 1 else ''}: {f:,} items" for v, f in zip(values, freq, strict=True)
+    )
+
+
+def _fit(pat: Patterns, tol: float, max_iter: int) -> tuple[LatentClassFit, EMState]:
+    em = run_em(pat, pat.freq[None, :], tol, max_iter)
+    return fit_result(pat, em, tol, max_iter), em
+
+
+def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
+    notes = []
+    if not fit.converged:
+        notes.append(
+            f"EM stopped after max_iter={fit.max_iter} iterations without converging "
+            f"(tolerance {fit.tolerance:g}); the estimates may still move"
+        )
+    low = [
+        k
+        for k in ("q_b", "q_w", "q_both_right", "q_both_wrong")
+        if np.isfinite(getattr(fit, k)) and getattr(fit, k) < 0.5
+    ]
+    if low:
+        shown = ", ".join(f"{k} = {getattr(fit, k):.3f}" for k in low)
+        notes.append(
+            f"label accuracy below ½ ({shown}): outside the paper's model (q(x) > ½), where the "
+            "latent class is not identified; read these estimates with care"
+        )
+    return notes
+
+
+def latent_pilot(
+    ratings: Ratings,
+    predictions: Predictions,
+    better: str | None,
+    worse: str | None,
+    ms: tuple[int, ...],
+    vote_ties: VoteTies,
+    bootstrap: int,
+    seed: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 10_000,
+) -> Pilot:
+    """The latent-class estimate. Without ``better`` / ``worse``, models are ranked by their agreement
+    with the crowd's labels, which orders their accuracies when labels are better than chance (a small
+    pilot's fitted accuracies are too noisy to decide the order; :func:`plan` notes when they disagree
+    with it).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> latent_pilot(d.ratings, d.predictions, None, None, (3,), "coin", 0, 0).fit.converged
+    True
+    """
+    names = list(predictions.names)
+    _check_models(names, better, worse)
+    counts = np.asarray(ratings.counts, dtype=np.int64)
+    total = counts.sum(axis=1)
+    enough = int((total >= 3).sum())
+    if enough < MIN_ITEMS:
+        raise InputError(
+            'method="latent" needs ≥ 3 labels per pilot item to identify the label accuracies; '
+            f"only {enough} pilot items have ≥ 3 labels ({_labels_note(total)}); need at least "
+            f'{MIN_ITEMS} — label more, or pass method="majority" (the crowd majority as proxy truth, '
+            "biased towards agreement)"
+        )
+    keep = total > 0
+    agree = {
+        n: float(np.take_along_axis(counts, predictions.hard(n)[:, None], 1).sum() / total.sum())
+        for n in names
+    }
+    b, w = _pick(sorted(names, key=lambda n: -agree[n]), better, worse)
+    pat = patterns(counts[keep], predictions.hard(b)[keep], predictions.hard(w)[keep])
+    fit, em = _fit(pat, tol, max_iter)
+    if any(not np.isfinite(v) for v in fit.params().values()):
+        raise InputError(
+            "the pilot has no items where the two models disagree; they cannot be told apart on it "
+            "— label more pilot items"
+        )
+    notes = _latent_notes(fit, b, w)
+    if enough < int(keep.sum()):
+        notes.append(
+            f"{int(keep.sum()) - enough:,} of {int(keep.sum()):,} pilot items have fewer than 3 labels "
+            f"({_labels_note(total[keep])}); they enter the likelihood but cannot identify the "
+            "label accuracies on their own"
+        )
+    a2 = {}
+    for m in ms:
+        a2[m] = float(assumption2_statistics(pat, pat.freq[None, :], em, m, vote_ties)[0])
+        short = int(((total < m) & keep).sum())
+        if short == int(keep.sum()):
+            notes.append(
+                f"assumption 2 for m = {m} cannot be checked: no pilot item has ≥ {m} labels"
+            )
+        elif short:
+            notes.append(
+                f"assumption 2 for m = {m}: E[M_m(q(x)) | E] from the {int(keep.sum()) - short:,} "
+                f"items with ≥ {m} labels; {short:,} have fewer"
+            )
+    n = int(keep.sum())
+    args = [(pat, n, ms, vote_ties, tol, max_iter, seed, a, z) for a, z in _starts(bootstrap)]
+    reps = _bootstrap(_latent_chunk, args, workers, scheduler)
+    return Pilot(b, w, n, fit.model(), a2, reps, fit, notes)

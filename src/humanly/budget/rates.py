@@ -1,0 +1,194 @@
+"""Error rates per label (section 4): Theorem 2's comparison of Cramér rates and Fig. 3 a/b.
+
+* :func:`rates` — per m, the per-item exponents of the two upper bounds on P(ΣG ≤ 0): Cramér's
+  −Λ*(0) = log(2√(xy) + z) (Lemma 2) and Hoeffding's −E[G]²/2 (Lemma 1), and both per label (÷ m), the
+  quantity Theorem 2 compares: under assumption 1 a single label has the most negative Cramér rate per
+  label, −Λ*_X(0) > −Λ*_X′(0) (eq. (8)), for every m > 1 (Fig. 3 b draws them against q);
+* :func:`cramer_convergence` — Fig. 3 a: the exact normalised log error (1/k) log P(ΣG ≤ 0) at budget k
+  (n = k/m items) against the Cramér rate per label it converges to from below, and the budget from which
+  the gap between the m's Cramér rates exceeds every m's approximation error — where the bounds alone
+  prove single labels better (the paper: "here around k = 1800" for q = 0.75, p = 0.7, ε = 0.1).
+
+>>> from humanly.budget import IndependentModel
+>>> table = rates(IndependentModel(0.7, 0.1, 0.75), (1, 3))
+>>> table.best_m, [round(r.cramer_per_label, 5) for r in table.rows]
+(1, [-0.00331, -0.0021])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+
+from .._result import Result
+from ._args import (
+    Ties,
+    VoteTies,
+    check_ms,
+    check_ties,
+    check_vote_ties,
+)
+from .bounds import hoeffding_exponent
+from .exact import outcome
+from .models import Model
+
+__all__ = [
+    "ConvergencePoint",
+    "CramerConvergence",
+    "RateRow",
+    "RateTable",
+    "cramer_convergence",
+    "rates",
+]
+
+
+@dataclass(frozen=True, repr=False)
+class RateRow(Result):
+    """One m: the per-item exponents of Cramér's (Lemma 2) and Hoeffding's (Lemma 1) upper bounds on
+    log P(ΣG ≤ 0) (both ≤ 0, 0 when vacuous) and both per label (÷ m)."""
+
+    m: int
+    label_accuracy: float
+    cramer_per_item: float
+    cramer_per_label: float
+    hoeffding_per_item: float
+    hoeffding_per_label: float
+
+
+@dataclass(frozen=True, repr=False)
+class RateTable(Result):
+    """Bound exponents per m (:class:`RateRow`); ``best_m`` has the most negative Cramér rate per label
+    (Theorem 2: m = 1 under assumption 1). ``scenario`` (JSON also ``model``), ``params`` and
+    ``vote_ties`` as in :class:`~humanly.budget.Comparison`."""
+
+    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
+
+    scenario: str
+    params: Model
+    vote_ties: str
+    rows: tuple[RateRow, ...]
+    best_m: int
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per m (the columns of :class:`RateRow`)."""
+        return pd.DataFrame([r.to_dict() for r in self.rows])
+
+
+def rates(
+    model: Model, m: Sequence[int] | int = (1, 3, 5), *, vote_ties: VoteTies = "coin"
+) -> RateTable:
+    """Cramér and Hoeffding error exponents per item and per label for each m (Theorem 2, Fig. 3 b).
+
+    >>> from humanly.budget import CorrelatedModel
+    >>> rates(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_m
+    1
+    """
+    ms = check_ms(m)
+    vote_ties = check_vote_ties(vote_ties)
+    rows = []
+    for mm in ms:
+        g = model.gap(mm, vote_ties)
+        c, h = g.cramer_rate, float(hoeffding_exponent(g.x, g.y))
+        rows.append(RateRow(mm, model.label_accuracy(mm, vote_ties), c, c / mm, h, h / mm))
+    best = min(rows, key=lambda r: (r.cramer_per_label, r.m)).m
+    return RateTable(model.scenario, model, vote_ties, tuple(rows), best)
+
+
+@dataclass(frozen=True, repr=False)
+class ConvergencePoint(Result):
+    """One m at one budget k (n = k/m items): the exact (1/k) log P(c_b not identified), the Cramér rate
+    per label it converges to, and the approximation error rate − exact (≥ 0: Cramér's bound holds for
+    every n)."""
+
+    m: int
+    budget: int
+    n: int
+    log_error_per_label: float
+    cramer_per_label: float
+    approximation_error: float
+
+
+@dataclass(frozen=True, repr=False)
+class CramerConvergence(Result):
+    """Fig. 3 a: :class:`ConvergencePoint` per m and budget (``points``), the Cramér rate per label of
+    each m (``cramer_per_label``, in the order of ``m``), and ``crossing``: the smallest budget of the grid
+    from which on (to the grid's end) the gap between the lowest Cramér rate per label and every other
+    m's exceeds every m's approximation error — from there the bounds alone show the lowest-rate m (a
+    single label, by Theorem 2) to be better; ``None`` if that never happens on the grid."""
+
+    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
+
+    scenario: str
+    params: Model
+    m: tuple[int, ...]
+    ties: str
+    vote_ties: str
+    cramer_per_label: tuple[float, ...]
+    points: tuple[ConvergencePoint, ...]
+    crossing: int | None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (m, budget) (the columns of :class:`ConvergencePoint`)."""
+        return pd.DataFrame([p.to_dict() for p in self.points])
+
+
+def _default_budgets(ms: tuple[int, ...], largest: int = 3000, points: int = 200) -> list[int]:
+    step = math.lcm(*ms)
+    step *= max(1, math.ceil(largest / step / points))
+    return list(range(step, largest + 1, step))
+
+
+def cramer_convergence(
+    model: Model,
+    m: Sequence[int] | int = (1, 3),
+    budgets: Sequence[int] | None = None,
+    *,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
+) -> CramerConvergence:
+    """Fig. 3 a: exact normalised log error vs the Cramér rate per label, per m and budget k (each m
+    labels ⌊k/m⌋ items; the error is normalised by the labels used). ``budgets`` defaults to about 200
+    multiples of lcm(m) up to 3,000. The paper's setting is ``IndependentModel(0.7, 0.1, 0.75)``.
+
+    >>> from humanly.budget import IndependentModel
+    >>> curve = cramer_convergence(IndependentModel(0.7, 0.1, 0.75), (1, 3), range(1500, 2101, 30))
+    >>> curve.crossing
+    1800
+    """
+    ms = check_ms(m)
+    ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
+    grid = sorted({int(k) for k in (budgets if budgets is not None else _default_budgets(ms))})
+    grid = [k for k in grid if k >= max(ms)]
+    rate = {mm: model.gap(mm, vote_ties).cramer_rate / mm for mm in ms}
+    points = []
+    worst = np.zeros(len(grid))
+    for mm in ms:
+        g = model.gap(mm, vote_ties)
+        for i, k in enumerate(grid):
+            n = k // mm
+            err = outcome(g, n).error(ties)
+            value = math.log(err) / (mm * n) if err > 0 else -math.inf
+            approx = rate[mm] - value
+            worst[i] = max(worst[i], approx)
+            points.append(ConvergencePoint(mm, k, n, value, rate[mm], approx))
+    ordered = sorted(rate.values())
+    gap = ordered[1] - ordered[0] if len(ordered) > 1 else math.inf
+    bad = np.flatnonzero(~(gap > worst))
+    crossing = (
+        grid[0] if bad.size == 0 else (grid[bad[-1] + 1] if bad[-1] + 1 < len(grid) else None)
+    )
+    return CramerConvergence(
+        model.scenario,
+        model,
+        ms,
+        ties,
+        vote_ties,
+        tuple(rate[mm] for mm in ms),
+        tuple(points),
+        crossing,
+    )
