@@ -68,6 +68,21 @@ def test_permutation_invariance(rows, rnd):
         for k, v in a[key].items():
             assert (v is None and b[key][k] is None) or np.isclose(v, b[key][k])
         a.pop(key), b.pop(key)
+    # the rater table: the same rows under the new rater names (floats up to summation order)
+    ra, rb = a.pop("raters"), b.pop("raters")
+    rows_b = {row["rater"]: row for row in rb.pop("rows")}
+    for row in ra.pop("rows"):
+        other_row = rows_b.pop(f"w{rater_perm[int(row['rater'][1:])]}")
+        for k, v in row.items():
+            if k != "rater":
+                assert (v is None and other_row[k] is None) or np.isclose(v, other_row[k])
+    assert not rows_b
+    ds_a, ds_b = ra.pop("dawid_skene"), rb.pop("dawid_skene")
+    assert ds_a["converged"] == ds_b["converged"]
+    assert np.allclose(list(ds_a["prior"].values()), list(ds_b["prior"].values()), atol=1e-5)
+    ca, cb = ra.pop("crowd_agreement"), rb.pop("crowd_agreement")
+    assert (ca is None and cb is None) or np.isclose(ca, cb)
+    assert ra == rb == {}
     assert a == b
 
 
