@@ -23,7 +23,8 @@ import pandas as pd
 
 from ._result import Result
 from .data import Ratings
-from .dawid_skene import MAX_ITER, TOL, dawid_skene, label_codes, require_raters
+from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, label_codes, require_raters
+from .dawid_skene import dawid_skene as fit_dawid_skene
 
 __all__ = [
     "DawidSkeneSummary",
@@ -165,54 +166,73 @@ def _floats(x: np.ndarray) -> list[float | None]:
     return [None if v != v else v for v in np.asarray(x, dtype=np.float64).tolist()]
 
 
+def _gold_accuracy(
+    who: np.ndarray, items: np.ndarray, labels: np.ndarray, gold: np.ndarray | None, n_r: int
+) -> np.ndarray:
+    """Per rater, the share of their labels on gold items that equal gold (NaN: none)."""
+    if gold is None:
+        return np.full(n_r, np.nan)
+    g = np.asarray(gold, dtype=np.int64)[items]
+    has = g >= 0
+    n_gold = np.bincount(who[has], minlength=n_r)
+    hits = np.bincount(who[has], weights=(labels[has] == g[has]), minlength=n_r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_gold > 0, hits / np.maximum(n_gold, 1), np.nan)
+
+
+def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSummary:
+    return DawidSkeneSummary(
+        converged=fit.converged,
+        iterations=fit.iterations,
+        tol=fit.tol,
+        max_iter=fit.max_iter,
+        accelerate=fit.accelerate,
+        prior={str(c): float(p) for c, p in zip(classes, fit.prior, strict=True)},
+        log_likelihood=fit.log_likelihood,
+    )
+
+
 def rater_summary(
     ratings: Ratings,
     gold: np.ndarray | None = None,
     *,
+    dawid_skene: bool = True,
     tol: float = TOL,
     max_iter: int = MAX_ITER,
     accelerate: bool = True,
 ) -> RaterSummary:
-    """The per-rater table of named ``ratings``: :func:`rater_agreement` and :func:`dawid_skene`
-    accuracies, and with ``gold`` (one class code per item, -1 for none) each rater's accuracy on
-    the gold items.
+    """The per-rater table of named ``ratings``: :func:`rater_agreement`, Dawid–Skene accuracies
+    (:func:`humanly.dawid_skene.dawid_skene` with ``tol``, ``max_iter``, ``accelerate``; skipped with
+    ``dawid_skene=False``), and with ``gold`` (one class code per item, -1 for none) each rater's
+    accuracy on the gold items.
 
     A Dawid–Skene accuracy is given when EM converged and the rater gave at least one label;
     otherwise it is ``None`` (the fit's ``converged`` says which).
     """
+    if not isinstance(dawid_skene, (bool, np.bool_)):
+        raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
     raters = require_raters(ratings, "the per-rater table")
     items, who, labels = label_codes(ratings)
     n_r = len(raters)
     n_labels = np.bincount(who, minlength=n_r)
     agree = rater_agreement(ratings)
-    fit = dawid_skene(ratings, tol=tol, max_iter=max_iter, accelerate=accelerate)
-    gold_acc = np.full(n_r, np.nan)
-    if gold is not None:
-        g = np.asarray(gold, dtype=np.int64)[items]
-        has = g >= 0
-        n_gold = np.bincount(who[has], minlength=n_r)
-        hits = np.bincount(who[has], weights=(labels[has] == g[has]), minlength=n_r)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            gold_acc = np.where(n_gold > 0, hits / np.maximum(n_gold, 1), np.nan)
-    ds_acc = fit.accuracy if fit.converged else np.full(n_r, np.nan)
-    ds_acc = np.where(n_labels > 0, ds_acc, np.nan)
+    fit = None
+    ds_acc = np.full(n_r, np.nan)
+    if dawid_skene:
+        fit = fit_dawid_skene(ratings, tol=tol, max_iter=max_iter, accelerate=accelerate)
+        if fit.converged:
+            ds_acc = np.where(n_labels > 0, fit.accuracy, np.nan)
     columns = zip(
         raters.tolist(),
         n_labels.tolist(),
         agree.n_compared.tolist(),
         _floats(agree.agreement),
         _floats(ds_acc),
-        _floats(gold_acc),
+        _floats(_gold_accuracy(who, items, labels, gold, n_r)),
         strict=True,
     )
-    rows = tuple(RaterRow(*values) for values in columns)
-    ds = DawidSkeneSummary(
-        converged=fit.converged,
-        iterations=fit.iterations,
-        tol=fit.tol,
-        max_iter=fit.max_iter,
-        accelerate=fit.accelerate,
-        prior={str(c): float(p) for c, p in zip(ratings.classes, fit.prior, strict=True)},
-        log_likelihood=fit.log_likelihood,
+    return RaterSummary(
+        rows=tuple(RaterRow(*values) for values in columns),
+        crowd_agreement=_float_or_none(agree.crowd),
+        dawid_skene=None if fit is None else _fit_summary(fit, ratings.classes),
     )
-    return RaterSummary(rows=rows, crowd_agreement=_float_or_none(agree.crowd), dawid_skene=ds)

@@ -209,6 +209,7 @@ def summarize(
     bootstrap: int = 1000,
     seed: Any = 0,
     level: float = 0.95,
+    dawid_skene: bool = True,
 ) -> RatingsSummary:
     """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement with
     bootstrap intervals, and — with ``gold`` — how often the plurality label and a single label match it.
@@ -216,7 +217,9 @@ def summarize(
     ``agreement_ci``: central ``level`` percentile intervals from ``bootstrap`` resamples of the items
     drawn under ``seed`` (:func:`humanly.agreement.agreement_intervals`; ``bootstrap=0`` leaves them
     out). With named raters, ``raters`` is the per-rater table (:func:`humanly.raters.rater_summary`:
-    agreement with the other labels of the same items, Dawid–Skene accuracy, accuracy on gold items).
+    agreement with the other labels of the same items, accuracy on gold items, and the Dawid–Skene
+    accuracy unless ``dawid_skene=False`` — the one part whose cost can reach seconds on millions of
+    labels).
 
     With ``predictions``, each model's kind and its agreement with the plurality label (fractional
     credit on ties; also with gold, its accuracy). Every argument takes the forms :func:`humanly.join`
@@ -232,6 +235,8 @@ def summarize(
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     level = check_probability("level", level, open_low=True, open_high=True)
     check_seed("seed", seed)
+    if not isinstance(dawid_skene, (bool, np.bool_)):
+        raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
     study = join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
     r = study.ratings
     counts = r.counts
@@ -267,5 +272,5 @@ def summarize(
             if bootstrap
             else None
         ),
-        raters=rater_summary(r, codes) if r.has_raters else None,
+        raters=rater_summary(r, codes, dawid_skene=dawid_skene) if r.has_raters else None,
     )

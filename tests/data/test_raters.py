@@ -201,6 +201,23 @@ def test_squarem_on_a_slow_sparse_design():
     assert fast.log_likelihood >= slow.log_likelihood - 1e-6
 
 
+def test_dawid_skene_is_invariant_to_the_order_of_items_and_raters():
+    """Relabelled raters and shuffled labels give the same fit on a well-posed crowd (to rounding:
+    the sums run in another order)."""
+    r, _, _ = _simulated_crowd(5, n_items=1500)
+    frame = r.to_frame()
+    rng = np.random.default_rng(0)
+    renamed = {x: f"z{rng.permutation(100)[0]}-{x}" for x in r.raters}
+    other = frame.sample(frac=1.0, random_state=1).assign(rater=lambda f: f.rater.map(renamed))
+    s = humanly.read_ratings(other, classes=r.classes)
+    a, b = dawid_skene(r), dawid_skene(s)
+    assert a.converged and b.converged
+    acc_b = dict(zip(s.raters, b.accuracy, strict=True))
+    np.testing.assert_allclose(a.accuracy, [acc_b[renamed[x]] for x in r.raters], atol=1e-6)
+    np.testing.assert_allclose(a.prior, b.prior, atol=1e-8)
+    assert a.log_likelihood == pytest.approx(b.log_likelihood, abs=1e-6)
+
+
 def test_dawid_skene_fit_is_deterministic_and_reports_non_convergence():
     r, _, _ = _simulated_crowd(3, n_items=300)
     a, b = dawid_skene(r), dawid_skene(r)

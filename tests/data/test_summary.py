@@ -125,3 +125,17 @@ def test_summary_arguments_name_the_parameter() -> None:
         humanly.summarize(r, level=0)
     with pytest.raises(TypeError, match=r"^seed='a': "):
         humanly.summarize(r, seed="a")
+    with pytest.raises(TypeError, match=r"^dawid_skene='no': "):
+        humanly.summarize(r, dawid_skene="no")
+
+
+def test_dawid_skene_can_be_left_out() -> None:
+    r, _, gold = _study()
+    full = humanly.summarize(r, gold, bootstrap=0)
+    lean = humanly.summarize(r, gold, bootstrap=0, dawid_skene=False)
+    assert full.raters is not None and full.raters.dawid_skene is not None
+    assert lean.raters is not None and lean.raters.dawid_skene is None
+    assert all(row.dawid_skene_accuracy is None for row in lean.raters.rows)
+    keep = ("rater", "n_labels", "n_compared", "agreement", "gold_accuracy")
+    assert lean.raters.to_frame()[list(keep)].equals(full.raters.to_frame()[list(keep)])
+    assert lean.to_dict()["raters"]["dawid_skene"] is None
