@@ -63,7 +63,7 @@ def require_raters(ratings: Ratings, what: str) -> pd.Index:
     return ratings.raters
 
 
-def label_codes(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def coded_labels(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Item, rater and label codes (int64) of every label of named ratings."""
     return (
         ratings.item_codes.astype(np.int64),
@@ -113,7 +113,7 @@ class _Codes(NamedTuple):
 
 
 def _codes(ratings: Ratings, n_raters: int) -> _Codes:
-    items, raters, labels = label_codes(ratings)
+    items, raters, labels = coded_labels(ratings)
     n_c = ratings.n_classes
     return _Codes(
         items=items,

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ._result import Result
-from .data import Ratings
-from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, label_codes, require_raters
+from .data import Ratings, join
+from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, coded_labels, require_raters
 from .dawid_skene import dawid_skene as fit_dawid_skene
 
 __all__ = [
@@ -93,7 +93,7 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
     With ``duplicates="keep"`` a rater's second label of an item is one of the "other labels".
     """
     n_r = len(require_raters(ratings, "per-rater agreement"))
-    items, raters, labels = label_codes(ratings)
+    items, raters, labels = coded_labels(ratings)
     credit = label_credit(ratings.counts, items, labels)
     ok = ~np.isnan(credit)
     n_cmp = np.bincount(raters[ok], minlength=n_r)
@@ -193,9 +193,10 @@ def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSumm
 
 
 def rater_summary(
-    ratings: Ratings,
-    gold: np.ndarray | None = None,
+    ratings: Any,
+    gold: Any = None,
     *,
+    missing: str = "error",
     dawid_skene: bool = True,
     tol: float = TOL,
     max_iter: int = MAX_ITER,
@@ -203,16 +204,20 @@ def rater_summary(
 ) -> RaterSummary:
     """The per-rater table of named ``ratings``: :func:`rater_agreement`, Dawid–Skene accuracies
     (:func:`humanly.dawid_skene.dawid_skene` with ``tol``, ``max_iter``, ``accelerate``; skipped with
-    ``dawid_skene=False``), and with ``gold`` (one class code per item, -1 for none) each rater's
-    accuracy on the gold items.
+    ``dawid_skene=False``), and with ``gold`` each rater's accuracy on the gold items. ``ratings`` and
+    ``gold`` take the forms :func:`humanly.join` accepts, joined by item id (``missing="drop"``: gold
+    for items nobody rated is left out).
 
     A Dawid–Skene accuracy is given when EM converged and the rater gave at least one label;
     otherwise it is ``None`` (the fit's ``converged`` says which).
     """
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
+    study = join(ratings, None, gold, missing=missing)  # type: ignore[arg-type]
+    ratings = study.ratings
+    codes = None if study.gold is None else study.gold.codes
     raters = require_raters(ratings, "the per-rater table")
-    items, who, labels = label_codes(ratings)
+    items, who, labels = coded_labels(ratings)
     n_r = len(raters)
     n_labels = np.bincount(who, minlength=n_r)
     agree = rater_agreement(ratings)
@@ -228,7 +233,7 @@ def rater_summary(
         agree.n_compared.tolist(),
         _floats(agree.agreement),
         _floats(ds_acc),
-        _floats(_gold_accuracy(who, items, labels, gold, n_r)),
+        _floats(_gold_accuracy(who, items, labels, codes, n_r)),
         strict=True,
     )
     return RaterSummary(

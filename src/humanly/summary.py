@@ -272,5 +272,5 @@ def summarize(
             if bootstrap
             else None
         ),
-        raters=rater_summary(r, codes, dawid_skene=dawid_skene) if r.has_raters else None,
+        raters=rater_summary(r, study.gold, dawid_skene=dawid_skene) if r.has_raters else None,
     )

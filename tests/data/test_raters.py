@@ -284,8 +284,10 @@ def test_snow_rte_raters_against_gold(rte):
     fit = dawid_skene(r)
     assert fit.converged
     assert (fit.posterior.argmax(axis=1) == gold).mean() == pytest.approx(0.9275)
-    frame = humanly.summarize(r, gold=pd.Series(np.asarray(r.classes)[gold], index=r.items))
+    by_id = pd.Series(np.asarray(r.classes)[gold], index=r.items).iloc[::-1]  # joined by item id
+    frame = humanly.summarize(r, gold=by_id)
     assert frame.raters is not None
+    assert rater_summary(r, by_id) == frame.raters
     table = frame.raters.to_frame()
     assert list(table.columns) == [
         "rater", "n_labels", "n_compared", "agreement", "dawid_skene_accuracy", "gold_accuracy"
