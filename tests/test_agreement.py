@@ -208,6 +208,11 @@ def test_seeds_and_arguments():
     from_gen = agreement_intervals(counts, bootstrap=50, seed=np.random.default_rng(5))
     assert from_gen.seed is not None  # the int drawn from the Generator: the run can be replayed
     assert from_gen == agreement_intervals(counts, bootstrap=50, seed=from_gen.seed)
+    fresh = agreement_intervals(counts, bootstrap=50, seed=None)
+    assert fresh == agreement_intervals(counts, bootstrap=50, seed=fresh.seed)  # replayable too
+    for bad in ([[1, -1]], [[0.5, 1]], [1, 2], "x"):
+        with pytest.raises(ValueError, match=r"^counts=\w+: give an items × classes matrix"):
+            agreement_intervals(bad)
     with pytest.raises(ValueError, match=r"^bootstrap=-1: "):
         agreement_intervals(counts, bootstrap=-1)
     with pytest.raises(ValueError, match=r"^level=1.5: "):

@@ -25,6 +25,7 @@ from ._checks import check_int, check_probability, check_seed
 from ._counts import pairwise_agreement, unique_rows
 from ._random import stream
 from ._result import Interval, Result
+from .data import InputError
 
 __all__ = [
     "AgreementIntervals",
@@ -100,7 +101,8 @@ def krippendorff_alpha_nominal(counts: np.ndarray) -> float:
 class AgreementIntervals(Result):
     """Percentile bootstrap intervals over items for the three agreement statistics (JSON ``[low, high]``
     pairs; an end is ``None`` when no replicate defines it), at confidence ``level`` from ``bootstrap``
-    replicates drawn under ``seed``.
+    replicates drawn under ``seed`` (the int used: one drawn from a Generator or fresh entropy for
+    ``seed=None`` is recorded too, so every run can be replayed).
 
     >>> ci = agreement_intervals([[3, 0], [2, 1], [0, 3], [1, 2]], bootstrap=200)
     >>> ci.pairwise.low <= ci.pairwise.high, ci.level, ci.bootstrap
@@ -112,7 +114,7 @@ class AgreementIntervals(Result):
     krippendorff_alpha: Interval
     level: float
     bootstrap: int
-    seed: int | None
+    seed: int
 
 
 def _features(rows: np.ndarray) -> np.ndarray:
@@ -144,12 +146,33 @@ def _statistics(sums: np.ndarray) -> np.ndarray:
     return np.column_stack([p_bar, kappa, alpha])
 
 
-def _seed_int(seed: Any) -> int | None:
-    """An int seed (a Generator is asked for one, so that replicate streams can be derived from it)."""
+def _seed_int(seed: Any) -> int:
+    """An int seed: a Generator is asked for one and ``None`` draws fresh entropy, so that replicate
+    streams can be derived from it and the run replayed from the seed the result records."""
     seed = check_seed("seed", seed)
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(2**63))
-    return seed
+    if seed is None:
+        entropy = np.random.SeedSequence().entropy  # an int when drawn fresh
+        assert isinstance(entropy, int)
+        return entropy
+    return int(seed)
+
+
+def _counts_matrix(counts: Any) -> np.ndarray:
+    """``counts`` as an int64 items × classes matrix; one sentence naming ``counts=`` otherwise."""
+    try:
+        arr = np.asarray(counts)
+        ok = arr.ndim == 2 and arr.dtype.kind in "iuf" and bool(np.all(arr >= 0))
+        ok = ok and bool(np.all(arr == np.floor(arr)))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise InputError(
+            f"counts={type(counts).__name__}: give an items × classes matrix of non-negative "
+            "whole numbers (how many raters chose each class for each item)"
+        )
+    return arr.astype(np.int64)
 
 
 def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -> np.ndarray:
@@ -167,8 +190,8 @@ def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -
     """
     b = check_int("bootstrap", bootstrap, minimum=0)
     seed_ = _seed_int(seed)
-    c = np.asarray(counts, dtype=np.int64)
-    if c.ndim != 2 or len(c) == 0:
+    c = _counts_matrix(counts)
+    if len(c) == 0:
         return np.full((b, 3), np.nan)
     rows, _, mult = unique_rows(c)
     feats = _features(rows)
