@@ -15,16 +15,26 @@ from typing import Any
 
 import numpy as np
 
+from ._checks import check_int, check_probability, check_seed
 from ._counts import plurality_credit
 from ._result import Result
-from .agreement import fleiss_kappa, krippendorff_alpha_nominal, mean_pairwise_agreement
-from .data import join
+from .agreement import (
+    AgreementIntervals,
+    agreement_intervals,
+    fleiss_kappa,
+    krippendorff_alpha_nominal,
+    mean_pairwise_agreement,
+)
+from .data import Predictions, join
+from .raters import RaterSummary, rater_summary
 
 __all__ = [
+    "AgreementIntervals",
     "AgreementSummary",
     "CountSummary",
     "GoldSummary",
     "ModelSummary",
+    "RaterSummary",
     "RatingsSummary",
     "summarize",
 ]
@@ -121,6 +131,8 @@ class RatingsSummary(Result):
     ``agreement.pairwise`` is the mean over items (with ≥ 2 labels) of the fraction of agreeing pairs
     of distinct raters; ``fleiss_kappa`` uses the unequal-raters generalisation documented in
     :func:`humanly.agreement.fleiss_kappa`; ``krippendorff_alpha`` is nominal alpha.
+    ``agreement_ci`` holds their percentile bootstrap intervals over items (``None`` with
+    ``bootstrap=0``); ``raters`` the per-rater table (``None`` for anonymous counts).
     """
 
     source: str | None
@@ -135,6 +147,8 @@ class RatingsSummary(Result):
     agreement: AgreementSummary
     gold: GoldSummary | None
     models: tuple[ModelSummary, ...] = ()
+    agreement_ci: AgreementIntervals | None = None
+    raters: RaterSummary | None = None
 
 
 def _describe(x: np.ndarray, histogram: bool = False) -> CountSummary:
@@ -151,11 +165,61 @@ def _describe(x: np.ndarray, histogram: bool = False) -> CountSummary:
     )
 
 
+def _gold_summary(counts: np.ndarray, codes: np.ndarray | None) -> GoldSummary | None:
+    """How often the plurality label and a single label match gold (``codes``: -1 for no gold)."""
+    if codes is None:
+        return None
+    has = codes >= 0
+    credit = plurality_credit(counts, codes)
+    label_hits = counts[has, codes[has]].sum() if has.any() else 0
+    labels_on_gold = counts[has].sum()
+    return GoldSummary(
+        n_items=int(has.sum()),
+        plurality_accuracy=float(np.nanmean(credit[has])) if has.any() else None,
+        label_accuracy=float(label_hits / labels_on_gold) if labels_on_gold else None,
+    )
+
+
+def _model_summaries(
+    counts: np.ndarray, preds: Predictions | None, codes: np.ndarray | None
+) -> tuple[ModelSummary, ...]:
+    """Each model's kind, agreement with the plurality label and (with gold) accuracy."""
+    if preds is None:
+        return ()
+    models = []
+    for m in preds.models:
+        plurality = gold_accuracy = None
+        if m.kind != "score":
+            hard = preds.hard(m.name)
+            plur = plurality_credit(counts, hard.astype(np.int64))
+            plurality = float(np.nanmean(plur)) if (~np.isnan(plur)).any() else None
+            if codes is not None and (codes >= 0).any():
+                has = codes >= 0
+                gold_accuracy = float((hard[has] == codes[has]).mean())
+        models.append(ModelSummary(m.name, m.kind, len(m.values), plurality, gold_accuracy))
+    return tuple(models)
+
+
 def summarize(
-    ratings: Any, gold: Any = None, predictions: Any = None, *, missing: str = "error"
+    ratings: Any,
+    gold: Any = None,
+    predictions: Any = None,
+    *,
+    missing: str = "error",
+    bootstrap: int = 1000,
+    seed: Any = 0,
+    level: float = 0.95,
+    dawid_skene: bool = True,
 ) -> RatingsSummary:
-    """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement, and — with
-    ``gold`` — how often the plurality label and a single label match it.
+    """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement with
+    bootstrap intervals, and — with ``gold`` — how often the plurality label and a single label match it.
+
+    ``agreement_ci``: central ``level`` percentile intervals from ``bootstrap`` resamples of the items
+    drawn under ``seed`` (:func:`humanly.agreement.agreement_intervals`; ``bootstrap=0`` leaves them
+    out). With named raters, ``raters`` is the per-rater table (:func:`humanly.raters.rater_summary`:
+    agreement with the other labels of the same items, accuracy on gold items, and the Dawid–Skene
+    accuracy unless ``dawid_skene=False`` — the one part whose cost can reach seconds on millions of
+    labels).
 
     With ``predictions``, each model's kind and its agreement with the plurality label (fractional
     credit on ties; also with gold, its accuracy). Every argument takes the forms :func:`humanly.join`
@@ -168,8 +232,13 @@ def summarize(
     >>> s.n_labels, s.agreement.n_items, s.models[0].plurality_agreement
     (6, 2, 1.0)
     """
+    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    level = check_probability("level", level, open_low=True, open_high=True)
+    check_seed("seed", seed)
+    if not isinstance(dawid_skene, (bool, np.bool_)):
+        raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
     study = join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
-    r, preds = study.ratings, study.predictions
+    r = study.ratings
     counts = r.counts
     per_item = r.labels_per_item
     totals = counts.sum(axis=0)
@@ -185,29 +254,6 @@ def summarize(
         n_items=int((per_item >= 2).sum()),
     )
     codes = study.gold.codes if study.gold is not None else None
-    gold_summary = None
-    if codes is not None:
-        has = codes >= 0
-        credit = plurality_credit(counts, codes)
-        label_hits = counts[has, codes[has]].sum() if has.any() else 0
-        labels_on_gold = per_item[has].sum()
-        gold_summary = GoldSummary(
-            n_items=int(has.sum()),
-            plurality_accuracy=float(np.nanmean(credit[has])) if has.any() else None,
-            label_accuracy=float(label_hits / labels_on_gold) if labels_on_gold else None,
-        )
-    models = []
-    for m in preds.models if preds is not None else ():
-        plurality = gold_accuracy = None
-        if m.kind != "score":
-            assert preds is not None
-            hard = preds.hard(m.name)
-            plur = plurality_credit(counts, hard.astype(np.int64))
-            plurality = float(np.nanmean(plur)) if (~np.isnan(plur)).any() else None
-            if codes is not None and (codes >= 0).any():
-                has = codes >= 0
-                gold_accuracy = float((hard[has] == codes[has]).mean())
-        models.append(ModelSummary(m.name, m.kind, len(m.values), plurality, gold_accuracy))
     return RatingsSummary(
         source=r.source,
         kind="named" if r.has_raters else "counts",
@@ -219,6 +265,12 @@ def summarize(
         labels_per_rater=_describe(r.labels_per_rater) if r.has_raters else None,
         class_frequencies=class_freq,
         agreement=agreement,
-        gold=gold_summary,
-        models=tuple(models),
+        gold=_gold_summary(counts, codes),
+        models=_model_summaries(counts, study.predictions, codes),
+        agreement_ci=(
+            agreement_intervals(counts, bootstrap=bootstrap, seed=seed, level=level)
+            if bootstrap
+            else None
+        ),
+        raters=rater_summary(r, study.gold, dawid_skene=dawid_skene) if r.has_raters else None,
     )

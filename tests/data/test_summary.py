@@ -1,4 +1,5 @@
-"""summarize: typed nested values, the same JSON as when they were dicts, every input form."""
+"""summarize: typed nested values, the same JSON as when they were dicts, every input form; agreement
+intervals and the per-rater table."""
 
 from __future__ import annotations
 
@@ -6,8 +7,12 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import humanly
+from humanly._result import Interval
+from humanly.agreement import AgreementIntervals, agreement_intervals
+from humanly.raters import RaterRow, RaterSummary
 from humanly.summary import AgreementSummary, CountSummary, GoldSummary, ModelSummary
 
 
@@ -77,3 +82,60 @@ def test_every_form_gives_the_same_summary() -> None:
         d.pop("source")
     assert a == b
     assert a["models"] == c["models"] and a["gold"] == c["gold"] and a["n_labels"] == c["n_labels"]
+
+
+def test_agreement_intervals_and_rater_table() -> None:
+    r, _, gold = _study()
+    s = humanly.summarize(r, gold, bootstrap=200, seed=3)
+    ci = s.agreement_ci
+    assert isinstance(ci, AgreementIntervals) and isinstance(ci.pairwise, Interval)
+    d = s.to_dict()
+    assert set(d["agreement_ci"]) == {
+        "pairwise", "fleiss_kappa", "krippendorff_alpha", "level", "bootstrap", "seed"
+    }  # fmt: skip
+    assert d["agreement_ci"]["pairwise"] == list(ci.pairwise) and len(ci.pairwise) == 2
+    assert (ci.level, ci.bootstrap, ci.seed) == (0.95, 200, 3)
+    assert ci == agreement_intervals(r.counts, bootstrap=200, seed=3)
+    assert humanly.summarize(r, gold, bootstrap=200, seed=3).to_dict() == d  # seeded: same bytes
+    assert humanly.summarize(r, bootstrap=0).agreement_ci is None
+    assert humanly.summarize(r, bootstrap=0).to_dict()["agreement_ci"] is None
+    assert humanly.summarize(r).agreement_ci.bootstrap == 1000  # the default
+    # the rater table: one typed row per rater, in the ratings' rater order
+    assert isinstance(s.raters, RaterSummary) and all(
+        isinstance(x, RaterRow) for x in s.raters.rows
+    )
+    assert [row.rater for row in s.raters.rows] == list(r.raters)
+    u = s.raters.rows[0]  # u: 'x' on a (vs x, y: tie), 'y' on b (vs y: 1), 'x' on c (vs y: 0)
+    assert (u.n_labels, u.n_compared, u.agreement) == (3, 3, 0.5)
+    assert u.gold_accuracy == 0.0  # gold: a → y, b → x
+    assert set(d["raters"]) == {"rows", "crowd_agreement", "dawid_skene"}
+    assert d["raters"]["rows"][0]["rater"] == "u"
+    frame = s.raters.to_frame()
+    assert len(frame) == 3 and list(frame.rater) == ["u", "v", "w"]
+    json.dumps(d)
+
+
+def test_summary_arguments_name_the_parameter() -> None:
+    r, _, _ = _study()
+    with pytest.raises(ValueError, match=r"^bootstrap=-5: "):
+        humanly.summarize(r, bootstrap=-5)
+    with pytest.raises(TypeError, match=r"^bootstrap=0.5: "):
+        humanly.summarize(r, bootstrap=0.5)
+    with pytest.raises(ValueError, match=r"^level=0: "):
+        humanly.summarize(r, level=0)
+    with pytest.raises(TypeError, match=r"^seed='a': "):
+        humanly.summarize(r, seed="a")
+    with pytest.raises(TypeError, match=r"^dawid_skene='no': "):
+        humanly.summarize(r, dawid_skene="no")
+
+
+def test_dawid_skene_can_be_left_out() -> None:
+    r, _, gold = _study()
+    full = humanly.summarize(r, gold, bootstrap=0)
+    lean = humanly.summarize(r, gold, bootstrap=0, dawid_skene=False)
+    assert full.raters is not None and full.raters.dawid_skene is not None
+    assert lean.raters is not None and lean.raters.dawid_skene is None
+    assert all(row.dawid_skene_accuracy is None for row in lean.raters.rows)
+    keep = ("rater", "n_labels", "n_compared", "agreement", "gold_accuracy")
+    assert lean.raters.to_frame()[list(keep)].equals(full.raters.to_frame()[list(keep)])
+    assert lean.to_dict()["raters"]["dawid_skene"] is None
