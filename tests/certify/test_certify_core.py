@@ -299,32 +299,63 @@ def test_report_section_builder() -> None:
     assert res is None and "Not applicable" in section.note
 
 
-def test_dawid_skene_aggregate_through_crowdkit(monkeypatch) -> None:
-    import sys
-    import types
-
-    import pandas as pd
+def test_dawid_skene_aggregate_is_the_posterior_mode() -> None:
+    from humanly._counts import plurality_credit
+    from humanly.dawid_skene import dawid_skene
 
     d = simulate.oracle(300, [0.8, 0.7, 0.75], n_classes=2, models={"m": 0.9}, seed=8)
-    monkeypatch.setitem(sys.modules, "crowdkit", None)
-    with pytest.raises(InputError, match="crowd-kit"):
-        certify(d.ratings, d.predictions, aggregate="dawid-skene")
-
-    class FakeDawidSkene:  # stands in for crowd-kit: returns the majority label per task
-        def __init__(self, n_iter: int = 100) -> None:
-            self.n_iter = n_iter
-
-        def fit_predict(self, df: pd.DataFrame) -> pd.Series:
-            return df.groupby("task").label.agg(lambda s: s.value_counts().idxmax())
-
-    agg_mod = types.ModuleType("crowdkit.aggregation")
-    agg_mod.DawidSkene = FakeDawidSkene  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crowdkit", types.ModuleType("crowdkit"))
-    monkeypatch.setitem(sys.modules, "crowdkit.aggregation", agg_mod)
     ds = certify(d.ratings, d.predictions, aggregate="dawid-skene")
-    mv = certify(d.ratings, d.predictions)
-    assert ds.models[0].lower == pytest.approx(mv.models[0].lower)  # K = 3: no ties
     assert ds.aggregate == "dawid-skene"
+    # independently: the model's agreement with each item's most probable Dawid-Skene label
+    mode = dawid_skene(d.ratings).posterior.argmax(axis=1)
+    onehot = np.eye(2, dtype=np.int64)[mode]
+    expected = plurality_credit(onehot, d.predictions.hard("m").astype(np.int64)).mean()
+    assert ds.models[0].lower == pytest.approx(expected, abs=1e-15)
+    with pytest.raises(InputError, match="named raters"):
+        certify(d.ratings.anonymous(), d.predictions, aggregate="dawid-skene")
+
+
+def test_aggregator_object_with_crowd_kit_interface() -> None:
+    import pandas as pd
+
+    class Majority:  # crowd-kit's interface: fit_predict(task, worker, label frame) -> labels by task
+        def fit_predict(self, frame: pd.DataFrame) -> pd.Series:
+            return frame.groupby("task").label.agg(lambda s: s.value_counts().idxmax())
+
+    d = simulate.oracle(300, [0.8, 0.7, 0.75], n_classes=2, models={"m": 0.9}, seed=8)
+    obj = certify(d.ratings, d.predictions, aggregate=Majority())
+    mv = certify(d.ratings, d.predictions)
+    assert obj.aggregate == "Majority"
+    assert obj.models[0].lower == pytest.approx(mv.models[0].lower, abs=1e-15)  # K = 3: no ties
+
+    class Broken:
+        def fit_predict(self, frame: pd.DataFrame) -> list[int]:
+            return [0] * 3
+
+    with pytest.raises(TypeError, match="fit_predict must return"):
+        certify(d.ratings, d.predictions, aggregate=Broken())
+
+
+def test_dawid_skene_labels_agree_with_crowd_kit() -> None:
+    """The optional crowd-kit (``humanly[crowdkit]``) as an independent implementation."""
+    aggregation = pytest.importorskip("crowdkit.aggregation")
+    import pandas as pd
+
+    from humanly.dawid_skene import dawid_skene
+
+    d = simulate.oracle(400, [0.85, 0.6, 0.7, 0.75, 0.55], n_classes=3, models={"m": 0.8}, seed=3)
+    r = d.ratings
+    frame = pd.DataFrame({"task": r.item_codes, "worker": r.rater_codes, "label": r.label_codes})
+    theirs = aggregation.DawidSkene(n_iter=500, tol=1e-8).fit_predict(frame)
+    ours = dawid_skene(r).posterior.argmax(axis=1)
+    same = ours[theirs.index.to_numpy(dtype=np.int64)] == theirs.to_numpy(dtype=np.int64)
+    assert same.mean() >= 0.99
+    # and crowd-kit's aggregator used directly as certify's aggregate
+    res = certify(r, d.predictions, aggregate=aggregation.DawidSkene(n_iter=500, tol=1e-8))
+    ours_res = certify(r, d.predictions, aggregate="dawid-skene")
+    for a, b in zip(res.models, ours_res.models, strict=True):
+        assert abs(a.lower - b.lower) <= 0.01
+    assert len(res.models) == 1
 
 
 @settings(max_examples=40, deadline=None)

@@ -27,7 +27,7 @@ RATER_MODES = ("slots", "named")
 #: which upper bound is U_N (``upper=`` in certify, ``upper_kind=`` in certify_summary)
 UPPER_KINDS = ("empirical", "theoretical")
 #: aggregate labels for L_N (``aggregate=``): plurality, the soft label distribution (``soft``), the
-#: rater-weighted soft distribution (``weighted``), or Dawid–Skene through crowd-kit
+#: rater-weighted soft distribution (``weighted``), or each item's most probable Dawid–Skene label
 AGGREGATES = ("majority", "plurality", "weighted", "soft", "dawid-skene", "dawid_skene", "ds")
 
 

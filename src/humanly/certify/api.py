@@ -34,7 +34,7 @@ def certify(
     gold: Any = None,
     missing: Literal["error", "drop"] = "error",
     raters: Literal["slots", "named"] = "slots",
-    aggregate: str = "majority",
+    aggregate: str | Any = "majority",
     bound: Literal["hoeffding", "bernstein", "exact"] = "hoeffding",
     alpha: float = 0.05,
     delta: float | None = None,
@@ -74,7 +74,9 @@ def certify(
       predicts one of them), ``"weighted"`` (a soft aggregate: each item's label distribution with
       raters weighted by their agreement with the others; credit = the probability the distribution
       gives the model's label, :mod:`~humanly.certify.lower`), ``"soft"`` (the same, unweighted) or
-      ``"dawid-skene"`` (needs the optional crowd-kit).
+      ``"dawid-skene"`` (the posterior mode of :func:`humanly.dawid_skene.dawid_skene`); or an
+      aggregator object with crowd-kit's interface (``fit_predict`` on a ``task, worker, label`` frame,
+      e.g. ``crowdkit.aggregation.MMSR()``), whose labels are used as a hard aggregate.
     * ``bound`` of the verdict: ``"hoeffding"`` (the paper's), ``"bernstein"`` (empirical Bernstein for U_N²
       and L_N) or ``"exact"`` (Bernstein for U_N², Clopper–Pearson for L_N with ties broken at random
       with ``seed``); ``by_bound`` always reports all three.
@@ -105,12 +107,13 @@ def certify(
         bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
         tau=tau,
     )  # fmt: skip
+    aggregate_obj = None if isinstance(aggregate, str) else aggregate
     opts = _options(raters, upper, aggregate, missing, seed)
     plan = _curve_plan(curve, curve_subsets, curve_max_k, workers, scheduler, client)
     study = _joined(ratings, predictions, gold, opts.missing)
     up = upper_bound(study.ratings, opts.raters, opts.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
-    agg = aggregate_of(study.ratings, opts.aggregate)
+    agg = aggregate_of(study.ratings, opts.aggregate if aggregate_obj is None else aggregate_obj)
     certs, tails_l, notes_l = _certificates(study.ratings, hard, agg, up, verdict, opts.seed)
     if opts.aggregate == "weighted" and not study.ratings.has_raters:
         notes_l.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
@@ -158,7 +161,11 @@ def _options(raters: Any, upper: Any, aggregate: Any, missing: Any, seed: Any) -
     return _Options(
         raters=check_choice("raters", raters, RATER_MODES),
         upper=check_choice("upper", upper, UPPER_KINDS),
-        aggregate=check_choice("aggregate", aggregate, AGGREGATES),
+        aggregate=(
+            check_choice("aggregate", aggregate, AGGREGATES)
+            if isinstance(aggregate, str) or not hasattr(aggregate, "fit_predict")
+            else type(aggregate).__name__
+        ),
         missing=check_choice("missing", missing, ("error", "drop")),
         seed=check_int("seed", seed, minimum=0, allow_none=True),
     )

@@ -8,7 +8,7 @@ The aggregate ℓ_a (an :class:`Aggregate`) is one of
 * ``soft`` — each item's label distribution π_n (its label counts / its number of labels);
 * ``weighted`` — the label distribution with each rater weighted by how often it agrees with the other
   raters of the items it labelled (footnote 2's "weighted averaging"; uniform for anonymous counts);
-* ``dawid-skene`` — a Dawid–Skene label through the optional crowd-kit.
+* ``dawid-skene`` — each item's most probable label under a Dawid–Skene fit (:mod:`humanly.dawid_skene`).
 
 With a soft aggregate (``soft``, ``weighted``) ℓ_a is the label drawn at random from π_n, independently
 of the model given the item, and L_N keeps the paper's definition P(ℓ_a = ℓ_M) (eq. 25): the model's
@@ -29,11 +29,13 @@ are estimated on the same items — as Dawid–Skene's are — and the finite-sa
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
 from .._counts import plurality_credit
 from .._random import stream
+from ..dawid_skene import dawid_skene
 from ..data import InputError, Predictions, Ratings
 from ._bounds import BOUNDS, Sample, Tail
 
@@ -140,13 +142,18 @@ def rater_weights(ratings: Ratings) -> np.ndarray:
     return w
 
 
-def aggregate_of(ratings: Ratings, aggregate: str) -> Aggregate:
-    """The :class:`Aggregate` called ``aggregate`` (a name of ``certify``'s ``aggregate=``).
+def aggregate_of(ratings: Ratings, aggregate: Any) -> Aggregate:
+    """The :class:`Aggregate` called ``aggregate`` (a name of ``certify``'s ``aggregate=``), or the
+    labels of an aggregator object with crowd-kit's interface: ``aggregate.fit_predict(frame)`` on a long
+    frame with columns ``task``, ``worker``, ``label`` (the ratings' item ids, rater ids and classes)
+    returning one label per task (a Series indexed by task), e.g. ``crowdkit.aggregation.MMSR()``.
 
     >>> r = Ratings.from_counts([[2, 1], [0, 3]], classes=[0, 1])
     >>> aggregate_of(r, "soft").weights.round(4).tolist()
     [[0.6667, 0.3333], [0.0, 1.0]]
     """
+    if not isinstance(aggregate, str):
+        return Aggregate(type(aggregate).__name__, _aggregator_labels(ratings, aggregate))
     if aggregate in ("soft", "weighted"):
         counts = ratings.counts.astype(np.float64)
         rw = None
@@ -165,36 +172,55 @@ def aggregate_of(ratings: Ratings, aggregate: str) -> Aggregate:
     return Aggregate(aggregate, aggregate_counts(ratings, aggregate))
 
 
+def _aggregator_labels(ratings: Ratings, aggregator: Any) -> np.ndarray:
+    """One-hot items × classes labels from an aggregator object's ``fit_predict`` (see
+    :func:`aggregate_of`); an item it leaves out, or a label outside the classes, is an error."""
+    import pandas as pd
+
+    if not ratings.has_raters:
+        raise InputError("an aggregator object needs named raters (long format ratings)")
+    classes = np.asarray(ratings.classes, dtype=object)
+    frame = pd.DataFrame(
+        {
+            "task": ratings.items[ratings.item_codes],
+            "worker": ratings.raters[ratings.rater_codes],  # type: ignore[index]
+            "label": classes[ratings.label_codes],
+        }
+    )
+    labels = aggregator.fit_predict(frame)
+    if not isinstance(labels, pd.Series):
+        raise TypeError(
+            f"aggregate={type(aggregator).__name__}: fit_predict must return a pandas Series of "
+            "labels indexed by task"
+        )
+    pos = ratings.items.get_indexer(labels.index)
+    lookup = {str(c): j for j, c in enumerate(ratings.classes)}
+    codes = np.array([lookup.get(str(v), -1) for v in labels.to_numpy()], dtype=np.int64)
+    if (pos < 0).any() or (codes < 0).any():
+        raise InputError(
+            f"aggregate={type(aggregator).__name__}: fit_predict returned tasks or labels that are not "
+            "the ratings' items and classes"
+        )
+    out = np.zeros_like(ratings.counts)
+    out[pos, codes] = 1
+    return out
+
+
 def aggregate_counts(ratings: Ratings, aggregate: str) -> np.ndarray:
     """Items × classes weights of a hard aggregate label: the counts for majority (plurality credit),
-    or a one-hot Dawid–Skene label (crowd-kit)."""
+    or a one-hot Dawid–Skene label (the posterior mode of :func:`humanly.dawid_skene.dawid_skene`)."""
     if aggregate in ("majority", "plurality"):
         return ratings.counts
     if aggregate in ("dawid-skene", "dawid_skene", "ds"):
         if not ratings.has_raters:
             raise InputError('aggregate="dawid-skene" needs named raters (long format)')
-        try:
-            from crowdkit.aggregation import DawidSkene
-        except ImportError:
-            raise InputError(
-                "aggregate=\"dawid-skene\" needs crowd-kit: pip install 'humanly[crowdkit]'"
-            ) from None
-        import pandas as pd
-
-        df = pd.DataFrame(
-            {
-                "task": ratings.item_codes,
-                "worker": ratings.rater_codes,
-                "label": ratings.label_codes,
-            }
-        )
-        labels = DawidSkene(n_iter=100).fit_predict(df)
+        fit = dawid_skene(ratings)
         out = np.zeros_like(ratings.counts)
-        out[labels.index.to_numpy(dtype=np.int64), labels.to_numpy(dtype=np.int64)] = 1
+        labelled = ratings.labels_per_item > 0
+        mode = np.argmax(fit.posterior, axis=1)
+        out[np.flatnonzero(labelled), mode[labelled]] = 1
         return out
-    raise InputError(
-        f"aggregate={aggregate!r}: use majority, weighted, soft (or dawid-skene with crowd-kit)"
-    )
+    raise InputError(f"aggregate={aggregate!r}: use majority, weighted, soft or dawid-skene")
 
 
 def lower_samples(
