@@ -35,8 +35,8 @@ import numpy as np
 
 from .._counts import plurality_credit
 from .._random import stream
-from ..dawid_skene import dawid_skene
 from ..data import InputError, Predictions, Ratings
+from ..dawid_skene import dawid_skene
 from ._bounds import BOUNDS, Sample, Tail
 
 __all__ = [
