@@ -88,14 +88,13 @@ def _folds(calibration_folds: int) -> int | None:
 
 
 def _amateurs(
-    study: StudyOptions, amateurs: Path | None, ratings: Any, **options: Any
+    ratings: Any, second: Any, study: StudyOptions, **options: Any
 ) -> ExpertEquivalence | None:
-    """``--amateurs FILE``: the second group, read with the layout options of the first."""
-    if amateurs is None:
+    """``--amateurs FILE``: how many experts k amateurs are worth."""
+    if second is None:
         return None
     from ..survey import expert_equivalence
 
-    second = load_study(study.ratings_only(amateurs)).ratings
     return expert_equivalence(ratings, second, missing=study.missing, **options)  # type: ignore[arg-type]
 
 
@@ -124,6 +123,8 @@ def equivalence_command(
     check_plot(plot)
     folds = _folds(calibration_folds)
     s = load_study(study)
+    # the second group, read with the layout options of the first, before any work
+    second = None if amateurs is None else load_study(study.ratings_only(amateurs)).ratings
     from ..survey import equivalence
 
     res = equivalence(
@@ -148,7 +149,7 @@ def equivalence_command(
     common: dict[str, Any] = dict(
         combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed, max_k=max_k
     )
-    expert = _amateurs(study, amateurs, s.ratings, **common)
+    expert = _amateurs(s.ratings, second, study, **common)
     _show(res, expert, plot, json)
 
 
