@@ -211,7 +211,8 @@ def _format_options(command: Any, ctx: Any, formatter: Any) -> None:
             )
         else:
             panel = getattr(param, "rich_help_panel", None) or "Options"
-            panels.setdefault(panel, []).append(record)
+            # some typer versions escape "[default: ...]" for rich markup even in plain help
+            panels.setdefault(panel, []).append((record[0], record[1].replace("\\[", "[")))
     if args:
         with formatter.section("Arguments"):
             formatter.write_dl(args)
