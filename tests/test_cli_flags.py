@@ -34,3 +34,26 @@ def test_cli_error_shows_flags(cli, tmp_path) -> None:
     res = cli("inspect", ratings, "--item-col", "foo")
     assert res.exit_code == 2
     assert "--item-col" in res.stderr and "item_col=" not in res.stderr, res.stderr
+
+
+def test_parameters_named_as_python_become_their_flags() -> None:
+    cases = {
+        "q_b=0.4: give a value in [0.5, 1]": "--qb 0.4: give a value in [0.5, 1]",
+        "n_draws=0: give a whole number ≥ 1": "--draws 0: give a whole number ≥ 1",
+        "raters='both': use slots or named": "--raters both: use slots or named",
+        "k=0.5: give K ≥ 1": "--k 0.5: give K ≥ 1",
+        "n_items=0: give a whole number ≥ 1": "--items 0: give a whole number ≥ 1",
+        "labels_per_item=0: give a whole number ≥ 1": "--labels 0: give a whole number ≥ 1",
+        "n_values=[]: give at least one n": "--n []: give at least one n",
+        "upper_kind='x': use empirical or theoretical": "--upper x: use empirical or theoretical",
+        "pass force=True to overwrite it": "pass --force to overwrite it",
+    }
+    for message, expected in cases.items():
+        assert to_flags(message, ROOT) == expected
+
+
+def test_python_to_flag_holds_only_names_no_command_carries() -> None:
+    from humanly.cli._app import PYTHON_TO_FLAG, _parameters
+
+    carried = {p.name for p in _parameters(ROOT)}
+    assert not set(PYTHON_TO_FLAG) & carried

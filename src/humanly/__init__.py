@@ -9,28 +9,59 @@ One data model (:class:`Ratings`, :class:`Predictions`, :class:`Gold`) and three
 Read data as it is held — files, crowd-kit long frames, cleanlab N × M arrays, count tables, Series by
 item id — with :func:`read_study` (or :func:`read_ratings` and :func:`join`); everything is joined by
 item id.
+
+Names are imported on first use (PEP 562): ``import humanly`` is cheap, and ``humanly.read_ratings``
+loads the readers when it is first touched.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .data.errors import InputError
+
 __version__ = "0.1.0"
 
-from .data import (
-    MISSING,
-    Gold,
-    InputError,
-    ModelOutput,
-    Predictions,
-    Ratings,
-    Study,
-    align,
-    join,
-    read_gold,
-    read_predictions,
-    read_ratings,
-    read_study,
-)
-from .summary import RatingsSummary, summarize
+if TYPE_CHECKING:
+    from .data import (
+        MISSING,
+        Gold,
+        ModelOutput,
+        Predictions,
+        Ratings,
+        Study,
+        align,
+        join,
+        read_gold,
+        read_predictions,
+        read_ratings,
+        read_study,
+    )
+    from .summary import RatingsSummary, summarize
+
+#: public name → the module that defines it (imported on first use)
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "MISSING",
+            "Gold",
+            "ModelOutput",
+            "Predictions",
+            "Ratings",
+            "Study",
+            "align",
+            "join",
+            "read_gold",
+            "read_predictions",
+            "read_ratings",
+            "read_study",
+        ),
+        ".data",
+    ),
+    "RatingsSummary": ".summary",
+    "summarize": ".summary",
+}
 
 __all__ = [
     "MISSING",
@@ -50,3 +81,17 @@ __all__ = [
     "read_study",
     "summarize",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use and keep it (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._checks import check_int, check_seed
 from ._result import Result
 from .data import Gold, InputError, ModelOutput, Predictions, Ratings, write_table
 
@@ -41,7 +42,16 @@ Seed = int | np.random.Generator | None
 
 
 def _rng(seed: Seed) -> np.random.Generator:
+    seed = check_seed("seed", seed)
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def _check_sizes(n_items: int, labels_per_item: int | tuple[int, int] | None) -> None:
+    """``n_items`` ≥ 1 and ``labels_per_item`` a whole number ≥ 1 or a range ``(low, high)``."""
+    check_int("n_items", n_items, minimum=1)
+    if labels_per_item is None or isinstance(labels_per_item, tuple):
+        return
+    check_int("labels_per_item", labels_per_item, minimum=1)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -233,6 +243,9 @@ def urn(
     draws distinct raters. Gold is the most likely label of the item's state (first class on ties).
     ``truth`` holds ``states`` (items × C), ``state_index`` (component per item), ``weights``.
     """
+    _check_sizes(n_items, labels_per_item)
+    if n_raters is not None:
+        check_int("n_raters", n_raters, minimum=1)
     rng = _rng(seed)
     if (states is None) == (dirichlet is None):
         raise InputError("give either states (a finite mixture) or dirichlet (a Dirichlet mixture)")
@@ -371,10 +384,16 @@ def oracle(
     >>> d.truth["model_accuracy"]["copy"] < 0.8
     True
     """
+    _check_sizes(n_items, labels_per_item)
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
     n_cls = len(cls)
     acc = np.asarray(annotators, dtype=float)
+    if acc.ndim == 0 or acc.shape[0] == 0:
+        raise InputError(
+            f"annotators={list(np.atleast_1d(acc))}: give at least one annotator accuracy, "
+            "e.g. annotators=0.8,0.7"
+        )
     n_ann = acc.shape[0]
     ann_conf = _confusions(acc, n_ann, n_cls, "annotators")
     pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
@@ -511,6 +530,7 @@ def pair(
     >>> d.ratings.n_items, d.predictions.names
     (200, ('better', 'worse'))
     """
+    _check_sizes(n_items, labels_per_item)
     rng = _rng(seed)
     independent = p is not None or eps is not None or q is not None
     correlated = any(x is not None for x in (q_b, q_w, p_w, p_b0, p_b1))

@@ -1,4 +1,12 @@
-"""The ``humanly`` command line: one typer app, a thin layer over the public API."""
+"""The ``humanly`` command line: one typer app, a thin layer over the public API.
+
+Modules: ``_app`` (the group, one-line errors, plain help, :func:`~humanly.cli._app.to_flags`),
+``options`` (the study inputs, defined once, and the one loader), ``_common`` (other shared options),
+``_output`` (output paths checked before any work), ``_console`` (printing, :func:`clean`), and one
+module per command (``*_cmd``) with its rendering beside it (``*_render``). Command modules import
+typer only; each command imports the analysis it runs when it runs, so ``humanly --help`` loads no
+numpy, pandas, scipy, matplotlib or pyarrow.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +15,17 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from ._app import new_typer
+from .._atomic import exit_on_signals
+from ._app import add_command, new_typer
 from .budget_cmd import budget_app
-from .certify_cmd import CertifyCommand, certify_command
-from .demo_cmd import demo
-from .inspect_cmd import inspect
-from .report_cmd import report
+from .certify_cmd import certify_command
+from .demo_cmd import demo_command
+from .inspect_cmd import inspect_command
+from .report_cmd import report_command
 from .simulate_cmd import simulate_app
-from .survey_cmd import equivalence_cmd
+from .survey_cmd import equivalence_command
+
+__all__ = ["app", "main"]
 
 app = new_typer(
     name="humanly",
@@ -40,15 +51,17 @@ def _root(
     """How good is this model when the only reference is a crowd of fallible humans?"""
 
 
-app.command("inspect")(inspect)
-app.command("report")(report)
-app.command("demo")(demo)
-app.command("certify", cls=CertifyCommand)(certify_command)
-app.command("equivalence")(equivalence_cmd)
+add_command(app, "inspect", inspect_command)
+add_command(app, "report", report_command)
+add_command(app, "demo", demo_command)
+add_command(app, "certify", certify_command)
+add_command(app, "equivalence", equivalence_command)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")
 
 
 def main() -> None:
-    """Entry point of the ``humanly`` script and ``python -m humanly``."""
+    """Entry point of the ``humanly`` script and ``python -m humanly``: SIGTERM and SIGHUP end the
+    process through ``SystemExit``, so a stopped write leaves no temporary file."""
+    exit_on_signals()
     app(prog_name="humanly")

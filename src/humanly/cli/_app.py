@@ -1,40 +1,38 @@
 """The typer application object and the conventions every command follows.
 
-* Bad input raises :class:`~humanly.data.errors.InputError` anywhere below a command; the group turns it
-  into one line on stderr (``humanly: error: ...``) and exit status 2 — no traceback, no output file.
+* Bad input raises :class:`~humanly.data.errors.InputError` anywhere below a command, and a usage error
+  (``--seed abc``) is raised by the parser; :meth:`HumanlyGroup.main` turns both into one line on stderr
+  (``humanly: error: ...``) and exit status 2 — no traceback, no usage box, no output file.
 * Library messages name Python parameters (``missing="drop"``, ``item_col=``) because the same checks
   serve Python callers; :func:`to_flags` rewrites them as the flags a command-line user types
-  (``--missing drop``, ``--item-col``) in this one place.
+  (``--missing drop``, ``--item-col``) in this one place. A command's parameter carries the Python name
+  of what it passes on (``total_col`` for ``--total``), so the table of flags is read off the commands.
 * ``--json`` prints exactly one JSON object on stdout; everything else (progress, notes) goes to stderr.
+* Help is plain text (:class:`HumanlyCommand`): what a user types is shown as written (``[model]`` is not
+  rich markup), flags without a value show no type, and options are grouped by their help panel.
+
+This module imports typer only: ``humanly --help`` loads no numpy, pandas or rich.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from ..data.errors import InputError
+from ._console import clean
 
-__all__ = ["PYTHON_TO_FLAG", "HumanlyGroup", "new_typer", "to_flags"]
+__all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_flags"]
 
-#: Python parameter names of the library that the command line spells differently (the rest are
-#: found on the commands themselves: ``item_col`` → ``--item-col``).
+#: Python parameter names of the library that no command parameter carries (the rest are read off the
+#: commands: the parameter ``total_col`` of ``--total`` gives ``total_col`` → ``--total``).
 PYTHON_TO_FLAG: dict[str, str] = {
-    "total_col": "--total",
-    "n_draws": "--draws",
-    "rater_cols": "--rater-cols",
-    "q_b": "--qb",
-    "q_w": "--qw",
-    "p_w": "--pw",
-    "p_b0": "--pb0",
-    "p_b1": "--pb1",
-    "n_values": "--n",
-    "m_values": "--m",
-    "upper_kind": "--upper",
+    "upper_kind": "--upper",  # certify_summary(upper_kind=): the kind given to --upper
 }
 
 # name=value where value is "text", 'text' or a bare token; a name is a Python identifier not preceded
@@ -43,13 +41,14 @@ PYTHON_TO_FLAG: dict[str, str] = {
 _ASSIGN = re.compile(
     r"(?<![\w.\-])(?P<name>[a-z][a-z0-9_]*)=(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^\s,;]*))"
 )
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
 def _parameters(command: Any) -> Iterator[Any]:
-    """Every parameter of a command and its sub-commands (click objects, read by duck typing: typer
-    ships its own copy of click)."""
+    """Every parameter of a command and its sub-commands (read by duck typing: typer ships its own
+    copy of click)."""
     yield from getattr(command, "params", ())
-    for sub in getattr(command, "commands", {}).values():
+    for sub in (getattr(command, "commands", None) or {}).values():
         yield from _parameters(sub)
 
 
@@ -58,11 +57,10 @@ def _flag_table(root: Any) -> dict[str, tuple[str, bool]]:
     table: dict[str, tuple[str, bool]] = {}
     if root is not None:
         for p in _parameters(root):
-            if p.name is None or p.name in table:
+            if p.name is None or p.name in table or p.param_type_name != "option":
                 continue
-            if p.param_type_name == "option":
-                longs = [o for o in p.opts if o.startswith("--")] or list(p.opts)
-                table[p.name] = (longs[0], bool(p.is_flag))
+            longs = [o for o in p.opts if o.startswith("--")] or list(p.opts)
+            table[p.name] = (longs[0], bool(p.is_flag))
     for name, flag in PYTHON_TO_FLAG.items():
         table.setdefault(name, (flag, False))
     return table
@@ -74,6 +72,8 @@ def to_flags(message: str, root: Any) -> str:
 
     >>> to_flags('3 items have no ratings; pass missing="drop"', None)
     '3 items have no ratings; pass missing="drop"'
+    >>> to_flags("upper_kind='both': give empirical or theoretical", None)
+    '--upper both: give empirical or theoretical'
     """
     table = _flag_table(root)
 
@@ -92,23 +92,191 @@ def to_flags(message: str, root: Any) -> str:
     return _ASSIGN.sub(swap, message)
 
 
-class HumanlyGroup(TyperGroup):
-    """Command group that turns :class:`InputError` into one line on stderr and exit status 2."""
+def _click_exception() -> type[Exception]:
+    """click's ``ClickException`` (typer's own copy or click's), found through typer's public
+    ``BadParameter``."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return Exception  # pragma: no cover - every click has it
 
-    def invoke(self, ctx: Any) -> Any:
+
+def error_line(message: str) -> None:
+    """Print ``humanly: error: MESSAGE`` as one line on stderr (control characters removed)."""
+    text = " ".join(clean(message).split())
+    typer.echo(f"humanly: error: {text}", err=True)
+
+
+def _given_value(opts: Sequence[str], args: Sequence[str]) -> str | None:
+    """The last value given to an option with one of the names ``opts`` (``--seed abc`` or
+    ``--seed=abc``)."""
+    value = None
+    for i, tok in enumerate(args):
+        for opt in opts:
+            if tok == opt and i + 1 < len(args):
+                value = args[i + 1]
+            elif tok.startswith(opt + "="):
+                value = tok[len(opt) + 1 :]
+    return value
+
+
+def _usage_message(exc: Any, args: Sequence[str]) -> str:
+    """A parser error as ``--flag VALUE: reason`` when it is about one option's value, else the
+    parser's own message."""
+    message = str(exc.format_message())
+    param = getattr(exc, "param", None)
+    opts = [o for o in getattr(param, "opts", ()) if o.startswith("-")]
+    value = _given_value(opts, args) if opts and type(exc).__name__ == "BadParameter" else None
+    if value is None:
+        ctx = getattr(exc, "ctx", None)
+        path = getattr(ctx, "command_path", None)
+        return f"{message.rstrip('.')}; see '{path} --help'" if path else message
+    reason = message.split(": ", 1)[-1] if message.startswith("Invalid value") else message
+    reason = reason[:1].lower() + reason[1:]
+    longs = [o for o in opts if o.startswith("--")] or opts
+    return f"{longs[0]} {value}: {reason}"
+
+
+class HumanlyGroup(TyperGroup):
+    """The ``humanly`` group: one-line errors, plain help."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; bad input and usage errors become one line on stderr and exit
+        status 2 (``--help`` and ``--version`` work as usual)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            return super().invoke(ctx)
+            code = super().main(args, prog_name, complete_var, False, **extra)
         except InputError as exc:
-            root = ctx.find_root().command
-            typer.echo(f"humanly: error: {to_flags(str(exc), root)}", err=True)
-            raise typer.Exit(code=2) from None
+            error_line(to_flags(str(exc), self))
+            sys.exit(2)
+        except _click_exception() as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare "humanly budget": its help
+                typer.echo(exc.format_message())  # type: ignore[attr-defined]
+            else:
+                error_line(_usage_message(exc, sys.argv[1:] if args is None else list(args)))
+            sys.exit(getattr(exc, "exit_code", 2))
+        except Exception as exc:
+            if type(exc).__name__ != "Abort":
+                raise
+            typer.echo("humanly: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        _format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+
+def _expand_several(command: Any, args: list[str]) -> list[str]:
+    """``--lower 0.949 0.971`` → ``--lower 0.949 --lower 0.971`` for every option of ``command`` that
+    may be repeated (numbers only: anything else ends the list)."""
+    several = {o for p in command.params if getattr(p, "multiple", False) for o in p.opts}
+    out: list[str] = []
+    current: str | None = None
+    for tok in args:
+        if tok in several:
+            current = tok
+        elif current is not None and _NUMBER.match(tok):
+            if out and out[-1] != current:
+                out.append(current)
+        else:
+            current = None
+        out.append(tok)
+    return out
+
+
+#: order of the help panels; options without a panel are listed under "Options"
+PANELS = ("Input files", "Error model", "Options", "Ratings layout", "Columns")
+
+
+def _format_options(command: Any, ctx: Any, formatter: Any) -> None:
+    """Arguments, then each help panel of options (in :data:`PANELS` order, then any other)."""
+    args: list[tuple[str, str]] = []
+    panels: dict[str, list[tuple[str, str]]] = {}
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        if param.param_type_name == "argument":
+            args.append(
+                (str(param.metavar or param.name).upper(), getattr(param, "help", "") or "")
+            )
+        else:
+            panel = getattr(param, "rich_help_panel", None) or "Options"
+            # some typer versions escape "[default: ...]" for rich markup even in plain help
+            panels.setdefault(panel, []).append((record[0], record[1].replace("\\[", "[")))
+    if args:
+        with formatter.section("Arguments"):
+            formatter.write_dl(args)
+    order = [p for p in PANELS if p in panels] + [p for p in panels if p not in PANELS]
+    for name in order:
+        with formatter.section(name):
+            formatter.write_dl(panels[name])
+
+
+#: metavar by annotation, where a parameter does not name its own
+_METAVARS = {"Path": "PATH", "int": "INTEGER", "float": "NUMBER", "str": "TEXT"}
+
+
+def _metavar(param: Any) -> str | None:
+    """A metavar for help (``RATINGS``, ``INTEGER``), or ``None`` to keep the parser's own."""
+    if param.param_type_name == "argument":
+        return str(param.name).upper()
+    descriptor = getattr(param, "type_descriptor", None)  # typer ≥ 0.20; older typer says TEXT etc.
+    if descriptor is None or getattr(param, "is_flag", False):
+        return None
+    text = str(descriptor.annotation)
+    for name, metavar in _METAVARS.items():
+        if re.search(rf"\b{name}\b", text):
+            return metavar
+    return None
+
+
+class HumanlyCommand(TyperCommand):
+    """A command with plain help (panels as sections, metavars as users type them) and options that
+    take several values after one flag (``--m 1 3 5``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if getattr(param, "metavar", None) is None:
+                param.metavar = _metavar(param)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _expand_several(self, list(args)))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """``[OPTIONS] RATINGS`` (an optional argument in brackets)."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = str(param.metavar or param.name).upper()
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        _format_options(self, ctx, formatter)
 
 
 def new_typer(**kwargs: Any) -> typer.Typer:
-    """A :class:`typer.Typer` with humanly's defaults (no rich tracebacks, errors as one line)."""
+    """A :class:`typer.Typer` with humanly's defaults (plain help, errors as one line)."""
     kwargs.setdefault("cls", HumanlyGroup)
     kwargs.setdefault("no_args_is_help", True)
     kwargs.setdefault("add_completion", False)
     kwargs.setdefault("pretty_exceptions_enable", False)
+    kwargs.setdefault("rich_markup_mode", None)
     kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
     return typer.Typer(**kwargs)
+
+
+def add_command(app: typer.Typer, name: str, function: Any) -> None:
+    """Register ``function`` as command ``name`` of ``app`` (a :class:`HumanlyCommand`)."""
+    app.command(name, cls=HumanlyCommand)(function)

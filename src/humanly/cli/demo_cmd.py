@@ -7,29 +7,39 @@ from typing import Annotated
 
 import typer
 
-from . import _common as c
+from . import _console as ui
+from ._common import Json, Seed
+from ._output import check_output_folder
+
+__all__ = ["demo_command"]
 
 OutDir = Annotated[
-    Path, typer.Option("-o", "--out", help="Folder for the demo reports (created if needed).")
+    Path,
+    typer.Option(
+        "-o",
+        "--out",
+        metavar="FOLDER",
+        help="Folder for the demo reports (created if its parent exists).",
+    ),
 ]
 
 
-def demo(
+def demo_command(
     out: OutDir = Path("humanly-demo"),
-    seed: Annotated[int, typer.Option("--seed", help="Random seed for the bootstraps.")] = 0,
+    seed: Seed = 0,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", min=0, help="Bootstrap replicates for the ranges.")
     ] = 200,
-    json: c.Json = False,
+    json: Json = False,
 ) -> None:
     """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
     humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
     five-line summary. The demo's own two files are replaced on each run."""
+    check_output_folder(out)
     from ..report.demo import run_demo
 
     result = run_demo(out, seed=seed, bootstrap=bootstrap)
     if json:
-        c.print_json(result.to_dict())
+        ui.print_json(result.to_dict())
         return
-    for line in result.lines:
-        c.stdout.print(line, highlight=False, soft_wrap=True)
+    ui.lines(result.lines)

@@ -9,12 +9,21 @@ from typing import Annotated
 
 import typer
 
-from . import _common as c
+from . import _console as ui
+from ._common import Force, Json, Seed
+from ._output import check_output_file
+from .options import StudyOptions, load_study, study_inputs
 
-Out = Annotated[Path, typer.Option("-o", "--out", help="HTML file to write (e.g. report.html).")]
-Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")]
-Seed = Annotated[
-    int, typer.Option("--seed", help="Random seed for bootstraps (same seed, same page).")
+__all__ = ["report_command"]
+
+Out = Annotated[
+    Path,
+    typer.Option(
+        "-o",
+        "--out",
+        metavar="FILE",
+        help="HTML file to write (e.g. report.html); its folder must exist.",
+    ),
 ]
 Bootstrap = Annotated[
     int,
@@ -22,80 +31,32 @@ Bootstrap = Annotated[
 ]
 
 
-def report(
-    ratings: c.RatingsPath,
+@study_inputs()
+def report_command(
+    study: StudyOptions,
     out: Out,
-    predictions: c.PredictionsPath = None,
-    gold: c.GoldPath = None,
     force: Force = False,
     seed: Seed = 0,
     bootstrap: Bootstrap = 200,
-    item_col: c.ItemCol = None,
-    rater_col: c.RaterCol = None,
-    label_col: c.LabelCol = None,
-    wide: c.Wide = False,
-    counts: c.Counts = None,
-    total: c.Total = None,
-    rest_class: c.RestClass = "other",
-    classes: c.Classes = None,
-    duplicates: c.Duplicates = "error",
-    stream: c.Stream = False,
-    gold_col: c.GoldCol = None,
-    prediction_col: c.PredCol = None,
-    prob_col: c.ProbCol = None,
-    score_col: c.ScoreCol = None,
-    model_col: c.ModelCol = None,
-    positive: c.Positive = None,
-    missing: c.Missing = "error",
-    json: c.Json = False,
+    json: Json = False,
 ) -> None:
     """Write one self-contained HTML report: data, certify, survey equivalence, budget, methods and
     reproducibility. Every number on the page is also embedded as JSON."""
-    c.check_output(out, force, suffixes=(".html", ".htm"))
-    r = c.load_ratings(
-        ratings,
-        item_col=item_col,
-        rater_col=rater_col,
-        label_col=label_col,
-        wide=wide,
-        counts=counts,
-        total=total,
-        rest_class=rest_class,
-        classes=classes,
-        duplicates=duplicates,
-        ignore_cols=c.ratings_ignore(gold_col),
-        stream=stream,
-    )
-    p = None
-    if predictions is not None:
-        r, p = c.load_predictions(
-            predictions,
-            r,
-            item_col=item_col,
-            prediction_col=prediction_col,
-            prob_col=prob_col,
-            score_col=score_col,
-            model_col=model_col,
-            positive=positive,
-            missing=missing,
-        )
-    g = c.load_gold(r, ratings, gold, gold_col, item_col, missing)
-    inputs = [x for x in (ratings, predictions, gold) if x is not None]
+    check_output_file(out, force=force, suffixes=(".html", ".htm"))
+    s = load_study(study)
     from ..report import build_report
 
     page = build_report(
-        r,
-        p,
-        g,
+        s.ratings,
+        s.predictions,
+        s.gold,
         seed=seed,
         command="humanly " + shlex.join(sys.argv[1:]) if sys.argv[1:] else None,
-        inputs=inputs,
+        inputs=[x for x in (study.ratings, study.predictions, study.gold) if x is not None],
         options={"bootstrap": bootstrap},
     )
     path = page.write(out, force=force)
     if json:
-        c.print_json({"path": str(path), **page.to_dict()})
+        ui.print_json({"path": str(path), **page.to_dict()})
         return
-    for line in page.headline():
-        c.stdout.print(line, highlight=False)
-    c.stdout.print(f"report: {path}", highlight=False)
+    ui.lines([*page.headline(), f"report: {path}"])

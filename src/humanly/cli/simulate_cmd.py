@@ -1,32 +1,48 @@
-"""``humanly simulate urn|oracle|pair``: write simulated ratings, gold and predictions files."""
+"""``humanly simulate urn|oracle|pair``: write simulated ratings, gold and predictions files.
+
+Parameters carry the names of :mod:`humanly.simulate` (``n_items`` is ``--items``,
+``labels_per_item`` is ``--labels``), so its messages show the flags.
+"""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .. import simulate as sim
 from ..data.errors import InputError
-from . import _common as c
-from ._app import new_typer
+from . import _console as ui
+from ._app import add_command, new_typer
+from ._common import Force, Json, Seed
+from ._output import check_output_file
+from .budget_cmd import ModelOptions, model_inputs
+from .options import split_list
+
+if TYPE_CHECKING:
+    from ..simulate import SimulatedData
+
+__all__ = ["simulate_app"]
 
 simulate_app = new_typer(
     help="Simulate ratings with a known truth (writes ratings, gold, predictions)."
 )
+
+#: what simulate writes, by extension (the formats of humanly.data.write_table)
+_SUFFIXES = (".csv", ".tsv", ".parquet", ".jsonl", ".json")
 
 Out = Annotated[
     Path,
     typer.Option(
         "-o",
         "--out",
-        help="Ratings file to write; gold and predictions go beside it (X.gold.csv, X.predictions.csv).",
+        metavar="FILE",
+        help="Ratings file to write, in an existing folder; gold and predictions go beside it "
+        "(X.gold.csv, X.predictions.csv).",
     ),
 ]
-Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same data).")]
 Items = Annotated[int, typer.Option("--items", min=1, help="Number of items.")]
-Force = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
 
 
 def _floats(value: str | None, what: str) -> list[float] | None:
@@ -39,39 +55,48 @@ def _floats(value: str | None, what: str) -> list[float] | None:
 
 
 def _labels_range(value: str) -> int | tuple[int, int]:
+    """``--labels``: ``10`` or ``3-10``."""
     try:
-        if "-" in value:
-            lo, hi = value.split("-", 1)
-            return int(lo), int(hi)
-        return int(value)
+        if "-" not in value:
+            return int(value)
+        lo, hi = (int(v) for v in value.split("-", 1))
     except ValueError:
         raise InputError(f"--labels {value!r}: give a number (10) or a range (3-10)") from None
+    if not 1 <= lo <= hi:
+        raise InputError(f"--labels {value}: give a range LOW-HIGH with 1 ≤ LOW ≤ HIGH, e.g. 3-10")
+    return lo, hi
 
 
-def _finish(data: sim.SimulatedData, out: Path, force: bool, json: bool) -> None:
-    targets = data.files(out)
-    existing = [str(p) for p in targets.values() if p.exists()]
+def _finish(make: Any, out: Path, force: bool, json: bool) -> None:
+    """Check the output, simulate (``make()``), refuse to overwrite, write and report."""
+    check_output_file(out, force=force, suffixes=_SUFFIXES)
+    data: SimulatedData = make()
+    existing = [str(p) for p in data.files(out).values() if p.exists()]
     if existing and not force:
-        raise InputError(f"{existing[0]} exists; choose another -o or pass --force to overwrite")
+        raise InputError(f"{existing[0]} exists; choose another -o or pass --force to overwrite it")
     written = data.write(out)
-    result = data.to_dict() | {"files": {k: str(v) for k, v in written.items()}}
     if json:
-        c.print_json(result)
-    else:
-        for key, path in written.items():
-            c.stdout.print(f"{key:>12}: {path}")
-        c.stdout.print(f"{'summary':>12}: {data!r}")
+        ui.print_json(data.to_dict() | {"files": {k: str(v) for k, v in written.items()}})
+        return
+    ui.lines(
+        [*(f"{key:>12}: {path}" for key, path in written.items()), f"{'summary':>12}: {data!r}"]
+    )
 
 
-@simulate_app.command("urn")
-def urn_cmd(
+def urn_command(
     out: Out,
     preset: Annotated[
-        str | None, typer.Option("--preset", help="'running-example' (Survey Equivalence, §2).")
+        str | None,
+        typer.Option(
+            "--preset", metavar="NAME", help="'running-example' (Survey Equivalence, §2)."
+        ),
     ] = None,
-    items: Items = 1000,
-    labels: Annotated[
-        str, typer.Option("--labels", help="Labels per item: 10, or a range 3-10.")
+    n_items: Items = 1000,
+    labels_per_item: Annotated[
+        str,
+        typer.Option(
+            "--labels", metavar="K|LOW-HIGH", help="Labels per item: 10, or a range 3-10."
+        ),
     ] = "10",
     states: Annotated[
         str | None,
@@ -80,61 +105,71 @@ def urn_cmd(
     weights: Annotated[
         str | None, typer.Option("--weights", help="Mixture weights of the states: '0.7,0.1,0.2'.")
     ] = None,
-    classes: c.Classes = None,
-    raters: Annotated[
+    classes: Annotated[
+        str | None, typer.Option("--classes", metavar="A,B,...", help="Class names, in order.")
+    ] = None,
+    n_raters: Annotated[
         int | None, typer.Option("--raters", help="Rater pool size (default: one rater per slot).")
     ] = None,
     seed: Seed = 0,
     force: Force = False,
-    json: c.Json = False,
+    json: Json = False,
 ) -> None:
     """Item-state urn: items draw a state (a label distribution); labels are i.i.d. from it."""
-    lpi = _labels_range(labels)
-    if preset is not None:
-        if preset != "running-example":
-            raise InputError(f"--preset {preset!r}: the only preset is 'running-example'")
-        data = sim.running_example(items, lpi, seed=seed)
-    else:
-        if states is None:
-            raise InputError("give --states (e.g. '0.8,0.2;0.1,0.9') or --preset running-example")
-        rows = [_floats(r, "--states") for r in states.split(";") if r.strip()]
-        data = sim.urn(
-            items,
-            lpi,
-            states=rows,  # type: ignore[arg-type]
-            weights=_floats(weights, "--weights"),
-            classes=c.split_list(classes),
-            n_raters=raters,
-            seed=seed,
+    from .. import simulate as sim
+
+    lpi = _labels_range(labels_per_item)
+    if preset is not None and preset != "running-example":
+        raise InputError(f"--preset {preset!r}: the only preset is 'running-example'")
+    if preset is None and states is None:
+        raise InputError("give --states (e.g. '0.8,0.2;0.1,0.9') or --preset running-example")
+
+    def make() -> SimulatedData:
+        if preset is not None:
+            return sim.running_example(n_items, lpi, seed=seed)
+        rows = [_floats(r, "--states") or [] for r in (states or "").split(";") if r.strip()]
+        mixture: dict[str, Any] = dict(states=rows, weights=_floats(weights, "--weights"))
+        return sim.urn(
+            n_items, lpi, **mixture, classes=split_list(classes), n_raters=n_raters, seed=seed
         )
-    _finish(data, out, force, json)
+
+    _finish(make, out, force, json)
 
 
-@simulate_app.command("oracle")
-def oracle_cmd(
+def oracle_command(
     out: Out,
     annotators: Annotated[
-        str, typer.Option("--annotators", help="Annotator accuracies, e.g. 0.9,0.8,0.7.")
+        str,
+        typer.Option(
+            "--annotators", metavar="ACC,...", help="Annotator accuracies, e.g. 0.9,0.8,0.7."
+        ),
     ] = "0.8,0.8,0.8,0.8,0.8",
     models: Annotated[
         str | None,
-        typer.Option("--models", help="Model accuracies as name=acc: 'strong=0.9,weak=0.8'."),
+        typer.Option(
+            "--models", metavar="NAME=ACC,...", help="Model accuracies: 'strong=0.9,weak=0.8'."
+        ),
     ] = None,
     n_classes: Annotated[int, typer.Option("--n-classes", min=2, help="Number of classes.")] = 2,
     difficulty: Annotated[
         float, typer.Option("--difficulty", help="Share of hard items (everyone guesses).")
     ] = 0.0,
-    items: Items = 1000,
-    labels: Annotated[
-        str | None, typer.Option("--labels", help="Labels per item (default: every annotator).")
+    n_items: Items = 1000,
+    labels_per_item: Annotated[
+        str | None,
+        typer.Option(
+            "--labels", metavar="K|LOW-HIGH", help="Labels per item (default: every annotator)."
+        ),
     ] = None,
     seed: Seed = 0,
     force: Force = False,
-    json: c.Json = False,
+    json: Json = False,
 ) -> None:
     """Oracle + annotators: true labels, annotators and models with chosen accuracies."""
+    from .. import simulate as sim
+
     model_spec = {}
-    for entry in c.split_list(models) or []:
+    for entry in split_list(models) or []:
         name, _, acc = entry.partition("=")
         try:
             model_spec[name.strip()] = float(acc)
@@ -142,45 +177,36 @@ def oracle_cmd(
             raise InputError(
                 f"--models entry {entry!r}: write name=accuracy, e.g. strong=0.9"
             ) from None
-    data = sim.oracle(
-        items,
-        _floats(annotators, "--annotators") or [],
-        n_classes=n_classes,
-        models=model_spec,
-        difficulty=difficulty,
-        labels_per_item=None if labels is None else _labels_range(labels),
-        seed=seed,
+    accuracies = _floats(annotators, "--annotators") or []
+    if not accuracies:
+        raise InputError(
+            f"--annotators {annotators!r}: give each annotator's accuracy, e.g. --annotators 0.9,0.8"
+        )
+    lpi = None if labels_per_item is None else _labels_range(labels_per_item)
+    options: dict[str, Any] = dict(
+        n_classes=n_classes, models=model_spec, difficulty=difficulty, seed=seed
     )
-    _finish(data, out, force, json)
+    _finish(
+        lambda: sim.oracle(n_items, accuracies, labels_per_item=lpi, **options), out, force, json
+    )
 
 
-@simulate_app.command("pair")
-def pair_cmd(
+@model_inputs
+def pair_command(
+    model: ModelOptions,
     out: Out,
     m: Annotated[int, typer.Option("--m", min=1, help="Labels per item.")] = 1,
-    p: Annotated[float | None, typer.Option("--p", help="Worse classifier's accuracy.")] = None,
-    eps: Annotated[
-        float | None, typer.Option("--eps", help="Accuracy margin of the better.")
-    ] = None,
-    q: Annotated[float | None, typer.Option("--q", help="Label accuracy.")] = None,
-    qb: Annotated[
-        float | None, typer.Option("--qb", help="Label accuracy where only c_b is right.")
-    ] = None,
-    qw: Annotated[
-        float | None, typer.Option("--qw", help="Label accuracy where only c_w is right.")
-    ] = None,
-    pw: Annotated[
-        float | None, typer.Option("--pw", help="Accuracy of the worse classifier.")
-    ] = None,
-    pb0: Annotated[float | None, typer.Option("--pb0", help="P(c_b right | c_w wrong).")] = None,
-    pb1: Annotated[float | None, typer.Option("--pb1", help="P(c_b right | c_w right).")] = None,
-    items: Items = 1000,
+    n_items: Items = 1000,
     seed: Seed = 0,
     force: Force = False,
-    json: c.Json = False,
+    json: Json = False,
 ) -> None:
     """Two classifiers and noisy labellers (Don't Label Twice): independent or correlated model."""
-    data = sim.pair(
-        items, m, p=p, eps=eps, q=q, q_b=qb, q_w=qw, p_w=pw, p_b0=pb0, p_b1=pb1, seed=seed
-    )
-    _finish(data, out, force, json)
+    from .. import simulate as sim
+
+    _finish(lambda: sim.pair(n_items, m, seed=seed, **asdict(model)), out, force, json)
+
+
+add_command(simulate_app, "urn", urn_command)
+add_command(simulate_app, "oracle", oracle_command)
+add_command(simulate_app, "pair", pair_command)

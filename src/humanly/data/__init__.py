@@ -12,15 +12,46 @@ Modules, bottom up (each imports only those above it in this list):
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
 * ``inputs`` — :func:`join`, :class:`Study`, ``as_ratings``, ``as_gold``;
 * ``study`` — :func:`read_study`, the one loader.
+
+The names are imported on first use (PEP 562): ``from humanly.data import InputError`` loads neither
+numpy nor pandas, so the command line starts fast; ``from humanly.data import Ratings`` loads what
+:class:`Ratings` needs.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import InputError
-from .inputs import Study, as_gold, as_ratings, join
-from .predictions import Gold, ModelOutput, Predictions, align
-from .ratings import MISSING, Ratings
-from .readers import read_gold, read_predictions, read_ratings
-from .study import read_study
-from .tables import read_table, write_table
+
+if TYPE_CHECKING:
+    from .inputs import Study, as_gold, as_ratings, join
+    from .predictions import Gold, ModelOutput, Predictions, align
+    from .ratings import MISSING, Ratings
+    from .readers import read_gold, read_predictions, read_ratings
+    from .study import read_study
+    from .tables import read_table, write_table
+
+#: public name → the module of this package that defines it
+_LAZY: dict[str, str] = {
+    "MISSING": "ratings",
+    "Gold": "predictions",
+    "ModelOutput": "predictions",
+    "Predictions": "predictions",
+    "Ratings": "ratings",
+    "Study": "inputs",
+    "align": "predictions",
+    "as_gold": "inputs",
+    "as_ratings": "inputs",
+    "join": "inputs",
+    "read_gold": "readers",
+    "read_predictions": "readers",
+    "read_ratings": "readers",
+    "read_study": "study",
+    "read_table": "tables",
+    "write_table": "tables",
+}
 
 __all__ = [
     "MISSING",
@@ -41,3 +72,17 @@ __all__ = [
     "read_table",
     "write_table",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use and keep it (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -402,6 +402,12 @@ def _positive_probability(
         raise InputError(f"positive={positive!r} is not one of the classes {classes!r}")
     j = list(map(str, classes)).index(str(pos))
     p1 = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+    outside = np.isfinite(p1) & ((p1 < 0) | (p1 > 1))
+    if outside.any():  # name the value as written, not 1 − p of the other class
+        i = int(np.flatnonzero(outside)[0])
+        raise InputError(
+            f"{locate(i)}: probability {p1[i]:g} in column '{column.name}' is outside [0, 1]; fix it"
+        )
     values = np.empty((len(p1), 2))
     values[:, j], values[:, 1 - j] = p1, 1 - p1
     check_probabilities(values, locate)

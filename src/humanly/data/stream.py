@@ -10,7 +10,7 @@ combiner need); an item's rows may be spread over any number of files and batche
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -66,13 +66,32 @@ def read_counts_stream(
 
     parts: list[_BatchCounts] = []
     row0 = 0
-    for batch in dataset.to_batches(columns=[icol, lcol], batch_size=batch_rows):
+    for batch in _batches(dataset, [icol, lcol], batch_rows, label):
         if batch.num_rows:
             parts.append(_batch_counts(batch, (icol, lcol), declared, label, row0))
             row0 += batch.num_rows
     if row0 == 0:
         raise InputError(f"{label}: no rows; give at least one")
     return _merge(parts, declared, label)
+
+
+def _batches(dataset: Any, columns: list[str], batch_rows: int, label: str) -> Iterator[Any]:
+    """The dataset's record batches; a damaged part (a truncated or corrupt file) is one line."""
+    import pyarrow as pa
+
+    batches = iter(dataset.to_batches(columns=columns, batch_size=batch_rows))
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError) as exc:
+            msg = " ".join(str(exc).split())[:200]
+            raise InputError(
+                f"{label}: a part of the Parquet data could not be read ({msg}); replace or remove "
+                "the damaged file"
+            ) from None
+        yield batch
 
 
 class _BatchCounts(NamedTuple):

@@ -12,6 +12,7 @@ and ``.json`` (optionally compressed: ``.gz``, ``.bz2``, ``.xz``, ``.zst``), or 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -181,8 +182,8 @@ def _checked_format(path: Path, label: str) -> str:
         parts = sorted(path.glob("*.parquet")) + sorted(path.glob("*.pq"))
         if not parts:
             raise InputError(
-                f"{label}: is a directory, not a file; give the path of a ratings file "
-                "(a directory must hold .parquet files to be read as a dataset)"
+                f"{label}: is a directory, not a file; give the path of a file (a directory is "
+                "read only as a dataset of .parquet files)"
             )
         return "parquet"
     fmt = format_of(path)
@@ -222,7 +223,8 @@ def _read_format(
     if fmt == "parquet":
         return _read_parquet(path), None
     if fmt == "jsonl":
-        return pd.read_json(path, lines=True, **_JSON_OPTIONS), 1
+        frame = pd.read_json(path, lines=True, **_JSON_OPTIONS)
+        return _flat_json(frame, label, 1, text_columns), 1
     # json: records array, columns object, or JSON lines saved as .json
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
@@ -230,7 +232,39 @@ def _read_format(
     lines = [ln for ln in stripped.splitlines() if ln.strip()]
     as_lines = stripped.startswith("{") and len(lines) > 1 and lines[1].lstrip().startswith("{")
     frame = pd.read_json(StringIO(text), lines=as_lines, orient=None, **_JSON_OPTIONS)
-    return frame, (1 if as_lines else None)
+    first = 1 if as_lines else None
+    return _flat_json(frame, label, first, text_columns), first
+
+
+def _flat_json(
+    frame: pd.DataFrame,
+    label: str,
+    first_line: int | None,
+    text_columns: Callable[[list[str]], Sequence[str]] | None,
+) -> pd.DataFrame:
+    """JSON cells holding objects or arrays: an error in an id column (an id must be text or a
+    number), their JSON text elsewhere (so an unused nested column does not stop the reading)."""
+    ids = set(text_columns([str(c) for c in frame.columns])) if text_columns else set()
+    for col in frame.columns:
+        if frame[col].dtype != object:
+            continue
+        nested = frame[col].map(lambda v: isinstance(v, (dict, list))).to_numpy(dtype=bool)
+        if not nested.any():
+            continue
+        i = int(np.flatnonzero(nested)[0])
+        value = json.dumps(frame[col].iloc[i], sort_keys=True)
+        if str(col) in ids:
+            where = f"line {i + first_line}" if first_line is not None else f"row {i + 1}"
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            raise InputError(
+                f"{label} {where}: id {shown} in column '{col}' is a JSON "
+                f"{'object' if value.startswith('{') else 'array'}; ids must be text or numbers "
+                "(write the id as one value, e.g. a string)"
+            )
+        frame[col] = frame[col].map(
+            lambda v: json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v
+        )
+    return frame
 
 
 def read_columns(source: Source) -> list[str]:

@@ -53,15 +53,23 @@ class Report(Result):
         return render(self)
 
     def write(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-        """Write the page atomically (temporary file, then rename); refuse to overwrite without
-        ``force``."""
+        """Write the page atomically: to a temporary file in the target folder, then published under
+        ``path`` in one step — replacing an existing page only with ``force``; without it, of two
+        writers of the same new page exactly one succeeds (the other raises
+        :class:`~humanly._atomic.OutputExists`, an :class:`InputError`)."""
         target = Path(path)
-        if target.exists() and not force:
-            raise InputError(f"{target} exists; choose another -o or pass --force to overwrite it")
+        if target.is_dir():
+            raise InputError(
+                f"{target} is a folder; give the report a file name, e.g. {target}/report.html"
+            )
         if target.suffix.lower() not in (".html", ".htm"):
             raise InputError(f"{target}: the report is HTML; name the output file *.html")
+        if target.exists() and not force:
+            raise InputError(
+                f"{target} exists; choose another path or pass force=True to overwrite it"
+            )
         text = self.html()
-        with atomic_path(target) as tmp:
+        with atomic_path(target, overwrite=force) as tmp:
             tmp.write_text(text, encoding="utf-8")
         return target
 

@@ -35,11 +35,14 @@ def run_demo(
     show_progress: bool = True,
 ) -> DemoResult:
     """Write ``folder/report.html`` (bundled wiki attack sample with its classifier) and
-    ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing earlier demo files."""
+    ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing earlier demo files.
+    ``folder`` is created if its parent folder exists."""
     out = Path(folder)
     if out.exists() and not out.is_dir():
-        raise InputError(f"{out} exists and is not a folder; choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+        raise InputError(f"{out} exists and is not a folder; choose another folder")
+    if not out.parent.is_dir():
+        raise InputError(f"{out}: folder {out.parent} does not exist; create it first")
+    out.mkdir(exist_ok=True)
     options = {"bootstrap": bootstrap}
 
     ratings, predictions = wiki_attack()

@@ -1,0 +1,398 @@
+"""The study inputs of every data command, defined once, and the one loader.
+
+:class:`StudyOptions` holds the options that say where the ratings, predictions and gold labels are and
+how to read them; each field is a command-line option (its ``Annotated`` type carries the flag and the
+help) named as the Python parameter of :func:`humanly.read_study` it feeds (``total_col`` is
+``--total``). A command declares that it takes the study inputs with :func:`study_inputs`, which puts the
+fields in the command's signature (typer reads the signature) and hands the command one
+:class:`StudyOptions`; :func:`load_study` reads them with :func:`humanly.read_study`.
+
+:func:`option_group` does the same for any frozen dataclass of options (the budget commands'
+:class:`~humanly.cli.budget_cmd.ModelOptions`).
+
+>>> import inspect
+>>> @study_inputs(gold=False)
+... def command(study: StudyOptions, json: bool = False) -> None:
+...     print(study.ratings, study.item_col, json)
+>>> list(inspect.signature(command).parameters)[:4]
+['ratings', 'json', 'predictions', 'missing']
+>>> command(ratings=Path("r.csv"), json=True, predictions=None, missing="error", item_col="id",
+...         rater_col=None, label_col=None, wide=False, counts=None, total_col=None,
+...         rest_class="other", classes=None, duplicates="error", stream=False,
+...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None)
+r.csv id True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from typer.models import ArgumentInfo
+
+from ..data.errors import InputError
+
+if TYPE_CHECKING:
+    from ..data import Study
+
+__all__ = ["StudyOptions", "load_study", "option_group", "split_list", "study_inputs"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FILES, LAYOUT, COLUMNS = "Input files", "Ratings layout", "Columns"
+
+RatingsArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="RATINGS",
+        help="Ratings file (.csv, .tsv, .parquet, .jsonl, .json) or a folder of Parquet files.",
+        show_default=False,
+    ),
+]
+OptionalRatingsArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="RATINGS",
+        help="Ratings file; omit it for summary mode (--lower/--upper/--n).",
+        show_default=False,
+    ),
+]
+
+
+def _column(flag: str, help: str, panel: str = COLUMNS, metavar: str = "COLUMN") -> Any:
+    """A text option (``typer.Option``) naming a column."""
+    return typer.Option(flag, help=help, metavar=metavar, rich_help_panel=panel)
+
+
+PredictionsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--predictions",
+        metavar="FILE",
+        help="Model predictions file: item, [model,] and a prediction, prob_<class>, prob or score "
+        "column.",
+        rich_help_panel=FILES,
+    ),
+]
+GoldOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--gold",
+        metavar="FILE",
+        help="Gold labels file (item, label); any subset of the items.",
+        rich_help_panel=FILES,
+    ),
+]
+MissingOpt = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        metavar="error|drop",
+        help="Rated items without a prediction, or predictions or gold for unrated items: an error, "
+        "or drop them (keep the items both have).",
+        rich_help_panel=FILES,
+    ),
+]
+ItemCol = Annotated[
+    str | None, _column("--item-col", "Item id column (default: found by name).", LAYOUT)
+]
+RaterCol = Annotated[str | None, _column("--rater-col", "Rater id column (long format).", LAYOUT)]
+LabelCol = Annotated[str | None, _column("--label-col", "Label column (long format).", LAYOUT)]
+Wide = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="Wide format: one row per item, one column per rater or slot.",
+        rich_help_panel=LAYOUT,
+    ),
+]
+Counts = Annotated[
+    str | None,
+    _column(
+        "--counts",
+        "Counts format: count columns 'e,n,c' (or 'CLASS=COL,...'), a glob 'cnt*_ret' or a prefix.",
+        LAYOUT,
+        "SPEC",
+    ),
+]
+TotalCol = Annotated[
+    str | None,
+    _column("--total", "Column with each item's number of labels (counts format).", LAYOUT),
+]
+RestClass = Annotated[
+    str,
+    _column(
+        "--rest-class",
+        "Name of the class counted as total minus the others (counts format).",
+        LAYOUT,
+        "NAME",
+    ),
+]
+Classes = Annotated[
+    str | None,
+    _column("--classes", "Declared classes in order, e.g. '0,1' or 'neg,pos'.", LAYOUT, "A,B,..."),
+]
+Duplicates = Annotated[
+    str,
+    _column("--duplicates", "A rater labelling an item twice.", LAYOUT, "error|keep|first|last"),
+]
+Stream = Annotated[
+    bool,
+    typer.Option(
+        "--stream",
+        help="Read a long-format Parquet file or folder in batches, keeping per-item counts only "
+        "(memory ∝ items, for data larger than memory; rater identity is dropped).",
+        rich_help_panel=LAYOUT,
+    ),
+]
+PredictionCol = Annotated[
+    str | None, _column("--prediction-col", "Hard prediction column (a class per item).")
+]
+ProbCol = Annotated[
+    str | None,
+    _column(
+        "--prob-col",
+        "Positive-class probability column (two classes): of the predictions file, or without "
+        "--predictions of the ratings file.",
+    ),
+]
+ScoreCol = Annotated[
+    str | None,
+    _column(
+        "--score-col",
+        "Real-valued score column (not a probability): of the predictions file, or without "
+        "--predictions of the ratings file.",
+    ),
+]
+ModelCol = Annotated[
+    str | None, _column("--model-col", "Model name column (several models in one file).")
+]
+Positive = Annotated[
+    str | None,
+    _column(
+        "--positive",
+        "Positive class of a single probability column (default: the second class).",
+        metavar="CLASS",
+    ),
+]
+GoldCol = Annotated[
+    str | None,
+    _column(
+        "--gold-col", "Gold label column: of the gold file, or without --gold of the ratings file."
+    ),
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class StudyOptions:
+    """The study inputs as typed on the command line (see :func:`humanly.read_study` for each rule).
+
+    Field names are the Python parameters of :func:`humanly.read_study`; the order is the order of
+    ``--help``.
+    """
+
+    ratings: RatingsArg
+    predictions: PredictionsOpt = None
+    gold: GoldOpt = None
+    missing: MissingOpt = "error"
+    item_col: ItemCol = None
+    rater_col: RaterCol = None
+    label_col: LabelCol = None
+    wide: Wide = False
+    counts: Counts = None
+    total_col: TotalCol = None
+    rest_class: RestClass = "other"
+    classes: Classes = None
+    duplicates: Duplicates = "error"
+    stream: Stream = False
+    prediction_col: PredictionCol = None
+    prob_col: ProbCol = None
+    score_col: ScoreCol = None
+    model_col: ModelCol = None
+    positive: Positive = None
+    gold_col: GoldCol = None
+
+    def given(self) -> list[str]:
+        """The flags given a value other than their default (``--predictions``, ``--item-col``)."""
+        hints = typing.get_type_hints(type(self), include_extras=True)
+        out = []
+        for f in dataclasses.fields(self):
+            if f.name != "ratings" and getattr(self, f.name) != f.default:
+                out.append(_flag(hints[f.name], f.name))
+        return out
+
+    def ratings_only(self, path: Path) -> StudyOptions:
+        """The same layout options for another ratings file (``equivalence --amateurs``), without
+        predictions or gold."""
+        return dataclasses.replace(
+            self,
+            ratings=path,
+            predictions=None,
+            gold=None,
+            prediction_col=None,
+            prob_col=None,
+            score_col=None,
+            model_col=None,
+            positive=None,
+            gold_col=None,
+        )
+
+
+GOLD_FIELDS = ("gold", "gold_col")
+
+
+def _flag(annotation: Any, name: str) -> str:
+    for meta in typing.get_args(annotation)[1:]:
+        decls = [d for d in (getattr(meta, "param_decls", None) or ()) if d.startswith("--")]
+        default = getattr(meta, "default", None)
+        if isinstance(default, str) and default.startswith("--"):
+            decls.insert(0, default)
+        if decls:
+            return decls[0]
+    return "--" + name.replace("_", "-")
+
+
+def _is_argument(annotation: Any) -> bool:
+    return any(isinstance(m, ArgumentInfo) for m in typing.get_args(annotation)[1:])
+
+
+def option_group(
+    cls: type,
+    param: str,
+    *,
+    exclude: Collection[str] = (),
+    override: Mapping[str, tuple[Any, Any]] | None = None,
+) -> Callable[[F], F]:
+    """Decorator: the command's parameter ``param`` (annotated ``cls``, a frozen dataclass whose
+    fields are typer options) becomes ``cls``'s fields in the command's signature — its arguments
+    first, then the command's own parameters, then its options — and the command receives one
+    ``cls`` value. ``exclude`` leaves fields out (they keep their defaults); ``override`` gives a field
+    another (annotation, default)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    group = []
+    for f in dataclasses.fields(cls):
+        if f.name in exclude:
+            continue
+        default = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        annotation, default = (override or {}).get(f.name, (hints[f.name], default))
+        group.append(
+            inspect.Parameter(
+                f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+            )
+        )
+    names = [p.name for p in group]
+
+    def decorate(func: F) -> F:
+        sig = inspect.signature(func, eval_str=True)
+        if param not in sig.parameters:
+            raise TypeError(f"{func.__name__} has no parameter {param!r}")
+        own = [
+            p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+            for p in sig.parameters.values()
+            if p.name != param
+        ]
+        args = [p for p in group if _is_argument(p.annotation)]
+        opts = [p for p in group if not _is_argument(p.annotation)]
+        params = [*args, *own, *opts]
+
+        @functools.wraps(func)
+        def wrapper(**kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in names}
+            return func(**kwargs, **{param: cls(**values)})
+
+        wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in params}
+        wrapper.__annotations__["return"] = sig.return_annotation
+        return typing.cast(F, wrapper)
+
+    return decorate
+
+
+def study_inputs(*, gold: bool = True, optional: bool = False) -> Callable[[F], F]:
+    """Decorator for a command taking the study inputs as its parameter ``study: StudyOptions``:
+    RATINGS (optional with ``optional=True``), predictions, gold (unless ``gold=False``), the ratings
+    layout and the columns."""
+    override = {"ratings": (OptionalRatingsArg, None)} if optional else None
+    return option_group(
+        StudyOptions, "study", exclude=() if gold else GOLD_FIELDS, override=override
+    )
+
+
+def split_list(value: str | None) -> list[str] | None:
+    """``'a, b,,c'`` → ``['a', 'b', 'c']``; ``None`` or nothing → ``None``.
+
+    >>> split_list(" neg, pos ")
+    ['neg', 'pos']
+    """
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def _check_file(path: Path | None, flag: str, what: str) -> None:
+    """A predictions or gold path that is a folder without Parquet files: say which option."""
+    if path is None or not path.is_dir():
+        return
+    if not (any(path.glob("*.parquet")) or any(path.glob("*.pq"))):
+        raise InputError(
+            f"{flag} {path}: is a directory, not a file; give the {what} file "
+            "(.csv, .tsv, .parquet, .jsonl, .json)"
+        )
+
+
+@contextmanager
+def reading(path: Path, threshold_bytes: int = 50_000_000) -> Iterator[None]:
+    """A spinner on stderr while a large file loads (nothing for small files or non-terminals)."""
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+    except OSError:
+        size = 0
+    if size < threshold_bytes:
+        yield
+        return
+    from ._console import clean, stderr
+
+    with stderr().status(clean(f"reading {path.name} ({size / 1e6:,.0f} MB)")):
+        yield
+
+
+def load_study(options: StudyOptions) -> Study:
+    """Read the study the options describe with :func:`humanly.read_study` (``--classes`` split at
+    commas; predictions and gold joined to the ratings by item id)."""
+    from ..data import read_study
+
+    if options.ratings is None:
+        raise InputError("give a RATINGS file")
+    _check_file(options.predictions, "--predictions", "predictions")
+    _check_file(options.gold, "--gold", "gold labels")
+    with reading(options.ratings):
+        return read_study(
+            options.ratings,
+            options.predictions,
+            options.gold,
+            missing=options.missing,  # type: ignore[arg-type]
+            item_col=options.item_col,
+            rater_col=options.rater_col,
+            label_col=options.label_col,
+            wide=options.wide,
+            counts=options.counts,
+            total_col=options.total_col,
+            rest_class=options.rest_class,
+            classes=split_list(options.classes),
+            duplicates=options.duplicates,  # type: ignore[arg-type]
+            stream=options.stream,
+            prediction_col=options.prediction_col,
+            prob_col=options.prob_col,
+            score_col=options.score_col,
+            model_col=options.model_col,
+            positive=options.positive,
+            gold_col=options.gold_col,
+        )

@@ -1,0 +1,294 @@
+"""Bad input on every command: one line on stderr naming the value and the fix, exit status 2, no
+traceback, nothing on stdout and no file written. Output files are refused before any work and
+published atomically: of two concurrent writers of one new report exactly one wins, and a stopped
+write leaves no temporary file."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from humanly import simulate
+from humanly._atomic import OutputExists, atomic_path
+
+HUMANLY = [sys.executable, "-m", "humanly"]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Small simulated inputs: o.csv (+ o.gold.csv, o.predictions.csv), p.csv (a budget pilot),
+    odd files for the readers, a folder of Parquet parts with one truncated."""
+    d = tmp_path_factory.mktemp("inputs")
+    simulate.oracle(60, [0.8, 0.75, 0.7], models={"a": 0.85, "b": 0.7}, seed=1).write(d / "o.csv")
+    simulate.pair(80, 3, p=0.7, eps=0.1, q=0.75, seed=2).write(d / "p.csv")
+    (d / "objects.jsonl").write_text(
+        '{"item": {"a": 1}, "rater": "r1", "label": "x"}\n'
+        '{"item": {"a": 2}, "rater": "r2", "label": "y"}\n',
+        encoding="utf-8",
+    )
+    (d / "prob15.csv").write_text("item,prob\ni00,1.5\ni01,0.2\n", encoding="utf-8")
+    (d / "two.csv").write_text("item,rater,label\ni00,a,0\ni00,b,1\ni01,a,1\n", encoding="utf-8")
+    (d / "folder").mkdir()
+    (d / "exists.html").write_text("<html></html>", encoding="utf-8")
+    parts = d / "parts"
+    parts.mkdir()
+    import pandas as pd
+
+    for k in range(2):
+        ids = [f"i{k}{j}" for j in range(20) for _ in range(2)]
+        pd.DataFrame({"item": ids, "rater": ["a", "b"] * 20, "label": ["x", "y"] * 20}).to_parquet(
+            parts / f"part{k}.parquet"
+        )
+    whole = (parts / "part1.parquet").read_bytes()
+    (parts / "part1.parquet").write_bytes(whole[: len(whole) // 2])
+    return d
+
+
+@pytest.fixture
+def readonly(tmp_path: Path):
+    """A folder nobody may write: chmod 555 (root ignores modes: then a sysfs folder)."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "readonly"
+        folder.mkdir()
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    for candidate in (Path("/sys/kernel"), Path("/proc/self")):
+        if candidate.is_dir():
+            yield candidate
+            return
+    pytest.skip("running as root without a read-only folder to test")
+
+
+RAT = "{d}/o.csv"
+PRED = "{d}/o.predictions.csv"
+GOLD = "{d}/o.gold.csv"
+FIG2 = ["--p", "0.8", "--eps", "0.01", "--q", "0.8"]
+PLAN = ["budget", "plan", "{d}/p.csv", "--predictions", "{d}/p.predictions.csv", "--bootstrap", "0"]
+
+# (id, args ({d}: the inputs, {t}: an empty output folder, {ro}: a read-only folder), fragments of
+# the one stderr line)
+CASES = [
+    # readers
+    ("inspect-json-object-id", ["inspect", "{d}/objects.jsonl"], ["id {{\"a\": 1}}", "'item'"]),
+    ("inspect-stream-truncated", ["inspect", "{d}/parts", "--stream"], ["parts", "damaged"]),
+    ("inspect-parquet-truncated", ["inspect", "{d}/parts"], ["parts", "could not read"]),
+    ("inspect-prob-as-written", ["inspect", "{d}/two.csv", "--predictions", "{d}/prob15.csv"],
+     ["probability 1.5", "'prob'"]),
+    ("inspect-predictions-dir", ["inspect", RAT, "--predictions", "{d}/folder"],
+     ["--predictions", "directory", "predictions file"]),
+    ("inspect-gold-dir", ["inspect", RAT, "--gold", "{d}/folder"], ["--gold", "gold labels file"]),
+    ("inspect-prob-col-not-ignored", ["inspect", RAT, "--prob-col", "nope"], ["'nope'", "--prob-col"]),
+    # report: output file
+    ("report-suffix", ["report", RAT, "-o", "{d}/o.csv"], ["-o {d}/o.csv", "*.html"]),
+    ("report-exists", ["report", RAT, "-o", "{d}/exists.html"], ["exists", "--force"]),
+    ("report-dir-force", ["report", RAT, "-o", "{t}", "--force"], ["is a folder"]),
+    ("report-missing-folder", ["report", RAT, "-o", "{t}/no/r.html"], ["does not exist", "create it"]),
+    ("report-readonly", ["report", RAT, "-o", "{ro}/r.html"], ["cannot write", "{ro}"]),
+    ("report-seed-negative", ["report", RAT, "-o", "{t}/r.html", "--seed", "-1"], ["--seed -1"]),
+    ("report-seed-text", ["report", RAT, "-o", "{t}/r.html", "--seed", "abc"], ["--seed abc"]),
+    ("report-bootstrap-negative", ["report", RAT, "-o", "{t}/r.html", "--bootstrap", "-5"],
+     ["--bootstrap -5"]),
+    ("report-missing-option", ["report", RAT], ["'--out'", "humanly report --help"]),
+    # certify
+    ("certify-oms-lr-nan", ["certify", RAT, "--predictions", PRED, "--oms-lr", "nan"],
+     ["--oms-lr nan"]),
+    ("certify-oms-steps", ["certify", RAT, "--predictions", PRED, "--oms-steps", "-1"],
+     ["--oms-steps -1"]),
+    ("certify-curve-subsets", ["certify", RAT, "--predictions", PRED, "--raters", "named", "--curve",
+                               "--curve-subsets", "0"], ["--curve-subsets 0"]),
+    ("certify-raters", ["certify", RAT, "--predictions", PRED, "--raters", "both"], ["--raters both"]),
+    ("certify-k-with-data", ["certify", RAT, "--predictions", PRED, "--k", "3"], ["--k"]),
+    ("certify-summary-predictions", ["certify", "--lower", "0.9", "--upper", "0.8", "--n", "100",
+                                     "--predictions", PRED], ["--predictions", "RATINGS"]),
+    ("certify-plot-dir", ["certify", RAT, "--predictions", PRED, "--plot", "{t}"],
+     ["--plot", "is a folder"]),
+    ("certify-plot-suffix", ["certify", RAT, "--predictions", PRED, "--plot", "{t}/f.gif"],
+     ["--plot", "*.png"]),
+    ("certify-plot-readonly", ["certify", RAT, "--predictions", PRED, "--plot", "{ro}/f.png"],
+     ["--plot", "cannot write"]),
+    # equivalence
+    ("equivalence-folds-1", ["equivalence", RAT, "--predictions", PRED, "--calibration-folds", "1"],
+     ["--calibration-folds 1", "0"]),
+    ("equivalence-folds-negative", ["equivalence", RAT, "--predictions", PRED,
+                                    "--calibration-folds", "-1"], ["--calibration-folds -1"]),
+    ("equivalence-bootstrap", ["equivalence", RAT, "--predictions", PRED, "--bootstrap", "-5"],
+     ["--bootstrap -5"]),
+    ("equivalence-amateurs-missing", ["equivalence", RAT, "--amateurs", "{d}/none.csv"],
+     ["none.csv", "no such file"]),
+    # budget
+    ("win-p", ["budget", "win", "--p", "1.5", "--eps", "0.01", "--q", "0.8"], ["--p 1.5"]),
+    ("win-budget", ["budget", "win", *FIG2, "--budget", "0"], ["--budget 0"]),
+    ("win-seed", ["budget", "win", *FIG2, "--simulate", "5", "--seed", "-1"], ["--seed -1"]),
+    ("win-m", ["budget", "win", *FIG2, "--m", "x"], ["--m 'x'"]),
+    ("win-plot-missing-folder", ["budget", "win", *FIG2, "--plot", "{t}/no/f.png"],
+     ["--plot", "create it"]),
+    ("size-delta", ["budget", "size", *FIG2, "--delta", "1.5"], ["--delta 1.5"]),
+    ("capacity-delta", ["budget", "capacity", *FIG2, "--delta", "2"], ["--delta"]),
+    ("plan-budget", [*PLAN, "--budget", "0"], ["--budget 0"]),
+    ("plan-bootstrap", [*PLAN[:-1], "-5"], ["--bootstrap -5"]),
+    ("plan-no-predictions", ["budget", "plan", "{d}/p.csv"], ["--predictions"]),
+    ("sweep-out-file", ["budget", "sweep", "--grid-points", "2", "--out", "{d}/o.csv"],
+     ["--out", "not a folder"]),
+    ("sweep-out-no-parent", ["budget", "sweep", "--grid-points", "2", "--out", "{t}/a/b"],
+     ["--out", "create it"]),
+    ("sweep-out-readonly", ["budget", "sweep", "--grid-points", "2", "--out", "{ro}/s"],
+     ["--out", "cannot write"]),
+    ("open-reps", ["budget", "open", *FIG2, "--adaptive", "--reps", "0"], ["--reps 0"]),
+    ("open-neither", ["budget", "open", *FIG2], ["--n-classes", "--adaptive"]),
+    # simulate
+    ("simulate-labels-0", ["simulate", "urn", "-o", "{t}/s.csv", "--preset", "running-example",
+                           "--labels", "0"], ["--labels 0"]),
+    ("simulate-annotators-empty", ["simulate", "oracle", "-o", "{t}/s.csv", "--annotators", ""],
+     ["--annotators ''"]),
+    ("simulate-items-0", ["simulate", "oracle", "-o", "{t}/s.csv", "--items", "0"], ["--items 0"]),
+    ("simulate-seed", ["simulate", "pair", "-o", "{t}/s.csv", *FIG2, "--seed", "-1"],
+     ["--seed -1"]),
+    ("simulate-missing-folder", ["simulate", "pair", "-o", "{t}/no/s.csv", *FIG2],
+     ["does not exist", "create it"]),
+    ("simulate-dir", ["simulate", "pair", "-o", "{t}", *FIG2, "--force"], ["is a folder"]),
+    ("simulate-readonly", ["simulate", "pair", "-o", "{ro}/s.csv", *FIG2], ["cannot write"]),
+    # demo
+    ("demo-out-file", ["demo", "-o", "{d}/o.csv"], ["-o", "not a folder"]),
+    ("demo-out-no-parent", ["demo", "-o", "{t}/a/b"], ["create it"]),
+    ("demo-out-readonly", ["demo", "-o", "{ro}/demo"], ["cannot write"]),
+    ("demo-seed", ["demo", "-o", "{t}/demo", "--seed", "-1"], ["--seed -1"]),
+]  # fmt: skip
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize(("args", "fragments"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line(cli, data, tmp_path, readonly, args, fragments) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    values = {"d": data, "t": out, "ro": readonly}
+    before, inputs = _tree(out), _tree(data)
+    res = cli(*[a.format(**values) for a in args])
+    assert res.exit_code == 2, (res.stdout, res.stderr)
+    assert res.stdout == "" and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("humanly: error: "), res.stderr
+    for fragment in fragments:
+        assert fragment.format(**values) in lines[0], lines[0]
+    assert _tree(out) == before and _tree(data) == inputs  # nothing written, no temporary file
+
+
+def test_demo_in_a_read_only_working_directory(cli, readonly, monkeypatch) -> None:
+    monkeypatch.chdir(readonly)
+    res = cli("demo")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr.startswith("humanly: error: -o humanly-demo: cannot write in folder .")
+    assert not (readonly / "humanly-demo").exists()
+
+
+def test_terminal_control_characters_are_not_printed(cli, tmp_path) -> None:
+    ratings = tmp_path / "r.csv"
+    ratings.write_text("item,rater,label\na,r1,x\na,r2,y\nb,r1,x\n", encoding="utf-8")
+    preds = tmp_path / "p.csv"
+    preds.write_text("item,model,prediction\na,\x1b[2Jevil,x\nb,\x1b[2Jevil,y\n", encoding="utf-8")
+    res = cli("inspect", ratings, "--predictions", preds)
+    assert res.exit_code == 0 and "\x1b" not in res.stdout and "[2Jevil" in res.stdout
+    bad = cli("inspect", ratings, "--classes", "x,\x1b[31mred")
+    assert bad.exit_code == 2 and "\x1b" not in bad.stderr
+
+
+def test_annotators_still_works_with_a_note(cli, data) -> None:
+    new = cli(
+        "certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--k", "3", "--json"
+    )
+    old = cli("certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--annotators", "3",
+              "--json")  # fmt: skip
+    assert new.exit_code == old.exit_code == 0 and new.json() == old.json()
+    assert old.stderr.strip() == "note: --annotators is deprecated; use --k 3" and new.stderr == ""
+    named = cli("certify", data / "o.csv", "--predictions", data / "o.predictions.csv",
+                "--annotators", "named", "--json")  # fmt: skip
+    assert named.exit_code == 0 and named.json()["raters"]["mode"] == "named"
+    assert "use --raters named" in named.stderr
+
+
+# --------------------------------------------------------------------------- atomic publishing
+def test_link_publish_refuses_a_name_taken_meanwhile(tmp_path) -> None:
+    target = tmp_path / "r.html"
+    with pytest.raises(OutputExists), atomic_path(target, overwrite=False) as tmp:
+        tmp.write_text("mine", encoding="utf-8")
+        target.write_text("theirs", encoding="utf-8")  # another writer published first
+    assert target.read_text(encoding="utf-8") == "theirs"
+    assert _tree(tmp_path) == ["r.html"]
+
+
+def test_interrupted_block_leaves_no_temporary(tmp_path) -> None:
+    with pytest.raises(KeyboardInterrupt), atomic_path(tmp_path / "r.html") as tmp:
+        tmp.write_text("partial", encoding="utf-8")
+        raise KeyboardInterrupt
+    assert _tree(tmp_path) == []
+
+
+def test_two_concurrent_reports_one_wins(data, tmp_path) -> None:
+    target = tmp_path / "same.html"
+    args = [*HUMANLY, "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
+            "-o", str(target), "--bootstrap", "5"]  # fmt: skip
+    procs = [
+        subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    results = [(p.wait(timeout=120), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    loser = next(err for code, err in results if code == 2)
+    assert loser.strip().startswith("humanly: error: ") and "exists" in loser
+    assert len(loser.strip().splitlines()) == 1
+    assert target.read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert _tree(tmp_path) == ["same.html"]  # no temporary file left
+
+
+_WRITER = textwrap.dedent(
+    """
+    import sys, time
+    from humanly._atomic import atomic_path, exit_on_signals
+    exit_on_signals()
+    with atomic_path(sys.argv[1]) as tmp:
+        tmp.write_text("partial")
+        print("writing", flush=True)
+        time.sleep(60)
+    """
+)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt", reason="POSIX signals")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_stopped_write_leaves_no_temporary(tmp_path, signum) -> None:
+    target = tmp_path / "r.html"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"writing"
+    assert len(_tree(tmp_path)) == 1  # the temporary file exists while writing
+    proc.send_signal(signum)
+    code = proc.wait(timeout=30)
+    # SIGTERM: SystemExit(143); SIGINT: KeyboardInterrupt, which Python ends by the signal itself
+    assert code == (128 + signum if signum == signal.SIGTERM else -signal.SIGINT)
+    assert _tree(tmp_path) == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt", reason="POSIX signals")
+def test_terminated_command_writes_nothing(data, tmp_path) -> None:
+    """SIGTERM during `humanly report` ends it with status 143 and no file (the command line turns
+    the signal into SystemExit, so every temporary file is removed)."""
+    args = [*HUMANLY, "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
+            "-o", str(tmp_path / "r.html"), "--bootstrap", "100000"]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)  # past the start-up (the handler is set first thing in main())
+    proc.terminate()
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert _tree(tmp_path) == []
