@@ -271,7 +271,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     if opts.method == "sampled" or (not sc.decomposable and out.probs):
         labels, complete = _sampled_labels(ratings, n_lab)
     myopic = (
-        eng.curve_terms(plan, comb, sc, opts.clip)
+        eng.fixed_terms(plan, comb, sc, opts.clip)
         if opts.method == "exact" and not is_abc
         else None
     )

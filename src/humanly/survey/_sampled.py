@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ._engine import Plan, _codes, abc_predictions
+from ._engine import abc_row_probs
+from ._levels import Level, Plan
 from .combiners import clip_probs
 from .scorers import Scorer
 
@@ -75,7 +76,7 @@ def _predict(
     y: np.ndarray,
     vec: np.ndarray,
     combiner: Any,
-    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    abc_table: tuple[np.ndarray, Level] | None,
     scorer: Scorer,
     clip: tuple[float, float],
     rng: np.random.Generator,
@@ -83,11 +84,9 @@ def _predict(
     n_cls = y.shape[-1]
     flat = y.reshape(-1, n_cls)
     if abc_table is not None:
-        table, ycodes, base = abc_table
-        order = np.argsort(ycodes)
-        pos = order[np.searchsorted(ycodes[order], _codes(flat, base))]
-        p = table[np.broadcast_to(vec, y.shape[:-1]).reshape(-1), pos]
-        return p.reshape(y.shape)
+        table, lvl = abc_table
+        rows = lvl.row_index(np.broadcast_to(vec, y.shape[:-1]).reshape(-1), flat)
+        return table[rows].reshape(y.shape)
     p = combiner.predict(flat).reshape(y.shape)
     if combiner.hard:
         h = _draw_label(p, rng)
@@ -113,7 +112,6 @@ def sampled_curve(
     """Curve points and item counts per level by sampling (see the module docstring)."""
     n_cls = plan.v.shape[1]
     r = plan.r
-    base = int(plan.v.max()) + 2
     n_lab = (labels >= 0).sum(axis=1)
     out = np.full(len(plan.levels), np.nan)
     nit = np.zeros(len(plan.levels))
@@ -121,7 +119,7 @@ def sampled_curve(
         k = lvl.k
         abc_table = None
         if plan.abc:
-            abc_table = (abc_predictions(plan, lvl, mult), _codes(lvl.y, base), base)
+            abc_table = (abc_row_probs(lvl, mult, plan.abc_floor, n_cls)[0], lvl)
         if complete and r == 1:
             out[j] = _complete_level(
                 labels, inv, k, combiner, abc_table, scorer, clip, positive, n_draws, rng, n_cls
@@ -172,7 +170,7 @@ def _complete_level(
     inv: np.ndarray,
     k: int,
     combiner: Any,
-    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    abc_table: tuple[np.ndarray, Level] | None,
     scorer: Scorer,
     clip: tuple[float, float],
     positive: int,

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_int
-from .._counts import compositions, lncomb, lnfall
+from .._counts import lncomb, lnfall, subvectors
 from .._random import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
@@ -69,10 +69,10 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
     ua, ue = u[:, :n_cls], u[:, n_cls:]
     na, ne = ua.sum(1), ue.sum(1)
     q = np.where(ne[:, None] > 0, ue / np.maximum(ne, 1)[:, None], 0.0)
-    cap = ua.max(axis=0)
     levels = []
     for k in range(max_k + 1):
-        y = compositions(k, cap)
+        _, sub = subvectors(ua, k)  # the survey vectors the items contain
+        y = np.unique(sub, axis=0) if len(sub) else sub
         elig = (na >= k) & (ne >= 1)
         if not elig.any() or not len(y):
             break
@@ -93,6 +93,18 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
     return _AmateurPlan(u, inv.reshape(-1), mult, q, tuple(levels))
 
 
+def _leave_one_out(mult: np.ndarray, pt: np.ndarray) -> np.ndarray:
+    """``a[v] = sum_u (mult_u - [u = v]) pt[u]`` for every row v, without cancellation: the sum over
+    u != v is a prefix plus a suffix sum of non-negative terms (no float subtraction)."""
+    w = mult.reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    cs = np.cumsum(w, axis=0)
+    before = np.concatenate([np.zeros_like(w[:1]), cs[:-1]], axis=0)
+    rs = np.cumsum(w[::-1], axis=0)[::-1]
+    after = np.concatenate([rs[1:], np.zeros_like(w[:1])], axis=0)
+    own = np.maximum(mult - 1, 0).reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    return before + after + own
+
+
 def _amateur_curve(
     plan: _AmateurPlan,
     comb: Any,
@@ -105,7 +117,7 @@ def _amateur_curve(
     out, nit = [], []
     for lv in plan.levels:
         if isinstance(comb, ABC):
-            num = eng.leave_one_out(mult.astype(float), lv.seq[:, :, None] * q[:, None, :])
+            num = _leave_one_out(mult.astype(float), lv.seq[:, :, None] * q[:, None, :])
             num = np.maximum(num, 0)
             den = num.sum(-1, keepdims=True)
             n_cls = q.shape[1]
@@ -203,7 +215,7 @@ class _Curves:
         is_abc = isinstance(comb, ABC)
         eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3))
         aplan = _amateur_plan(a, e, max_k_amateurs)
-        fixed = None if is_abc else eng.curve_terms(eplan, comb, scorer, clip)
+        fixed = None if is_abc else eng.fixed_terms(eplan, comb, scorer, clip)
         return cls(eplan, aplan, comb, scorer, clip, fixed)
 
     def __call__(
@@ -217,12 +229,8 @@ class _Curves:
         ma = np.bincount(
             aplan.inv if idx is None else aplan.inv[idx], minlength=len(aplan.u)
         ).astype(float)
-        terms = (
-            self.fixed
-            if self.fixed is not None
-            else eng.curve_terms(eplan, self.comb, self.scorer, self.clip, me)
-        )
-        ce, ne = eng.curve_from_terms(eplan, terms, me)
+        ce, ne = eng.curves(eplan, me[None], self.fixed, self.scorer, self.clip)
+        ce, ne = ce[0], ne[0]
         floor = getattr(self.comb, "floor", 1e-3)
         ca, na = _amateur_curve(aplan, self.comb, self.scorer, self.clip, ma, floor)
         return ce, ne, ca, na
