@@ -46,6 +46,16 @@ def _headroom(prep: Prepared, wanted: bool) -> Headroom | None:
     return estimate_headroom(prep.ratings, seed=prep.options.seed)
 
 
+def _headroom_notes(head: Headroom | None) -> tuple[str, ...]:
+    if head is None or head.converged:
+        return ()
+    return (
+        f"the headroom fit stopped after {head.iterations} steps without converging (its mean "
+        f"log-likelihood may be up to {head.gap:.2g} nats per item below the maximum); raise max_iter "
+        "with humanly.survey.headroom",
+    )
+
+
 def _model_rows(
     prep: Prepared, reps: Replicates, ks: np.ndarray, head: Headroom | None
 ) -> tuple[ModelEquivalence, ...]:
@@ -175,7 +185,7 @@ def _result(
             tuple(float(c - reps.curve[0]) for c in reps.curve) if _information_view(opts) else None
         ),
         headroom=head,
-        notes=prep.notes,
+        notes=prep.notes + _headroom_notes(head),
         curve_samples=reps.curves,
         model_samples=reps.models,
     )

@@ -144,7 +144,10 @@ class Headroom(Result):
     ``information`` = ideal − baseline (bits): the information about a held-out rater's label given by
     a classifier that knows each item's state; ``ideal_score`` = −E[H(s)] and ``baseline_score`` =
     −H(E[s]) are the limits of that classifier's and of c_0's cross-entropy. ``support`` lists the
-    heaviest states of the fitted mixture (at most ten, weight > 0.001).
+    heaviest states of the fitted mixture (at most ten, weight > 0.001). ``grid_points`` counts the
+    candidate states (``candidates``: ``"grid G"`` or ``"item frequencies"``); ``converged`` says
+    whether the fit reached a mean log-likelihood per item provably within its tolerance of the
+    maximum within ``iterations`` steps, ``gap`` being that bound (nats per item).
 
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import headroom
@@ -162,6 +165,8 @@ class Headroom(Result):
     iterations: int
     converged: bool
     log_likelihood: float
+    gap: float | None = None
+    candidates: str = "grid"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
