@@ -18,8 +18,8 @@ likelihood estimate of a mixing distribution"): each step maximises the quadrati
 log-likelihood over the simplex (a non-negative least-squares problem with the sum-to-one row weighted
 heavily), then a backtracking line search; it stops when the duality bound
 ``max_g D_g − 1`` on the distance of the mean log-likelihood (per item) to its maximum (D_g the
-gradient of the mean log-likelihood at candidate g) is at most ``tol``. ``converged`` says whether it did within
-``max_iter`` steps. A model's *performance ratio* is its information (score − c_0) over the ideal
+gradient of the mean log-likelihood at candidate g) is at most ``tol``. ``converged`` says whether
+it did within ``max_iter`` steps. A model's *performance ratio* is its information (score − c_0) over the ideal
 information.
 """
 
@@ -146,8 +146,8 @@ def headroom(
     each simplex edge (default 200 for two classes, 40 for three, 16 for four, 9 for five; beyond five
     classes the candidates are the items' shrunk label frequencies). The fit stops after
     ``max_iter`` Newton steps or when the mean log-likelihood per item is provably within ``tol`` of
-    its maximum (``converged``; ``gap`` is that bound). ``seed`` is kept for a uniform signature (the fit draws
-    nothing at random).
+    its maximum (``converged``; ``gap`` is that bound). ``seed`` is kept for a uniform signature
+    (the fit draws nothing at random).
 
     >>> from humanly.simulate import running_example
     >>> h = headroom(running_example(500, 10, seed=2).ratings)
