@@ -19,8 +19,8 @@ log-likelihood over the simplex (a non-negative least-squares problem with the s
 heavily), then a backtracking line search; it stops when the duality bound
 ``max_g D_g − 1`` on the distance of the mean log-likelihood (per item) to its maximum (D_g the
 gradient of the mean log-likelihood at candidate g) is at most ``tol``. ``converged`` says whether
-it did within ``max_iter`` steps. A model's *performance ratio* is its information (score − c_0) over the ideal
-information.
+it did within ``max_iter`` steps. A model's *performance ratio* is its information (score − c_0)
+over the ideal information.
 """
 
 from __future__ import annotations
