@@ -81,7 +81,7 @@ def test_mean_is_none_when_a_replicate_is_above_the_curve() -> None:
     from humanly.survey.crossing import equivalence_mean
 
     curves = np.array([[0.5, 0.6, 0.7], [0.5, 0.6, 0.7], [0.5, 0.6, 0.7]])
-    values = equivalence_replicates(np.arange(3), curves, np.array([0.55, 0.4, 0.9]))
-    assert values.tolist() == [0.5, 0.0, np.inf]
+    values = equivalence_replicates(np.arange(3), curves, np.array([0.625, 0.4, 0.9]))
+    np.testing.assert_allclose(values, [1.25, 0.0, np.inf])
     assert equivalence_mean(values) is None  # unbounded
-    assert equivalence_mean(values[:2]) == pytest.approx(0.25)  # below 0 counts as 0
+    assert equivalence_mean(values[:2]) == pytest.approx(0.625)  # below 0 counts as 0
