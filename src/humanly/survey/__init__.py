@@ -6,7 +6,8 @@ bootstrap ranges, expert-vs-amateur equivalence and the information view with he
 Where things live: :mod:`~humanly.survey.results` (result types), :mod:`~humanly.survey.api`
 (:func:`equivalence`, :func:`power_curve`), :mod:`~humanly.survey.experts`, :mod:`~humanly.survey.headroom`,
 :mod:`~humanly.survey.combiners`, :mod:`~humanly.survey.scorers`, :mod:`~humanly.survey.calibration`,
-:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges); private: ``_prepare`` (argument
+:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges), :mod:`~humanly.survey.truth`
+(HSCORE* and SEQ*, against the true states of a simulation); private: ``_prepare`` (argument
 checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` (exact, count-based) and
 ``_sampled`` (Algorithm 2).
 """
@@ -33,6 +34,7 @@ from .results import (
     PowerCurvePoint,
 )
 from .scorers import SCORERS, Scorer, get_scorer, make_scorer
+from .truth import TruthEquivalence, TruthModel, truth_equivalence
 
 __all__ = [
     "ABC",
@@ -50,6 +52,8 @@ __all__ = [
     "PowerCurve",
     "PowerCurvePoint",
     "Scorer",
+    "TruthEquivalence",
+    "TruthModel",
     "calibrate_outputs",
     "equivalence",
     "equivalence_point",
@@ -59,6 +63,7 @@ __all__ = [
     "headroom",
     "make_scorer",
     "power_curve",
+    "truth_equivalence",
     "urn_information",
 ]
 

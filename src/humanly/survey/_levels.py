@@ -111,15 +111,16 @@ class AbcLevel:
 
 @dataclasses.dataclass(frozen=True)
 class Level:
-    """Survey size k: ``ys`` the distinct survey vectors (Y, C); rows (``row_owner``, ``row_y``) sorted
-    by owner; reference triplets (``ref_row``, ``ref_cls``, ``ref_w``) sorted by row, grouped by owner
-    (``owners``, ``owner_start``); ``elig`` the vectors with at least k + r labels; ``abc`` the ABC's
-    pieces (``None`` for other combiners)."""
+    """Survey size k: ``ys`` the distinct survey vectors (Y, C); rows (``row_owner``, ``row_y``, their
+    probability ``row_w`` = P(y | v)) sorted by owner; reference triplets (``ref_row``, ``ref_cls``,
+    ``ref_w``) sorted by row, grouped by owner (``owners``, ``owner_start``); ``elig`` the vectors with
+    at least k + r labels; ``abc`` the ABC's pieces (``None`` for other combiners)."""
 
     k: int
     ys: np.ndarray
     row_owner: np.ndarray
     row_y: np.ndarray
+    row_w: np.ndarray
     ref_row: np.ndarray
     ref_cls: np.ndarray
     ref_w: np.ndarray
@@ -373,6 +374,7 @@ def _level(
         ys=ys,
         row_owner=owner,
         row_y=row_y,
+        row_w=np.exp(log_hyp),
         ref_row=ref_row,
         ref_cls=ref_cls,
         ref_w=ref_w,
