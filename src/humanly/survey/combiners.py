@@ -45,8 +45,8 @@ __all__ = [
     "Combiner",
     "Frequency",
     "Majority",
-    "Plurality",
     "MatrixCombiner",
+    "Plurality",
     "clip_probs",
     "get_combiner",
     "is_matrix_combiner",
@@ -77,8 +77,11 @@ class MatrixCombiner(Protocol):
     True
     """
 
-    name: str
-    hard: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def hard(self) -> bool: ...
 
     def predict_matrix(
         self, y: np.ndarray, counts: np.ndarray, items: np.ndarray
@@ -118,7 +121,7 @@ def matrix_combiner(
     >>> comb.predict_matrix(np.array([[1, 0]]), np.array([[1, 1], [0, 2], [3, 1]]), np.array([0]))
     array([[0.66666667, 0.33333333]])
     """
-    return _WrappedMatrix(fn, name=name or getattr(fn, "__name__", "custom"), hard=hard)
+    return _WrappedMatrix(fn, name=str(name or getattr(fn, "__name__", "custom")), hard=hard)
 
 
 #: Predictions closer than this (relative) count as tied (floating-point noise is not a preference).
