@@ -108,7 +108,11 @@ def test_theorem_3_and_corollary_1_in_the_limit(
     k_max = 6
     abc = _limit_curve(states, weights, None, k_max)
     assert np.all(np.diff(abc) > -1e-12)  # Corollary 2: the ABC curve does not decrease
-    for comb in (_myopic("frequency"), _myopic("plurality"), _table_combiner(seed, states.shape[1])):
+    for comb in (
+        _myopic("frequency"),
+        _myopic("plurality"),
+        _table_combiner(seed, states.shape[1]),
+    ):
         other = _limit_curve(states, weights, comb, k_max)
         assert np.all(abc >= other - 1e-12)  # Theorem 3
         # Corollary 1: any classifier score the other curve places, the ABC's curve places earlier
@@ -121,7 +125,9 @@ def test_theorem_3_and_corollary_1_in_the_limit(
 
 @settings(max_examples=8, deadline=None)
 @given(urns(), st.integers(0, 10_000))
-def test_theorem_3_on_samples_from_random_urns(urn: tuple[np.ndarray, np.ndarray], seed: int) -> None:
+def test_theorem_3_on_samples_from_random_urns(
+    urn: tuple[np.ndarray, np.ndarray], seed: int
+) -> None:
     states, weights = urn
     g = np.random.default_rng(seed)
     n, k_labels = 4000, 6

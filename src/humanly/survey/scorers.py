@@ -22,12 +22,20 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 
 from .._checks import check_choice
 from .combiners import TIE_TOL, tie_uniform
 
 __all__ = ["SCORERS", "Scorer", "agreement_terms", "ce_terms", "get_scorer", "make_scorer"]
+
+
+def rankdata(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Average ranks along ``axis`` (:func:`scipy.stats.rankdata`, imported when first needed: the
+    rank-based scorers are the only users of ``scipy.stats``, which is slow to import)."""
+    from scipy.stats import rankdata as scipy_rankdata
+
+    return np.asarray(scipy_rankdata(a, axis=axis))
+
 
 #: Smallest probability inside a logarithm (a zero probability on the observed label would be -inf).
 LOG_FLOOR = 1e-12
