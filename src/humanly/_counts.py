@@ -48,7 +48,7 @@ _LOGFACT = _logfact_table(1025)
 def logfact(n: np.ndarray) -> np.ndarray:
     """log(n!) for non-negative integer arrays (table lookup; the table grows as needed).
 
-    >>> float(logfact(np.array([5]))[0]) == math.log(120)
+    >>> round(float(logfact(np.array([5]))[0]), 12) == round(math.log(120), 12)
     True
     """
     global _LOGFACT

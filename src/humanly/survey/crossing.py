@@ -24,14 +24,17 @@ __all__ = [
 #: Codes of a score the curve does not place: at or below c_0, or above every point of the curve.
 BELOW_0 = "below_0"
 ABOVE_MAX = "above_max"
+#: Scores this close to c_0 (relative) are equal to it: the same number computed two ways.
+SAME = 1e-12
 
 
 def equivalence_point(
     ks: np.ndarray, curve: np.ndarray, h: float
 ) -> tuple[float | None, str | None]:
     """Algorithm 4: the fractional survey equivalence of score ``h`` on curve ``c_k`` (leftmost
-    crossing, linear interpolation between k − 1 and k); ``(None, "below_0")`` when h ≤ c_0 and
-    ``(None, "above_max")`` when no point of the curve exceeds h.
+    crossing, linear interpolation between k − 1 and k); ``(None, "below_0")`` when h ≤ c_0 (a score
+    equal to c_0 up to rounding, within 1e-12 relative, counts as equal) and ``(None, "above_max")``
+    when no point of the curve exceeds h.
 
     >>> curve = np.array([0.5, 0.625, 0.875])
     >>> equivalence_point(np.arange(3), curve, 0.75)
@@ -41,7 +44,7 @@ def equivalence_point(
     """
     if not np.isfinite(h) or not len(curve) or not np.isfinite(curve[0]):
         return None, None
-    if h <= curve[0]:
+    if h <= curve[0] + SAME * max(1.0, abs(float(curve[0]))):
         return None, BELOW_0
     for j in range(1, len(curve)):
         if not np.isfinite(curve[j]):
