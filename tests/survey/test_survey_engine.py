@@ -227,3 +227,18 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     fits = int(err.value.args[0].split("max_k=")[1].split(" ")[0])
     res = equivalence(small, max_k=fits, bootstrap=2, progress=False)
     assert res.ks.tolist() == list(range(fits + 1))
+
+
+def test_expert_equivalence_stops_before_allocating_too() -> None:
+    from humanly.survey import expert_equivalence
+
+    g = np.random.default_rng(0)
+
+    def group(n: int, k: int, n_cls: int) -> Ratings:
+        return Ratings.from_counts(
+            np.array([g.multinomial(k, g.dirichlet(np.ones(n_cls))) for _ in range(n)])
+        )
+
+    with pytest.raises(InputError, match=r"max_k_amateurs=\d+ or fewer classes") as err:
+        expert_equivalence(group(2000, 5, 60), group(2000, 8, 60), bootstrap=0)
+    assert "\n" not in str(err.value)

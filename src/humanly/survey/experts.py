@@ -24,6 +24,7 @@ from .._counts import lncomb, lnfall, subvectors
 from .._random import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
+from . import _levels
 from ._prepare import check_clip
 from .combiners import ABC, clip_probs, get_combiner
 from .crossing import curve_points, equivalence_interval, equivalence_point
@@ -62,7 +63,11 @@ class _AmateurPlan:
         return np.array([lv.k for lv in self.levels])
 
 
-def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
+def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int, abc: bool) -> _AmateurPlan:
+    """Levels 0..max_k of the amateur curve over the survey vectors the items contain; its tables are
+    (pairs × survey vectors × classes) for the ABC, so it stops before allocating beyond
+    :data:`~humanly.survey._levels.EXACT_MEMORY_BUDGET` with a sentence naming a smaller
+    ``max_k_amateurs``."""
     both = np.column_stack([a, e])
     u, inv, mult = np.unique(both, axis=0, return_inverse=True, return_counts=True)
     n_cls = a.shape[1]
@@ -70,9 +75,18 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
     na, ne = ua.sum(1), ue.sum(1)
     q = np.where(ne[:, None] > 0, ue / np.maximum(ne, 1)[:, None], 0.0)
     levels = []
+    used = 0.0
     for k in range(max_k + 1):
         _, sub = subvectors(ua, k)  # the survey vectors the items contain
         y = np.unique(sub, axis=0) if len(sub) else sub
+        used += 8.0 * 4 * len(u) * len(y) * (n_cls if abc else 1)
+        if used > _levels.EXACT_MEMORY_BUDGET:
+            fix = f"max_k_amateurs={k - 1} or fewer classes" if k >= 2 else "fewer classes"
+            raise InputError(
+                f"the amateur curve would need more than {used / 2**30:.1f} GiB for {len(u):,} "
+                f"distinct (amateur, expert) count pairs up to k = {max_k} (budget "
+                f"{_levels.EXACT_MEMORY_BUDGET / 2**30:.1f} GiB); pass {fix}"
+            )
         elig = (na >= k) & (ne >= 1)
         if not elig.any() or not len(y):
             break
@@ -214,7 +228,7 @@ class _Curves:
     ) -> _Curves:
         is_abc = isinstance(comb, ABC)
         eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3))
-        aplan = _amateur_plan(a, e, max_k_amateurs)
+        aplan = _amateur_plan(a, e, max_k_amateurs, is_abc)
         fixed = None if is_abc else eng.fixed_terms(eplan, comb, scorer, clip)
         return cls(eplan, aplan, comb, scorer, clip, fixed)
 
