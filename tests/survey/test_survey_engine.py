@@ -242,3 +242,17 @@ def test_expert_equivalence_stops_before_allocating_too() -> None:
     with pytest.raises(InputError, match=r"max_k_amateurs=\d+ or fewer classes") as err:
         expert_equivalence(group(2000, 5, 60), group(2000, 8, 60), bootstrap=0)
     assert "\n" not in str(err.value)
+
+
+def test_same_numbers_as_the_dense_engine_with_a_thousand_labels() -> None:
+    # sequence probabilities spread over more than 600 nats at large k: the per-entry scaling path
+    counts = np.array([[600, 400], [7, 3], [2, 8], [5, 5], [990, 10], [1, 999], [520, 480]])
+    old = dense_plan(counts, 999, 1, abc=True)
+    new = eng.make_plan(counts, 999, 1, abc=True)
+    paths = {lvl.abc.e_scale is None for lvl in new.levels if lvl.abc is not None}
+    assert paths == {True, False}
+    sc = get_scorer("cross_entropy")
+    m = old.mult.astype(float)
+    want, _ = dense_curve(old, dense_terms(old, None, sc, CLIP, m), m)
+    got, _ = eng.curves(new, m[None], None, sc, CLIP)
+    np.testing.assert_allclose(got[0], want, rtol=0, atol=1e-12)  # measured: 2e-14

@@ -110,26 +110,33 @@ def _leave_one_out(a: AbcLevel, mt: np.ndarray) -> np.ndarray:
 
 def _abc_entries(
     lvl: Level, mt: np.ndarray, floor: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """ABC probabilities at the entries (E, B) after the floor, the probability of a class with no
-    entry (S, B) and whether each row had any other item to learn from (S, B)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ABC's floored, unnormalised probabilities at the entries (E, B), their normaliser per row
+    (S, B), the probability of a class with no entry (S, B) and whether each row had any other item
+    to learn from (S, B): the probability of entry e is ``q[e] / norm[row of e]``.
+
+    With p = num / den and the floor f, the floored and renormalised probability of an entry is
+    max(num, f·den) / (Σ_row max(num, f·den) + n_absent·f·den): one normalisation instead of two."""
     a = lvl.abc
     assert a is not None
     src = _leave_one_out(a, mt)
+    if a.src_scale is not None:
+        src *= a.src_scale[:, None]
     num = src[np.where(a.e_t >= 0, a.e_t, len(a.t_owner) + a.e_z)]
-    num *= a.e_scale[:, None]
+    if a.e_scale is not None:
+        num *= a.e_scale[:, None]
     den = np.add.reduceat(num, a.row_start, axis=0)
     ok = den > 0
-    p = num
-    p /= np.where(ok, den, 1.0)[a.e_row]  # ≤ 1: den sums non-negative terms including num
-    back = np.zeros(den.shape)
     if floor > 0:
-        np.maximum(p, floor, out=p)
-        tot = np.add.reduceat(p, a.row_start, axis=0)
-        tot += (a.n_absent * floor)[:, None]
-        p /= tot[a.e_row]
-        back = np.where(a.n_absent[:, None] > 0, floor / tot, 0.0)
-    return p, back, ok
+        fden = floor * den
+        np.maximum(num, np.repeat(fden, a.per_row, axis=0), out=num)
+        tot = np.add.reduceat(num, a.row_start, axis=0)
+        tot += a.n_absent[:, None] * fden
+        tot = np.where(ok, tot, 1.0)
+        back = np.where(a.n_absent[:, None] > 0, fden / tot, 0.0)
+    else:
+        tot, back = np.where(ok, den, 1.0), np.zeros(den.shape)
+    return num, tot, back, ok
 
 
 def _fallback(lvl: Level, scorer: Scorer, floor: float, n_cls: int) -> np.ndarray:
@@ -149,11 +156,13 @@ def _abc_ref_terms(
     """Scorer terms of the ABC's predictions at the reference triplets (R, B)."""
     a = lvl.abc
     assert a is not None
-    p, back, ok = _abc_entries(lvl, mt, floor)
-    x = p[a.ref_entry]
+    q, tot, back, ok = _abc_entries(lvl, mt, floor)
+    x = q[a.ref_entry]
+    x /= tot[lvl.ref_row]
     if scorer.terms is ce_terms:
         t = np.log2(np.maximum(x, LOG_FLOOR, out=x), out=x)
     elif scorer.terms is agreement_terms:
+        p = q / np.repeat(tot, a.per_row, axis=0)
         top = np.maximum(np.maximum.reduceat(p, a.row_start, axis=0), back)
         cut = top - TIE_TOL * np.maximum(1.0, top)
         n_top = np.add.reduceat((p >= cut[a.e_row]).astype(float), a.row_start, axis=0)
@@ -172,7 +181,8 @@ def abc_row_probs(lvl: Level, mult: np.ndarray, floor: float, n_cls: int) -> np.
     a = lvl.abc
     assert a is not None
     mt = np.atleast_2d(np.asarray(mult, dtype=float)).T.copy()
-    p, back, ok = _abc_entries(lvl, mt, floor)
+    q, tot, back, ok = _abc_entries(lvl, mt, floor)
+    p = q / np.repeat(tot, a.per_row, axis=0)
     out = np.repeat(back.T[:, :, None], n_cls, axis=2)
     out[:, a.e_row, a.e_cls] = p.T
     smooth = (lvl.ys[lvl.row_y] + 1.0) / (lvl.k + n_cls)

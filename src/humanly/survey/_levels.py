@@ -80,13 +80,14 @@ def _segments(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @dataclasses.dataclass(frozen=True)
 class AbcLevel:
     """The ABC at level k (Algorithms 5–6). Contributor pairs (u, z) are sorted by (z, u): ``t_owner``
-        u, ``t_p`` P_u(z) scaled by exp(−max_u log P_u(z)) per z, ``scan``/``scan_rev`` the index steps of a
-        segmented prefix / suffix sum over each z's pairs, ``prev``/``next`` the neighbour within the
-        segment (−1 at its ends), ``z_last`` each z's last pair. Entries (``e_row``, ``e_cls``) sorted by
-    row and class: ``e_z``,
-        ``e_t`` (the pair (row's own vector, z) when the row's item contains z, else −1), ``e_scale``
-        (restores the ratios between a row's entries), ``row_start``, ``n_absent`` (classes of the row with
-        no entry), ``ref_entry`` (the entry of each reference triplet) and ``e_cls``."""
+    u, ``t_p`` P_u(z) scaled by exp(−max_u log P_u(z)) per z, ``scan``/``scan_rev`` the index steps of
+    a segmented prefix / suffix sum over each z's pairs, ``prev``/``next`` the neighbour within the
+    segment (−1 at its ends), ``z_last`` each z's last pair. Entries (``e_row``, ``e_cls``) sorted by
+    row and class: ``e_z``, ``e_t`` (the pair (row's own vector, z) when the row's item contains z,
+    else −1), ``e_scale`` (restores the ratios between a row's entries; ``None`` when one factor per
+    pair and z, ``src_scale``, does so well inside the float range), ``row_start`` and ``per_row``
+    (each row's first entry and number of entries), ``n_absent`` (classes of the row with no entry)
+    and ``ref_entry`` (the entry of each reference triplet)."""
 
     t_owner: np.ndarray
     t_p: np.ndarray
@@ -99,8 +100,10 @@ class AbcLevel:
     e_z: np.ndarray
     e_t: np.ndarray
     e_cls: np.ndarray
-    e_scale: np.ndarray
+    e_scale: np.ndarray | None
+    src_scale: np.ndarray | None
     row_start: np.ndarray
+    per_row: np.ndarray
     n_absent: np.ndarray
     ref_entry: np.ndarray
 
@@ -300,6 +303,22 @@ def _entries(
     return e_row[order], e_cls[order], e_z[order]
 
 
+#: Spread of log sequence probabilities within a level below which one scale per z suffices (exp of
+#: −600 is far from underflow); beyond it every entry is scaled relative to its row's largest.
+_SPREAD = 600.0
+
+
+def _scales(
+    pr: _Pairs, e_top: np.ndarray, row_top: np.ndarray, e_row: np.ndarray
+) -> dict[str, np.ndarray | None]:
+    """Restore the ratios between a row's entries (P_u(z) was scaled per z by exp(−top_z)): one
+    factor per pair and z, exp(top_z − max top), when the level's spread allows, else per entry."""
+    if not len(pr.top) or float(pr.top.max() - pr.top.min()) < _SPREAD:
+        z_scale = np.exp(pr.top - (pr.top.max() if len(pr.top) else 0.0))
+        return {"e_scale": None, "src_scale": np.concatenate([z_scale[pr.z], z_scale])}
+    return {"e_scale": np.exp(e_top - row_top[e_row]), "src_scale": None}
+
+
 def _abc_level(
     v: np.ndarray,
     n_lab: np.ndarray,
@@ -343,8 +362,9 @@ def _abc_level(
         e_z=e_z,
         e_t=np.where(inside, np.minimum(pos_t, max(n_t - 1, 0)), -1),
         e_cls=e_cls,
-        e_scale=np.exp(e_top - row_top[e_row]),
+        **_scales(pr, e_top, row_top, e_row),
         row_start=row_start,
+        per_row=np.bincount(e_row, minlength=n_rows),
         n_absent=n_cls - np.bincount(e_row, minlength=n_rows),
         ref_entry=np.searchsorted(e_row * n_cls + e_cls, ref_row * n_cls + ref_cls),
     )
