@@ -239,7 +239,10 @@ def wiki_attack(argv: list[str]) -> None:
             _write(a.out, result)
         return
     classifiers = pd.DataFrame(
-        [se.DiscreteDistributionPrediction(["a", "n"], [p1, p0], normalize=True) for p0, p1 in proba],
+        [
+            se.DiscreteDistributionPrediction(["a", "n"], [p1, p0], normalize=True)
+            for p0, p1 in proba
+        ],
         columns=["Calibrated Jigsaw Personal Attacks Classifier"],
     )
     W = W.drop(["soft classifier"], axis=1)
@@ -250,7 +253,9 @@ def wiki_attack(argv: list[str]) -> None:
         # quirk 7: the pipeline removes None labels from the list it iterates over, so two
         # adjacent ones leave one behind (KeyError: None); drop them all, as intended
         labels = [lab for lab in labels if lab[1] is not None]
-        return combine(allowable_labels, labels, W=W, item_id=item_id, to_predict_for=to_predict_for)
+        return combine(
+            allowable_labels, labels, W=W, item_id=item_id, to_predict_for=to_predict_for
+        )
 
     abc.combine = combine_labels
     t0 = time.perf_counter()

@@ -19,7 +19,16 @@ from typing import Any
 
 from .api import equivalence, power_curve
 from .calibration import calibrate_outputs
-from .combiners import ABC, COMBINERS, Frequency, Majority, Plurality, get_combiner
+from .combiners import (
+    ABC,
+    COMBINERS,
+    Frequency,
+    Majority,
+    MatrixCombiner,
+    Plurality,
+    get_combiner,
+    matrix_combiner,
+)
 from .crossing import equivalence_point
 from .experts import expert_equivalence
 from .headroom import headroom, urn_information
@@ -47,6 +56,7 @@ __all__ = [
     "Headroom",
     "HeadroomSupport",
     "Majority",
+    "MatrixCombiner",
     "ModelEquivalence",
     "Plurality",
     "PowerCurve",
@@ -62,6 +72,7 @@ __all__ = [
     "get_scorer",
     "headroom",
     "make_scorer",
+    "matrix_combiner",
     "power_curve",
     "truth_equivalence",
     "urn_information",
