@@ -414,6 +414,91 @@ def write_running_example(
     return ratings_csv, predictions_csv
 
 
+def run_wiki_attack(
+    csv: Path, seed: int, folder: Path, max_k: int = 20, max_items: int = 2000
+) -> dict[str, Any]:
+    """The authors' Wikipedia procedure (``_survey_ref_driver.py --wiki-attack``) with shuffle
+    ``seed`` in the reference venv: writes ``calibrated_seed{seed}.csv`` (their calibrated predictions
+    of the rows used) into ``folder`` and returns the driver's JSON (curve, score, equivalence)."""
+    py = ensure_reference_venv()
+    driver = VENV / "se_driver.py"
+    if not driver.exists() or driver.read_bytes() != DRIVER.read_bytes():
+        shutil.copyfile(DRIVER, driver)
+    folder = Path(folder)
+    out = folder / f"wiki_seed{seed}.json"
+    cmd = [str(py), str(driver), "--wiki-attack", str(Path(csv).resolve()),
+           "--shuffle-seed", str(seed), "--max-k", str(max_k), "--max-items", str(max_items),
+           "--calibrated-out", str(folder / f"calibrated_seed{seed}.csv"), "--out", str(out)]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=folder, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"wiki-attack driver failed:\n{proc.stderr[-3000:]}")
+    return dict(json.loads(out.read_text()))
+
+
+def padded_columns_expectation(
+    counts: Any, calibrated: Any, width: int, max_k: int, leave_out: bool = True
+) -> dict[str, Any]:
+    """The padded-column procedure's expected curve over shuffles, in closed form, for two classes:
+    an item with N labels shuffled into ``width`` columns has j ~ Hypergeometric(width, N, k) real
+    labels in k columns; the ABC (with or without the item left out) predicts from those j labels and is
+    scored against a random other label of the item (the reference's anonymous scoring). Returns the
+    column curve, the same curve with k real labels (humanly's definition), the classifier score (bits)
+    and both equivalences. ``counts``: items × [not attack, attack]; ``calibrated``: P(attack)."""
+    import math
+
+    import numpy as np
+    from scipy.stats import hypergeom
+
+    from humanly.survey import equivalence_point
+
+    counts = np.asarray(counts, dtype=int)
+    n_lab = counts.sum(1)
+    lf = np.array([math.lgamma(x + 1.0) for x in range(int(n_lab.max()) + 2)])
+
+    def seq_prob(a: int, k: int) -> Any:  # P_u(an ordered sequence with a attacks among k), all u
+        b = k - a
+        ok = (counts[:, 1] >= a) & (counts[:, 0] >= b) & (n_lab >= k)
+        lp = (lf[counts[:, 1]] - lf[np.maximum(counts[:, 1] - a, 0)] + lf[counts[:, 0]]
+              - lf[np.maximum(counts[:, 0] - b, 0)] - (lf[n_lab] - lf[np.maximum(n_lab - k, 0)]))  # fmt: skip
+        return np.where(ok, np.exp(lp), 0.0)
+
+    top = int(n_lab.max()) - 1
+    terms = np.full((top + 1, len(counts)), np.nan)  # terms[j, i]: item i after j of its labels
+    for j in range(top + 1):
+        tot = np.zeros(len(counts))
+        for a in range(j + 1):
+            s1, s0 = seq_prob(a + 1, j + 1), seq_prob(a, j + 1)
+            num1 = s1.sum() - (s1 if leave_out else 0.0)
+            num0 = s0.sum() - (s0 if leave_out else 0.0)
+            den = num1 + num0
+            p1 = np.where(den > 0, num1 / np.where(den > 0, den, 1.0), (a + 1) / (j + 2))
+            p1 = np.clip(p1, 1e-3, 1 - 1e-3)
+            hyp = np.where(n_lab >= j + 1, hypergeom.pmf(a, n_lab, counts[:, 1], j), 0.0)
+            q1 = (counts[:, 1] - a) / np.maximum(n_lab - j, 1)
+            tot += hyp * (q1 * np.log2(p1) + (1 - q1) * np.log2(1 - p1))
+        terms[j] = np.where(n_lab >= j + 1, tot, np.nan)
+    by_labels = np.array([np.nanmean(terms[k]) for k in range(min(max_k, top) + 1)])
+    by_columns = []
+    for k in range(max_k + 1):
+        js = np.arange(k + 1)
+        w = hypergeom.pmf(js[:, None], width, n_lab[None, :], k)
+        w = np.where(js[:, None] <= n_lab[None, :] - 1, w, 0.0)
+        t = (w * np.nan_to_num(terms[: k + 1])).sum(0)
+        mass = w.sum(0)
+        by_columns.append(float((t[mass > 0] / mass[mass > 0]).mean()))
+    cal = np.asarray(calibrated, dtype=float)
+    q = counts[:, 1] / n_lab
+    score = float(np.mean(q * np.log2(cal) + (1 - q) * np.log2(1 - cal)))
+    cols = np.array(by_columns)
+    return {
+        "score": score,
+        "curve_columns": cols.tolist(),
+        "curve_labels": by_labels.tolist(),
+        "equivalence_columns": equivalence_point(np.arange(len(cols)), cols, score)[0],
+        "equivalence_labels": equivalence_point(np.arange(len(by_labels)), by_labels, score)[0],
+    }
+
+
 def _fmt_curve(curve: dict[str, float | None]) -> str:
     return " ".join("—" if v is None else f"{v:.4f}" for v in curve.values())
 
@@ -434,7 +519,14 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap.add_argument("--data", type=Path, default=None, help="folder for the CSVs (default: temp)")
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     ap.add_argument("--cache", action="store_true", help="reuse stored reference results")
+    ap.add_argument(
+        "--wiki-attack", type=Path, default=None,
+        help="wiki_attack_labels_and_predictor.csv: run the authors' Wikipedia procedure instead",
+    )  # fmt: skip
+    ap.add_argument("--wiki-seeds", default="0,1,2,3", help="shuffle seeds for --wiki-attack")
     a = ap.parse_args(argv)
+    if a.wiki_attack is not None:
+        return _wiki_main(a.wiki_attack, [int(x) for x in a.wiki_seeds.split(",")], a.data, a.json)
     n_items, n_boot = (200, 1) if a.quick else (a.items, a.bootstrap)
     combos = [tuple(c.split(":")) for c in a.combos.split(",")]
 
@@ -478,6 +570,50 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
             print(f"  (skipped hard models for a soft scorer: {', '.join(r['models_skipped'])})")
     if a.json:
         a.json.write_text(json.dumps(res, indent=1))
+    return res
+
+
+def _wiki_main(
+    csv: Path, seeds: list[int], data: Path | None, json_out: Path | None
+) -> dict[str, dict[str, Any]]:
+    """The authors' Wikipedia procedure for each seed, its closed-form expectation over shuffles and
+    humanly's definition with the authors' calibrated predictions (see docs/survey.md)."""
+    import numpy as np
+    import pandas as pd
+
+    from humanly import Predictions, Ratings
+    from humanly.survey import equivalence
+
+    res: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="se-wiki-") as tmp:
+        folder = data or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for seed in seeds:
+            res[f"seed {seed}"] = run_wiki_attack(csv, seed, folder)
+            print(
+                f"authors' procedure, shuffle seed {seed}: {res[f'seed {seed}']['equivalence']:.2f}"
+            )
+        cal = pd.read_csv(folder / f"calibrated_seed{seeds[0]}.csv")["p_attack"].to_numpy()
+    df = pd.read_csv(csv)[: len(cal)]
+    counts = np.column_stack([df.n_labels - df.n_labelled_attack, df.n_labelled_attack])
+    for leave_out in (True, False):
+        e = padded_columns_expectation(counts, cal, 46, 20, leave_out)
+        res[f"expectation leave_out={leave_out}"] = e
+        cols, labs = e["equivalence_columns"], e["equivalence_labels"]
+        print(
+            f"expectation over shuffles (ABC leaves the item out: {leave_out}): "
+            f"{cols:.2f} in columns, {labs:.2f} in labels"
+        )
+    r = Ratings.from_counts(counts, items=df.rev_id.to_numpy(), classes=["n", "a"])
+    p = Predictions.from_arrays(
+        r.items, {"authors": np.column_stack([1 - cal, cal])}, classes=r.classes
+    )
+    m = equivalence(r, p, bootstrap=500, seed=0, progress=False).models[0]
+    res["humanly"] = m.to_dict()
+    print(f"humanly, the authors' calibrated predictions: {m.equivalence:.2f} "
+          f"[{m.equivalence_low:.2f}, {m.equivalence_high:.2f}]")  # fmt: skip
+    if json_out:
+        json_out.write_text(json.dumps(res, indent=1))
     return res
 
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
 
 __all__ = [
     "compositions",
+    "count_subvectors",
     "expected_plurality_credit",
     "lncomb",
     "lnfall",
@@ -31,20 +31,31 @@ __all__ = [
     "plurality_credit",
     "plurality_shares",
     "subcounts",
+    "subvectors",
     "unique_rows",
     "unique_rows_with_target",
 ]
 
-_LOGFACT = gammaln(np.arange(1025, dtype=float) + 1)
+
+def _logfact_table(size: int) -> np.ndarray:
+    """log(n!) for n = 0 … size − 1 (``math.lgamma``: no SciPy import on the hot path)."""
+    return np.array([math.lgamma(n + 1.0) for n in range(size)])
+
+
+_LOGFACT = _logfact_table(1025)
 
 
 def logfact(n: np.ndarray) -> np.ndarray:
-    """log(n!) for non-negative integer arrays (table lookup; the table grows as needed)."""
+    """log(n!) for non-negative integer arrays (table lookup; the table grows as needed).
+
+    >>> round(float(logfact(np.array([5]))[0]), 12) == round(math.log(120), 12)
+    True
+    """
     global _LOGFACT
     n = np.asarray(n)
     top = int(n.max()) if n.size else 0
     if top >= len(_LOGFACT):
-        _LOGFACT = gammaln(np.arange(2 * top + 2, dtype=float) + 1)
+        _LOGFACT = _logfact_table(2 * top + 2)
     return _LOGFACT[n]
 
 
@@ -91,6 +102,89 @@ def compositions(k: int, cap: np.ndarray) -> np.ndarray:
     return np.column_stack([rows, k - used]).astype(np.int64)
 
 
+def _support(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's classes with a positive count, in class order, padded to the widest row:
+    ``(classes (R, m), counts (R, m))`` with count 0 in the padding."""
+    nz = v > 0
+    m = int(nz.sum(axis=1).max()) if v.size else 0
+    cls = np.argsort(~nz, axis=1, kind="stable")[:, :m]
+    return cls, np.take_along_axis(v, cls, axis=1)
+
+
+def _enumerate(cap: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every vector y with 0 ≤ y ≤ cap_d (per row d of ``cap``) and Σ y = k, lexicographic within a
+    row: ``(row (S,), y (S, m))``."""
+    n_rows, m = cap.shape
+    rest = np.concatenate(
+        [np.cumsum(cap[:, ::-1], axis=1)[:, ::-1], np.zeros((n_rows, 1), dtype=np.int64)], axis=1
+    )
+    row = np.flatnonzero(rest[:, 0] >= k)
+    cols: list[np.ndarray] = []
+    used = np.zeros(len(row), dtype=np.int64)
+    for j in range(m - 1):
+        hi = np.minimum(k - used, cap[row, j])
+        lo = np.maximum(0, k - used - rest[row, j + 1])
+        cnt = np.maximum(hi - lo + 1, 0)
+        rep = np.repeat(np.arange(len(row)), cnt)
+        offs = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + lo[rep]
+        cols = [c[rep] for c in cols]
+        cols.append(offs)
+        row, used = row[rep], used[rep] + offs
+    if m:
+        cols.append(k - used)
+    y = np.column_stack(cols) if cols else np.zeros((len(row), 0), dtype=np.int64)
+    return row, y.astype(np.int64)
+
+
+def subvectors(
+    v: np.ndarray, k: int, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k-label sub-count vectors of rows of ``v`` (all rows, or those listed in ``rows``) without
+    their weights: ``(owner (S,), y (S, C))``, sorted by owner, lexicographic within an owner.
+
+    Enumerated over each row's own classes (its support), so the work is S × (support size) plus
+    writing the S × C output — never the compositions of k into C classes.
+
+    >>> owner, y = subvectors(np.array([[2, 0, 1], [0, 1, 0]]), 2)
+    >>> owner.tolist(), y.tolist()
+    ([0, 0], [[1, 0, 1], [2, 0, 0]])
+    """
+    v = np.asarray(v, dtype=np.int64)
+    n_cls = v.shape[1]
+    rows = np.arange(len(v)) if rows is None else np.asarray(rows, dtype=np.int64)
+    rows = rows[v[rows].sum(axis=1) >= k] if k >= 0 else rows[:0]
+    if n_cls == 0 or not len(rows):
+        return np.zeros(0, dtype=np.int64), np.zeros((0, n_cls), dtype=np.int64)
+    cls, cap = _support(v[rows])
+    local, ys = _enumerate(cap, k)
+    y = np.zeros((len(local), n_cls), dtype=np.int64)
+    if ys.shape[1]:
+        np.put_along_axis(y, cls[local], ys, axis=1)
+    return rows[local], y
+
+
+def count_subvectors(v: np.ndarray, k_max: int) -> np.ndarray:
+    """``out[d, k]``: how many distinct k-label sub-count vectors row d of ``v`` has (k = 0..k_max):
+    the coefficient of x^k in Π_c (1 + x + … + x^{v_dc}). Floats, so that huge counts do not wrap.
+
+    >>> count_subvectors(np.array([[2, 1], [1, 1]]), 3).tolist()
+    [[1.0, 2.0, 2.0, 1.0], [1.0, 2.0, 1.0, 0.0]]
+    """
+    v = np.asarray(v, dtype=np.int64)
+    _, cap = _support(v)
+    poly = np.zeros((len(v), k_max + 1))
+    poly[:, 0] = 1.0
+    for j in range(cap.shape[1]):
+        cs = np.cumsum(poly, axis=1)
+        c = np.minimum(cap[:, j], k_max)
+        shifted = np.zeros_like(cs)
+        for t in range(k_max + 1):  # Σ_{i=0}^{c} poly[t - i] = cs[t] - cs[t - c - 1]
+            lag = t - c - 1
+            shifted[:, t] = np.where(lag >= 0, cs[np.arange(len(v)), np.maximum(lag, 0)], 0.0)
+        poly = cs - shifted
+    return np.rint(poly)
+
+
 def subcounts(v: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The k-label sub-count vectors of each row of ``v`` and their hypergeometric weights.
 
@@ -101,35 +195,18 @@ def subcounts(v: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     Returns ``(owner, y, weight)``: ``owner[s]`` is the row of ``v`` that sub-vector ``s`` belongs to,
     ``y`` is (S, C) and ``weight`` (S,) sums to one over each owner. Rows with fewer than k labels own
     nothing. S is at most Σ_d Π_c (v_dc + 1), so memory grows with what the items contain — never with
-    the number of compositions of k into C classes.
+    the number of compositions of k into C classes (see :func:`subvectors`).
     """
     v = np.asarray(v, dtype=np.int64)
-    n_rows, n_cls = v.shape
-    n_lab = v.sum(axis=1)
-    owner = np.flatnonzero(n_lab >= k)
+    n_cls = v.shape[1]
+    owner, y = subvectors(v, k)
     if k < 0 or n_cls == 0 or len(owner) == 0:
         return (
             np.zeros(0, dtype=np.int64),
             np.zeros((0, n_cls), dtype=np.int64),
             np.zeros(0, dtype=float),
         )
-    # rest[d, j]: labels the classes j.. of row d can hold
-    rest = np.concatenate(
-        [np.cumsum(v[:, ::-1], axis=1)[:, ::-1], np.zeros((n_rows, 1), dtype=np.int64)], axis=1
-    )
-    cols: list[np.ndarray] = []
-    used = np.zeros(len(owner), dtype=np.int64)
-    for j in range(n_cls - 1):
-        hi = np.minimum(k - used, v[owner, j])
-        lo = np.maximum(0, k - used - rest[owner, j + 1])
-        cnt = np.maximum(hi - lo + 1, 0)
-        rep = np.repeat(np.arange(len(owner)), cnt)
-        offs = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + lo[rep]
-        cols = [c[rep] for c in cols]
-        cols.append(offs)
-        owner, used = owner[rep], used[rep] + offs
-    cols.append(k - used)
-    y = np.column_stack(cols).astype(np.int64)
+    n_lab = v.sum(axis=1)
     logw = lncomb(v[owner], y).sum(axis=1) - lncomb(n_lab[owner], k)
     return owner, y, np.exp(logw)
 

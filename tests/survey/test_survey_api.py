@@ -17,7 +17,7 @@ from humanly.survey import (
     make_scorer,
     power_curve,
 )
-from humanly.survey._engine import abc_predictions, make_plan
+from humanly.survey._engine import abc_row_probs, make_plan
 
 counts_st = st.lists(
     st.lists(st.integers(0, 6), min_size=3, max_size=3).filter(lambda r: sum(r) >= 2),
@@ -32,10 +32,11 @@ def test_weights_are_distributions_and_abc_is_a_distribution(rows: list[list[int
     counts = np.array(rows)
     plan = make_plan(counts, int(counts.sum(1).max()) - r, r, abc=True)
     for lvl in plan.levels:
-        tot = lvl.w.sum(axis=(1, 2))
+        # P(y, reference class | v) summed over the vector's reference triplets
+        tot = np.bincount(lvl.row_owner[lvl.ref_row], weights=lvl.ref_w, minlength=len(plan.v))
         np.testing.assert_allclose(tot[lvl.elig], 1.0, rtol=1e-9)
         assert np.all(tot[~lvl.elig] == 0)
-        p = abc_predictions(plan, lvl, plan.mult.astype(float))
+        p = abc_row_probs(lvl, plan.mult.astype(float), plan.abc_floor, plan.n_classes)
         assert np.all((p >= 0) & (p <= 1))
         np.testing.assert_allclose(p.sum(-1), 1.0, rtol=1e-9)
 

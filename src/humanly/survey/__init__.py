@@ -6,7 +6,8 @@ bootstrap ranges, expert-vs-amateur equivalence and the information view with he
 Where things live: :mod:`~humanly.survey.results` (result types), :mod:`~humanly.survey.api`
 (:func:`equivalence`, :func:`power_curve`), :mod:`~humanly.survey.experts`, :mod:`~humanly.survey.headroom`,
 :mod:`~humanly.survey.combiners`, :mod:`~humanly.survey.scorers`, :mod:`~humanly.survey.calibration`,
-:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges); private: ``_prepare`` (argument
+:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges), :mod:`~humanly.survey.truth`
+(HSCORE* and SEQ*, against the true states of a simulation); private: ``_prepare`` (argument
 checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` (exact, count-based) and
 ``_sampled`` (Algorithm 2).
 """
@@ -18,7 +19,16 @@ from typing import Any
 
 from .api import equivalence, power_curve
 from .calibration import calibrate_outputs
-from .combiners import ABC, COMBINERS, Frequency, Majority, Plurality, get_combiner
+from .combiners import (
+    ABC,
+    COMBINERS,
+    Frequency,
+    Majority,
+    MatrixCombiner,
+    Plurality,
+    get_combiner,
+    matrix_combiner,
+)
 from .crossing import equivalence_point
 from .experts import expert_equivalence
 from .headroom import headroom, urn_information
@@ -33,6 +43,7 @@ from .results import (
     PowerCurvePoint,
 )
 from .scorers import SCORERS, Scorer, get_scorer, make_scorer
+from .truth import TruthEquivalence, TruthModel, truth_equivalence
 
 __all__ = [
     "ABC",
@@ -45,11 +56,14 @@ __all__ = [
     "Headroom",
     "HeadroomSupport",
     "Majority",
+    "MatrixCombiner",
     "ModelEquivalence",
     "Plurality",
     "PowerCurve",
     "PowerCurvePoint",
     "Scorer",
+    "TruthEquivalence",
+    "TruthModel",
     "calibrate_outputs",
     "equivalence",
     "equivalence_point",
@@ -58,7 +72,9 @@ __all__ = [
     "get_scorer",
     "headroom",
     "make_scorer",
+    "matrix_combiner",
     "power_curve",
+    "truth_equivalence",
     "urn_information",
 ]
 

@@ -1,180 +1,55 @@
-"""Count-based engine of the survey power curve (Survey Equivalence, Algorithms 1–6).
-
-Every combiner and decomposable scorer depends on an item only through its label-count vector, so
-items are compressed into their D distinct count vectors ``V`` with multiplicities ``mult``; a bootstrap
-replicate (items drawn with replacement) is just another multiplicity vector, and every curve is a
-matrix product over those vectors.
+"""Count-based evaluation of the survey power curve (Survey Equivalence, Algorithms 1–6) on a
+:class:`~humanly.survey._levels.Plan`, vectorised over bootstrap replicates.
 
 Exact expectation (``method="exact"``). For an item with counts ``v`` (N labels) at level k with r
-reference raters, the k surveyed labels (count vector ``y``) and the r reference labels (count vector
-``z``) are a uniformly random draw without replacement from the item's labels (all rater subsets and
-reference raters of Algorithms 1–3 when every item has the same raters), so::
+reference raters, the k surveyed labels (counts ``y``) and the r reference labels (counts ``z``) are a
+uniformly random draw without replacement from the item's labels (all rater subsets and reference
+raters of Algorithms 1–3 when every item has the same raters), so::
 
     P(y, z | v) = prod_l C(v_l, y_l) C(v_l - y_l, z_l) / (C(N, k) C(N - k, r))
 
 (multivariate hypergeometric), and the reference label is the plurality of ``z`` (random tie-break;
-for r = 1 the single reference label). The expected per-item score is
-``E_k[v] = sum_{y,c} W[v, y, c] T[y, c]`` with ``W[v, y, c] = sum_z P(y, z | v) Q[z, c]`` and ``T`` the
+for r = 1 the single reference label). The expected per-item score is ``E_k[v] = sum_{(y, c)} w T`` over
+the plan's reference triplets (row (v, y), class c, weight w = P(y, reference = c | v)), with ``T`` the
 scorer's term for prediction ``comb(y)`` and reference class ``c``. The curve point is the mean of
-``E_k`` over items with at least k + r labels.
+``E_k`` over items with at least k + r labels. A bootstrap replicate is a multiplicity vector over the
+distinct count vectors; B replicates are one (B, D) matrix.
 
-Anonymous Bayesian Combiner (Algorithms 5–6). PROBABILITYONEITEM is the probability that k labels
-drawn in order from item u form one given sequence with counts ``y``:
-``prod_l (v_l)_(y_l) / (N)_(k)`` (falling factorials, in log space). ABC predicts label l after ``y``
-for item i with probability proportional to ``sum_{u != i} P_u(y + e_l)``. Excluding the item is done
-with integer multiplicities (``mult - e_v``) and prefix/suffix sums of non-negative terms, never by
-subtracting floats (no cancellation when one item dominates a rare label sequence). The
-proportionality normalises over l, which equals Algorithm 6's ratio when every item has at least
-k + 1 labels (and keeps predictions summing to one on ragged data).
+Anonymous Bayesian Combiner (Algorithms 5–6). PROBABILITYONEITEM is the probability that k + 1 labels
+drawn in order from item u form one given sequence with counts ``z``: ``prod_l (v_l)_(z_l) / (N)_(k+1)``
+(falling factorials, log space). ABC predicts label l after ``y`` for item i with probability
+proportional to ``sum_{u != i} P_u(y + e_l)``. The sum over the other items is taken over the items
+that contain ``y + e_l`` only, with integer multiplicities (``mult - e_v``) and segmented prefix and
+suffix sums of non-negative terms — never by subtracting floats (no cancellation when one item
+dominates a rare label sequence). The proportionality normalises over l, which equals Algorithm 6's
+ratio when every item has at least k + 1 labels (and keeps predictions summing to one on ragged
+data). A class l with no item containing ``y + e_l`` gets probability 0, raised to the floor.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
-from .._counts import compositions, lncomb, lnfall, unique_rows
-from .combiners import clip_probs, tie_uniform
-from .scorers import Scorer
+from ._levels import AbcLevel, Level, Plan, make_plan
+from .combiners import TIE_TOL, clip_probs
+from .scorers import LOG_FLOOR, Scorer, agreement_terms, ce_terms
 
-__all__ = ["Plan", "make_plan"]
+__all__ = [
+    "BATCH_BUDGET",
+    "Plan",
+    "abc_row_probs",
+    "curves",
+    "fixed_terms",
+    "make_plan",
+    "output_terms",
+]
 
-
-def _codes(y: np.ndarray, base: int) -> np.ndarray:
-    w = base ** np.arange(y.shape[1], dtype=np.int64)
-    return (y.astype(np.int64) * w).sum(axis=1)
-
-
-def plurality_dist(z: np.ndarray) -> np.ndarray:
-    """Distribution of the plurality label of each count row (uniform over ties)."""
-    return tie_uniform(z)
-
-
-@dataclasses.dataclass
-class Level:
-    k: int
-    y: np.ndarray  # (Y, C) survey count vectors
-    w: np.ndarray  # (D, Y, C) P(y, reference class c | v)
-    elig: np.ndarray  # (D,) bool: N_v >= k + r
-    # ABC pieces
-    z_idx: np.ndarray | None = None  # (Y, C) index of y + e_l into the level-(k+1) sequences
-    pt: np.ndarray | None = None  # (D, Z) sequence probabilities of y + e_l, column z scaled by
-    scale: np.ndarray | None = None  # (Y, C) exp(column log-scale - row max): restores the ratios
-
-
-@dataclasses.dataclass
-class Plan:
-    """Everything about a data set that does not change between bootstrap replicates."""
-
-    v: np.ndarray  # (D, C) distinct count vectors
-    inv: np.ndarray  # (n,) item -> distinct vector
-    mult: np.ndarray  # (D,) multiplicities in the data
-    n_labels: np.ndarray  # (D,)
-    r: int
-    levels: list[Level]
-    qref: np.ndarray  # (D, C) reference-label distribution for the classifier (r labels)
-    ref_elig: np.ndarray  # (D,) N_v >= r
-    abc: bool
-    abc_floor: float = 1e-3
-
-    @property
-    def ks(self) -> np.ndarray:
-        return np.array([lv.k for lv in self.levels])
-
-
-def make_plan(
-    counts: np.ndarray, max_k: int, r: int = 1, abc: bool = False, abc_floor: float = 1e-3
-) -> Plan:
-    """Precompute the hypergeometric weights (and ABC sequence probabilities) for levels 0..max_k."""
-    counts = np.asarray(counts, dtype=np.int64)
-    v, inv, mult = unique_rows(counts)
-    n_lab = v.sum(axis=1)
-    cap = v.max(axis=0)
-    n_cls = v.shape[1]
-    base = int(cap.max()) + 2
-    levels = []
-    zr = compositions(r, np.full(n_cls, r))
-    q = plurality_dist(zr)  # (Zr, C)
-    for k in range(max_k + 1):
-        y = compositions(k, cap)
-        elig = n_lab >= k + r
-        if not elig.any() or len(y) == 0:
-            break
-        lw = (
-            lncomb(v[:, None, None, :], y[None, :, None, :])
-            + lncomb(v[:, None, None, :] - y[None, :, None, :], zr[None, None, :, :])
-        ).sum(-1)
-        norm = lncomb(n_lab, np.full_like(n_lab, k)) + lncomb(n_lab - k, np.full_like(n_lab, r))
-        lw = lw - np.where(elig, norm, 0)[:, None, None]
-        p = np.where(elig[:, None, None], np.exp(lw), 0.0)
-        w = p @ q  # (D, Y, C)
-        keep = w.reshape(len(v), len(y), -1).sum(axis=(0, 2)) > 0
-        y, w = y[keep], w[:, keep]
-        lvl = Level(k=k, y=y, w=w, elig=elig)
-        if abc:
-            z = compositions(k + 1, cap)
-            zcode = _codes(z, base)
-            order = np.argsort(zcode)
-            nxt = y[:, None, :] + np.eye(n_cls, dtype=np.int64)[None]
-            ncode = _codes(nxt.reshape(-1, n_cls), base)
-            pos = np.searchsorted(zcode[order], ncode)
-            pos = np.minimum(pos, len(order) - 1)
-            found = zcode[order][pos] == ncode
-            idx = np.where(found, order[pos], -1).reshape(len(y), n_cls)
-            has = n_lab >= k + 1
-            den = np.where(has, lnfall(n_lab, np.full_like(n_lab, k + 1)), 0.0)
-            lp = lnfall(v[:, None, :], z[None, :, :]).sum(-1) - den[:, None]
-            lp = np.where(has[:, None], lp, -np.inf)
-            top = lp.max(axis=0)
-            top = np.where(np.isfinite(top), top, 0.0)
-            pt = np.exp(lp - top[None, :])
-            # append a zero column for vectors y + e_l beyond every item's counts
-            pt = np.column_stack([pt, np.zeros(len(v))])
-            top = np.append(top, 0.0)
-            idx = np.where(idx < 0, pt.shape[1] - 1, idx)
-            ltop = top[idx]
-            lvl.z_idx, lvl.pt = idx, pt
-            lvl.scale = np.exp(ltop - ltop.max(axis=1, keepdims=True))
-        levels.append(lvl)
-    zq = compositions(r, np.full(n_cls, r))
-    lq = (lncomb(v[:, None, :], zq[None]).sum(-1)) - np.where(
-        n_lab >= r, lncomb(n_lab, np.full_like(n_lab, r)), 0
-    )[:, None]
-    ref_elig = n_lab >= r
-    qref = np.where(ref_elig[:, None], np.exp(lq) @ plurality_dist(zq), 0.0)
-    return Plan(v, inv, mult, n_lab, r, levels, qref, ref_elig, abc, abc_floor)
-
-
-def leave_one_out(mult: np.ndarray, pt: np.ndarray) -> np.ndarray:
-    """``a[v] = sum_u (mult_u - [u = v]) pt[u]`` for every row v, without cancellation: the sum over
-    u != v is a prefix plus a suffix sum of non-negative terms (no float subtraction)."""
-    w = mult.reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
-    cs = np.cumsum(w, axis=0)
-    before = np.concatenate([np.zeros_like(w[:1]), cs[:-1]], axis=0)
-    rs = np.cumsum(w[::-1], axis=0)[::-1]
-    after = np.concatenate([rs[1:], np.zeros_like(w[:1])], axis=0)
-    own = np.maximum(mult - 1, 0).reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
-    return before + after + own
-
-
-def abc_predictions(plan: Plan, lvl: Level, mult: np.ndarray) -> np.ndarray:
-    """ABC predictions (D, Y, C) for a held-out item with each distinct vector (Algorithms 5–6)."""
-    assert lvl.pt is not None and lvl.z_idx is not None and lvl.scale is not None
-    pt = lvl.pt
-    mult = np.asarray(mult, dtype=float)
-    a = leave_one_out(mult, pt)
-    a = np.maximum(a, 0.0)
-    num = a[:, lvl.z_idx] * lvl.scale[None]  # (D, Y, C)
-    den = num.sum(axis=-1, keepdims=True)
-    n_cls = num.shape[-1]
-    smooth = (lvl.y + 1.0) / (lvl.k + n_cls)  # fallback when no other item has such a sequence
-    p = np.where(den > 0, num / np.where(den > 0, den, 1.0), smooth[None])
-    if plan.abc_floor > 0:
-        p = clip_probs(p, (plan.abc_floor, 1.0))
-    return p
+#: Bytes the arrays of one batch of bootstrap replicates may take at one level (the batch is split
+#: to stay under it).
+BATCH_BUDGET = 128 << 20
 
 
 def output_terms(
@@ -190,41 +65,180 @@ def output_terms(
     return scorer.terms(probs)
 
 
-def curve_terms(
-    plan: Plan,
-    combiner: Any,
-    scorer: Scorer,
-    clip: tuple[float, float],
-    mult: np.ndarray | None = None,
-    cache: dict[int, np.ndarray] | None = None,
-) -> np.ndarray:
-    """E (D, L): expected per-item score of each distinct vector at each level."""
-    mult = plan.mult if mult is None else mult
-    out = np.zeros((len(plan.v), len(plan.levels)))
-    for j, lvl in enumerate(plan.levels):
-        if plan.abc:
-            p = abc_predictions(plan, lvl, mult)
-            t = output_terms(scorer, p, False, clip)  # (D, Y, C)
-            out[:, j] = np.einsum("dyc,dyc->d", lvl.w, t)
-        else:
-            if cache is not None and j in cache:
-                out[:, j] = cache[j]
-                continue
-            p = combiner.predict(lvl.y)
-            t = output_terms(scorer, p, combiner.hard, clip)  # (Y, C)
-            out[:, j] = np.einsum("dyc,yc->d", lvl.w, t)
-            if cache is not None:
-                cache[j] = out[:, j]
+def _by_owner(lvl: Level, vals: np.ndarray, n_vec: int) -> np.ndarray:
+    """Sum of reference-triplet values ``vals`` (R, B) per distinct vector → (D, B)."""
+    out = np.zeros((n_vec, vals.shape[1]))
+    if vals.shape[0]:
+        out[lvl.owners] = np.add.reduceat(vals, lvl.owner_start, axis=0)
     return out
 
 
-def curve_from_terms(plan: Plan, e: np.ndarray, mult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Curve points and item counts per level from per-vector terms and multiplicities."""
+def fixed_terms(plan: Plan, combiner: Any, scorer: Scorer, clip: tuple[float, float]) -> np.ndarray:
+    """E (D, L): the expected per-item score of each distinct vector at each level, for a combiner that
+    does not learn from the data (its prediction depends on y only): computed once."""
+    out = np.zeros((len(plan.v), len(plan.levels)))
+    for j, lvl in enumerate(plan.levels):
+        t = output_terms(scorer, combiner.predict(lvl.ys), combiner.hard, clip)  # (Y, C)
+        vals = lvl.ref_w * t[lvl.row_y[lvl.ref_row], lvl.ref_cls]
+        out[:, j] = _by_owner(lvl, vals[:, None], len(plan.v))[:, 0]
+    return out
+
+
+# ----------------------------------------------------------------------------- ABC
+# Arrays over replicates are laid out (items, replicates): gathers copy contiguous rows and the
+# segment sums run down the first axis, the same additions in the same order for every replicate.
+def _leave_one_out(a: AbcLevel, mt: np.ndarray) -> np.ndarray:
+    """For replicates ``mt`` (D, B): each contributor pair's sum over the *other* items that contain
+    its z (T, B), followed by each z's sum over all items (Z, B); segmented prefix and suffix sums of
+    non-negative terms (Hillis–Steele doubling), no subtraction."""
+    m_t = mt[a.t_owner]
+    w = m_t * a.t_p[:, None]
+    pre = w.copy()
+    for i, idx in enumerate(a.scan):
+        pre[idx] = pre[idx] + pre[idx - (1 << i)]
+    suf = w
+    for i, idx in enumerate(a.scan_rev):
+        suf[idx] = suf[idx] + suf[idx + (1 << i)]
+    loo = np.maximum(m_t - 1, 0, out=m_t)
+    loo *= a.t_p[:, None]
+    has = a.prev >= 0
+    loo[has] += pre[a.prev[has]]
+    has = a.next >= 0
+    loo[has] += suf[a.next[has]]
+    return np.concatenate([loo, pre[a.z_last]])
+
+
+def _abc_entries(
+    lvl: Level, mt: np.ndarray, floor: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ABC's floored, unnormalised probabilities at the entries (E, B), their normaliser per row
+    (S, B), the probability of a class with no entry (S, B) and whether each row had any other item
+    to learn from (S, B): the probability of entry e is ``q[e] / norm[row of e]``.
+
+    With p = num / den and the floor f, the floored and renormalised probability of an entry is
+    max(num, f·den) / (Σ_row max(num, f·den) + n_absent·f·den): one normalisation instead of two."""
+    a = lvl.abc
+    assert a is not None
+    src = _leave_one_out(a, mt)
+    if a.src_scale is not None:
+        src *= a.src_scale[:, None]
+    num = src[np.where(a.e_t >= 0, a.e_t, len(a.t_owner) + a.e_z)]
+    if a.e_scale is not None:
+        num *= a.e_scale[:, None]
+    den = np.add.reduceat(num, a.row_start, axis=0)
+    ok = den > 0
+    if floor > 0:
+        fden = floor * den
+        np.maximum(num, np.repeat(fden, a.per_row, axis=0), out=num)
+        tot = np.add.reduceat(num, a.row_start, axis=0)
+        tot += a.n_absent[:, None] * fden
+        tot = np.where(ok, tot, 1.0)
+        back = np.where(a.n_absent[:, None] > 0, fden / tot, 0.0)
+    else:
+        tot, back = np.where(ok, den, 1.0), np.zeros(den.shape)
+    return num, tot, back, ok
+
+
+def _fallback(lvl: Level, scorer: Scorer, floor: float, n_cls: int) -> np.ndarray:
+    """Scorer terms at the reference triplets when no other item has any sequence y + e_l: the
+    prediction (y + 1)/(k + C), floored (R,)."""
+    assert scorer.terms is not None
+    p = (lvl.ys + 1.0) / (lvl.k + n_cls)
+    if floor > 0:
+        p = clip_probs(p, (floor, 1.0))
+    t = scorer.terms(p)
+    return t[lvl.row_y[lvl.ref_row], lvl.ref_cls]
+
+
+def _abc_ref_terms(
+    lvl: Level, mt: np.ndarray, scorer: Scorer, floor: float, n_cls: int, fb: np.ndarray
+) -> np.ndarray:
+    """Scorer terms of the ABC's predictions at the reference triplets (R, B)."""
+    a = lvl.abc
+    assert a is not None
+    q, tot, back, ok = _abc_entries(lvl, mt, floor)
+    x = q[a.ref_entry]
+    x /= tot[lvl.ref_row]
+    if scorer.terms is ce_terms:
+        t = np.log2(np.maximum(x, LOG_FLOOR, out=x), out=x)
+    elif scorer.terms is agreement_terms:
+        p = q / np.repeat(tot, a.per_row, axis=0)
+        top = np.maximum(np.maximum.reduceat(p, a.row_start, axis=0), back)
+        cut = top - TIE_TOL * np.maximum(1.0, top)
+        n_top = np.add.reduceat((p >= cut[a.e_row]).astype(float), a.row_start, axis=0)
+        n_top += np.where(back >= cut, a.n_absent[:, None], 0)
+        t = (x >= cut[lvl.ref_row]) / n_top[lvl.ref_row]
+    else:  # any other decomposable scorer: dense predictions, replicate by replicate
+        dense = abc_row_probs(lvl, mt.T, floor, n_cls)
+        assert scorer.terms is not None
+        t = np.stack([scorer.terms(d)[lvl.ref_row, lvl.ref_cls] for d in dense], axis=1)
+    return np.where(ok[lvl.ref_row], t, fb[:, None])
+
+
+def abc_row_probs(lvl: Level, mult: np.ndarray, floor: float, n_cls: int) -> np.ndarray:
+    """The ABC's predictions (B, S, C) for every survey row of ``lvl`` (held-out item's vector, survey
+    counts y) under each replicate's multiplicities ``mult`` (B, D): rows sum to one."""
+    a = lvl.abc
+    assert a is not None
+    mt = np.atleast_2d(np.asarray(mult, dtype=float)).T.copy()
+    q, tot, back, ok = _abc_entries(lvl, mt, floor)
+    p = q / np.repeat(tot, a.per_row, axis=0)
+    out = np.repeat(back.T[:, :, None], n_cls, axis=2)
+    out[:, a.e_row, a.e_cls] = p.T
+    smooth = (lvl.ys[lvl.row_y] + 1.0) / (lvl.k + n_cls)
+    if floor > 0:
+        smooth = clip_probs(smooth, (floor, 1.0))
+    return np.where(ok.T[:, :, None], out, smooth[None])
+
+
+# ----------------------------------------------------------------------------- curves
+def _batch_size(plan: Plan) -> int:
+    """Replicates per batch so that one level's per-replicate arrays stay under BATCH_BUDGET."""
+    per = 1
+    for lvl in plan.levels:
+        a = lvl.abc
+        n = len(lvl.ref_row) * 3 + len(plan.v) * 2
+        if a is not None:
+            n += len(a.t_owner) * 6 + len(a.e_z) * 5 + len(a.row_start) * 4
+        per = max(per, n * 8)
+    return max(1, BATCH_BUDGET // per)
+
+
+def curves(
+    plan: Plan,
+    mult: np.ndarray,
+    fixed: np.ndarray | None,
+    scorer: Scorer,
+    clip: tuple[float, float],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Curve points (B, L) and items per level (B, L) of replicates with multiplicities ``mult``
+    (B, D); ``fixed``: the terms of a combiner that does not learn (:func:`fixed_terms`), else the ABC
+    is re-learned on every replicate. Each replicate's numbers do not depend on the batch it is in
+    (sums over items run along each replicate's own contiguous row; segment sums down the columns)."""
+    mult = np.atleast_2d(np.asarray(mult, dtype=float))
+    mt = mult.T  # (D, B)
     elig = np.column_stack([lvl.elig for lvl in plan.levels]).astype(float)  # (D, L)
-    n = mult @ elig
+    n_items = np.stack([(mult * elig[:, j]).sum(axis=1) for j in range(elig.shape[1])], 1)
+    out = np.empty(n_items.shape)
+    n_cls = plan.n_classes
+    if fixed is not None:
+        for j in range(elig.shape[1]):
+            out[:, j] = (mult * (fixed[:, j] * elig[:, j])).sum(axis=1)
+    else:
+        fbs = [_fallback(lvl, scorer, plan.abc_floor, n_cls) for lvl in plan.levels]
+        step = _batch_size(plan)
+        for b0 in range(0, mt.shape[1], step):
+            m = np.ascontiguousarray(mt[:, b0 : b0 + step])
+            for j, lvl in enumerate(plan.levels):
+                t = _abc_ref_terms(lvl, m, scorer, plan.abc_floor, n_cls, fbs[j])
+                t *= lvl.ref_w[:, None]
+                e = _by_owner(lvl, t, len(plan.v))
+                e *= elig[:, j : j + 1]
+                e *= m
+                # each replicate's sum over its own contiguous row: the same for any batch
+                out[b0 : b0 + step, j] = np.ascontiguousarray(e.T).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        c = (mult @ (e * elig)) / n
-    return c, n
+        return out / n_items, n_items
 
 
 def n_subsets(n: int, k: int) -> int:

@@ -17,7 +17,7 @@ from . import _engine as eng
 from ._replicates import Engine
 from ._sampled import label_matrix
 from .calibration import CALIBRATIONS, calibrate_outputs
-from .combiners import ABC, get_combiner
+from .combiners import ABC, get_combiner, is_matrix_combiner
 from .scorers import Scorer, get_scorer
 
 __all__ = ["METHODS", "Options", "Prepared", "check_clip", "check_options", "prepare"]
@@ -88,8 +88,13 @@ def check_options(
     comb = get_combiner(combiner, clip=clip)
     sc = get_scorer(scorer)
     if method is None:
-        method = "exact" if sc.decomposable else "sampled"
+        method = "exact" if sc.decomposable and not is_matrix_combiner(comb) else "sampled"
     check_choice("method", method, METHODS)
+    if method == "exact" and is_matrix_combiner(comb):
+        raise InputError(
+            f"combiner {comb.name!r} sees the whole rating matrix, so the exact engine cannot "
+            'enumerate its predictions; use method="sampled" (Algorithm 2)'
+        )
     if method == "exact" and not sc.decomposable:
         raise InputError(
             f"scorer {sc.name!r} is not an average of per-item terms, so its expectation over rater "
@@ -271,7 +276,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     if opts.method == "sampled" or (not sc.decomposable and out.probs):
         labels, complete = _sampled_labels(ratings, n_lab)
     myopic = (
-        eng.curve_terms(plan, comb, sc, opts.clip)
+        eng.fixed_terms(plan, comb, sc, opts.clip)
         if opts.method == "exact" and not is_abc
         else None
     )

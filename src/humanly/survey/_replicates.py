@@ -85,20 +85,16 @@ class Replicates:
 def _curve(
     e: Engine, idx: np.ndarray | None, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The curve of the data (``idx=None``) or of one replicate (item indices ``idx``)."""
     plan = e.plan
     if e.method == "exact":
-        # multiplicity of each distinct count vector in the replicate: one pass over items
         mult = (
             plan.mult.astype(float)
             if idx is None
             else np.bincount(plan.inv, weights=e.item_counts(idx), minlength=len(plan.v))
         )
-        terms = (
-            e.myopic_terms
-            if e.myopic_terms is not None
-            else eng.curve_terms(plan, e.combiner, e.scorer, e.clip, mult)
-        )
-        return eng.curve_from_terms(plan, terms, mult)
+        c, n = eng.curves(plan, mult[None], e.myopic_terms, e.scorer, e.clip)
+        return c[0], n[0]
     inv = plan.inv if idx is None else plan.inv[idx]
     mult = np.bincount(inv, minlength=len(plan.v)).astype(float)
     assert e.labels is not None
@@ -145,11 +141,21 @@ def _point_rng(seed: int | None) -> np.random.Generator:
 def _boot_chunk(
     e: Engine, b0: int, b1: int, seed: int | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bootstrap replicates b0..b1-1: replicate b resamples items with ``stream(seed, b)``."""
+    """Bootstrap replicates b0..b1-1: replicate b resamples items with ``stream(seed, b)``. With the
+    exact method the curves of the whole chunk are one batch (the same numbers as one by one)."""
     n_lv = len(e.plan.levels)
     curves = np.empty((b1 - b0, n_lv))
     counts = np.empty((b1 - b0, n_lv))
     models = np.empty((b1 - b0, e.n_models))
+    if e.method == "exact":
+        mult = np.empty((b1 - b0, len(e.plan.v)))
+        unused = np.random.default_rng(0)  # decomposable scorers draw nothing
+        for i, b in enumerate(range(b0, b1)):
+            idx = stream(seed, b).integers(0, e.n, size=e.n)
+            mult[i] = np.bincount(e.plan.inv, weights=e.item_counts(idx), minlength=len(mult[i]))
+            models[i] = _models(e, idx, unused)
+        curves[:], counts[:] = eng.curves(e.plan, mult, e.myopic_terms, e.scorer, e.clip)
+        return curves, counts, models
     for i, b in enumerate(range(b0, b1)):
         g = stream(seed, b)
         idx = g.integers(0, e.n, size=e.n)

@@ -12,14 +12,16 @@ Pearson, Spearman) and kept for every scorer as ``method="sampled"``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from typing import Any
 
 import numpy as np
 
-from ._engine import Plan, _codes, abc_predictions
-from .combiners import clip_probs
+from ._engine import abc_row_probs
+from ._levels import Level, Plan
+from .combiners import clip_probs, is_matrix_combiner
 from .scorers import Scorer
 
 __all__ = ["label_matrix", "sampled_classifier", "sampled_curve"]
@@ -71,24 +73,40 @@ def _onehot_counts(lab: np.ndarray, n_cls: int) -> np.ndarray:
     return (lab[..., None] == np.arange(n_cls)).sum(-2)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Predictor:
+    """What a level's predictions need: the combiner, the ABC's table of predictions per survey row of
+    the level (``None`` for other combiners) and the replicate's rating matrix as counts (for a
+    combiner that sees the whole matrix, :class:`~humanly.survey.combiners.MatrixCombiner`)."""
+
+    combiner: Any
+    abc_table: tuple[np.ndarray, Level] | None
+    counts: np.ndarray
+
+
 def _predict(
     y: np.ndarray,
     vec: np.ndarray,
-    combiner: Any,
-    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    items: np.ndarray,
+    pr: _Predictor,
     scorer: Scorer,
     clip: tuple[float, float],
     rng: np.random.Generator,
 ) -> np.ndarray:
+    """Predictions for survey counts ``y`` (..., C) of the items at rows ``items`` of the replicate
+    (their distinct count vectors ``vec``)."""
     n_cls = y.shape[-1]
     flat = y.reshape(-1, n_cls)
-    if abc_table is not None:
-        table, ycodes, base = abc_table
-        order = np.argsort(ycodes)
-        pos = order[np.searchsorted(ycodes[order], _codes(flat, base))]
-        p = table[np.broadcast_to(vec, y.shape[:-1]).reshape(-1), pos]
-        return p.reshape(y.shape)
-    p = combiner.predict(flat).reshape(y.shape)
+    if pr.abc_table is not None:
+        table, lvl = pr.abc_table
+        rows = lvl.row_index(np.broadcast_to(vec, y.shape[:-1]).reshape(-1), flat)
+        return table[rows].reshape(y.shape)
+    combiner = pr.combiner
+    if is_matrix_combiner(combiner):
+        at = np.broadcast_to(items, y.shape[:-1]).reshape(-1)
+        p = np.asarray(combiner.predict_matrix(flat, pr.counts, at), dtype=float).reshape(y.shape)
+    else:
+        p = combiner.predict(flat).reshape(y.shape)
     if combiner.hard:
         h = _draw_label(p, rng)
         p = np.eye(n_cls)[h]
@@ -113,18 +131,20 @@ def sampled_curve(
     """Curve points and item counts per level by sampling (see the module docstring)."""
     n_cls = plan.v.shape[1]
     r = plan.r
-    base = int(plan.v.max()) + 2
     n_lab = (labels >= 0).sum(axis=1)
     out = np.full(len(plan.levels), np.nan)
     nit = np.zeros(len(plan.levels))
+    counts = _onehot_counts(labels, n_cls)
+    everyone = np.arange(len(labels))
     for j, lvl in enumerate(plan.levels):
         k = lvl.k
         abc_table = None
         if plan.abc:
-            abc_table = (abc_predictions(plan, lvl, mult), _codes(lvl.y, base), base)
+            abc_table = (abc_row_probs(lvl, mult, plan.abc_floor, n_cls)[0], lvl)
+        pr = _Predictor(combiner, abc_table, counts)
         if complete and r == 1:
             out[j] = _complete_level(
-                labels, inv, k, combiner, abc_table, scorer, clip, positive, n_draws, rng, n_cls
+                labels, inv, k, pr, scorer, clip, positive, n_draws, rng, n_cls
             )
             nit[j] = len(labels)
             continue
@@ -134,7 +154,7 @@ def sampled_curve(
             for sub in _subsets(width, k, n_draws, rng):
                 unused = [c for c in range(width) if c not in sub]
                 y = _onehot_counts(labels[:, list(sub)], n_cls)  # (n, C)
-                p = _predict(y[None], inv[None], combiner, abc_table, scorer, clip, rng)[0]
+                p = _predict(y[None], inv[None], everyone[None], pr, scorer, clip, rng)[0]
                 refs = _subsets(len(unused), r, n_draws, rng)
                 ref_cols = np.array([[unused[i] for i in rs] for rs in refs])  # (R, r)
                 z = _onehot_counts(labels[:, ref_cols].transpose(1, 0, 2), n_cls)  # (R, n, C)
@@ -147,6 +167,7 @@ def sampled_curve(
         keep = n_lab >= k + r
         lab = labels[keep]
         vec = inv[keep]
+        at = np.flatnonzero(keep)
         nit[j] = len(lab)
         if not len(lab):
             continue
@@ -161,7 +182,7 @@ def sampled_curve(
             y = _onehot_counts(perm[..., :k], n_cls)  # (s, n, C)
             z = _onehot_counts(perm[..., k : k + r], n_cls)
             ref = _plurality(z, rng)
-            p = _predict(y, vec[None, :], combiner, abc_table, scorer, clip, rng)
+            p = _predict(y, vec[None, :], at[None, :], pr, scorer, clip, rng)
             draws.append(scorer.score(p, ref, positive, rng))
         out[j] = _nanmean(np.concatenate(draws))
     return out, nit
@@ -171,8 +192,7 @@ def _complete_level(
     labels: np.ndarray,
     inv: np.ndarray,
     k: int,
-    combiner: Any,
-    abc_table: tuple[np.ndarray, np.ndarray, int] | None,
+    pr: _Predictor,
     scorer: Scorer,
     clip: tuple[float, float],
     positive: int,
@@ -196,7 +216,7 @@ def _complete_level(
         sl = slice(s0, min(n_sub, s0 + step))
         lab = labels[:, subs[sl]].transpose(1, 0, 2)  # (s, n, k)
         y = _onehot_counts(lab, n_cls) if k else np.zeros((lab.shape[0], n, n_cls), np.int64)
-        p = _predict(y, inv[None, :], combiner, abc_table, scorer, clip, rng)  # (s, n, C)
+        p = _predict(y, inv[None, :], np.arange(n)[None, :], pr, scorer, clip, rng)  # (s, n, C)
         si, col = np.nonzero(unused[sl])
         if scorer.grouped is not None:
             sc = scorer.grouped(p, labels[:, col].T, si, positive)

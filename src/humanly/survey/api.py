@@ -10,13 +10,19 @@ from typing import Any, Literal
 import numpy as np
 
 from .._bootstrap import percentile_interval
-from .._checks import check_int
+from .._checks import check_int, check_number
 from .._parallel import check_workers
 from .._result import Interval
 from ..data import InputError, join
 from ._prepare import Options, Prepared, check_options, prepare
 from ._replicates import Replicates, run
-from .crossing import curve_points, equivalence_interval, equivalence_point
+from .crossing import (
+    curve_points,
+    equivalence_mean,
+    equivalence_point,
+    equivalence_replicates,
+    items_for_width,
+)
 from .headroom import headroom as estimate_headroom
 from .results import EquivalenceResult, Headroom, ModelEquivalence, PowerCurve
 
@@ -46,10 +52,25 @@ def _headroom(prep: Prepared, wanted: bool) -> Headroom | None:
     return estimate_headroom(prep.ratings, seed=prep.options.seed)
 
 
+def _headroom_notes(head: Headroom | None) -> tuple[str, ...]:
+    if head is None or head.converged:
+        return ()
+    return (
+        f"the headroom fit stopped after {head.iterations} steps without converging (its mean "
+        f"log-likelihood may be up to {head.gap:.2g} nats per item below the maximum); raise max_iter "
+        "with humanly.survey.headroom",
+    )
+
+
 def _model_rows(
-    prep: Prepared, reps: Replicates, ks: np.ndarray, head: Headroom | None
+    prep: Prepared,
+    reps: Replicates,
+    ks: np.ndarray,
+    head: Headroom | None,
+    target_width: float | None,
 ) -> tuple[ModelEquivalence, ...]:
-    """One row per model: score and equivalence with their ranges, information and performance ratio."""
+    """One row per model: score and equivalence with their ranges and bootstrap mean, information,
+    performance ratio and the items a target width needs."""
     info = _information_view(prep.options)
     n_ref = int(prep.engine.ref_elig.sum())
     rows = []
@@ -57,15 +78,23 @@ def _model_rows(
         h = float(reps.scores[j])
         eq, note = equivalence_point(ks, reps.curve, h)
         score_range = eq_range = Interval(None, None)
+        mean = needed = None
         if reps.models is not None and reps.curves is not None:
             score_range = percentile_interval(reps.models[:, j])
-            eq_range = equivalence_interval(ks, reps.curves, reps.models[:, j])
+            values = equivalence_replicates(ks, reps.curves, reps.models[:, j])
+            eq_range = percentile_interval(values)
+            mean = equivalence_mean(values)
+            if target_width is not None and eq_range.low is not None:
+                width = None if eq_range.high is None else eq_range.high - eq_range.low
+                needed = items_for_width(n_ref, width, target_width)
         gain = float(h - reps.curve[0]) if info else None
         ratio = None
         if head is not None and gain is not None and head.information > 0:
             ratio = gain / head.information
         rows.append(
-            ModelEquivalence(name, h, *score_range, eq, note, *eq_range, n_ref, gain, ratio)
+            ModelEquivalence(
+                name, h, *score_range, eq, note, *eq_range, n_ref, gain, ratio, mean, needed
+            )
         )
     return tuple(rows)
 
@@ -88,6 +117,7 @@ def equivalence(
     clip: tuple[float, float] = (0.02, 0.98),
     n_draws: int = 200,
     headroom: bool = False,
+    target_width: float | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
@@ -121,6 +151,10 @@ def equivalence(
     headroom
         With ABC + cross-entropy, estimate the curve's asymptote by a nonparametric mixture
         (:func:`humanly.survey.headroom`) and each model's performance ratio.
+    target_width
+        For each model, how many items would bring the 95% bootstrap range of its equivalence below
+        this many raters (``items_needed``), assuming the width shrinks as 1/√N — an approximation
+        (needs ``bootstrap`` > 0).
     workers, scheduler, client
         Run bootstrap replicates on dask.distributed; the numbers are identical.
 
@@ -133,6 +167,7 @@ def equivalence(
     {'hard': -1.54, 'soft': -0.847}
     """
     n_boot = _check_run(bootstrap, headroom, workers, scheduler)
+    width = _check_width(target_width, n_boot)
     opts = check_options(
         combiner=combiner,
         scorer=scorer,
@@ -149,11 +184,31 @@ def equivalence(
     study = join(ratings, predictions, missing=missing)
     prep = prepare(study.ratings, study.predictions, opts)
     reps = run(prep.engine, n_boot, opts.seed, workers, scheduler, client, progress)
-    return _result(prep, reps, n_boot, _headroom(prep, headroom))
+    return _result(prep, reps, n_boot, _headroom(prep, headroom), width)
+
+
+def _check_width(target_width: Any, n_boot: int) -> float | None:
+    width = check_number("target_width", target_width, minimum=0.0, open_low=True, allow_none=True)
+    if width is not None and n_boot == 0:
+        raise InputError(
+            f"target_width={target_width!r} is read off the bootstrap ranges; pass bootstrap=200 or more"
+        )
+    return None if width is None else float(width)
+
+
+#: Said in the result when ``target_width`` is given.
+WIDTH_NOTE = (
+    "items_needed assumes the 95% range of the equivalence narrows as 1/√N (an approximation; the "
+    "curve's shape near the crossing can make it narrow faster or slower)"
+)
 
 
 def _result(
-    prep: Prepared, reps: Replicates, n_boot: int, head: Headroom | None
+    prep: Prepared,
+    reps: Replicates,
+    n_boot: int,
+    head: Headroom | None,
+    target_width: float | None = None,
 ) -> EquivalenceResult:
     """The result from the prepared inputs and the replicates: curve points, model rows, information."""
     opts = prep.options
@@ -170,14 +225,15 @@ def _result(
         classes=tuple(prep.ratings.classes),
         positive=prep.positive,
         power_curve=curve_points(ks, reps.curve, reps.n_items, reps.curves),
-        models=_model_rows(prep, reps, ks, head),
+        models=_model_rows(prep, reps, ks, head, target_width),
         information=(
             tuple(float(c - reps.curve[0]) for c in reps.curve) if _information_view(opts) else None
         ),
         headroom=head,
-        notes=prep.notes,
+        notes=prep.notes + _headroom_notes(head) + ((WIDTH_NOTE,) if target_width else ()),
         curve_samples=reps.curves,
         model_samples=reps.models,
+        target_width=target_width,
     )
 
 

@@ -14,6 +14,18 @@ Protocol for user combiners: any object with
 A plain callable ``f(y) -> probabilities`` is accepted and treated as a soft combiner. Such combiners are
 *myopic* (they see only the item's own k labels). The Anonymous Bayesian Combiner is learned from the
 data set and is handled by the engine (:mod:`humanly.survey._engine`).
+
+Protocol for combiners that see the whole rating matrix (*non-myopic*, section 3.2: "optionally a rating
+matrix W and the item i from W that is being labeled"): any object with ``name``, ``hard`` and
+
+* ``predict_matrix(y: ndarray[m, C], counts: ndarray[n, C], items: ndarray[m]) -> ndarray[m, C]`` —
+  the prediction for item ``items[j]`` (a row of ``counts``) after its surveyed labels with counts
+  ``y[j]``. ``counts`` holds every item's label counts in the data set being scored (a bootstrap
+  replicate's resampled items in a replicate), the item's own labels included: leaving them out, as
+  the ABC does, is the combiner's business.
+
+:func:`matrix_combiner` turns a function ``f(y, counts, items)`` into one. Their curves are computed
+by sampling rater subsets (``method="sampled"``, Algorithm 2), the default for them.
 """
 
 from __future__ import annotations
@@ -33,9 +45,12 @@ __all__ = [
     "Combiner",
     "Frequency",
     "Majority",
+    "MatrixCombiner",
     "Plurality",
     "clip_probs",
     "get_combiner",
+    "is_matrix_combiner",
+    "matrix_combiner",
     "tie_uniform",
 ]
 
@@ -52,6 +67,61 @@ class Combiner(Protocol):
     hard: bool
 
     def predict(self, y: np.ndarray) -> np.ndarray: ...
+
+
+@runtime_checkable
+class MatrixCombiner(Protocol):
+    """A combiner that sees the whole rating matrix (see the module docstring).
+
+    >>> isinstance(matrix_combiner(lambda y, counts, items: y + 1.0), MatrixCombiner)
+    True
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def hard(self) -> bool: ...
+
+    def predict_matrix(
+        self, y: np.ndarray, counts: np.ndarray, items: np.ndarray
+    ) -> np.ndarray: ...
+
+
+def is_matrix_combiner(combiner: Any) -> bool:
+    """Whether ``combiner`` follows the :class:`MatrixCombiner` protocol."""
+    return callable(getattr(combiner, "predict_matrix", None))
+
+
+@dataclasses.dataclass(frozen=True)
+class _WrappedMatrix:
+    fn: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    name: str = "custom"
+    hard: bool = False
+
+    def predict_matrix(self, y: np.ndarray, counts: np.ndarray, items: np.ndarray) -> np.ndarray:
+        return np.asarray(self.fn(y, counts, items), dtype=float)
+
+
+def matrix_combiner(
+    fn: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray],
+    name: str | None = None,
+    hard: bool = False,
+) -> MatrixCombiner:
+    """A combiner that sees the whole rating matrix from ``fn(y, counts, items) -> probabilities``
+    (see the module docstring); ``hard=True`` when the output is the distribution of a label.
+
+    A frequency combiner that shrinks towards the label frequencies of the *other* items:
+
+    >>> def shrunk(y, counts, items):
+    ...     others = counts.sum(axis=0) - counts[items]
+    ...     prior = others / others.sum(axis=1, keepdims=True)
+    ...     return (y + 2 * prior) / (y.sum(axis=1, keepdims=True) + 2)
+    >>> comb = matrix_combiner(shrunk)
+    >>> comb.predict_matrix(np.array([[1, 0]]), np.array([[1, 1], [0, 2], [3, 1]]), np.array([0]))
+    array([[0.66666667, 0.33333333]])
+    """
+    return _WrappedMatrix(fn, name=str(name or getattr(fn, "__name__", "custom")), hard=hard)
 
 
 #: Predictions closer than this (relative) count as tied (floating-point noise is not a preference).
@@ -180,8 +250,9 @@ COMBINERS: dict[str, Callable[..., Any]] = {
 
 
 def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
-    """A combiner from a registry name (:data:`COMBINERS`), a combiner object or a callable
-    ``f(y) -> probabilities`` (a soft combiner named after the function).
+    """A combiner from a registry name (:data:`COMBINERS`), a combiner object (myopic, or seeing the
+    whole matrix: :class:`MatrixCombiner`) or a callable ``f(y) -> probabilities`` (a soft combiner
+    named after the function).
 
     >>> get_combiner("frequency").predict(np.array([[3, 1], [0, 0]]))
     array([[0.75, 0.25],
@@ -198,7 +269,7 @@ def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
         if spec == "frequency":
             return Frequency(clip=clip)
         return COMBINERS[spec]()
-    if isinstance(spec, ABC) or isinstance(spec, Combiner):
+    if isinstance(spec, ABC) or isinstance(spec, Combiner) or is_matrix_combiner(spec):
         return spec
     if callable(spec):
         return _Wrapped(spec, name=getattr(spec, "__name__", "custom"))

@@ -12,19 +12,29 @@ from .._bootstrap import percentile_interval
 from .._result import Interval
 from .results import PowerCurvePoint
 
-__all__ = ["curve_points", "equivalence_interval", "equivalence_point"]
+__all__ = [
+    "curve_points",
+    "equivalence_interval",
+    "equivalence_mean",
+    "equivalence_point",
+    "equivalence_replicates",
+    "items_for_width",
+]
 
 #: Codes of a score the curve does not place: at or below c_0, or above every point of the curve.
 BELOW_0 = "below_0"
 ABOVE_MAX = "above_max"
+#: Scores this close to c_0 (relative) are equal to it: the same number computed two ways.
+SAME = 1e-12
 
 
 def equivalence_point(
     ks: np.ndarray, curve: np.ndarray, h: float
 ) -> tuple[float | None, str | None]:
     """Algorithm 4: the fractional survey equivalence of score ``h`` on curve ``c_k`` (leftmost
-    crossing, linear interpolation between k − 1 and k); ``(None, "below_0")`` when h ≤ c_0 and
-    ``(None, "above_max")`` when no point of the curve exceeds h.
+    crossing, linear interpolation between k − 1 and k); ``(None, "below_0")`` when h ≤ c_0 (a score
+    equal to c_0 up to rounding, within 1e-12 relative, counts as equal) and ``(None, "above_max")``
+    when no point of the curve exceeds h.
 
     >>> curve = np.array([0.5, 0.625, 0.875])
     >>> equivalence_point(np.arange(3), curve, 0.75)
@@ -34,7 +44,7 @@ def equivalence_point(
     """
     if not np.isfinite(h) or not len(curve) or not np.isfinite(curve[0]):
         return None, None
-    if h <= curve[0]:
+    if h <= curve[0] + SAME * max(1.0, abs(float(curve[0]))):
         return None, BELOW_0
     for j in range(1, len(curve)):
         if not np.isfinite(curve[j]):
@@ -46,14 +56,13 @@ def equivalence_point(
     return None, ABOVE_MAX
 
 
-def equivalence_interval(ks: np.ndarray, curves: np.ndarray, scores: np.ndarray) -> Interval:
-    """95% range of the survey equivalence over bootstrap replicates: replicate b reads ``scores[b]``
-    off ``curves[b]``; a replicate below 0 counts as 0, one above the curve as +∞ (a ``None`` high end),
-    one the curve cannot place is left out.
+def equivalence_replicates(ks: np.ndarray, curves: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Each bootstrap replicate's survey equivalence: replicate b reads ``scores[b]`` off ``curves[b]``;
+    a replicate below 0 counts as 0, one above the curve as +∞, one the curve cannot place as NaN.
 
-    >>> curves = np.array([[0.5, 0.625, 0.875], [0.5, 0.75, 1.0]])
-    >>> equivalence_interval(np.arange(3), curves, np.array([0.75, 0.25]))
-    Interval(low=0.0, high=1.5)
+    >>> curves = np.array([[0.5, 0.625, 0.875], [0.5, 0.75, 1.0], [0.5, 0.6, 0.7]])
+    >>> equivalence_replicates(np.arange(3), curves, np.array([0.75, 0.25, 0.9])).tolist()
+    [1.5, 0.0, inf]
     """
     values = []
     for b in range(len(curves)):
@@ -65,7 +74,46 @@ def equivalence_interval(ks: np.ndarray, curves: np.ndarray, scores: np.ndarray)
             if note == ABOVE_MAX
             else (np.nan if e is None else e)
         )
-    return percentile_interval(np.array(values))
+    return np.array(values, dtype=float)
+
+
+def equivalence_interval(ks: np.ndarray, curves: np.ndarray, scores: np.ndarray) -> Interval:
+    """95% range of the survey equivalence over bootstrap replicates (see
+    :func:`equivalence_replicates`; a range reaching above the curve has a ``None`` high end).
+
+    >>> curves = np.array([[0.5, 0.625, 0.875], [0.5, 0.75, 1.0]])
+    >>> equivalence_interval(np.arange(3), curves, np.array([0.75, 0.25]))
+    Interval(low=0.0, high=1.5)
+    """
+    return percentile_interval(equivalence_replicates(ks, curves, scores))
+
+
+def equivalence_mean(values: np.ndarray) -> float | None:
+    """Mean of the replicates' survey equivalences (the paper's "mean survey equivalence", section
+    3.4): replicates below 0 count as 0; ``None`` when a replicate lies above the curve (the mean is
+    then unbounded) or none could be placed.
+
+    >>> equivalence_mean(np.array([1.5, 0.0, 2.5])), equivalence_mean(np.array([1.0, np.inf]))
+    (1.3333333333333333, None)
+    """
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    if not len(x) or not np.isfinite(x).all():
+        return None
+    return float(x.mean())
+
+
+def items_for_width(n_items: int, width: float | None, target: float) -> int | None:
+    """Items needed to bring a 95% range of width ``width`` (measured on ``n_items`` items) below
+    ``target``, if the width shrinks as 1/√N (an approximation: ``n · (width / target)²``, rounded up;
+    at least 1). ``None`` when the range is unbounded.
+
+    >>> items_for_width(1000, 0.8, 0.4)
+    4000
+    """
+    if width is None or not np.isfinite(width):
+        return None
+    return max(1, math.ceil(n_items * (width / target) ** 2 - 1e-9))
 
 
 def curve_points(

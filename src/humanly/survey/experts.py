@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_int
-from .._counts import compositions, lncomb, lnfall
+from .._counts import lncomb, lnfall, subvectors
 from .._random import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
+from . import _levels
 from ._prepare import check_clip
 from .combiners import ABC, clip_probs, get_combiner
 from .crossing import curve_points, equivalence_interval, equivalence_point
@@ -62,17 +63,30 @@ class _AmateurPlan:
         return np.array([lv.k for lv in self.levels])
 
 
-def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
+def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int, abc: bool) -> _AmateurPlan:
+    """Levels 0..max_k of the amateur curve over the survey vectors the items contain; its tables are
+    (pairs × survey vectors × classes) for the ABC, so it stops before allocating beyond
+    :data:`~humanly.survey._levels.EXACT_MEMORY_BUDGET` with a sentence naming a smaller
+    ``max_k_amateurs``."""
     both = np.column_stack([a, e])
     u, inv, mult = np.unique(both, axis=0, return_inverse=True, return_counts=True)
     n_cls = a.shape[1]
     ua, ue = u[:, :n_cls], u[:, n_cls:]
     na, ne = ua.sum(1), ue.sum(1)
     q = np.where(ne[:, None] > 0, ue / np.maximum(ne, 1)[:, None], 0.0)
-    cap = ua.max(axis=0)
     levels = []
+    used = 0.0
     for k in range(max_k + 1):
-        y = compositions(k, cap)
+        _, sub = subvectors(ua, k)  # the survey vectors the items contain
+        y = np.unique(sub, axis=0) if len(sub) else sub
+        used += 8.0 * 4 * len(u) * len(y) * (n_cls if abc else 1)
+        if used > _levels.EXACT_MEMORY_BUDGET:
+            fix = f"max_k_amateurs={k - 1} or fewer classes" if k >= 2 else "fewer classes"
+            raise InputError(
+                f"the amateur curve would need more than {used / 2**30:.1f} GiB for {len(u):,} "
+                f"distinct (amateur, expert) count pairs up to k = {max_k} (budget "
+                f"{_levels.EXACT_MEMORY_BUDGET / 2**30:.1f} GiB); pass {fix}"
+            )
         elig = (na >= k) & (ne >= 1)
         if not elig.any() or not len(y):
             break
@@ -93,6 +107,18 @@ def _amateur_plan(a: np.ndarray, e: np.ndarray, max_k: int) -> _AmateurPlan:
     return _AmateurPlan(u, inv.reshape(-1), mult, q, tuple(levels))
 
 
+def _leave_one_out(mult: np.ndarray, pt: np.ndarray) -> np.ndarray:
+    """``a[v] = sum_u (mult_u - [u = v]) pt[u]`` for every row v, without cancellation: the sum over
+    u != v is a prefix plus a suffix sum of non-negative terms (no float subtraction)."""
+    w = mult.reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    cs = np.cumsum(w, axis=0)
+    before = np.concatenate([np.zeros_like(w[:1]), cs[:-1]], axis=0)
+    rs = np.cumsum(w[::-1], axis=0)[::-1]
+    after = np.concatenate([rs[1:], np.zeros_like(w[:1])], axis=0)
+    own = np.maximum(mult - 1, 0).reshape((-1,) + (1,) * (pt.ndim - 1)) * pt
+    return before + after + own
+
+
 def _amateur_curve(
     plan: _AmateurPlan,
     comb: Any,
@@ -105,7 +131,7 @@ def _amateur_curve(
     out, nit = [], []
     for lv in plan.levels:
         if isinstance(comb, ABC):
-            num = eng.leave_one_out(mult.astype(float), lv.seq[:, :, None] * q[:, None, :])
+            num = _leave_one_out(mult.astype(float), lv.seq[:, :, None] * q[:, None, :])
             num = np.maximum(num, 0)
             den = num.sum(-1, keepdims=True)
             n_cls = q.shape[1]
@@ -202,8 +228,8 @@ class _Curves:
     ) -> _Curves:
         is_abc = isinstance(comb, ABC)
         eplan = eng.make_plan(e, max_k, 1, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3))
-        aplan = _amateur_plan(a, e, max_k_amateurs)
-        fixed = None if is_abc else eng.curve_terms(eplan, comb, scorer, clip)
+        aplan = _amateur_plan(a, e, max_k_amateurs, is_abc)
+        fixed = None if is_abc else eng.fixed_terms(eplan, comb, scorer, clip)
         return cls(eplan, aplan, comb, scorer, clip, fixed)
 
     def __call__(
@@ -217,12 +243,8 @@ class _Curves:
         ma = np.bincount(
             aplan.inv if idx is None else aplan.inv[idx], minlength=len(aplan.u)
         ).astype(float)
-        terms = (
-            self.fixed
-            if self.fixed is not None
-            else eng.curve_terms(eplan, self.comb, self.scorer, self.clip, me)
-        )
-        ce, ne = eng.curve_from_terms(eplan, terms, me)
+        ce, ne = eng.curves(eplan, me[None], self.fixed, self.scorer, self.clip)
+        ce, ne = ce[0], ne[0]
         floor = getattr(self.comb, "floor", 1e-3)
         ca, na = _amateur_curve(aplan, self.comb, self.scorer, self.clip, ma, floor)
         return ce, ne, ca, na

@@ -4,24 +4,45 @@ With the ABC and cross-entropy, c_k − c_0 tends to MI(Y_{k+1}; Y_1..Y_k) (Theo
 the information an *ideal* classifier gives, one that knows each item's state s (its label
 distribution): ``MI(s; Y) = H(E[s]) − E[H(s)]`` bits. We estimate it from label counts alone by a
 nonparametric maximum-likelihood mixture of item states (NPMLE, Kiefer–Wolfowitz): the mixing weights
-on a fixed grid of the simplex maximise ``sum_i log sum_g w_g prod_l theta_{g,l}^{n_{i,l}}``, fitted by
-EM (each step cannot decrease the likelihood). A model's *performance ratio* is its information
-(score − c_0) over the ideal information.
+on a set of candidate states maximise ``sum_i log sum_g w_g prod_l theta_{g,l}^{n_{i,l}}``.
+
+Candidates: a grid of the simplex (``grid`` divisions per edge: 200 for two classes, 40 for three, 16
+for four, 9 for five), coarsened until there are at most :data:`MAX_CANDIDATES` candidates and the
+likelihood table (distinct count vectors × candidates) has at most :data:`MAX_CELLS` cells; beyond
+five classes (where any grid is too coarse or too large) the items' own label frequencies shrunk
+towards the pooled frequencies (two strengths) and the pooled frequencies themselves, for the most
+frequent count vectors first within the same limits.
+
+Fit: a constrained Newton method (Wang 2007, "On fast computation of the non-parametric maximum
+likelihood estimate of a mixing distribution"): each step maximises the quadratic approximation of the
+log-likelihood over the simplex (a non-negative least-squares problem with the sum-to-one row weighted
+heavily), then a backtracking line search; it stops when the duality bound
+``max_g D_g − 1`` on the distance of the mean log-likelihood (per item) to its maximum (D_g the
+gradient of the mean log-likelihood at candidate g) is at most ``tol``. ``converged`` says whether
+it did within ``max_iter`` steps. A model's *performance ratio* is its information (score − c_0)
+over the ideal information.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
-from scipy.special import logsumexp
 
 from .._checks import check_int, check_number
 from .._counts import compositions
 from ..data import InputError, join
 from .results import Headroom, HeadroomSupport
 
-__all__ = ["Headroom", "headroom", "urn_information"]
+__all__ = ["MAX_CELLS", "Headroom", "headroom", "urn_information"]
+
+#: Largest likelihood table (distinct count vectors × candidate states) the fit builds, and the most
+#: candidate states.
+MAX_CELLS, MAX_CANDIDATES = 4_000_000, 1000
+#: Beyond this many cells, when every candidate gives every item a positive likelihood, a Newton step
+#: works on the current support and the ``_ADDED`` candidates of steepest ascent (support expansion).
+_FULL_NEWTON_CELLS, _ADDED = 200_000, 50
 
 
 def _entropy_bits(p: np.ndarray) -> np.ndarray:
@@ -41,25 +62,97 @@ def urn_information(states: np.ndarray, weights: np.ndarray) -> float:
     return float(_entropy_bits(weights @ states) - weights @ _entropy_bits(states))
 
 
+def _grid_size(g: int, n_cls: int) -> int:
+    """Points of the simplex grid with g divisions per edge: C(g + C − 1, C − 1)."""
+    return math.comb(g + n_cls - 1, n_cls - 1)
+
+
+def _candidates(v: np.ndarray, mult: np.ndarray, grid: int | None) -> tuple[np.ndarray, str]:
+    """Candidate states (G, C) and what they are (see the module docstring)."""
+    n_cls = v.shape[1]
+    most = min(MAX_CANDIDATES, MAX_CELLS // max(1, len(v)))
+    if grid is not None or n_cls <= 5:
+        g = grid or (200 if n_cls == 2 else 40 if n_cls == 3 else 16)
+        while g > 1 and _grid_size(g, n_cls) > max(most, n_cls):
+            g -= 1
+        return compositions(g, np.full(n_cls, g)) / g, f"grid {g}"
+    n_lab = v.sum(axis=1, keepdims=True)
+    pooled = (mult @ v) / (mult @ n_lab[:, 0])
+    keep = max(1, min(len(v), (most - 1) // 2))
+    top = np.argsort(-mult, kind="stable")[:keep]
+    shrunk = [(v[top] + c * pooled) / (n_lab[top] + c) for c in (0.5, 2.0)]
+    theta = np.unique(np.vstack([*shrunk, pooled[None]]), axis=0)
+    return theta, "item frequencies"
+
+
+def _fit(
+    lik: np.ndarray, mult: np.ndarray, max_iter: int, tol: float
+) -> tuple[np.ndarray, int, bool, float]:
+    """Constrained Newton NPMLE of the weights (see the module docstring) on the likelihood table
+    ``lik`` (D, G; rows scaled by their maximum): ``(weights, steps, converged, duality bound on the
+    mean log-likelihood)``."""
+    from scipy.optimize import nnls
+
+    n = float(mult.sum())
+    sq = np.sqrt(mult)
+    w = np.full(lik.shape[1], 1.0 / lik.shape[1])
+    restricted = lik.size > _FULL_NEWTON_CELLS and bool((lik > 0).all())
+    if restricted:  # start on the steepest candidates of the uniform mixture
+        w = np.zeros_like(w)
+        w[np.argsort((mult / (lik.mean(axis=1))) @ lik)[-_ADDED:]] = 1.0 / _ADDED
+    f = lik @ w
+    ll = float(mult @ np.log(f))
+    penalty = 1e3 * np.sqrt(n)
+    gap = np.inf
+    for it in range(1, max_iter + 1):
+        grad = (mult / f) @ lik / n
+        gap = float(grad.max()) - 1.0
+        if gap <= tol:
+            return w, it, True, gap
+        support = np.arange(len(w))
+        if restricted:  # the current support and the steepest candidates (support expansion)
+            support = np.union1d(np.flatnonzero(w > 0), np.argsort(grad)[-_ADDED:])
+        a = np.vstack([lik[:, support] / f[:, None] * sq[:, None], np.full(len(support), penalty)])
+        x, _ = nnls(a, np.r_[2.0 * sq, penalty], maxiter=100 * len(support))
+        if x.sum() <= 0:
+            break
+        target = np.zeros_like(w)
+        target[support] = x / x.sum()
+        step = 1.0
+        while step > 1e-12:
+            trial = (1.0 - step) * w + step * target
+            f_trial = lik @ trial
+            ll_trial = float(mult @ np.log(f_trial))
+            if ll_trial > ll:
+                break
+            step /= 2
+        else:
+            break  # no ascent left at machine precision
+        w, f, ll = trial, f_trial, ll_trial
+    return w, it, gap <= tol, gap
+
+
 def headroom(
     ratings: Any,
     *,
     grid: int | None = None,
     max_iter: int = 3000,
-    tol: float = 1e-9,
+    tol: float = 1e-8,
     seed: int | None = 0,
 ) -> Headroom:
     """NPMLE of the item-state distribution and the ideal classifier's information (see module).
 
     ``ratings``: a :class:`~humanly.Ratings`, a long DataFrame or a file path. ``grid``: divisions of
-    each simplex edge (default 200 for two classes, 40 for three, 16 beyond); EM stops after
-    ``max_iter`` steps or when the log-likelihood gains less than ``tol`` (relative). ``seed`` is kept
-    for a uniform signature (the fit draws nothing at random).
+    each simplex edge (default 200 for two classes, 40 for three, 16 for four, 9 for five; beyond five
+    classes the candidates are the items' shrunk label frequencies). The fit stops after
+    ``max_iter`` Newton steps or when the mean log-likelihood per item is provably within ``tol`` of
+    its maximum (``converged``; ``gap`` is that bound). ``seed`` is kept for a uniform signature
+    (the fit draws nothing at random).
 
     >>> from humanly.simulate import running_example
     >>> h = headroom(running_example(500, 10, seed=2).ratings)
-    >>> round(h.information, 2), h.grid_points
-    (0.26, 201)
+    >>> round(h.information, 2), h.grid_points, h.converged
+    (0.26, 201, True)
     """
     check_int("grid", grid, minimum=1, allow_none=True)
     check_int("max_iter", max_iter, minimum=1)
@@ -68,46 +161,32 @@ def headroom(
     counts = counts[counts.sum(axis=1) > 0]
     if len(counts) < 2:
         raise InputError("headroom needs at least two items with labels")
-    n_cls = counts.shape[1]
-    g = grid or (200 if n_cls == 2 else 40 if n_cls == 3 else 16)
-    theta = compositions(g, np.full(n_cls, g)) / g
     v, mult = np.unique(counts, axis=0, return_counts=True)
+    theta, kind = _candidates(v, mult, grid)
     logt = np.log(np.maximum(theta, 1e-300))  # 0^0 = 1 below; 0^n (n > 0) is ~exp(-690 n)
-    ll = (v[:, None, :] * logt[None, :, :]).sum(-1)  # (D, G): log prod theta^n
-    w = np.full(len(theta), 1.0 / len(theta))
-    prev = -np.inf
-    converged = False
-    it = 0
-    n = mult.sum()
-    for it in range(1, max_iter + 1):  # noqa: B007
-        with np.errstate(divide="ignore"):
-            lw = np.log(w)
-        joint = ll + lw[None, :]
-        norm = logsumexp(joint, axis=1)
-        loglik = float(mult @ norm)
-        post = np.exp(joint - norm[:, None])
-        w = (mult @ post) / n
-        if loglik - prev < tol * max(1.0, abs(loglik)):
-            converged = True
-            break
-        prev = loglik
+    ll = v.astype(float) @ logt.T  # (D, G): log prod theta^n
+    top = ll.max(axis=1, keepdims=True)
+    w, it, converged, gap = _fit(np.exp(ll - top), mult.astype(float), max_iter, tol)
+    loglik = float(mult @ (np.log(np.exp(ll - top) @ w) + top[:, 0]))
     pi = w @ theta
     ideal = -float(w @ _entropy_bits(theta))
     base = -float(_entropy_bits(pi))
-    top = np.argsort(w)[::-1]
+    order = np.argsort(w)[::-1]
     support = tuple(
         HeadroomSupport(tuple(theta[j].round(4).tolist()), float(w[j]))
-        for j in top[:10]
+        for j in order[:10]
         if w[j] > 1e-3
     )
     return Headroom(
         information=ideal - base,
         ideal_score=ideal,
         baseline_score=base,
-        n_items=int(n),
+        n_items=int(mult.sum()),
         grid_points=len(theta),
         support=support,
         iterations=it,
         converged=converged,
         log_likelihood=loglik,
+        gap=float(gap),
+        candidates=kind,
     )

@@ -55,9 +55,13 @@ class ModelEquivalence(Result):
 
     ``equivalence`` is ``None`` with ``equivalence_note`` ``"below_0"`` (score ≤ c_0) or ``"above_max"``
     (no curve point reaches the score). In the ranges, replicates below 0 count as 0 and replicates
-    above the curve as +∞ (a ``None`` high end). ``n_items`` counts the items with at least r labels
-    (the items scored); ``information`` (ABC + cross-entropy) is score − c_0 in bits and
-    ``performance_ratio`` that information over the headroom's.
+    above the curve as +∞ (a ``None`` high end). ``equivalence_mean`` is the mean over the bootstrap
+    replicates (the paper's "mean survey equivalence", e.g. 4.17 beside 4.31; ``None`` without a
+    bootstrap or when a replicate lies above the curve). ``n_items`` counts the items with at least r
+    labels (the items scored); ``information`` (ABC + cross-entropy) is score − c_0 in bits and
+    ``performance_ratio`` that information over the headroom's. ``items_needed`` (with
+    ``target_width=``): how many items would bring the 95% range of the equivalence below the target
+    width, assuming the width shrinks as 1/√N — an approximation.
 
     >>> m = ModelEquivalence("m", -0.8, None, None, 2.5, None, None, None, 100)
     >>> m.equivalence
@@ -75,6 +79,8 @@ class ModelEquivalence(Result):
     n_items: int
     information: float | None = None
     performance_ratio: float | None = None
+    equivalence_mean: float | None = None
+    items_needed: int | None = None
 
 
 _MODEL_COLUMNS = tuple(f.name for f in dataclasses.fields(ModelEquivalence))
@@ -144,7 +150,10 @@ class Headroom(Result):
     ``information`` = ideal − baseline (bits): the information about a held-out rater's label given by
     a classifier that knows each item's state; ``ideal_score`` = −E[H(s)] and ``baseline_score`` =
     −H(E[s]) are the limits of that classifier's and of c_0's cross-entropy. ``support`` lists the
-    heaviest states of the fitted mixture (at most ten, weight > 0.001).
+    heaviest states of the fitted mixture (at most ten, weight > 0.001). ``grid_points`` counts the
+    candidate states (``candidates``: ``"grid G"`` or ``"item frequencies"``); ``converged`` says
+    whether the fit reached a mean log-likelihood per item provably within its tolerance of the
+    maximum within ``iterations`` steps, ``gap`` being that bound (nats per item).
 
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import headroom
@@ -162,6 +171,8 @@ class Headroom(Result):
     iterations: int
     converged: bool
     log_likelihood: float
+    gap: float | None = None
+    candidates: str = "grid"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -171,7 +182,8 @@ class EquivalenceResult(Result):
     ``information`` (ABC + cross-entropy only) lists c_k − c_0 in bits, the mutual information between k
     raters and a held-out one (Theorem 1); ``headroom`` the estimated asymptote (see
     :func:`humanly.survey.headroom`) when requested. ``curve_samples`` (replicates × points) and
-    ``model_samples`` (replicates × models) hold the bootstrap replicates. ``to_frame()`` is the
+    ``model_samples`` (replicates × models) hold the bootstrap replicates. ``target_width``: the
+    width asked for the equivalence ranges (each model's ``items_needed``). ``to_frame()`` is the
     per-model table, ``curve_frame()`` the power curve.
 
     >>> from humanly.simulate import running_example
@@ -201,6 +213,7 @@ class EquivalenceResult(Result):
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    target_width: float | None = None
 
     @property
     def ks(self) -> np.ndarray:

@@ -22,12 +22,20 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 
 from .._checks import check_choice
 from .combiners import TIE_TOL, tie_uniform
 
-__all__ = ["SCORERS", "Scorer", "get_scorer", "make_scorer"]
+__all__ = ["SCORERS", "Scorer", "agreement_terms", "ce_terms", "get_scorer", "make_scorer"]
+
+
+def rankdata(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Average ranks along ``axis`` (:func:`scipy.stats.rankdata`, imported when first needed: the
+    rank-based scorers are the only users of ``scipy.stats``, which is slow to import)."""
+    from scipy.stats import rankdata as scipy_rankdata
+
+    return np.asarray(scipy_rankdata(a, axis=axis))
+
 
 #: Smallest probability inside a logarithm (a zero probability on the observed label would be -inf).
 LOG_FLOOR = 1e-12
@@ -66,11 +74,13 @@ class Scorer:
         return self.batch(p, y, positive, rng if rng is not None else np.random.default_rng(0))
 
 
-def _agreement_terms(p: np.ndarray) -> np.ndarray:
+def agreement_terms(p: np.ndarray) -> np.ndarray:
+    """Agreement terms: the expected credit of the argmax (ties uniform) for each reference class."""
     return tie_uniform(p)
 
 
-def _ce_terms(p: np.ndarray) -> np.ndarray:
+def ce_terms(p: np.ndarray) -> np.ndarray:
+    """Cross-entropy terms: log2 of the probability of each reference class (floored)."""
     return np.log2(np.maximum(p, LOG_FLOOR))
 
 
@@ -173,8 +183,8 @@ def _spearman(p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Genera
 
 
 SCORERS: dict[str, Scorer] = {
-    "agreement": Scorer("agreement", True, terms=_agreement_terms),
-    "cross_entropy": Scorer("cross_entropy", True, terms=_ce_terms),
+    "agreement": Scorer("agreement", True, terms=agreement_terms),
+    "cross_entropy": Scorer("cross_entropy", True, terms=ce_terms),
     "precision": Scorer("precision", False, batch=_prf("precision")),
     "recall": Scorer("recall", False, batch=_prf("recall")),
     "f1": Scorer("f1", False, batch=_prf("f1")),

@@ -1,0 +1,216 @@
+"""Scores against the true item states: HSCORE* and SEQ* (Survey Equivalence, section 6, footnotes 9,
+11 and 17), available when the states are known — in simulations (:func:`humanly.simulate.urn`,
+:func:`humanly.simulate.running_example`).
+
+HSCORE* is Algorithm 1 with line 3 scoring against the item's state s(i) instead of a reference
+rater's label; for a scorer that is a mean of per-item terms this is the expected term when the
+reference label is drawn from the state, ``Σ_c s(i)_c T(h(i), c)`` (for cross-entropy, minus the
+cross-entropy between the state and the prediction). SPC* is Algorithm 3 with line 8 scoring the same
+way, so no rater is held out: c*_k is the mean over items with at least k labels of the exact
+expectation over every k-subset of the item's labels (hypergeometric, as in the exact engine) of the
+combiner's prediction scored against the state. The Anonymous Bayesian Combiner is learned from the
+ratings with each item's own labels left out, as in the rater-based curve. SEQ* reads HSCORE* off
+SPC* with Algorithm 4. ``ideal_score`` is the score of the omniscient classifier that outputs each
+item's state (the asymptote of section 4: −0.699 bits on the running example).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from .._result import Result
+from ..data import InputError, Ratings, join
+from . import _engine as eng
+from ._prepare import _max_k, _model_outputs, check_options, positive_index
+from .combiners import ABC
+from .crossing import curve_points, equivalence_point
+from .results import PowerCurvePoint
+
+__all__ = ["TruthEquivalence", "TruthModel", "truth_equivalence"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class TruthModel(Result):
+    """A classifier scored against the true states: ``score`` (HSCORE*) and its survey equivalence
+    on the state-scored curve (SEQ*; ``None`` with ``equivalence_note`` ``"below_0"`` /
+    ``"above_max"`` as in :class:`~humanly.survey.ModelEquivalence`).
+
+    >>> TruthModel("m", -0.75, 2.1, None).equivalence
+    2.1
+    """
+
+    model: str
+    score: float
+    equivalence: float | None
+    equivalence_note: str | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class TruthEquivalence(Result):
+    """HSCORE* and SEQ* (see :mod:`humanly.survey.truth`): the power curve against the true states
+    (``power_curve``, c*_k for k = 0 … max_k; no bootstrap), each model's score and equivalence, and
+    ``ideal_score``, the omniscient classifier's score. ``to_frame()`` is the per-model table.
+
+    >>> from humanly.simulate import running_example
+    >>> res = truth_equivalence(running_example(300, 10, seed=1))
+    >>> round(res.ideal_score, 2), res.to_frame()["model"].tolist()
+    (-0.7, ['hard', 'soft'])
+    """
+
+    combiner: str
+    scorer: str
+    n_items: int
+    power_curve: tuple[PowerCurvePoint, ...]
+    models: tuple[TruthModel, ...]
+    ideal_score: float
+
+    @property
+    def ks(self) -> np.ndarray:
+        """The survey sizes k of the curve points."""
+        return np.array([p.k for p in self.power_curve])
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The curve c*_k."""
+        return np.array([p.score for p in self.power_curve])
+
+    def model(self, name: str) -> TruthModel:
+        """The row of model ``name`` (``KeyError`` when there is none)."""
+        for m in self.models:
+            if m.model == name:
+                return m
+        raise KeyError(name)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per model: ``model, score, equivalence, equivalence_note``."""
+        cols = ["model", "score", "equivalence", "equivalence_note"]
+        return pd.DataFrame([{c: getattr(m, c) for c in cols} for m in self.models], columns=cols)
+
+
+def _states(states: Any, ratings: Ratings) -> np.ndarray:
+    """The states as an (items × classes) array in the ratings' item order: an array already in that
+    order, or a DataFrame indexed by item id (or with an ``item`` column) with one column per class
+    (named as the class or ``p_<class>``, as ``SimulatedData.write`` does)."""
+    if isinstance(states, pd.DataFrame):
+        frame = states.set_index("item") if "item" in states.columns else states
+        cols = []
+        for c in ratings.classes:
+            name = next((n for n in (c, str(c), f"p_{c}") if n in frame.columns), None)
+            if name is None:
+                raise InputError(f"states: no column for class {c!r} (name it {c!r} or 'p_{c}')")
+            cols.append(name)
+        frame = frame.copy()
+        frame.index = frame.index.map(str)
+        missing = [i for i in map(str, ratings.items) if i not in frame.index]
+        if missing:
+            raise InputError(
+                f"states: {len(missing)} rated item(s) have no state, e.g. {missing[0]!r}"
+            )
+        arr = frame.loc[[str(i) for i in ratings.items], cols].to_numpy(dtype=float)
+    else:
+        arr = np.asarray(states, dtype=float)
+    if arr.shape != (ratings.n_items, ratings.n_classes):
+        raise InputError(
+            f"states: need {ratings.n_items} × {ratings.n_classes} (items × classes), got "
+            f"{' × '.join(map(str, arr.shape))}"
+        )
+    if (arr < 0).any() or not np.allclose(arr.sum(axis=1), 1.0, atol=1e-6):
+        raise InputError(
+            "states: each item's state must be a probability distribution over the classes"
+        )
+    return arr
+
+
+def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[Ratings, Any, Any]:
+    """Ratings, states and predictions from a simulation result or given separately, joined by id."""
+    if hasattr(ratings, "truth") and hasattr(ratings, "ratings"):  # SimulatedData
+        sim = ratings
+        if states is None:
+            if "states" not in sim.truth:
+                raise InputError("this simulation has no item states (use humanly.simulate.urn)")
+            states = pd.DataFrame(sim.truth["states"], index=sim.ratings.items.map(str))
+            states.columns = list(sim.ratings.classes)
+        predictions = sim.predictions if predictions is None else predictions
+        ratings = sim.ratings
+    if states is None:
+        raise InputError("states=None: give each item's true state (items × classes)")
+    full = join(ratings).ratings
+    arr = _states(states, full)
+    frame = pd.DataFrame(arr, index=full.items.map(str), columns=list(full.classes))
+    study = join(full, predictions, missing=missing)  # type: ignore[arg-type]
+    return study.ratings, frame, study.predictions
+
+
+def truth_equivalence(
+    ratings: Any,
+    states: Any = None,
+    predictions: Any = None,
+    *,
+    missing: Literal["error", "drop"] = "error",
+    combiner: Any = "abc",
+    scorer: Any = "cross_entropy",
+    max_k: int | None = None,
+    positive: Any = None,
+    clip: tuple[float, float] = (0.02, 0.98),
+) -> TruthEquivalence:
+    """HSCORE* and SEQ*: scores and survey equivalences against the true item states.
+
+    ``ratings``: a :class:`~humanly.Ratings` (with ``states``, the true state of each item — an
+    items × classes array in the ratings' order or a DataFrame by item id, e.g. the ``X.states.csv``
+    that ``humanly simulate urn`` writes — and ``predictions``), or a simulation result
+    (:class:`~humanly.simulate.SimulatedData`), whose states and predictions are used. The scorer
+    must be a mean of per-item terms (agreement, cross-entropy); ``max_k`` defaults as in
+    :func:`equivalence`.
+
+    >>> from humanly.simulate import running_example
+    >>> res = truth_equivalence(running_example(1000, 10, seed=1))
+    >>> round(res.model("soft").score, 3), round(res.model("soft").equivalence, 2)
+    (-0.818, 1.96)
+    """
+    opts = check_options(
+        combiner=combiner, scorer=scorer, method="exact", calibrate="none",
+        calibration_folds=None, reference_size=1, max_k=max_k, positive=positive, clip=clip,
+        n_draws=1, seed=0,
+    )  # fmt: skip
+    r, frame, preds = _inputs(ratings, states, predictions, missing)
+    s = frame.loc[[str(i) for i in r.items]].to_numpy(dtype=float)
+    counts = r.counts
+    n_lab = counts.sum(axis=1)
+    comb, sc = opts.combiner, opts.scorer
+    is_abc = isinstance(comb, ABC)
+    plan = eng.make_plan(
+        counts, _max_k(n_lab, 1, opts.max_k), 0, abc=is_abc, abc_floor=getattr(comb, "floor", 1e-3)
+    )
+    curve, n_items = [], []
+    for lvl in plan.levels:
+        if is_abc:
+            p = eng.abc_row_probs(lvl, plan.mult[None], plan.abc_floor, r.n_classes)[0]
+            t = sc.terms(p)  # type: ignore[misc]
+        else:
+            t = eng.output_terms(sc, comb.predict(lvl.ys), comb.hard, opts.clip)[lvl.row_y]
+        per_vec = np.zeros((len(plan.v), r.n_classes))
+        np.add.at(per_vec, lvl.row_owner, lvl.row_w[:, None] * t)
+        elig = lvl.elig[plan.inv]
+        curve.append(float((per_vec[plan.inv][elig] * s[elig]).sum(axis=1).mean()))
+        n_items.append(int(elig.sum()))
+    ks = plan.ks
+    c = np.array(curve)
+    out = _model_outputs(r, preds, opts, positive_index(r.classes, opts.positive))
+    models = []
+    for name, p, hard in zip(out.names, out.probs, out.hard, strict=True):
+        h = float((eng.output_terms(sc, p, hard, opts.clip) * s).sum(axis=1).mean())
+        eq, note = equivalence_point(ks, c, h)
+        models.append(TruthModel(name, h, eq, note))
+    ideal = float((sc.terms(s) * s).sum(axis=1).mean())  # type: ignore[misc]
+    return TruthEquivalence(
+        combiner=comb.name,
+        scorer=sc.name,
+        n_items=int(r.n_items),
+        power_curve=curve_points(ks, c, np.array(n_items), None),
+        models=tuple(models),
+        ideal_score=ideal,
+    )
