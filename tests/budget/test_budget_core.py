@@ -9,7 +9,7 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from humanly import InputError
@@ -197,6 +197,9 @@ def test_exact_matches_mpmath(x: float, share: float, n: int) -> None:
     y = (1 - x) * share
     if x + y == 0:
         return
+    # (1 − x)·share can round above 1 − x: then no z ≥ 0 completes the distribution exactly and the
+    # reference (z = 1 − x − y in 40 digits, slightly negative) and ours (z = 0.0) differ by design
+    assume(mp.mpf(x) + mp.mpf(y) <= 1)
     w, t, lo = mp_outcome(x, y, n)
     o = outcome((x, y, 1 - x - y), n)
     for ours, ref in ((o.win, w), (o.tie, t), (o.loss, lo)):

@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from ._binom import LN_2PI, STIRLERR, STIRLERR_SERIES
+
 __all__ = ["AVAILABLE", "compile_kernel", "jit", "sweep_error_grid", "sweep_errors"]
 
 #: Whether numba is installed (the kernel is compiled on first use, not on import).
@@ -48,15 +50,10 @@ _EDGE_TOL = 1e-15
 _GAP = 64  # windows of different n closer than this share one conditional chain
 _SUM_TOL = 1e-18  # the anchor's binomial sum stops when a term is below this fraction of it
 
-# Loader's saddle-point binomial pmf ("Fast and accurate computation of binomial probabilities", 2000;
-# R's dbinom_raw): relative error ~1e-15 where exp(lgamma(n + 1) − …) loses ~n·1e-16 to cancellation.
-_S0, _S1, _S2, _S3, _S4 = 1.0 / 12, 1.0 / 360, 1.0 / 1260, 1.0 / 1680, 1.0 / 1188
-_LN_2PI = math.log(2.0 * math.pi)
-#: stirlerr(k) = log(k!) − (k + ½)log k + k − ½log(2π) for k = 1..15 (k = 0: 0, unused).
-_STIRLERR = np.array(
-    [0.0]
-    + [math.lgamma(k + 1.0) - (k + 0.5) * math.log(k) + k - 0.5 * _LN_2PI for k in range(1, 16)]
-)
+# Loader's saddle-point binomial pmf (the scalar form of ``_binom.binom_pmf``, same constants).
+_S0, _S1, _S2, _S3, _S4 = STIRLERR_SERIES
+_LN_2PI = LN_2PI
+_STIRLERR = STIRLERR
 
 
 def _stirlerr(k: float) -> float:
@@ -116,7 +113,7 @@ def _binom_pmf(k: int, n: int, p: float, q: float) -> float:
         - _bd0(float(n - k), n * q)
         + excess
     )
-    lf = _LN_2PI + math.log(k) + math.log1p(-k / n)
+    lf = _LN_2PI + math.log(k) + math.log(n - k) - math.log(n)
     return math.exp(lc - 0.5 * lf)
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, ClassVar
 
 from .._checks import check_int
 from .._result import Result
@@ -25,6 +23,9 @@ from .bounds import cramer_error, hoeffding_error
 from .exact import outcome
 from .models import Model
 from .montecarlo import simulate_win
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Comparison", "ComparisonRow", "compare", "error_probability"]
 
@@ -104,6 +105,8 @@ class Comparison(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m (the columns of :class:`ComparisonRow`)."""
+        import pandas as pd
+
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
 

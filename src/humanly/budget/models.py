@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .._checks import check_int, check_number
 from .._result import Result
 from ..data.errors import InputError
 from ._args import VoteTies, check_accuracy, check_vote_ties
+from ._binom import binom_pmf
 from .gap import Gap, gap_correlated, gap_independent
 
 __all__ = [
@@ -72,7 +73,7 @@ def majority_accuracy(
     # P(Binomial(m, q) >= half + 1) = I_q(half + 1, m - half)
     above = special.betainc(half + 1, m - half, qa) if m > 1 else qa.copy()
     if m % 2 == 0 and vote_ties == "coin":
-        above = above + 0.5 * stats.binom.pmf(half, m, qa)
+        above = above + 0.5 * binom_pmf(half, m, qa)
     out = np.clip(above, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out
 
@@ -97,6 +98,8 @@ def subset_majority(
     t = np.asarray(total, dtype=np.int64)
     ks = np.arange(m + 1)
     ok = t >= m
+    from scipy import stats  # only the pilot estimators need it (keeps `budget win` start-up lean)
+
     pmf = stats.hypergeom.pmf(ks[None, :], np.maximum(t, m)[:, None], c[:, None], m)
     weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5 if coin else 0.0, 0.0))
     return np.where(ok, (pmf * weight[None, :]).sum(axis=1), np.nan)

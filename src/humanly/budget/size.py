@@ -12,9 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, ClassVar
 
 from .._result import Result
 from ._args import (
@@ -30,6 +28,9 @@ from ._args import (
 from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
 from .exact import MAX_N, outcome
 from .models import Model
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "CapacityResult",
@@ -107,6 +108,8 @@ class SizeResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m (the columns of :class:`SizeRow`)."""
+        import pandas as pd
+
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
 
@@ -278,6 +281,8 @@ class CapacityResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m (the columns of :class:`CapacityRow`)."""
+        import pandas as pd
+
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
 
