@@ -238,7 +238,23 @@ def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
             f"label accuracy below ½ ({shown}): outside the paper's model (q(x) > ½), where the "
             "latent class is not identified; read these estimates with care"
         )
+    notes.extend(_selection_notes(fit))
     return notes
+
+
+def _selection_notes(fit: LatentClassFit) -> list[str]:
+    """A note when BIC barely separates the selected latent model from another (a difference < 2,
+    "not worth more than a bare mention" on Kass & Raftery's scale)."""
+    close = [
+        c for c in fit.candidates if not c.selected and np.isfinite(c.bic) and c.bic - fit.bic < 2
+    ]
+    if not close:
+        return []
+    shown = ", ".join(f"{c.model!r} (BIC {c.bic:.1f})" for c in close)
+    return [
+        f"BIC barely prefers the latent model {fit.latent_model!r} (BIC {fit.bic:.1f}) to {shown}; "
+        "the bootstrap refits the choice on every replicate, so the ranges include it"
+    ]
 
 
 def latent_pilot(
