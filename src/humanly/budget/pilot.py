@@ -36,11 +36,10 @@ from .proxy import assumption2_statistic, estimate_parameters
 
 __all__ = ["MIN_ITEMS", "Pilot", "latent_pilot", "majority_pilot"]
 
-LATENT_MODELS_INDEX = {name: i for i, name in enumerate(LATENT_MODELS)}
-
 #: Fewest usable pilot items.
 MIN_ITEMS = 10
 _PER_TASK = 50  # bootstrap replicates per task
+_MODEL_INDEX = {name: i for i, name in enumerate(LATENT_MODELS)}  # replicates store the index
 _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
@@ -201,7 +200,7 @@ def _latent_chunk(
         row = {k: float(par[k][r]) for k in _PARAMS}
         row.update({f"a2_m{m}": float(stats[m][r]) for m in ms})
         row["converged"] = float(em.converged[r])
-        row["model"] = float(LATENT_MODELS_INDEX[sel.models[sel.chosen[r]]])
+        row["model"] = float(_MODEL_INDEX[sel.models[sel.chosen[r]]])
         out.append(row)
     return out
 
