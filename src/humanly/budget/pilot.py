@@ -21,14 +21,15 @@ from .._random import stream
 from ..data import InputError, Predictions, Ratings
 from ._args import VoteTies
 from .latent import (
-    EMState,
+    LATENT_MODELS,
     LatentClassFit,
     Patterns,
+    Selection,
     assumption2_statistics,
+    fit_models,
     fit_result,
     paper_params,
     patterns,
-    run_em,
 )
 from .models import CorrelatedModel
 from .proxy import assumption2_statistic, estimate_parameters
@@ -38,13 +39,15 @@ __all__ = ["MIN_ITEMS", "Pilot", "latent_pilot", "majority_pilot"]
 #: Fewest usable pilot items.
 MIN_ITEMS = 10
 _PER_TASK = 50  # bootstrap replicates per task
+_MODEL_INDEX = {name: i for i, name in enumerate(LATENT_MODELS)}  # replicates store the index
 _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
 class Pilot(NamedTuple):
     """The estimates of one method on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
     (≥ 0 when it holds; NaN when it cannot be computed); ``replicates``: per bootstrap replicate, the
-    five parameters, ``"a2_m<m>"`` and (latent) ``"converged"``."""
+    five parameters, ``"a2_m<m>"`` and (latent) ``"converged"`` and ``"model"`` (the index of the
+    replicate's selected model in :data:`~humanly.budget.latent.LATENT_MODELS`)."""
 
     better: str
     worse: str
@@ -174,19 +177,22 @@ def _latent_chunk(
     vote_ties: VoteTies,
     tol: float,
     max_iter: int,
+    latent_model: str,
     seed: int,
     start: int,
     stop: int,
 ) -> list[dict[str, float]]:
     """Replicates start..stop−1 fitted as one batch; replicate i resamples the n items with
-    ``stream(seed, i)``."""
+    ``stream(seed, i)`` and is fitted with the same rule as the pilot (``latent_model="select"``: every
+    candidate model, the lowest BIC kept — so the ranges include the selection's own variability)."""
     weights = np.stack(
         [
             np.bincount(pat.inverse[stream(seed, i).integers(0, n, n)], minlength=len(pat.freq))
             for i in range(start, stop)
         ]
     ).astype(float)
-    em = run_em(pat, weights, tol, max_iter)
+    sel = fit_models(pat, weights, tol, max_iter, latent_model)
+    em = sel.em
     par = paper_params(em.rho, em.pi, em.q)
     stats = {m: assumption2_statistics(pat, weights, em, m, vote_ties) for m in ms}
     out = []
@@ -194,6 +200,7 @@ def _latent_chunk(
         row = {k: float(par[k][r]) for k in _PARAMS}
         row.update({f"a2_m{m}": float(stats[m][r]) for m in ms})
         row["converged"] = float(em.converged[r])
+        row["model"] = float(_MODEL_INDEX[sel.models[sel.chosen[r]]])
         out.append(row)
     return out
 
@@ -205,9 +212,11 @@ def _labels_note(total: np.ndarray) -> str:
     )
 
 
-def _fit(pat: Patterns, tol: float, max_iter: int) -> tuple[LatentClassFit, EMState]:
-    em = run_em(pat, pat.freq[None, :], tol, max_iter)
-    return fit_result(pat, em, tol, max_iter), em
+def _fit(
+    pat: Patterns, tol: float, max_iter: int, latent_model: str
+) -> tuple[LatentClassFit, Selection]:
+    sel = fit_models(pat, pat.freq[None, :], tol, max_iter, latent_model)
+    return fit_result(pat, sel, tol, max_iter), sel
 
 
 def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
@@ -228,7 +237,23 @@ def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
             f"label accuracy below ½ ({shown}): outside the paper's model (q(x) > ½), where the "
             "latent class is not identified; read these estimates with care"
         )
+    notes.extend(_selection_notes(fit))
     return notes
+
+
+def _selection_notes(fit: LatentClassFit) -> list[str]:
+    """A note when BIC barely separates the selected latent model from another (a difference < 2,
+    "not worth more than a bare mention" on Kass & Raftery's scale)."""
+    close = [
+        c for c in fit.candidates if not c.selected and np.isfinite(c.bic) and c.bic - fit.bic < 2
+    ]
+    if not close:
+        return []
+    shown = ", ".join(f"{c.model!r} (BIC {c.bic:.1f})" for c in close)
+    return [
+        f"BIC barely prefers the latent model {fit.latent_model!r} (BIC {fit.bic:.1f}) to {shown}; "
+        "the bootstrap refits the choice on every replicate, so the ranges include it"
+    ]
 
 
 def latent_pilot(
@@ -244,11 +269,13 @@ def latent_pilot(
     scheduler: str | None = None,
     tol: float = 1e-8,
     max_iter: int = 10_000,
+    latent_model: str = "select",
 ) -> Pilot:
-    """The latent-class estimate. Without ``better`` / ``worse``, models are ranked by their agreement
-    with the crowd's labels, which orders their accuracies when labels are better than chance (a small
-    pilot's fitted accuracies are too noisy to decide the order; :func:`plan` notes when they disagree
-    with it).
+    """The latent-class estimate (``latent_model``: "select" — the lowest BIC among the nested models,
+    on the pilot and on every bootstrap replicate — or one model). Without ``better`` / ``worse``,
+    models are ranked by their agreement with the crowd's labels, which orders their accuracies when
+    labels are better than chance (a small pilot's fitted accuracies are too noisy to decide the order;
+    :func:`plan` notes when they disagree with it).
 
     >>> from humanly.simulate import pair
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
@@ -274,7 +301,8 @@ def latent_pilot(
     }
     b, w = _pick(sorted(names, key=lambda n: -agree[n]), better, worse)
     pat = patterns(counts[keep], predictions.hard(b)[keep], predictions.hard(w)[keep])
-    fit, em = _fit(pat, tol, max_iter)
+    fit, sel = _fit(pat, tol, max_iter, latent_model)
+    em = sel.em
     if any(not np.isfinite(v) for v in fit.params().values()):
         raise InputError(
             "the pilot has no items where the two models disagree; they cannot be told apart on it "
@@ -301,6 +329,9 @@ def latent_pilot(
                 f"items with ≥ {m} labels; {short:,} have fewer"
             )
     n = int(keep.sum())
-    args = [(pat, n, ms, vote_ties, tol, max_iter, seed, a, z) for a, z in _starts(bootstrap)]
+    args = [
+        (pat, n, ms, vote_ties, tol, max_iter, latent_model, seed, a, z)
+        for a, z in _starts(bootstrap)
+    ]
     reps = _bootstrap(_latent_chunk, args, workers, scheduler)
     return Pilot(b, w, n, fit.model(), a2, reps, fit, notes)

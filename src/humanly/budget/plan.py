@@ -46,7 +46,7 @@ from ._args import (
     check_vote_ties,
 )
 from .compare import Comparison, compare
-from .latent import LatentClassFit
+from .latent import LATENT_CHOICES, LATENT_MODELS, LatentClassFit
 from .models import CorrelatedModel
 from .pilot import Pilot, latent_pilot, majority_pilot
 from .proxy import estimate_parameters
@@ -61,6 +61,7 @@ __all__ = [
     "AssumptionTest",
     "Assumptions",
     "Method",
+    "ModelShare",
     "ParameterRanges",
     "PlanResult",
     "estimate_parameters",
@@ -91,6 +92,18 @@ class ParameterRanges(Result):
     def items(self) -> tuple[tuple[str, Interval], ...]:
         """(parameter, range) pairs in the order q_b, q_w, p_w, p_b0, p_b1."""
         return tuple((k, getattr(self, k)) for k in _PARAMS)
+
+
+@dataclass(frozen=True, repr=False)
+class ModelShare(Result):
+    """The share of bootstrap replicates whose fit selected one latent model.
+
+    >>> ModelShare("simple", 0.97).to_dict()
+    {'model': 'simple', 'share': 0.97}
+    """
+
+    model: str
+    share: float
 
 
 @dataclass(frozen=True, repr=False)
@@ -167,8 +180,11 @@ class PlanResult(Result):
     """Estimated correlated-model parameters (``estimates``, a :class:`CorrelatedModel` left unchecked:
     estimates may leave the paper's ranges), their bootstrap ranges, the assumption tests and the
     recommended m and label budget. ``method`` names the estimator; ``fit`` is the latent-class fit
-    (EM's iterations and convergence; ``None`` for ``method="majority"``); ``bootstrap_converged`` the
-    share of bootstrap fits that converged; ``vote_ties`` how a tied vote of an even m is settled."""
+    (EM's iterations and convergence, the candidate models with their BIC; ``None`` for
+    ``method="majority"``); ``latent_model`` the latent model the estimates come from;
+    ``bootstrap_converged`` the share of bootstrap fits that converged and ``bootstrap_models`` the
+    share of replicates selecting each model (empty for ``method="majority"`` or ``bootstrap=0``);
+    ``vote_ties`` how a tied vote of an even m is settled."""
 
     better: str
     worse: str
@@ -191,6 +207,8 @@ class PlanResult(Result):
     method: str = "latent"
     fit: LatentClassFit | None = None
     bootstrap_converged: float | None = None
+    latent_model: str | None = None
+    bootstrap_models: tuple[ModelShare, ...] = ()
 
     def model(self) -> CorrelatedModel:
         """The estimated correlated model (unchecked: estimates may leave the paper's ranges)."""
@@ -229,6 +247,13 @@ class PlanResult(Result):
                 for t in self.assumptions.tests
             ]
         )
+
+
+def _model_shares(reps: list[dict[str, float]]) -> tuple[ModelShare, ...]:
+    """Share of replicates per selected latent model (models never selected left out)."""
+    picked = [int(r["model"]) for r in reps if "model" in r]
+    names = tuple(LATENT_MODELS)
+    return tuple(ModelShare(names[i], picked.count(i) / len(picked)) for i in sorted(set(picked)))
 
 
 def _interval(values: list[float]) -> Interval:
@@ -341,13 +366,16 @@ def plan(
     method: Method = "latent",
     workers: int | None = None,
     scheduler: str | None = None,
+    latent_model: str = "select",
 ) -> PlanResult:
     """Estimate the correlated model from a pilot, bootstrap it, test assumptions 1–2 and recommend
     the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`).
 
     ``method="latent"`` (default) fits the model with the true label latent (needs ≥ 3 labels per item);
     ``method="majority"`` takes the crowd majority as the truth (biased towards agreement; see the module
-    docstring). ``ratings`` and ``predictions`` take every form :func:`humanly.data.join` accepts (a
+    docstring); ``latent_model`` is "select" (default: the lowest BIC among the nested latent models of
+    :data:`~humanly.budget.latent.LATENT_MODELS`, on the pilot and on every bootstrap replicate) or one
+    of them. ``ratings`` and ``predictions`` take every form :func:`humanly.data.join` accepts (a
     :class:`~humanly.data.Predictions`, a dict model → Series indexed by item id, …) and are joined by
     item id; ``missing="drop"`` keeps the items both have. ``budget`` also gives the win probabilities
     for that many labels. The bootstrap runs in-process, or on dask with ``workers`` / ``scheduler``
@@ -364,6 +392,12 @@ def plan(
     seed = check_int("seed", seed, minimum=0)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     method = check_choice("method", method, METHODS)
+    latent_model = check_choice("latent_model", latent_model, LATENT_CHOICES)
+    if method == "majority" and latent_model != "select":
+        raise InputError(
+            f'latent_model={latent_model!r} applies to method="latent"; pass method="latent" '
+            'or leave latent_model="select"'
+        )
     if predictions is None:
         raise InputError("plan needs predictions of two models on the pilot items")
     study = join(ratings, predictions, missing=missing)
@@ -374,10 +408,11 @@ def plan(
             f"plan needs two classes (the paper's binary setting); the ratings have {r.n_classes}"
         )
     checked = tuple(mm for mm in ms if mm > 1)
-    estimator = latent_pilot if method == "latent" else majority_pilot
-    pilot = estimator(
-        r, preds, better, worse, checked, vote_ties, bootstrap, seed, workers, scheduler
-    )
+    args = (r, preds, better, worse, checked, vote_ties, bootstrap, seed, workers, scheduler)
+    if method == "latent":
+        pilot = latent_pilot(*args, latent_model=latent_model)
+    else:
+        pilot = majority_pilot(*args)
     est, b, w = pilot.estimates, pilot.better, pilot.worse
     notes = list(pilot.notes)
     if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
@@ -419,4 +454,6 @@ def plan(
         method=method,
         fit=pilot.fit,
         bootstrap_converged=float(np.mean(converged)) if converged else None,
+        latent_model=None if pilot.fit is None else pilot.fit.latent_model,
+        bootstrap_models=_model_shares(pilot.replicates),
     )
