@@ -30,7 +30,7 @@ def _reference(k: int, n: int, p: float) -> float:
 )
 def test_relative_error_against_mpmath(n: int, frac: float, p: float) -> None:
     # k near the mode and in the tails, where the probability is still a normal double
-    k = int(round(frac * n))
+    k = round(frac * n)
     exact = _reference(k, n, p)
     ours = float(binom_pmf(k, n, p))
     if exact > 1e-290:
