@@ -19,7 +19,7 @@ from humanly.budget import (
     plan,
 )
 from humanly.budget import latent as lat
-from humanly.budget.plan import AGAINST, CONSISTENT, UNTESTED
+from humanly.budget.planning import AGAINST, CONSISTENT, UNTESTED
 from humanly.simulate import pair
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")

@@ -4,91 +4,196 @@ Appendix A sweep, planning from a pilot, an assessment of ratings for the report
 
 Modules, bottom to top: ``_args`` (argument checks; the two kinds of tie), ``bounds`` (Lemmas 1–2),
 ``gap`` (the gap indicator G, Propositions 1–2), ``models`` (M_m(q) and the two error models),
-``exact`` (exact P(ΣG > 0)), ``montecarlo``, ``compare`` (Fig. 2), ``size`` (sample size, capacity —
-Fig. 1), ``theory`` (section 3.1 and Appendix C: Lemmas C.2–C.3, Propositions C.1–C.2), ``rates``
+``exact`` (exact P(ΣG > 0); ``_binom``, Loader's binomial pmf), ``montecarlo``, ``comparison`` (Fig. 2),
+``size`` (sample size, capacity —
+Fig. 1), ``theory`` (section 3.1 and Appendix C: Lemmas C.2–C.3, Propositions C.1–C.2), ``rate_tables``
 (Theorem 2, Fig. 3 a/b), ``multiclass`` (K classes exactly, section 5), ``latent`` (the latent-class
-pilot estimate) + ``proxy`` (the crowd-majority one) + ``pilot`` → ``plan`` (a pilot), ``assess`` (the
+pilot estimate) + ``proxy`` (the crowd-majority one) + ``pilot`` → ``planning`` (a pilot), ``assessment`` (the
 report's numbers), ``open_problems`` (section 5 by simulation), ``sweep`` + ``_kernel`` (Appendix A).
 
 >>> from humanly.budget import IndependentModel, compare
 >>> compare(IndependentModel(p=0.8, eps=0.01, q=0.8), budget=1500, m=(1, 3)).best_m
 1
+
+Names are imported on first use (PEP 562), so ``humanly budget win`` loads the exact engine only —
+not pandas, ``scipy.stats`` or the pilot estimators.
 """
 
 from __future__ import annotations
 
-from ._args import TIES, VOTE_TIES, Ties, VoteTies
-from .assess import (
-    Assessment,
-    QuickComparison,
-    assess,
-    label_accuracy_from_agreement,
-    quick_compare,
-)
-from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
-from .compare import Comparison, ComparisonRow, compare, error_probability
-from .exact import MAX_N, Outcome, outcome, outcomes, win_probability
-from .gap import Gap, gap_correlated, gap_independent
-from .latent import LatentClassFit, StateAccuracy, fit_latent_class
-from .models import (
-    SCENARIOS,
-    CorrelatedModel,
-    IndependentModel,
-    Model,
-    majority_accuracy,
-    make_model,
-    subset_majority,
-)
-from .montecarlo import MonteCarlo, simulate_win
-from .multiclass import (
-    RULES,
-    MulticlassComparison,
-    MulticlassRow,
-    MulticlassSetting,
-    aggregated_label_distribution,
-    multiclass_compare,
-    multiclass_gap,
-    multiclass_setting,
-    symmetric_confusion,
-)
-from .open_problems import (
-    PluralitySetting,
-    StrategyComparison,
-    StrategyRow,
-    adaptive_vs_single,
-    plurality_vs_single,
-)
-from .plan import (
-    METHODS,
-    Assumption2,
-    Assumptions,
-    AssumptionTest,
-    ParameterRanges,
-    PlanResult,
-    estimate_parameters,
-    plan,
-)
-from .rates import (
-    ConvergencePoint,
-    CramerConvergence,
-    RateRow,
-    RateTable,
-    cramer_convergence,
-    rates,
-)
-from .size import CapacityResult, CapacityRow, SizeResult, SizeRow, capacity, sample_size
-from .sweep import (
-    PAPER_N,
-    SweepCell,
-    SweepPoint,
-    SweepResult,
-    SweepSpec,
-    SweepViolation,
-    run_sweep,
-)
-from .theory import lemma_c3_bound, mean_gap_ratio, proposition_c2_bound, sigma
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._args import TIES, VOTE_TIES, Ties, VoteTies
+    from .assessment import (
+        Assessment,
+        QuickComparison,
+        assess,
+        label_accuracy_from_agreement,
+        quick_compare,
+    )
+    from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
+    from .comparison import Comparison, ComparisonRow, compare, error_probability
+    from .exact import MAX_N, Outcome, outcome, outcomes, win_probability
+    from .gap import Gap, gap_correlated, gap_independent
+    from .latent import (
+        LATENT_MODELS,
+        LatentClassFit,
+        LatentModelFit,
+        StateAccuracy,
+        fit_latent_class,
+    )
+    from .models import (
+        SCENARIOS,
+        CorrelatedModel,
+        IndependentModel,
+        Model,
+        majority_accuracy,
+        make_model,
+        subset_majority,
+    )
+    from .montecarlo import MonteCarlo, simulate_win
+    from .multiclass import (
+        RULES,
+        MulticlassComparison,
+        MulticlassRow,
+        MulticlassSetting,
+        aggregated_label_distribution,
+        multiclass_compare,
+        multiclass_gap,
+        multiclass_setting,
+        symmetric_confusion,
+    )
+    from .open_problems import (
+        PluralitySetting,
+        StrategyComparison,
+        StrategyRow,
+        adaptive_vs_single,
+        plurality_vs_single,
+    )
+    from .planning import (
+        METHODS,
+        Assumption2,
+        Assumptions,
+        AssumptionTest,
+        ModelShare,
+        ParameterRanges,
+        PlanResult,
+        estimate_parameters,
+        plan,
+    )
+    from .rate_tables import (
+        ConvergencePoint,
+        CramerConvergence,
+        RateRow,
+        RateTable,
+        cramer_convergence,
+        rates,
+    )
+    from .size import CapacityResult, CapacityRow, SizeResult, SizeRow, capacity, sample_size
+    from .sweep import (
+        PAPER_N,
+        SweepCell,
+        SweepPoint,
+        SweepResult,
+        SweepSpec,
+        SweepViolation,
+        run_sweep,
+    )
+    from .theory import lemma_c3_bound, mean_gap_ratio, proposition_c2_bound, sigma
+
+#: public name → the module that defines it (imported on first use)
+_LAZY: dict[str, str] = {
+    "Assessment": ".assessment",
+    "Assumption2": ".planning",
+    "AssumptionTest": ".planning",
+    "Assumptions": ".planning",
+    "CapacityResult": ".size",
+    "CapacityRow": ".size",
+    "Comparison": ".comparison",
+    "ComparisonRow": ".comparison",
+    "ConvergencePoint": ".rate_tables",
+    "CorrelatedModel": ".models",
+    "CramerConvergence": ".rate_tables",
+    "Gap": ".gap",
+    "IndependentModel": ".models",
+    "LATENT_MODELS": ".latent",
+    "LatentClassFit": ".latent",
+    "LatentModelFit": ".latent",
+    "MAX_N": ".exact",
+    "METHODS": ".planning",
+    "Model": ".models",
+    "ModelShare": ".planning",
+    "MonteCarlo": ".montecarlo",
+    "MulticlassComparison": ".multiclass",
+    "MulticlassRow": ".multiclass",
+    "MulticlassSetting": ".multiclass",
+    "Outcome": ".exact",
+    "PAPER_N": ".sweep",
+    "ParameterRanges": ".planning",
+    "PlanResult": ".planning",
+    "PluralitySetting": ".open_problems",
+    "QuickComparison": ".assessment",
+    "RULES": ".multiclass",
+    "RateRow": ".rate_tables",
+    "RateTable": ".rate_tables",
+    "SCENARIOS": ".models",
+    "SizeResult": ".size",
+    "SizeRow": ".size",
+    "StateAccuracy": ".latent",
+    "StrategyComparison": ".open_problems",
+    "StrategyRow": ".open_problems",
+    "SweepCell": ".sweep",
+    "SweepPoint": ".sweep",
+    "SweepResult": ".sweep",
+    "SweepSpec": ".sweep",
+    "SweepViolation": ".sweep",
+    "TIES": "._args",
+    "Ties": "._args",
+    "VOTE_TIES": "._args",
+    "VoteTies": "._args",
+    "adaptive_vs_single": ".open_problems",
+    "aggregated_label_distribution": ".multiclass",
+    "assess": ".assessment",
+    "capacity": ".size",
+    "compare": ".comparison",
+    "cramer_convergence": ".rate_tables",
+    "cramer_error": ".bounds",
+    "cramer_exponent": ".bounds",
+    "error_probability": ".comparison",
+    "estimate_parameters": ".planning",
+    "fit_latent_class": ".latent",
+    "gap_correlated": ".gap",
+    "gap_independent": ".gap",
+    "hoeffding_error": ".bounds",
+    "hoeffding_exponent": ".bounds",
+    "label_accuracy_from_agreement": ".assessment",
+    "lemma_c3_bound": ".theory",
+    "majority_accuracy": ".models",
+    "make_model": ".models",
+    "mean_gap_ratio": ".theory",
+    "multiclass_compare": ".multiclass",
+    "multiclass_gap": ".multiclass",
+    "multiclass_setting": ".multiclass",
+    "outcome": ".exact",
+    "outcomes": ".exact",
+    "plan": ".planning",
+    "plurality_vs_single": ".open_problems",
+    "proposition_c2_bound": ".theory",
+    "quick_compare": ".assessment",
+    "rates": ".rate_tables",
+    "run_sweep": ".sweep",
+    "sample_size": ".size",
+    "sigma": ".theory",
+    "simulate_win": ".montecarlo",
+    "subset_majority": ".models",
+    "symmetric_confusion": ".multiclass",
+    "win_probability": ".exact",
+}
 
 __all__ = [
+    "LATENT_MODELS",
     "MAX_N",
     "METHODS",
     "PAPER_N",
@@ -110,7 +215,9 @@ __all__ = [
     "Gap",
     "IndependentModel",
     "LatentClassFit",
+    "LatentModelFit",
     "Model",
+    "ModelShare",
     "MonteCarlo",
     "MulticlassComparison",
     "MulticlassRow",
@@ -172,3 +279,17 @@ __all__ = [
     "symmetric_confusion",
     "win_probability",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use and keep it (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -33,9 +33,9 @@ from ._args import (
     check_ties,
     check_vote_ties,
 )
-from .compare import compare
+from .comparison import compare
 from .models import IndependentModel, make_model
-from .plan import Method, PlanResult, plan
+from .planning import Method, PlanResult, plan
 from .size import sample_size
 
 __all__ = [

@@ -45,7 +45,7 @@ from ._args import (
     check_ties,
     check_vote_ties,
 )
-from .compare import Comparison, compare
+from .comparison import Comparison, compare
 from .latent import LATENT_CHOICES, LATENT_MODELS, LatentClassFit
 from .models import CorrelatedModel
 from .pilot import Pilot, latent_pilot, majority_pilot
