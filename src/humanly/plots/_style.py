@@ -1,4 +1,10 @@
-"""Shared figure style: sized for one column of a paper, saved atomically, headless backend."""
+"""Shared figure style: figures for reading (≥ 450 pt wide, 9–11 pt text), one colour per model across
+every figure, deterministic files (the same figure gives the same bytes), saved atomically, headless.
+
+>>> colors = model_colors(["bert", "roberta"])
+>>> colors["bert"] != colors["roberta"], model_colors(["roberta", "bert"]) == colors
+(True, True)
+"""
 
 from __future__ import annotations
 
@@ -15,28 +21,66 @@ import matplotlib.pyplot as plt
 from .._atomic import atomic_path
 from ..data.errors import InputError
 
-__all__ = ["COLUMN_WIDTH", "figure", "save_figure", "to_svg"]
+__all__ = [
+    "COLUMN_WIDTH",
+    "FIGURE_HEIGHT",
+    "FIGURE_WIDTH",
+    "PALETTE",
+    "figure",
+    "model_colors",
+    "save_figure",
+    "to_svg",
+]
 
-#: Width of one column of a two-column paper, in inches.
-COLUMN_WIDTH = 3.4
+#: Width of a figure, in inches: 6.4 in = 461 pt (figures are read on screen and in print at ≥ 450 pt).
+FIGURE_WIDTH = 6.4
+#: Default height, in inches.
+FIGURE_HEIGHT = 3.6
+#: Kept for callers of the earlier name; the same as :data:`FIGURE_WIDTH`.
+COLUMN_WIDTH = FIGURE_WIDTH
+
+#: Colour-blind-safe palette (Okabe & Ito 2008), in the order models receive them.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#F0E442",
+)
 
 _RC: Any = {  # matplotlib types rc keys as Literals; this is a plain mapping
-    "font.size": 8,
-    "axes.titlesize": 8,
-    "axes.labelsize": 8,
-    "legend.fontsize": 7,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
-    "lines.linewidth": 1.2,
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.fontsize": 9,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "lines.linewidth": 1.5,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "figure.dpi": 150,
     "savefig.bbox": "tight",
     "svg.fonttype": "none",
+    "svg.hashsalt": "humanly",  # deterministic SVG element ids: the same figure, the same bytes
 }
 
+#: No timestamps in saved files (reproducible builds); PDF and SVG name them differently.
+_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}, "png": {}}
 
-def figure(width: float = COLUMN_WIDTH, height: float = 2.4, **kwargs: Any) -> tuple[Any, Any]:
+
+def model_colors(names: Any) -> dict[str, str]:
+    """One colour per model, the same in every figure of a report: models take :data:`PALETTE` in
+    sorted order of their names (so the mapping does not depend on which figure lists them first)."""
+    ordered = sorted({str(n) for n in names})
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ordered)}
+
+
+def figure(
+    width: float = FIGURE_WIDTH, height: float = FIGURE_HEIGHT, **kwargs: Any
+) -> tuple[Any, Any]:
     """A new (figure, axes) pair with humanly's style."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(width, height), **kwargs)
@@ -54,7 +98,7 @@ def save_figure(fig: Any, path: str | os.PathLike[str]) -> Path:
         )
     try:
         with atomic_path(target, suffix=ext) as tmp, plt.rc_context(_RC):
-            fig.savefig(tmp, format=ext[1:])
+            fig.savefig(tmp, format=ext[1:], metadata=_METADATA[ext[1:]])
     finally:
         plt.close(fig)
     return target
@@ -64,6 +108,6 @@ def to_svg(fig: Any) -> str:
     """The figure as an inline SVG string (for the HTML report), and close it."""
     buf = io.StringIO()
     with plt.rc_context(_RC):
-        fig.savefig(buf, format="svg")
+        fig.savefig(buf, format="svg", metadata=_METADATA["svg"])
     plt.close(fig)
     return buf.getvalue()

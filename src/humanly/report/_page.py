@@ -8,7 +8,7 @@ from typing import Any
 
 from ..plots._style import to_svg
 
-__all__ = ["Figure", "Section", "Table"]
+__all__ = ["Figure", "Section", "Table", "Verdict"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +36,23 @@ class Figure:
 
 
 @dataclasses.dataclass(frozen=True)
+class Verdict:
+    """One plain sentence a reviewer can quote — about one model (``model``) or the whole study
+    (``model=None``) — for the report's verdict cards and the command line.
+
+    ``topic`` names the analysis (``"certify"``, ``"survey"``, ``"budget"``, ``"data"``), ``status`` a
+    short machine-readable outcome for styling (e.g. ``"certified"``, ``"not certified"``,
+    ``"no evidence"``), and ``methods`` the id of the Methods paragraph the sentence rests on (the card
+    links to it)."""
+
+    topic: str
+    sentence: str
+    model: str | None = None
+    status: str = ""
+    methods: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class Section:
     """One section of the page. ``note`` replaces the body when the inputs are missing."""
 
@@ -45,3 +62,4 @@ class Section:
     tables: tuple[Table, ...] = ()
     figures: tuple[Figure, ...] = ()
     note: str | None = None
+    verdicts: tuple[Verdict, ...] = ()
