@@ -5,7 +5,39 @@ The page inlines its CSS and figures (SVG data URIs), fetches nothing, escapes e
 id="humanly-results">`` — the same objects the ``--json`` commands print.
 """
 
-from ._page import Figure, Section, Table
-from .build import Report, build_report
+from __future__ import annotations
 
-__all__ = ["Figure", "Report", "Section", "Table", "build_report"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._page import Figure, Section, Table
+    from .build import Report, build_report
+    from .verdicts import Verdict
+
+#: public name → the module that defines it (imported on first use: ``humanly.report.verdicts`` stays
+#: light for the command line, the page builder loads matplotlib and jinja2 only when used)
+_LAZY: dict[str, str] = {
+    "Figure": "._page",
+    "Section": "._page",
+    "Table": "._page",
+    "Report": ".build",
+    "build_report": ".build",
+    "Verdict": ".verdicts",
+}
+
+__all__ = ["Figure", "Report", "Section", "Table", "Verdict", "build_report"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use and keep it (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -7,6 +7,7 @@ import dataclasses
 from typing import Any
 
 from ..plots._style import to_svg
+from .verdicts import Verdict
 
 __all__ = ["Figure", "Section", "Table", "Verdict"]
 
@@ -33,23 +34,6 @@ class Figure:
         svg = to_svg(fig).encode()
         uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
         return cls(caption, uri, alt or caption)
-
-
-@dataclasses.dataclass(frozen=True)
-class Verdict:
-    """One plain sentence a reviewer can quote — about one model (``model``) or the whole study
-    (``model=None``) — for the report's verdict cards and the command line.
-
-    ``topic`` names the analysis (``"certify"``, ``"survey"``, ``"budget"``, ``"data"``), ``status`` a
-    short machine-readable outcome for styling (e.g. ``"certified"``, ``"not certified"``,
-    ``"no evidence"``), and ``methods`` the id of the Methods paragraph the sentence rests on (the card
-    links to it)."""
-
-    topic: str
-    sentence: str
-    model: str | None = None
-    status: str = ""
-    methods: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
