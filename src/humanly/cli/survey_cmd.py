@@ -248,7 +248,7 @@ def _show(
         return
     from ..report.verdicts.survey import verdicts
 
-    ui.show(render(res, truth), *render_models(res))
+    ui.show(render(res, truth), *(render_models(res) if res.models else ()))
     if truth is not None:
         ui.show(render_truth(res, truth))
     ui.lines(footnotes(res, truth))

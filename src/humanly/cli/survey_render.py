@@ -32,6 +32,11 @@ def _f(x: object, spec: str = ".4f") -> str:
     return str(x)
 
 
+def _pair(lo: float | None, hi: float | None) -> str:
+    """A 95% range ``lo – hi``; "—" when there is none (no bootstrap)."""
+    return "—" if lo is None and hi is None else f"{_f(lo)} – {_f(hi)}"
+
+
 def _largest(res: EquivalenceResult | TruthEquivalence) -> int:
     return res.power_curve[-1].k if res.power_curve else 0
 
@@ -71,7 +76,7 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
     for i, p in enumerate(res.power_curve):
         extra = [_f(res.information[i])] if res.information is not None else []
         extra += [_f(truth.power_curve[i].score)] if star and truth is not None else []
-        t.row(str(p.k), _f(p.score), f"{_f(p.low)} – {_f(p.high)}", f"{p.n_items:,}", *extra)
+        t.row(str(p.k), _f(p.score), _pair(p.low, p.high), f"{p.n_items:,}", *extra)
     return t
 
 
@@ -98,7 +103,7 @@ def render_models(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
     for i, col in enumerate(cols):
         equiv.column(col, justify="left" if i == 0 else "right")
     for m in res.models:
-        cells = [m.model, _f(m.score), f"{_f(m.low)} – {_f(m.high)}"]
+        cells = [m.model, _f(m.score), _pair(m.low, m.high)]
         cells += [_f(m.information)] if info else []
         cells += [_percent(m)] if ratio else []
         scores.row(*cells)
@@ -171,9 +176,10 @@ def footnotes(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> 
             f"of {baseline_meaning(res.combiner)}; the model is worth less than 0 raters."
         )
     if any(m.equivalence_note == "above_max" for m in ms):
+        raters = "rater" if kmax == 1 else "raters"
         notes.append(
             f"> {kmax}: the score is above every point of the curve; the model is worth more than "
-            f"{kmax} raters, the largest survey measured."
+            f"{kmax} {raters}, the largest survey measured."
         )
     if any(m.equivalence_low == 0 for m in ms):
         notes.append("a range starting at 0: at least 2.5% of the bootstrap replicates are at or "
@@ -181,8 +187,11 @@ def footnotes(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> 
     if any(m.equivalence_high is None and m.equivalence_low is not None for m in ms):
         notes.append(
             f"a range ending at > {kmax}: at least 2.5% of the bootstrap replicates lie above the "
-            "curve; the bootstrap mean is then unbounded (—)."
+            "curve."
         )
+    if res.bootstrap > 0 and any(m.equivalence_mean is None for m in ms):
+        notes.append("mean —: some bootstrap replicates lie above the curve, so the mean is "
+                     "unbounded.")  # fmt: skip
     if res.bootstrap == 0:
         notes.append("no ranges or bootstrap mean (—): --bootstrap 0.")
     if res.target_width is not None and any(_items_cell(m, res.target_width) == "—" for m in ms):

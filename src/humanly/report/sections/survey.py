@@ -75,6 +75,11 @@ def _fmt(x: float | None, spec: str = ".4f") -> str:
     return "—" if x is None else format(x, spec)
 
 
+def _bracket(lo: float | None, hi: float | None) -> str:
+    """``[lo, hi]``, or "—" without a bootstrap."""
+    return "—" if lo is None and hi is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
+
+
 def _eq_cell(eq: float | None, note: str | None, largest_k: int) -> str:
     if eq is not None:
         return f"{eq:.2f}"
@@ -132,7 +137,7 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
     headers += ["HSCORE* (true states)", "SEQ* (true states)"] if truth is not None else []
     rows = []
     for m in run.models():
-        row = [m.model, f"{m.score:.4f} [{_fmt(m.low)}, {_fmt(m.high)}]"]
+        row = [m.model, f"{m.score:.4f} {_bracket(m.low, m.high)}".removesuffix(" —")]
         if info:
             ratio = m.performance_ratio
             good = ratio is not None and m.information is not None and m.information > 0
@@ -175,7 +180,7 @@ def _curve_table(run: _Run) -> Table:
         row: list[Any] = [
             p.k,
             f"{p.score:.4f}",
-            f"[{_fmt(p.low)}, {_fmt(p.high)}]",
+            _bracket(p.low, p.high),
             f"{p.n_items:,}",
         ]
         row += [f"{res.information[i]:.4f}"] if res.information is not None else []
@@ -209,6 +214,8 @@ def _cell_notes(run: _Run) -> list[str]:
             f"{run.what}: a range ending 'above {kmax}' means at least 2.5% of the replicates lie "
             "above the curve; the bootstrap mean is then undefined (—)."
         )
+    if res.bootstrap == 0:
+        out.append(f"{run.what}: ranges and bootstrap means are '—' because no bootstrap was run.")
     width = res.target_width
     if width is not None and any(_items_cell(m, width) == "—" for m in ms):
         out.append(
