@@ -49,7 +49,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
     o, u, p, d = str(f["o"]), str(f["u"]), str(f["p"]), f["dir"]
     op, og = o.replace(".csv", ".predictions.csv"), o.replace(".csv", ".gold.csv")
-    up = u.replace(".csv", ".predictions.csv")
+    up, us = u.replace(".csv", ".predictions.csv"), u.replace(".csv", ".states.csv")
     pp = p.replace(".csv", ".predictions.csv")
     return {
         "inspect": ["inspect", o, "--predictions", op, "--gold", og],
@@ -61,7 +61,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
         ],
         "equivalence": [
             "equivalence", u, "--predictions", up, "--bootstrap", "20", "--headroom",
-            "--amateurs", u,
+            "--amateurs", u, "--target-width", "0.5", "--states", us,
         ],
         "equivalence_sampled": [
             "equivalence", u, "--predictions", up, "--scorer", "auc", "--bootstrap", "5",

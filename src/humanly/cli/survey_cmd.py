@@ -12,10 +12,17 @@ from . import _console as ui
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_plot
 from .options import StudyOptions, load_study, study_inputs
-from .survey_render import headroom_line, render, render_worth
+from .survey_render import (
+    footnotes,
+    headroom_line,
+    render,
+    render_models,
+    render_truth,
+    render_worth,
+)
 
 if TYPE_CHECKING:
-    from ..survey import EquivalenceResult, ExpertEquivalence
+    from ..survey import EquivalenceResult, ExpertEquivalence, TruthEquivalence
 
 __all__ = ["equivalence_command"]
 
@@ -74,6 +81,25 @@ Amateurs = Annotated[
     ),
 ]
 
+TargetWidth = Annotated[
+    float | None,
+    typer.Option(
+        "--target-width",
+        metavar="W",
+        help="Per model, about how many items would narrow the 95% range of its equivalence to W "
+        "raters (1/√N approximation; needs --bootstrap).",
+    ),
+]
+States = Annotated[
+    Path | None,
+    typer.Option(
+        "--states",
+        metavar="FILE",
+        help="True item states of a simulation (the X.states.csv of 'humanly simulate urn'): adds "
+        "HSCORE* and SEQ*, the scores and equivalences against the states.",
+    ),
+]
+
 
 def _folds(calibration_folds: int) -> int | None:
     """``--calibration-folds``: 0 is in-sample (the library's ``None``), else K ≥ 2."""
@@ -98,6 +124,46 @@ def _amateurs(
     return expert_equivalence(ratings, second, missing=study.missing, **options)  # type: ignore[arg-type]
 
 
+def _read_states(path: Path | None, study: StudyOptions, scorer: str) -> Any:
+    """``--states FILE``: a table with an item column (``item``, or the ratings' ``--item-col``) and
+    one column per class (``p_<class>`` or the class), checked before any work."""
+    if path is None:
+        return None
+    from ..data.tables import read_table
+    from ..survey import get_scorer
+
+    if not get_scorer(scorer).decomposable:
+        raise InputError(
+            f"--states with --scorer {scorer}: scores against the true states (SEQ*) need a scorer "
+            "that is a mean of per-item terms (agreement or cross_entropy)"
+        )
+    names = [c for c in (study.item_col, "item") if c]
+    frame = read_table(path, text_columns=lambda cols: [c for c in cols if c in names]).frame
+    item = next((c for c in names if c in frame.columns), None)
+    if item is None:
+        raise InputError(
+            f"--states {path}: no item column; name it 'item' (as 'humanly simulate urn' writes it)"
+        )
+    return frame.rename(columns={item: "item"})
+
+
+def _truth(
+    ratings: Any, predictions: Any, states: Any, path: Path | None, **options: Any
+) -> TruthEquivalence | None:
+    """HSCORE* and SEQ* with the combiner, scorer and calibration of the rater-based analysis."""
+    if states is None:
+        return None
+    from ..survey import truth_equivalence
+
+    try:
+        return truth_equivalence(ratings, states, predictions, **options)
+    except InputError as exc:
+        text = str(exc)
+        if text.startswith("states:"):
+            raise InputError(f"--states {path}:{text[len('states:') :]}") from None
+        raise
+
+
 @study_inputs(gold=False)
 def equivalence_command(
     study: StudyOptions,
@@ -112,6 +178,8 @@ def equivalence_command(
     max_k: MaxK = None,
     n_draws: Draws = 200,
     headroom: Headroom = False,
+    target_width: TargetWidth = None,
+    states: States = None,
     amateurs: Amateurs = None,
     plot: Plot = None,
     workers: Workers = None,
@@ -123,6 +191,7 @@ def equivalence_command(
     check_plot(plot)
     folds = _folds(calibration_folds)
     s = load_study(study)
+    true_states = _read_states(states, study, scorer)
     # the second group, read with the layout options of the first, before any work
     second = None if amateurs is None else load_study(study.ratings_only(amateurs)).ratings
     from ..survey import equivalence
@@ -143,34 +212,49 @@ def equivalence_command(
         positive=study.positive,
         n_draws=n_draws,
         headroom=headroom,
+        target_width=target_width,
         workers=workers,
         scheduler=scheduler,
     )
-    common: dict[str, Any] = dict(
-        combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed, max_k=max_k
-    )
-    expert = _amateurs(s.ratings, second, study, **common)
-    _show(res, expert, plot, json)
+    common: dict[str, Any] = dict(combiner=combiner, scorer=scorer, max_k=max_k)
+    truth = _truth(
+        s.ratings, s.predictions, true_states, states, missing=study.missing,
+        positive=study.positive, calibrate=calibrate, calibration_folds=folds, seed=seed, **common,
+    )  # fmt: skip
+    expert = _amateurs(s.ratings, second, study, bootstrap=bootstrap, seed=seed, **common)
+    _show(res, truth, expert, plot, json)
 
 
 def _show(
-    res: EquivalenceResult, expert: ExpertEquivalence | None, plot: Path | None, json: bool
+    res: EquivalenceResult,
+    truth: TruthEquivalence | None,
+    expert: ExpertEquivalence | None,
+    plot: Path | None,
+    json: bool,
 ) -> None:
     if plot is not None:
         from ..plots.survey import plot_power_curve
 
-        save_plot(plot_power_curve(res), plot)
+        save_plot(plot_power_curve(res, truth=truth), plot)
     for n in res.notes:
         ui.note(f"note: {n}")
     if json:
         out = res.to_dict()
+        if truth is not None:
+            out["truth"] = truth.to_dict()
         if expert is not None:
             out["amateurs"] = expert.to_dict()
         ui.print_json(out)
         return
-    ui.show(render(res))
+    from ..report.verdicts.survey import verdicts
+
+    ui.show(render(res, truth), *(render_models(res) if res.models else ()))
+    if truth is not None:
+        ui.show(render_truth(res, truth))
+    ui.lines(footnotes(res, truth))
     line = headroom_line(res)
     if line is not None:
         ui.show(line)
     if expert is not None:
         ui.show(render_worth(expert))
+    ui.lines(["", *(v.sentence for v in verdicts(res, truth=truth))])

@@ -1,28 +1,106 @@
-"""Survey power curve figure (Survey Equivalence, Figures 4–7): the curve with its bootstrap error bars,
-each model's score as a horizontal band, and the equivalence points."""
+"""Survey power curve figure (Survey Equivalence, Figures 4–7): the curve c_k with its 95% bootstrap
+band, each model's score as a horizontal line in the model's colour (its 95% range a light band) with
+its survey equivalence marked on the curve, and — for a simulation — the curve against the true item
+states. The legend sits below the axes, off the data."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._style import figure
+from .._bootstrap import percentile_interval
+from ._style import figure, model_colors
 
 if TYPE_CHECKING:
-    from ..survey import EquivalenceResult, PowerCurve
+    from ..survey import EquivalenceResult, ModelEquivalence, PowerCurve, TruthEquivalence
 
 __all__ = ["plot_power_curve"]
 
-_COLORS = ("#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d")
+#: The crowd's curve: a neutral grey, apart from the model palette.
+_CURVE = "#4d4d4d"
+_NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
+_YLABELS = {"cross_entropy": "score c_k: cross-entropy (bits)", "agreement": "score c_k: agreement"}
+
+
+def _relative_ranges(
+    samples: np.ndarray | None, shift: float, lows: np.ndarray, highs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ranges of c_k − c_0 taken replicate by replicate (c_0 moves with the replicate), with the
+    library's percentile rule; the curve's own ranges shifted when there are no replicates."""
+    if samples is None or not len(samples):
+        return lows - shift, highs - shift
+    rel = samples - samples[:, :1]
+    bounds = [percentile_interval(rel[:, j]) for j in range(rel.shape[1])]
+    lo = np.array([np.nan if b.low is None else b.low for b in bounds])
+    hi = np.array([np.nan if b.high is None else b.high for b in bounds])
+    return lo, hi
+
+
+def _model_range(
+    result: Any, i: int, m: ModelEquivalence, shift: float, information: bool
+) -> tuple[float | None, float | None]:
+    samples = getattr(result, "curve_samples", None)
+    msamples = getattr(result, "model_samples", None)
+    if information and samples is not None and msamples is not None and len(samples):
+        b = percentile_interval(msamples[:, i] - samples[:, 0])
+        return b.low, b.high
+    lo, hi = m.low, m.high
+    return (None if lo is None else lo - shift), (None if hi is None else hi - shift)
+
+
+def _label(m: ModelEquivalence, largest_k: int) -> str:
+    if m.equivalence is not None:
+        text = f"{m.model}: {m.equivalence:.2f} raters"
+        if m.equivalence_low is not None:
+            hi = f"> {largest_k}" if m.equivalence_high is None else f"{m.equivalence_high:.2f}"
+            text += f" [{m.equivalence_low:.2f}, {hi}]"
+        return text
+    if m.equivalence_note == "below_0":
+        return f"{m.model}: < 0 raters (at or below c_0)"
+    if m.equivalence_note == "above_max":
+        return f"{m.model}: > {largest_k} raters (above the curve)"
+    return m.model
+
+
+def _draw_model(
+    ax: Any, result: Any, i: int, m: ModelEquivalence, col: str, shift: float, info: bool, kmax: int
+) -> None:
+    y = m.score - shift
+    lo, hi = _model_range(result, i, m, shift, info)
+    if lo is not None and hi is not None:
+        ax.axhspan(lo, hi, color=col, alpha=0.12, linewidth=0)
+    ax.axhline(y, color=col, linewidth=1.3, label=_label(m, kmax))
+    if m.equivalence is not None:
+        ax.axvline(m.equivalence, color=col, linestyle=":", linewidth=0.9)
+        if m.equivalence_low is not None:
+            right = kmax if m.equivalence_high is None else m.equivalence_high
+            ax.plot([m.equivalence_low, right], [y, y], color=col, linewidth=4, alpha=0.45)
+        ax.plot([m.equivalence], [y], marker="D", color=col, markersize=5, zorder=5)
+    elif m.equivalence_note == "below_0":
+        ax.plot([0], [y], marker="<", color=col, markersize=6, zorder=5)
+    elif m.equivalence_note == "above_max":
+        ax.plot([kmax], [y], marker=">", color=col, markersize=6, zorder=5)
 
 
 def plot_power_curve(
-    result: EquivalenceResult | PowerCurve, *, information: bool | None = None
+    result: EquivalenceResult | PowerCurve,
+    *,
+    information: bool | None = None,
+    colors: Mapping[str, str] | None = None,
+    models: Sequence[str] | None = None,
+    truth: TruthEquivalence | None = None,
+    title: str | None = None,
 ) -> Any:
-    """Figure of an :class:`~humanly.survey.EquivalenceResult` (or ``PowerCurve``), one column wide.
+    """Figure of an :class:`~humanly.survey.EquivalenceResult` (or ``PowerCurve``), 6.4 in (461 pt)
+    wide.
 
-    ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits.
+    ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits; ``colors`` maps
+    model names to colours (default :func:`~humanly.plots._style.model_colors` of the models drawn);
+    ``models`` draws only those models; ``truth`` (a simulation's
+    :func:`~humanly.survey.truth_equivalence` with the same combiner and scorer) adds the curve
+    against the true item states, dashed. ``title`` defaults to "combiner + scorer".
 
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import equivalence
@@ -38,47 +116,38 @@ def plot_power_curve(
     highs = np.array([np.nan if p.high is None else p.high for p in pts])
     if information is None:
         information = result.combiner == "abc" and result.scorer == "cross_entropy"
-    shift = ys[0] if information else 0.0
+    shift = float(ys[0]) if information else 0.0
     samples = getattr(result, "curve_samples", None)
-    msamples = getattr(result, "model_samples", None)
-    if information and samples is not None and len(samples):
-        # ranges of c_k − c_0 per replicate (c_0 moves with the replicate too)
-        rel = samples - samples[:, :1]
-        lows = np.nanpercentile(rel, 2.5, axis=0) + shift
-        highs = np.nanpercentile(rel, 97.5, axis=0) + shift
-    fig, ax = figure()
-    yerr = np.vstack([ys - lows, highs - ys])
-    yerr = np.where(np.isfinite(yerr), np.maximum(yerr, 0), 0)
-    ax.errorbar(
-        ks,
-        ys - shift,
-        yerr=yerr,
-        color="#1b9e77",
-        marker="o",
-        markersize=3,
-        capsize=2,
-        label=f"k raters ({result.combiner})",
+    band_lo, band_hi = (
+        _relative_ranges(samples, shift, lows, highs) if information else (lows, highs)
     )
-    for i, m in enumerate(getattr(result, "models", [])):
-        col = _COLORS[i % len(_COLORS)]
-        ax.axhline(m.score - shift, color=col, linewidth=1)
-        lo, hi = m.low, m.high
-        if information and msamples is not None and samples is not None and len(samples):
-            rel = msamples[:, i] - samples[:, 0]
-            lo, hi = np.nanpercentile(rel, 2.5) + shift, np.nanpercentile(rel, 97.5) + shift
-        if lo is not None and hi is not None:
-            ax.axhspan(lo - shift, hi - shift, color=col, alpha=0.15, linewidth=0)
-        label = m.model
-        if m.equivalence is not None:
-            ax.plot([m.equivalence], [m.score - shift], marker="D", color=col, markersize=4)
-            ax.axvline(m.equivalence, color=col, linestyle=":", linewidth=0.8)
-            label += f": {m.equivalence:.2f} raters"
-        elif m.equivalence_note:
-            label += ": " + ("below 0" if m.equivalence_note == "below_0" else "above max")
-        ax.plot([], [], color=col, label=label)
+    fig, ax = figure()
+    ax.fill_between(ks, band_lo, band_hi, color=_CURVE, alpha=0.18, linewidth=0)
+    ax.plot(ks, ys - shift, color=_CURVE, marker="o", markersize=3.5, label="k raters (95% range)")
+    if truth is not None:
+        ax.plot(
+            truth.ks, truth.scores - shift, color=_CURVE, linestyle="--", linewidth=1.1,
+            label="k raters vs the true states",
+        )  # fmt: skip
+    drawn = [
+        (i, m)
+        for i, m in enumerate(getattr(result, "models", ()))
+        if models is None or m.model in models
+    ]
+    cols = dict(colors) if colors is not None else model_colors(m.model for _, m in drawn)
+    kmax = int(ks[-1]) if len(ks) else 0
+    for i, m in drawn:
+        _draw_model(ax, result, i, m, cols.get(m.model, _CURVE), shift, information, kmax)
     ax.set_xlabel("number of raters k")
-    ylab = {"cross_entropy": "cross-entropy (bits)"}.get(result.scorer, result.scorer)
+    ylab = _YLABELS.get(result.scorer, f"score c_k: {result.scorer}")
     ax.set_ylabel("information gain c_k − c_0 (bits)" if information else ylab)
     ax.set_xticks(ks if len(ks) <= 12 else ks[:: max(1, len(ks) // 10)])
-    ax.legend(frameon=False, loc="lower right")
+    ax.set_xlim(left=min(-0.3, float(ks[0]) - 0.3) if len(ks) else None)
+    names = " + ".join(_NAMES.get(x, x) for x in (result.combiner, result.scorer))
+    ax.set_title(title if title is not None else names, loc="left")
+    n_entries = len(drawn) + 1 + (truth is not None)
+    ax.legend(
+        frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.16), borderaxespad=0.0,
+        ncol=2 if n_entries > 1 else 1,
+    )  # fmt: skip
     return fig

@@ -156,6 +156,9 @@ def truth_equivalence(
     max_k: int | None = None,
     positive: Any = None,
     clip: tuple[float, float] = (0.02, 0.98),
+    calibrate: str = "none",
+    calibration_folds: int | None = None,
+    seed: int | None = 0,
 ) -> TruthEquivalence:
     """HSCORE* and SEQ*: scores and survey equivalences against the true item states.
 
@@ -164,7 +167,9 @@ def truth_equivalence(
     that ``humanly simulate urn`` writes — and ``predictions``), or a simulation result
     (:class:`~humanly.simulate.SimulatedData`), whose states and predictions are used. The scorer
     must be a mean of per-item terms (agreement, cross-entropy); ``max_k`` defaults as in
-    :func:`equivalence`.
+    :func:`equivalence`. ``calibrate``, ``calibration_folds`` and ``seed`` calibrate the models
+    against the ratings exactly as :func:`~humanly.survey.equivalence` does (so SEQ* and SEQ score the
+    same predictions); calibration never sees the states.
 
     >>> from humanly.simulate import running_example
     >>> res = truth_equivalence(running_example(1000, 10, seed=1))
@@ -172,9 +177,9 @@ def truth_equivalence(
     (-0.818, 1.96)
     """
     opts = check_options(
-        combiner=combiner, scorer=scorer, method="exact", calibrate="none",
-        calibration_folds=None, reference_size=1, max_k=max_k, positive=positive, clip=clip,
-        n_draws=1, seed=0,
+        combiner=combiner, scorer=scorer, method="exact", calibrate=calibrate,
+        calibration_folds=calibration_folds, reference_size=1, max_k=max_k, positive=positive,
+        clip=clip, n_draws=1, seed=seed,
     )  # fmt: skip
     r, frame, preds = _inputs(ratings, states, predictions, missing)
     s = frame.loc[[str(i) for i in r.items]].to_numpy(dtype=float)

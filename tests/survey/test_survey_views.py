@@ -1,0 +1,297 @@
+"""Views of survey equivalence: the verdict sentences, the command line's tables and footnotes
+(``--target-width``, ``--states``), the power-curve figure and the report section (the running example's
+hard/soft split, HSCORE*/SEQ* with the true states, no ``None``/``nan`` cells)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from humanly.report.verdicts.survey import METHODS_ID, equivalence_range, verdicts, worth
+from humanly.simulate import running_example
+from humanly.survey import ModelEquivalence, equivalence, truth_equivalence
+
+
+def _m(**kw: object) -> ModelEquivalence:
+    base: dict[str, object] = dict(
+        model="m", score=-0.8, low=-0.82, high=-0.78, equivalence=2.0, equivalence_note=None,
+        equivalence_low=1.5, equivalence_high=2.5, n_items=1000, equivalence_mean=2.05,
+    )  # fmt: skip
+    base.update(kw)
+    return ModelEquivalence(**base)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def sim():  # type: ignore[no-untyped-def]
+    return running_example(1000, 10, seed=0)
+
+
+@pytest.fixture(scope="module")
+def files(sim, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:  # type: ignore[no-untyped-def]
+    return sim.write(tmp_path_factory.mktemp("views") / "re.csv")
+
+
+# ----------------------------------------------------------------------------------------- verdicts
+def test_worth_sentence_names_range_mean_combiner_scorer_and_items() -> None:
+    s = worth(_m(), "abc", "cross_entropy")
+    assert s == (
+        "m is worth 2.00 raters (95% range 1.50–2.50; bootstrap mean 2.05) with the ABC combiner "
+        "and cross-entropy scorer, on 1,000 items."
+    )
+    s = worth(_m(), "majority", "agreement", calibration="isotonic (in-sample)")
+    assert "majority-vote combiner and agreement scorer" in s and "calibrated: isotonic" in s
+
+
+def test_below_0_and_above_max_read_as_sentences() -> None:
+    below = _m(equivalence=None, equivalence_note="below_0", equivalence_low=0.0,
+               equivalence_high=0.0, equivalence_mean=0.0, score=-1.5)  # fmt: skip
+    s = worth(below, "abc", "cross_entropy", c0=-0.9591, largest_k=9)
+    assert s.startswith("m is worth less than 0 raters with the ABC combiner")
+    assert "c_0 = -0.9591, the score of the ABC's prediction from no labels" in s
+    assert "0.00" not in s  # not "≡ < 0 raters, 0.00 – 0.00"
+    s = worth(below, "majority", "agreement", c0=0.5)
+    assert "a label picked at random" in s
+    above = _m(equivalence=None, equivalence_note="above_max", equivalence_low=None,
+               equivalence_high=None, equivalence_mean=None)  # fmt: skip
+    s = worth(above, "abc", "cross_entropy", largest_k=9, bootstrap=100)
+    assert "worth more than 9 raters, the largest survey measured" in s
+    assert "97.5% of the bootstrap replicates lie above the curve" in s
+    assert "more than 1 rater," in worth(above, "abc", "cross_entropy", largest_k=1)
+
+
+def test_ranges_that_hit_an_end_say_so() -> None:
+    assert "the low end 0 because at least 2.5%" in str(
+        equivalence_range(_m(equivalence_low=0.0), 9)
+    )
+    open_hi = _m(equivalence_high=None, equivalence_mean=None)
+    text = worth(open_hi, "abc", "cross_entropy", largest_k=9, bootstrap=100)
+    assert (
+        "95% range 1.50 to more than 9: at least 2.5% of the bootstrap replicates lie above" in text
+    )
+    assert "no bootstrap mean: some replicates lie above the curve" in text
+    assert (
+        equivalence_range(_m(equivalence_low=None, equivalence_high=None), 9, bootstrap=0) is None
+    )
+
+
+def test_width_phrases() -> None:
+    s = worth(_m(items_needed=4000), "abc", "cross_entropy", target_width=0.5)
+    assert "about 4,000 items would narrow the 95% range to 0.5 raters" in s
+    assert "now 1.00 wide on 1,000 items; 1/√N approximation" in s
+    s = worth(_m(items_needed=500), "abc", "cross_entropy", target_width=2.0)
+    assert "already narrower than 2 raters" in s
+    s = worth(
+        _m(equivalence_high=None, items_needed=None), "abc", "cross_entropy", target_width=0.5
+    )
+    assert "no item count" in s
+
+
+def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-untyped-def]
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=50, progress=False, target_width=0.5)
+    vs = verdicts(res, truth=truth_equivalence(sim))
+    assert [v.model for v in vs] == ["hard", "soft"]
+    assert [v.status for v in vs] == ["below 0", "equivalent"]
+    assert all(v.topic == "survey" and v.methods == METHODS_ID == "methods-survey" for v in vs)
+    soft = vs[1].sentence
+    assert soft.startswith(f"soft is worth {res.model('soft').equivalence:.2f} raters (95% range ")
+    assert "bootstrap mean" in soft and "items would narrow" in soft
+    assert "against the true item states it is worth 1.90 raters (SEQ*; HSCORE* -0.8253)" in soft
+    assert all("nan" not in v.sentence.lower() for v in vs)
+
+
+# ------------------------------------------------------------------------------------ command line
+def _run(cli, files: dict[str, Path], *args: object):  # type: ignore[no-untyped-def]
+    return cli("equivalence", files["ratings"], "--predictions", files["predictions"], *args)
+
+
+def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    r = _run(cli, files, "--bootstrap", 100, "--headroom", "--target-width", 0.5)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "nan" not in out.lower() and "0.00 – 0.00" not in out
+    assert "survey equivalence (Algorithm 4)" in out and "mean" in out
+    assert "items for width < 0.5" in out
+    assert "< 0: the score is at or below c_0 = -0.9591, the score of the ABC's prediction" in out
+    assert "candidate states" in out and "converged in" in out
+    assert "hard is worth less than 0 raters with the ABC combiner" in out
+    assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
+    assert "items_needed assumes" in r.stderr  # the width note
+    j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json")
+    soft = next(m for m in j.json()["models"] if m["model"] == "soft")
+    assert f"{soft['equivalence_mean']:.2f}" in out and f"{soft['items_needed']:,}" in out
+    assert j.json()["target_width"] == 0.5
+
+
+def test_cli_states_adds_hscore_and_seq_star(cli, files: dict[str, Path], sim) -> None:  # type: ignore[no-untyped-def]
+    r = _run(cli, files, "--bootstrap", 20, "--states", files["states"])
+    assert r.exit_code == 0, r.stderr
+    assert "HSCORE*" in r.stdout and "SEQ*" in r.stdout and "c*_k (states)" in r.stdout
+    assert "ideal" in r.stdout and "-0.6989" in r.stdout
+    assert "(SEQ*; HSCORE* -0.8253)" in r.stdout
+    j = _run(cli, files, "--bootstrap", 20, "--states", files["states"], "--json").json()
+    assert j["truth"] == json.loads(json.dumps(truth_equivalence(sim).to_dict()))
+    # the same calibration on both sides
+    j = _run(cli, files, "--bootstrap", 0, "--states", files["states"], "--calibrate", "isotonic",
+             "--json").json()  # fmt: skip
+    cal = truth_equivalence(sim, calibrate="isotonic")
+    assert j["truth"]["models"][0]["score"] == pytest.approx(cal.models[0].score)
+    assert j["truth"]["models"][0]["score"] == pytest.approx(cal.model("soft").score)
+
+
+def test_cli_states_errors_are_one_line(cli, files: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    table = pd.read_csv(files["states"])
+    cases = []
+    table.iloc[:-3].to_csv(tmp_path / "short.csv", index=False)
+    cases.append((["--states", tmp_path / "short.csv"], "have no state"))
+    table.drop(columns="item").to_csv(tmp_path / "noitem.csv", index=False)
+    cases.append((["--states", tmp_path / "noitem.csv"], "no item column"))
+    table.drop(columns="p_D").to_csv(tmp_path / "nocol.csv", index=False)
+    cases.append((["--states", tmp_path / "nocol.csv"], "no column for class"))
+    cases.append((["--states", tmp_path / "missing.csv"], "missing.csv"))
+    cases.append((["--states", files["states"], "--scorer", "f1"], "--states with --scorer f1"))
+    cases.append((["--target-width", "0"], "--target-width"))
+    cases.append((["--target-width", "0.5", "--bootstrap", "0"], "--bootstrap"))
+    for args, needle in cases:
+        r = _run(cli, files, "--bootstrap", 2, *args)
+        assert r.exit_code == 2, (args, r.stdout)
+        assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert r.stdout == ""
+
+
+def test_render_cells_never_say_nan() -> None:
+    from humanly.cli.survey_render import equivalence_cell, range_cell
+
+    assert equivalence_cell(None, "below_0", 9) == "< 0"
+    assert equivalence_cell(None, "above_max", 9) == "> 9"
+    assert equivalence_cell(None, None, 9) == "—"
+    assert range_cell(_m(equivalence_low=0.0), 9) == "0 – 2.50"
+    assert range_cell(_m(equivalence_high=None), 9) == "1.50 – > 9"
+    assert range_cell(_m(equivalence_low=None, equivalence_high=None), 9) == "—"
+
+
+def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from humanly.cli.survey_render import headroom_line
+
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=0, headroom=True, progress=False)
+    line = headroom_line(res)
+    assert line is not None and "over 201 candidate states" in line and "converged in" in line
+    stuck = dataclasses.replace(res.headroom, converged=False, iterations=3, gap=0.01)
+    line = headroom_line(dataclasses.replace(res, headroom=stuck))
+    assert line is not None and "did not converge in 3 steps, up to 0.01 nats per item" in line
+
+
+# ----------------------------------------------------------------------------------------- figure
+def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-untyped-def]
+    from matplotlib.colors import to_hex
+
+    from humanly.plots.survey import plot_power_curve
+
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=30, progress=False)
+    colors = {"hard": "#123456", "soft": "#abcdef"}
+    fig = plot_power_curve(res, colors=colors, truth=truth_equivalence(sim))
+    assert fig.get_size_inches()[0] * 72 == pytest.approx(460.8)
+    ax = fig.axes[0]
+    lines = {ln.get_label(): to_hex(ln.get_color()) for ln in ax.get_lines()}
+    assert lines["soft: " + f"{res.model('soft').equivalence:.2f} raters"
+                 + f" [{res.model('soft').equivalence_low:.2f}, "
+                 + f"{res.model('soft').equivalence_high:.2f}]"] == "#abcdef"  # fmt: skip
+    assert lines["hard: < 0 raters (at or below c_0)"] == "#123456"
+    assert "k raters vs the true states" in lines
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0  # below the axes, off the data
+    only = plot_power_curve(res, models=["soft"])
+    labels = [t.get_text() for t in only.axes[0].get_legend().get_texts()]
+    assert not any(t.startswith("hard") for t in labels)
+
+
+# ----------------------------------------------------------------------------------- report section
+def _cells(section) -> list[str]:  # type: ignore[no-untyped-def]
+    return [str(c) for t in section.tables for row in t.rows for c in row]
+
+
+def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # type: ignore[no-untyped-def]
+    from humanly.report.sections.survey import survey_headline, survey_section
+
+    section, results = survey_section(
+        sim.ratings, sim.gold, sim.predictions, bootstrap=40, states=sim.truth["states"]
+    )
+    ce, ce_curve, ag, ag_curve = section.tables
+    assert ce.caption.startswith("ABC + cross-entropy") and [r[0] for r in ce.rows] == ["soft"]
+    assert ag.caption.startswith("majority + agreement") and [r[0] for r in ag.rows] == ["hard"]
+    assert "HSCORE* (true states)" in ce.headers and "SEQ* (true states)" in ag.headers
+    assert "c*_k (true states)" in ce_curve.headers and "c*_k (true states)" in ag_curve.headers
+    text = " ".join(section.paragraphs)
+    assert "hard is not in the ABC + cross-entropy table: a label is not a probability" in text
+    assert "the same as soft" in text and "the same as hard" in text
+    assert "The difference between the two tables is the analysis, not the classifier" in text
+    assert "-0.6989" in text  # the ideal score, HSCORE* of the omniscient classifier
+    assert [v.model for v in section.verdicts] == ["soft", "hard"]
+    assert "ABC combiner" in section.verdicts[0].sentence
+    assert "majority-vote combiner" in section.verdicts[1].sentence
+    assert len(section.figures) == 2
+    cells = _cells(section)
+    assert not any(c in ("None", "nan") or "nan" in c.lower() for c in cells)
+    assert results is not None and results["shown"] == {
+        "abc+cross_entropy": ["soft"], "majority+agreement": ["hard"],
+    }  # fmt: skip
+    assert set(results["truth"]) == {"abc+cross_entropy", "majority+agreement"}
+    line = survey_headline(json.loads(json.dumps(results)))
+    assert line is not None and line.startswith("survey equivalence: soft worth")
+    assert "(majority + agreement)" in line
+
+
+def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ignore[no-untyped-def]
+    from humanly.report.sections.survey import survey_section
+
+    section, results = survey_section(
+        sim.ratings, None, sim.predictions.select(["soft"]), bootstrap=40, target_width=0.5
+    )
+    assert [r[0] for r in section.tables[0].rows] == ["soft"]
+    assert [r[0] for r in section.tables[2].rows] == ["soft"]
+    assert "items for a 95% range < 0.5 raters" in section.tables[0].headers
+    assert "Every model is shown under two analyses" in section.paragraphs[0]
+    assert [v.model for v in section.verdicts] == ["soft"]
+    assert results is not None and "truth" not in results
+    nothing, _ = survey_section(sim.ratings, None, None, bootstrap=5)
+    assert not nothing.verdicts and len(nothing.tables) == 2
+
+
+def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untyped-def]
+    """A model worse than c_0 (a hard model under uncalibrated cross-entropy) reads as words."""
+    from humanly.report.sections import survey as sv
+
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=20, progress=False)
+    run = sv._Run(res, None, ["hard", "soft"])
+    table = sv._model_table(run, False)
+    assert table is not None
+    hard = table.rows[0]
+    assert "below 0 (at or below c_0)" in hard and "0 – 0" in hard
+    notes = " ".join(sv._cell_notes(run))
+    assert "'below 0' means the model's score is at or below c_0 = -0.9591" in notes
+    assert "performance ratio" not in notes  # no headroom here
+
+
+# ------------------------------------------------------------------------------- library addition
+def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ignore[no-untyped-def]
+    """``calibrate=`` scores the calibrated predictions (the ones ``equivalence`` scores); the
+    default leaves the numbers as they were."""
+    from humanly import Predictions
+    from humanly.survey import calibrate_outputs
+
+    plain = truth_equivalence(sim)
+    assert plain.model("soft").score == pytest.approx(-0.8253, abs=5e-5)
+    cal = truth_equivalence(sim, calibrate="isotonic")
+    m = sim.predictions["soft"]
+    p = calibrate_outputs(m.kind, m.values, sim.ratings.counts, "isotonic", positive=1, name="soft")
+    mine = Predictions.from_arrays(sim.ratings.items, {"soft": p}, classes=sim.ratings.classes)
+    by_hand = truth_equivalence(sim.ratings, sim.truth["states"], mine)
+    assert cal.model("soft").score == pytest.approx(by_hand.model("soft").score, rel=1e-12)
+    assert cal.model("soft").equivalence == pytest.approx(by_hand.model("soft").equivalence)
+    assert not np.isclose(cal.model("soft").score, plain.model("soft").score, rtol=1e-9, atol=0)
