@@ -94,7 +94,9 @@ def test_inspect_flags_reach_summarize(cli, study) -> None:
     assert "[" not in plain.stdout.split("raters by labels")[0]  # no intervals, no caption
     assert "resamples" not in plain.stdout
     assert "not fitted (--no-dawid-skene)" in plain.stdout
-    header = next(line for line in plain.stdout.splitlines() if "rater" in line and "labels" in line)
+    header = next(
+        line for line in plain.stdout.splitlines() if "rater" in line and "labels" in line
+    )
     assert "Dawid–Skene" not in header and "gold" not in header
     ninety = cli("inspect", r, "--level", "0.9", "--seed", "7", "--bootstrap", "300", "--json")
     d = ninety.json()
@@ -161,7 +163,7 @@ def test_few_raters_are_all_listed_with_separators() -> None:
     s = humanly.summarize(frame, bootstrap=0)
     table = render_raters(s)
     assert table is not None and table.table.title.endswith("(all)")  # type: ignore[union-attr]
-    cells = [c._cells for c in table.table.columns]  # noqa: SLF001 - reading what rich will print
+    cells = [c._cells for c in table.table.columns]  # the cells rich will print
     assert "1,500" in cells[1]
     assert s.raters is not None
     rows, hidden = shown_raters(s.raters)

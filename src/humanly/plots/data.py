@@ -39,6 +39,8 @@ def data_overview(summary: RatingsSummary) -> Any:
     left.set_ylabel("items")
     if len(ks) <= 12:
         left.set_xticks(ks)
+    if len(ks) and ks.max() - ks.min() < 4:  # a few numbers of labels: bars of a readable width
+        left.set_xlim(ks.min() - 2, ks.max() + 2)
     left.yaxis.set_major_formatter(lambda v, _: f"{v:,.0f}")
     names = list(summary.class_frequencies)
     shares = list(summary.class_frequencies.values())
