@@ -94,10 +94,8 @@ def test_inspect_flags_reach_summarize(cli, study) -> None:
     assert "[" not in plain.stdout.split("raters by labels")[0]  # no intervals, no caption
     assert "resamples" not in plain.stdout
     assert "not fitted (--no-dawid-skene)" in plain.stdout
-    header = next(
-        line for line in plain.stdout.splitlines() if "rater" in line and "labels" in line
-    )
-    assert "Dawid–Skene" not in header and "gold" not in header
+    header = next(line for line in plain.stdout.splitlines() if "compared" in line)
+    assert "agreement" in header and "Dawid–Skene" not in header and "gold" not in header
     ninety = cli("inspect", r, "--level", "0.9", "--seed", "7", "--bootstrap", "300", "--json")
     d = ninety.json()
     assert d["agreement_ci"]["level"] == 0.9 and d["agreement_ci"]["seed"] == 7  # type: ignore[index]
