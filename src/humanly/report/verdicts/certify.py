@@ -14,7 +14,7 @@ probability; a model whose L_N does not exceed U_N is "not superhuman by these b
 SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds the average rater's upper bound
 U_N = 0.879 (margin +0.040) with confidence S = 0.999996 ≥ 0.95 (Hoeffding, N = 10,000 items).
 U_N is U⁽ᵉ⁾, the paper's empirical approximation that approaches the theorem-backed U⁽ᵗ⁾ only as K
-grows (Lemma 2); under U⁽ᵗ⁾ = 0.9045 it is not certified: S = 0.672 < 0.95, about 20,817 items would
+grows (Lemma 2); under U⁽ᵗ⁾ = 0.9045 it is not certified: S = 0.6716 < 0.95, about 20,817 items would
 certify it.
 """
 
@@ -57,7 +57,7 @@ def format_confidence(s: float | None, decimals: int = 4) -> str:
     1.0000; closer to 1 than 10⁻⁶ it is "> 0.999999"), a true minus sign, and "—" when S is not
     defined.
 
-    >>> format_confidence(0.999996), format_confidence(0.62081), format_confidence(-0.1495, 3)
+    >>> format_confidence(0.999996), format_confidence(0.62081), format_confidence(-0.14953, 3)
     ('0.999996', '0.6208', '−0.150')
     >>> format_confidence(1 - 1e-9), format_confidence(1.0)
     ('> 0.999999', '1')
@@ -76,7 +76,7 @@ def format_confidence(s: float | None, decimals: int = 4) -> str:
 
 def _s_vs(s: float | None, op: str, level: str) -> str:
     """ "S = 0.989 ≥ 0.95", or "S > 0.999999, above 0.95" very near 1."""
-    text = format_confidence(s, 3)
+    text = format_confidence(s)
     if text.startswith(">"):
         return f"S {text}, above {level}"
     return f"S = {text} {op} {level}"
