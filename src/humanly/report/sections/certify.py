@@ -39,7 +39,7 @@ METHODS_TEXT = (
     "(α = 0.05). S is a union bound and can be negative: then the finite-sample deviations at this N "
     "do not fit inside the margin, reported as 'no evidence (S < 0)', not as a probability; when "
     "L_N ≤ U_N + τ no t_u is admissible, S is not defined and the model is 'not applicable' (not "
-    "superhuman by these bounds, which does not show it is worse). Items needed is the smallest number "
+    "superhuman by these bounds, which does not show it is worse). The items needed are the smallest number "
     "of test items, labelled by the same crowd, at which the same L_N and U_N would be certified. With "
     "gold labels, each assumption of Table 2 is reported as a difference with a 95% interval (normal "
     "approximation over items): 'consistent', or 'evidence against at 95%' when the interval excludes "
