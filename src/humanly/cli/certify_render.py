@@ -170,6 +170,8 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
         )
     level = f"{1 - result.alpha:g}"
     caption = f"certified = superhuman{_by(result.tau)}: S OMS ≥ {level}"
+    if result.tau:
+        caption += f"; margin L_N − U_N, of which τ = {result.tau:g} is asked for"
     if used:
         caption += "; items needed: the N that would certify the same L_N and U_N"
         joint = result.simultaneous.joint
