@@ -328,12 +328,25 @@ def certify_section(
     return section, res
 
 
+def _headline_status(v: dict[str, Any]) -> str:
+    """A verdict's status from its JSON: "certified superhuman", "not certified", …"""
+    status = (v.get("evidence") or {}).get("status")
+    if status is None:
+        status = "certified" if v.get("superhuman") else "not certified"
+    if status == _NA:
+        return "not applicable (L_N ≤ U_N)"
+    return "certified superhuman" if status == "certified" else status
+
+
 def certify_headline(d: dict[str, Any] | None) -> str | None:
     """One line for the terminal from the embedded ``to_dict()``.
 
     >>> from humanly.certify import certify_summary
     >>> certify_headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]).to_dict())
-    'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified'
+    'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
+    >>> d = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"]).to_dict()
+    >>> certify_headline(d).split(", ")[-1]
+    'certified superhuman (U⁽ᵗ⁾: not certified)'
     """
     if not d:
         return None
@@ -342,10 +355,9 @@ def certify_headline(d: dict[str, Any] | None) -> str | None:
     parts = [f"certify: average rater ≤ {ub['upper']:.3f} ({used})"]
     for m in d["models"]:
         s = m["confidence"]["oms"]
-        evidence = (m.get("evidence") or {}).get("status")
-        verdict = evidence or ("certified" if m["superhuman"] else "not certified")
-        if verdict == _NA:
-            verdict = "not applicable (L_N ≤ U_N)"
         conf = "n/a" if s is None else format_confidence(s)
-        parts.append(f"{m['model']} L_N {m['lower']:.3f}, S {conf}, {verdict}")
+        parts.append(f"{m['model']} L_N {m['lower']:.3f}, S {conf}, {_headline_status(m)}")
+        other = {k: v for k, v in (m.get("by_upper") or {}).items() if k != ub.get("used")}
+        for kind, v in other.items():
+            parts[-1] += f" ({_UPPER.get(kind, kind)}: {_headline_status(v)})"
     return "; ".join(parts)
