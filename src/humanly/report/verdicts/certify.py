@@ -54,18 +54,16 @@ _STATUS = {
 
 def format_confidence(s: float | None, decimals: int = 4) -> str:
     """A confidence S for a reader: ``decimals`` decimals, more near 1 (0.999996 never prints as
-    1.0000; closer to 1 than 10⁻⁶ it is "> 0.999999"), a true minus sign, and "—" when S is not
-    defined.
+    1.0000; closer to 1 than 10⁻⁶ it is "> 0.999999", also when the floating-point S is 1: δ_u and
+    δ_l are never exactly 0), a true minus sign, and "—" when S is not defined.
 
     >>> format_confidence(0.999996), format_confidence(0.62081), format_confidence(-0.14953, 3)
     ('0.999996', '0.6208', '−0.150')
     >>> format_confidence(1 - 1e-9), format_confidence(1.0)
-    ('> 0.999999', '1')
+    ('> 0.999999', '> 0.999999')
     """
     if s is None or not math.isfinite(s):
         return "—"
-    if s >= 1:
-        return "1"
     d = decimals
     while round(s, d) >= 1 and d < 6:
         d += 1
