@@ -3,7 +3,8 @@
 Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
 Python :func:`~humanly.certify.certify`) and on published numbers (``humanly certify --lower 0.949
 0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certify.certify_summary`). The old
-``--annotators`` (slots/named, or K) still works, with a note.
+``--annotators`` (slots/named, or K) still works, with a note. After the tables, one verdict sentence
+per model (:mod:`humanly.report.verdicts.certify`), naming the upper bound it rests on.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from . import _console as ui
 from ._app import _NUMBER
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_plot
-from .certify_render import render
+from .certify_render import render, verdict_lines
 from .options import StudyOptions, load_study, split_list, study_inputs
 
 if TYPE_CHECKING:
@@ -48,7 +49,30 @@ Annotators = Annotated[
 ]
 Aggregate = Annotated[
     str,
-    typer.Option("--aggregate", help="Aggregate label for L_N: majority (or dawid-skene)."),
+    typer.Option(
+        "--aggregate",
+        metavar="majority|weighted|soft|dawid-skene",
+        help="The crowd's label for L_N: the plurality (default), a rater-weighted or plain soft "
+        "label, or Dawid–Skene (needs crowd-kit).",
+    ),
+]
+Tau = Annotated[
+    float,
+    typer.Option(
+        "--tau",
+        metavar="T",
+        help="Margin τ ≥ 0: the confidence that each model beats the average rater by at least τ "
+        "(Theorem 7; default 0, the paper's).",
+    ),
+]
+NClasses = Annotated[
+    int | None,
+    typer.Option(
+        "--n-classes",
+        metavar="N",
+        help="Number of classes N_c, for Lemma 2's check (agreement ≥ 1/N_c, K > N_c).",
+        rich_help_panel=_SUMMARY,
+    ),
 ]
 Bound = Annotated[
     str,
@@ -208,6 +232,7 @@ def certify_command(
     delta: Delta = None,
     t_u: TU = None,
     t_l: TL = None,
+    tau: Tau = 0.0,
     upper: Upper = None,
     curve: Curve = False,
     curve_subsets: CurveSubsets = 50,
@@ -222,6 +247,7 @@ def certify_command(
     lower: Lower = None,
     n: N = None,
     k: K = None,
+    n_classes: NClasses = None,
     n_upper: NUpper = None,
     models: Models = None,
     annotators: Annotators = None,
@@ -233,16 +259,25 @@ def certify_command(
     mode = _mode(annotators, raters, k, upper)
     check_plot(plot)
     shared: dict[str, Any] = dict(
-        bound=bound, alpha=alpha, delta=delta, oms_steps=oms_steps, oms_lr=oms_lr, t_u=t_u, t_l=t_l
+        bound=bound,
+        alpha=alpha,
+        delta=delta,
+        oms_steps=oms_steps,
+        oms_lr=oms_lr,
+        t_u=t_u,
+        t_l=t_l,
+        tau=tau,
     )
     if study.ratings is None:
-        summary: dict[str, Any] = dict(models=split_list(models), n_upper=n_upper)
+        summary: dict[str, Any] = dict(
+            models=split_list(models), n_upper=n_upper, n_classes=n_classes
+        )
         result = _summary(mode, study, lower, n, **summary, **shared)
     else:
-        if lower or n or models or n_upper is not None:
+        if lower or n or models or n_upper is not None or n_classes is not None:
             raise InputError(
-                "--lower, --n, --models and --n-upper are for summary mode; drop them or the "
-                "RATINGS file"
+                "--lower, --n, --models, --n-upper and --n-classes are for summary mode (with a "
+                "RATINGS file they come from the data); drop them or the RATINGS file"
             )
         data: dict[str, Any] = dict(
             aggregate=aggregate,
@@ -266,5 +301,7 @@ def _show(result: CertifyResult, plot: Path | None, json: bool) -> None:
         ui.print_json(result.to_dict())
         return
     ui.show(*render(result))
+    for sentence in verdict_lines(result):
+        ui.lines(["", sentence])
     for msg in result.notes:
         ui.note(f"note: {msg}")

@@ -1,0 +1,287 @@
+"""Certify's verdicts: one sentence per model a reviewer can quote, built from a
+:class:`~humanly.certify.CertifyResult` only (the command line prints them after its tables, the report
+opens with them).
+
+Each sentence says what the certificate shows under the upper bound U_N it used, and **names that upper
+bound**: U⁽ᵉ⁾ (the paper's choice and humanly's default) is an empirical approximation that approaches
+the theorem-backed U⁽ᵗ⁾ only as K grows (Lemma 2), so the verdict under the other upper bound
+(``by_upper``) follows in the same paragraph. A negative S is "no evidence (S < 0)", never a negative
+probability; a model whose L_N does not exceed U_N is "not superhuman by these bounds".
+
+>>> from humanly.certify import certify_summary
+>>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
+>>> print(verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
+SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds the average rater's upper bound
+U_N = 0.879 (margin +0.040) with confidence S = 0.999996 ≥ 0.95 (Hoeffding, N = 10,000 items).
+U_N is U⁽ᵉ⁾, the paper's empirical approximation that approaches the theorem-backed U⁽ᵗ⁾ only as K
+grows (Lemma 2); under U⁽ᵗ⁾ = 0.9045 it is not certified: S = 0.6716 < 0.95, about 20,817 items would
+certify it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from . import Verdict
+
+if TYPE_CHECKING:
+    from ...certify import CertifyResult, ModelCertificate
+    from ...certify.evidence import Evidence
+
+__all__ = ["BOUND_NAMES", "METHODS_ID", "format_confidence", "format_number", "verdicts"]
+
+#: the Methods paragraph certify's sentences rest on
+METHODS_ID = "methods-certify"
+
+#: how a sentence names each concentration bound
+BOUND_NAMES = {
+    "hoeffding": "Hoeffding",
+    "bernstein": "empirical Bernstein",
+    "exact": "exact binomial",
+}
+
+_UPPER_NAMES = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
+
+#: the short status of a :class:`Verdict` for each ``Evidence.status``
+_STATUS = {
+    "certified": "certified",
+    "not certified": "not certified",
+    "no evidence (S < 0)": "no evidence",
+    "not applicable (L_N ≤ U_N + τ)": "not applicable",
+}
+
+
+def format_confidence(s: float | None, decimals: int = 4) -> str:
+    """A confidence S for a reader: ``decimals`` decimals, more near 1 (0.999996 never prints as
+    1.0000; closer to 1 than 10⁻⁶ it is "> 0.999999", also when the floating-point S is 1: δ_u and
+    δ_l are never exactly 0), a true minus sign, and "—" when S is not defined.
+
+    >>> format_confidence(0.999996), format_confidence(0.62081), format_confidence(-0.14953, 3)
+    ('0.999996', '0.6208', '−0.150')
+    >>> format_confidence(1 - 1e-9), format_confidence(1.0)
+    ('> 0.999999', '> 0.999999')
+    """
+    if s is None or not math.isfinite(s):
+        return "—"
+    d = decimals
+    while round(s, d) >= 1 and d < 6:
+        d += 1
+    if round(s, d) >= 1:
+        return "> 0.999999"
+    return f"{s:.{d}f}".replace("-", "−")
+
+
+def _s_vs(s: float | None, op: str, level: str) -> str:
+    """ "S = 0.989 ≥ 0.95", or "S > 0.999999, above 0.95" very near 1."""
+    text = format_confidence(s)
+    if text.startswith(">"):
+        return f"S {text}, above {level}"
+    return f"S = {text} {op} {level}"
+
+
+def format_number(x: float, *, sign: bool = False) -> str:
+    """A bound or margin in a sentence: at least 3 and at most 4 decimals (0.971, 0.9315, +0.0118),
+    with a true minus sign.
+
+    >>> format_number(0.971), format_number(0.93154), format_number(0.0118, sign=True)
+    ('0.971', '0.9315', '+0.0118')
+    >>> format_number(-0.04, sign=True)
+    '−0.040'
+    """
+    text = f"{x:+.4f}" if sign else f"{x:.4f}"
+    if text.endswith("0"):
+        text = text[:-1]
+    return text.replace("-", "−")
+
+
+def _items(n: int | None) -> str:
+    return "—" if n is None else f"{n:,}"
+
+
+def _needed(e: Evidence, *, short: bool = False) -> str:
+    """What it would take, from the evidence's reason."""
+    if e.items_needed is not None:
+        return f"about {e.items_needed:,} items would certify it" + (
+            "" if short else " at this margin"
+        )
+    if e.reason == "rate_too_low":
+        return "no number of items would certify it (the exact bound's success rate is ≤ U_N + τ)"
+    if e.reason == "needs_more_than_n_max":
+        return "more than 10¹² items would be needed"
+    return "no number of items would certify it"
+
+
+def _claim(tau: float) -> str:
+    return "superhuman" if tau == 0 else f"to beat the average rater by at least τ = {tau:g}"
+
+
+def _main(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
+    """The verdict under the U_N the result used."""
+    tau, u = result.tau, result.upper_bound.upper
+    lo, up = format_number(m.lower), format_number(u)
+    bound = BOUND_NAMES.get(result.bound, result.bound)
+    level = f"{e.level:g}"
+    n = f"N = {m.n:,} items"
+    margin = (
+        f"L_N − U_N = {format_number(m.margin, sign=True)}"
+        if tau == 0
+        else f"L_N − U_N − τ = {format_number(e.margin, sign=True)}"
+    )
+    if e.status == "certified":
+        beyond = "" if tau == 0 else " by more than τ"
+        text = (
+            f"{m.model} is certified {_claim(tau)}: its lower bound L_N = {lo} exceeds the average "
+            f"rater's upper bound U_N = {up}{beyond} (margin {format_number(m.margin, sign=True)}) "
+            f"with confidence {_s_vs(e.confidence, '≥', level)} ({bound}, {n})."
+        )
+        if not m.superhuman_simultaneous and len(result.models) > 1:
+            k = len(result.models)
+            text += (
+                f" Taken together with the other {k - 1} model{'s' if k > 2 else ''} it is not "
+                f"certified (union bound: S ≥ 1 − α/{k} for all at once)."
+            )
+        return text
+    head = f"{m.model} is not certified" + ("" if tau == 0 else f" {_claim(tau)}")
+    if e.status == "not certified":
+        return (
+            f"{head}: the margin {margin} (L_N = {lo}, U_N = {up}) gives confidence "
+            f"{_s_vs(e.confidence, '<', level)} at {n} ({bound}); {_needed(e)}."
+        )
+    if e.status == "no evidence (S < 0)":
+        return (
+            f"{head}: the margin {margin} (L_N = {lo}, U_N = {up}) is smaller than the "
+            f"finite-sample deviations at {n} (S < 0: no evidence; {bound}); {_needed(e)}."
+        )
+    over = f"U_N = {up}" if tau == 0 else f"U_N + τ = {up} + {tau:g}"
+    head = (
+        f"{m.model} is not superhuman by these bounds"
+        if tau == 0
+        else f"{m.model} cannot be certified {_claim(tau)}"
+    )
+    return (
+        f"{head}: L_N = {lo} ≤ {over}, so no number of items would certify it (this does not "
+        "show that the model is worse than the average rater)."
+    )
+
+
+def _other(result: CertifyResult, m: ModelCertificate, used_certified: bool) -> str:
+    """The sentence naming the upper bound the verdict rests on, with the verdict under the other."""
+    ub = result.upper_bound
+    lemma = ub.lemma2
+    caveat = (
+        " — Lemma 2's condition (raters agree more often than chance) fails on these data"
+        if lemma is not None and lemma.holds is False
+        else ""
+    )
+    if ub.used == "empirical":
+        text = (
+            "U_N is U⁽ᵉ⁾, the paper's empirical approximation that approaches the theorem-backed "
+            f"U⁽ᵗ⁾ only as K grows (Lemma 2{caveat})"
+        )
+        kind = "theoretical"
+    else:
+        text = "U_N is U⁽ᵗ⁾, the theorem-backed upper bound (Theorem 1)"
+        kind = "empirical"
+    v = m.by_upper.get(kind)
+    if v is None:
+        return text + "; U⁽ᵗ⁾ needs K, the number of raters per item, which was not given."
+    e = v.evidence
+    name = _UPPER_NAMES[kind]
+    where = (
+        f"under {name} = {format_number(v.upper)}"
+        if kind == "theoretical"
+        else f"under the paper's U⁽ᵉ⁾ = {format_number(v.upper)}, an approximation,"
+    )
+    level = f"{e.level:g}"
+    if e.status == "certified":
+        also = "too" if used_certified else ""
+        s = _s_vs(e.confidence, "≥", level)
+        return f"{text}; {where} it is certified {also}".rstrip() + f": {s}."
+    if e.status == "not certified":
+        s = _s_vs(e.confidence, "<", level)
+        return f"{text}; {where} it is not certified: {s}, {_needed(e, short=True)}."
+    if e.status == "no evidence (S < 0)":
+        return f"{text}; {where} there is no evidence (S < 0): {_needed(e, short=True)}."
+    bar = name if result.tau == 0 else f"{name} + τ"
+    return f"{text}; {where.rstrip(',')}, L_N ≤ {bar}: no number of items would certify it."
+
+
+def _interval(value: float, interval: tuple[float | None, float | None] | None) -> str:
+    low, high = interval if interval is not None else (None, None)
+    if low is None or high is None:
+        return format_number(value, sign=True)
+    ends = f"{format_number(low, sign=True)}, {format_number(high, sign=True)}"
+    return f"{format_number(value, sign=True)} [{ends}]"
+
+
+def _gold(result: CertifyResult, m: ModelCertificate) -> str:
+    """With gold labels: the true accuracies, and any evidence against an assumption of the bounds."""
+    o = result.oracle
+    if o is None or m.model not in o.models:
+        return ""
+    text = (
+        f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
+        f"the average rater's {format_number(o.average_annotator)}"
+    )
+    against = [a for a in o.assumptions if a.status == "evidence against at 95%"]
+    for a in against:
+        if a.name == f"theorem3:{m.model}":
+            ci = a.conclusion_interval
+            if a.conclusion is not None and ci is not None and ci[0] is not None and ci[0] > 0:
+                what = f"L_N − accuracy = {_interval(a.conclusion, ci)}, above 0"
+            elif a.difference is not None:
+                what = f"difference {_interval(a.difference, a.interval)}, below 0"
+            else:
+                what = "see the gold checks"
+            text += (
+                f", but they give evidence against Theorem 3's assumption for {m.model} ({what}), "
+                f"so L_N = {format_number(m.lower)} may not bound its accuracy"
+            )
+        elif a.name.startswith("theorem1"):
+            text += (
+                ", but they give evidence against Theorem 1's assumption (raters positively "
+                f"correlated; difference {_interval(a.difference or 0.0, a.interval)}, below 0), so "
+                "U_N may not bound the average rater"
+            )
+    return text + "."
+
+
+def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
+    e = m.evidence
+    if e is None:  # results built by hand without evidence: read the confidence as the library does
+        from ...certify.evidence import Evidence
+
+        s = m.confidence.oms
+        status = (
+            "not applicable (L_N ≤ U_N + τ)"
+            if not m.confidence.admissible or s is None
+            else "certified"
+            if m.superhuman
+            else "not certified"
+            if s >= 0
+            else "no evidence (S < 0)"
+        )
+        e = Evidence(status, "", s, 1 - result.alpha, m.margin - result.tau, m.n, m.items_needed)
+    sentence = (
+        f"{_main(result, m, e)} {_other(result, m, e.status == 'certified')}{_gold(result, m)}"
+    )
+    return Verdict(
+        "certify",
+        sentence,
+        model=m.model,
+        status=_STATUS.get(e.status, e.status),
+        methods=METHODS_ID,
+    )
+
+
+def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
+    """One :class:`~humanly.report.verdicts.Verdict` per model of ``result``: the verdict under the
+    upper bound U_N the result used, named, and the verdict under the other upper bound beside it.
+
+    >>> from humanly.certify import certify_summary
+    >>> v = verdicts(certify_summary([0.80], 0.85, 500, models=["m"]))[0]
+    >>> v.status, v.sentence.split(":")[0]
+    ('not applicable', 'm is not superhuman by these bounds')
+    """
+    return tuple(_verdict(result, m) for m in result.models)
