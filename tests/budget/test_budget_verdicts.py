@@ -47,7 +47,9 @@ def test_comparison_verdict_leads_with_the_best_m() -> None:
     model = CorrelatedModel(0.6, 0.9, 0.6, 0.7, 0.9, check=False)
     res = compare(model, 1000, (1, 3))
     (v,) = verdicts(res)
-    assert res.best_m == 3 and v.sentence.startswith("With 1,000 labels, 3-label majorities identify")
+    assert res.best_m == 3 and v.sentence.startswith(
+        "With 1,000 labels, 3-label majorities identify"
+    )
     assert v.sentence.endswith("with probability 0.781 (exact); single labels reach 0.658.")
     assert v.model is None and v.methods == "methods-budget" and v.topic == "budget"
     assert v.status == "3-majority best"
@@ -163,3 +165,14 @@ def test_assessment_verdict_quotes_the_table(five) -> None:
     assert first.startswith(f"With {a.budget:,} labels and the crowd's label accuracy (q̂ = ")
     assert f"{a.label_accuracy:.3f}" in first and probability(a.comparison.win[0]) in first
     assert verdicts(IndependentModel(0.8, 0.01, 0.8)) == ()
+
+
+def test_the_labels_per_item_note_counts_in_words() -> None:
+    from humanly.data import InputError
+
+    d = pair(300, 2, p=0.7, eps=0.1, q=0.75, seed=1)
+    counts = np.asarray(d.ratings.counts).copy()
+    counts[0] = [1, 0]  # one item with one label
+    r = Ratings.from_counts(counts, classes=d.ratings.classes, items=d.ratings.items)
+    with pytest.raises(InputError, match=r"1 label: 1 item, 2 labels: 299 items\)"):
+        plan(r, d.predictions, bootstrap=0)

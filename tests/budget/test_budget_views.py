@@ -93,15 +93,23 @@ def test_plan_says_how_it_estimated_and_what_the_tests_found(cli, pilot) -> None
     out = r.stdout
     assert "latent-class estimate (EM over the true label)" in out
     assert "proxy truth" not in out and "VIOLATED" not in out and "holds" not in out
-    assert "latent model: simple (BIC " in out and "chosen by BIC" in out and "bootstrap: simple" in out
+    assert (
+        "latent model: simple (BIC " in out
+        and "chosen by BIC" in out
+        and "bootstrap: simple" in out
+    )
     assert "EM converged in " in out and "bootstrap fits converged" in out
     assert "assumption 1 (q_b ≥ q_w): q_b − q_w = " in out and "95% interval" in out
     assert "assumption 2 (eq. 3, m = 3)" in out and "→ consistent" in out
     assert "guaranteed by Cramér bound" in out and "by Hoeffding bound" in out and COIN in out
     assert "recommendation: m = 1, budget 106 labels (106 items)" in out
-    assert out.strip().splitlines()[-1].startswith(
-        "Label 106 items once (m = 1, 106 labels): under the latent-class estimates from the "
-        "2,000-item pilot this identifies the better of 'better' and 'worse' with error ≤ 0.05"
+    assert (
+        out.strip()
+        .splitlines()[-1]
+        .startswith(
+            "Label 106 items once (m = 1, 106 labels): under the latent-class estimates from the "
+            "2,000-item pilot this identifies the better of 'better' and 'worse' with error ≤ 0.05"
+        )
     )
 
 
@@ -276,7 +284,9 @@ def test_multiclass_bad_input_is_one_line(cli, args: list[str], fragment: str) -
 def test_multiclass_refuses_a_matrix_that_is_not_square(cli, tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("0.7,0.3\n0.2,0.8\n0.5,0.5\n", encoding="utf-8")
-    r = cli("budget", "multiclass", "--labels", bad, "--p", "0.7", "--eps", "0.1", "--n-classes", "2")
+    r = cli(
+        "budget", "multiclass", "--labels", bad, "--p", "0.7", "--eps", "0.1", "--n-classes", "2"
+    )
     assert r.exit_code == 2 and "square K × K" in r.stderr and r.stderr.count("\n") == 1
 
 

@@ -238,8 +238,9 @@ def convergence_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Fig. 3 a: the exact normalised log error (1/k) log P(error) against the Cramér rate per label it
-    converges to, and the budget from which the bounds alone decide which m is better."""
+    """The exact error against its Cramér approximation over budgets (Fig. 3 a): (1/k) log P(error)
+    per m, the Cramér rate per label it converges to, and the budget from which the bounds alone
+    decide which m is better."""
     from .. import budget as bd
 
     check_plot(plot)
@@ -358,14 +359,18 @@ def _plan_title(res: bd.PlanResult) -> str:
 
 
 def _plan_budgets(res: bd.PlanResult) -> list[int] | None:
-    """Budgets for the --plot: up to twice the largest exact budget for δ (where the curves are still
-    rising), or the figure's default when no m reaches δ."""
-    low = max(x.m for x in res.sizes)
+    """Budgets for the --plot: multiples of lcm(m) (every m labels whole items, so the curves are
+    smooth) up to twice the largest exact budget for δ, or the figure's default when no m reaches δ."""
+    import math
+
+    ms = [x.m for x in res.sizes]
     exact = [x.budget_exact for x in res.sizes if x.budget_exact is not None]
     if not exact:
         return None
-    top = max(2 * max(exact), 10 * low)
-    return sorted({low + round(i * (top - low) / 99) for i in range(100)})
+    step = math.lcm(*ms)
+    top = max(2 * max(exact), 10 * step)
+    step *= max(1, math.ceil(top / step / 100))
+    return list(range(step, top + 1, step))
 
 
 @study_inputs()

@@ -6,6 +6,7 @@ it used (a tied vote of an even m, a tied comparison), and counts of classifiers
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -59,15 +60,16 @@ METHOD_TITLE = {
 
 
 def fmt(v: Any) -> str:
-    """A cell: integers with thousands separators, floats to six significant digits, ``–`` for none.
+    """A cell: integers with thousands separators, floats to six significant digits, ``—`` for none
+    and for an undefined number (NaN: the table says why in a line under it).
 
-    >>> fmt(1500), fmt(0.123456789), fmt(None)
-    ('1,500', '0.123457', '–')
+    >>> fmt(1500), fmt(0.123456789), fmt(None), fmt(float("nan"))
+    ('1,500', '0.123457', '—', '—')
     """
     if v is None:
-        return "–"
+        return "—"
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return f"{v:.6g}" if math.isfinite(v) else "—"
     if isinstance(v, int):
         return f"{v:,}"
     return str(v)
@@ -166,7 +168,7 @@ def show_size(
     if any(r.budget_exact is None for r in res.rows):
         ui.lines(
             [
-                "–: no budget (E[G] ≤ 0: the better classifier is not favoured), or the exact "
+                "—: no budget (E[G] ≤ 0: the better classifier is not favoured), or the exact "
                 "search would need more than 10⁹ items"
             ]
         )
@@ -320,7 +322,14 @@ def show_multiclass(res: bd.MulticlassComparison) -> None:
 
 def show_open(res: bd.StrategyComparison, title: str, adaptive: bool) -> None:
     """The open problems by simulation, with the exact value where one exists."""
-    keys = ["strategy", "labels_per_item", "items", "win", "se", "exact"]
+    keys: list[Column] = [
+        "strategy",
+        ("labels_per_item", "labels per item"),
+        ("items", "items n"),
+        ("win", "win (Monte Carlo)"),
+        ("se", "± s.e."),
+        ("exact", "exact"),
+    ]
     table(title, [r.to_dict() for r in res.rows], keys)
     tie = (
         "a third label only when the first two disagree"
@@ -384,6 +393,8 @@ def show_plan(res: bd.PlanResult) -> None:
         rows,
         ["parameter", "meaning", "estimate", ("low", "95% low"), ("high", "95% high")],
     )
+    if any(not math.isfinite(float(r["estimate"])) for r in rows):
+        ui.lines(["—: undefined on this pilot (no pilot item informs it)"])
     ui.lines(_fit_lines(res))
     ui.lines(t.sentence() for t in res.assumptions.tests)
     size_cols = SIZE_COLUMNS[:4]
@@ -412,7 +423,7 @@ def show_sweep(res: bd.SweepResult, tolerance: float) -> None:
     at = None if res.max_violation_at is None else res.max_violation_at.to_dict()
     share = res.share_single_wins_qw_gt_qb
     single = (
-        "–" if share is None else f"{share:.1%} of {res.qw_gt_qb_pairs:,} (paper: about two thirds)"
+        "—" if share is None else f"{share:.1%} of {res.qw_gt_qb_pairs:,} (paper: about two thirds)"
     )
     ui.lines(
         [

@@ -196,10 +196,13 @@ def _comparison_table(a: Assessment) -> Table:
     )
 
 
-def _budgets(top: int, low: int) -> list[int]:
-    """About 80 budgets from ``low`` to ``top`` (the figures' x axis)."""
-    top = max(top, 10 * low)
-    return sorted({low + round(i * (top - low) / 79) for i in range(80)})
+def _budgets(top: int, ms: tuple[int, ...]) -> list[int]:
+    """About 100 budgets up to ``top``, multiples of lcm(m) (every m labels whole items, so the
+    figures' curves are smooth)."""
+    step = math.lcm(*ms)
+    top = max(top, 10 * step)
+    step *= max(1, math.ceil(top / step / 100))
+    return list(range(step, top + 1, step))
 
 
 def _comparison_figure(a: Assessment) -> Figure:
@@ -210,7 +213,7 @@ def _comparison_figure(a: Assessment) -> Figure:
     top = min(max([a.budget, *[2 * n for n in needed]]), 10**6)
     title = f"Fig. 2 b at the crowd's label accuracy q̂ = {a.label_accuracy:.3f}"
     return Figure.from_matplotlib(
-        win_vs_budget_figure(a.model(), quick.m, _budgets(top, max(quick.m)), title=title),
+        win_vs_budget_figure(a.model(), quick.m, _budgets(top, quick.m), title=title),
         f"Exact probability of ranking the better classifier first against the label budget, for "
         f"single labels and m-majority labels, at the crowd's label accuracy q̂ = "
         f"{a.label_accuracy:.3f} and accuracies {a.better_accuracy:.3f} vs "
@@ -317,7 +320,7 @@ def _plan_figure(pl: PlanResult) -> Figure:
     fig = win_vs_budget_figure(
         pl.model(),
         ms,
-        _budgets(top, max(ms)),
+        _budgets(top, ms),
         title=f"Fig. 2 b at the pilot's {how} estimates: {pl.better} vs {pl.worse}",
         ties=pl.ties,  # type: ignore[arg-type]
         vote_ties=pl.vote_ties,  # type: ignore[arg-type]
