@@ -71,7 +71,7 @@ def test_titles_fit_the_figure(figures: dict[str, object]) -> None:
 def test_every_line_is_labelled(figures: dict[str, object]) -> None:
     for name, fig in figures.items():
         ax = fig.axes[0]  # type: ignore[attr-defined]
-        legend = ax.get_legend()
+        legend = ax.get_legend() or next(iter(fig.legends), None)  # type: ignore[attr-defined]
         assert legend is not None, name
         shown = {t.get_text() for t in legend.get_texts()}
         for line in ax.get_lines():

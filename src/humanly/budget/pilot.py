@@ -208,7 +208,8 @@ def _latent_chunk(
 def _labels_note(total: np.ndarray) -> str:
     values, freq = np.unique(total, return_counts=True)
     return ", ".join(
-        f"{v} label{'s' if v != 1 else ''}: {f:,} items" for v, f in zip(values, freq, strict=True)
+        f"{v} label{'s' if v != 1 else ''}: {f:,} item{'s' if f != 1 else ''}"
+        for v, f in zip(values, freq, strict=True)
     )
 
 

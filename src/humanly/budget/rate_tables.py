@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._result import Result
+from ..data.errors import InputError
 from ._args import (
     Ties,
     VoteTies,
@@ -164,6 +165,10 @@ def cramer_convergence(
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     grid = sorted({int(k) for k in (budgets if budgets is not None else _default_budgets(ms))})
     grid = [k for k in grid if k >= max(ms)]
+    if not grid:
+        raise InputError(
+            f"budgets: give at least one budget ≥ the largest m ({max(ms)}); each m labels ⌊k/m⌋ items"
+        )
     rate = {mm: model.gap(mm, vote_ties).cramer_rate / mm for mm in ms}
     points = []
     worst = np.zeros(len(grid))

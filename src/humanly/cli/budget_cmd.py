@@ -1,4 +1,5 @@
-"""``humanly budget win|size|capacity|sweep|plan|open``: one label per item or majority votes?
+"""``humanly budget win|size|capacity|rates|convergence|sweep|plan|open|multiclass``: one label per
+item or majority votes?
 
 Don't Label Twice (Dorner & Hardt); a thin layer over :mod:`humanly.budget`. The error model's
 parameters are one option group, :class:`ModelOptions` (``--p --eps --q`` or ``--qb --qw --pw --pb0
@@ -16,10 +17,11 @@ import typer
 
 from ..data.errors import InputError
 from . import _console as ui
+from . import budget_inputs as inputs
+from . import budget_render as render
 from ._app import add_command, new_typer
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_output_folder, check_plot
-from .budget_render import show_plan, show_sweep, table
 from .options import StudyOptions, load_study, option_group, study_inputs
 
 if TYPE_CHECKING:
@@ -82,23 +84,8 @@ VoteTies = Annotated[
 ]
 
 
-def _ints(values: list[str] | None, default: tuple[int, ...], option: str) -> tuple[int, ...]:
-    """``['1,3', '5']`` → ``(1, 3, 5)``; nothing → ``default``."""
-    if not values:
-        return default
-    out = []
-    for part in (p.strip() for v in values for p in str(v).split(",")):
-        if not part:
-            continue
-        try:
-            out.append(int(part))
-        except ValueError:
-            raise InputError(
-                f"{option} {part!r}: give whole numbers, e.g. {option} 1 3 5"
-            ) from None
-    if not out:
-        raise InputError(f"{option}: give at least one value")
-    return tuple(out)
+def _figure_rules(ties: str, vote_ties: str) -> dict[str, Any]:
+    return {"ties": ties, "vote_ties": vote_ties}
 
 
 @model_inputs
@@ -117,30 +104,31 @@ def win_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Exact probability that the better classifier wins, per m, for one budget (section 3, Fig. 2)."""
+    """Exact probability that the better classifier wins, per m, for one budget, with the Hoeffding
+    and Cramér lower bounds (section 3, Fig. 2)."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), _ints(m, (1, 3, 5), "--m")
+    mod, ms = model.model(), inputs.ints(m, (1, 3, 5), "--m")
     run: dict[str, Any] = dict(simulate=simulate, seed=seed, workers=workers, scheduler=scheduler)
     res = bd.compare(mod, budget, ms, ties=ties, vote_ties=vote_ties, **run)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
+        rules = _figure_rules(res.ties, res.vote_ties)
         if isinstance(mod, bd.IndependentModel):
-            save_plot(pl.win_vs_q_figure(mod.p, mod.eps, budget, ms), plot)
+            save_plot(pl.win_vs_q_figure(mod.p, mod.eps, budget, ms, **rules), plot)
         else:
-            save_plot(pl.win_vs_budget_figure(mod, ms), plot)
+            save_plot(pl.win_vs_budget_figure(mod, ms, **rules), plot)
     if json:
         ui.print_json(res.to_dict())
         return
-    keys = ["m", "n", "label_accuracy", "exact", "hoeffding", "cramer", "tie"]
-    keys += ["monte_carlo", "monte_carlo_se"] if simulate else []
-    title = f"P(better classifier identified), budget {budget:,} labels, ties = {ties}"
-    table(title, [r.to_dict() for r in res.rows], keys)
-    ui.show(f"best m: {res.best_m}")
+    from ..report.verdicts.budget import verdicts
+
+    render.show_comparison(res, simulated=bool(simulate))
     if res.assumption1 is False:
         ui.note("note: q_b < q_w violates assumption 1 (no biased label accuracy)")
+    render.show_verdicts(verdicts(res))
 
 
 @model_inputs
@@ -153,24 +141,21 @@ def size_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Smallest label budget with error ≤ δ per m: exact, Cramér and Hoeffding (Lemmas 1 and 2)."""
+    """Smallest label budget with error ≤ δ per m: exact, and what the Cramér and Hoeffding bounds
+    guarantee to suffice (Lemmas 1 and 2); --plot draws the budgets."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), _ints(m, (1, 3), "--m")
+    mod, ms = model.model(), inputs.ints(m, (1, 3), "--m")
     res = bd.sample_size(mod, delta, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
-        if isinstance(mod, bd.IndependentModel):
-            save_plot(pl.rates_figure(mod.p, mod.eps, ms), plot)
-        else:
-            save_plot(pl.win_vs_budget_figure(mod, ms), plot)
+        save_plot(pl.size_figure(res), plot)
     if json:
         ui.print_json(res.to_dict())
         return
-    keys = ["m", "budget_exact", "budget_cramer", "budget_hoeffding", "n_exact", "label_accuracy"]
-    table(f"Label budget for error ≤ {delta:g}", [r.to_dict() for r in res.rows], keys)
+    render.show_size(res)
     if res.best_m is not None:
         ui.show(f"cheapest m: {res.best_m}")
 
@@ -186,43 +171,92 @@ def capacity_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """How many worse classifiers a benchmark can rank against the best at error δ (section 3.3,
-    Fig. 1)."""
+    """How many worse classifiers a benchmark can rank against the best at error δ, in whole numbers
+    (section 3.3, Fig. 1)."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), _ints(m, (1,), "--m")
+    mod, ms = model.model(), inputs.ints(m, (1,), "--m")
     res = bd.capacity(mod, delta, budget, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
-        save_plot(pl.capacity_figure(mod, delta, m=ms[0]), plot)
+        rules = _figure_rules(res.ties, res.vote_ties)
+        save_plot(pl.capacity_figure(mod, delta, m=ms[0], **rules), plot)
     if json:
         ui.print_json(res.to_dict())
         return
-    keys = ["m", "n", "exact", "cramer", "hoeffding", "error_exact"]
-    table(
-        f"Testable classifiers at δ = {delta:g}, budget {budget:,}",
-        [r.to_dict() for r in res.rows],
-        keys,
-    )
+    render.show_capacity(res)
 
 
-def _chunks(value: str | None) -> list[int] | None:
-    """``'0-2,5'`` → ``[0, 1, 2, 5]``."""
-    if value is None:
-        return None
-    out: list[int] = []
-    try:
-        for part in value.split(","):
-            if "-" in part:
-                lo, hi = part.split("-", 1)
-                out.extend(range(int(lo), int(hi) + 1))
-            elif part.strip():
-                out.append(int(part))
-    except ValueError:
-        raise InputError(f"--chunks {value!r}: give indices and ranges, e.g. 0-9,20") from None
-    return out
+@model_inputs
+def rates_command(
+    model: ModelOptions,
+    m: Ms = None,
+    vote_ties: VoteTies = "coin",
+    plot: Plot = None,
+    json: Json = False,
+) -> None:
+    """Theorem 2: the exponents of the Cramér and Hoeffding bounds on the error, per item and per label,
+    for each m; --plot draws them against the label accuracy q (Fig. 3 b, independent model)."""
+    from .. import budget as bd
+
+    check_plot(plot)
+    mod, ms = model.model(), inputs.ints(m, (1, 3, 5), "--m")
+    if plot is not None and not isinstance(mod, bd.IndependentModel):
+        raise InputError(
+            "--plot draws Fig. 3 b against the label accuracy q, for the independent model: give "
+            "--p, --eps and --q"
+        )
+    res = bd.rates(mod, ms, vote_ties=vote_ties)  # type: ignore[arg-type]
+    if plot is not None:
+        from ..plots import budget as pl
+
+        assert isinstance(mod, bd.IndependentModel)
+        save_plot(pl.rates_figure(mod.p, mod.eps, ms, vote_ties=vote_ties), plot)  # type: ignore[arg-type]
+    if json:
+        ui.print_json(res.to_dict())
+        return
+    render.show_rates(res)
+
+
+@model_inputs
+def convergence_command(
+    model: ModelOptions,
+    m: Ms = None,
+    budgets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--budgets",
+            metavar="K",
+            help="Label budgets: a list (1500,1800) or START:STOP:STEP (default: about 200 "
+            "multiples of lcm(m) up to 3,000).",
+        ),
+    ] = None,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
+    plot: Plot = None,
+    json: Json = False,
+) -> None:
+    """The exact error against its Cramér approximation over budgets (Fig. 3 a): (1/k) log P(error)
+    per m, the Cramér rate per label it converges to, and the budget from which the bounds alone
+    decide which m is better."""
+    from .. import budget as bd
+
+    check_plot(plot)
+    mod, ms = model.model(), inputs.ints(m, (1, 3), "--m")
+    grid = inputs.budgets(budgets)
+    if grid is not None and max(grid) < max(ms):
+        raise InputError(f"--budgets: give budgets of at least the largest m ({max(ms)})")
+    res = bd.cramer_convergence(mod, ms, grid, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
+    if plot is not None:
+        from ..plots import budget as pl
+
+        save_plot(pl.convergence_figure(res), plot)
+    if json:
+        ui.print_json(res.to_dict())
+        return
+    render.show_convergence(res)
 
 
 def sweep_command(
@@ -271,15 +305,17 @@ def sweep_command(
         )
     spec = bd.SweepSpec(
         grid_points=grid_points,
-        n_values=_ints(n_values, bd.PAPER_N, "--n"),
-        m_values=_ints(m_values, (3, 11), "--m"),
+        n_values=inputs.ints(n_values, bd.PAPER_N, "--n"),
+        m_values=inputs.ints(m_values, (3, 11), "--m"),
         tolerance=tolerance,
     )
-    res = bd.run_sweep(spec, out=out, chunks=_chunks(chunks), workers=workers, scheduler=scheduler)
+    res = bd.run_sweep(
+        spec, out=out, chunks=inputs.chunks(chunks), workers=workers, scheduler=scheduler
+    )
     if json:
         ui.print_json(res.to_dict())
     else:
-        show_sweep(res, tolerance)
+        render.show_sweep(res, tolerance)
 
 
 def _plan_gold(gold: object) -> dict[str, Any]:
@@ -290,10 +326,51 @@ def _plan_gold(gold: object) -> dict[str, Any]:
         return {}
     if "gold" not in inspect.signature(bd.plan).parameters:
         raise InputError(
-            "--gold: budget plan estimates the parameters with the pilot majority as proxy truth "
-            "and does not use gold labels; drop --gold"
+            "--gold: budget plan does not use gold labels (it estimates the true labels as a latent "
+            "class, or takes the crowd majority with --method majority); drop --gold"
         )
     return {"gold": gold}
+
+
+Method = Annotated[
+    str,
+    typer.Option(
+        "--method",
+        metavar="latent|majority",
+        help="Estimator: latent class (EM over the unobserved true label; ≥ 3 labels per item) or "
+        "the crowd majority as the truth (biased towards agreement with the crowd).",
+    ),
+]
+LatentModel = Annotated[
+    str,
+    typer.Option(
+        "--latent-model",
+        metavar="select|simple|both_wrong|by_class|full",
+        help="Latent model: chosen by BIC on the pilot and on every bootstrap replicate, or fixed.",
+    ),
+]
+ModelName = Annotated[str | None, typer.Option(metavar="MODEL")]
+
+
+def _plan_title(res: bd.PlanResult) -> str:
+    """The --plot title: which estimate the curves rest on (wrapped to the axes by the figure)."""
+    how = "latent-class" if res.method == "latent" else "crowd-majority"
+    return f"Fig. 2 b at the pilot's {how} estimates: {res.better} vs {res.worse}"
+
+
+def _plan_budgets(res: bd.PlanResult) -> list[int] | None:
+    """Budgets for the --plot: multiples of lcm(m) (every m labels whole items, so the curves are
+    smooth) up to twice the largest exact budget for δ, or the figure's default when no m reaches δ."""
+    import math
+
+    ms = [x.m for x in res.sizes]
+    exact = [x.budget_exact for x in res.sizes if x.budget_exact is not None]
+    if not exact:
+        return None
+    step = math.lcm(*ms)
+    top = max(2 * max(exact), 10 * step)
+    step *= max(1, math.ceil(top / step / 100))
+    return list(range(step, top + 1, step))
 
 
 @study_inputs()
@@ -313,6 +390,8 @@ def plan_command(
             "--worse", metavar="MODEL", help="The other model (default: the pilot's second)."
         ),
     ] = None,
+    method: Method = "latent",
+    latent_model: LatentModel = "select",
     bootstrap: Annotated[
         int,
         typer.Option("--bootstrap", help="Bootstrap replicates for the parameter ranges."),
@@ -328,9 +407,9 @@ def plan_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Plan a test set from a pilot: estimate the correlated model's parameters (pilot majority as
-    proxy truth), bootstrap their ranges, check assumptions 1 and 2, and recommend m and the budget
-    for δ."""
+    """Plan a test set from a pilot: estimate the correlated model's parameters (latent class by
+    default, or the crowd majority), bootstrap their ranges, test assumptions 1 and 2, and recommend
+    m and the label budget for δ."""
     from .. import budget as bd
 
     check_plot(plot)
@@ -341,11 +420,12 @@ def plan_command(
             "plan needs --predictions FILE with the two models' predictions on the pilot"
         )
     s = load_study(study)
-    ms = _ints(m, (1, 3, 5), "--m")
+    ms = inputs.ints(m, (1, 3, 5), "--m")
     choice: dict[str, Any] = dict(
         better=better, worse=worse, budget=budget, ties=ties, vote_ties=vote_ties
     )
     run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, workers=workers, scheduler=scheduler)
+    fit: dict[str, Any] = dict(method=method, latent_model=latent_model)
     res = bd.plan(
         s.ratings,
         s.predictions,
@@ -354,16 +434,25 @@ def plan_command(
         m=ms,
         **choice,
         **run,
+        **fit,
         **_plan_gold(s.gold),
     )
     if plot is not None:
         from ..plots import budget as pl
 
-        save_plot(pl.win_vs_budget_figure(res.model(), tuple(x.m for x in res.sizes)), plot)
+        ms_done = tuple(x.m for x in res.sizes)
+        rules = _figure_rules(res.ties, res.vote_ties)
+        fig = pl.win_vs_budget_figure(
+            res.model(), ms_done, _plan_budgets(res), title=_plan_title(res), **rules
+        )
+        save_plot(fig, plot)
     if json:
         ui.print_json(res.to_dict())
-    else:
-        show_plan(res, delta)
+        return
+    from ..report.verdicts.budget import verdicts
+
+    render.show_plan(res)
+    render.show_verdicts(verdicts(res))
 
 
 @model_inputs
@@ -398,15 +487,79 @@ def open_command(
     else:
         if model.p is None or model.eps is None or model.q is None:
             raise InputError("plurality voting uses the independent model: give --p, --eps and --q")
-        ms = _ints(m, (1, 3, 5), "--m")
+        ms = inputs.ints(m, (1, 3, 5), "--m")
         res = bd.plurality_vs_single(n_classes, model.q, model.p, model.eps, budget, ms, **run)
     if json:
         ui.print_json(res.to_dict())
         return
     title = f"P(better classifier identified), budget {budget:,}, {reps:,} replicates (Monte Carlo)"
-    keys = ["strategy", "labels_per_item", "items", "win", "se", "exact"]
-    table(title, [r.to_dict() for r in res.rows], keys)
-    ui.show(f"best: {res.best}")
+    render.show_open(res, title, adaptive)
+
+
+_CONFUSION = "Confusion matrices"
+
+
+def _matrix(flag: str, help: str) -> Any:
+    return typer.Option(flag, metavar="FILE", help=help, rich_help_panel=_CONFUSION)
+
+
+Matrix = Path | None
+
+
+@option_group(ModelOptions, "model", exclude=("q_b", "q_w", "p_w", "p_b0", "p_b1"))
+def multiclass_command(
+    model: ModelOptions,
+    n_classes: Annotated[
+        int | None,
+        typer.Option(
+            "--n-classes",
+            help="K: symmetric confusion from --q, --p, --eps (a wrong answer is any other class, "
+            "uniformly).",
+        ),
+    ] = None,
+    labels: Annotated[
+        Matrix, _matrix("--labels", "The crowd's K × K confusion matrix (CSV).")
+    ] = None,
+    better: Annotated[Matrix, _matrix("--better", "The better classifier's (CSV).")] = None,
+    worse: Annotated[Matrix, _matrix("--worse", "The worse classifier's (CSV).")] = None,
+    prior: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--prior", metavar="P", help="Class prior, e.g. 0.5,0.3,0.2 (default uniform)."
+        ),
+    ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules",
+            metavar="plurality,majority",
+            help="Aggregation: plurality (ties at random) and/or absolute majority (none: no label).",
+        ),
+    ] = None,
+    m: Ms = None,
+    budget: Budget = 1500,
+    ties: Ties = "failure",
+    json: Json = False,
+) -> None:
+    """K classes, exactly (section 5): single labels vs the plurality or the absolute majority of m
+    labels; confusion matrices symmetric (--n-classes, --q, --p, --eps) or from CSV files (rows the
+    true class)."""
+    from .. import budget as bd
+
+    files = {"--labels": labels, "--better": better, "--worse": worse}
+    mats = inputs.confusions(n_classes, model.q, model.p, model.eps, files)
+    res = bd.multiclass_compare(
+        *mats,
+        budget,
+        inputs.ints(m, (1, 3, 5), "--m"),
+        prior=inputs.prior(prior, len(mats[0])),
+        rules=inputs.rules(rules),  # type: ignore[arg-type]
+        ties=ties,  # type: ignore[arg-type]
+    )
+    if json:
+        ui.print_json(res.to_dict())
+        return
+    render.show_multiclass(res)
 
 
 add_command(budget_app, "win", win_command)
@@ -415,3 +568,6 @@ add_command(budget_app, "capacity", capacity_command)
 add_command(budget_app, "sweep", sweep_command)
 add_command(budget_app, "plan", plan_command)
 add_command(budget_app, "open", open_command)
+add_command(budget_app, "rates", rates_command)
+add_command(budget_app, "convergence", convergence_command)
+add_command(budget_app, "multiclass", multiclass_command)

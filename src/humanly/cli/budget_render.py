@@ -1,65 +1,421 @@
-"""Tables and lines for ``humanly budget``: views of the budget results; no statistics here."""
+"""Tables and lines for ``humanly budget``: views of the budget results; no statistics here.
+
+Every table says what its numbers are (exact, or a bound and which), every result names the tie rules
+it used (a tied vote of an even m, a tied comparison), and counts of classifiers are whole numbers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _console as ui
 
 if TYPE_CHECKING:
     from .. import budget as bd
+    from ..report.verdicts import Verdict
 
-__all__ = ["fmt", "show_plan", "show_sweep", "table"]
+__all__ = [
+    "fmt",
+    "show_capacity",
+    "show_comparison",
+    "show_convergence",
+    "show_multiclass",
+    "show_open",
+    "show_plan",
+    "show_rates",
+    "show_size",
+    "show_sweep",
+    "show_verdicts",
+    "table",
+    "ties_line",
+    "vote_ties_line",
+]
+
+#: A column: a result key, or (key, header).
+Column = str | tuple[str, str]
+#: Columns of words, left-aligned (numbers are right-aligned).
+TEXT_COLUMNS = frozenset({"parameter", "meaning", "rule", "strategy"})
+
+#: How a tied vote of an even m is settled, as the tables say it.
+VOTE_TIES = {
+    "coin": "coin (M_2k = M_2k−1)",
+    "failure": "failure (Lemma C.1)",
+}
+#: What the parameters of the correlated model are.
+MEANING = {
+    "q_b": "label accuracy, only c_b right",
+    "q_w": "label accuracy, only c_w right",
+    "p_w": "accuracy of c_w",
+    "p_b0": "P(c_b right | c_w wrong)",
+    "p_b1": "P(c_b right | c_w right)",
+}
+#: The pilot estimators, as the tables name them.
+METHOD_TITLE = {
+    "latent": "latent-class estimate (EM over the true label)",
+    "majority": "crowd-majority estimate (the pilot majority as proxy truth; biased towards "
+    "agreement with the crowd)",
+}
 
 
 def fmt(v: Any) -> str:
-    """A cell: integers with thousands separators, floats to six significant digits, ``–`` for none.
+    """A cell: integers with thousands separators, floats to six significant digits, ``—`` for none
+    and for an undefined number (NaN: the table says why in a line under it).
 
-    >>> fmt(1500), fmt(0.123456789), fmt(None)
-    ('1,500', '0.123457', '–')
+    >>> fmt(1500), fmt(0.123456789), fmt(None), fmt(float("nan"))
+    ('1,500', '0.123457', '—', '—')
     """
     if v is None:
-        return "–"
+        return "—"
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return f"{v:.6g}" if math.isfinite(v) else "—"
     if isinstance(v, int):
         return f"{v:,}"
     return str(v)
 
 
-def table(title: str, rows: Sequence[Mapping[Any, Any]], keys: Sequence[str]) -> None:
-    """Print ``rows`` (result rows as dicts) as a table of the columns ``keys``."""
+def table(title: str, rows: Sequence[Mapping[Any, Any]], keys: Sequence[Column]) -> None:
+    """Print ``rows`` (result rows as dicts) as a table of the columns ``keys`` (a key, or a pair
+    (key, header))."""
     t = ui.new_table(title, title_justify="center")
-    for k in keys:
-        t.column(k, justify="right")
-    for r in rows:
-        t.row(*(fmt(r.get(k)) for k in keys))
+    pairs = [(k, k) if isinstance(k, str) else k for k in keys]
+    cells = [[fmt(r.get(k)) for k, _ in pairs] for r in rows]
+    for i, (key, header) in enumerate(pairs):
+        text = key in TEXT_COLUMNS
+        widest = max((len(c[i]) for c in cells), default=1)  # numbers wrap headers, never cells
+        t.column(header, justify="left" if text else "right", min_width=None if text else widest)
+    for row in cells:
+        t.row(*row)
     ui.show(t)
 
 
-def show_plan(res: bd.PlanResult, delta: float) -> None:
-    """The plan: models, estimated parameters with ranges, assumption checks, budgets, advice."""
-    ui.show(f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,}")
-    estimates = [
-        {"parameter": k, "estimate": getattr(res.estimates, k), "low": r.low, "high": r.high}
+def vote_ties_line(vote_ties: str) -> str:
+    """The vote-tie rule of a result, as one line.
+
+    >>> vote_ties_line("coin")
+    'ties in an even-m vote: coin (M_2k = M_2k−1)'
+    """
+    return f"ties in an even-m vote: {VOTE_TIES.get(vote_ties, vote_ties)}"
+
+
+def ties_line(ties: str) -> str:
+    """What a tied comparison counts as, as one line.
+
+    >>> ties_line("failure")
+    'a tied comparison (ΣG = 0) counts as a failure (the paper)'
+    """
+    what = "a failure (the paper)" if ties == "failure" else "half a win"
+    return f"a tied comparison (ΣG = 0) counts as {what}"
+
+
+def _rules(res: Any) -> None:
+    """The two tie rules a result used, as lines."""
+    ui.lines([f"{vote_ties_line(res.vote_ties)}; {ties_line(res.ties)}"])
+
+
+def show_verdicts(verdicts: Iterable[Verdict]) -> None:
+    """The verdict sentences, after the tables."""
+    ui.lines(v.sentence for v in verdicts)
+
+
+# --------------------------------------------------------------------------- win, size, capacity
+WIN_COLUMNS: tuple[Column, ...] = (
+    "m",
+    ("n", "items n"),
+    ("label_accuracy", "label accuracy"),
+    "exact",
+    ("hoeffding_lower_bound", "Hoeffding lower bound"),
+    ("cramer_lower_bound", "Cramér lower bound"),
+    ("tie", "P(tie)"),
+)
+
+
+def show_comparison(res: bd.Comparison, *, simulated: bool = False, title: str = "") -> None:
+    """The win table of :func:`humanly.budget.compare`: exact, and the two lower bounds."""
+    cols = list(WIN_COLUMNS)
+    if simulated:
+        cols += [("monte_carlo", "Monte Carlo"), ("monte_carlo_se", "± s.e.")]
+    head = title or f"P(better classifier identified), budget {res.budget:,} labels"
+    table(head, [r.to_dict() for r in res.rows], cols)
+    _rules(res)
+    ui.lines(
+        [
+            "exact: P(ΣG > 0) computed exactly; the bounds are 1 − Hoeffding's (Lemma 1) and "
+            "1 − Cramér's (Lemma 2) upper bound on the error, 0 when vacuous",
+            f"best m: {res.best_m}",
+        ]
+    )
+
+
+SIZE_COLUMNS: tuple[Column, ...] = (
+    "m",
+    ("budget_exact", "exact"),
+    ("budget_cramer_bound", "guaranteed by Cramér bound"),
+    ("budget_hoeffding_bound", "by Hoeffding bound"),
+    ("n_exact", "items (exact)"),
+    ("label_accuracy", "label accuracy"),
+)
+
+
+def show_size(
+    res: bd.SizeResult, *, title: str = "", keys: Sequence[Column] = SIZE_COLUMNS
+) -> None:
+    """Label budgets for error ≤ δ per m: exact, and what each bound guarantees to suffice."""
+    head = title or f"Label budget (labels in total) for error ≤ {res.delta:g}"
+    table(head, [r.to_dict() for r in res.rows], keys)
+    _rules(res)
+    if any(r.budget_exact is None for r in res.rows):
+        ui.lines(
+            [
+                "—: no budget (E[G] ≤ 0: the better classifier is not favoured), or the exact "
+                "search would need more than 10⁹ items"
+            ]
+        )
+
+
+def _whole(v: int | None) -> str:
+    return "unlimited" if v is None else f"{v:,}"
+
+
+def show_capacity(res: bd.CapacityResult) -> None:
+    """Whole numbers of worse classifiers testable against the best at family error δ."""
+    t = ui.new_table(
+        f"Worse classifiers that can each be compared with the best at family error δ = "
+        f"{res.delta:g} (union bound), budget {res.budget:,} labels",
+        title_justify="center",
+    )
+    for header in (
+        "m",
+        "items n",
+        "exact",
+        "guaranteed by Cramér bound",
+        "by Hoeffding bound",
+        "exact error",
+    ):
+        t.column(header, justify="right")
+    for r in res.rows:
+        t.row(
+            str(r.m),
+            f"{r.n:,}",
+            _whole(r.classifiers_exact),
+            _whole(r.classifiers_cramer_bound),
+            _whole(r.classifiers_hoeffding_bound),
+            fmt(r.error_exact),
+        )
+    ui.show(t)
+    _rules(res)
+    ui.lines(["whole numbers ⌊δ / P(error)⌋: exactly, and what the bounds on P(error) guarantee"])
+
+
+# --------------------------------------------------------------------------- rates, convergence
+RATE_COLUMNS: tuple[Column, ...] = (
+    "m",
+    ("label_accuracy", "label accuracy"),
+    ("cramer_per_item", "Cramér per item"),
+    ("cramer_per_label", "Cramér per label"),
+    ("hoeffding_per_item", "Hoeffding per item"),
+    ("hoeffding_per_label", "Hoeffding per label"),
+)
+
+
+def show_rates(res: bd.RateTable) -> None:
+    """Theorem 2: the exponents of the two upper bounds on log P(error), per item and per label."""
+    table(
+        "Exponents of the error bounds: log P(error) ≤ n × (per item) = k × (per label)",
+        [r.to_dict() for r in res.rows],
+        RATE_COLUMNS,
+    )
+    ui.lines(
+        [
+            vote_ties_line(res.vote_ties),
+            "more negative is better; 0: the bound is vacuous",
+            f"best m (most negative Cramér rate per label, Theorem 2): {res.best_m}",
+        ]
+    )
+
+
+def _picked(budgets: Sequence[int], crossing: int | None, count: int = 8) -> list[int]:
+    """About ``count`` budgets spread over the grid, with the crossing."""
+    if len(budgets) <= count:
+        chosen = set(budgets)
+    else:
+        step = (len(budgets) - 1) / (count - 1)
+        chosen = {budgets[round(i * step)] for i in range(count)}
+    if crossing is not None:
+        chosen.add(crossing)
+    return sorted(chosen)
+
+
+def show_convergence(res: bd.CramerConvergence) -> None:
+    """Fig. 3 a: the exact normalised log error at a few budgets against the Cramér rates."""
+    by = {(p.m, p.budget): p for p in res.points}
+    budgets = sorted({p.budget for p in res.points})
+    rates = ", ".join(f"m = {m}: {r:.6g}" for m, r in zip(res.m, res.cramer_per_label, strict=True))
+    t = ui.new_table(
+        "Exact (1/k) log P(error) against the label budget k (Fig. 3 a)", title_justify="center"
+    )
+    t.column("budget k", justify="right")
+    for m in res.m:
+        t.column(f"exact, m = {m}", justify="right")
+    t.column("largest approximation error", justify="right")
+    for k in _picked(budgets, res.crossing):
+        pts = [by.get((m, k)) for m in res.m]
+        worst = max((p.approximation_error for p in pts if p is not None), default=None)
+        t.row(
+            f"{k:,}", *(fmt(None if p is None else p.log_error_per_label) for p in pts), fmt(worst)
+        )
+    ui.show(t)
+    ordered = sorted(res.cramer_per_label)
+    gap = f"; gap between the lowest two {ordered[1] - ordered[0]:.6g}" if len(ordered) > 1 else ""
+    ui.lines([f"Cramér rate per label (the limit, an upper bound for every k): {rates}{gap}"])
+    _rules(res)
+    best = res.m[min(range(len(res.m)), key=lambda i: res.cramer_per_label[i])]
+    if res.crossing is None:
+        ui.lines(
+            [
+                f"the bounds alone do not decide on this grid (up to k = {budgets[-1]:,}): the gap "
+                "between the Cramér rates stays below some m's approximation error"
+            ]
+        )
+    else:
+        ui.lines(
+            [
+                f"the bounds alone decide from k ≥ {res.crossing:,}: from there the gap between the "
+                f"Cramér rates per label exceeds every m's approximation error, so m = {best} is "
+                "better by the bounds alone"
+            ]
+        )
+
+
+# --------------------------------------------------------------------------- multiclass, open
+MULTICLASS_COLUMNS: tuple[Column, ...] = (
+    "m",
+    "rule",
+    ("n", "items n"),
+    ("label_accuracy", "label accuracy"),
+    ("no_label", "no label"),
+    ("win", "win (exact)"),
+)
+
+
+def show_multiclass(res: bd.MulticlassComparison) -> None:
+    """K classes: exact win probability per m and aggregation rule."""
+    table(
+        f"P(better classifier identified), K = {res.setting.n_classes} classes, budget "
+        f"{res.budget:,} labels",
+        [r.to_dict() for r in res.rows],
+        MULTICLASS_COLUMNS,
+    )
+    rules = {r.rule for r in res.rows}
+    lines = []
+    if "plurality" in rules:
+        lines.append("plurality: the most frequent label; a tie among the most frequent at random")
+    if "majority" in rules:
+        lines.append(
+            "majority: a label chosen by more than m/2 labellers; an item without one gets no test "
+            "label (its labels are spent; it counts for neither classifier)"
+        )
+    lines += [ties_line(res.ties), f"best: {res.best}"]
+    ui.lines(lines)
+
+
+def show_open(res: bd.StrategyComparison, title: str, adaptive: bool) -> None:
+    """The open problems by simulation, with the exact value where one exists."""
+    keys: list[Column] = [
+        "strategy",
+        ("labels_per_item", "labels per item"),
+        ("items", "items n"),
+        ("win", "win (Monte Carlo)"),
+        ("se", "± s.e."),
+        ("exact", "exact"),
+    ]
+    table(title, [r.to_dict() for r in res.rows], keys)
+    tie = (
+        "a third label only when the first two disagree"
+        if adaptive
+        else "a tie among the most frequent labels is broken at random"
+    )
+    ui.lines([tie, ties_line("failure"), f"best: {res.best}"])
+
+
+# --------------------------------------------------------------------------- plan
+def _share(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def _fit_lines(res: bd.PlanResult) -> list[str]:
+    """The latent model chosen (BIC, bootstrap shares) and EM's convergence."""
+    fit = res.fit
+    if fit is None:
+        return []
+    others = sorted(
+        (c for c in fit.candidates if not c.selected), key=lambda c: (c.bic != c.bic, c.bic)
+    )
+    how = "chosen by BIC" if fit.selection == "bic" else "fixed by --latent-model"
+    parts = [f"BIC {fit.bic:,.1f}, {how}"]
+    if others:
+        parts.append(f"next {others[0].model} {others[0].bic:,.1f}")
+    if res.bootstrap_models:
+        shares = ", ".join(f"{s.model} {_share(s.share)}" for s in res.bootstrap_models)
+        parts.append(f"bootstrap: {shares}")
+    state = (
+        f"EM converged in {fit.iterations:,} steps (tolerance {fit.tolerance:g})"
+        if fit.converged
+        else f"EM stopped after {fit.iterations:,} steps without converging "
+        f"(tolerance {fit.tolerance:g})"
+    )
+    if res.bootstrap_converged is not None:
+        state += f"; bootstrap fits converged {_share(res.bootstrap_converged)}"
+    return [f"latent model: {fit.latent_model} ({'; '.join(parts)})", state]
+
+
+def show_plan(res: bd.PlanResult) -> None:
+    """The plan: the models, the estimates with their ranges and how they were fitted, the assumption
+    tests, the budgets, the recommendation and the notes (stderr)."""
+    ui.show(
+        f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,} "
+        f"({res.n_used:,} used)"
+    )
+    rows = [
+        {
+            "parameter": k,
+            "meaning": MEANING[k],
+            "estimate": getattr(res.estimates, k),
+            "low": r.low,
+            "high": r.high,
+        }
         for k, r in res.ranges.items()
     ]
+    ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
     table(
-        "Estimated parameters (pilot majority as proxy truth)",
-        estimates,
-        ["parameter", "estimate", "low", "high"],
+        f"{METHOD_TITLE.get(res.method, res.method)}; {ranges}",
+        rows,
+        ["parameter", "meaning", "estimate", ("low", "95% low"), ("high", "95% high")],
     )
-    for name, ok in res.assumptions.checks():
-        ui.show(f"{name}: {'holds' if ok else 'VIOLATED'}")
+    if any(not math.isfinite(float(r["estimate"])) for r in rows):
+        ui.lines(["—: undefined on this pilot (no pilot item informs it)"])
+    ui.lines(_fit_lines(res))
+    ui.lines(t.sentence() for t in res.assumptions.tests)
+    size_cols = SIZE_COLUMNS[:4]
     table(
-        f"Label budget for error ≤ {delta:g}",
+        f"Label budget (labels in total) for error ≤ {res.delta:g} at the point estimates",
         [x.to_dict() for x in res.sizes],
-        ["m", "budget_exact", "budget_cramer", "budget_hoeffding"],
+        size_cols,
     )
-    ui.show(f"recommendation: m = {res.recommended_m}, budget {fmt(res.recommended_budget)} labels")
+    _rules(res)
+    if res.comparison is not None:
+        show_comparison(res.comparison)
+    if res.recommended_m is None or res.recommended_budget is None:
+        ui.show("recommendation: none (no m reaches the error tolerance under these estimates)")
+    else:
+        items = res.recommended_budget // res.recommended_m
+        ui.show(
+            f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
+            f"({items:,} items)"
+        )
     for msg in res.notes:
-        ui.note(msg)
+        ui.note(f"note: {msg}")
 
 
 def show_sweep(res: bd.SweepResult, tolerance: float) -> None:
@@ -67,7 +423,7 @@ def show_sweep(res: bd.SweepResult, tolerance: float) -> None:
     at = None if res.max_violation_at is None else res.max_violation_at.to_dict()
     share = res.share_single_wins_qw_gt_qb
     single = (
-        "–" if share is None else f"{share:.1%} of {res.qw_gt_qb_pairs:,} (paper: about two thirds)"
+        "—" if share is None else f"{share:.1%} of {res.qw_gt_qb_pairs:,} (paper: about two thirds)"
     )
     ui.lines(
         [

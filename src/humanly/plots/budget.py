@@ -3,7 +3,10 @@ label accuracy / vs budget per m), Fig. 3 a (exact error rate converging to Cram
 Hoeffding error exponents), and the label budget needed per m (``budget size --plot``).
 
 Every figure is at least 450 pt wide (:data:`WIDTH`), with 9–11 pt text, a title that fits its axes and
-a legend entry for every line. Functions taking a model compute with :mod:`humanly.budget`; the others
+a legend entry for every line (below the axes where a legend inside would cover a line). The lines are
+labelling schemes (m), never models, so the figures take no ``colors``.
+
+Functions taking a model compute with :mod:`humanly.budget`; the others
 draw a result (:class:`~humanly.budget.SizeResult`, :class:`~humanly.budget.CramerConvergence`). Each
 returns a matplotlib Figure (save with ``save_figure``).
 """
@@ -27,6 +30,7 @@ from ..budget import (
     hoeffding_exponent,
     outcome,
 )
+from ..budget._args import Ties, VoteTies
 from ._style import figure
 
 __all__ = [
@@ -50,15 +54,33 @@ def _axes() -> tuple[Any, Any]:
     return figure(width=WIDTH, height=_HEIGHT)
 
 
-def _finish(ax: Any, title: str, xlabel: str, ylabel: str, legend: bool = True) -> None:
-    """Title (wrapped to the axes' width), axis labels, tick sizes and the legend."""
+def _finish(
+    ax: Any, title: str, xlabel: str, ylabel: str, legend: bool = True, below: bool = False
+) -> None:
+    """Title (wrapped to the axes' width), axis labels, tick sizes and the legend (inside the axes, or
+    ``below`` them in two columns, where it cannot cover a line)."""
     keep = title.replace(" = ", "\u00a0=\u00a0").replace(" ≤ ", "\u00a0≤\u00a0")  # no break inside
     ax.set_title(textwrap.fill(keep, _WRAP), fontsize=_TITLE)
     ax.set_xlabel(xlabel, fontsize=_LABEL)
     ax.set_ylabel(ylabel, fontsize=_LABEL)
     ax.tick_params(which="both", labelsize=_TICK)
-    if legend:
+    if legend and below:
+        ax.figure.legend(
+            *ax.get_legend_handles_labels(),
+            loc="outside lower center",
+            ncols=2,
+            frameon=False,
+            fontsize=_LEGEND,
+        )
+    elif legend:
         ax.legend(frameon=False, fontsize=_LEGEND)
+
+
+def _budget_axis(ax: Any) -> None:
+    """Label budgets on the x axis with thousands separators (120,000, not 120000)."""
+    from matplotlib.ticker import StrMethodFormatter
+
+    ax.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
 
 
 def _params_title(model: Model) -> str:
@@ -67,14 +89,21 @@ def _params_title(model: Model) -> str:
 
 
 def capacity_figure(
-    model: Model, delta: float = 0.05, budgets: Sequence[int] | None = None, m: int = 1
+    model: Model,
+    delta: float = 0.05,
+    budgets: Sequence[int] | None = None,
+    m: int = 1,
+    *,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
 ) -> Any:
     """Fig. 1: number of worse classifiers testable at family error δ (union bound) vs label budget, by
-    the exact error, and what Cramér's and Hoeffding's bounds guarantee (log scale)."""
+    the exact error, and what Cramér's and Hoeffding's bounds guarantee (log scale); ``ties`` and
+    ``vote_ties`` as in :func:`humanly.budget.capacity`."""
     budgets = list(budgets or np.unique(np.linspace(m, 3000, 60).astype(int)))
-    g = model.gap(m)
+    g = model.gap(m, vote_ties)
     ns = [max(1, b // m) for b in budgets]
-    exact = [delta / max(outcome(g, n).error(), 1e-300) for n in ns]
+    exact = [delta / max(outcome(g, n).error(ties), 1e-300) for n in ns]
     cram = [delta / cramer_error(g, n) for n in ns]
     hoef = [delta / hoeffding_error(g, n) for n in ns]
     fig, ax = _axes()
@@ -83,6 +112,7 @@ def capacity_figure(
     ax.plot(budgets, hoef, label="Hoeffding bound (guaranteed)", color="tab:orange")
     ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="one classifier")
     ax.set_yscale("log")
+    _budget_axis(ax)
     _finish(
         ax,
         f"Benchmark capacity, m = {m}: {_params_title(model)}",
@@ -98,12 +128,21 @@ def win_vs_q_figure(
     budget: int = 1500,
     ms: Sequence[int] = (1, 3, 5),
     qs: Sequence[float] | None = None,
+    *,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
 ) -> Any:
-    """Fig. 2 a: exact P(c_b identified) vs label accuracy q for each m at a fixed budget."""
+    """Fig. 2 a: exact P(c_b identified) vs label accuracy q for each m at a fixed budget (``ties``
+    and ``vote_ties`` as in :func:`humanly.budget.compare`)."""
     grid = np.asarray(qs if qs is not None else np.linspace(0.51, 1.0, 50), dtype=float)
     fig, ax = _axes()
     for m in ms:
-        vals = [outcome(IndependentModel(p, eps, float(q)).gap(m), budget // m).win for q in grid]
+        vals = [
+            outcome(
+                IndependentModel(p, eps, float(q)).gap(m, vote_ties), budget // m
+            ).win_probability(ties)
+            for q in grid
+        ]
         ax.plot(grid, vals, label=f"m = {m}" + (" (single labels)" if m == 1 else ""))
     _finish(
         ax,
@@ -119,18 +158,23 @@ def win_vs_budget_figure(
     ms: Sequence[int] = (1, 3, 5),
     budgets: Sequence[int] | None = None,
     title: str | None = None,
+    *,
+    ties: Ties = "failure",
+    vote_ties: VoteTies = "coin",
 ) -> Any:
     """Fig. 2 b: exact P(c_b identified) vs label budget for each m (``title`` replaces the parameter
-    list, e.g. "estimated from the pilot")."""
+    list, e.g. "estimated from the pilot"; ``ties`` and ``vote_ties`` as in
+    :func:`humanly.budget.compare`)."""
     budgets = list(budgets or np.unique(np.linspace(max(ms), 5000, 60).astype(int)))
     fig, ax = _axes()
     for m in ms:
-        g = model.gap(m)
+        g = model.gap(m, vote_ties)
         ax.plot(
             budgets,
-            [outcome(g, max(1, b // m)).win for b in budgets],
+            [outcome(g, max(1, b // m)).win_probability(ties) for b in budgets],
             label=f"m = {m}" + (" (single labels)" if m == 1 else ""),
         )
+    _budget_axis(ax)
     _finish(
         ax,
         title or f"Fig. 2 b: {_params_title(model)}",
@@ -140,13 +184,20 @@ def win_vs_budget_figure(
     return fig
 
 
-def rates_figure(p: float = 0.7, eps: float = 0.1, ms: Sequence[int] = (1, 3)) -> Any:
+def rates_figure(
+    p: float = 0.7,
+    eps: float = 0.1,
+    ms: Sequence[int] = (1, 3),
+    *,
+    vote_ties: VoteTies = "coin",
+) -> Any:
     """Fig. 3 b: per-label upper bounds on the normalised log error rate, (1/k) log P(error), by Cramér
-    (log(2√(xy) + z)/m) and Hoeffding (−E[G]²/(2m)) vs label accuracy q."""
+    (log(2√(xy) + z)/m) and Hoeffding (−E[G]²/(2m)) vs label accuracy q (``vote_ties`` as in
+    :func:`humanly.budget.rates`)."""
     qs = np.linspace(0.5, 1.0, 101)[1:]
     fig, ax = _axes()
     for m in ms:
-        gaps = [IndependentModel(p, eps, float(q)).gap(m) for q in qs]
+        gaps = [IndependentModel(p, eps, float(q)).gap(m, vote_ties) for q in qs]
         c = [float(cramer_exponent(g.x, g.y)) / m for g in gaps]
         h = [float(hoeffding_exponent(g.x, g.y)) / m for g in gaps]
         (line,) = ax.plot(qs, c, label=f"Cramér bound, m = {m}")
@@ -191,11 +242,13 @@ def convergence_figure(curve: CramerConvergence) -> Any:
             color="grey",
             label=f"gap between rates > approximation errors (k ≥ {curve.crossing:,})",
         )
+    _budget_axis(ax)
     _finish(
         ax,
         f"Fig. 3 a: convergence to the Cramér rate, {_params_title(curve.params)}",
         "label budget k",
         "(1/k) log P(error)",
+        below=True,
     )
     return fig
 

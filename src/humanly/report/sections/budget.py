@@ -3,32 +3,71 @@
 What the data imply for the next test set: the single-label accuracy q̂ estimated from the crowd's own
 agreement, the exact probability that single labels vs m-majority labels identify the better of two
 classifiers for a budget, and the budget each needs for an error of at most δ = 0.05; with two or more
-models, the pilot plan of :func:`humanly.budget.plan`. The numbers come from
+models and ≥ 3 labels per item, the pilot plan of :func:`humanly.budget.plan` (latent-class estimate;
+with fewer labels a paragraph says why there is none). The numbers come from
 :func:`humanly.budget.assess`; this module only lays them out.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import Any
 
-from ...budget import Assessment, assess, label_accuracy_from_agreement
-from ...data import Gold, Predictions, Ratings
+from ...budget import Assessment, PlanResult, assess, label_accuracy_from_agreement
+from ...data import Gold, InputError, Predictions, Ratings
 from .._page import Figure, Section, Table
+from ..verdicts.budget import assessment_verdicts
 
 __all__ = ["METHODS_TEXT", "budget_headline", "budget_section", "label_accuracy_from_agreement"]
 
 METHODS_TEXT = (
-    "Label budget (Don't Label Twice). With two classes and labels that are right independently with "
-    "probability q, two labels agree with probability a = q² + (1 − q)², so the crowd's pairwise "
-    "agreement gives q̂ = (1 + √(2a − 1))/2 (the symmetric-noise reading; it ignores item difficulty, "
-    "which makes q̂ an average). For a budget of k labels spent as n = k/m items with m-majority labels, "
-    "the probability of ranking the better of two classifiers (accuracies p + ε and p, independent "
-    "errors, Proposition 1) first is P(Σ Gᵢ > 0), computed exactly (the number of non-zero Gᵢ is "
-    "binomial; given it, the sign is a regularised incomplete beta function), with majority accuracy "
-    "M_m(q) from Lemma C.1 (ties by a fair coin). The sample size is the smallest budget with error ≤ δ. "
-    "With two models and several labels per item, the correlated model of section 3.2 is estimated "
-    "by plug-in against the crowd majority, with bootstrap ranges and checks of assumptions 1 and 2."
+    "Label budget (Dorner & Hardt, Don't Label Twice). With two classes and labels that are right "
+    "independently with probability q, two labels agree with probability a = q² + (1 − q)², so the "
+    "crowd's pairwise agreement gives q̂ = (1 + √(2a − 1))/2 (the symmetric-noise reading; it ignores "
+    "item difficulty, which makes q̂ an average). For a budget of k labels spent as n = k/m items with "
+    "m-majority labels, the probability of ranking the better of two classifiers (accuracies p + ε and p, "
+    "independent errors, Proposition 1) first is P(Σ Gᵢ > 0), computed exactly (the number of non-zero "
+    "Gᵢ is binomial; given it, the sign is a regularised incomplete beta function), with majority "
+    "accuracy M_m(q) (a tied vote of an even m broken by a fair coin, so M_2k = M_2k−1; a tied "
+    "comparison counts as a failure). The sample size is the smallest budget with error ≤ δ; the "
+    "Hoeffding and Cramér bounds (Lemmas 1 and 2) give budgets that are guaranteed to suffice. With two "
+    "models and at least 3 labels per item, the correlated model of section 3.2 (label accuracies q_b, "
+    "q_w where only one classifier is right; p_w, p_b⁰, p_b¹) is estimated as a latent-class model: EM "
+    "over the unobserved true label of each item, the labels of an item independent given its true "
+    "label and which classifiers are right; nested models (one or two label accuracies where the "
+    "classifiers agree, per class or not) are fitted and the lowest BIC is kept. Ranges are 95% "
+    "percentile bootstrap intervals over items, with the model chosen again on every replicate. "
+    "Assumption 1 (q_b ≥ q_w) and assumption 2 (eq. 3, per m) are each decided by the sign of one "
+    "quantity, reported with its estimate and 95% bootstrap interval: 'evidence against at 95%' when the "
+    "whole interval is below 0, else 'consistent'. With fewer than 3 labels per item the latent class "
+    "is not identified and no plan is given (taking the crowd majority as the truth instead biases every "
+    "estimate towards agreement with the crowd)."
 )
+
+#: What the parameters of the correlated model are.
+MEANING = {
+    "q_b": "label accuracy where only c_b is right",
+    "q_w": "label accuracy where only c_w is right",
+    "p_w": "accuracy of c_w",
+    "p_b0": "P(c_b right | c_w wrong)",
+    "p_b1": "P(c_b right | c_w right)",
+}
+#: The pilot estimators, as captions name them.
+METHOD_NAME = {
+    "latent": "latent-class estimate (EM over the true label)",
+    "majority": "crowd-majority estimate (the majority as the truth: biased towards agreement with "
+    "the crowd)",
+}
+#: Fewest items with ≥ 3 labels the latent-class estimate needs (as :func:`humanly.budget.plan`).
+MIN_LATENT_ITEMS = 10
+
+
+def _num(x: float | None, spec: str = ".4f") -> str:
+    """A number for a table cell; "—" when it is undefined."""
+    if x is None or not math.isfinite(x):
+        return "—"
+    return format(x, spec)
 
 
 def budget_section(
@@ -38,12 +77,24 @@ def budget_section(
     *,
     seed: int = 0,
     bootstrap: int = 200,
+    states: Any = None,
+    colors: Mapping[str, str] | None = None,
     delta: float = 0.05,
     eps: float = 0.01,
     **_: Any,
 ) -> tuple[Section, Assessment | None]:
-    """Lay out :func:`humanly.budget.assess`; a one-sentence note when it does not apply."""
-    del gold  # the budget analysis needs no gold labels
+    """Lay out :func:`humanly.budget.assess`; a one-sentence note when it does not apply.
+
+    ``gold`` and ``states`` are not used (the analysis needs no truth), nor ``colors`` (its figures
+    draw labelling schemes, not models).
+
+    >>> from humanly.simulate import pair
+    >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
+    >>> section, a = budget_section(d.ratings, None, d.predictions, bootstrap=20)
+    >>> len(section.verdicts), a.plan.method
+    (2, 'latent')
+    """
+    del gold, states, colors
     title = "Label budget: one label per item or majority votes?"
     if ratings.n_classes != 2:
         note = (
@@ -52,30 +103,59 @@ def budget_section(
         )
         return Section("budget", title, note=note), None
     if not (ratings.labels_per_item >= 2).any():
-        note = "No item has two labels, so the label accuracy cannot be estimated from agreement."
+        note = (
+            "Every item has one label, so the label accuracy cannot be estimated from the crowd's "
+            "agreement (it needs items with two or more labels); the label-budget analysis is left out."
+        )
         return Section("budget", title, note=note), None
-    a = assess(ratings, predictions, eps=eps, delta=delta, bootstrap=bootstrap, seed=seed)
+    try:
+        a = assess(ratings, predictions, eps=eps, delta=delta, bootstrap=bootstrap, seed=seed)
+    except InputError as exc:
+        return Section("budget", title, note=f"Not applicable: {exc}."), None
     paragraphs = [_comparison_text(a)]
     tables = [_comparison_table(a)]
+    figures = [_comparison_figure(a)]
     if a.plan_note is not None:
-        paragraphs.append(
-            f"The pilot plan from the first two models does not apply: {a.plan_note}."
-        )
-    elif a.plan is not None:
-        tables.append(_plan_table(a))
-        paragraphs.append(_plan_text(a))
-    from ...plots.budget import win_vs_budget_figure
-
-    q = a.label_accuracy
-    fig = Figure.from_matplotlib(
-        win_vs_budget_figure(a.model()),
-        f"Exact probability of ranking the better classifier first against the label budget, for "
-        f"single labels and m-majority labels (q̂ = {q:.3f}; the paper's Fig. 2 b).",
-    )
+        paragraphs.append(_no_plan_text(ratings, a.plan_note))
+    if a.plan is not None:
+        tables += [_plan_table(a.plan), _plan_size_table(a.plan)]
+        paragraphs += _plan_text(a.plan)
+        figures.append(_plan_figure(a.plan))
     section = Section(
-        "budget", title, paragraphs=tuple(paragraphs), tables=tuple(tables), figures=(fig,)
+        "budget",
+        title,
+        paragraphs=tuple(paragraphs),
+        tables=tuple(tables),
+        figures=tuple(figures),
+        verdicts=assessment_verdicts(a),
     )
     return section, a
+
+
+def _labels_per_item(ratings: Ratings) -> str:
+    """ "2 labels: 300 items, 3 labels: 12 items" (a count of the layout, not a statistic)."""
+    counts: dict[int, int] = {}
+    for n in ratings.labels_per_item:
+        counts[int(n)] = counts.get(int(n), 0) + 1
+    return ", ".join(
+        f"{k} label{'s' if k != 1 else ''}: {v:,} item{'s' if v != 1 else ''}"
+        for k, v in sorted(counts.items())
+    )
+
+
+def _no_plan_text(ratings: Ratings, note: str) -> str:
+    """Why there is no pilot plan; with too few items of ≥ 3 labels, in the report's words."""
+    enough = int((ratings.labels_per_item >= 3).sum())
+    if enough >= MIN_LATENT_ITEMS:
+        return f"The pilot plan from the first two models does not apply: {note}."
+    return (
+        "No pilot plan from the first two models: the latent-class estimate of the correlated model "
+        f"needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's "
+        f"labels cannot tell its true label from the label accuracies); here {enough:,} items have 3 "
+        f"or more ({_labels_per_item(ratings)}). The crowd-majority estimate (humanly budget plan "
+        "--method majority) needs only 2 labels but is biased towards agreement with the crowd — with "
+        "exactly 2 labels per item it puts both label accuracies at 1 — so it is not shown."
+    )
 
 
 def _comparison_text(a: Assessment) -> str:
@@ -85,12 +165,14 @@ def _comparison_text(a: Assessment) -> str:
         f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
         f"labels), the table gives the exact probability of ranking a classifier with accuracy "
         f"{a.better_accuracy:.3f} ({a.better_accuracy_source}) above one that is {a.eps:g} worse, "
-        f"and the budget each labelling scheme needs for an error of at most δ = {a.delta:g}. "
+        f"and the budget each labelling scheme needs for an error of at most δ = {a.delta:g} (a tied "
+        "vote of an even m is broken by a fair coin). "
         + (
             "Single labels are the better use of this budget."
             if quick.single_is_best
             else f"Here {quick.best_m}-majority labels are the better use of the budget."
         )
+        + "".join(f" Note: {n}." for n in quick.notes)
     )
 
 
@@ -100,44 +182,154 @@ def _comparison_table(a: Assessment) -> Table:
         (
             f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
             f"{a.budget // m:,}",
-            f"{w:.4f}",
+            _num(w),
             "—" if need is None else f"{need:,}",
         )
         for m, w, need in zip(quick.m, quick.win, quick.budget_needed, strict=True)
     )
     p, eps = a.better_accuracy, a.eps
     return Table(
-        f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {p - eps:.3f}",
-        ("labelling", "items", "P(better ranked first)", f"budget for error ≤ {a.delta:g}"),
+        f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {p - eps:.3f} "
+        "(independent errors; exact)",
+        ("labelling", "items", "P(better ranked first), exact", f"budget for error ≤ {a.delta:g}"),
         rows,
     )
 
 
-def _plan_table(a: Assessment) -> Table:
-    pl = a.plan
-    assert pl is not None
+def _budgets(top: int, ms: tuple[int, ...]) -> list[int]:
+    """About 100 budgets up to ``top``, multiples of lcm(m) (every m labels whole items, so the
+    figures' curves are smooth)."""
+    step = math.lcm(*ms)
+    top = max(top, 10 * step)
+    step *= max(1, math.ceil(top / step / 100))
+    return list(range(step, top + 1, step))
+
+
+def _comparison_figure(a: Assessment) -> Figure:
+    from ...plots.budget import win_vs_budget_figure
+
+    quick = a.comparison
+    needed = [n for n in quick.budget_needed if n is not None]
+    top = min(max([a.budget, *[2 * n for n in needed]]), 10**6)
+    title = f"Fig. 2 b at the crowd's label accuracy q̂ = {a.label_accuracy:.3f}"
+    return Figure.from_matplotlib(
+        win_vs_budget_figure(a.model(), quick.m, _budgets(top, quick.m), title=title),
+        f"Exact probability of ranking the better classifier first against the label budget, for "
+        f"single labels and m-majority labels, at the crowd's label accuracy q̂ = "
+        f"{a.label_accuracy:.3f} and accuracies {a.better_accuracy:.3f} vs "
+        f"{a.better_accuracy - a.eps:.3f} (independent errors; the paper's Fig. 2 b).",
+    )
+
+
+def _plan_table(pl: PlanResult) -> Table:
     rows = tuple(
-        (k, f"{getattr(pl.estimates, k):.4f}", f"{r.low:.4f} – {r.high:.4f}")
+        (
+            k,
+            MEANING[k],
+            _num(getattr(pl.estimates, k)),
+            f"{_num(r.low)} – {_num(r.high)}" if pl.bootstrap else "—",
+        )
         for k, r in pl.ranges.items()
     )
+    how = METHOD_NAME.get(pl.method, pl.method)
+    if pl.fit is not None:
+        chosen = "chosen by BIC" if pl.fit.selection == "bic" else "fixed"
+        how += f", latent model '{pl.fit.latent_model}' ({chosen})"
     return Table(
-        f"Correlated model estimated from this data as a pilot ({pl.better} vs "
-        f"{pl.worse}, {pl.n_used:,} items, {pl.bootstrap} bootstraps)",
-        ("parameter", "estimate", "95% range"),
+        f"Correlated model estimated from this data as a pilot: {how}; {pl.better} vs {pl.worse}, "
+        f"{pl.n_used:,} items, {pl.bootstrap} bootstrap replicates",
+        ("parameter", "meaning", "estimate", "95% bootstrap range"),
         rows,
     )
 
 
-def _plan_text(a: Assessment) -> str:
-    pl = a.plan
-    assert pl is not None
-    checks = ", ".join(f"{k} {'holds' if v else 'fails'}" for k, v in pl.assumptions.checks())
-    rec = (
-        f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
-        if pl.recommended_m is not None and pl.recommended_budget is not None
-        else "no m reaches the target within the search range"
+def _plan_size_table(pl: PlanResult) -> Table:
+    rows = tuple(
+        (
+            f"m = {r.m}",
+            "—" if r.budget_exact is None else f"{r.budget_exact:,}",
+            "—" if r.budget_cramer_bound is None else f"{r.budget_cramer_bound:,}",
+            "—" if r.budget_hoeffding_bound is None else f"{r.budget_hoeffding_bound:,}",
+        )
+        for r in pl.sizes
     )
-    return f"Assumption checks: {checks}. Recommended for δ = {a.delta:g}: {rec}."
+    return Table(
+        f"Label budget for error ≤ {pl.delta:g} at the pilot's {_short(pl)} estimates "
+        "(— : no budget reaches δ)",
+        ("labelling", "exact", "guaranteed by Cramér bound", "by Hoeffding bound"),
+        rows,
+    )
+
+
+def _short(pl: PlanResult) -> str:
+    return "latent-class" if pl.method == "latent" else "crowd-majority (biased)"
+
+
+def _fit_text(pl: PlanResult) -> str | None:
+    """EM's convergence, the model BIC chose and how often the bootstrap chose each model."""
+    fit = pl.fit
+    if fit is None:
+        return None
+    others = sorted((c for c in fit.candidates if not c.selected), key=lambda c: c.bic)
+    chosen = (
+        f"BIC chose the latent model '{fit.latent_model}' (BIC {fit.bic:,.1f}"
+        + (f"; next '{others[0].model}' {others[0].bic:,.1f})" if others else ")")
+        if fit.selection == "bic"
+        else f"The latent model '{fit.latent_model}' was fixed (BIC {fit.bic:,.1f})"
+    )
+    em = (
+        f"EM converged in {fit.iterations:,} steps (tolerance {fit.tolerance:g})"
+        if fit.converged
+        else f"EM stopped after {fit.iterations:,} steps without converging (tolerance "
+        f"{fit.tolerance:g})"
+    )
+    boot = ""
+    if pl.bootstrap_models:
+        shares = ", ".join(f"'{s.model}' {100 * s.share:.0f} %" for s in pl.bootstrap_models)
+        boot = f"; the bootstrap replicates chose {shares}"
+    if pl.bootstrap_converged is not None:
+        boot += f", and {100 * pl.bootstrap_converged:.0f} % of their fits converged"
+    return f"{chosen}. {em}{boot}."
+
+
+def _plan_text(pl: PlanResult) -> list[str]:
+    """The fit, the assumption tests (one sentence each), the recommendation and the notes."""
+    out = []
+    fit = _fit_text(pl)
+    if fit:
+        out.append(fit)
+    tests = "; ".join(t.sentence() for t in pl.assumptions.tests)
+    if tests:
+        out.append(f"Assumption tests (estimate, 95% bootstrap interval, verdict): {tests}.")
+    if pl.recommended_m is not None and pl.recommended_budget is not None:
+        rec = f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
+    else:
+        rec = "no m reaches the target within the search range"
+    notes = "".join(f" Note: {n}." for n in pl.notes)
+    out.append(f"Recommended for δ = {pl.delta:g} at the {_short(pl)} estimates: {rec}.{notes}")
+    return out
+
+
+def _plan_figure(pl: PlanResult) -> Figure:
+    from ...plots.budget import win_vs_budget_figure
+
+    ms = tuple(r.m for r in pl.sizes)
+    needed = [r.budget_exact for r in pl.sizes if r.budget_exact is not None]
+    top = min(2 * max(needed), 10**6) if needed else 5000
+    how = _short(pl)
+    fig = win_vs_budget_figure(
+        pl.model(),
+        ms,
+        _budgets(top, ms),
+        title=f"Fig. 2 b at the pilot's {how} estimates: {pl.better} vs {pl.worse}",
+        ties=pl.ties,  # type: ignore[arg-type]
+        vote_ties=pl.vote_ties,  # type: ignore[arg-type]
+    )
+    return Figure.from_matplotlib(
+        fig,
+        f"Exact probability of identifying the better of '{pl.better}' and '{pl.worse}' against the label "
+        f"budget, per m, at the pilot's {METHOD_NAME.get(pl.method, pl.method)}.",
+    )
 
 
 def budget_headline(d: dict[str, Any] | None) -> str | None:

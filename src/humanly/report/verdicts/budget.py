@@ -1,0 +1,244 @@
+"""Verdicts of the label-budget analysis (Don't Label Twice): the labelling advice, one sentence.
+
+* :func:`comparison_verdicts` — a budget comparison (``humanly budget win``,
+  :class:`~humanly.budget.Comparison`): with k labels, which labelling identifies the better of the two
+  classifiers with which exact probability;
+* :func:`plan_verdicts` — a pilot plan (``humanly budget plan``, :class:`~humanly.budget.PlanResult`):
+  how many items to label how often, under which estimate, and whether the pilot contradicts the
+  paper's assumptions;
+* :func:`assessment_verdicts` — the report's numbers (:class:`~humanly.budget.Assessment`): the
+  comparison at the crowd's own label accuracy, and the plan when there is one;
+* :func:`verdicts` — whichever of the three a result is.
+
+Sentences are about the study (``model=None``) and rest on the Methods paragraph ``methods-budget``.
+This module imports no plotting, templating or pandas (the command line prints these sentences).
+
+>>> from humanly.budget import IndependentModel, compare
+>>> print(verdicts(compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3)))[0].sentence)
+... # doctest: +NORMALIZE_WHITESPACE
+With 1,500 labels, single labels identify the better of two classifiers 1 point apart
+(accuracies 0.81 vs 0.80) with probability 0.652 (exact); 3-label majorities reach 0.609.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import Verdict
+
+if TYPE_CHECKING:
+    from ...budget import Assessment, Comparison, Model, PlanResult
+
+__all__ = [
+    "METHODS",
+    "assessment_verdicts",
+    "comparison_verdicts",
+    "plan_verdicts",
+    "probability",
+    "scheme",
+    "verdicts",
+]
+
+#: The id of the Methods paragraph the sentences rest on.
+METHODS = "methods-budget"
+TOPIC = "budget"
+
+#: How each pilot estimator is named in a sentence.
+ESTIMATE = {
+    "latent": "the latent-class estimates",
+    "majority": "the crowd-majority estimates (biased towards agreement with the crowd)",
+}
+
+
+def probability(p: float) -> str:
+    """A probability with the digits that tell it apart from 1: two significant digits of 1 − p
+    (at most six decimals) near 1, three decimals otherwise.
+
+    >>> probability(0.65237), probability(0.99973), probability(0.9961), probability(1 - 1e-12)
+    ('0.652', '0.9997', '0.996', '> 0.999999')
+    """
+    if not math.isfinite(p):
+        return "—"
+    if p < 0.99:
+        return f"{p:.3f}"
+    rest = 1.0 - p
+    if rest < 5e-7:
+        return "> 0.999999"
+    decimals = min(6, max(3, math.floor(-math.log10(rest)) + 1))
+    return f"{p:.{decimals}f}"
+
+
+def scheme(m: int, *, plural: bool = True) -> str:
+    """How m labels per item are used: "single labels", "3-label majorities".
+
+    >>> scheme(1), scheme(3), scheme(5, plural=False)
+    ('single labels', '3-label majorities', 'a 5-label majority')
+    """
+    if m == 1:
+        return "single labels" if plural else "a single label"
+    return f"{m}-label majorities" if plural else f"a {m}-label majority"
+
+
+def _accuracies(model: Model) -> tuple[float, float]:
+    """(better, worse) classifier accuracy of an error model."""
+    params = model.params()
+    if "p" in params:
+        return params["p"] + params["eps"], params["p"]
+    p_w = params["p_w"]
+    return (1.0 - p_w) * params["p_b0"] + p_w * params["p_b1"], p_w
+
+
+def _apart(better: float, worse: float) -> str:
+    """ "1 point apart (accuracies 0.81 vs 0.80)"."""
+    points = 100.0 * (better - worse)
+    shown = f"{points:.0f}" if abs(points - round(points)) < 0.05 else f"{points:.1f}"
+    unit = "point" if shown == "1" else "points"
+    return f"{shown} {unit} apart (accuracies {_accuracy(better)} vs {_accuracy(worse)})"
+
+
+def _accuracy(x: float) -> str:
+    """Three decimals without trailing zeros beyond two: 0.81, 0.80, 0.784."""
+    text = f"{x:.3f}"
+    return text[:-1] if text.endswith("0") else text
+
+
+def _others(ms: Sequence[int], wins: Sequence[float], best: int) -> str:
+    parts = [(m, w) for m, w in zip(ms, wins, strict=True) if m != best]
+    if not parts:
+        return ""
+    (m0, w0), rest = parts[0], parts[1:]
+    text = f"; {scheme(m0)} reach {probability(w0)}"
+    return text + "".join(f", {scheme(m)} {probability(w)}" for m, w in rest)
+
+
+def _comparison_sentence(
+    budget: int,
+    ms: Sequence[int],
+    wins: Sequence[float],
+    best: int,
+    accuracies: tuple[float, float],
+    lead: str = "",
+) -> str:
+    by_m = dict(zip(ms, wins, strict=True))
+    return (
+        f"With {budget:,} labels{lead}, {scheme(best)} identify the better of two classifiers "
+        f"{_apart(*accuracies)} with probability {probability(by_m[best])} (exact)"
+        f"{_others(ms, wins, best)}."
+    )
+
+
+def comparison_verdicts(result: Comparison) -> tuple[Verdict, ...]:
+    """One sentence for a budget comparison: the best m's exact win probability and the others'.
+
+    >>> from humanly.budget import CorrelatedModel, compare
+    >>> res = compare(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), 300, (1, 3))
+    >>> print(comparison_verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
+    With 300 labels, single labels identify the better of two classifiers 22 points apart
+    (accuracies 0.82 vs 0.60) with probability 0.999994 (exact); 3-label majorities reach 0.9996.
+    """
+    ms = [r.m for r in result.rows]
+    wins = [r.exact for r in result.rows]
+    sentence = _comparison_sentence(
+        result.budget, ms, wins, result.best_m, _accuracies(result.params)
+    )
+    status = "single labels best" if result.best_m == 1 else f"{result.best_m}-majority best"
+    return (Verdict(TOPIC, sentence, None, status, METHODS),)
+
+
+def _assumption_clause(res: PlanResult) -> str:
+    """ "the pilot is consistent with assumptions 1 and 2 (m = 3, 5)", or each verdict in turn."""
+    tests = res.assumptions.tests
+    if not tests:
+        return ""
+    if all(t.verdict == "untested" for t in tests):
+        why = " (no bootstrap intervals)" if res.bootstrap == 0 else ""
+        return f"the assumptions are untested{why}"
+    second = ", ".join(str(t.m) for t in tests[1:])
+    if all(t.verdict == "consistent" for t in tests):
+        both = f"assumptions 1 and 2 (m = {second})" if second else "assumption 1"
+        return f"the pilot is consistent with {both}"
+    parts = [f"assumption 1 {_verdict_words(tests[0].verdict)}"]
+    by_verdict: dict[str, list[str]] = {}
+    for t in tests[1:]:
+        by_verdict.setdefault(t.verdict, []).append(str(t.m))
+    for verdict, ms in by_verdict.items():
+        parts.append(f"assumption 2 {_verdict_words(verdict)} for m = {', '.join(ms)}")
+    return "; ".join(parts)
+
+
+def _verdict_words(verdict: str) -> str:
+    """A test's verdict inside a sentence ("consistent with the pilot", …)."""
+    if verdict == "consistent":
+        return "consistent with the pilot"
+    if verdict == "untested":
+        return "untested"
+    return f"contradicted by the pilot ({verdict})"
+
+
+def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
+    """One sentence for a pilot plan: the recommended labelling, the estimate it rests on and the
+    assumption tests' verdicts.
+
+    >>> from humanly.simulate import pair
+    >>> from humanly.budget import plan
+    >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    >>> print(plan_verdicts(plan(d.ratings, d.predictions, bootstrap=0))[0].sentence)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Label 93 items once (m = 1, 93 labels): under the latent-class estimates from the 400-item
+    pilot this identifies the better of 'better' and 'worse' with error ≤ 0.05 (exact); the
+    assumptions are untested (no bootstrap intervals).
+    """
+    res = result
+    estimate = ESTIMATE.get(res.method, f"the {res.method} estimates")
+    pair = f"the better of {res.better!r} and {res.worse!r}"
+    clause = _assumption_clause(res)
+    tail = f"; {clause}." if clause else "."
+    m, budget = res.recommended_m, res.recommended_budget
+    if m is None or budget is None:
+        sentence = (
+            f"No number of labels per item identifies {pair} with error ≤ {res.delta:g} under "
+            f"{estimate} from the {res.n_items:,}-item pilot (E[G] ≤ 0 for every m tried){tail}"
+        )
+        return (Verdict(TOPIC, sentence, None, "not identified", METHODS),)
+    items = budget // m
+    how = "once" if m == 1 else f"{m} times each (majority vote)"
+    sentence = (
+        f"Label {items:,} items {how} (m = {m}, {budget:,} labels): under {estimate} from the "
+        f"{res.n_items:,}-item pilot this identifies {pair} with error ≤ {res.delta:g} (exact){tail}"
+    )
+    status = "single labels" if m == 1 else f"{m}-majority"
+    return (Verdict(TOPIC, sentence, None, status, METHODS),)
+
+
+def assessment_verdicts(result: Assessment) -> tuple[Verdict, ...]:
+    """The comparison at the crowd's label accuracy q̂ (one sentence) and the plan's, if any."""
+    a, quick = result, result.comparison
+    lead = f" and the crowd's label accuracy (q̂ = {a.label_accuracy:.3f})"
+    sentence = _comparison_sentence(
+        quick.budget,
+        quick.m,
+        quick.win,
+        quick.best_m,
+        (a.better_accuracy, a.better_accuracy - a.eps),
+        lead,
+    )
+    status = "single labels best" if quick.single_is_best else f"{quick.best_m}-majority best"
+    out = [Verdict(TOPIC, sentence, None, status, METHODS)]
+    if a.plan is not None:
+        out.extend(plan_verdicts(a.plan))
+    return tuple(out)
+
+
+def verdicts(result: Any) -> tuple[Verdict, ...]:
+    """The verdicts of a :class:`~humanly.budget.Comparison`, :class:`~humanly.budget.PlanResult` or
+    :class:`~humanly.budget.Assessment` (no sentence for other results)."""
+    kind = type(result).__name__
+    if kind == "Comparison":
+        return comparison_verdicts(result)
+    if kind == "PlanResult":
+        return plan_verdicts(result)
+    if kind == "Assessment":
+        return assessment_verdicts(result)
+    return ()
