@@ -17,6 +17,8 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+import numpy as np
+
 __all__ = ["DASH", "DASH_NOTE", "cell_text", "clean_text", "has_dash"]
 
 DASH = "—"
@@ -49,7 +51,7 @@ def cell_text(value: Any, protected: Collection[str] = ()) -> str:
     is the fallback), strings cleaned by :func:`clean_text`."""
     if value is None:
         return DASH
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if isinstance(value, numbers.Integral):
         return str(int(value))

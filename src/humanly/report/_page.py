@@ -40,6 +40,9 @@ class Figure:
     @classmethod
     def from_matplotlib(cls, fig: Any, caption: str, alt: str | None = None) -> Figure:
         text = to_svg(fig)
+        # keep the layout the SVG was drawn with: later renders (the PDF of --export) then place
+        # everything where the page shows it, and give the same bytes each time
+        fig.set_layout_engine("none")
         uri = "data:image/svg+xml;base64," + base64.b64encode(text.encode()).decode("ascii")
         return cls(caption, uri, alt or caption, svg=text, source=fig)
 
