@@ -173,3 +173,11 @@ def test_cli_export_paths_checked_before_any_work(
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "--export" in lines[0] and fragment in lines[0], lines
     assert not out.exists()
+
+
+def test_demo_export_path_checked_before_any_work(cli, tmp_path: Path) -> None:
+    a_file = tmp_path / "a.txt"
+    a_file.write_text("x")
+    res = cli("demo", "-o", tmp_path / "demo", "--export", a_file)
+    assert res.exit_code == 2 and "--export" in res.stderr and "is a file" in res.stderr
+    assert not (tmp_path / "demo").exists()

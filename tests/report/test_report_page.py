@@ -85,9 +85,7 @@ def test_headline_prints_the_card_sentences_in_card_order(carded: Report) -> Non
     assert [ln for ln in lines if ln in sentences] == sentences
     assert not any(re.search(r"\bnan\b", ln) for ln in lines)
     embedded = carded.to_dict()
-    assert [v["sentence"] for v in embedded["verdicts"]] == [
-        ln.verdict.sentence for c in carded.cards() for ln in c.lines
-    ]
+    assert [v["sentence"] for v in embedded["verdicts"]] == sentences  # as the cards show them
     assert set(embedded["verdicts"][0]) == {"topic", "sentence", "model", "status", "methods"}
 
 
@@ -178,3 +176,15 @@ def test_embedded_json_has_no_nan_and_every_key(carded: Report) -> None:
     data = json.loads(text)
     assert set(data) == {"results", "verdicts", "reproducibility"}
     assert set(data["results"]) == {"inspect", "certify", "survey", "budget"}
+
+
+def test_methods_text_may_be_one_paragraph_several_or_a_mapping(monkeypatch) -> None:
+    from humanly.report import methods
+    from humanly.report.sections import budget, certify
+
+    monkeypatch.setattr(certify, "METHODS_TEXT", ("One.", "Two."), raising=False)
+    monkeypatch.setattr(budget, "METHODS_TEXT", {"budget": "B.", "budget-plan": "P."})
+    paragraphs = methods.methods_paragraphs()
+    assert paragraphs["certify"] == "One." and paragraphs["certify-2"] == "Two."
+    assert paragraphs["budget-plan"] == "P." and paragraphs["data"] == methods.DATA_TEXT
+    assert next(iter(paragraphs)) == "data"

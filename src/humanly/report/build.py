@@ -52,11 +52,16 @@ class Report(Result):
         return build_cards(found, self.models, {k.removeprefix("methods-") for k in keys})
 
     def to_dict(self) -> dict[str, Any]:
-        """What the page embeds as JSON: the analyses' results, the verdicts (in card order) and
-        reproducibility facts."""
+        """What the page embeds as JSON: the analyses' results, the verdicts (in card order, each
+        sentence as the card shows it) and reproducibility facts."""
+        verdicts = [
+            {**dataclasses.asdict(line.verdict), "sentence": line.text}
+            for card in self.cards()
+            for line in card.lines
+        ]
         return {
             "results": jsonable(self.results),
-            "verdicts": [dataclasses.asdict(v) for v in self.verdicts()],
+            "verdicts": verdicts,
             "reproducibility": jsonable(self.reproducibility),
         }
 

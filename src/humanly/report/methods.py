@@ -2,8 +2,9 @@
 its own anchor ``#methods-<key>`` that the verdict cards link to.
 
 A section module keeps its paragraph as ``METHODS_TEXT``: a string (one paragraph, anchored by the
-section's topic) or a mapping ``{key: paragraph}`` for several paragraphs (anchors ``#methods-<key>``;
-a verdict names one with ``Verdict(methods=key)``).
+section's topic), a mapping ``{key: paragraph}`` for several paragraphs (anchors ``#methods-<key>``;
+a verdict names one with ``Verdict(methods=key)``), or a tuple of paragraphs (keys ``topic``,
+``topic-2``, …).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def methods_paragraphs() -> dict[str, str]:
             text = DATA_TEXT
         if isinstance(text, Mapping):
             out.update({str(k): str(v) for k, v in text.items()})
+        elif isinstance(text, (tuple, list)):
+            keys = [topic] + [f"{topic}-{i}" for i in range(2, len(text) + 1)]
+            out.update(zip(keys, map(str, text), strict=True))
         elif text:
             out[topic] = str(text)
     return out
