@@ -18,6 +18,7 @@ import io
 import os
 import re
 import tempfile
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -276,11 +277,11 @@ def _readme(report: Report, index: list[tuple[str, str]]) -> str:
         "with a booktabs tabular: \\usepackage{booktabs}). Figures: PDF and SVG (the page's SVG).",
         "Names: <section>-table-<n> and <section>-figure-<n>, numbered from 1 within each section in",
         "page order; the page has the same anchors (report.html#certify-table-1).",
-        DASH_NOTE,
+        *textwrap.wrap(DASH_NOTE, 100),
         "",
         "Files",
         "-----",
     ]
     for names, what in index:
-        lines += [names, f"    {what}"]
+        lines += [names, *textwrap.wrap(what, 100, initial_indent="    ", subsequent_indent="    ")]
     return "\n".join(lines) + "\n"
