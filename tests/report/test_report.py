@@ -99,10 +99,15 @@ def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
     res = cli("demo", "--bootstrap", 10)
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.strip().splitlines()
-    assert len(lines) == 5, lines
-    assert lines[1].startswith("certify:") and lines[2].startswith("survey equivalence")
-    assert lines[3].startswith("budget:")
+    assert lines[0].startswith("humanly demo · Wikipedia personal attacks")
     assert "humanly-demo/report.html" in lines[-1]
+    html = (tmp_path / "humanly-demo" / "report.html").read_text()
+    sentences = [v["sentence"] for v in _embedded(html)["verdicts"]]
+    if sentences:  # the terminal prints the cards' sentences, in card order
+        assert [ln for ln in lines if ln in sentences] == sentences
+    else:  # one summary line per analysis
+        assert lines[1].startswith("certify:") and lines[2].startswith("survey equivalence")
+        assert lines[3].startswith("budget:") and len(lines) == 5
     for name in ("report.html", "running-example.html"):
         html = (tmp_path / "humanly-demo" / name).read_text()
         assert _embedded(html)["results"]["inspect"]["n_items"] in (1000, 2000)

@@ -1,5 +1,8 @@
 """The demo report in headless Chromium (Debian's package): renders offline, no console errors, no
-network, every section visible, embedded JSON parses, hostile names shown as text; screenshot saved.
+network, every section visible, embedded JSON parses, hostile names shown as text; the verdict cards at
+1280 and 420 px (visible, inside the viewport, every sentence there, links to Methods work) and in
+print (cards shown, navigation hidden, a PDF of a sane number of pages); screenshots and the PDF saved
+under test-artifacts/.
 
 Skipped locally when /usr/bin/chromium or Playwright is absent; CI sets HUMANLY_REQUIRE_BROWSER=1, which
 turns the skip into a failure.
@@ -7,11 +10,14 @@ turns the skip into a failure.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
+from report_pages import simulated_report, with_verdicts
 
 from humanly.report.demo import run_demo
 
@@ -87,7 +93,7 @@ def test_demo_report_renders_offline(browser, demo, which):
     assert [r for r in requests if not r.startswith("data:")] == []
     headings = page.locator("section > h2")
     titles = [headings.nth(i).inner_text() for i in range(headings.count())]
-    assert titles[0] == "Data" and titles[-2:] == ["Methods", "Reproducibility"]
+    assert titles[0] in ("Verdicts", "Data") and titles[-2:] == ["Methods", "Reproducibility"]
     for i in range(headings.count()):
         assert headings.nth(i).is_visible()
     images = page.locator("img")
@@ -119,4 +125,84 @@ def test_hostile_model_name_shows_as_text(browser, cli, xss_files, tmp_path):
     assert errors == [] and dialogs == []
     assert page.get_by_text(XSS, exact=True).first.is_visible()
     assert page.evaluate("document.querySelectorAll('script').length") == 1
+    page.close()
+
+
+# ------------------------------------------------------------------------------ verdict cards
+@pytest.fixture(scope="module")
+def carded(tmp_path_factory):
+    """The running example with verdicts (the sections' own, or hand-made until they give them)."""
+    report = with_verdicts(simulated_report(300, 10))
+    path = tmp_path_factory.mktemp("cards") / "cards.html"
+    report.write(path)
+    return report, path
+
+
+def _box(page, selector: str, i: int = 0) -> dict:
+    return page.locator(selector).nth(i).bounding_box()
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_verdict_cards_fit_and_link_to_methods(browser, carded, width):
+    report, path = carded
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(path.resolve().as_uri())
+    cards = report.cards()
+    assert page.locator("#verdicts").is_visible()
+    assert page.locator("section > h2").first.inner_text() == "Verdicts"
+    # nothing is wider than the viewport: the page does not scroll sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    boxes = []
+    for card in cards:
+        element = page.locator(f"#{card.id}")
+        assert element.is_visible()
+        box = element.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (card.id, box)
+        boxes.append(box)
+        text = element.inner_text()
+        for line in card.lines:
+            assert line.text in text, (card.id, line.text)
+    if width == 420:  # stacked, one under the other
+        assert all(b["y"] >= a["y"] + a["height"] for a, b in itertools.pairwise(boxes))
+    else:  # side by side
+        assert boxes[0]["y"] == boxes[1]["y"] and boxes[1]["x"] > boxes[0]["x"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"cards-{width}.png"))
+    # every Methods link lands on its paragraph
+    links = page.locator("#verdicts a.methods-link")
+    assert links.count() == sum(len(c.lines) for c in cards)
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        links.nth(i).click()
+        assert page.evaluate("location.hash") == href
+        target = page.locator(href)
+        assert target.is_visible() and target.inner_text().strip()
+        top = target.bounding_box()["y"]
+        assert 0 <= top < 900, (href, top)
+    page.close()
+
+
+def test_print_shows_the_cards_and_hides_navigation(browser, carded):
+    report, path = carded
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(path.resolve().as_uri())
+    page.emulate_media(media="print")
+    assert not page.locator("header nav").is_visible()
+    for card in report.cards():
+        element = page.locator(f"#{card.id}")
+        assert element.is_visible()
+        style = page.evaluate("(e) => getComputedStyle(e).breakInside", element.element_handle())
+        assert style == "avoid"
+        for line in card.lines:
+            assert line.text in element.inner_text()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    for i in range(page.locator("figure img").count()):
+        assert _box(page, "figure img", i)["width"] <= width
+    pdf = page.pdf(format="A4", print_background=True)
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert 2 <= pages <= 40, pages
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "cards-print.pdf").write_bytes(pdf)
+    page.screenshot(path=str(ARTIFACTS / "cards-print.png"))
     page.close()

@@ -30,15 +30,26 @@ def demo_command(
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", min=0, help="Bootstrap replicates for the ranges.")
     ] = 200,
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export",
+            metavar="DIR",
+            help="Also write each page's tables (CSV, LaTeX) and figures (PDF, SVG) into "
+            "DIR/report and DIR/running-example (replacing the demo's own files).",
+        ),
+    ] = None,
     json: Json = False,
 ) -> None:
     """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
     humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
-    five-line summary. The demo's own two files are replaced on each run."""
+    short summary: the verdicts in plain sentences. The demo's own files are replaced on each run."""
     check_output_folder(out)
+    if export is not None:
+        check_output_folder(export, option="--export")
     from ..report.demo import run_demo
 
-    result = run_demo(out, seed=seed, bootstrap=bootstrap)
+    result = run_demo(out, seed=seed, bootstrap=bootstrap, export=export)
     if json:
         ui.print_json(result.to_dict())
         return

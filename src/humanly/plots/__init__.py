@@ -3,6 +3,6 @@
 Sub-modules per paper: ``humanly.plots.certify``, ``humanly.plots.survey``, ``humanly.plots.budget``.
 """
 
-from ._style import figure, save_figure
+from ._style import figure, model_colors, save_figure
 
-__all__ = ["figure", "save_figure"]
+__all__ = ["figure", "model_colors", "save_figure"]

@@ -1,8 +1,11 @@
-"""`humanly report`: one self-contained HTML page per dataset (data, certify, survey equivalence, budget).
+"""`humanly report`: one self-contained HTML page per dataset — verdict cards (one per model, one for
+the study), then data, certify, survey equivalence, budget, Methods and Reproducibility.
 
 The page inlines its CSS and figures (SVG data URIs), fetches nothing, escapes every user-supplied string
 (jinja2 autoescape), and embeds every number it shows in ``<script type="application/json"
-id="humanly-results">`` — the same objects the ``--json`` commands print.
+id="humanly-results">`` — the same objects the ``--json`` commands print. With ``SOURCE_DATE_EPOCH`` set
+the same inputs give the same bytes; :meth:`Report.export` writes the tables (CSV, LaTeX) and figures
+(PDF, SVG) for papers. See docs/report.md.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ._page import Figure, Section, Table
     from .build import Report, build_report
+    from .cards import Card
+    from .export import Export
     from .verdicts import Verdict
 
 #: public name → the module that defines it (imported on first use: ``humanly.report.verdicts`` stays
@@ -24,9 +29,11 @@ _LAZY: dict[str, str] = {
     "Report": ".build",
     "build_report": ".build",
     "Verdict": ".verdicts",
+    "Card": ".cards",
+    "Export": ".export",
 }
 
-__all__ = ["Figure", "Report", "Section", "Table", "Verdict", "build_report"]
+__all__ = ["Card", "Export", "Figure", "Report", "Section", "Table", "Verdict", "build_report"]
 
 
 def __getattr__(name: str) -> Any:

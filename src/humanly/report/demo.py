@@ -1,5 +1,11 @@
 """``humanly demo``: reports on the bundled Wikipedia personal-attack sample and on the simulated
-Survey Equivalence running example, and a five-line summary."""
+Survey Equivalence running example, and a short summary.
+
+The running example shows what the paper's example shows: a hard classifier (``hard``) scored by
+agreement beside its calibrated soft version (``soft``) scored by cross-entropy, and — because the
+simulation knows each item's true state — SEQ* and HSCORE* beside the rater-based equivalence (the
+states reach every section builder as ``states=``).
+"""
 
 from __future__ import annotations
 
@@ -10,21 +16,42 @@ from typing import Any
 from .._result import Result
 from ..data import InputError
 from ..datasets import wiki_attack, wiki_attack_path
-from ..simulate import running_example
+from ..simulate import SimulatedData, running_example
 from .build import build_report
 
-__all__ = ["DemoResult", "run_demo"]
+__all__ = ["DemoResult", "run_demo", "simulated_states"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DemoResult(Result):
-    """Paths of the two demo reports, their embedded results and the summary lines."""
+    """Paths of the two demo reports, their embedded results and the summary lines; ``exports`` the
+    folders of the paper-ready files when asked for (``export=``)."""
 
     report: Path
     simulated_report: Path
     lines: tuple[str, ...]
     results: dict[str, Any]
     simulated_results: dict[str, Any]
+    exports: tuple[Path, ...] = ()
+
+
+def simulated_states(sim: SimulatedData) -> Any:
+    """The true item states of a simulation as :func:`humanly.survey.truth_equivalence` takes them: a
+    DataFrame indexed by item id with one column per class (``None`` when it has none)."""
+    import pandas as pd
+
+    if "states" not in sim.truth:
+        return None
+    frame = pd.DataFrame(sim.truth["states"], index=sim.ratings.items.map(str))
+    frame.columns = list(sim.ratings.classes)
+    return frame
+
+
+def _check_folder(out: Path, what: str) -> None:
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} exists and is not a folder; choose another {what}")
+    if not out.parent.is_dir():
+        raise InputError(f"{out}: folder {out.parent} does not exist; create it first")
 
 
 def run_demo(
@@ -33,17 +60,21 @@ def run_demo(
     seed: int = 0,
     bootstrap: int = 200,
     show_progress: bool = True,
+    export: str | Path | None = None,
 ) -> DemoResult:
     """Write ``folder/report.html`` (bundled wiki attack sample with its classifier) and
     ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing earlier demo files.
-    ``folder`` is created if its parent folder exists."""
+    ``folder`` is created if its parent folder exists. With ``export``, the tables and figures of each
+    page go to ``export/report/`` and ``export/running-example/`` (files of the same names replaced)."""
     out = Path(folder)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} exists and is not a folder; choose another folder")
-    if not out.parent.is_dir():
-        raise InputError(f"{out}: folder {out.parent} does not exist; create it first")
+    _check_folder(out, "folder")
+    if export is not None:
+        _check_folder(Path(export), "export folder")
     out.mkdir(exist_ok=True)
     options = {"bootstrap": bootstrap}
+    command = f"humanly demo --seed {seed}" + (
+        f" --bootstrap {bootstrap}" if bootstrap != 200 else ""
+    )
 
     ratings, predictions = wiki_attack()
     real = build_report(
@@ -51,7 +82,7 @@ def run_demo(
         predictions,
         seed=seed,
         title="humanly demo · Wikipedia personal attacks (2,000 comments)",
-        command=f"humanly demo --seed {seed}",
+        command=command,
         inputs=[wiki_attack_path()],
         show_progress=show_progress,
         options=options,
@@ -65,11 +96,19 @@ def run_demo(
         sim.gold,
         seed=seed,
         title="humanly demo · Survey Equivalence running example (simulated, 1,000 × 10)",
-        command=f"humanly demo --seed {seed}",
+        command=command,
         show_progress=show_progress,
         options=options,
+        states=simulated_states(sim),
     )
     sim_path = simulated.write(out / "running-example.html", force=True)
+    exports: tuple[Path, ...] = ()
+    if export is not None:
+        Path(export).mkdir(exist_ok=True)
+        exports = tuple(
+            page.export(Path(export) / name, force=True).folder
+            for page, name in ((real, "report"), (simulated, "running-example"))
+        )
 
     d = real.results["inspect"]
     pairwise = d["agreement"]["pairwise"]
@@ -77,8 +116,15 @@ def run_demo(
         f"humanly demo · Wikipedia personal attacks (bundled, MIT): {d['n_items']:,} comments, "
         f"{d['n_labels']:,} labels, pairwise agreement {pairwise:.3f}"
     ]
-    lines += [line for line in real.headline() if not line.startswith("data:")][:3]
+    lines += [line for line in real.headline() if not line.startswith("data:")]
     lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
+    if exports:
+        lines.append(f"paper-ready tables and figures: {exports[0]} and {exports[1]}")
     return DemoResult(
-        real_path, sim_path, tuple(lines), real.to_dict()["results"], simulated.to_dict()["results"]
+        real_path,
+        sim_path,
+        tuple(lines),
+        real.to_dict()["results"],
+        simulated.to_dict()["results"],
+        exports,
     )

@@ -1,15 +1,42 @@
-"""One paragraph per analysis for the report's Methods section: paper, equations, assumptions."""
+"""The report's Methods section: one paragraph per analysis (paper, equations, assumptions), each with
+its own anchor ``#methods-<key>`` that the verdict cards link to.
+
+A section module keeps its paragraph as ``METHODS_TEXT``: a string (one paragraph, anchored by the
+section's topic), a mapping ``{key: paragraph}`` for several paragraphs (anchors ``#methods-<key>``;
+a verdict names one with ``Verdict(methods=key)``), or a tuple of paragraphs (keys ``topic``,
+``topic-2``, …).
+"""
 
 from __future__ import annotations
 
-from .sections.budget import METHODS_TEXT as _BUDGET
-from .sections.certify import METHODS_TEXT as _CERTIFY
-from .sections.data import METHODS_TEXT as _DATA
-from .sections.survey import METHODS_TEXT as _SURVEY
+import importlib
+from collections.abc import Mapping
 
-METHODS: dict[str, str] = {
-    "certify": _CERTIFY,
-    "survey": _SURVEY,
-    "budget": _BUDGET,
-    "inspect": _DATA,
+__all__ = ["METHODS", "methods_paragraphs"]
+
+#: topic → the module whose ``METHODS_TEXT`` describes it (page order of the Methods section)
+_MODULES = {
+    "data": ".sections.data",
+    "certify": ".sections.certify",
+    "survey": ".sections.survey",
+    "budget": ".sections.budget",
 }
+
+
+def methods_paragraphs() -> dict[str, str]:
+    """Every Methods paragraph by key, in page order (key ``topic`` for a single paragraph)."""
+    out: dict[str, str] = {}
+    for topic, module in _MODULES.items():
+        text = getattr(importlib.import_module(module, __package__), "METHODS_TEXT", None)
+        if isinstance(text, Mapping):
+            out.update({str(k): str(v) for k, v in text.items()})
+        elif isinstance(text, (tuple, list)):
+            keys = [topic] + [f"{topic}-{i}" for i in range(2, len(text) + 1)]
+            out.update(zip(keys, map(str, text), strict=True))
+        elif text:
+            out[topic] = str(text)
+    return out
+
+
+#: The paragraphs, by key (``"data"``, ``"certify"``, ``"survey"``, ``"budget"``, …).
+METHODS: dict[str, str] = methods_paragraphs()

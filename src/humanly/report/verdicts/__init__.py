@@ -23,8 +23,14 @@ class Verdict:
 
     ``topic`` names the analysis (``"certify"``, ``"survey"``, ``"budget"``, ``"data"``), ``status`` a
     short machine-readable outcome for styling (e.g. ``"certified"``, ``"not certified"``,
-    ``"no evidence"``), and ``methods`` the id of the Methods paragraph the sentence rests on (the card
-    links to it)."""
+    ``"no evidence"``), and ``methods`` the Methods paragraph the sentence rests on: its key (e.g.
+    ``"certify"``, shown on the page as the anchor ``#methods-certify``; ``"methods-certify"`` is read
+    the same way). The card links to it; empty, or a key the page has no paragraph for, links to the
+    topic's paragraph.
+
+    The report puts verdicts with a ``model`` on that model's card and verdicts about the study
+    (``model=None``, e.g. the labelling advice) on one card of their own, and prints the same sentences
+    in the same order on the terminal (``Report.headline()``)."""
 
     topic: str
     sentence: str

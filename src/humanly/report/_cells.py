@@ -1,0 +1,75 @@
+"""The text of every value the page shows, in one place (the page and the ``--export`` files use it,
+so they show the same numbers): ``None``, NaN and infinities become "—" and the page says why.
+
+>>> cell_text(None), cell_text(float("nan")), cell_text(0.25), cell_text(3), cell_text(True)
+('—', '—', '0.25', '3', 'yes')
+>>> clean_text("S = nan [nan, 0.91]; information gain")
+'S = — [—, 0.91]; information gain'
+>>> clean_text("inf", protected={"inf"})  # a model named "inf" keeps its name
+'inf'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DASH", "DASH_NOTE", "cell_text", "clean_text", "has_dash"]
+
+DASH = "—"
+
+#: Footnote under a table (or section) that shows "—" and does not explain it itself.
+DASH_NOTE = (
+    "— : not defined here, e.g. a range the data cannot give (too few items or labels), or a "
+    "quantity that does not apply to this model or analysis."
+)
+
+# "nan" / "inf" / "-inf" as a number in text (what an f-string makes of NaN): standing alone, after a
+# space, sign, bracket, comma, colon or relation, and before the end, a space or punctuation.
+_NONFINITE = re.compile(
+    r"(?:^|(?<=[\s=(\[,;:≈≤≥<>±/]))[-+−]?(?:nan|inf(?:inity)?)(?=$|[\s,;:)\]%]|\.(?!\w))",
+    re.IGNORECASE,
+)
+
+
+def clean_text(text: str, protected: Collection[str] = ()) -> str:
+    """``text`` with every "nan"/"inf" number replaced by "—" (names in ``protected``, the models'
+    names, are kept as they are)."""
+    if text in protected:
+        return text
+    return _NONFINITE.sub(lambda m: m.group(0) if m.group(0) in protected else DASH, text)
+
+
+def cell_text(value: Any, protected: Collection[str] = ()) -> str:
+    """The text of one table cell: "—" for ``None``/NaN/±inf, yes/no for booleans, whole numbers as
+    they are, other numbers to 6 significant digits (sections format their numbers themselves; this
+    is the fallback), strings cleaned by :func:`clean_text`."""
+    if value is None:
+        return DASH
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        return format(f, ".6g") if math.isfinite(f) else DASH
+    return clean_text(str(value), protected)
+
+
+_DASH_CELL = re.compile(r"(?:^|[\s\[(,;])—(?:$|[\s\]),;])")
+
+
+def has_dash(cells: Any) -> bool:
+    """Whether any of ``cells`` (cell texts, or rows of them) shows "—" for a value.
+
+    >>> has_dash([["0.93", "—"]]), has_dash(["[—, 0.91]"]), has_dash(["0.93"])
+    (True, True, False)
+    """
+    if isinstance(cells, str):
+        return bool(_DASH_CELL.search(cells))
+    return any(has_dash(c) for c in cells)

@@ -1,0 +1,183 @@
+"""``humanly report --export DIR``: tables as CSV and LaTeX with the page's numbers, figures as PDF and
+SVG, an index; the folder checked before any work."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+from report_pages import page_tables, simulated_report, with_verdicts
+
+from humanly.data import InputError
+from humanly.report import Report
+from humanly.report.export import latex_escape
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return with_verdicts(simulated_report())
+
+
+@pytest.fixture(scope="module")
+def exported(report: Report, tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("export") / "paper"
+    return report.export(folder), report.html()
+
+
+def test_csv_holds_the_page_cells(exported) -> None:
+    done, html = exported
+    tables = page_tables(html)
+    stems = sorted(p.stem for p in done.folder.glob("*-table-*.csv"))
+    assert stems == sorted(k for k in tables if "-table-" in k)  # every table of the page, no other
+    assert {"data-table-1", "certify-table-1", "survey-table-1", "budget-table-1"} <= set(stems)
+    for stem in stems:
+        text = (done.folder / f"{stem}.csv").read_text(encoding="utf-8")
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows == tables[stem], stem
+        assert not re.search(r"\bnan\b", text, re.I)
+
+
+def test_latex_tables_are_booktabs_with_escaped_cells(exported) -> None:
+    done, html = exported
+    tex = (done.folder / "certify-table-1.tex").read_text(encoding="utf-8")
+    for part in (r"\begin{table}", r"\toprule", r"\midrule", r"\bottomrule", r"\end{tabular}"):
+        assert part in tex
+    assert r"\label{tab:humanly-certify-table-1}" in tex
+    first = page_tables(html)["survey-table-2"][1][1]  # a number of the power curve
+    assert first.replace("-", r"\ensuremath{-}", 1) in (
+        done.folder / "survey-table-2.tex"
+    ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "tex"),
+    [
+        ("a_b", r"a\_b"),
+        ("50%", r"50\%"),
+        ("A & B", r"A \& B"),
+        ("#1", r"\#1"),
+        ("$5", r"\$5"),
+        ("{x}", r"\{x\}"),
+        ("~", r"\textasciitilde{}"),
+        ("^", r"\textasciicircum{}"),
+        ("\\", r"\textbackslash{}"),
+        ("q̂ ≤ 0.9", r"\ensuremath{\hat{q}} \ensuremath{\leq} 0.9"),
+        ("U⁽ᵉ⁾", r"U\textsuperscript{(e)}"),
+        ("—", "---"),
+    ],
+)
+def test_latex_escape(text: str, tex: str) -> None:
+    assert latex_escape(text) == tex
+
+
+def test_figures_as_pdf_and_the_pages_svg(exported) -> None:
+    done, html = exported
+    uris = re.findall(
+        r'<figure id="([^"]+)">\s*<img src="data:image/svg\+xml;base64,([^"]+)"', html
+    )
+    assert uris
+    for fid, b64 in uris:
+        assert (done.folder / f"{fid}.svg").read_bytes() == base64.b64decode(b64)
+        pdf = (done.folder / f"{fid}.pdf").read_bytes()
+        assert pdf.startswith(b"%PDF") and b"CreationDate" not in pdf
+
+
+def test_index_lists_every_file_and_the_export_is_reproducible(
+    exported, report: Report, tmp_path: Path
+) -> None:
+    done, _ = exported
+    on_disk = sorted(p.name for p in done.folder.iterdir())
+    assert on_disk == sorted(done.files)
+    index = done.index.read_text(encoding="utf-8")
+    for name in done.files:
+        if name != "README.txt":
+            assert name in index
+    rows = list(csv.reader(io.StringIO((done.folder / "verdicts.csv").read_text())))
+    assert rows[0] == ["card", "model", "topic", "status", "sentence", "methods"]
+    assert len(rows) - 1 == len(report.verdicts())
+    again = report.export(tmp_path / "again")
+    for name in done.files:
+        assert (again.folder / name).read_bytes() == (done.folder / name).read_bytes(), name
+
+
+def test_export_refuses_a_folder_with_files_unless_forced(report: Report, tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine")
+    with pytest.raises(InputError, match="not empty"):
+        report.export(tmp_path)
+    done = report.export(tmp_path, force=True)
+    assert (tmp_path / "keep.txt").read_text() == "mine" and done.index.exists()
+
+
+@pytest.fixture
+def readonly(tmp_path: Path):
+    """A folder nobody may write: chmod 555 (root ignores modes: then a sysfs folder)."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "readonly"
+        folder.mkdir()
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    for candidate in (Path("/sys/kernel"), Path("/proc/self")):
+        if candidate.is_dir():
+            yield candidate
+            return
+    pytest.skip("running as root without a read-only folder to test")
+
+
+def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
+    out, folder = tmp_path / "r.html", tmp_path / "paper"
+    res = cli(
+        "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
+        "-o", out, "--bootstrap", 10, "--export", folder, "--json",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    data = res.json()
+    assert data["export"]["folder"] == str(folder)
+    assert sorted(data["export"]["files"]) == sorted(p.name for p in folder.iterdir())
+    tables = page_tables(out.read_text(encoding="utf-8"))
+    rows = list(csv.reader(io.StringIO((folder / "data-table-2.csv").read_text())))
+    assert rows == tables["data-table-2"]
+    assert "&lt;script&gt;" not in (folder / "data-table-2.csv").read_text()  # text, not HTML
+    res = cli(
+        "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
+        "-o", tmp_path / "s.html", "--bootstrap", 10, "--export", tmp_path / "p2",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1].startswith("export: ")
+
+
+@pytest.mark.parametrize("case", ["file", "no-parent", "readonly", "not-empty"])
+def test_cli_export_paths_checked_before_any_work(
+    cli, xss_files, tmp_path: Path, readonly: Path, case: str
+) -> None:
+    a_file = tmp_path / "a.txt"
+    a_file.write_text("x")
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "x").write_text("x")
+    target, fragment = {
+        "file": (a_file, "is a file, not a folder"),
+        "no-parent": (tmp_path / "no" / "dir", "does not exist; create it first"),
+        "readonly": (readonly / "dir", "cannot write"),
+        "not-empty": (full, "not empty"),
+    }[case]
+    out = tmp_path / "r.html"
+    res = cli("report", xss_files["ratings"], "-o", out, "--export", target)
+    assert res.exit_code == 2 and res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--export" in lines[0] and fragment in lines[0], lines
+    assert not out.exists()
+
+
+def test_demo_export_path_checked_before_any_work(cli, tmp_path: Path) -> None:
+    a_file = tmp_path / "a.txt"
+    a_file.write_text("x")
+    res = cli("demo", "-o", tmp_path / "demo", "--export", a_file)
+    assert res.exit_code == 2 and "--export" in res.stderr and "is a file" in res.stderr
+    assert not (tmp_path / "demo").exists()

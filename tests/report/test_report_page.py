@@ -1,0 +1,190 @@
+"""The report page itself: verdict cards first (with and without verdicts), Methods anchors, the
+terminal headline, "—" instead of nan, the date, and what every section builder receives."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from html import unescape
+
+import numpy as np
+import pandas as pd
+import pytest
+from report_pages import HANDMADE, simulated_report, visible_text, with_verdicts
+
+from humanly.data import InputError
+from humanly.report import Report, Section, Table, Verdict
+from humanly.report import build as build_mod
+from humanly.report._cells import DASH_NOTE, cell_text, clean_text
+from humanly.report.build import build_report, report_date
+from humanly.report.cards import STUDY_TITLE, build_cards
+from humanly.simulate import running_example
+
+
+@pytest.fixture(scope="module")
+def plain() -> Report:
+    return simulated_report()
+
+
+@pytest.fixture(scope="module")
+def carded(plain: Report) -> Report:
+    return with_verdicts(plain)
+
+
+def _ids(html: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+def test_cards_open_the_page_and_link_to_methods(carded: Report) -> None:
+    html = carded.html()
+    body = html.split("<main>", 1)[1]
+    assert body.lstrip().startswith('<section id="verdicts"')
+    cards = carded.cards()
+    assert [c.title for c in cards] == ["hard", "soft", STUDY_TITLE]
+    ids = _ids(html)
+    for card in cards:
+        assert card.id in ids
+        for line in card.lines:
+            assert line.text in unescape(html)
+            assert line.href.startswith("#methods") and line.href[1:] in ids, line.href
+    # one Methods paragraph per analysis, each with its anchor
+    for key in ("data", "certify", "survey", "budget"):
+        assert f'<p id="methods-{key}">' in html
+    # nav starts with the cards
+    assert html.index('href="#verdicts"') < html.index('href="#data"')
+
+
+def test_study_verdicts_have_one_card_and_unknown_methods_fall_back_to_the_topic() -> None:
+    vs = [v for group in HANDMADE.values() for v in group]
+    cards = build_cards(vs, ["soft", "hard"], {"certify", "survey", "budget"})
+    assert [c.model for c in cards] == ["soft", "hard", None]  # models in the predictions' order
+    study = cards[-1]
+    assert [ln.href for ln in study.lines] == ["#methods-budget"]  # "no-such-paragraph"
+    soft = cards[0]
+    assert [ln.href for ln in soft.lines] == ["#methods-certify", "#methods-survey"]
+    assert soft.lines[0].text.endswith("S = —.")  # nan never reaches a card
+    assert build_cards([], ["m"], {"certify"}) == ()
+
+
+def test_page_without_verdicts_has_no_cards(plain: Report) -> None:
+    if any(s.verdicts for s in plain.sections):
+        pytest.skip("the sections give verdicts now")
+    html = plain.html()
+    assert 'id="verdicts"' not in html and 'href="#verdicts"' not in html
+    assert plain.to_dict()["verdicts"] == []
+    lines = plain.headline()
+    assert lines[0].startswith("data:") and any(ln.startswith("certify:") for ln in lines)
+
+
+def test_headline_prints_the_card_sentences_in_card_order(carded: Report) -> None:
+    lines = carded.headline()
+    sentences = [ln.text for c in carded.cards() for ln in c.lines]
+    assert all(s in lines for s in sentences)
+    assert [ln for ln in lines if ln in sentences] == sentences
+    assert not any(re.search(r"\bnan\b", ln) for ln in lines)
+    embedded = carded.to_dict()
+    assert [v["sentence"] for v in embedded["verdicts"]] == sentences  # as the cards show them
+    assert set(embedded["verdicts"][0]) == {"topic", "sentence", "model", "status", "methods"}
+
+
+def test_hostile_model_name_on_a_card_is_text() -> None:
+    xss = "<script>alert(1)</script>"
+    v = Verdict("certify", f"{xss} is not certified.", xss, "not certified", "certify")
+    report = Report(
+        "t",
+        (
+            Section("certify", "Certify", verdicts=(v,)),
+            Section("methods", "Methods", ("m",), paragraph_ids=("methods-certify",)),
+        ),
+        {},
+        {"humanly_version": "0", "command": None, "seed": 0, "inputs": [], "date": "d"},
+        models=(xss,),
+    )
+    html = report.html()
+    assert xss not in html.split('id="humanly-results"')[0]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; is not certified." in html
+
+
+def test_cells_nan_none_and_inf_become_a_dash_with_a_footnote() -> None:
+    assert [cell_text(x) for x in (None, math.nan, math.inf, -np.inf, np.float64("nan"))] == [
+        "—"
+    ] * 5
+    assert cell_text(np.int64(3)) == "3" and cell_text(np.bool_(False)) == "no"
+    assert clean_text("range [nan, -inf]; inference holds, infinite.") == (
+        "range [—, —]; inference holds, infinite."
+    )
+    assert clean_text("nan", protected={"nan"}) == "nan"
+    table = Table("t", ("model", "S", "range"), (("m", math.nan, "[nan, 0.9]"), ("n", 0.5, "ok")))
+    report = Report(
+        "t",
+        (Section("certify", "Certify", ("S = nan for m.",), tables=(table,)),),
+        {},
+        {"humanly_version": "0", "command": None, "seed": 0, "inputs": [], "date": "d"},
+        models=("m", "n"),
+    )
+    html = report.html()
+    assert not re.search(r"\bnan\b", visible_text(html), re.I)
+    assert "<td>—</td>" in html and "<td>[—, 0.9]</td>" in html
+    assert html.count(DASH_NOTE.replace("'", "&#39;")) == 2  # under the table and the section
+    note = Table("t", ("a",), ((None,),), note="— : no model here.")
+    report = dataclasses.replace(report, sections=(Section("x", "X", tables=(note,)),))
+    assert "— : no model here." in report.html()
+
+
+def test_date_comes_from_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert report_date() == "2023-11-14T22:13:20+00:00"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(InputError, match="SOURCE_DATE_EPOCH='yesterday'"):
+        report_date()
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", report_date())
+
+
+def test_builders_get_model_colours_and_the_true_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[dict] = []
+
+    def spy(ratings, gold, predictions, **kwargs):
+        seen.append(kwargs)
+        return Section("spy", "Spy"), None
+
+    monkeypatch.setattr(build_mod, "BUILDERS", [("spy", spy), ("spy2", spy)])
+    sim = running_example(30, 4, seed=1)
+    states = np.asarray(sim.truth["states"])
+    build_report(sim.ratings, sim.predictions, show_progress=False, states=states)
+    a, b = seen
+    assert a["colors"] == b["colors"] and set(a["colors"]) == {"hard", "soft"}
+    frame = a["states"]
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(sim.ratings.classes)
+    assert list(frame.index) == [str(i) for i in sim.ratings.items]
+    np.testing.assert_array_equal(frame.to_numpy(), states)
+    seen.clear()
+    build_report(sim.ratings, None, show_progress=False)
+    assert seen[0]["colors"] == {} and seen[0]["states"] is None
+    with pytest.raises(InputError, match="states: need 30 × 2"):
+        build_report(sim.ratings, None, show_progress=False, states=states[:3])
+
+
+def test_embedded_json_has_no_nan_and_every_key(carded: Report) -> None:
+    html = carded.html()
+    block = re.search(r'id="humanly-results">(.*?)</script>', html, re.S)
+    assert block is not None
+    text = block.group(1)
+    assert "NaN" not in text and "Infinity" not in text
+    data = json.loads(text)
+    assert set(data) == {"results", "verdicts", "reproducibility"}
+    assert set(data["results"]) == {"inspect", "certify", "survey", "budget"}
+
+
+def test_methods_text_may_be_one_paragraph_several_or_a_mapping(monkeypatch) -> None:
+    from humanly.report import methods
+    from humanly.report.sections import budget, certify
+
+    monkeypatch.setattr(certify, "METHODS_TEXT", ("One.", "Two."), raising=False)
+    monkeypatch.setattr(budget, "METHODS_TEXT", {"budget": "B.", "budget-plan": "P."})
+    paragraphs = methods.methods_paragraphs()
+    assert paragraphs["certify"] == "One." and paragraphs["certify-2"] == "Two."
+    assert paragraphs["budget-plan"] == "P." and paragraphs["data"] == methods.DATA_TEXT
+    assert next(iter(paragraphs)) == "data"
