@@ -186,7 +186,7 @@ def test_verdict_sentences_quote_the_summary() -> None:
     (v,) = verdicts(s)
     ci = s.agreement_ci
     assert ci is not None
-    assert v.topic == "data" and v.model is None and v.methods == METHODS_ID == "methods-inspect"
+    assert v.topic == "data" and v.model is None and v.methods == METHODS_ID == "methods-data"
     assert v.sentence == (
         "200 items with 3.0 labels each on average (600 labels from anonymous raters); two raters of "
         f"an item agree 66.7% of the time (95% interval {100 * ci.pairwise.low:.1f}–"
@@ -263,7 +263,7 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     assert section.verdicts == verdicts(s)
     cells = [str(c) for t in section.tables for row in t.rows for c in row]
     assert not any(c.lower() in ("nan", "none") or "nan" in c.split() for c in cells)
-    assert METHODS["inspect"] == METHODS_TEXT and "Raters are not resampled" in METHODS_TEXT
+    assert METHODS["data"] == METHODS_TEXT and "Raters are not resampled" in METHODS_TEXT
 
 
 def test_report_section_for_counts_has_no_rater_parts() -> None:

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: the Methods paragraph the data verdicts rest on (the report's anchor)
-METHODS_ID = "methods-inspect"
+METHODS_ID = "methods-data"
 #: the raters tables list every rater up to twice this many, else the top and bottom this many
 RATERS_SHOWN = 10
 
