@@ -100,6 +100,28 @@ def table(rows: list[dict]) -> list[str]:
     return out
 
 
+def markdown(info: dict) -> str:
+    """BENCHMARKS.md: the run's rows, then benchmarks/NOTES.md (targets, profiles, how to read)."""
+    m = info["machine"]
+    md = [
+        "# Benchmarks",
+        "",
+        f"Latest run: `{info['command']}` on {info['date']} ({info['seconds']:.0f} s in all).",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; Python {m['python']}, "
+        f"numpy {m['numpy']}, humanly {m['humanly']}.",
+        "",
+        "Times are medians of repeated runs; *ratio* is the baseline's time over ours, both measured in"
+        " the same run (> 1: humanly is faster). Raw numbers: `benchmarks/results.json`.",
+        "",
+        *table(info["rows"]),
+        "",
+    ]
+    notes = HERE / "NOTES.md"
+    if notes.exists():
+        md += [notes.read_text().strip(), ""]
+    return "\n".join(md)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, a couple of minutes in all")
@@ -109,9 +131,19 @@ def main() -> int:
         action="store_true",
         help="with --only: keep the other modules' rows of the existing results file",
     )
+    ap.add_argument(
+        "--render",
+        action="store_true",
+        help="only write BENCHMARKS.md again from the results file and NOTES.md (no measurement)",
+    )
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--markdown", type=Path, default=ROOT / "BENCHMARKS.md")
     args = ap.parse_args()
+    if args.render:
+        info = json.loads(args.out.read_text())
+        args.markdown.write_text(markdown(info))
+        print(f"wrote {args.markdown} from {args.out}", file=sys.stderr)
+        return 0
     modules = sorted(HERE.glob("*_bench.py"))
     if args.only:
         modules = [m for m in modules if m.stem.removesuffix("_bench") in args.only]
@@ -151,26 +183,8 @@ def main() -> int:
         "rows": rows,
     }
     args.out.write_text(json.dumps(info, indent=1, allow_nan=False) + "\n")
-    lines = table(rows)
-    print("\n".join(lines))
-    m = info["machine"]
-    md = [
-        "# Benchmarks",
-        "",
-        f"Latest run: `{command}` on {info['date']} ({info['seconds']:.0f} s in all).",
-        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; Python {m['python']}, "
-        f"numpy {m['numpy']}, humanly {m['humanly']}.",
-        "",
-        "Times are medians of repeated runs; *ratio* is the baseline's time over ours, both measured in"
-        " the same run (> 1: humanly is faster). Raw numbers: `benchmarks/results.json`.",
-        "",
-        *lines,
-        "",
-    ]
-    notes = HERE / "NOTES.md"
-    if notes.exists():
-        md += [notes.read_text().strip(), ""]
-    args.markdown.write_text("\n".join(md))
+    print("\n".join(table(rows)))
+    args.markdown.write_text(markdown(info))
     print(f"wrote {args.out} and {args.markdown}", file=sys.stderr)
     return 1 if any(r.get("error") for r in rows) else 0
 
