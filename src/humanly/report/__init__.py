@@ -10,8 +10,9 @@ the same inputs give the same bytes; :meth:`Report.export` writes the tables (CS
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
 
 if TYPE_CHECKING:
     from ._page import Figure, Section, Table
@@ -36,15 +37,4 @@ _LAZY: dict[str, str] = {
 __all__ = ["Card", "Export", "Figure", "Report", "Section", "Table", "Verdict", "build_report"]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use and keep it (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = attach(__name__, _LAZY, __all__)
