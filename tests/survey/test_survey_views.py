@@ -295,3 +295,37 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
     assert cal.model("soft").score == pytest.approx(by_hand.model("soft").score, rel=1e-12)
     assert cal.model("soft").equivalence == pytest.approx(by_hand.model("soft").equivalence)
     assert not np.isclose(cal.model("soft").score, plain.model("soft").score, rtol=1e-9, atol=0)
+
+
+# ------------------------------------------------------------------------ information ranges (API)
+def test_information_ranges_are_taken_replicate_by_replicate() -> None:
+    d = running_example(200, 6, seed=3)
+    res = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1, progress=False)
+    assert res.curve_samples is not None and res.model_samples is not None
+    rel = res.curve_samples - res.curve_samples[:, :1]
+    ranges = res.information_ranges()
+    assert len(ranges) == len(res.power_curve)
+    # at k = 0 the gain is 0 in every replicate, so the range is exactly [0, 0]
+    assert ranges[0].low == 0.0 and ranges[0].high == 0.0
+    for j, r in enumerate(ranges[1:], start=1):
+        # an independent percentile (inverted CDF) of the same replicate differences
+        assert r.low == pytest.approx(np.percentile(rel[:, j], 2.5, method="inverted_cdf"))
+        assert r.high == pytest.approx(np.percentile(rel[:, j], 97.5, method="inverted_cdf"))
+    assert res.curve.information_ranges() == ranges
+    for i, m in enumerate(res.models):
+        lo, hi = res.model_information_range(m.model)
+        diff = res.model_samples[:, i] - res.curve_samples[:, 0]
+        assert lo == pytest.approx(np.percentile(diff, 2.5, method="inverted_cdf"))
+        assert hi == pytest.approx(np.percentile(diff, 97.5, method="inverted_cdf"))
+    with pytest.raises(KeyError):
+        res.model_information_range("nobody")
+
+
+def test_information_ranges_without_replicates_shift_the_curve_ranges() -> None:
+    d = running_example(200, 6, seed=3)
+    res = equivalence(d.ratings, d.predictions, bootstrap=0, progress=False)
+    c0 = res.scores[0]
+    for p, r in zip(res.power_curve, res.information_ranges(), strict=True):
+        assert (r.low is None) == (p.low is None)
+        if p.low is not None and p.high is not None:
+            assert r.low == pytest.approx(p.low - c0) and r.high == pytest.approx(p.high - c0)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._bootstrap import percentile_interval
 from ._style import figure, model_colors
 
 if TYPE_CHECKING:
@@ -24,28 +23,12 @@ _NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
 _YLABELS = {"cross_entropy": "score c_k: cross-entropy (bits)", "agreement": "score c_k: agreement"}
 
 
-def _relative_ranges(
-    samples: np.ndarray | None, shift: float, lows: np.ndarray, highs: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Ranges of c_k − c_0 taken replicate by replicate (c_0 moves with the replicate), with the
-    library's percentile rule; the curve's own ranges shifted when there are no replicates."""
-    if samples is None or not len(samples):
-        return lows - shift, highs - shift
-    rel = samples - samples[:, :1]
-    bounds = [percentile_interval(rel[:, j]) for j in range(rel.shape[1])]
-    lo = np.array([np.nan if b.low is None else b.low for b in bounds])
-    hi = np.array([np.nan if b.high is None else b.high for b in bounds])
-    return lo, hi
-
-
 def _model_range(
-    result: Any, i: int, m: ModelEquivalence, shift: float, information: bool
+    result: Any, m: ModelEquivalence, shift: float, information: bool
 ) -> tuple[float | None, float | None]:
-    samples = getattr(result, "curve_samples", None)
-    msamples = getattr(result, "model_samples", None)
-    if information and samples is not None and msamples is not None and len(samples):
-        b = percentile_interval(msamples[:, i] - samples[:, 0])
-        return b.low, b.high
+    if information and hasattr(result, "model_information_range"):
+        r = result.model_information_range(m.model)
+        return r.low, r.high
     lo, hi = m.low, m.high
     return (None if lo is None else lo - shift), (None if hi is None else hi - shift)
 
@@ -65,10 +48,10 @@ def _label(m: ModelEquivalence, largest_k: int) -> str:
 
 
 def _draw_model(
-    ax: Any, result: Any, i: int, m: ModelEquivalence, col: str, shift: float, info: bool, kmax: int
+    ax: Any, result: Any, m: ModelEquivalence, col: str, shift: float, info: bool, kmax: int
 ) -> None:
     y = m.score - shift
-    lo, hi = _model_range(result, i, m, shift, info)
+    lo, hi = _model_range(result, m, shift, info)
     if lo is not None and hi is not None:
         ax.axhspan(lo, hi, color=col, alpha=0.12, linewidth=0)
     ax.axhline(y, color=col, linewidth=1.3, label=_label(m, kmax))
@@ -117,10 +100,12 @@ def plot_power_curve(
     if information is None:
         information = result.combiner == "abc" and result.scorer == "cross_entropy"
     shift = float(ys[0]) if information else 0.0
-    samples = getattr(result, "curve_samples", None)
-    band_lo, band_hi = (
-        _relative_ranges(samples, shift, lows, highs) if information else (lows, highs)
-    )
+    if information:
+        ranges = result.information_ranges()
+        band_lo = np.array([np.nan if r.low is None else r.low for r in ranges])
+        band_hi = np.array([np.nan if r.high is None else r.high for r in ranges])
+    else:
+        band_lo, band_hi = lows, highs
     fig, ax = figure()
     ax.fill_between(ks, band_lo, band_hi, color=_CURVE, alpha=0.18, linewidth=0)
     ax.plot(ks, ys - shift, color=_CURVE, marker="o", markersize=3.5, label="k raters (95% range)")
@@ -129,15 +114,11 @@ def plot_power_curve(
             truth.ks, truth.scores - shift, color=_CURVE, linestyle="--", linewidth=1.1,
             label="k raters vs the true states",
         )  # fmt: skip
-    drawn = [
-        (i, m)
-        for i, m in enumerate(getattr(result, "models", ()))
-        if models is None or m.model in models
-    ]
-    cols = dict(colors) if colors is not None else model_colors(m.model for _, m in drawn)
+    drawn = [m for m in getattr(result, "models", ()) if models is None or m.model in models]
+    cols = dict(colors) if colors is not None else model_colors(m.model for m in drawn)
     kmax = int(ks[-1]) if len(ks) else 0
-    for i, m in drawn:
-        _draw_model(ax, result, i, m, cols.get(m.model, _CURVE), shift, information, kmax)
+    for m in drawn:
+        _draw_model(ax, result, m, cols.get(m.model, _CURVE), shift, information, kmax)
     ax.set_xlabel("number of raters k")
     ylab = _YLABELS.get(result.scorer, f"score c_k: {result.scorer}")
     ax.set_ylabel("information gain c_k − c_0 (bits)" if information else ylab)

@@ -1,5 +1,6 @@
 """Result types of survey equivalence: frozen values that print, serialise (``to_dict``/``to_json``, the
-``--json`` contract) and turn into tables (``to_frame``). Nothing here computes a statistic."""
+``--json`` contract) and turn into tables (``to_frame``). Nothing here computes a statistic beyond reading
+percentile ranges off the bootstrap replicates a result already holds."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._result import Result
+from .._bootstrap import percentile_interval
+from .._result import Interval, Result
 
 __all__ = [
     "AmateurWorth",
@@ -22,6 +24,21 @@ __all__ = [
     "PowerCurve",
     "PowerCurvePoint",
 ]
+
+
+def _information_ranges(
+    samples: np.ndarray | None, points: tuple[PowerCurvePoint, ...]
+) -> tuple[Interval, ...]:
+    """95% ranges of c_k − c_0, replicate by replicate (c_0 moves with the replicate), by the library's
+    percentile rule; without replicates, the curve's own ranges shifted by c_0."""
+    if samples is None or not len(samples):
+        c0 = points[0].score if points else 0.0
+        return tuple(
+            Interval(None if p.low is None else p.low - c0, None if p.high is None else p.high - c0)
+            for p in points
+        )
+    rel = samples - samples[:, :1]
+    return tuple(percentile_interval(rel[:, j]) for j in range(rel.shape[1]))
 
 
 def _frame(rows: tuple[Any, ...], columns: tuple[str, ...]) -> pd.DataFrame:
@@ -129,6 +146,11 @@ class PowerCurve(Result):
     def to_frame(self) -> pd.DataFrame:
         """The curve as a table: one row per k (``k, score, low, high, n_items``)."""
         return _frame(self.power_curve, _POINT_COLUMNS)
+
+    def information_ranges(self) -> tuple[Interval, ...]:
+        """The 95% range of the information gain c_k − c_0 at each k, taken replicate by replicate
+        (c_0 moves with the replicate); the curve's ranges shifted by c_0 without replicates."""
+        return _information_ranges(self.curve_samples, self.power_curve)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -245,6 +267,35 @@ class EquivalenceResult(Result):
             if m.model == name:
                 return m
         raise KeyError(name)
+
+    def information_ranges(self) -> tuple[Interval, ...]:
+        """The 95% range of the information gain c_k − c_0 at each k (see
+        :meth:`PowerCurve.information_ranges`)."""
+        return _information_ranges(self.curve_samples, self.power_curve)
+
+    def model_information_range(self, name: str) -> Interval:
+        """The 95% range of model ``name``'s score minus c_0, replicate by replicate; its score range
+        shifted by c_0 without replicates.
+
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import equivalence
+        >>> d = running_example(100, 4, seed=1)
+        >>> res = equivalence(d.ratings, d.predictions, bootstrap=20, progress=False)
+        >>> lo, hi = res.model_information_range("soft")
+        >>> bool(lo <= res.model("soft").score - res.scores[0] <= hi)
+        True
+        """
+        i = next((j for j, m in enumerate(self.models) if m.model == name), None)
+        if i is None:
+            raise KeyError(name)
+        m = self.models[i]
+        cs, ms = self.curve_samples, self.model_samples
+        if cs is not None and ms is not None and len(cs):
+            return percentile_interval(ms[:, i] - cs[:, 0])
+        c0 = self.power_curve[0].score if self.power_curve else 0.0
+        return Interval(
+            None if m.low is None else m.low - c0, None if m.high is None else m.high - c0
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """The per-model table: one row per model, the fields of :class:`ModelEquivalence`."""
