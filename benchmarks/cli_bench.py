@@ -164,6 +164,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--reference", action="store_true", help="build the reference venv if missing")
     args = ap.parse_args()
+    sys.path.insert(0, str(HERE))
+    from _fresh import as_installed
+
+    as_installed()
     for r in run(quick=args.quick, reference=args.reference):
         print(r)
 

@@ -6,7 +6,10 @@ Each ``benchmarks/*_bench.py`` module exposes ``run(quick: bool) -> list[dict]``
 measurement: ``name``, ``median_s``, ``min_s``, ``max_s``, ``runs``, ``peak_mb``, ``baseline``,
 ``ratio`` (baseline time / ours, measured in the same run: > 1 means humanly is faster), ``target``,
 ``notes``. Absolute times are noisy on shared machines; the ratios are the comparison that travels.
-A module that fails is reported as a failed row and the others still run.
+A module that fails is reported as a failed row and the others still run. humanly's modules are
+compiled to bytecode first, as ``pip install`` does for a user (``benchmarks/_fresh.py``), and each
+module runs in its own interpreter, so that none disturbs the next (a closed dask LocalCluster left the
+parent process busy enough to slow a later 0.6 s command by 0.15 s).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import importlib.util
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 import traceback
@@ -26,6 +30,28 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KEYS = ("name", "median_s", "min_s", "max_s", "runs", "peak_mb", "baseline", "ratio", "target",
         "notes")  # fmt: skip
+
+
+def _child(path: Path, quick: bool) -> int:
+    """Run one benchmark module and print its rows as JSON on stdout (the parent's ``--child``)."""
+    module = _load(path)
+    if not hasattr(module, "run"):
+        print("   (no run(); skipped)", file=sys.stderr)
+        rows = []
+    else:
+        rows = [{k: row.get(k) for k in KEYS} for row in module.run(quick=quick)]
+    print(json.dumps(rows, allow_nan=False))
+    return 0
+
+
+def _run_module(path: Path, quick: bool) -> list[dict]:
+    """One module in a fresh interpreter, so that nothing one module leaves behind (a dask cluster's
+    threads, numba's compiled code, imported libraries) disturbs the next one's timings."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(path)]
+    out = subprocess.run(cmd + (["--quick"] if quick else []), stdout=subprocess.PIPE, text=True)
+    if out.returncode:
+        raise RuntimeError(f"{path.name} exited with status {out.returncode} (see stderr above)")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _load(path: Path):
@@ -136,14 +162,22 @@ def main() -> int:
         action="store_true",
         help="only write BENCHMARKS.md again from the results file and NOTES.md (no measurement)",
     )
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--markdown", type=Path, default=ROOT / "BENCHMARKS.md")
     args = ap.parse_args()
+    if args.child:
+        sys.path.insert(0, str(HERE))
+        return _child(args.child, args.quick)
     if args.render:
         info = json.loads(args.out.read_text())
         args.markdown.write_text(markdown(info))
         print(f"wrote {args.markdown} from {args.out}", file=sys.stderr)
         return 0
+    sys.path.insert(0, str(HERE))
+    from _fresh import as_installed
+
+    as_installed()
     modules = sorted(HERE.glob("*_bench.py"))
     if args.only:
         modules = [m for m in modules if m.stem.removesuffix("_bench") in args.only]
@@ -152,12 +186,8 @@ def main() -> int:
     for path in modules:
         print(f"== {path.name}", file=sys.stderr, flush=True)
         try:
-            module = _load(path)
-            if not hasattr(module, "run"):
-                print("   (no run(); skipped)", file=sys.stderr)
-                continue
-            for row in module.run(quick=args.quick):
-                row = {k: row.get(k) for k in KEYS} | {"module": path.stem}
+            for row in _run_module(path, args.quick):
+                row = row | {"module": path.stem}
                 rows.append(row)
                 print("   " + table([row])[-1], file=sys.stderr, flush=True)
         except Exception as exc:  # report and go on: one broken benchmark must not hide the others
