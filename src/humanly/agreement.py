@@ -42,7 +42,13 @@ _BLOCK_CELLS = 4_000_000
 
 
 def mean_pairwise_agreement(counts: np.ndarray) -> float:
-    """Mean over items with at least two labels of :func:`pairwise_agreement` (NaN if none)."""
+    """Mean over items with at least two labels of :func:`pairwise_agreement` (NaN if none).
+
+    >>> import numpy as np
+    >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
+    >>> round(mean_pairwise_agreement(counts), 4)
+    0.6667
+    """
     per_item = pairwise_agreement(counts)
     ok = ~np.isnan(per_item)
     return float(per_item[ok].mean()) if ok.any() else float("nan")
@@ -55,6 +61,11 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     agreement ``P_i = Σ_c n_ic (n_ic − 1) / (n_i (n_i − 1))`` (items with ``n_i ≥ 2``), and chance
     agreement ``P_e = Σ_c p_c²`` with ``p_c`` the share of class ``c`` among all labels of those items.
     With equal ``n_i`` this is exactly Fleiss' kappa. NaN when ``P_e = 1`` (a single class is used).
+
+    >>> import numpy as np
+    >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
+    >>> round(fleiss_kappa(counts), 4)
+    0.3333
     """
     c = np.asarray(counts, dtype=np.float64)
     n = c.sum(axis=1)
@@ -76,6 +87,11 @@ def krippendorff_alpha_nominal(counts: np.ndarray) -> float:
     ``o_ck = Σ_i n_ic (n_ik − [c = k]) / (n_i − 1)`` over pairable items (``n_i ≥ 2``);
     ``α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k`` with ``n_c = Σ_k o_ck`` and ``n = Σ_c n_c``
     (Krippendorff 2011, "Computing Krippendorff's alpha-reliability"). NaN when only one class occurs.
+
+    >>> import numpy as np
+    >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
+    >>> round(krippendorff_alpha_nominal(counts), 4)
+    0.3889
     """
     c = np.asarray(counts, dtype=np.float64)
     n_i = c.sum(axis=1)

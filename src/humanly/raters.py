@@ -91,6 +91,15 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
     (:func:`label_credit`), and the crowd's (every compared label counts once).
 
     With ``duplicates="keep"`` a rater's second label of an item is one of the "other labels".
+
+    >>> import pandas as pd
+    >>> from humanly import read_ratings
+    >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+    ...                                      "rater": list("abcabcabc"),
+    ...                                      "label": list("xxyyyyxyx")}))
+    >>> res = rater_agreement(ratings)
+    >>> res.agreement.round(4).tolist(), round(res.crowd, 4)
+    ([0.6667, 0.5, 0.5], 0.5556)
     """
     n_r = len(require_raters(ratings, "per-rater agreement"))
     items, raters, labels = coded_labels(ratings)
@@ -210,6 +219,14 @@ def rater_summary(
 
     A Dawid–Skene accuracy is given when EM converged and the rater gave at least one label;
     otherwise it is ``None`` (the fit's ``converged`` says which).
+
+    >>> import pandas as pd
+    >>> from humanly import read_ratings
+    >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+    ...                                      "rater": list("abcabcabc"),
+    ...                                      "label": list("xxyyyyxyx")}))
+    >>> rater_summary(ratings).to_frame()[["rater", "n_labels", "agreement"]].round(4).values.tolist()
+    [['a', 3, 0.6667], ['b', 3, 0.5], ['c', 3, 0.5]]
     """
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")

@@ -242,6 +242,10 @@ def urn(
     Raters: slot ``j`` is rater ``r{j+1}`` unless ``n_raters`` gives a larger pool, from which each item
     draws distinct raters. Gold is the most likely label of the item's state (first class on ties).
     ``truth`` holds ``states`` (items × C), ``state_index`` (component per item), ``weights``.
+
+    >>> d = urn(100, 4, states=[[0.9, 0.1], [0.2, 0.8]], weights=[0.5, 0.5], seed=1)
+    >>> d.ratings
+    Ratings(100 items, 4 raters, 400 labels, classes=(0, 1), source='simulated')
     """
     _check_sizes(n_items, labels_per_item)
     if n_raters is not None:
@@ -304,6 +308,12 @@ def running_example(
 
     Models: ``hard`` (outputs C with probability 0.9 / 0.5 / 0.05 in the three states) and ``soft``
     (0.77 when ``hard`` says C, 0.32 when it says D — the calibrated version of ``hard``).
+
+    >>> d = running_example(200, 5, seed=0)
+    >>> d.ratings
+    Ratings(200 items, 5 raters, 1000 labels, classes=('C', 'D'), source='simulated')
+    >>> [m.name for m in d.predictions.models]
+    ['hard', 'soft']
     """
     rng = _rng(seed)
     ex = RUNNING_EXAMPLE

@@ -71,14 +71,26 @@ def _xy(gap: Gap | tuple[float, float, float]) -> tuple[float, float]:
 
 
 def hoeffding_error(gap: Gap | tuple[float, float, float], n: int) -> float:
-    """Lemma 1: P(ΣG ≤ 0) ≤ exp(−n E[G]²/2) (1 when E[G] ≤ 0)."""
+    """Lemma 1: P(ΣG ≤ 0) ≤ exp(−n E[G]²/2) (1 when E[G] ≤ 0).
+
+    >>> from humanly.budget import IndependentModel
+    >>> gap = IndependentModel(p=0.8, eps=0.01, q=0.8).gap(1)  # single labels
+    >>> round(hoeffding_error(gap, 1500), 4)  # an upper bound on P(error) at 1,500 labels
+    0.9734
+    """
     n = check_n(n)
     x, y = _xy(gap)
     return float(math.exp(n * hoeffding_exponent(x, y)))
 
 
 def cramer_error(gap: Gap | tuple[float, float, float], n: int) -> float:
-    """Lemma 2 / Cramér: P(ΣG ≤ 0) ≤ (2√(xy) + z)ⁿ for every n (1 when E[G] ≤ 0)."""
+    """Lemma 2 / Cramér: P(ΣG ≤ 0) ≤ (2√(xy) + z)ⁿ for every n (1 when E[G] ≤ 0).
+
+    >>> from humanly.budget import IndependentModel
+    >>> gap = IndependentModel(p=0.8, eps=0.01, q=0.8).gap(1)
+    >>> round(cramer_error(gap, 1500), 4)  # tighter than Hoeffding's 0.9734
+    0.9176
+    """
     n = check_n(n)
     x, y = _xy(gap)
     return float(math.exp(n * cramer_exponent(x, y)))

@@ -185,6 +185,10 @@ class Predictions:
 
     Build with :meth:`from_arrays` or :func:`humanly.read_predictions`. ``classes`` are the classes the
     outputs refer to (the ratings' classes once aligned).
+
+    >>> import numpy as np
+    >>> Predictions.from_arrays(["i1", "i2"], {"m": np.array([0.2, 0.9])}, classes=("cat", "dog"))
+    Predictions(2 items, classes=('cat', 'dog'), models={'m': proba})
     """
 
     __slots__ = ("classes", "items", "models", "source")

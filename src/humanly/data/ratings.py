@@ -59,6 +59,12 @@ class Ratings:
         The ordered classes; label code ``j`` means ``classes[j]``.
     raters : pandas.Index or None
         Rater ids for named ratings, ``None`` for anonymous counts.
+
+    >>> r = Ratings.from_long(["i1", "i1", "i2", "i2"], ["a", "b", "a", "b"], ["cat", "dog", "dog", "dog"])
+    >>> r
+    Ratings(2 items, 2 raters, 4 labels, classes=('cat', 'dog'))
+    >>> r.counts.tolist()  # items × classes
+    [[1, 1], [0, 2]]
     """
 
     __slots__ = (

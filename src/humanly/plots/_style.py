@@ -73,7 +73,11 @@ _METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": Non
 
 def model_colors(names: Any) -> dict[str, str]:
     """One colour per model, the same in every figure of a report: models take :data:`PALETTE` in
-    sorted order of their names (so the mapping does not depend on which figure lists them first)."""
+    sorted order of their names (so the mapping does not depend on which figure lists them first).
+
+    >>> model_colors(["bert", "roberta"])
+    {'bert': '#0072B2', 'roberta': '#D55E00'}
+    """
     ordered = sorted({str(n) for n in names})
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ordered)}
 
@@ -81,7 +85,12 @@ def model_colors(names: Any) -> dict[str, str]:
 def figure(
     width: float = FIGURE_WIDTH, height: float = FIGURE_HEIGHT, **kwargs: Any
 ) -> tuple[Any, Any]:
-    """A new (figure, axes) pair with humanly's style."""
+    """A new (figure, axes) pair with humanly's style.
+
+    >>> fig, ax = figure()
+    >>> fig.get_size_inches().tolist()
+    [6.4, 3.6]
+    """
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(width, height), **kwargs)
     fig.set_layout_engine("constrained")
@@ -89,7 +98,14 @@ def figure(
 
 
 def save_figure(fig: Any, path: str | os.PathLike[str]) -> Path:
-    """Save ``fig`` by extension (.png, .svg, .pdf) atomically and close it."""
+    """Save ``fig`` by extension (.png, .svg, .pdf) atomically and close it.
+
+    >>> import tempfile, pathlib
+    >>> fig, ax = figure()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_figure(fig, pathlib.Path(tmp) / "fig.svg").suffix
+    '.svg'
+    """
     target = Path(path)
     ext = target.suffix.lower()
     if ext not in (".png", ".svg", ".pdf"):

@@ -260,7 +260,14 @@ def build_report(
     ``states`` are the true item states of a simulation (see :func:`_states_frame`; every section
     builder gets them as ``states=``, e.g. for SEQ* and HSCORE*). Every builder also gets
     ``colors=``, one colour per model for every figure (:func:`humanly.plots._style.model_colors`).
-    The page's date is ``SOURCE_DATE_EPOCH`` when set (:func:`report_date`)."""
+    The page's date is ``SOURCE_DATE_EPOCH`` when set (:func:`report_date`).
+
+    >>> from humanly.simulate import running_example
+    >>> d = running_example(200, 5, seed=0)
+    >>> report = build_report(d.ratings, d.predictions, show_progress=False)
+    >>> report.html().startswith("<!DOCTYPE html>")
+    True
+    """
     date = report_date()  # a malformed SOURCE_DATE_EPOCH stops before the work
     models = tuple(str(n) for n in predictions.names) if predictions is not None else ()
     kwargs = dict(options or {})
