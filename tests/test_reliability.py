@@ -281,9 +281,13 @@ _WRITER = textwrap.dedent(
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_stopped_write_leaves_no_temporary(tmp_path, signum) -> None:
     target = tmp_path / "r.html"
+    # A process started in the background of a non-interactive shell inherits SIGINT ignored, and
+    # Python (rightly) keeps an inherited SIG_IGN; the child starts with the default disposition, as a
+    # command run from a terminal does.
     proc = subprocess.Popen(
-        [sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+        [sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
     assert proc.stdout is not None and proc.stdout.readline().strip() == b"writing"
     assert len(_tree(tmp_path)) == 1  # the temporary file exists while writing
     proc.send_signal(signum)
