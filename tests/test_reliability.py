@@ -277,16 +277,24 @@ _WRITER = textwrap.dedent(
 )
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before exec: SIGINT and SIGTERM at their default disposition and not blocked, as
+    for a command typed at a terminal. A child inherits both an ignored SIGINT (a process started in
+    the background of a non-interactive shell has it; Python rightly keeps an inherited SIG_IGN) and
+    a blocked signal mask (a test worker's thread may block them); either one made the SIGINT case
+    wait its whole timeout in CI runs."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt", reason="POSIX signals")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_stopped_write_leaves_no_temporary(tmp_path, signum) -> None:
     target = tmp_path / "r.html"
-    # A process started in the background of a non-interactive shell inherits SIGINT ignored, and
-    # Python (rightly) keeps an inherited SIG_IGN; the child starts with the default disposition, as a
-    # command run from a terminal does.
     proc = subprocess.Popen(
         [sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=_as_from_a_terminal,
     )  # fmt: skip
     assert proc.stdout is not None and proc.stdout.readline().strip() == b"writing"
     assert len(_tree(tmp_path)) == 1  # the temporary file exists while writing
