@@ -264,6 +264,39 @@ def test_two_concurrent_reports_one_wins(data, tmp_path) -> None:
     assert _tree(tmp_path) == ["same.html"]  # no temporary file left
 
 
+def test_simulated_files_are_published_exclusively_or_not_at_all(tmp_path) -> None:
+    """``SimulatedData.write(force=False)``: a file that exists (here the gold file, written after
+    the ratings) stops the write, and the ratings file this call had published is removed again."""
+    d = simulate.running_example(50, 3, seed=0)
+    files = d.files(tmp_path / "s.csv")
+    files["gold"].write_text("theirs", encoding="utf-8")
+    with pytest.raises(OutputExists, match="exists"):
+        d.write(tmp_path / "s.csv", force=False)
+    assert _tree(tmp_path) == [files["gold"].name]
+    assert files["gold"].read_text(encoding="utf-8") == "theirs"
+    written = d.write(tmp_path / "s.csv")  # force=True (the default) replaces it
+    assert sorted(p.name for p in written.values()) == _tree(tmp_path)
+
+
+def test_two_concurrent_simulations_one_wins(tmp_path) -> None:
+    target = tmp_path / "same.csv"
+    args = [*HUMANLY, "simulate", "urn", "--preset", "running-example", "--items", "20000",
+            "-o", str(target)]  # fmt: skip
+    procs = [
+        subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    results = [(p.wait(timeout=120), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    assert sorted(code for code, _ in results) == [0, 2], results
+    loser = next(err for code, err in results if code == 2)
+    assert loser.strip().startswith("humanly: error: ") and "exists" in loser
+    assert len(loser.strip().splitlines()) == 1
+    names = _tree(tmp_path)
+    assert not [n for n in names if n.startswith(".")], names  # no temporary file left
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "item,rater,label" and len(lines) == 1 + 20000 * 10  # the winner's, complete
+
+
 _WRITER = textwrap.dedent(
     """
     import sys, time

@@ -128,14 +128,23 @@ class SimulatedData(Result):
             out["states"] = f
         return out
 
-    def write(self, path: str | Path) -> dict[str, Path]:
+    def write(self, path: str | Path, *, force: bool = True) -> dict[str, Path]:
         """Write ratings (long ``item, rater, label``), gold and predictions files; return their paths.
 
-        Each file is written atomically. Formats follow the extension of ``path``.
+        Each file is written atomically. Formats follow the extension of ``path``. ``force=False``
+        replaces no existing file: each is published exclusively, in a fixed order, and if one exists
+        the files this call already published are removed before :class:`InputError` is raised — so of
+        two writers of the same new files exactly one succeeds and the other leaves nothing behind.
         """
         targets = self.files(path)
-        for key, frame in self.tables().items():
-            write_table(frame, targets[key])
+        published: list[Path] = []
+        try:
+            for key, frame in self.tables().items():
+                published.append(write_table(frame, targets[key], force=force))
+        except InputError:
+            for done in published:
+                done.unlink(missing_ok=True)
+            raise
         return targets
 
 

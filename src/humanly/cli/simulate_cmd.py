@@ -74,7 +74,7 @@ def _finish(make: Any, out: Path, force: bool, json: bool) -> None:
     existing = [str(p) for p in data.files(out).values() if p.exists()]
     if existing and not force:
         raise InputError(f"{existing[0]} exists; choose another -o or pass --force to overwrite it")
-    written = data.write(out)
+    written = data.write(out, force=force)
     if json:
         ui.print_json(data.to_dict() | {"files": {k: str(v) for k, v in written.items()}})
         return

@@ -340,8 +340,12 @@ def _dictionary_to_categorical(col: Any) -> pd.Categorical:
     return pd.Categorical.from_codes(out, categories=pd.Index(uniques))
 
 
-def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], *, force: bool = True) -> Path:
     """Write ``frame`` by extension, atomically (temporary file in the same folder, then rename).
+
+    ``force=False`` never replaces an existing file: the file is published by an exclusive link, so of
+    two writers of the same new file exactly one succeeds and the other raises
+    :class:`~humanly._atomic.OutputExists` (an :class:`InputError`).
 
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
@@ -351,7 +355,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     """
     target = Path(path)
     fmt = format_of(target)
-    with atomic_path(target) as tmp:
+    with atomic_path(target, overwrite=force) as tmp:
         if fmt == "csv":
             frame.to_csv(tmp, index=False)
         elif fmt == "tsv":
