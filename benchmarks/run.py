@@ -116,10 +116,11 @@ def table(rows: list[dict]) -> list[str]:
             if r.get("min_s") is not None
             else "—"
         )
-        ratio = r.get("ratio")
+        ratio, peak = r.get("ratio"), r.get("peak_mb")
         out.append(
             f"| {r['name']} | {_fmt(r.get('median_s'))} s | {span} | {_fmt(r.get('runs'))} | "
-            f"{_fmt(r.get('peak_mb'), '.0f')} | {_fmt(r.get('baseline'))} | "
+            f"{_fmt(peak, '.0f' if peak is None or peak >= 10 else '.2g')} | "
+            f"{_fmt(r.get('baseline'))} | "
             f"{'—' if ratio is None else f'{ratio:,.3g}×'} | {_fmt(r.get('target'))} | "
             f"{r.get('notes') or ''} |"
         )
