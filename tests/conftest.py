@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests: random examples by default (exploration, locally); with HYPOTHESIS_PROFILE=ci (set by
+# .ci/run) the same examples every run, so that CI's verdict on a commit is reproducible. A case
+# found locally is kept as an explicit @example.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
