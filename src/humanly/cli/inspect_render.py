@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..report._cells import number_text
 from ..report.verdicts.data import (
     RATERS_SHOWN,
     bootstrap_caption,
@@ -33,10 +34,6 @@ _HEADERS = {
 }
 
 
-def _fmt(x: float | None, spec: str = ".4f") -> str:
-    return "—" if x is None or not math.isfinite(x) else format(x, spec)
-
-
 def _counts(c: CountSummary) -> str:
     return f"min {c.min:,} · median {c.median:,g} · mean {c.mean:,.1f} · max {c.max:,}"
 
@@ -45,7 +42,7 @@ def _statistic(value: float, interval: Interval | None, why: str) -> str:
     """``0.6287 [0.617, 0.640]``, or "— (undefined: why)"."""
     if not math.isfinite(value):
         return f"— (undefined: {why})"
-    return _fmt(value) + ("" if interval is None else " " + interval_text(interval))
+    return number_text(value) + ("" if interval is None else " " + interval_text(interval))
 
 
 def _agreement_rows(t: CleanTable, s: RatingsSummary) -> None:
@@ -92,8 +89,8 @@ def render_summary(s: RatingsSummary) -> CleanTable:
     if s.gold:
         g = s.gold
         t.row("gold items", f"{g.n_items:,}")
-        t.row("plurality = gold", _fmt(g.plurality_accuracy))
-        t.row("single label = gold", _fmt(g.label_accuracy))
+        t.row("plurality = gold", number_text(g.plurality_accuracy))
+        t.row("single label = gold", number_text(g.label_accuracy))
     for m in s.models:
         text = f"{m.kind}, {m.n_items:,} items"
         if m.plurality_agreement is not None:
@@ -114,14 +111,14 @@ def _spread_rows(t: CleanTable, s: RatingsSummary, columns: list[str]) -> None:
     cells: dict[str, list[str]] = {"median": [], "middle half": [], "range": []}
     for key in columns:
         sp = spreads[key]
-        cells["median"].append(_fmt(None if sp is None else sp.median, ".2f"))
+        cells["median"].append(number_text(None if sp is None else sp.median, ".2f"))
         cells["middle half"].append("—" if sp is None else f"{sp.q1:.2f}–{sp.q3:.2f}")
         cells["range"].append("—" if sp is None else f"{sp.min:.2f}–{sp.max:.2f}")
     for name, values in cells.items():
         t.row(name, "", "", *values, style="italic")
-    crowd = [_fmt(s.raters.crowd_agreement, ".3f")] + [""] * (len(columns) - 1)
+    crowd = [number_text(s.raters.crowd_agreement, ".3f")] + [""] * (len(columns) - 1)
     if "gold_accuracy" in columns and s.gold is not None:
-        crowd[-1] = _fmt(s.gold.label_accuracy, ".3f")
+        crowd[-1] = number_text(s.gold.label_accuracy, ".3f")
     t.row("crowd", f"{s.n_labels:,}", "", *crowd, style="italic")
 
 
@@ -144,7 +141,7 @@ def render_raters(s: RatingsSummary) -> CleanTable | None:
     for i, r in enumerate(rows):
         if hidden and i == RATERS_SHOWN:
             t.row(f"… {hidden:,} more", style="dim")
-        values = (_fmt(getattr(r, c), ".3f") for c in columns)
+        values = (number_text(getattr(r, c), ".3f") for c in columns)
         t.row(r.rater, f"{r.n_labels:,}", f"{r.n_compared:,}", *values)
     t.table.rows[-1].end_section = True
     _spread_rows(t, s, columns)

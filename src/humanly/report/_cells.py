@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DASH", "DASH_NOTE", "cell_text", "clean_text", "has_dash"]
+__all__ = ["DASH", "DASH_NOTE", "cell_text", "clean_text", "has_dash", "number_text"]
 
 DASH = "—"
 
@@ -59,6 +59,17 @@ def cell_text(value: Any, protected: Collection[str] = ()) -> str:
         f = float(value)
         return format(f, ".6g") if math.isfinite(f) else DASH
     return clean_text(str(value), protected)
+
+
+def number_text(x: float | None, spec: str = ".4f") -> str:
+    """A number formatted by ``spec`` for a table or sentence; "—" for ``None``, NaN and ±inf.
+
+    >>> number_text(0.93154), number_text(2.5, ".2f"), number_text(None), number_text(float("nan"))
+    ('0.9315', '2.50', '—', '—')
+    """
+    if x is None or not math.isfinite(x):
+        return DASH
+    return format(x, spec)
 
 
 _DASH_CELL = re.compile(r"(?:^|[\s\[(,;])—(?:$|[\s\]),;])")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...budget import Assessment, PlanResult, assess, label_accuracy_from_agreement
 from ...data import Gold, InputError, Predictions, Ratings
+from .._cells import number_text
 from .._page import Figure, Section, Table
 from ..verdicts.budget import assessment_verdicts
 
@@ -61,13 +62,6 @@ METHOD_NAME = {
 }
 #: Fewest items with ≥ 3 labels the latent-class estimate needs (as :func:`humanly.budget.plan`).
 MIN_LATENT_ITEMS = 10
-
-
-def _num(x: float | None, spec: str = ".4f") -> str:
-    """A number for a table cell; "—" when it is undefined."""
-    if x is None or not math.isfinite(x):
-        return "—"
-    return format(x, spec)
 
 
 def budget_section(
@@ -182,7 +176,7 @@ def _comparison_table(a: Assessment) -> Table:
         (
             f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
             f"{a.budget // m:,}",
-            _num(w),
+            number_text(w),
             "—" if need is None else f"{need:,}",
         )
         for m, w, need in zip(quick.m, quick.win, quick.budget_needed, strict=True)
@@ -226,8 +220,8 @@ def _plan_table(pl: PlanResult) -> Table:
         (
             k,
             MEANING[k],
-            _num(getattr(pl.estimates, k)),
-            f"{_num(r.low)} – {_num(r.high)}" if pl.bootstrap else "—",
+            number_text(getattr(pl.estimates, k)),
+            f"{number_text(r.low)} – {number_text(r.high)}" if pl.bootstrap else "—",
         )
         for k, r in pl.ranges.items()
     )

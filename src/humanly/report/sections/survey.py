@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...data import Gold, InputError, Predictions, Ratings
+from .._cells import number_text
 from .._page import Figure, Section, Table
 from ..verdicts import Verdict
 from ..verdicts.survey import baseline_meaning, verdicts
@@ -71,13 +72,9 @@ def _analyses(ratings: Ratings) -> list[tuple[str, str, str]]:
     return [("abc", "cross_entropy", "isotonic"), (second, "agreement", "none")]
 
 
-def _fmt(x: float | None, spec: str = ".4f") -> str:
-    return "—" if x is None else format(x, spec)
-
-
 def _bracket(lo: float | None, hi: float | None) -> str:
     """``[lo, hi]``, or "—" without a bootstrap."""
-    return "—" if lo is None and hi is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
+    return "—" if lo is None and hi is None else f"[{number_text(lo)}, {number_text(hi)}]"
 
 
 def _eq_cell(eq: float | None, note: str | None, largest_k: int) -> str:
@@ -92,8 +89,8 @@ def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
     lo, hi = m.equivalence_low, m.equivalence_high
     if lo is None and hi is None:
         return f"above {largest_k}" if m.equivalence_note == "above_max" else "—"
-    low = "0" if lo == 0 else _fmt(lo, ".2f")
-    high = f"above {largest_k}" if hi is None else ("0" if hi == 0 else _fmt(hi, ".2f"))
+    low = "0" if lo == 0 else number_text(lo, ".2f")
+    high = f"above {largest_k}" if hi is None else ("0" if hi == 0 else number_text(hi, ".2f"))
     return f"{low} – {high}"
 
 
@@ -141,12 +138,15 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
         if info:
             ratio = m.performance_ratio
             good = ratio is not None and m.information is not None and m.information > 0
-            row += [_fmt(m.information), f"{ratio:.0%}" if good and ratio is not None else "—"]
+            row += [
+                number_text(m.information),
+                f"{ratio:.0%}" if good and ratio is not None else "—",
+            ]
         mean = m.equivalence_mean
         row += [
             _eq_cell(m.equivalence, m.equivalence_note, kmax),
             _range_cell(m, kmax),
-            "0" if mean == 0 else _fmt(mean, ".2f"),
+            "0" if mean == 0 else number_text(mean, ".2f"),
         ]
         if width is not None:
             row.append(_items_cell(m, width))
