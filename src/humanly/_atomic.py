@@ -39,7 +39,7 @@ from types import FrameType
 
 from .data.errors import InputError
 
-__all__ = ["OutputExists", "atomic_path", "exit_on_signals"]
+__all__ = ["OutputExists", "atomic_path", "exit_on_signals", "require_writable"]
 
 #: temporary files of writes in progress (removed at interpreter exit if still there)
 _LIVE: set[Path] = set()
@@ -51,6 +51,26 @@ class OutputExists(InputError):
     def __init__(self, path: Path) -> None:
         super().__init__(f"{path} exists; choose another path or pass force=True to overwrite it")
         self.path = path
+
+
+def require_writable(folder: Path, option: str, path: Path) -> None:
+    """Refuse, before any work, an existing ``folder`` this process cannot write a file in: tested by
+    creating and removing a temporary file, which also catches read-only file systems and folders that
+    even root may not write. The message names ``option`` and the ``path`` the user gave.
+
+    >>> require_writable(Path("/proc"), "-o", Path("/proc/r.html"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    humanly.data.errors.InputError: -o /proc/r.html: cannot write in folder /proc (...); choose another -o
+    """
+    try:
+        fd, name = tempfile.mkstemp(prefix=".humanly-check-", dir=folder)
+    except OSError:
+        raise InputError(
+            f"{option} {path}: cannot write in folder {folder} (read-only or no permission); "
+            f"choose another {option}"
+        ) from None
+    os.close(fd)
+    os.unlink(name)
 
 
 @contextmanager

@@ -12,10 +12,9 @@ systems and folders that even root may not write.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
+from .._atomic import require_writable
 from ..data.errors import InputError
 
 __all__ = ["FIGURE_SUFFIXES", "check_output_file", "check_output_folder", "check_plot"]
@@ -28,27 +27,13 @@ def _listed(suffixes: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _writable(folder: Path) -> bool:
-    try:
-        fd, name = tempfile.mkstemp(prefix=".humanly-check-", dir=folder)
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(name)
-    return True
-
-
 def _check_folder_writable(folder: Path, option: str, path: Path) -> None:
     shown = folder if str(folder) else Path(".")
     if not shown.exists():
         raise InputError(f"{option} {path}: folder {shown} does not exist; create it first")
     if not shown.is_dir():
         raise InputError(f"{option} {path}: {shown} is not a folder; choose another {option}")
-    if not _writable(shown):
-        raise InputError(
-            f"{option} {path}: cannot write in folder {shown} (read-only or no permission); "
-            f"choose another {option}"
-        )
+    require_writable(shown, option, path)
 
 
 def check_output_file(

@@ -17,13 +17,12 @@ import dataclasses
 import io
 import os
 import re
-import tempfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._atomic import atomic_path
+from .._atomic import atomic_path, require_writable
 from .._result import Result
 from ..data import InputError
 from ._cells import DASH_NOTE
@@ -168,16 +167,6 @@ class Export(Result):
         return {"folder": str(self.folder), "index": str(self.index), "files": list(self.files)}
 
 
-def _writable(folder: Path) -> bool:
-    try:
-        fd, name = tempfile.mkstemp(prefix=".humanly-check-", dir=folder)
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(name)
-    return True
-
-
 def check_export_folder(path: Path, *, force: bool, option: str = "folder") -> None:
     """Refuse, before any work, an export folder that is a file, whose parent folder is missing, that
     cannot be written, or that already holds files (unless ``force``: then files of the same names are
@@ -188,11 +177,7 @@ def check_export_folder(path: Path, *, force: bool, option: str = "folder") -> N
     where = path if path.is_dir() else (path.parent if str(path.parent) else Path("."))
     if not where.is_dir():
         raise InputError(f"{option} {path}: folder {where} does not exist; create it first")
-    if not _writable(where):
-        raise InputError(
-            f"{option} {path}: cannot write in folder {where} (read-only or no permission); "
-            f"choose another {option}"
-        )
+    require_writable(where, option, path)
     if path.is_dir() and not force and any(path.iterdir()):
         raise InputError(
             f"{option} {path}: folder exists and is not empty; choose another {option} or pass "
