@@ -28,6 +28,23 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture
+def readonly(tmp_path: Path):
+    """A folder nobody may write: chmod 555 (root ignores modes: then a sysfs folder)."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "readonly"
+        folder.mkdir()
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    for candidate in (Path("/sys/kernel"), Path("/proc/self")):
+        if candidate.is_dir():
+            yield candidate
+            return
+    pytest.skip("running as root without a read-only folder to test")
+
+
 class CliResult:
     def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
         self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr

@@ -51,23 +51,6 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-@pytest.fixture
-def readonly(tmp_path: Path):
-    """A folder nobody may write: chmod 555 (root ignores modes: then a sysfs folder)."""
-    if os.geteuid() != 0:
-        folder = tmp_path / "readonly"
-        folder.mkdir()
-        folder.chmod(0o555)
-        yield folder
-        folder.chmod(0o755)
-        return
-    for candidate in (Path("/sys/kernel"), Path("/proc/self")):
-        if candidate.is_dir():
-            yield candidate
-            return
-    pytest.skip("running as root without a read-only folder to test")
-
-
 RAT = "{d}/o.csv"
 PRED = "{d}/o.predictions.csv"
 GOLD = "{d}/o.gold.csv"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import os
 import re
 from pathlib import Path
 
@@ -111,23 +110,6 @@ def test_export_refuses_a_folder_with_files_unless_forced(report: Report, tmp_pa
         report.export(tmp_path)
     done = report.export(tmp_path, force=True)
     assert (tmp_path / "keep.txt").read_text() == "mine" and done.index.exists()
-
-
-@pytest.fixture
-def readonly(tmp_path: Path):
-    """A folder nobody may write: chmod 555 (root ignores modes: then a sysfs folder)."""
-    if os.geteuid() != 0:
-        folder = tmp_path / "readonly"
-        folder.mkdir()
-        folder.chmod(0o555)
-        yield folder
-        folder.chmod(0o755)
-        return
-    for candidate in (Path("/sys/kernel"), Path("/proc/self")):
-        if candidate.is_dir():
-            yield candidate
-            return
-    pytest.skip("running as root without a read-only folder to test")
 
 
 def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
