@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import subprocess
 import sys
 import textwrap
@@ -20,6 +19,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from survey_brute import abc
 from survey_dense_engine import curve_from_terms as dense_curve
 from survey_dense_engine import curve_terms as dense_terms
 from survey_dense_engine import make_plan as dense_plan
@@ -27,7 +27,7 @@ from survey_dense_engine import make_plan as dense_plan
 from humanly import InputError, Ratings
 from humanly.survey import _engine as eng
 from humanly.survey import equivalence
-from humanly.survey.combiners import clip_probs, get_combiner
+from humanly.survey.combiners import get_combiner
 from humanly.survey.scorers import get_scorer
 
 CLIP = (0.02, 0.98)
@@ -80,32 +80,6 @@ def test_same_numbers_as_the_dense_engine(seed: int) -> None:
 
 
 # ------------------------------------------------------------------ brute force over label subsets
-def _seq_prob(y: list[int], labels: list[int]) -> float:
-    """PROBABILITYONEITEM (Algorithm 5): P(an ordered draw of sum(y) labels has counts y)."""
-    k, w = sum(y), [labels.count(c) for c in range(len(y))]
-    if len(labels) < k or any(w[c] < y[c] for c in range(len(y))):
-        return 0.0
-    num = math.prod(math.comb(w[c], y[c]) * math.factorial(y[c]) for c in range(len(y)))
-    return num / (math.comb(len(labels), k) * math.factorial(k))
-
-
-def _abc(y: list[int], items: list[list[int]], i: int, floor: float = 1e-3) -> np.ndarray:
-    """ABC (Algorithm 6) for item i, the other items' sequence probabilities normalised over l."""
-    n_cls = len(y)
-    num = np.array(
-        [
-            sum(
-                _seq_prob([y[c] + (c == lab) for c in range(n_cls)], row)
-                for u, row in enumerate(items)
-                if u != i
-            )
-            for lab in range(n_cls)
-        ]
-    )
-    p = num / num.sum() if num.sum() > 0 else (np.array(y) + 1.0) / (sum(y) + n_cls)
-    return clip_probs(p, (floor, 1.0))
-
-
 def _brute_curve(items: list[list[int]], n_cls: int, comb: str, sc: str, r: int) -> list[float]:
     """c_k: every k-subset of each item's labels, every r-subset of the rest as reference (its
     plurality, ties uniform), mean over subsets, then over items with at least k + r labels."""
@@ -120,7 +94,7 @@ def _brute_curve(items: list[list[int]], n_cls: int, comb: str, sc: str, r: int)
             for s in itertools.combinations(range(len(labels)), k):
                 y = [sum(labels[j] == c for j in s) for c in range(n_cls)]
                 if comb == "abc":
-                    t = scorer.terms(_abc(y, items, i)[None])[0]
+                    t = scorer.terms(abc(y, items, i)[None])[0]
                 else:
                     t = eng.output_terms(
                         scorer, combiner.predict(np.array([y])), combiner.hard, CLIP

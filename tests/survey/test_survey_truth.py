@@ -6,11 +6,11 @@ state; the ABC of Algorithms 5–6 with the item left out)."""
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
+from survey_brute import abc
 
 from humanly import InputError, Predictions, Ratings
 from humanly.simulate import running_example, urn
@@ -19,25 +19,10 @@ from humanly.survey.combiners import clip_probs, get_combiner
 from humanly.survey.scorers import get_scorer
 
 
-def _seq_prob(y: list[int], labels: list[int]) -> float:
-    k, w = sum(y), [labels.count(c) for c in range(len(y))]
-    if len(labels) < k or any(w[c] < y[c] for c in range(len(y))):
-        return 0.0
-    num = math.prod(math.comb(w[c], y[c]) * math.factorial(y[c]) for c in range(len(y)))
-    return num / (math.comb(len(labels), k) * math.factorial(k))
-
-
 def _predict(comb: str, y: list[int], items: list[list[int]], i: int) -> np.ndarray:
-    n_cls = len(y)
     if comb != "abc":
         return get_combiner(comb).predict(np.array([y]))[0]
-    num = np.array([
-        sum(_seq_prob([y[c] + (c == lab) for c in range(n_cls)], row)
-            for u, row in enumerate(items) if u != i)
-        for lab in range(n_cls)
-    ])  # fmt: skip
-    p = num / num.sum() if num.sum() > 0 else (np.array(y) + 1.0) / (sum(y) + n_cls)
-    return clip_probs(p, (1e-3, 1.0))
+    return abc(y, items, i)
 
 
 def _literal(items: list[list[int]], states: np.ndarray, comb: str, sc: str, ks: list[int]):  # type: ignore[no-untyped-def]
