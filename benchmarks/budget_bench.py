@@ -171,7 +171,7 @@ def bench_sweep(quick: bool) -> list[dict[str, Any]]:
 def _cluster_row(spec: SweepSpec, chunks: int = 12) -> dict[str, Any]:
     """Whole chunks on a warm 2-worker LocalCluster (after one warm-up chunk per worker): the measured
     parallel scaling behind the projection."""
-    from humanly._parallel import dask_client
+    from humanly._core.parallel import dask_client
     from humanly.budget import run_sweep
 
     pick = [

@@ -1,4 +1,4 @@
-"""Speed of ``humanly.certify``: 10^6 items × 10 labels (simulated counts), slots mode, one model.
+"""Speed of ``humanly.certification``: 10^6 items × 10 labels (simulated counts), slots mode, one model.
 
 Target (issue 3): under 5 s on a 2-core machine. Baselines measured in the same run:
 
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from humanly import Predictions, Ratings
-from humanly.certify import certify
+from humanly.certification import certify
 
 
 def make(n_items: int, k: int, seed: int = 0) -> tuple[Ratings, Predictions, np.ndarray]:
@@ -136,7 +136,7 @@ import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 import numpy as np
 from humanly import Predictions, Ratings
-from humanly.certify import certify
+from humanly.certification import certify
 rng = np.random.default_rng(0)
 R = 10_005  # issue 17.2: 10,005 named raters on one item, plus a small crowd on 199 others
 items = np.r_[np.zeros(R, int), np.repeat(np.arange(1, 200), 3)]

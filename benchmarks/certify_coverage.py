@@ -19,7 +19,7 @@ import argparse
 import json
 import time
 
-from humanly.certify import coverage
+from humanly.certification import coverage
 
 SCENARIOS = [
     {"name": "K=5, 3 classes, N=200, mixed raters", "n_items": 200,

@@ -46,7 +46,7 @@ elif what == "inspect":
     import humanly
     humanly.summarize(r)
 elif what == "certify":
-    from humanly.certify import certify
+    from humanly.certification import certify
     certify(r, preds)
 elif what == "equivalence":
     from humanly.survey import equivalence

@@ -46,7 +46,7 @@ else:
     if what == "inspect":
         humanly.summarize(r)
     elif what == "certify":
-        from humanly.certify import certify
+        from humanly.certification import certify
         certify(r)
     elif what == "equivalence":
         from humanly.survey import power_curve

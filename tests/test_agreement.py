@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly._bootstrap import percentile_interval
-from humanly._counts import unique_rows
-from humanly._random import stream
-from humanly.agreement import (
+from humanly._core.bootstrap import percentile_interval
+from humanly._core.counts import unique_rows
+from humanly._core.rng import stream
+from humanly.crowd.agreement import (
     agreement_intervals,
     agreement_replicates,
     fleiss_kappa,

@@ -38,7 +38,7 @@ MODULES = _modules()
 
 def _part(module: str) -> str:
     """The layer a module belongs to: its top-level sub-package, or ``data`` for the helpers beside
-    it (``humanly._counts``, ``humanly.summary``, ...) and the package root."""
+    it (``humanly._core.counts``, ``humanly.crowd.inspect``, ...) and the package root."""
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in RANK:
         return parts[1]

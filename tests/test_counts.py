@@ -1,4 +1,4 @@
-"""Shared count arithmetic (humanly._counts) against brute-force enumeration of label subsets."""
+"""Shared count arithmetic (humanly._core.counts) against brute-force enumeration of label subsets."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from humanly._counts import (
+from humanly._core.counts import (
     compositions,
     expected_plurality_credit,
     lncomb,
@@ -126,7 +126,7 @@ def test_lncomb_edges() -> None:
 def test_json_aliases_keep_old_keys() -> None:
     import dataclasses
 
-    from humanly._result import Result
+    from humanly._core.result import Result
 
     @dataclasses.dataclass(frozen=True, repr=False)
     class R(Result):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from humanly._parallel import check_workers, run_tasks
-from humanly._random import stream
-from humanly.data.errors import InputError
+from humanly._core.parallel import check_workers, run_tasks
+from humanly._core.rng import stream
+from humanly.errors import InputError
 
 
 def _draw(seed: int, index: int) -> list[float]:

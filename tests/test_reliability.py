@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from humanly import simulate
-from humanly._atomic import OutputExists, atomic_path
+from humanly._core.atomic import OutputExists, atomic_path
 
 HUMANLY = [sys.executable, "-m", "humanly"]
 
@@ -283,7 +283,7 @@ def test_two_concurrent_simulations_one_wins(tmp_path) -> None:
 _WRITER = textwrap.dedent(
     """
     import sys, time
-    from humanly._atomic import atomic_path, exit_on_signals
+    from humanly._core.atomic import atomic_path, exit_on_signals
     exit_on_signals()
     with atomic_path(sys.argv[1]) as tmp:
         tmp.write_text("partial")

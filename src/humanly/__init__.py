@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._lazy import attach
-from .data.errors import InputError
+from ._core.lazy import attach
+from .errors import InputError
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from .crowd.inspect import RatingsSummary, summarize
     from .data import (
         MISSING,
         Gold,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
         read_ratings,
         read_study,
     )
-    from .summary import RatingsSummary, summarize
 
 #: public name → the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
@@ -59,8 +59,8 @@ _LAZY: dict[str, str] = {
         ),
         ".data",
     ),
-    "RatingsSummary": ".summary",
-    "summarize": ".summary",
+    "RatingsSummary": ".crowd.inspect",
+    "summarize": ".crowd.inspect",
 }
 
 __all__ = [

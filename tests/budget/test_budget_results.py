@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from humanly import summarize
-from humanly._result import Interval, Result
+from humanly._core.result import Interval, Result
 from humanly.budget import (
     Assessment,
     Assumptions,

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from humanly import InputError, Predictions, Ratings, simulate
-from humanly.certify import (
+from humanly.certification import (
     bernstein_tail,
     certify,
     clopper_pearson_tail,
@@ -300,8 +300,8 @@ def test_report_section_builder() -> None:
 
 
 def test_dawid_skene_aggregate_is_the_posterior_mode() -> None:
-    from humanly._counts import plurality_credit
-    from humanly.dawid_skene import dawid_skene
+    from humanly._core.counts import plurality_credit
+    from humanly.crowd.dawid_skene import dawid_skene
 
     d = simulate.oracle(300, [0.8, 0.7, 0.75], n_classes=2, models={"m": 0.9}, seed=8)
     ds = certify(d.ratings, d.predictions, aggregate="dawid-skene")
@@ -341,7 +341,7 @@ def test_dawid_skene_labels_agree_with_crowd_kit() -> None:
     aggregation = pytest.importorskip("crowdkit.aggregation")
     import pandas as pd
 
-    from humanly.dawid_skene import dawid_skene
+    from humanly.crowd.dawid_skene import dawid_skene
 
     d = simulate.oracle(400, [0.85, 0.6, 0.7, 0.75, 0.55], n_classes=3, models={"m": 0.8}, seed=3)
     r = d.ratings

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from humanly import simulate
-from humanly.certify import certify, coverage, population_values
+from humanly.certification import certify, coverage, population_values
 
 
 def test_population_values_match_a_large_simulation() -> None:
@@ -32,7 +32,7 @@ def test_coverage_at_least_nominal() -> None:
 
 def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
     pytest.importorskip("distributed")  # the humanly[dask] extra
-    from humanly._parallel import dask_client
+    from humanly._core.parallel import dask_client
 
     a = coverage(40, 60, delta=0.1, seed=7, chunk=10)
     d = simulate.oracle(200, [0.8, 0.7, 0.75, 0.6, 0.9, 0.85], models={"m": 0.9}, seed=3)

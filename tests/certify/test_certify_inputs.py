@@ -13,7 +13,7 @@ import pytest
 
 import humanly
 from humanly import InputError, simulate
-from humanly.certify import (
+from humanly.certification import (
     BOUNDS,
     BoundCurvePoint,
     CertifyResult,
@@ -300,7 +300,7 @@ def test_deprecated_names_still_work(small) -> None:
         old_s = certify_summary([0.971], 0.939, 1821, annotators=3)
     _same(old_s, certify_summary([0.971], 0.939, 1821, k=3))
     with pytest.warns(DeprecationWarning, match="BoundCurvePoint"):
-        from humanly.certify import CurvePoint
+        from humanly.certification import CurvePoint
     assert CurvePoint is BoundCurvePoint
     with pytest.warns(DeprecationWarning):
         assert old.models[0].lower_bound == old.models[0].lower

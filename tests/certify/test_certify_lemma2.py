@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from humanly import Ratings, simulate
-from humanly.certify import certify, certify_summary
+from humanly.certification import certify, certify_summary
 
 
 @pytest.mark.parametrize(

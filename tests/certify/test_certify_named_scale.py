@@ -10,13 +10,13 @@ import textwrap
 import numpy as np
 import pytest
 
-import humanly.certify._agreement as agreement
-import humanly.certify._assumptions as assumptions
-import humanly.certify.curves as curves
-import humanly.certify.upper as upper
+import humanly.certification._agreement as agreement
+import humanly.certification._assumptions as assumptions
+import humanly.certification.curves as curves
+import humanly.certification.upper as upper
 from humanly import Predictions, Ratings
-from humanly.certify import MATRIX_MAX_RATERS, certify
-from humanly.certify._agreement import rater_pairs
+from humanly.certification import MATRIX_MAX_RATERS, certify
+from humanly.certification._agreement import rater_pairs
 
 LIMIT = 3 * 2**30  # address space, bytes
 
@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent(
     resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
     import numpy as np
     from humanly import Predictions, Ratings
-    from humanly.certify import certify
+    from humanly.certification import certify
     rng = np.random.default_rng(0)
     design = sys.argv[1]
     if design == "one_item":  # issue 17.2: 10,005 raters on one item, plus a small crowd elsewhere

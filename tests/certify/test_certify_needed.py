@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly import simulate
-from humanly.certify import BOUNDS, Sample, certify, certify_summary
-from humanly.certify.evidence import REASONS, STATUSES
-from humanly.certify.needed import _max_score, confidence_at, items_needed, sample_at
+from humanly.certification import BOUNDS, Sample, certify, certify_summary
+from humanly.certification.evidence import REASONS, STATUSES
+from humanly.certification.needed import _max_score, confidence_at, items_needed, sample_at
 
 # every row of Table 4 as (L_N, U⁽ᵉ⁾_N, N, K), as in test_certify_paper.py
 TABLE4_ALL = {
@@ -90,7 +90,7 @@ def test_items_needed_on_a_grid(
 
 
 def test_s_oms_is_monotone_in_n_for_every_bound() -> None:
-    """Proved for Hoeffding and Bernstein (see humanly.certify.needed); checked for all three."""
+    """Proved for Hoeffding and Bernstein (see humanly.certification.needed); checked for all three."""
     rng = np.random.default_rng(0)
     ns = np.unique(np.r_[np.arange(2, 100), np.geomspace(100, 200_000, 150).astype(int)])
     for _ in range(25):

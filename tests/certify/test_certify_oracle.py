@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from humanly import simulate
-from humanly.certify import _assumptions as A
-from humanly.certify import certify
+from humanly.certification import _assumptions as A
+from humanly.certification import certify
 
 
 def _bootstrap_se(stat, n: int, reps: int = 600, seed: int = 0) -> float:
@@ -71,7 +71,7 @@ def test_theorem3_interval_matches_a_bootstrap() -> None:
     counts = d.ratings.counts
     g = d.gold.codes.astype(np.int64)
     p = d.predictions.hard("m").astype(np.int64)
-    from humanly._counts import plurality_credit
+    from humanly._core.counts import plurality_credit
 
     wrong = 1 - plurality_credit(counts, g)
     credit = plurality_credit(counts, p)

@@ -6,7 +6,12 @@ import math
 
 import pytest
 
-from humanly.certify import certify_summary, confidence, hoeffding_tail, theoretical_from_empirical
+from humanly.certification import (
+    certify_summary,
+    confidence,
+    hoeffding_tail,
+    theoretical_from_empirical,
+)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +104,7 @@ def test_not_admissible_reports_no_confidence() -> None:
 
 
 def test_t_from_delta_and_delta_from_t() -> None:
-    from humanly.certify import hoeffding_delta
+    from humanly.certification import hoeffding_delta
 
     res = certify_summary([0.971], 0.939, 1821, delta=0.01)
     fin = res.upper_bound.finite["hoeffding"]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly import InputError, simulate
-from humanly.certify import (
+from humanly.certification import (
     BOUNDS,
     Sample,
     bernstein_tail,
@@ -20,7 +20,7 @@ from humanly.certify import (
     confidence,
     hoeffding_tail,
 )
-from humanly.certify.needed import items_needed
+from humanly.certification.needed import items_needed
 
 
 def _sim():

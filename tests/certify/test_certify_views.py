@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from humanly import simulate
-from humanly.certify import certify, certify_summary
+from humanly.certification import certify, certify_summary
 from humanly.datasets import WIKI_ATTACK_OPTIONS, wiki_attack, wiki_attack_path
 from humanly.report.verdicts.certify import format_confidence, verdicts
 

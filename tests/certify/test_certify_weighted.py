@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly import Predictions, Ratings, simulate
-from humanly.certify import certify
-from humanly.certify.lower import aggregate_of, rater_weights
+from humanly.certification import certify
+from humanly.certification.lower import aggregate_of, rater_weights
 
 
 def _brute_lower(rows: list[tuple[int, str, int]], pred: dict[int, int], weighted: bool) -> float:

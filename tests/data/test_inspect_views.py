@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import humanly
-from humanly._result import Interval
-from humanly.report.verdicts.data import (
+from humanly._core.result import Interval
+from humanly.report.verdicts.inspect import (
     METHODS_ID,
     RATERS_SHOWN,
     interval_text,
@@ -230,7 +230,7 @@ def test_wording_helpers() -> None:
 
 def test_verdict_module_is_light() -> None:
     code = (
-        "import sys, humanly.report.verdicts.data\n"
+        "import sys, humanly.report.verdicts.inspect\n"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'jinja2', 'numpy') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -242,13 +242,13 @@ def test_verdict_module_is_light() -> None:
 
 def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     from humanly.report.methods import METHODS
-    from humanly.report.sections.data import METHODS_TEXT, data_section
+    from humanly.report.sections.inspect import METHODS_TEXT, data_section
 
     frame = _long()
     gold = pd.Series([0, 1, 1], index=["i0", "i1", "i2"])
     joined = humanly.join(frame, None, gold, missing="drop")
     section, s = data_section(joined.ratings, joined.gold, None)
-    assert isinstance(s, humanly.summary.RatingsSummary)
+    assert isinstance(s, humanly.crowd.inspect.RatingsSummary)
     assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect
     glance, raters = section.tables
     assert "1,000 resamples, seed 0); raters are not resampled" in glance.caption
@@ -267,7 +267,7 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
 
 
 def test_report_section_for_counts_has_no_rater_parts() -> None:
-    from humanly.report.sections.data import data_section
+    from humanly.report.sections.inspect import data_section
 
     r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10)
     section, s = data_section(r, None, None, seed=3, bootstrap=0)
@@ -277,7 +277,7 @@ def test_report_section_for_counts_has_no_rater_parts() -> None:
 
 def test_figures_are_461_pt_labelled_and_deterministic() -> None:
     from humanly.plots._style import to_svg
-    from humanly.plots.data import data_overview, rater_quality
+    from humanly.plots.inspect import data_overview, rater_quality
 
     s = humanly.summarize(_long(), bootstrap=0)
     assert s.raters is not None

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly.summary import summarize
+from humanly.crowd.inspect import summarize
 
 long_frames = st.lists(
     st.tuples(st.integers(0, 12), st.integers(0, 6), st.sampled_from(["a", "b", "c"])),

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly.dawid_skene import FLOOR, dawid_skene
-from humanly.raters import label_credit, rater_agreement, rater_summary
+from humanly.crowd.dawid_skene import FLOOR, dawid_skene
+from humanly.crowd.raters import label_credit, rater_agreement, rater_summary
 
 # ---------------------------------------------------------------------------- agreement, brute force
 

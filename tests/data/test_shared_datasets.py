@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import humanly
-from humanly.summary import summarize
+from humanly.crowd.inspect import summarize
 
 SNOW = {
     # folder: (file, items, raters, classes, plurality-vs-gold accuracy quoted as "about")

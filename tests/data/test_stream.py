@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from humanly import read_ratings
-from humanly.data.errors import InputError
 from humanly.data.stream import read_counts_stream
+from humanly.errors import InputError
 
 
 def _long(n_items: int, k: int, classes, seed: int) -> pd.DataFrame:

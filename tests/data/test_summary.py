@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 import humanly
-from humanly._result import Interval
-from humanly.agreement import AgreementIntervals, agreement_intervals
-from humanly.raters import RaterRow, RaterSummary
-from humanly.summary import AgreementSummary, CountSummary, GoldSummary, ModelSummary
+from humanly._core.result import Interval
+from humanly.crowd.agreement import AgreementIntervals, agreement_intervals
+from humanly.crowd.inspect import AgreementSummary, CountSummary, GoldSummary, ModelSummary
+from humanly.crowd.raters import RaterRow, RaterSummary
 
 
 def _study() -> tuple[humanly.Ratings, dict[str, object], pd.Series]:

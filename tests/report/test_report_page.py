@@ -183,7 +183,8 @@ def test_embedded_json_has_no_nan_and_every_key(carded: Report) -> None:
 
 def test_methods_text_may_be_one_paragraph_several_or_a_mapping(monkeypatch) -> None:
     from humanly.report import methods
-    from humanly.report.sections import budget, certify, data
+    from humanly.report.sections import budget, certify
+    from humanly.report.sections import inspect as data
 
     monkeypatch.setattr(certify, "METHODS_TEXT", ("One.", "Two."), raising=False)
     monkeypatch.setattr(budget, "METHODS_TEXT", {"budget": "B.", "budget-plan": "P."})

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from humanly._counts import compositions, lncomb, lnfall, unique_rows
+from humanly._core.counts import compositions, lncomb, lnfall, unique_rows
 from humanly.survey.combiners import clip_probs, tie_uniform
 from humanly.survey.scorers import Scorer
 

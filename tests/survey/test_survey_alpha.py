@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly.agreement import krippendorff_alpha_nominal
+from humanly.crowd.agreement import krippendorff_alpha_nominal
 from humanly.datasets import wiki_attack
 from humanly.simulate import RUNNING_EXAMPLE, running_example
 

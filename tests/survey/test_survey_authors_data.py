@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from humanly import Predictions, Ratings
-from humanly.agreement import krippendorff_alpha_nominal
+from humanly.crowd.agreement import krippendorff_alpha_nominal
 from humanly.survey import equivalence, truth_equivalence
 
 DATA = Path(__file__).parent / "data" / "authors_running_example"

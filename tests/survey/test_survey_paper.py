@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from humanly import Predictions, Ratings
-from humanly._counts import lnfall
+from humanly._core.counts import lnfall
 from humanly.simulate import RUNNING_EXAMPLE, running_example, urn
 from humanly.survey import equivalence, get_scorer
 

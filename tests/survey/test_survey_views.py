@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly.report.verdicts.survey import METHODS_ID, equivalence_range, verdicts, worth
+from humanly.report.verdicts.equivalence import METHODS_ID, equivalence_range, verdicts, worth
 from humanly.simulate import running_example
 from humanly.survey import ModelEquivalence, equivalence, truth_equivalence
 
@@ -163,7 +163,7 @@ def test_cli_states_errors_are_one_line(cli, files: dict[str, Path], tmp_path: P
 
 
 def test_render_cells_never_say_nan() -> None:
-    from humanly.cli.survey_render import equivalence_cell, range_cell
+    from humanly.cli.equivalence_render import equivalence_cell, range_cell
 
     assert equivalence_cell(None, "below_0", 9) == "< 0"
     assert equivalence_cell(None, "above_max", 9) == "> 9"
@@ -176,7 +176,7 @@ def test_render_cells_never_say_nan() -> None:
 def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ignore[no-untyped-def]
     import dataclasses
 
-    from humanly.cli.survey_render import headroom_line
+    from humanly.cli.equivalence_render import headroom_line
 
     res = equivalence(sim.ratings, sim.predictions, bootstrap=0, headroom=True, progress=False)
     line = headroom_line(res)
@@ -190,7 +190,7 @@ def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ig
 def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-untyped-def]
     from matplotlib.colors import to_hex
 
-    from humanly.plots.survey import plot_power_curve
+    from humanly.plots.equivalence import plot_power_curve
 
     res = equivalence(sim.ratings, sim.predictions, bootstrap=30, progress=False)
     colors = {"hard": "#123456", "soft": "#abcdef"}
@@ -217,7 +217,7 @@ def _cells(section) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # type: ignore[no-untyped-def]
-    from humanly.report.sections.survey import survey_headline, survey_section
+    from humanly.report.sections.equivalence import survey_headline, survey_section
 
     section, results = survey_section(
         sim.ratings, sim.gold, sim.predictions, bootstrap=40, states=sim.truth["states"]
@@ -248,7 +248,7 @@ def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # 
 
 
 def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ignore[no-untyped-def]
-    from humanly.report.sections.survey import survey_section
+    from humanly.report.sections.equivalence import survey_section
 
     section, results = survey_section(
         sim.ratings, None, sim.predictions.select(["soft"]), bootstrap=40, target_width=0.5
@@ -265,7 +265,7 @@ def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ig
 
 def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untyped-def]
     """A model worse than c_0 (a hard model under uncalibrated cross-entropy) reads as words."""
-    from humanly.report.sections import survey as sv
+    from humanly.report.sections import equivalence as sv
 
     res = equivalence(sim.ratings, sim.predictions, bootstrap=20, progress=False)
     run = sv._Run(res, None, ["hard", "soft"])

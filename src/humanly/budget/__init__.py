@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attach
+from .._core.lazy import attach
 
 if TYPE_CHECKING:
     from ._args import TIES, VOTE_TIES, Ties, VoteTies

@@ -1,4 +1,4 @@
-"""Argument checks shared by the budget functions, built on :mod:`humanly._checks`.
+"""Argument checks shared by the budget functions, built on :mod:`humanly._core.checks`.
 
 Each names the Python parameter (``budget=0: give a whole number ≥ 1``); the command line rewrites
 ``name=`` into its flag in one place. Two kinds of tie have their own names and choices:
@@ -25,8 +25,8 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_number, check_probability
-from ..data.errors import InputError
+from .._core.checks import check_choice, check_int, check_number, check_probability
+from ..errors import InputError
 
 __all__ = [
     "TIES",

@@ -19,10 +19,10 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 import pandas as pd
 
-from .._checks import check_number, check_probability
-from .._counts import plurality_credit
-from .._result import Result
-from ..agreement import mean_pairwise_agreement
+from .._core.checks import check_number, check_probability
+from .._core.counts import plurality_credit
+from .._core.result import Result
+from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions, join
 from ._args import (
     Ties,

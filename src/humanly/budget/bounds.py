@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data.errors import InputError
+from ..errors import InputError
 from ._args import check_n
 
 if TYPE_CHECKING:

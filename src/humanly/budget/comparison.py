@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from .._checks import check_int
-from .._result import Result
+from .._core.checks import check_int
+from .._core.result import Result
 from ._args import (
     Ties,
     VoteTies,

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from .._result import Result
-from ..data.errors import InputError
+from .._core.result import Result
+from ..errors import InputError
 from ._args import Ties, check_n, check_ties
 from ._binom import binom_pmf
 from .gap import Gap, as_gap

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_number
-from .._result import Result
+from .._core.checks import check_number
+from .._core.result import Result
 from .bounds import cramer_exponent
 
 __all__ = ["Gap", "as_gap", "gap_correlated", "gap_independent"]

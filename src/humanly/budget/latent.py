@@ -78,9 +78,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_number
-from .._result import Result
-from ..data.errors import InputError
+from .._core.checks import check_choice, check_int, check_number
+from .._core.result import Result
+from ..errors import InputError
 from ._args import VoteTies
 from .models import CorrelatedModel, majority_accuracy, subset_majority
 

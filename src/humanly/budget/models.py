@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special
 
-from .._checks import check_int, check_number
-from .._result import Result
-from ..data.errors import InputError
+from .._core.checks import check_int, check_number
+from .._core.result import Result
+from ..errors import InputError
 from ._args import VoteTies, check_accuracy, check_vote_ties
 from ._binom import binom_pmf
 from .gap import Gap, gap_correlated, gap_independent

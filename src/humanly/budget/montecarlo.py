@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_int
-from .._parallel import run_tasks
-from .._random import stream
-from .._result import Result
+from .._core.checks import check_int
+from .._core.parallel import run_tasks
+from .._core.result import Result
+from .._core.rng import stream
 from ._args import Ties, VoteTies, check_ties, check_vote_ties
 from .models import Model
 

@@ -39,10 +39,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._checks import check_choice, check_int, check_probability
-from .._counts import compositions, logfact
-from .._result import Result
-from ..data.errors import InputError
+from .._core.checks import check_choice, check_int, check_probability
+from .._core.counts import compositions, logfact
+from .._core.result import Result
+from ..errors import InputError
 from ._args import Ties, check_budget, check_ms, check_ties, items_for_budget
 from .exact import outcome
 from .gap import Gap

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._checks import check_int, check_number, check_probability
-from .._parallel import run_tasks
-from .._random import stream
-from .._result import Result
-from ..data.errors import InputError
+from .._core.checks import check_int, check_number, check_probability
+from .._core.parallel import run_tasks
+from .._core.result import Result
+from .._core.rng import stream
+from ..errors import InputError
 from ._args import check_budget, check_ms, items_for_budget
 from .exact import outcome
 from .models import IndependentModel, Model, majority_accuracy

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._parallel import run_tasks
-from .._random import stream
+from .._core.parallel import run_tasks
+from .._core.rng import stream
 from ..data import InputError, Predictions, Ratings
 from ._args import VoteTies
 from .latent import (

@@ -32,9 +32,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._bootstrap import percentile_interval
-from .._checks import check_choice, check_int
-from .._result import Interval, Result
+from .._core.bootstrap import percentile_interval
+from .._core.checks import check_choice, check_int
+from .._core.result import Interval, Result
 from ..data import InputError, join
 from ._args import (
     Ties,

@@ -25,8 +25,8 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from .._result import Result
-from ..data.errors import InputError
+from .._core.result import Result
+from ..errors import InputError
 from ._args import (
     Ties,
     VoteTies,

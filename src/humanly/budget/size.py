@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from .._result import Result
+from .._core.result import Result
 from ._args import (
     Ties,
     VoteTies,

@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._atomic import atomic_path
-from .._checks import check_int, check_number
-from .._parallel import check_workers, dask_client
-from .._progress import progress
-from .._result import Result
-from ..data.errors import InputError
+from .._core.atomic import atomic_path
+from .._core.checks import check_int, check_number
+from .._core.parallel import check_workers, dask_client
+from .._core.progress import progress
+from .._core.result import Result
+from ..errors import InputError
 from . import _kernel
 from ._args import check_ms
 from .exact import outcomes

@@ -27,8 +27,8 @@ import math
 import numpy as np
 from scipy import special
 
-from .._checks import check_int
-from ..data.errors import InputError
+from .._core.checks import check_int
+from ..errors import InputError
 from ._args import VoteTies, check_vote_ties
 from .models import CorrelatedModel, Model, majority_accuracy
 

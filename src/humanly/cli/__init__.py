@@ -15,15 +15,15 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from .._atomic import exit_on_signals
+from .._core.atomic import exit_on_signals
 from ._app import add_command, new_typer
 from .budget_cmd import budget_app
 from .certify_cmd import certify_command
 from .demo_cmd import demo_command
+from .equivalence_cmd import equivalence_command
 from .inspect_cmd import inspect_command
 from .report_cmd import report_command
 from .simulate_cmd import simulate_app
-from .survey_cmd import equivalence_command
 
 __all__ = ["app", "main"]
 

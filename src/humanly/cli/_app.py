@@ -1,6 +1,6 @@
 """The typer application object and the conventions every command follows.
 
-* Bad input raises :class:`~humanly.data.errors.InputError` anywhere below a command, and a usage error
+* Bad input raises :class:`~humanly.errors.InputError` anywhere below a command, and a usage error
   (``--seed abc``) is raised by the parser; :meth:`HumanlyGroup.main` turns both into one line on stderr
   (``humanly: error: ...``) and exit status 2 — no traceback, no usage box, no output file.
 * Library messages name Python parameters (``missing="drop"``, ``item_col=``) because the same checks
@@ -24,7 +24,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from ..data.errors import InputError
+from ..errors import InputError
 from ._console import clean
 
 __all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_flags"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._atomic import require_writable
-from ..data.errors import InputError
+from .._core.atomic import require_writable
+from ..errors import InputError
 
 __all__ = ["FIGURE_SUFFIXES", "check_output_file", "check_output_folder", "check_plot"]
 
@@ -43,7 +43,7 @@ def check_output_file(
 
     >>> check_output_file(Path("."), force=True)
     Traceback (most recent call last):
-    humanly.data.errors.InputError: -o .: is a folder; give a file name, e.g. out
+    humanly.errors.InputError: -o .: is a folder; give a file name, e.g. out
     """
     if path.is_dir():
         example = path / ("out" + (suffixes[0] if suffixes else ""))
@@ -61,7 +61,7 @@ def check_output_folder(path: Path, *, option: str = "-o") -> None:
 
     >>> check_output_folder(Path("no-such-parent/x"))
     Traceback (most recent call last):
-    humanly.data.errors.InputError: -o no-such-parent/x: folder no-such-parent does not exist; create it first
+    humanly.errors.InputError: -o no-such-parent/x: folder no-such-parent does not exist; create it first
     """
     if path.exists() and not path.is_dir():
         raise InputError(f"{option} {path}: is a file, not a folder; give a folder name")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..data.errors import InputError
+from ..errors import InputError
 from . import _console as ui
 from . import budget_inputs as inputs
 from . import budget_render as render

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..data.errors import InputError
+from ..errors import InputError
 
 #: A confusion matrix as nested lists (rows: the true class).
 Matrix = list[list[float]]

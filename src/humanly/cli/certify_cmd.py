@@ -1,8 +1,8 @@
 """``humanly certify``: is a model superhuman? Bounds, confidence and verdict (Xu, Walder & Xu).
 
 Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
-Python :func:`~humanly.certify.certify`) and on published numbers (``humanly certify --lower 0.949
-0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certify.certify_summary`). The old
+Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower 0.949
+0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). The old
 ``--annotators`` (slots/named, or K) still works, with a note. After the tables, one verdict sentence
 per model (:mod:`humanly.report.verdicts.certify`), naming the upper bound it rests on.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..data.errors import InputError
+from ..errors import InputError
 from . import _console as ui
 from ._app import _NUMBER
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
@@ -24,7 +24,7 @@ from .certify_render import render, verdict_lines
 from .options import StudyOptions, load_study, split_list, study_inputs
 
 if TYPE_CHECKING:
-    from ..certify import CertifyResult
+    from ..certification import CertifyResult
 
 __all__ = ["certify_command"]
 
@@ -180,7 +180,7 @@ def _mode(
 def _summary(
     mode: _Mode, study: StudyOptions, lower: list[float] | None, n: list[int] | None, **options: Any
 ) -> CertifyResult:
-    """Summary mode: :func:`~humanly.certify.certify_summary` on published numbers."""
+    """Summary mode: :func:`~humanly.certification.certify_summary` on published numbers."""
     if not lower or not mode.upper or not n:
         raise InputError(
             "give a RATINGS file, or summary mode: --lower L1 [L2 ...] --upper U --n N [--k K]"
@@ -190,7 +190,7 @@ def _summary(
         raise InputError(f"{data_only[0]} needs a RATINGS file; drop it in summary mode")
     if len(mode.upper) != 1:
         raise InputError(f"--upper: give one published U⁽ᵉ⁾, got {len(mode.upper)}")
-    from ..certify import certify_summary
+    from ..certification import certify_summary
 
     return certify_summary(
         lower,
@@ -203,13 +203,13 @@ def _summary(
 
 
 def _data(mode: _Mode, study: StudyOptions, **options: Any) -> CertifyResult:
-    """Data mode: :func:`~humanly.certify.certify` on the study inputs."""
+    """Data mode: :func:`~humanly.certification.certify` on the study inputs."""
     if mode.upper:
         raise InputError("a numeric --upper is for summary mode; drop it or the RATINGS file")
     if mode.k is not None:
         raise InputError("--k is for summary mode; with a RATINGS file K comes from the data")
     s = load_study(study)
-    from ..certify import certify
+    from ..certification import certify
 
     return certify(
         s.ratings,

@@ -1,6 +1,6 @@
 """Tables for ``humanly certify``: the upper bound (with Lemma 2's check), each model's verdict under
 both upper bounds, the bounds compared, the checks against gold and the curve over k; then the verdict
-sentences. Views of a :class:`~humanly.certify.CertifyResult`; no statistics here."""
+sentences. Views of a :class:`~humanly.certification.CertifyResult`; no statistics here."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from ..report.verdicts.certify import format_confidence, verdicts
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
-    from ..certify import CertifyResult
-    from ..certify.evidence import Evidence
-    from ..certify.lemma2 import Lemma2Check
-    from ..certify.oracle import AssumptionCheck, OracleCheck
+    from ..certification import CertifyResult
+    from ..certification.evidence import Evidence
+    from ..certification.lemma2 import Lemma2Check
+    from ..certification.oracle import AssumptionCheck, OracleCheck
 
 __all__ = ["render", "verdict_lines"]
 

@@ -44,8 +44,8 @@ def inspect_command(
     with percentile bootstrap intervals over items; with named raters, each rater's agreement with the
     others and Dawid–Skene accuracy; with --predictions, each model's agreement with the plurality
     label; with gold, their accuracy."""
-    from ..report.verdicts.data import verdicts
-    from ..summary import summarize
+    from ..crowd.inspect import summarize
+    from ..report.verdicts.inspect import verdicts
     from .inspect_render import render
 
     s = load_study(study)

@@ -1,5 +1,5 @@
 """Tables for ``humanly inspect``: the summary (sizes, agreement with its bootstrap intervals, gold,
-models) and, with named raters, the raters table. Views of a :class:`~humanly.summary.RatingsSummary`;
+models) and, with named raters, the raters table. Views of a :class:`~humanly.crowd.inspect.RatingsSummary`;
 no statistics here. An undefined value is "—" with its reason, never ``nan``."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..report._cells import number_text
-from ..report.verdicts.data import (
+from ..report.verdicts.inspect import (
     RATERS_SHOWN,
     bootstrap_caption,
     dawid_skene_text,
@@ -20,9 +20,9 @@ from ..report.verdicts.data import (
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
-    from .._result import Interval
-    from ..raters import RaterSummary
-    from ..summary import CountSummary, RatingsSummary
+    from .._core.result import Interval
+    from ..crowd.inspect import CountSummary, RatingsSummary
+    from ..crowd.raters import RaterSummary
 
 __all__ = ["render", "render_raters", "render_summary"]
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.models import ArgumentInfo
 
-from ..data.errors import InputError
+from ..errors import InputError
 
 if TYPE_CHECKING:
     from ..data import Study

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..data.errors import InputError
+from ..errors import InputError
 from . import _console as ui
 from ._app import add_command, new_typer
 from ._common import Force, Json, Seed

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attach
-from .errors import InputError
+from .._core.lazy import attach
+from ..errors import InputError
 
 if TYPE_CHECKING:
     from .inputs import Study, as_gold, as_ratings, join

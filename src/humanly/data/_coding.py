@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = [
     "Locator",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = [
     "GOLD_NAMES",
@@ -88,7 +88,7 @@ def pick_column(
 
     >>> pick_column(["doc", "who", "y"], None, ITEM_NAMES, role="item", param="item_col", where="r.csv")
     Traceback (most recent call last):
-    humanly.data.errors.InputError: r.csv: missing required item column (looked for item, task, \
+    humanly.errors.InputError: r.csv: missing required item column (looked for item, task, \
 item_id, question, task_id, question_id; columns: doc, who, y); name it with item_col=
     """
     cols = [str(c) for c in columns]

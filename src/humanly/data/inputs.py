@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import code_labels, show
-from .errors import InputError
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .predictions import Gold, ModelOutput, Predictions, align, model_output
 from .ratings import Ratings

@@ -10,7 +10,7 @@ Three layouts of a table, and two of an array:
   layout without names.
 
 Every function here validates its input and returns a :class:`Coded` (or raises
-:class:`~humanly.data.errors.InputError` naming the row and column at fault); none builds a
+:class:`~humanly.errors.InputError` naming the row and column at fault); none builds a
 ``Ratings``, so ``Ratings``' own constructors build on this module and not on the file readers.
 
 >>> import numpy as np
@@ -29,9 +29,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import Locator, code_labels, coerce_classes, ids_to_index, python_scalar, show
 from .columns import ITEM_NAMES, LABEL_NAMES, RATER_NAMES, normalise_name, pick_column
-from .errors import InputError
 from .tables import Table
 
 __all__ = [

@@ -22,8 +22,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import show
-from .errors import InputError
 
 __all__ = ["MissingPolicy", "align_index", "check_missing", "mismatch", "no_match"]
 

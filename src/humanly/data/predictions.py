@@ -21,8 +21,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import code_labels, show
-from .errors import InputError
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .ratings import Ratings
 
@@ -57,7 +57,7 @@ def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float =
 
     >>> check_probabilities(np.array([[0.5, 0.4]]), lambda i: f"row {i + 1}")
     Traceback (most recent call last):
-    humanly.data.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
+    humanly.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
     """
     bad_nan = ~np.isfinite(p).all(axis=1)
     if bad_nan.any():

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import Locator
-from .errors import InputError
 from .layouts import (
     Coded,
     DuplicatePolicy,

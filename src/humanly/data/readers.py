@@ -8,7 +8,7 @@
 
 Files are read by extension (:mod:`humanly.data.tables`); columns are found by name
 (:mod:`humanly.data.columns`) unless given. Every problem is one
-:class:`~humanly.data.errors.InputError` line naming the file, line or row, column or value, and the
+:class:`~humanly.errors.InputError` line naming the file, line or row, column or value, and the
 fix, written with the Python parameter (``item_col=``) that the command line shows as its flag.
 To read ratings, predictions and gold together, joined by item id, use :func:`humanly.read_study`.
 """
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import code_labels, coerce_classes, ids_to_index, show
 from .columns import (
     GOLD_NAMES,
@@ -34,7 +35,6 @@ from .columns import (
     normalise_name,
     pick_column,
 )
-from .errors import InputError
 from .layouts import (
     CountsSpec,
     DuplicatePolicy,

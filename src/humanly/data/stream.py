@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ._coding import coerce_classes, python_scalar, show, sort_classes
 from .columns import ITEM_NAMES, LABEL_NAMES, pick_column
-from .errors import InputError
 from .ratings import Ratings
 
 __all__ = ["read_counts_stream"]

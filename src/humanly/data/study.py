@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ..errors import InputError
 from .inputs import Study, join
 from .layouts import CountsSpec, DuplicatePolicy, index_as_items
 from .matching import MissingPolicy, check_missing

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._atomic import atomic_path
-from .errors import InputError
+from .._core.atomic import atomic_path
+from ..errors import InputError
 
 __all__ = [
     "COMPRESSIONS",
@@ -126,7 +126,7 @@ def read_table(
 
     >>> read_table(pd.DataFrame({"item": []}))
     Traceback (most recent call last):
-    humanly.data.errors.InputError: DataFrame: no rows; give at least one
+    humanly.errors.InputError: DataFrame: no rows; give at least one
     """
     if isinstance(source, pd.DataFrame):
         return _wrap_frame(source, name or "DataFrame")
@@ -345,7 +345,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], *, force: boo
 
     ``force=False`` never replaces an existing file: the file is published by an exclusive link, so of
     two writers of the same new file exactly one succeeds and the other raises
-    :class:`~humanly._atomic.OutputExists` (an :class:`InputError`).
+    :class:`~humanly._core.atomic.OutputExists` (an :class:`InputError`).
 
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()

@@ -1,6 +1,6 @@
 """Figures (matplotlib), one function per figure, no analysis inside: each takes a result object.
 
-Sub-modules per paper: ``humanly.plots.certify``, ``humanly.plots.survey``, ``humanly.plots.budget``.
+Sub-modules per paper: ``humanly.plots.certify``, ``humanly.plots.equivalence``, ``humanly.plots.budget``.
 """
 
 from ._style import figure, model_colors, save_figure

@@ -18,8 +18,8 @@ import matplotlib
 matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt
 
-from .._atomic import atomic_path
-from ..data.errors import InputError
+from .._core.atomic import atomic_path
+from ..errors import InputError
 
 __all__ = [
     "COLUMN_WIDTH",

@@ -1,4 +1,4 @@
-"""Figures for :mod:`humanly.certify`: bounds against the number of raters (the paper's Fig. 3) and
+"""Figures for :mod:`humanly.certification`: bounds against the number of raters (the paper's Fig. 3) and
 the confidence score S(t_u) of Theorem 7 per model. Each function returns a matplotlib Figure 6.4 in
 (461 pt) wide, draws a result only, labels every line, keeps its legend off the data (under the axes)
 and takes ``colors`` (model → colour; default :func:`~humanly.plots._style.model_colors` of the models it
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..certify import CertifyResult
+from ..certification import CertifyResult
 from ..data import InputError
 from ._style import FIGURE_WIDTH, figure, model_colors
 
@@ -40,7 +40,7 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
     k raters, for k = 1 … K; with gold, the true accuracies as dotted lines (each labelled).
 
     >>> from humanly import simulate
-    >>> from humanly.certify import certify
+    >>> from humanly.certification import certify
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
     >>> fig = plot_curve(certify(d.ratings, d.predictions, gold=d.gold, curve=True))
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][-2:]
@@ -91,7 +91,7 @@ def plot_confidence(
     HMS and OMS choices, and the lines S = 0 and S = 1 − α, labelled. The y-axis shows all of S,
     negative values included (a negative S is no evidence, not a probability).
 
-    >>> from humanly.certify import certify_summary
+    >>> from humanly.certification import certify_summary
     >>> fig = plot_confidence(certify_summary([0.949, 0.971, 0.93], 0.939, 1821))  # BERT: S < 0
     >>> bool(fig.axes[0].get_ylim()[0] < -0.5)
     True

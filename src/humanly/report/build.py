@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import __version__
-from .._atomic import atomic_path
-from .._progress import progress
-from .._result import Result, jsonable
+from .._core.atomic import atomic_path
+from .._core.progress import progress
+from .._core.result import Result, jsonable
 from ..data import Gold, InputError, Predictions, Ratings
 from ..plots._style import model_colors
 from ._page import Figure, Section, Table
@@ -88,7 +88,7 @@ class Report(Result):
         """Write the page atomically: to a temporary file in the target folder, then published under
         ``path`` in one step — replacing an existing page only with ``force``; without it, of two
         writers of the same new page exactly one succeeds (the other raises
-        :class:`~humanly._atomic.OutputExists`, an :class:`InputError`)."""
+        :class:`~humanly._core.atomic.OutputExists`, an :class:`InputError`)."""
         target = Path(path)
         if target.is_dir():
             raise InputError(
@@ -142,8 +142,8 @@ SectionBuilder = Callable[..., tuple[Section, Any]]
 def _builders() -> list[tuple[str, SectionBuilder]]:
     from .sections.budget import budget_section
     from .sections.certify import certify_section
-    from .sections.data import data_section
-    from .sections.survey import survey_section
+    from .sections.equivalence import survey_section
+    from .sections.inspect import data_section
 
     return [
         ("inspect", data_section),
@@ -160,8 +160,8 @@ BUILDERS: list[tuple[str, SectionBuilder]] = _builders()
 def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
     from .sections.budget import budget_headline
     from .sections.certify import certify_headline
-    from .sections.data import data_headline
-    from .sections.survey import survey_headline
+    from .sections.equivalence import survey_headline
+    from .sections.inspect import data_headline
 
     return {
         "inspect": data_headline,

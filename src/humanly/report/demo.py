@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from .._result import Result
+from .._core.result import Result
 from ..data import InputError
 from ..datasets import wiki_attack, wiki_attack_path
 from ..simulate import SimulatedData, running_example

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._atomic import atomic_path, require_writable
-from .._result import Result
+from .._core.atomic import atomic_path, require_writable
+from .._core.result import Result
 from ..data import InputError
 from ._cells import DASH_NOTE
 

@@ -16,9 +16,9 @@ __all__ = ["METHODS", "methods_paragraphs"]
 
 #: topic → the module whose ``METHODS_TEXT`` describes it (page order of the Methods section)
 _MODULES = {
-    "data": ".sections.data",
+    "data": ".sections.inspect",
     "certify": ".sections.certify",
-    "survey": ".sections.survey",
+    "survey": ".sections.equivalence",
     "budget": ".sections.budget",
 }
 

@@ -84,7 +84,7 @@ _DEPRECATED = {"CurvePoint": ("PowerCurvePoint", PowerCurvePoint)}
 
 def __getattr__(name: str) -> Any:
     """``humanly.survey.CurvePoint`` still works, with a DeprecationWarning (it clashed with
-    ``humanly.certify.CurvePoint``)."""
+    ``humanly.certification.CurvePoint``)."""
     if name in _DEPRECATED:
         new, obj = _DEPRECATED[name]
         warnings.warn(

@@ -13,7 +13,7 @@ Items are compressed into their D distinct count vectors ``v`` (multiplicities `
   the floor.
 
 Before allocating, :func:`make_plan` estimates the bytes these arrays need from the number of
-sub-count vectors of each item (:func:`humanly._counts.count_subvectors`) and stops with one sentence
+sub-count vectors of each item (:func:`humanly._core.counts.count_subvectors`) and stops with one sentence
 naming what to change (``max_k=`` or ``method="sampled"``) when they exceed
 :data:`EXACT_MEMORY_BUDGET`.
 """
@@ -24,7 +24,7 @@ import dataclasses
 
 import numpy as np
 
-from .._counts import (
+from .._core.counts import (
     count_subvectors,
     lncomb,
     lnfall,

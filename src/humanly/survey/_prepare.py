@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_choice, check_int
+from .._core.checks import check_choice, check_int
 from ..data import InputError, Predictions, Ratings
 from . import _engine as eng
 from ._replicates import Engine

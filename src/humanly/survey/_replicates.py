@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .._parallel import run_tasks
-from .._random import stream
+from .._core.parallel import run_tasks
+from .._core.rng import stream
 from . import _engine as eng
 from ._sampled import sampled_classifier, sampled_curve
 from .scorers import Scorer

@@ -9,10 +9,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._bootstrap import percentile_interval
-from .._checks import check_int, check_number
-from .._parallel import check_workers
-from .._result import Interval
+from .._core.bootstrap import percentile_interval
+from .._core.checks import check_int, check_number
+from .._core.parallel import check_workers
+from .._core.result import Interval
 from ..data import InputError, join
 from ._prepare import Options, Prepared, check_options, prepare
 from ._replicates import Replicates, run

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_number
+from .._core.checks import check_choice, check_int, check_number
 from ..data import InputError
 
 __all__ = ["CALIBRATIONS", "calibrate_outputs", "isotonic_fit"]

@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .._checks import check_choice
+from .._core.checks import check_choice
 from ..data import InputError
 
 __all__ = [
@@ -262,7 +262,7 @@ def get_combiner(spec: Any, clip: tuple[float, float] = (0.02, 0.98)) -> Any:
     >>> get_combiner("median")
     Traceback (most recent call last):
     ...
-    humanly.data.errors.InputError: combiner='median': use one of 'majority', 'plurality', 'frequency', 'abc'
+    humanly.errors.InputError: combiner='median': use one of 'majority', 'plurality', 'frequency', 'abc'
     """
     if isinstance(spec, str):
         check_choice("combiner", spec, tuple(COMBINERS))

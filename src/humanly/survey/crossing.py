@@ -1,5 +1,5 @@
 """Reading a score off a power curve (Survey Equivalence, Algorithm 4) and the bootstrap ranges of the
-curve and of the reading, with the percentile rule shared by every analysis (:mod:`humanly._bootstrap`).
+curve and of the reading, with the percentile rule shared by every analysis (:mod:`humanly._core.bootstrap`).
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from .._bootstrap import percentile_interval
-from .._result import Interval
+from .._core.bootstrap import percentile_interval
+from .._core.result import Interval
 from .results import PowerCurvePoint
 
 __all__ = [

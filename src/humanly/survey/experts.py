@@ -19,9 +19,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._checks import check_int
-from .._counts import lncomb, lnfall, subvectors
-from .._random import stream
+from .._core.checks import check_int
+from .._core.counts import lncomb, lnfall, subvectors
+from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
 from . import _levels

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_int, check_number
-from .._counts import compositions
+from .._core.checks import check_int, check_number
+from .._core.counts import compositions
 from ..data import InputError, join
 from .results import Headroom, HeadroomSupport
 

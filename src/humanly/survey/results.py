@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._bootstrap import percentile_interval
-from .._result import Interval, Result
+from .._core.bootstrap import percentile_interval
+from .._core.result import Interval, Result
 
 __all__ = [
     "AmateurWorth",

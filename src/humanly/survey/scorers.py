@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_choice
+from .._core.checks import check_choice
 from .combiners import TIE_TOL, tie_uniform
 
 __all__ = ["SCORERS", "Scorer", "agreement_terms", "ce_terms", "get_scorer", "make_scorer"]
@@ -236,7 +236,7 @@ def get_scorer(spec: Any) -> Scorer:
     >>> get_scorer("accuracy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    humanly.data.errors.InputError: scorer='accuracy': use one of 'agreement', 'cross_entropy', ...
+    humanly.errors.InputError: scorer='accuracy': use one of 'agreement', 'cross_entropy', ...
     """
     if isinstance(spec, Scorer):
         return spec

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._result import Result
+from .._core.result import Result
 from ..data import InputError, Ratings, join
 from . import _engine as eng
 from ._prepare import _max_k, _model_outputs, check_options, positive_index

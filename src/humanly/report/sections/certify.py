@@ -2,8 +2,8 @@
 
 Register with ``BUILDERS.append(("certify", certify_section))``, ``HEADLINES["certify"] =
 certify_headline`` and ``METHODS["certify"] = METHODS_TEXT``. The section lays out a
-:class:`~humanly.certify.CertifyResult` (no statistics here): the upper bounds with Lemma 2's check, each
-model's verdict under the U_N used and under the other upper bound, the checks against gold, the
+:class:`~humanly.certification.CertifyResult` (no statistics here): the upper bounds with Lemma 2's
+check, each model's verdict under the U_N used and under the other upper bound, the checks against gold, the
 figures, and the verdict sentences of :mod:`humanly.report.verdicts.certify`.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...certify import CertifyResult, certify
+from ...certification import CertifyResult, certify
 from ...data import Gold, InputError, Predictions, Ratings
 from .._page import Figure, Section, Table
 from ..verdicts.certify import format_confidence, format_number, verdicts
@@ -341,7 +341,7 @@ def _headline_status(v: dict[str, Any]) -> str:
 def certify_headline(d: dict[str, Any] | None) -> str | None:
     """One line for the terminal from the embedded ``to_dict()``.
 
-    >>> from humanly.certify import certify_summary
+    >>> from humanly.certification import certify_summary
     >>> certify_headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]).to_dict())
     'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
     >>> d = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"]).to_dict()

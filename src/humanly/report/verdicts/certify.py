@@ -1,5 +1,5 @@
 """Certify's verdicts: one sentence per model a reviewer can quote, built from a
-:class:`~humanly.certify.CertifyResult` only (the command line prints them after its tables, the report
+:class:`~humanly.certification.CertifyResult` only (the command line prints them after its tables, the report
 opens with them).
 
 Each sentence says what the certificate shows under the upper bound U_N it used, and **names that upper
@@ -8,7 +8,7 @@ the theorem-backed U⁽ᵗ⁾ only as K grows (Lemma 2), so the verdict under th
 (``by_upper``) follows in the same paragraph. A negative S is "no evidence (S < 0)", never a negative
 probability; a model whose L_N does not exceed U_N is "not superhuman by these bounds".
 
->>> from humanly.certify import certify_summary
+>>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
 >>> print(verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
 SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds the average rater's upper bound
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ...certify import CertifyResult, ModelCertificate
-    from ...certify.evidence import Evidence
+    from ...certification import CertifyResult, ModelCertificate
+    from ...certification.evidence import Evidence
 
 __all__ = ["BOUND_NAMES", "METHODS_ID", "format_confidence", "format_number", "verdicts"]
 
@@ -250,7 +250,7 @@ def _gold(result: CertifyResult, m: ModelCertificate) -> str:
 def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
     e = m.evidence
     if e is None:  # results built by hand without evidence: read the confidence as the library does
-        from ...certify.evidence import Evidence
+        from ...certification.evidence import Evidence
 
         s = m.confidence.oms
         status = (
@@ -279,7 +279,7 @@ def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
     """One :class:`~humanly.report.verdicts.Verdict` per model of ``result``: the verdict under the
     upper bound U_N the result used, named, and the verdict under the other upper bound beside it.
 
-    >>> from humanly.certify import certify_summary
+    >>> from humanly.certification import certify_summary
     >>> v = verdicts(certify_summary([0.80], 0.85, 500, models=["m"]))[0]
     >>> v.status, v.sentence.split(":")[0]
     ('not applicable', 'm is not superhuman by these bounds')

@@ -1,0 +1,123 @@
+"""Argument checks for the public functions: one clear sentence that names the Python parameter.
+
+Every check raises :class:`~humanly.errors.InputError` (a ``ValueError``) for a value of the right
+type but outside its range, and ``TypeError`` for a value of the wrong type (``None`` where a number is
+needed, a string for an integer, a float with a fraction for a count). Messages name the parameter as a
+Python caller writes it (``alpha=1.5``); the command line translates those names to its flags in one
+place (``humanly.cli``), so the same check serves both.
+
+>>> check_probability("alpha", 0.05, open_low=True, open_high=True)
+0.05
+>>> check_int("bootstrap", 200, minimum=0)
+200
+>>> check_int("n", 1.5)
+Traceback (most recent call last):
+...
+TypeError: n=1.5: give a whole number
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = [
+    "check_choice",
+    "check_int",
+    "check_number",
+    "check_probability",
+    "check_seed",
+]
+
+T = TypeVar("T")
+
+
+def _show(value: Any) -> str:
+    return repr(value.item() if hasattr(value, "item") and not isinstance(value, str) else value)
+
+
+def check_number(
+    name: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    open_low: bool = False,
+    open_high: bool = False,
+    allow_none: bool = False,
+) -> Any:
+    """A finite real number within ``[minimum, maximum]`` (ends excluded when ``open_*``)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={_show(value)}: give a number")
+    x = float(value)
+    if not math.isfinite(x):
+        raise InputError(f"{name}={_show(value)}: give a finite number")
+    low_bad = minimum is not None and (x <= minimum if open_low else x < minimum)
+    high_bad = maximum is not None and (x >= maximum if open_high else x > maximum)
+    if low_bad or high_bad:
+        lo = "(" if open_low else "["
+        hi = ")" if open_high else "]"
+        lo_s = "-inf" if minimum is None else f"{minimum:g}"
+        hi_s = "inf" if maximum is None else f"{maximum:g}"
+        raise InputError(f"{name}={_show(value)}: give a value in {lo}{lo_s}, {hi_s}{hi}")
+    return value
+
+
+def check_probability(
+    name: str, value: Any, *, open_low: bool = False, open_high: bool = False
+) -> Any:
+    """A probability in [0, 1] (ends excluded when ``open_*``)."""
+    return check_number(
+        name, value, minimum=0.0, maximum=1.0, open_low=open_low, open_high=open_high
+    )
+
+
+def check_int(
+    name: str,
+    value: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    allow_none: bool = False,
+) -> Any:
+    """A whole number (an ``int``, or a float without a fraction) within ``[minimum, maximum]``."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={_show(value)}: give a whole number")
+    if not isinstance(value, numbers.Integral):
+        x = float(value)
+        if not math.isfinite(x) or x != math.floor(x):
+            raise TypeError(f"{name}={_show(value)}: give a whole number")
+        value = int(x)
+    v = int(value)
+    if minimum is not None and v < minimum:
+        raise InputError(f"{name}={v}: give a whole number ≥ {minimum}")
+    if maximum is not None and v > maximum:
+        raise InputError(f"{name}={v}: give a whole number ≤ {maximum}")
+    return v
+
+
+def check_seed(name: str, value: Any) -> Any:
+    """A seed: ``None``, a non-negative whole number, or a ``numpy.random.Generator``."""
+    if value is None:
+        return None
+    if isinstance(value, np.random.Generator):
+        return value
+    return check_int(name, value, minimum=0)
+
+
+def check_choice(name: str, value: T, choices: Sequence[T]) -> T:
+    """One of ``choices``."""
+    if value not in choices:
+        listed = ", ".join(repr(c) for c in choices)
+        raise InputError(f"{name}={_show(value)}: use one of {listed}")
+    return value

@@ -1,0 +1,118 @@
+"""What a certificate says, typed for a report to phrase: the verdict (``status``), why (``reason``) and
+what it would take (``items_needed``).
+
+The confidence S = 1 − δ_u − δ_l of Theorem 7 is a union bound: it is negative when the finite-sample
+deviations cannot both fit inside the margin L_N − U_N − τ at this N. Such an S is reported as is (the
+JSON keeps it), and the :class:`Evidence` says "no evidence (S < 0)" rather than letting a reader
+compare a negative confidence with a positive margin.
+
+=========================================  =============================================================
+``status``                                 when
+=========================================  =============================================================
+``"certified"``                            S_OMS ≥ 1 − α
+``"not certified"``                        0 ≤ S_OMS < 1 − α
+``"no evidence (S < 0)"``                  S_OMS < 0: the deviations at this N exceed the margin
+``"not applicable (L_N ≤ U_N + τ)"``       no margin: no t_u is admissible, S is not defined
+=========================================  =============================================================
+
+``reason`` is one of :data:`REASONS`. No sentence with numbers is built here: the report phrases them.
+
+>>> from humanly.certification import certify_summary
+>>> e = certify_summary([0.971], 0.939, 1821).models[0].evidence
+>>> e.status, e.reason, e.items_needed
+('not certified', 'margin_small_for_n', 4149)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .._core.result import Result
+from .confidence_score import ConfidenceScore
+
+__all__ = ["REASONS", "STATUSES", "Evidence", "evidence_of"]
+
+CERTIFIED = "certified"
+NOT_CERTIFIED = "not certified"
+NO_EVIDENCE = "no evidence (S < 0)"
+NOT_APPLICABLE = "not applicable (L_N ≤ U_N + τ)"
+
+#: every ``Evidence.status``, strongest first
+STATUSES: tuple[str, ...] = (CERTIFIED, NOT_CERTIFIED, NO_EVIDENCE, NOT_APPLICABLE)
+
+#: every ``Evidence.reason`` with what it means
+REASONS: dict[str, str] = {
+    "confidence_reached": "S_OMS ≥ 1 − α",
+    "margin_small_for_n": "the margin is positive but too small for the finite-sample deviations at "
+    "this N; items_needed items would certify it",
+    "deviations_exceed_margin": "S_OMS < 0: at this N the deviations δ_u and δ_l cannot both be small "
+    "inside the margin; items_needed items would certify it",
+    "no_margin": "L_N ≤ U_N + τ: no number of items certifies",
+    "rate_too_low": "exact bound: the success rate behind L_N is ≤ U_N + τ, so no number of items "
+    "certifies (the exact tail concentrates at the success rate)",
+    "needs_more_than_n_max": "more items than humanly searches (10¹²) would be needed",
+}
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Evidence(Result):
+    """A certificate's verdict for a report to phrase: ``status`` (one of :data:`STATUSES`), ``reason``
+    (a key of :data:`REASONS`), the ``confidence`` S_OMS and the ``level`` 1 − α it is compared with,
+    the ``margin`` L_N − U_N − τ, the ``n`` items behind L_N, and ``items_needed`` — the smallest N
+    (behind both bounds) that would certify the same L_N and U_N (:mod:`~humanly.certification.needed`),
+    ``None`` when no N does.
+
+    >>> e = Evidence("no evidence (S < 0)", "deviations_exceed_margin", -0.15, 0.95, 0.01, 300, 2100)
+    >>> e.to_dict()["reason"], e.certified
+    ('deviations_exceed_margin', False)
+    """
+
+    status: str
+    reason: str
+    confidence: float | None
+    level: float
+    margin: float
+    n: int
+    items_needed: int | None
+
+    @property
+    def certified(self) -> bool:
+        """Whether the status is ``"certified"``."""
+        return self.status == CERTIFIED
+
+
+def evidence_of(
+    conf: ConfidenceScore,
+    *,
+    alpha: float,
+    margin: float,
+    n: int,
+    items_needed: int | None,
+    reachable: bool,
+) -> Evidence:
+    """The :class:`Evidence` of a confidence score at level 1 − ``alpha``; ``margin`` is L_N − U_N − τ,
+    ``reachable`` whether some N certifies (:func:`~humanly.certification.needed.reachable`).
+
+    >>> from humanly.certification import hoeffding_tail
+    >>> from humanly.certification.confidence_score import confidence
+    >>> t = hoeffding_tail(300)
+    >>> c = confidence(0.83, 0.8182, t, t)
+    >>> e = evidence_of(c, alpha=0.05, margin=0.0118, n=300, items_needed=None, reachable=True)
+    >>> round(e.confidence, 4), e.status
+    (-0.797, 'no evidence (S < 0)')
+    """
+    level = 1.0 - alpha
+    s = conf.oms
+    if not conf.admissible or s is None:
+        status, reason = NOT_APPLICABLE, "no_margin"
+    elif s >= level:
+        status, reason = CERTIFIED, "confidence_reached"
+    else:
+        status = NOT_CERTIFIED if s >= 0 else NO_EVIDENCE
+        if not reachable:
+            reason = "rate_too_low"
+        elif items_needed is None:
+            reason = "needs_more_than_n_max"
+        else:
+            reason = "margin_small_for_n" if s >= 0 else "deviations_exceed_margin"
+    return Evidence(status, reason, s, level, margin, n, items_needed)

@@ -1,0 +1,260 @@
+"""``humanly equivalence``: survey power curve and survey equivalence of each model (paper 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ..errors import InputError
+from . import _console as ui
+from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
+from ._output import check_plot
+from .equivalence_render import (
+    footnotes,
+    headroom_line,
+    render,
+    render_models,
+    render_truth,
+    render_worth,
+)
+from .options import StudyOptions, load_study, study_inputs
+
+if TYPE_CHECKING:
+    from ..survey import EquivalenceResult, ExpertEquivalence, TruthEquivalence
+
+__all__ = ["equivalence_command"]
+
+Combiner = Annotated[
+    str, typer.Option("--combiner", metavar="NAME", help="majority, plurality, frequency or abc.")
+]
+Scorer = Annotated[
+    str,
+    typer.Option(
+        "--scorer",
+        metavar="NAME",
+        help="agreement, cross_entropy, precision, recall, f1, auc, dmi, pearson or spearman.",
+    ),
+]
+Method = Annotated[
+    str | None,
+    typer.Option(
+        "--method",
+        metavar="exact|sampled",
+        help="exact (default for agreement, cross_entropy) or sampled (Algorithm 2; the others).",
+    ),
+]
+Bootstrap = Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates over items.")]
+Calibrate = Annotated[
+    str, typer.Option("--calibrate", metavar="none|isotonic|per-value", help="Calibrate scores.")
+]
+CalibrationFolds = Annotated[
+    int,
+    typer.Option(
+        "--calibration-folds",
+        help="K-fold cross-fitted calibration, K ≥ 2 (0: in-sample, as the paper).",
+    ),
+]
+ReferenceSize = Annotated[
+    int,
+    typer.Option("--reference-size", help="Score against the plurality of r held-out raters."),
+]
+MaxK = Annotated[
+    int | None,
+    typer.Option("--max-k", help="Largest survey size (default: median labels per item − r)."),
+]
+Draws = Annotated[int, typer.Option("--draws", help="Rater subsets per k for --method sampled.")]
+Headroom = Annotated[
+    bool,
+    typer.Option(
+        "--headroom", help="ABC + cross-entropy: estimate the asymptote and performance ratios."
+    ),
+]
+Amateurs = Annotated[
+    Path | None,
+    typer.Option(
+        "--amateurs",
+        metavar="FILE",
+        help="Second rater group, read with the same layout options as RATINGS: how many experts "
+        "k amateurs are worth.",
+    ),
+]
+
+TargetWidth = Annotated[
+    float | None,
+    typer.Option(
+        "--target-width",
+        metavar="W",
+        help="Per model, about how many items would narrow the 95% range of its equivalence to W "
+        "raters (1/√N approximation; needs --bootstrap).",
+    ),
+]
+States = Annotated[
+    Path | None,
+    typer.Option(
+        "--states",
+        metavar="FILE",
+        help="True item states of a simulation (the X.states.csv of 'humanly simulate urn'): adds "
+        "HSCORE* and SEQ*, the scores and equivalences against the states.",
+    ),
+]
+
+
+def _folds(calibration_folds: int) -> int | None:
+    """``--calibration-folds``: 0 is in-sample (the library's ``None``), else K ≥ 2."""
+    if calibration_folds == 0:
+        return None
+    if calibration_folds < 2:
+        raise InputError(
+            f"--calibration-folds {calibration_folds}: give 0 (in-sample, as the paper) or K ≥ 2 "
+            "folds"
+        )
+    return calibration_folds
+
+
+def _amateurs(
+    ratings: Any, second: Any, study: StudyOptions, **options: Any
+) -> ExpertEquivalence | None:
+    """``--amateurs FILE``: how many experts k amateurs are worth."""
+    if second is None:
+        return None
+    from ..survey import expert_equivalence
+
+    return expert_equivalence(ratings, second, missing=study.missing, **options)  # type: ignore[arg-type]
+
+
+def _read_states(path: Path | None, study: StudyOptions, scorer: str) -> Any:
+    """``--states FILE``: a table with an item column (``item``, or the ratings' ``--item-col``) and
+    one column per class (``p_<class>`` or the class), checked before any work."""
+    if path is None:
+        return None
+    from ..data.tables import read_table
+    from ..survey import get_scorer
+
+    if not get_scorer(scorer).decomposable:
+        raise InputError(
+            f"--states with --scorer {scorer}: scores against the true states (SEQ*) need a scorer "
+            "that is a mean of per-item terms (agreement or cross_entropy)"
+        )
+    names = [c for c in (study.item_col, "item") if c]
+    frame = read_table(path, text_columns=lambda cols: [c for c in cols if c in names]).frame
+    item = next((c for c in names if c in frame.columns), None)
+    if item is None:
+        raise InputError(
+            f"--states {path}: no item column; name it 'item' (as 'humanly simulate urn' writes it)"
+        )
+    return frame.rename(columns={item: "item"})
+
+
+def _truth(
+    ratings: Any, predictions: Any, states: Any, path: Path | None, **options: Any
+) -> TruthEquivalence | None:
+    """HSCORE* and SEQ* with the combiner, scorer and calibration of the rater-based analysis."""
+    if states is None:
+        return None
+    from ..survey import truth_equivalence
+
+    try:
+        return truth_equivalence(ratings, states, predictions, **options)
+    except InputError as exc:
+        text = str(exc)
+        if text.startswith("states:"):
+            raise InputError(f"--states {path}:{text[len('states:') :]}") from None
+        raise
+
+
+@study_inputs(gold=False)
+def equivalence_command(
+    study: StudyOptions,
+    combiner: Combiner = "abc",
+    scorer: Scorer = "cross_entropy",
+    method: Method = None,
+    bootstrap: Bootstrap = 500,
+    seed: Seed = 0,
+    calibrate: Calibrate = "none",
+    calibration_folds: CalibrationFolds = 0,
+    reference_size: ReferenceSize = 1,
+    max_k: MaxK = None,
+    n_draws: Draws = 200,
+    headroom: Headroom = False,
+    target_width: TargetWidth = None,
+    states: States = None,
+    amateurs: Amateurs = None,
+    plot: Plot = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    json: Json = False,
+) -> None:
+    """Survey power curve and each model's survey equivalence: how many human raters it is worth
+    (Resnick et al., Algorithms 1–6). --plot draws the power curve."""
+    check_plot(plot)
+    folds = _folds(calibration_folds)
+    s = load_study(study)
+    true_states = _read_states(states, study, scorer)
+    # the second group, read with the layout options of the first, before any work
+    second = None if amateurs is None else load_study(study.ratings_only(amateurs)).ratings
+    from ..survey import equivalence
+
+    res = equivalence(
+        s.ratings,
+        s.predictions,
+        missing=study.missing,  # type: ignore[arg-type]
+        combiner=combiner,
+        scorer=scorer,
+        method=method,
+        bootstrap=bootstrap,
+        seed=seed,
+        calibrate=calibrate,
+        calibration_folds=folds,
+        reference_size=reference_size,
+        max_k=max_k,
+        positive=study.positive,
+        n_draws=n_draws,
+        headroom=headroom,
+        target_width=target_width,
+        workers=workers,
+        scheduler=scheduler,
+    )
+    common: dict[str, Any] = dict(combiner=combiner, scorer=scorer, max_k=max_k)
+    truth = _truth(
+        s.ratings, s.predictions, true_states, states, missing=study.missing,
+        positive=study.positive, calibrate=calibrate, calibration_folds=folds, seed=seed, **common,
+    )  # fmt: skip
+    expert = _amateurs(s.ratings, second, study, bootstrap=bootstrap, seed=seed, **common)
+    _show(res, truth, expert, plot, json)
+
+
+def _show(
+    res: EquivalenceResult,
+    truth: TruthEquivalence | None,
+    expert: ExpertEquivalence | None,
+    plot: Path | None,
+    json: bool,
+) -> None:
+    if plot is not None:
+        from ..plots.equivalence import plot_power_curve
+
+        save_plot(plot_power_curve(res, truth=truth), plot)
+    for n in res.notes:
+        ui.note(f"note: {n}")
+    if json:
+        out = res.to_dict()
+        if truth is not None:
+            out["truth"] = truth.to_dict()
+        if expert is not None:
+            out["amateurs"] = expert.to_dict()
+        ui.print_json(out)
+        return
+    from ..report.verdicts.equivalence import verdicts
+
+    ui.show(render(res, truth), *(render_models(res) if res.models else ()))
+    if truth is not None:
+        ui.show(render_truth(res, truth))
+    ui.lines(footnotes(res, truth))
+    line = headroom_line(res)
+    if line is not None:
+        ui.show(line)
+    if expert is not None:
+        ui.show(render_worth(expert))
+    ui.lines(["", *(v.sentence for v in verdicts(res, truth=truth))])

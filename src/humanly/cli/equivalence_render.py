@@ -1,0 +1,247 @@
+"""Tables for ``humanly equivalence``: the power curve, each model's score, its survey equivalence (with
+range, bootstrap mean and the items a target width needs), scores against the true item states of a
+simulation, what k amateurs are worth in experts, and the footnotes that say what a "< 0", "> K" or
+"—" cell means. Views of the results; no statistics here."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ._console import CleanTable, new_table
+
+if TYPE_CHECKING:
+    from ..survey import EquivalenceResult, ExpertEquivalence, ModelEquivalence, TruthEquivalence
+
+__all__ = [
+    "footnotes",
+    "headroom_line",
+    "render",
+    "render_models",
+    "render_truth",
+    "render_worth",
+]
+
+
+def _f(x: object, spec: str = ".4f") -> str:
+    """A number as text; ``None`` and non-finite numbers as "—" (never ``nan``)."""
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return format(x, spec) if math.isfinite(x) else "—"
+    return str(x)
+
+
+def _pair(lo: float | None, hi: float | None) -> str:
+    """A 95% range ``lo – hi``; "—" when there is none (no bootstrap)."""
+    return "—" if lo is None and hi is None else f"{_f(lo)} – {_f(hi)}"
+
+
+def _largest(res: EquivalenceResult | TruthEquivalence) -> int:
+    return res.power_curve[-1].k if res.power_curve else 0
+
+
+def equivalence_cell(eq: float | None, note: str | None, largest_k: int) -> str:
+    """``1.91``, ``< 0`` (at or below c_0), ``> 9`` (above the curve) or ``—``."""
+    if eq is not None:
+        return _f(eq, ".2f")
+    return {"below_0": "< 0", "above_max": f"> {largest_k}"}.get(note or "", "—")
+
+
+def range_cell(m: ModelEquivalence, largest_k: int) -> str:
+    """The equivalence's 95% range: ``0 – 2.38`` when replicates fall at or below c_0, ``2.70 – > 9``
+    when some lie above the curve, ``> 9`` when nearly all do, ``—`` without a bootstrap."""
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if lo is None and hi is None:
+        return "—" if m.equivalence_note != "above_max" else f"> {largest_k}"
+    low = "0" if lo == 0 else _f(lo, ".2f")
+    high = f"> {largest_k}" if hi is None else ("0" if hi == 0 else _f(hi, ".2f"))
+    return f"{low} – {high}"
+
+
+def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> CleanTable:
+    """The power curve c_k with its 95% ranges (and, for ABC + cross-entropy, c_k − c_0 in bits; with
+    ``truth``, the curve against the true item states c*_k)."""
+    info = res.information is not None
+    star = truth is not None and [p.k for p in truth.power_curve] == [p.k for p in res.power_curve]
+    t = new_table(
+        f"humanly equivalence · {res.combiner} + {res.scorer} · {res.method} · "
+        f"{res.n_items:,} items · {res.bootstrap} bootstraps"
+    )
+    cols = ["k", "c_k", "95% range", "items"]
+    cols += ["c_k − c_0 (bits)"] if info else []
+    cols += ["c*_k (states)"] if star else []
+    for col in cols:
+        t.column(col, justify="right")
+    for i, p in enumerate(res.power_curve):
+        extra = [_f(res.information[i])] if res.information is not None else []
+        extra += [_f(truth.power_curve[i].score)] if star and truth is not None else []
+        t.row(str(p.k), _f(p.score), _pair(p.low, p.high), f"{p.n_items:,}", *extra)
+    return t
+
+
+def render_models(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
+    """Two tables, one row per model: its score with its range (and, for ABC + cross-entropy, the bits
+    over c_0 and the share of the ideal classifier's); its survey equivalence with its range, the
+    bootstrap mean and, with ``target_width``, the items that would narrow the range."""
+    info = res.information is not None
+    ratio = res.headroom is not None
+    width = res.target_width
+    kmax = _largest(res)
+    unit = " (bits)" if res.scorer == "cross_entropy" else ""
+    scores = new_table(f"each model's score (Algorithm 1): {res.scorer}{unit}, 95% ranges")
+    cols = ["model", "score", "95% range"]
+    cols += ["bits over c_0"] if info else []
+    cols += ["% of ideal"] if ratio else []
+    for i, col in enumerate(cols):
+        scores.column(col, justify="left" if i == 0 else "right")
+    equiv = new_table(
+        "each model's survey equivalence (Algorithm 4): raters, 95% range, bootstrap mean"
+    )
+    cols = ["model", "raters", "95% range", "mean"]
+    cols += [f"items for width < {width:g}"] if width is not None else []
+    for i, col in enumerate(cols):
+        equiv.column(col, justify="left" if i == 0 else "right")
+    for m in res.models:
+        cells = [m.model, _f(m.score), _pair(m.low, m.high)]
+        cells += [_f(m.information)] if info else []
+        cells += [_percent(m)] if ratio else []
+        scores.row(*cells)
+        cells = [
+            m.model,
+            equivalence_cell(m.equivalence, m.equivalence_note, kmax),
+            range_cell(m, kmax),
+            "0" if m.equivalence_mean == 0 else _f(m.equivalence_mean, ".2f"),
+        ]
+        cells += [_items_cell(m, width)] if width is not None else []
+        equiv.row(*cells)
+    return scores, equiv
+
+
+def _percent(m: ModelEquivalence) -> str:
+    r = m.performance_ratio
+    if r is None or m.information is None or m.information <= 0:
+        return "—"
+    return f"{r:.0%}"
+
+
+def _items_cell(m: ModelEquivalence, width: float) -> str:
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if m.equivalence is None:
+        return "—"
+    if lo is not None and hi is not None and hi - lo <= width:
+        return "already"
+    return "—" if m.items_needed is None else f"{m.items_needed:,}"
+
+
+def render_truth(res: EquivalenceResult, truth: TruthEquivalence) -> CleanTable:
+    """HSCORE* and SEQ* (against the true item states, section 6) beside HSCORE and SEQ (against
+    held-out raters), and the ideal classifier that outputs each item's state."""
+    t = new_table(
+        f"against the true item states (simulation) · {truth.combiner} + {truth.scorer} · "
+        f"{truth.n_items:,} items"
+    )
+    for i, col in enumerate(("model", "HSCORE*", "SEQ*", "HSCORE", "SEQ")):
+        t.column(col, justify="left" if i == 0 else "right")
+    rater = {m.model: m for m in res.models}
+    k_star, k = _largest(truth), _largest(res)
+    for tm in truth.models:
+        m = rater.get(tm.model)
+        seq = equivalence_cell(tm.equivalence, tm.equivalence_note, k_star)
+        if m is None:
+            t.row(tm.model, _f(tm.score), seq, "—", "—")
+            continue
+        eq = equivalence_cell(m.equivalence, m.equivalence_note, k)
+        t.row(tm.model, _f(tm.score), seq, _f(m.score), eq)
+    t.row("ideal", _f(truth.ideal_score), "∞", "", "")
+    return t
+
+
+def footnotes(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> list[str]:
+    """One line for each kind of cell that needs words: "< 0", "> K", an end at 0 or open, "—"."""
+    from ..report.verdicts.equivalence import baseline_meaning
+
+    ms = res.models
+    kmax = _largest(res)
+    notes = []
+    below = any(m.equivalence_note == "below_0" for m in ms) or any(
+        m.equivalence_note == "below_0" for m in (truth.models if truth else ())
+    )
+    if below and res.power_curve:
+        star = ""
+        if truth is not None and any(m.equivalence_note == "below_0" for m in truth.models):
+            star = f" (for SEQ*, c*_0 = {truth.power_curve[0].score:.4f}, against the true states)"
+        notes.append(
+            f"< 0: the score is at or below c_0 = {res.power_curve[0].score:.4f}{star}, the score "
+            f"of {baseline_meaning(res.combiner)}; the model is worth less than 0 raters."
+        )
+    if any(m.equivalence_note == "above_max" for m in ms):
+        raters = "rater" if kmax == 1 else "raters"
+        notes.append(
+            f"> {kmax}: the score is above every point of the curve; the model is worth more than "
+            f"{kmax} {raters}, the largest survey measured."
+        )
+    if any(m.equivalence_low == 0 for m in ms):
+        notes.append("a range starting at 0: at least 2.5% of the bootstrap replicates are at or "
+                     "below c_0 (they count as 0 raters, in the range and the mean).")  # fmt: skip
+    if any(m.equivalence_high is None and m.equivalence_low is not None for m in ms):
+        notes.append(
+            f"a range ending at > {kmax}: at least 2.5% of the bootstrap replicates lie above the "
+            "curve."
+        )
+    if res.bootstrap > 0 and any(m.equivalence_mean is None for m in ms):
+        notes.append("mean —: some bootstrap replicates lie above the curve, so the mean is "
+                     "unbounded.")  # fmt: skip
+    if res.bootstrap == 0:
+        notes.append("no ranges or bootstrap mean (—): --bootstrap 0.")
+    if res.target_width is not None and any(_items_cell(m, res.target_width) == "—" for m in ms):
+        notes.append("items —: no equivalence to narrow (the score is below 0 or above the curve) "
+                     "or its range has no upper end.")  # fmt: skip
+    if res.target_width is not None and any(
+        _items_cell(m, res.target_width) == "already" for m in ms
+    ):
+        notes.append(f"already: the range is narrower than {res.target_width:g} raters on the "
+                     f"{res.n_items:,} items at hand.")  # fmt: skip
+    if res.headroom is not None and any(_percent(m) == "—" for m in ms):
+        notes.append("% of ideal —: the model gives no information over c_0.")
+    if truth is not None:
+        notes.append(
+            "HSCORE*, SEQ*: score and survey equivalence against each item's true state (section 6 "
+            "of the paper); HSCORE, SEQ: against held-out raters, as above. ideal: the classifier "
+            "that outputs each item's state, the limit of c*_k as k grows (SEQ* ∞)."
+        )
+    return notes
+
+
+def headroom_line(res: EquivalenceResult) -> str | None:
+    """What an ideal classifier would give (with ``--headroom``), in one sentence."""
+    h = res.headroom
+    if h is None:
+        return None
+    kind = h.candidates
+    if kind.startswith("grid "):
+        kind = f"a grid of the simplex, {kind[5:]} steps per edge"
+    elif kind == "item frequencies":
+        kind = "the items' own label frequencies, shrunk towards the pooled ones"
+    if h.converged:
+        fit = f"converged in {h.iterations} steps"
+    else:
+        gap = "" if h.gap is None else f", up to {h.gap:.2g} nats per item below the maximum"
+        fit = f"did not converge in {h.iterations} steps{gap}"
+    return (
+        f"headroom: an ideal classifier that knows each item's state gives {h.information:.4f} "
+        f"bits over c_0 (NPMLE of item states over {h.grid_points:,} candidate states, {kind}; "
+        f"{fit})"
+    )
+
+
+def render_worth(ex: ExpertEquivalence) -> CleanTable:
+    """How many experts k amateurs are worth."""
+    t = new_table(f"k amateurs are worth x experts · {ex.combiner} + {ex.scorer}")
+    for col in ("amateurs k", "a_k", "experts x", "95% range"):
+        t.column(col, justify="right")
+    kmax = ex.expert_curve[-1].k if ex.expert_curve else 0
+    for p, w in zip(ex.amateur_curve, ex.worth, strict=True):
+        x = equivalence_cell(w.experts, w.note, kmax)
+        t.row(str(p.k), _f(p.score), x, f"{_f(w.low, '.2f')} – {_f(w.high, '.2f')}")
+    return t

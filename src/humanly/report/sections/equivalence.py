@@ -1,0 +1,522 @@
+"""The survey-equivalence section of ``humanly report`` (Resnick et al., *Survey Equivalence*).
+
+Two analyses, as the paper's running example and case studies: the Anonymous Bayesian Combiner scored by
+cross-entropy (models calibrated in-sample by isotonic regression, Appendix A; with the information view
+c_k − c_0 and the headroom estimate) and majority vote (two classes) or plurality scored by agreement.
+Both run on every model that gives labels or probabilities, so the embedded results are what
+``humanly equivalence --json`` prints. Which rows the page shows follows one rule (``METHODS_TEXT``):
+when the predictions hold both hard models (a label per item) and soft ones (a probability per class),
+hard models appear under majority/plurality + agreement and soft ones under ABC + cross-entropy — the
+paper's Figs. 4 and 5 — and the section says in words what differs; otherwise every model appears under
+both. With ``states`` (a simulation's true item states) each table adds HSCORE* and SEQ*, the score and
+equivalence against the states (section 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...data import Gold, InputError, Predictions, Ratings
+from .._cells import number_text
+from .._page import Figure, Section, Table
+from ..verdicts import Verdict
+from ..verdicts.equivalence import baseline_meaning, verdicts
+
+if TYPE_CHECKING:
+    from ...survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
+
+__all__ = ["METHODS_TEXT", "survey_headline", "survey_section"]
+
+METHODS_TEXT = (
+    "Survey equivalence (Resnick, Kong, Schoenebeck & Weninger). The power curve c_k is the expected "
+    "score of a combiner of k raters' labels at predicting a held-out rater's label (Algorithm 3), "
+    "computed exactly from each item's label counts (multivariate hypergeometric weights over the "
+    "possible count vectors of k labels) instead of the paper's 200 sampled subsets; an item takes part "
+    "at level k when it has at least k + 1 labels. A classifier's score (Algorithm 1) is read off the "
+    "curve: its survey equivalence is the fractional k where the curve first reaches it (Algorithm 4). "
+    "A score at or below c_0 — the score of the combiner's prediction from no labels: for the ABC each "
+    "class's share of the other items' labels, for majority vote or plurality a label picked at random "
+    "— is worth less than 0 raters; a score above every point of the curve is worth more than the "
+    "largest survey measured. The Anonymous Bayesian Combiner (Algorithms 5–6) learns the joint "
+    "distribution of labels from the other items; with cross-entropy (bits), c_k − c_0 is the "
+    "information k raters give about a held-out one (Theorem 1), and the headroom is the information an "
+    "ideal classifier that knows each item's state would give, estimated by a nonparametric mixture "
+    "(NPMLE) of item states. Ranges are 95% percentile bootstrap intervals over items (the ABC is "
+    "re-learned on each replicate); in the equivalence's range and its bootstrap mean a replicate at or "
+    "below c_0 counts as 0 raters, and a replicate above the curve leaves the range open and the mean "
+    "undefined. Which analyses the page shows: the ABC scored by cross-entropy, with probability and "
+    "label models calibrated in-sample by isotonic regression (Appendix A), and majority vote (two "
+    "classes) or plurality (more) scored by agreement. When the predictions hold both hard models "
+    "(labels) and soft ones (probabilities), hard models are shown under majority or plurality + "
+    "agreement and soft ones under ABC + cross-entropy, as in the paper's running example (Figs. 4 and "
+    "5); otherwise every model is shown under both. On simulated data, HSCORE* and SEQ* score the same "
+    "predictions against each item's true state instead of a held-out rater (section 6), with the same "
+    "combiner, scorer and calibration."
+)
+
+_TITLE = "Survey equivalence: how many raters is the model worth?"
+_RULE = (
+    "Every model is shown under two analyses, as in the paper: the Anonymous Bayesian Combiner (ABC) "
+    "scored by cross-entropy, which asks how much information a prediction carries about a rater's "
+    "label, in bits (models calibrated in-sample by isotonic regression, Appendix A), and majority "
+    "vote (two classes) or plurality scored by agreement, which asks how often a label matches a "
+    "rater's. The paper prefers the first (section 4): the ABC gives the highest cross-entropy power "
+    "curve of any combiner (Theorem 3), hence the lowest equivalence. The verdict sentences quote the first."
+)
+_NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
+
+
+def _analyses(ratings: Ratings) -> list[tuple[str, str, str]]:
+    second = "majority" if ratings.n_classes == 2 else "plurality"
+    return [("abc", "cross_entropy", "isotonic"), (second, "agreement", "none")]
+
+
+def _bracket(lo: float | None, hi: float | None) -> str:
+    """``[lo, hi]``, or "—" without a bootstrap."""
+    return "—" if lo is None and hi is None else f"[{number_text(lo)}, {number_text(hi)}]"
+
+
+def _eq_cell(eq: float | None, note: str | None, largest_k: int) -> str:
+    if eq is not None:
+        return f"{eq:.2f}"
+    return {"below_0": "below 0 (at or below c_0)", "above_max": f"above {largest_k}"}.get(
+        note or "", "—"
+    )
+
+
+def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if lo is None and hi is None:
+        return f"above {largest_k}" if m.equivalence_note == "above_max" else "—"
+    low = "0" if lo == 0 else number_text(lo, ".2f")
+    high = f"above {largest_k}" if hi is None else ("0" if hi == 0 else number_text(hi, ".2f"))
+    return f"{low} – {high}"
+
+
+def _items_cell(m: ModelEquivalence, width: float) -> str:
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if m.equivalence is None or lo is None or hi is None or m.items_needed is None:
+        return "—"
+    if hi - lo <= width:
+        return f"already narrower ({hi - lo:.2f})"
+    return f"{m.items_needed:,}"
+
+
+class _Run:
+    """One analysis: its result, its truth counterpart (or ``None``) and the models the page shows."""
+
+    def __init__(
+        self, res: EquivalenceResult, truth: TruthEquivalence | None, shown: Sequence[str]
+    ) -> None:
+        self.res, self.truth, self.shown = res, truth, tuple(shown)
+
+    @property
+    def what(self) -> str:
+        return " + ".join(_NAMES.get(x, x) for x in (self.res.combiner, self.res.scorer))
+
+    @property
+    def largest_k(self) -> int:
+        return self.res.power_curve[-1].k if self.res.power_curve else 0
+
+    def models(self) -> list[ModelEquivalence]:
+        return [m for m in self.res.models if m.model in self.shown]
+
+
+def _model_table(run: _Run, calibrated: bool) -> Table | None:
+    res, truth, kmax = run.res, run.truth, run.largest_k
+    info = res.information is not None
+    headers = ["model", "score [95% range]"]
+    headers += ["bits over c_0", "performance ratio"] if info else []
+    headers += ["equivalent raters", "95% range", "bootstrap mean"]
+    width = res.target_width
+    headers += [f"items for a 95% range < {width:g} raters"] if width is not None else []
+    headers += ["HSCORE* (true states)", "SEQ* (true states)"] if truth is not None else []
+    rows = []
+    for m in run.models():
+        row = [m.model, f"{m.score:.4f} {_bracket(m.low, m.high)}".removesuffix(" —")]
+        if info:
+            ratio = m.performance_ratio
+            good = ratio is not None and m.information is not None and m.information > 0
+            row += [
+                number_text(m.information),
+                f"{ratio:.0%}" if good and ratio is not None else "—",
+            ]
+        mean = m.equivalence_mean
+        row += [
+            _eq_cell(m.equivalence, m.equivalence_note, kmax),
+            _range_cell(m, kmax),
+            "0" if mean == 0 else number_text(mean, ".2f"),
+        ]
+        if width is not None:
+            row.append(_items_cell(m, width))
+        if truth is not None:
+            t = next((x for x in truth.models if x.model == m.model), None)
+            k_star = truth.power_curve[-1].k if truth.power_curve else 0
+            row += (
+                ["—", "—"]
+                if t is None
+                else [f"{t.score:.4f}", _eq_cell(t.equivalence, t.equivalence_note, k_star)]
+            )
+        rows.append(tuple(row))
+    if not rows:
+        return None
+    cal = " (models calibrated: isotonic, in-sample)" if calibrated else ""
+    caption = (
+        f"{run.what}{cal}: each model's score and survey equivalence (95% ranges and bootstrap mean "
+        f"over {res.bootstrap} bootstraps)"
+    )
+    return Table(caption, tuple(headers), tuple(rows))
+
+
+def _curve_table(run: _Run) -> Table:
+    res, truth = run.res, run.truth
+    star = truth is not None and [p.k for p in truth.power_curve] == [p.k for p in res.power_curve]
+    headers = ["k raters", "score c_k", "95% range", "items"]
+    headers += ["c_k − c_0 (bits)"] if res.information is not None else []
+    headers += ["c*_k (true states)"] if star else []
+    rows = []
+    for i, p in enumerate(res.power_curve):
+        row: list[Any] = [
+            p.k,
+            f"{p.score:.4f}",
+            _bracket(p.low, p.high),
+            f"{p.n_items:,}",
+        ]
+        row += [f"{res.information[i]:.4f}"] if res.information is not None else []
+        row += [f"{truth.power_curve[i].score:.4f}"] if star and truth is not None else []
+        rows.append(tuple(row))
+    return Table(f"{run.what}: power curve", tuple(headers), tuple(rows))
+
+
+def _cell_notes(run: _Run) -> list[str]:
+    """Sentences for the cells that need words (below 0, above the curve, an end at 0, "—")."""
+    res, ms, kmax = run.res, run.models(), run.largest_k
+    out = []
+    if any(m.equivalence_note == "below_0" for m in ms) and res.power_curve:
+        out.append(
+            f"{run.what}: 'below 0' means the model's score is at or below c_0 = "
+            f"{res.power_curve[0].score:.4f}, the score of {baseline_meaning(res.combiner)}; it is "
+            "worth less than 0 raters."
+        )
+    if any(m.equivalence_note == "above_max" for m in ms):
+        out.append(
+            f"{run.what}: 'above {kmax}' means the score is above every point of the curve: the "
+            f"model is worth more than {kmax} raters, the largest survey measured."
+        )
+    if any(m.equivalence_low == 0 for m in ms):
+        out.append(
+            f"{run.what}: a range starting at 0 means at least 2.5% of the bootstrap replicates are "
+            "at or below c_0 (they count as 0 raters in the range and the mean)."
+        )
+    if any(m.equivalence_high is None and m.equivalence_low is not None for m in ms):
+        out.append(
+            f"{run.what}: a range ending 'above {kmax}' means at least 2.5% of the replicates lie "
+            "above the curve; the bootstrap mean is then undefined (—)."
+        )
+    if res.bootstrap == 0:
+        out.append(f"{run.what}: ranges and bootstrap means are '—' because no bootstrap was run.")
+    width = res.target_width
+    if width is not None and any(_items_cell(m, width) == "—" for m in ms):
+        out.append(
+            f"{run.what}: items '—' means there is no equivalence to narrow (the score is below 0 or "
+            "above the curve) or its range has no upper end."
+        )
+    if width is not None and ms:
+        out.append(
+            f"{run.what}: the items for a 95% range narrower than {width:g} raters assume the range "
+            f"narrows as 1/√N from its width on the {res.n_items:,} items at hand (an approximation)."
+        )
+    if res.headroom is not None and any(
+        m.information is not None and m.information <= 0 for m in ms
+    ):
+        out.append(f"{run.what}: a performance ratio '—' means the model gives no information "
+                   "over c_0.")  # fmt: skip
+    return out
+
+
+def _headroom_text(res: EquivalenceResult) -> str | None:
+    h = res.headroom
+    if h is None:
+        return None
+    fit = (
+        f"converged in {h.iterations} steps"
+        if h.converged
+        else f"stopped after {h.iterations} steps without converging"
+    )
+    return (
+        f"Headroom: an ideal classifier that knows each item's state would gain "
+        f"{h.information:.4f} bits over the k = 0 baseline (NPMLE of item states over "
+        f"{h.grid_points:,} candidate states, {fit}); a model's performance ratio is the information "
+        "it gives divided by that."
+    )
+
+
+def _truth_text(runs: Sequence[_Run]) -> str | None:
+    parts = [f"{r.truth.ideal_score:.4f} under {r.what}" for r in runs if r.truth is not None]
+    if not parts:
+        return None
+    return (
+        "These data are simulated, so each item's true state is known: HSCORE* scores a model against "
+        "the state instead of a held-out rater, c*_k scores k raters the same way and SEQ* reads "
+        "HSCORE* off c*_k (the paper's section 6). The ideal classifier, which outputs each item's "
+        f"state and is the limit of c*_k as k grows, scores {' and '.join(parts)}."
+    )
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a))
+
+
+def _worth_words(m: ModelEquivalence, largest_k: int) -> str:
+    if m.equivalence is not None:
+        return f"{m.equivalence:.2f} raters"
+    if m.equivalence_note == "below_0":
+        return "less than 0 raters (its score is at or below c_0)"
+    if m.equivalence_note == "above_max":
+        return f"more than {largest_k} raters (above the curve)"
+    return "an undefined number of raters"
+
+
+def _paper_text(ce: _Run, ag: _Run, hard: Sequence[str], soft: Sequence[str]) -> list[str]:
+    """What differs between the two analyses when the predictions hold hard and soft models (the
+    paper's running example), and why rows would coincide."""
+    worth = [
+        f"{m.model} is worth {_worth_words(m, ag.largest_k)} under {ag.what}" for m in ag.models()
+    ]
+    worth += [
+        f"{m.model} is worth {_worth_words(m, ce.largest_k)} under {ce.what}" for m in ce.models()
+    ]
+    out = [
+        f"The predictions hold hard models ({', '.join(hard)}: a label per item) and soft ones "
+        f"({', '.join(soft)}: a probability per class). As in the paper's running example, hard "
+        f"models are shown under {ag.what}, which asks how often a label matches a random rater's "
+        f"(Fig. 4), and soft ones under {ce.what}, which asks how much information a prediction "
+        f"carries about a rater's label, in bits (Fig. 5): {'; '.join(worth)}. The paper prefers the "
+        "second (section 4): the ABC gives the highest cross-entropy power curve of any combiner "
+        "(Theorem 3), hence the lowest equivalence, while other combiners and scorers make a "
+        "classifier look better than it is at predicting a rater's label."
+    ]
+    ce_score = {m.model: m.score for m in ce.res.models}
+    ag_score = {m.model: m.score for m in ag.res.models}
+    twins = []
+    for h in hard:
+        for s in soft:
+            if h in ce_score and s in ce_score and h in ag_score and s in ag_score:
+                if _same(ce_score[h], ce_score[s]) and _same(ag_score[h], ag_score[s]):
+                    twins.append((h, s))
+    for h in hard:
+        if h not in ce_score:
+            continue
+        same = [s for s in soft if s in ce_score and _same(ce_score[h], ce_score[s])]
+        out.append(
+            f"{h} is not in the {ce.what} table: a label is not a probability, so it has no "
+            "cross-entropy of its own (scored as a near-certain probability it loses heavily "
+            "whenever a rater disagrees). Calibrated — each label replaced by the share of each class "
+            f"among the raters' labels of the items given that label — it scores "
+            f"{ce_score[h]:.4f} bits" + (f", the same as {', '.join(same)}." if same else ".")
+        )
+    for s in soft:
+        if s not in ag_score:
+            continue
+        same = [h for h in hard if h in ag_score and _same(ag_score[s], ag_score[h])]
+        out.append(
+            f"{s} is not in the {ag.what} table: scored by agreement, a soft model counts as its "
+            f"most likely class; it scores {ag_score[s]:.4f}"
+            + (f", the same as {', '.join(same)}." if same else ".")
+        )
+    for h, s in twins:
+        out.append(
+            f"So {h} and {s} carry the same information here, as in the paper's running example "
+            "(where the soft classifier's probability depends only on the hard classifier's label): "
+            "under either analysis they would have identical rows. The difference between the two "
+            "tables is the analysis, not the classifier."
+        )
+    return out
+
+
+def _run_truth(
+    ratings: Ratings, states: Any, preds: Predictions | None, combiner: str, scorer: str,
+    calibrate: str, seed: int, notes: list[str],
+) -> TruthEquivalence | None:  # fmt: skip
+    if states is None:
+        return None
+    from ...survey import truth_equivalence
+
+    try:
+        return truth_equivalence(
+            ratings, states, preds, combiner=combiner, scorer=scorer,
+            calibrate=calibrate if preds is not None else "none", seed=seed,
+        )  # fmt: skip
+    except InputError as exc:
+        notes.append(f"HSCORE* and SEQ* ({combiner} + {scorer}) not computed: {exc}.")
+        return None
+
+
+def _usable(predictions: Predictions | None) -> Predictions | None:
+    if predictions is None:
+        return None
+    names = [m.name for m in predictions.models if m.kind in ("label", "proba")]
+    return predictions.select(names) if names else None
+
+
+def _pick_verdicts(runs: Sequence[_Run], paper: bool, hard: Sequence[str]) -> tuple[Verdict, ...]:
+    """One verdict per model: from the analysis that shows it (ABC + cross-entropy first)."""
+    seen: set[str] = set()
+    out = []
+    for run in runs:
+        for v in verdicts(run.res, truth=run.truth):
+            if v.model in seen or v.model not in run.shown:
+                continue
+            if paper and run.res.combiner == "abc" and v.model in hard:
+                continue
+            seen.add(v.model or "")
+            out.append(v)
+    return tuple(out)
+
+
+def survey_section(
+    ratings: Ratings,
+    gold: Gold | None,
+    predictions: Predictions | None,
+    *,
+    seed: int = 0,
+    bootstrap: int = 200,
+    states: Any = None,
+    colors: Mapping[str, str] | None = None,
+    target_width: float | None = None,
+    **_: Any,
+) -> tuple[Any, dict[str, Any] | None]:
+    """Run both analyses (and, with ``states``, HSCORE*/SEQ*) and lay them out; a one-sentence note
+    when the data cannot support them."""
+    from ...plots._style import model_colors
+    from ...plots.equivalence import plot_power_curve
+    from ...survey import equivalence
+
+    if int(ratings.labels_per_item.max()) < 2:
+        note = "Every item has a single label, so no rater can be held out to build a power curve."
+        return Section("survey", _TITLE, note=note), None
+    usable = _usable(predictions)
+    names = [m.name for m in usable.models] if usable is not None else []
+    hard = [m.name for m in usable.models if m.kind == "label"] if usable is not None else []
+    soft = [n for n in names if n not in hard]
+    paper = bool(hard and soft)
+    cols = dict(colors) if colors is not None else model_colors(names)
+    results: dict[str, Any] = {}
+    runs: list[_Run] = []
+    paragraphs: list[str] = []
+    notes: list[str] = []
+    tables, figures = [], []
+    if usable is None:
+        paragraphs.append(
+            "No model predictions were given, so only the power curves are shown (pass --predictions "
+            "to place a model on them)."
+        )
+    for combiner, scorer, calibrate in _analyses(ratings):
+        key = f"{combiner}+{scorer}"
+        cal = calibrate if usable is not None else "none"
+        try:
+            res: EquivalenceResult = equivalence(
+                ratings, usable, combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed,
+                calibrate=cal, headroom=combiner == "abc", progress=False,
+                target_width=target_width if bootstrap > 0 else None,
+            )  # fmt: skip
+        except InputError as exc:
+            paragraphs.append(f"{combiner} + {scorer}: not applicable ({exc}).")
+            continue
+        results[key] = res.to_dict()
+        truth = _run_truth(ratings, states, usable, combiner, scorer, cal, seed, notes)
+        if truth is not None:
+            results.setdefault("truth", {})[key] = truth.to_dict()
+        shown = (soft if combiner == "abc" else hard) if paper else names
+        results.setdefault("shown", {})[key] = list(shown)
+        run = _Run(res, truth, shown)
+        runs.append(run)
+        table = _model_table(run, cal != "none")
+        tables += [t for t in (table, _curve_table(run)) if t is not None]
+        figures.append(_figure(plot_power_curve, run, cols))
+        notes += _cell_notes(run)
+        head = _headroom_text(res)
+        paragraphs += [head] if head else []
+    by_kind = {r.res.combiner == "abc": r for r in runs}
+    if paper and True in by_kind and False in by_kind:
+        paragraphs[:0] = _paper_text(by_kind[True], by_kind[False], hard, soft)
+    elif names:
+        paragraphs.insert(0, _RULE)
+    truth_text = _truth_text(runs)
+    section = Section(
+        "survey",
+        _TITLE,
+        paragraphs=tuple(paragraphs + ([truth_text] if truth_text else []) + notes),
+        tables=tuple(tables),
+        figures=tuple(figures),
+        verdicts=_pick_verdicts(runs, paper, hard),
+    )
+    return section, (results or None)
+
+
+def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
+    star = "; dashed: c*_k, k raters scored against the true states" if run.truth else ""
+    notes = {m.equivalence_note for m in run.models()}
+    ends = "".join(
+        text
+        for note, text in (
+            ("below_0", "; a triangle at k = 0 marks a score at or below c_0"),
+            ("above_max", f"; a triangle at k = {run.largest_k} marks a score above the curve"),
+        )
+        if note in notes
+    )
+    caption = (
+        f"Power curve, {run.what}: c_k with its 95% bootstrap range (grey band){star}. Each model "
+        "shown is a horizontal line in its colour (light band: its score's 95% range); a diamond on "
+        f"the curve marks its survey equivalence and a thick segment that equivalence's 95% range{ends}."
+    )
+    fig = plot(run.res, colors=colors, models=run.shown, truth=run.truth)
+    return Figure.from_matplotlib(fig, caption)
+
+
+def _headline_part(m: dict[str, Any], largest: int) -> str | None:
+    if m["equivalence"] is not None:
+        lo, hi = m["equivalence_low"], m["equivalence_high"]
+        rng = ""
+        if lo is not None or hi is not None:
+            top = f"above {largest}" if hi is None else f"{hi:.1f}"
+            rng = f" [{0 if lo is None else lo:.1f}, {top}]"
+        return f"{m['model']} worth {m['equivalence']:.2f} raters{rng}"
+    if m["equivalence_note"] == "below_0":
+        return f"{m['model']} worth less than 0 raters (score at or below c_0)"
+    if m["equivalence_note"] == "above_max":
+        return f"{m['model']} worth more than {largest} raters (above the curve)"
+    return None
+
+
+def survey_headline(d: dict[str, Any] | None) -> str | None:
+    """One line for the terminal from the embedded results: each model under the analysis the page
+    shows it in (ABC + cross-entropy first)."""
+    if not d:
+        return None
+    keys = sorted(
+        (k for k in d if k not in ("truth", "shown")), key=lambda k: k != "abc+cross_entropy"
+    )
+    if not keys:
+        return None
+    shown = d.get("shown") or {}
+    entries: list[tuple[str, str]] = []  # (analysis, text)
+    seen: set[str] = set()
+    for key in keys:
+        res = d[key]
+        largest = res["power_curve"][-1]["k"] if res["power_curve"] else 0
+        for m in res["models"]:
+            if m["model"] in seen or m["model"] not in shown.get(key, [m["model"]]):
+                continue
+            part = _headline_part(m, largest)
+            if part is not None:
+                seen.add(m["model"])
+                entries.append((f"{res['combiner']} + {res['scorer']}", part))
+    first = d[keys[0]]
+    if len({how for how, _ in entries}) > 1:
+        return "survey equivalence: " + "; ".join(f"{text} ({how})" for how, text in entries)
+    how = entries[0][0] if entries else f"{first['combiner']} + {first['scorer']}"
+    curve = first["power_curve"]
+    top = f"curve {curve[0]['score']:.3f} → {curve[-1]['score']:.3f} at k = {curve[-1]['k']}"
+    return f"survey equivalence ({how}): " + ("; ".join(t for _, t in entries) or top)

@@ -1,0 +1,253 @@
+"""Survey-equivalence verdicts: one sentence per model, read off an
+:class:`~humanly.survey.EquivalenceResult` (and, for a simulation, its
+:class:`~humanly.survey.TruthEquivalence`).
+
+The sentence says how many raters the model is worth, with its 95% bootstrap range and bootstrap mean,
+under which combiner and scorer, on how many items — or, when the score is off the curve, says so in
+words: *below 0* means the score is at or below c_0, the score of the combiner's prediction from no
+labels at all; *above the largest k* means no survey the data allow is as good. The same wording
+serves the command line (:mod:`humanly.cli.equivalence_render`) and the report section.
+
+>>> from humanly.survey import ModelEquivalence
+>>> m = ModelEquivalence("m", -0.82, -0.84, -0.80, 3.13, None, 2.69, 3.69, 2000, equivalence_mean=3.16)
+>>> print(worth(m, "abc", "cross_entropy"))  # doctest: +NORMALIZE_WHITESPACE
+m is worth 3.13 raters (95% range 2.69–3.69; bootstrap mean 3.16) with the ABC combiner and
+cross-entropy scorer, on 2,000 items.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from . import Verdict
+
+if TYPE_CHECKING:
+    from ...survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
+
+__all__ = [
+    "METHODS_ID",
+    "baseline_meaning",
+    "combiner_phrase",
+    "equivalence_range",
+    "scorer_phrase",
+    "verdicts",
+    "width_phrase",
+    "worth",
+]
+
+#: The Methods paragraph the sentences rest on.
+METHODS_ID = "methods-survey"
+
+_COMBINERS = {
+    "abc": "ABC",
+    "majority": "majority-vote",
+    "plurality": "plurality",
+    "frequency": "frequency",
+}
+_SCORERS = {
+    "cross_entropy": "cross-entropy",
+    "agreement": "agreement",
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "F1",
+    "auc": "AUC",
+    "dmi": "DMI",
+    "pearson": "Pearson-correlation",
+    "spearman": "Spearman-correlation",
+}
+#: What c_0 — the combiner's output from no labels — is, by combiner.
+_BASELINES = {
+    "abc": "the ABC's prediction from no labels at all (each class's share of the other items' "
+    "labels)",
+    "frequency": "the frequency combiner's prediction from no labels (every class equally likely)",
+    "majority": "a label picked at random, the majority vote of no raters",
+    "plurality": "a label picked at random, the plurality of no raters",
+}
+
+
+def combiner_phrase(combiner: str) -> str:
+    """``"the ABC combiner"``, ``"the majority-vote combiner"``, …"""
+    return f"the {_COMBINERS.get(combiner, combiner)} combiner"
+
+
+def scorer_phrase(scorer: str) -> str:
+    """``"cross-entropy scorer"``, ``"agreement scorer"``, …"""
+    return f"{_SCORERS.get(scorer, scorer)} scorer"
+
+
+def baseline_meaning(combiner: str) -> str:
+    """What c_0 is for this combiner, in words."""
+    return _BASELINES.get(combiner, f"the {combiner} combiner's prediction from no labels")
+
+
+def _num(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def _raters(k: float | int) -> str:
+    return f"{k} rater" + ("" if k == 1 else "s")
+
+
+def equivalence_range(m: ModelEquivalence, largest_k: int, bootstrap: int = 1) -> str | None:
+    """The 95% range of the equivalence in words (``None`` without a bootstrap), saying when an end is
+    0 (replicates at or below c_0) or open (replicates above the curve)."""
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if lo is None and hi is None:
+        if bootstrap > 0 and m.equivalence_note == "above_max":
+            return "at least 97.5% of the bootstrap replicates lie above the curve too"
+        return None
+    if hi is None:
+        start = "0" if lo == 0 else _num(lo or 0.0)
+        return (
+            f"95% range {start} to more than {largest_k}: at least 2.5% of the bootstrap replicates "
+            "lie above the curve"
+        )
+    if lo == 0 and hi == 0:
+        return "95% range 0–0: at least 97.5% of the bootstrap replicates are at or below c_0"
+    if lo == 0:
+        return (
+            f"95% range 0–{_num(hi)}, the low end 0 because at least 2.5% of the bootstrap "
+            "replicates are at or below c_0"
+        )
+    return f"95% range {_num(lo or 0.0)}–{_num(hi)}"
+
+
+def _mean(m: ModelEquivalence, bootstrap: int) -> str | None:
+    if m.equivalence_mean is not None and math.isfinite(m.equivalence_mean):
+        return f"bootstrap mean {_num(m.equivalence_mean)}"
+    if bootstrap > 0 and m.equivalence_high is None and m.equivalence_low is not None:
+        return "no bootstrap mean: some replicates lie above the curve"
+    return None
+
+
+def width_phrase(
+    m: ModelEquivalence, target_width: float | None, n_items: int | None = None
+) -> str | None:
+    """What ``target_width`` asks, in words: about N items would narrow the range to W raters, or the
+    range is already narrower, or no number can be read off (an open range)."""
+    if target_width is None:
+        return None
+    w = f"{target_width:g} rater" + ("" if target_width == 1 else "s")
+    lo, hi = m.equivalence_low, m.equivalence_high
+    if lo is None and hi is None:
+        return None
+    if hi is None or lo is None:
+        return f"no item count for a range of {w} can be read off a range with no upper end"
+    if hi - lo <= target_width:
+        return f"its 95% range ({_num(hi - lo)} wide) is already narrower than {w}"
+    if m.items_needed is None:
+        return None
+    now = "" if n_items is None else f"now {_num(hi - lo)} wide on {n_items:,} items; "
+    return (
+        f"about {m.items_needed:,} items would narrow the 95% range to {w} "
+        f"({now}1/√N approximation)"
+    )
+
+
+def worth(
+    m: ModelEquivalence,
+    combiner: str,
+    scorer: str,
+    *,
+    c0: float | None = None,
+    largest_k: int | None = None,
+    bootstrap: int = 1,
+    calibration: str = "none",
+    target_width: float | None = None,
+) -> str:
+    """The verdict sentence of one model (see the module docstring)."""
+    how = f"with {combiner_phrase(combiner)} and {scorer_phrase(scorer)}, on {m.n_items:,} items"
+    if calibration not in ("", "none"):
+        how += f" (model calibrated: {calibration})"
+    kmax = "the largest k raters" if largest_k is None else _raters(largest_k)
+    rng = equivalence_range(m, largest_k if largest_k is not None else 0, bootstrap)
+    mean = _mean(m, bootstrap)
+    if m.equivalence is not None:
+        extra = "; ".join(x for x in (rng, mean) if x)
+        head = f"{m.model} is worth {_num(m.equivalence)} raters" + (f" ({extra})" if extra else "")
+        body = f"{head} {how}"
+    elif m.equivalence_note == "below_0":
+        base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
+        body = (
+            f"{m.model} is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
+            f"{base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
+            "baseline"
+        ) + (f" ({rng})" if rng and not (m.equivalence_low == 0 == m.equivalence_high) else "")
+    elif m.equivalence_note == "above_max":
+        body = (
+            f"{m.model} is worth more than {kmax}, the largest survey measured, {how}: its "
+            f"score ({m.score:.4f}) is above every point of the power curve"
+        ) + (f" ({rng})" if rng else "")
+    else:
+        body = f"{m.model}: no survey equivalence could be read off the power curve {how}"
+    width = width_phrase(m, target_width, m.n_items) if m.equivalence is not None else None
+    return body + (f"; {width}" if width else "") + "."
+
+
+def _status(m: ModelEquivalence) -> str:
+    if m.equivalence is not None:
+        return "equivalent"
+    return {"below_0": "below 0", "above_max": "above max"}.get(
+        m.equivalence_note or "", "undefined"
+    )
+
+
+def _truth_clause(name: str, truth: TruthEquivalence | None) -> str | None:
+    if truth is None:
+        return None
+    try:
+        t = truth.model(name)
+    except KeyError:
+        return None
+    largest = truth.power_curve[-1].k if truth.power_curve else 0
+    if t.equivalence is not None:
+        seq = f"{_num(t.equivalence)} raters"
+    elif t.equivalence_note == "below_0":
+        seq = "less than 0 raters"
+    elif t.equivalence_note == "above_max":
+        seq = f"more than {_raters(largest)}"
+    else:
+        return None
+    return f"Scored against the true item states it is worth {seq} (SEQ*; HSCORE* {t.score:.4f})."
+
+
+def verdicts(
+    result: EquivalenceResult, *, truth: TruthEquivalence | None = None
+) -> tuple[Verdict, ...]:
+    """One sentence per model of ``result``; with ``truth`` (a simulation's states), a second sentence
+    with its equivalence against the true states (SEQ*).
+
+    >>> from humanly.simulate import running_example
+    >>> from humanly.survey import equivalence
+    >>> d = running_example(300, 6, seed=1)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=20, progress=False)
+    >>> [v.status for v in verdicts(res)]
+    ['below 0', 'equivalent']
+    """
+    pts = result.power_curve
+    c0 = pts[0].score if pts else None
+    largest = pts[-1].k if pts else None
+    out = []
+    for m in result.models:
+        sentence = worth(
+            m,
+            result.combiner,
+            result.scorer,
+            c0=c0,
+            largest_k=largest,
+            bootstrap=result.bootstrap,
+            calibration=result.calibration,
+            target_width=result.target_width,
+        )
+        extra = _truth_clause(m.model, truth)
+        out.append(
+            Verdict(
+                "survey",
+                sentence + (f" {extra}" if extra else ""),
+                model=m.model,
+                status=_status(m),
+                methods=METHODS_ID,
+            )
+        )
+    return tuple(out)
