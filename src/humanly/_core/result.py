@@ -7,15 +7,18 @@ floats turned into ``None`` because JSON has no NaN).
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import json
 import math
+import types
+import typing
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["Interval", "Result", "jsonable"]
+__all__ = ["Interval", "Result", "from_jsonable", "jsonable"]
 
 
 class Interval(NamedTuple):
@@ -82,23 +85,31 @@ def _short(value: Any) -> str:
 
 
 class Result:
-    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()`` and a compact ``repr``.
+    """Mixin for frozen result dataclasses: ``to_dict()`` / ``from_dict()``, ``to_json()``, a compact
+    ``repr`` and an HTML view for notebooks (``_repr_html_``).
 
-    The JSON that ``--json`` prints is a contract: keys are added, never renamed or removed. When a field
-    is renamed in Python, the old key stays in ``to_dict()`` through :attr:`json_aliases`
-    (old key → new field name), so both keys carry the same value.
+    ``to_dict()`` holds every field whose ``repr`` is on (a field declared with ``repr=False`` is kept in
+    memory only — bootstrap replicates, say — and must have a default); ``from_dict()`` rebuilds the
+    object from it, reading the field types, so that ``type(r).from_dict(r.to_dict()).to_dict() ==
+    r.to_dict()`` for every result. The JSON that ``--json`` prints is a contract from 0.1.0 on: keys
+    are added, never renamed or removed (``tests/json_contract.json``).
     """
-
-    #: JSON keys kept for compatibility: old key → the field that now holds the value
-    json_aliases: ClassVar[dict[str, str]] = {}
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready Python (what ``--json`` prints)."""
         assert dataclasses.is_dataclass(self)
-        out = {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}
-        for old, new in self.json_aliases.items():
-            out.setdefault(old, jsonable(getattr(self, new)))
-        return out
+        return {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """The result that ``to_dict()`` gave ``data`` (e.g. read back from a ``--json`` file).
+
+        Raises
+        ------
+        TypeError
+            If ``data`` is not a mapping, or a field's value does not fit its type.
+        """
+        return from_jsonable(cls, data)
 
     def to_json(self, **kwargs: Any) -> str:
         """The result as a JSON string (``json.dumps(self.to_dict())``)."""
@@ -110,3 +121,139 @@ class Result:
             f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(self) if f.repr
         ]
         return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the table of ``to_frame()`` when the result has one, else its scalar
+        fields as a two-column table (nested results by their type name)."""
+        import html
+
+        frame = getattr(self, "to_frame", None)
+        title = f"<p><strong>{html.escape(type(self).__name__)}</strong></p>"
+        if callable(frame):
+            try:
+                return title + str(frame().to_html(max_rows=30, border=0))
+            except Exception:  # a result whose table needs more than it holds: fall back to fields
+                pass
+        assert dataclasses.is_dataclass(self)
+        rows = []
+        for f in dataclasses.fields(self):
+            if not f.repr:
+                continue
+            value = getattr(self, f.name)
+            shown = (
+                type(value).__name__
+                if isinstance(value, Result) or dataclasses.is_dataclass(value)
+                else _short(value)
+            )
+            rows.append(
+                f"<tr><th style='text-align:left'>{html.escape(f.name)}</th>"
+                f"<td style='text-align:left'>{html.escape(shown)}</td></tr>"
+            )
+        return title + "<table>" + "".join(rows) + "</table>"
+
+
+# ----------------------------------------------------------------------------------------- from_dict
+def _hints(cls: type) -> dict[str, Any]:
+    cached = _HINTS.get(cls)
+    if cached is None:
+        cached = typing.get_type_hints(cls)
+        _HINTS[cls] = cached
+    return cached
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def from_jsonable(kind: Any, value: Any) -> Any:
+    """``value`` (plain JSON-ready Python, as :func:`jsonable` makes it) as an object of type ``kind``:
+    dataclasses field by field, ``NamedTuple`` from lists, tuples, dicts, unions with ``None``,
+    ``Literal``, numpy arrays (float, or int when every entry is a whole number), and ``None`` back to
+    NaN where the type is ``float``. The inverse of :func:`jsonable` for the types results use."""
+    if kind is Any or kind is object:
+        return value
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        options = [a for a in args if a is not type(None)]
+        errors = []
+        for option in options:
+            try:
+                return from_jsonable(option, value)
+            except (TypeError, ValueError, KeyError) as exc:
+                errors.append(str(exc))
+        raise TypeError(f"{value!r} fits none of {kind}: {'; '.join(errors)}")
+    if origin is typing.Literal:
+        return value
+    if origin in (tuple, collections.abc.Sequence) or kind is tuple:
+        if value is None:
+            raise TypeError(f"None where a {kind} was expected")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_jsonable(args[0], v) for v in value)
+        if args and origin is tuple:
+            return tuple(from_jsonable(a, v) for a, v in zip(args, value, strict=True))
+        return tuple(value)
+    if origin is list:
+        return [from_jsonable(args[0] if args else Any, v) for v in value]
+    if origin in (dict, collections.abc.Mapping) or kind is dict:
+        key_type, item_type = args if args else (Any, Any)
+        return {from_jsonable(key_type, k): from_jsonable(item_type, v) for k, v in value.items()}
+    if isinstance(kind, type):
+        return _instance(kind, value)
+    return value
+
+
+def _instance(kind: type, value: Any) -> Any:
+    if dataclasses.is_dataclass(kind):
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{kind.__name__}: expected an object, got {type(value).__name__}")
+        custom = getattr(kind, "from_dict", None)
+        own = getattr(custom, "__func__", None)
+        if own is not None and own is not Result.from_dict.__func__:  # type: ignore[attr-defined]
+            return custom(value)  # type: ignore[misc]
+        hints = _hints(kind)
+        given = {}
+        for f in dataclasses.fields(kind):
+            if f.name in value and f.init:
+                given[f.name] = from_jsonable(hints.get(f.name, Any), value[f.name])
+        return kind(**given)
+    if issubclass(kind, tuple) and hasattr(kind, "_fields"):  # NamedTuple
+        hints = typing.get_type_hints(kind)
+        items = value.values() if isinstance(value, Mapping) else value
+        return kind(
+            *(from_jsonable(hints.get(n, Any), v) for n, v in zip(kind._fields, items, strict=True))
+        )
+    if kind is float:
+        if value is None:
+            return math.nan
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"expected a number, got {value!r}")
+        return float(value)
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected a whole number, got {value!r}")
+        return value
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, got {value!r}")
+        return value
+    if kind is str:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {value!r}")
+        return value
+    if kind is np.ndarray:
+        if value is None:
+            raise TypeError("None where an array was expected")
+        arr = np.asarray(value, dtype=object)
+        flat = [v for v in arr.ravel().tolist()]
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in flat):
+            return np.asarray(value, dtype=np.int64)
+        return np.asarray([math.nan if v is None else v for v in flat], dtype=float).reshape(
+            arr.shape
+        )
+    if kind is type(None):
+        if value is not None:
+            raise TypeError(f"expected null, got {value!r}")
+        return None
+    return value
