@@ -29,7 +29,7 @@ def test_demo_json(cli, tmp_path, monkeypatch):
     res = cli("demo", "--json", "--bootstrap", 10)
     assert res.exit_code == 0
     out = json.loads(res.stdout)  # exactly one JSON object on stdout
-    inspect = out["results"]["inspect"]
+    inspect = out["study"]["inspect"]
     assert inspect["n_items"] == 2000 and inspect["classes"] == ["none", "attack"]
     assert out["report"] == "humanly-demo/report.html"
 

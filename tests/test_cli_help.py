@@ -81,7 +81,7 @@ def test_help_groups_the_options(cli) -> None:
     out = cli("certify", "--help").stdout
     order = [out.index(h) for h in ("Input files:", "Options:", "Ratings layout:", "Columns:")]
     assert order == sorted(order) and "Summary mode:" in out
-    assert "--annotators" not in out  # the deprecated spelling still works, unlisted
+    assert "--annotators" not in out  # retired before 0.1.0
     assert "Usage: humanly certify [OPTIONS] [RATINGS]" in out
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
-from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -21,6 +21,7 @@ from humanly._core.counts import (
     unique_rows,
     unique_rows_with_target,
 )
+from humanly._core.result import Interval, Result
 
 count_rows = st.lists(
     st.lists(st.integers(0, 4), min_size=3, max_size=3), min_size=1, max_size=6
@@ -123,14 +124,38 @@ def test_lncomb_edges() -> None:
     assert lncomb(2, -1) == -np.inf
 
 
-def test_json_aliases_keep_old_keys() -> None:
-    import dataclasses
+@dataclasses.dataclass(frozen=True, repr=False)
+class Inner(Result):
+    name: str
+    value: float
 
-    from humanly._core.result import Result
 
-    @dataclasses.dataclass(frozen=True, repr=False)
-    class R(Result):
-        json_aliases: ClassVar[dict[str, str]] = {"lower_bound": "lower"}
-        lower: float
+@dataclasses.dataclass(frozen=True, repr=False)
+class R(Result):
+    lower: float
+    rows: tuple[Inner, ...]
+    ranges: dict[str, Interval]
+    note: str | None = None
+    hidden: int = dataclasses.field(default=0, repr=False)
 
-    assert R(0.5).to_dict() == {"lower": 0.5, "lower_bound": 0.5}
+
+def test_results_round_trip_through_their_json() -> None:
+    """``from_dict`` reads the field types back: tuples, nested results, NaN (JSON null) for floats,
+    ints kept as ints, ``None`` where the type allows it."""
+    import json
+    import math
+
+    r = R(math.nan, (Inner("a", 0.5), Inner("b", 2)), {"q": Interval(0.1, None)}, None, hidden=3)
+    data = json.loads(r.to_json())
+    assert data == {
+        "lower": None,
+        "rows": [{"name": "a", "value": 0.5}, {"name": "b", "value": 2}],
+        "ranges": {"q": [0.1, None]},
+        "note": None,
+    }
+    back = R.from_dict(data)
+    assert math.isnan(back.lower) and back.rows[1] == Inner("b", 2)
+    assert back.ranges["q"] == Interval(0.1, None) and back.hidden == 0
+    assert back.to_dict() == data
+    with pytest.raises(TypeError, match="expected a number"):
+        R.from_dict({**data, "lower": "x"})

@@ -55,10 +55,10 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
     return {
         "inspect": ["inspect", o, "--predictions", op, "--gold", og],
         "certify": ["certify", o, "--predictions", op, "--gold", og, "--curve"],
-        "certify_named": ["certify", o, "--predictions", op, "--annotators", "named", "--curve"],
+        "certify_named": ["certify", o, "--predictions", op, "--raters", "named", "--curve"],
         "certify_summary": [
             "certify", "--lower", "0.949", "0.971", "--upper", "0.939", "--n", "1821",
-            "--annotators", "3",
+            "--k", "3",
         ],
         "equivalence": [
             "equivalence", u, "--predictions", up, "--bootstrap", "20", "--headroom",

@@ -142,8 +142,8 @@ CASES = [
     # simulate
     ("simulate-labels-0", ["simulate", "urn", "-o", "{t}/s.csv", "--preset", "running-example",
                            "--labels", "0"], ["--labels 0"]),
-    ("simulate-annotators-empty", ["simulate", "oracle", "-o", "{t}/s.csv", "--annotators", ""],
-     ["--annotators ''"]),
+    ("simulate-raters-empty", ["simulate", "oracle", "-o", "{t}/s.csv", "--raters", ""],
+     ["--raters ''"]),
     ("simulate-items-0", ["simulate", "oracle", "-o", "{t}/s.csv", "--items", "0"], ["--items 0"]),
     ("simulate-seed", ["simulate", "pair", "-o", "{t}/s.csv", *FIG2, "--seed", "-1"],
      ["--seed -1"]),
@@ -198,18 +198,10 @@ def test_terminal_control_characters_are_not_printed(cli, tmp_path) -> None:
     assert bad.exit_code == 2 and "\x1b" not in bad.stderr
 
 
-def test_annotators_still_works_with_a_note(cli, data) -> None:
-    new = cli(
-        "certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--k", "3", "--json"
-    )
-    old = cli("certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--annotators", "3",
-              "--json")  # fmt: skip
-    assert new.exit_code == old.exit_code == 0 and new.json() == old.json()
-    assert old.stderr.strip() == "note: --annotators is deprecated; use --k 3" and new.stderr == ""
-    named = cli("certify", data / "o.csv", "--predictions", data / "o.predictions.csv",
-                "--annotators", "named", "--json")  # fmt: skip
-    assert named.exit_code == 0 and named.json()["raters"]["mode"] == "named"
-    assert "use --raters named" in named.stderr
+def test_retired_annotators_flag_is_refused(cli, data) -> None:
+    """Before 0.1.0 the names were reset once: --annotators is gone (--raters or --k)."""
+    old = cli("certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--annotators", "3")
+    assert old.exit_code == 2 and "--annotators" in old.stderr and old.stdout == ""
 
 
 # --------------------------------------------------------------------------- atomic publishing

@@ -125,7 +125,7 @@ def test_simulate_cli(tmp_path, cli):
     res = cli(
         "simulate",
         "oracle",
-        "--annotators",
+        "--raters",
         "0.9,0.8,0.7",
         "--models",
         "m=0.9",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         read_ratings,
         read_study,
     )
+    from .study import StudyResult, analyze
 
 #: public name → the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
@@ -60,6 +61,8 @@ _LAZY: dict[str, str] = {
         ".data",
     ),
     "RatingsSummary": ".crowd.inspect",
+    "StudyResult": ".study",
+    "analyze": ".study",
     "summarize": ".crowd.inspect",
 }
 
@@ -72,8 +75,10 @@ __all__ = [
     "Ratings",
     "RatingsSummary",
     "Study",
+    "StudyResult",
     "__version__",
     "align",
+    "analyze",
     "join",
     "read_gold",
     "read_predictions",

@@ -16,9 +16,10 @@ def test_win_json_keys(cli) -> None:
     out = r.json()
     assert [row["m"] for row in out["rows"]] == [1, 3, 5]
     for row in out["rows"]:
-        for key in ("m", "n", "budget", "label_accuracy", "exact", "hoeffding", "cramer"):
+        for key in ("m", "n", "budget", "label_accuracy", "exact", "hoeffding_lower_bound",
+                    "cramer_lower_bound"):  # fmt: skip
             assert key in row
-        assert 0 <= row["hoeffding"] <= row["cramer"] <= row["exact"] <= 1
+        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"] <= 1
     assert out["best_m"] == 1
     assert out["rows"][1]["n"] == 500 and out["rows"][1]["label_accuracy"] == pytest.approx(0.896)
 
@@ -38,7 +39,7 @@ def test_size_json(cli) -> None:
     rows = r.json()["rows"]
     assert [row["m"] for row in rows] == [1, 3]
     for row in rows:
-        assert row["budget_exact"] <= row["budget_cramer"] <= row["budget_hoeffding"]
+        assert row["budget_exact"] <= row["budget_cramer_bound"] <= row["budget_hoeffding_bound"]
     assert rows[0]["budget_exact"] < rows[1]["budget_exact"]
 
 
@@ -48,9 +49,9 @@ def test_capacity_fig1(cli) -> None:
     )
     assert r.exit_code == 0, r.stderr
     row = r.json()["rows"][0]
-    assert round(row["cramer"], 1) == 16.8
-    assert round(row["hoeffding"], 2) == 0.33
-    assert row["exact"] > 17
+    assert round(row["ratio_cramer_bound"], 1) == 16.8
+    assert round(row["ratio_hoeffding_bound"], 2) == 0.33
+    assert row["ratio_exact"] > 17
 
 
 def test_human_output(cli) -> None:

@@ -30,10 +30,8 @@ FIG2 = IndependentModel(0.8, 0.01, 0.8)
 def test_win_bounds_are_named_lower_bounds() -> None:
     row = compare(FIG2, 1500, (1, 3)).rows[0]
     d = row.to_dict()
-    assert (
-        d["hoeffding_lower_bound"] == d["hoeffding"] == row.hoeffding == row.hoeffding_lower_bound
-    )
-    assert d["cramer_lower_bound"] == d["cramer"] == row.cramer == row.cramer_lower_bound
+    assert d["hoeffding_lower_bound"] == row.hoeffding_lower_bound and "hoeffding" not in d
+    assert d["cramer_lower_bound"] == row.cramer_lower_bound and "cramer" not in d
     assert 0 <= row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
 
 
@@ -46,7 +44,7 @@ def test_size_bounds_are_named_bounds() -> None:
         ("n_cramer", "n_cramer_bound"),
         ("n_hoeffding", "n_hoeffding_bound"),
     ):
-        assert d[old] == d[new] == getattr(row, old) == getattr(row, new)
+        assert d[new] == getattr(row, new) and old not in d
     assert row.budget_exact <= row.budget_cramer_bound <= row.budget_hoeffding_bound
 
 
@@ -72,12 +70,9 @@ def test_capacity_is_a_whole_number_of_classifiers() -> None:
         )
     )
     d = row.to_dict()
-    assert d["exact"] == d["ratio_exact"] == pytest.approx(141.95, abs=0.01)
-    assert d["cramer"] == d["ratio_cramer_bound"] == pytest.approx(16.77, abs=0.01)
-    assert (
-        d["error_cramer"] == d["error_cramer_bound"]
-        and d["error_hoeffding"] == d["error_hoeffding_bound"]
-    )
+    assert d["ratio_exact"] == pytest.approx(141.95, abs=0.01)
+    assert d["ratio_cramer_bound"] == pytest.approx(16.77, abs=0.01)
+    assert not {"exact", "cramer", "error_cramer", "error_hoeffding"} & set(d)
     # unbounded when the exact error underflows to 0
     huge = capacity(IndependentModel(0.75, 0.25, 1.0), 0.05, 10**6).rows[0]
     assert huge.classifiers_exact is None and huge.to_dict()["classifiers_exact"] is None

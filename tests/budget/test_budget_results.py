@@ -85,7 +85,7 @@ def test_results_hold_no_lists_or_dicts(results: dict[str, Result]) -> None:
         res.to_json()  # serialisable
 
 
-def test_model_kind_is_scenario_with_json_alias(results: dict[str, Result]) -> None:
+def test_error_model_kind_is_scenario(results: dict[str, Result]) -> None:
     for name, scenario in (
         ("compare", "correlated"),
         ("size", "independent"),
@@ -94,7 +94,7 @@ def test_model_kind_is_scenario_with_json_alias(results: dict[str, Result]) -> N
         res = results[name]
         assert res.scenario == scenario  # type: ignore[attr-defined]
         d = res.to_dict()
-        assert d["model"] == d["scenario"] == scenario
+        assert d["scenario"] == scenario and "model" not in d  # "model" means a classifier
     assert isinstance(results["compare"].params, CorrelatedModel)  # type: ignore[attr-defined]
     assert results["size"].to_dict()["params"] == {"p": 0.8, "eps": 0.01, "q": 0.8}
     assert (
@@ -106,8 +106,8 @@ def test_model_kind_is_scenario_with_json_alias(results: dict[str, Result]) -> N
 def test_tables_have_frames(results: dict[str, Result]) -> None:
     frames = {
         "compare": ("m", "exact", "monte_carlo"),
-        "size": ("m", "budget_exact", "n_hoeffding"),
-        "capacity": ("m", "exact", "error_exact"),
+        "size": ("m", "budget_exact", "n_hoeffding_bound"),
+        "capacity": ("m", "ratio_exact", "error_exact"),
         "plan": ("m", "budget_exact"),
         "quick": ("m", "items", "win", "budget_needed"),
         "sweep": ("n", "m", "violations", "qw_gt_qb_single_wins"),
@@ -138,7 +138,7 @@ def test_plan_typed_fields(results: dict[str, Result]) -> None:
     assert flat == {"assumption2_m3", "assumption2_m5"}
     names = [k for k, _ in res.assumptions.checks()]  # type: ignore[attr-defined]
     assert names == ["assumption1", "assumption2_m3", "assumption2_m5"]
-    assert d["comparison"]["model"] == "correlated"
+    assert d["comparison"]["scenario"] == "correlated"
     assert res.model() is res.estimates  # type: ignore[attr-defined]
 
 
@@ -177,7 +177,7 @@ def test_assess_gives_the_report_numbers(pilot, results: dict[str, Result]) -> N
     assert a.comparison == quick_compare(q, a.budget, p=p - 0.01, eps=0.01, m=(1, 3, 5))
     assert a.plan == plan(pilot.ratings, pilot.predictions, bootstrap=10)
     d = a.to_dict()
-    assert d["p"] == d["better_accuracy"] == p  # the old JSON key
+    assert d["better_accuracy"] == p and "p" not in d
     assert a.model() == IndependentModel(p - 0.01, 0.01, q)
     # without models: the paper's Fig. 2 value, and no plan
     bare = assess(pilot.ratings)

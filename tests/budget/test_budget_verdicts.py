@@ -11,9 +11,10 @@ import pytest
 
 from humanly import Ratings
 from humanly.budget import CorrelatedModel, IndependentModel, assess, compare, plan
-from humanly.report.sections.budget import METHODS_TEXT, budget_section
-from humanly.report.verdicts.budget import probability, scheme, verdicts
+from humanly.report.sections.plan import METHODS_TEXT
+from humanly.report.verdicts.plan import probability, scheme, verdicts
 from humanly.simulate import pair
+from study_sections import section as study_section
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,7 @@ def test_comparison_verdict_leads_with_the_best_m() -> None:
         "With 1,000 labels, 3-label majorities identify"
     )
     assert v.sentence.endswith("with probability 0.781 (exact); single labels reach 0.658.")
-    assert v.model is None and v.methods == "methods-budget" and v.topic == "budget"
+    assert v.model is None and v.methods == "methods-plan" and v.topic == "plan"
     assert v.status == "3-majority best"
 
 
@@ -90,7 +91,7 @@ def test_the_verdicts_module_is_light() -> None:
     import sys
 
     code = (
-        "import sys; import humanly.report.verdicts.budget\n"
+        "import sys; import humanly.report.verdicts.plan\n"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'jinja2') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -105,7 +106,7 @@ def test_methods_describe_the_latent_class_estimate() -> None:
 
 
 def test_section_lays_out_the_latent_plan(five) -> None:
-    section, a = budget_section(five.ratings, None, five.predictions, bootstrap=30)
+    section, a = study_section("plan", five.ratings, five.predictions, bootstrap=30)
     text = _text(section)
     assert a.plan is not None and a.plan.method == "latent"
     assert "latent-class estimate (EM over the true label)" in text
@@ -113,7 +114,7 @@ def test_section_lays_out_the_latent_plan(five) -> None:
     for t in a.plan.assumptions.tests:
         assert t.sentence() in text
     assert "holds" not in text and "fails" not in text and "nan" not in text.lower()
-    assert [v.methods for v in section.verdicts] == ["methods-budget"] * 2
+    assert [v.methods for v in section.verdicts] == ["methods-plan"] * 2
     assert all(v.model is None for v in section.verdicts)
     assert section.verdicts == verdicts(a)
     assert len(section.figures) == 2 and "latent-class" in section.figures[1].caption
@@ -121,7 +122,7 @@ def test_section_lays_out_the_latent_plan(five) -> None:
 
 def test_section_with_two_labels_explains_why_there_is_no_plan() -> None:
     d = pair(300, 2, p=0.7, eps=0.1, q=0.75, seed=1)
-    section, a = budget_section(d.ratings, None, d.predictions, bootstrap=10)
+    section, a = study_section("plan", d.ratings, d.predictions, bootstrap=10)
     text = _text(section)
     assert a is not None and a.plan is None and section.note is None
     assert "No pilot plan" in text and "here 0 items have 3 or more (2 labels: 300 items)" in text
@@ -131,7 +132,7 @@ def test_section_with_two_labels_explains_why_there_is_no_plan() -> None:
 
 def test_one_label_per_item_is_a_note_not_an_error() -> None:
     d = pair(300, 1, p=0.7, eps=0.1, q=0.75, seed=1)
-    section, a = budget_section(d.ratings, None, d.predictions)
+    section, a = study_section("plan", d.ratings, d.predictions)
     assert a is None and section.note and "one label" in section.note
     assert "nan" not in section.note.lower()
 
@@ -140,22 +141,22 @@ def test_agreement_zero_and_a_few_double_labels_give_finite_numbers() -> None:
     counts = np.tile([[1, 0], [0, 1]], (100, 1))
     counts[:3] = [1, 1]  # three items with two disagreeing labels: agreement 0, q̂ = ½
     r = Ratings.from_counts(counts, classes=[0, 1])
-    section, a = budget_section(r, None, None)
+    section, a = study_section("plan", r, None)
     assert a is not None and a.label_accuracy == 0.5
     text = _text(section)
     assert "nan" not in text.lower() and not re.search(r"\binf\b", text)
 
 
 def test_section_notes_when_assess_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from humanly import study
     from humanly.data import InputError
-    from humanly.report.sections import budget as sec
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise InputError("q=nan: give a finite number")
 
-    monkeypatch.setattr(sec, "assess", refuse)
+    monkeypatch.setattr(study, "assess", refuse)
     d = pair(100, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    section, a = sec.budget_section(d.ratings, None, d.predictions)
+    section, a = study_section("plan", d.ratings, d.predictions)
     assert a is None and section.note == "Not applicable: q=nan: give a finite number."
 
 

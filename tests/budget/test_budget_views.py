@@ -49,13 +49,13 @@ def test_win_names_the_bounds_the_tie_rules_and_ends_with_the_verdict(cli) -> No
     assert "0.652366" in out and "0.608816" in out  # the sentence's numbers are in the table
 
 
-def test_win_json_stays_json_and_keeps_its_keys(cli) -> None:
+def test_win_json_stays_json_with_named_bounds(cli) -> None:
     r = cli("budget", "win", *FIG2, "--json")
     d = r.json()
     assert d["vote_ties"] == "coin" and "With 1,500" not in r.stdout
     for row in d["rows"]:
-        assert row["hoeffding"] == row["hoeffding_lower_bound"]
-        assert row["cramer"] == row["cramer_lower_bound"]
+        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"]
+        assert not {"hoeffding", "cramer"} & set(row)
 
 
 def test_vote_ties_failure_is_said(cli) -> None:

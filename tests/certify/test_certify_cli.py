@@ -23,7 +23,7 @@ def test_summary_mode_reproduces_table4(cli) -> None:
         "0.939",
         "--n",
         "1821",
-        "--annotators",
+        "--k",
         "3",
         "--json",
     )
@@ -33,7 +33,7 @@ def test_summary_mode_reproduces_table4(cli) -> None:
     assert set(d["upper_bound"]) >= {"theoretical", "empirical", "n"}
     assert round(d["upper_bound"]["theoretical"], 3) == 0.960
     bert, struct = d["models"]
-    assert set(bert) >= {"model", "lower_bound", "n", "margin", "confidence", "superhuman"}
+    assert set(bert) >= {"model", "lower", "n", "margin", "confidence", "superhuman"}
     assert set(bert["confidence"]) >= {"hms", "oms", "t_u", "t_l"}
     assert bert["confidence"]["oms"] < 0 and bert["superhuman"] is False
     assert round(struct["confidence"]["hms"], 4) == 0.4730
@@ -101,9 +101,9 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
     d = r.json()
     assert d["n_items"] == 400
-    assert d["annotators"] == {"mode": "slots", "k": 5}
+    assert d["raters"] == {"mode": "slots", "k": 5}
     assert [m["model"] for m in d["models"]] == ["strong", "weak"]
-    assert d["oracle"]["models"]["strong"] > d["models"][0]["lower_bound"]
+    assert d["oracle"]["models"]["strong"] > d["models"][0]["lower"]
     assert len(d["curve"]) == 5
     assert png.stat().st_size > 1000
     svg = tmp_path / "conf.svg"
@@ -112,7 +112,7 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
         sim_files["ratings"],
         "--predictions",
         sim_files["predictions"],
-        "--annotators",
+        "--raters",
         "named",
         "--bound",
         "bernstein",
@@ -122,7 +122,7 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
     )
     assert r2.exit_code == 0, r2.stderr
     d2 = r2.json()
-    assert d2["oracle"] is None and d2["annotators"]["mode"] == "named"
+    assert d2["oracle"] is None and d2["raters"]["mode"] == "named"
     assert len(d2["upper_bound"]["agreement_matrix"]) == 5
     assert svg.read_text().lstrip().startswith("<?xml")
 
@@ -156,7 +156,7 @@ def test_errors_exit_2(cli, sim_files, tmp_path: Path) -> None:
     pd.DataFrame(
         {"item": [1, 1, 2, 2], "rater": ["a", "a", "b", "b"], "label": [0, 1, 0, 1]}
     ).to_csv(dup, index=False)
-    r = cli("certify", dup, "--annotators", "named", "--duplicates", "keep")
+    r = cli("certify", dup, "--raters", "named", "--duplicates", "keep")
     assert r.exit_code == 2 and "no two named raters" in r.stderr
     r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--bound", "exact")
     assert r.exit_code == 2 and "summary mode" in r.stderr
@@ -178,7 +178,7 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     r = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile, "--json")
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["n_items"] == 800 and d["annotators"]["k"] == 10
+    assert d["n_items"] == 800 and d["raters"]["k"] == 10
     o = d["oracle"]
     # Snow et al.: single label ≈ 0.73 and the majority ≈ 0.90 correct
     assert o["average_annotator"] == pytest.approx(0.729, abs=0.002)
@@ -204,7 +204,7 @@ def test_upper_theoretical_switch(cli, sim_files) -> None:
         "0.939",
         "--upper",
         "theoretical",
-        "--annotators",
+        "--k",
         "3",
         "--n",
         "1821",
@@ -212,12 +212,12 @@ def test_upper_theoretical_switch(cli, sim_files) -> None:
     )
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["annotators"]["k"] == 3
+    assert d["raters"]["k"] == 3
     assert d["upper_bound"]["used"] == "theoretical"
-    assert d["upper_bound"]["value"] == pytest.approx(d["upper_bound"]["theoretical"])
+    assert d["upper_bound"]["upper"] == pytest.approx(d["upper_bound"]["theoretical"])
     assert d["models"][0]["margin"] == pytest.approx(0.971 - d["upper_bound"]["theoretical"])
     r2 = cli("certify", sim_files["ratings"], "--upper", "theoretical", "--json")
     assert r2.exit_code == 0, r2.stderr
     ub = r2.json()["upper_bound"]
-    assert ub["value"] == pytest.approx(ub["theoretical"]) and ub["theoretical"] > ub["empirical"]
+    assert ub["upper"] == pytest.approx(ub["theoretical"]) and ub["theoretical"] > ub["empirical"]
     assert r2.json()["models"] == []

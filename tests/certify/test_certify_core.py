@@ -287,15 +287,16 @@ def test_confidence_direct() -> None:
 
 
 def test_report_section_builder() -> None:
-    from humanly.report.sections.certify import certify_headline, certify_section
+    from humanly.report.sections.certify import certify_line
+    from study_sections import section as study_section
 
     d = _data(k=5, n=300)
-    section, res = certify_section(d.ratings, d.gold, d.predictions)
+    section, res = study_section("certify", d.ratings, d.predictions, d.gold, bootstrap=0)
     assert section.id == "certify" and len(section.figures) == 2 and res is not None
-    line = certify_headline(res.to_dict())
-    assert "strong" in line and "superhuman" in line
+    line = certify_line(res)
+    assert line is not None and "strong" in line and "superhuman" in line
     one = Ratings.from_long([0, 1], ["a", "b"], [0, 1])
-    section, res = certify_section(one, None, None)
+    section, res = study_section("certify", one, bootstrap=0)
     assert res is None and "Not applicable" in section.note
 
 

@@ -267,46 +267,39 @@ def test_to_frame_tables(small) -> None:
     assert curve["lower:m"].tolist() == [p.lower["m"] for p in res.curve]
 
 
-def test_results_are_typed_and_keep_their_old_json_keys(small) -> None:
+def test_results_are_typed_with_one_name_per_key(small) -> None:
     res = certify(small.ratings, small.predictions, gold=small.gold, curve=True)
     assert isinstance(res.models, tuple) and isinstance(res.notes, tuple)
     assert isinstance(res.curve, tuple) and isinstance(res.curve[0], BoundCurvePoint)
     assert isinstance(res.upper_bound.finite["exact"], FiniteBound)
     assert isinstance(res.oracle.assumptions, tuple)
     d = res.to_dict()
-    assert d["annotators"] == d["raters"] == {"mode": "slots", "k": 3}
-    assert d["upper_bound"]["value"] == d["upper_bound"]["upper"] == res.upper_bound.upper
+    assert d["raters"] == {"mode": "slots", "k": 3} and "annotators" not in d
+    assert d["upper_bound"]["upper"] == res.upper_bound.upper and "value" not in d["upper_bound"]
     m = d["models"][0]
-    assert m["lower_bound"] == m["lower"] == res.models[0].lower
+    assert m["lower"] == res.models[0].lower and "lower_bound" not in m
     assert m["lower_finite"] == {
         "delta": res.delta, "t": res.models[0].lower_finite.t,
         "value": res.models[0].lower_finite.value,
     }  # fmt: skip
     b = m["by_bound"]["hoeffding"]
-    assert b["upper"] == b["upper_finite"]["value"] and b["lower"] == b["lower_finite"]["value"]
-    assert b["delta_upper"] == b["upper_finite"]["delta"]
+    assert b["upper_finite"]["value"] == res.models[0].by_bound["hoeffding"].upper_finite.value
+    assert not {"upper", "lower", "delta_upper", "delta_lower"} & set(b)
     detail = d["oracle"]["assumptions"][1]["detail"]
-    assert detail["left"] == detail["left_formula"] == "P(l_b = l* | l_a != l*)"
+    assert detail["left_formula"] == "P(l_b = l* | l_a != l*)" and "left" not in detail
     assert isinstance(detail["prediction_distribution"], list)
 
 
-# ------------------------------------------------------------------------------ deprecations
-def test_deprecated_names_still_work(small) -> None:
+# ------------------------------------------------------------------------------ retired names
+def test_retired_names_are_gone(small) -> None:
+    """Before 0.1.0 the names were reset once, without deprecation shims."""
     r, p = small.ratings, small.predictions
-    with pytest.warns(DeprecationWarning, match="raters="):
-        old = certify(r, p, annotators="named")
-    _same(old, certify(r, p, raters="named"))
-    with pytest.warns(DeprecationWarning, match="k="):
-        old_s = certify_summary([0.971], 0.939, 1821, annotators=3)
-    _same(old_s, certify_summary([0.971], 0.939, 1821, k=3))
-    with pytest.warns(DeprecationWarning, match="BoundCurvePoint"):
-        from humanly.certification import CurvePoint
-    assert CurvePoint is BoundCurvePoint
-    with pytest.warns(DeprecationWarning):
-        assert old.models[0].lower_bound == old.models[0].lower
-    with pytest.warns(DeprecationWarning):
-        assert old.upper_bound.value == old.upper_bound.upper
-    with pytest.warns(DeprecationWarning):
-        assert old.annotators == old.raters == Raters("named", 3)
-    with pytest.raises(TypeError, match="give only raters="), pytest.warns(DeprecationWarning):
-        certify(r, p, annotators="slots", raters="named")
+    with pytest.raises(TypeError, match="annotators"):
+        certify(r, p, annotators="named")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="annotators"):
+        certify_summary([0.971], 0.939, 1821, annotators=3)  # type: ignore[call-arg]
+    import humanly.certification as c
+
+    assert not hasattr(c, "CurvePoint")
+    res = certify(r, p)
+    assert not hasattr(res, "annotators") and not hasattr(res.models[0], "lower_bound")

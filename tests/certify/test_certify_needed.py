@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from humanly import simulate
@@ -196,6 +196,7 @@ def test_exact_bound_with_a_low_success_rate_needs_no_n() -> None:
     preds=st.lists(st.integers(0, 2), min_size=30, max_size=30),
     tau=st.sampled_from([0.0, 0.01]),
 )
+@example(counts=[[0, 1, 1]] * 3, preds=[0] * 30, tau=0.0)  # no two labels of an item agree
 def test_new_fields_are_valid_on_random_counts(counts, preds, tau) -> None:
     from humanly import Predictions, Ratings
 
@@ -206,7 +207,8 @@ def test_new_fields_are_valid_on_random_counts(counts, preds, tau) -> None:
         m = res.models[0]
         lemma = res.upper_bound.lemma2
         assert 0 <= lemma.agreement <= 1 and 0 <= lemma.share_more_raters <= 1
-        assert lemma.ratio >= 1 - 1e-12  # U⁽ᵗ⁾ ≥ U⁽ᵉ⁾
+        # U⁽ᵗ⁾ ≥ U⁽ᵉ⁾; the ratio is undefined when no two labels of an item agree (U⁽ᵉ⁾ = 0)
+        assert lemma.ratio >= 1 - 1e-12 if lemma.agreement > 0 else lemma.ratio is None
         for v in (*m.by_bound.values(), *m.by_upper.values()):
             e = v.evidence
             assert e.status in STATUSES and e.reason in REASONS

@@ -272,10 +272,13 @@ def test_cli_flags_are_checked(cli, copycat, tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ report and figures
 def test_report_section_running_example() -> None:
-    from humanly.report.sections.certify import METHODS_TEXT, certify_section
+    from humanly.report.sections.certify import METHODS_TEXT
+    from study_sections import section as study_section
 
     sim = simulate.running_example(1000, 10, seed=0)
-    section, res = certify_section(sim.ratings, sim.gold, sim.predictions, colors={"hard": "#000"})
+    section, res = study_section(
+        "certify", sim.ratings, sim.predictions, sim.gold, colors={"hard": "#000"}, bootstrap=0
+    )
     assert res is not None and [v.model for v in section.verdicts] == ["hard", "soft"]
     text = " ".join(section.paragraphs)
     assert "Certify scores hard labels" in text
@@ -289,7 +292,7 @@ def test_report_section_running_example() -> None:
     assert all("nan" not in str(c) for t in section.tables for row in t.rows for c in row)
     for word in ("τ", "items needed", "U⁽ᵗ⁾", "no evidence (S < 0)", "Lemma 2"):
         assert word in METHODS_TEXT
-    tau, _ = certify_section(sim.ratings, sim.gold, sim.predictions, tau=0.02)
+    tau, _ = study_section("certify", sim.ratings, sim.predictions, sim.gold, tau=0.02, bootstrap=0)
     assert "τ = 0.02" in tau.tables[1].caption
 
 

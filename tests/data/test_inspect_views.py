@@ -186,7 +186,7 @@ def test_verdict_sentences_quote_the_summary() -> None:
     (v,) = verdicts(s)
     ci = s.agreement_ci
     assert ci is not None
-    assert v.topic == "data" and v.model is None and v.methods == METHODS_ID == "methods-data"
+    assert v.topic == "inspect" and v.model is None and v.methods == METHODS_ID == "methods-inspect"
     assert v.sentence == (
         "200 items with 3.0 labels each on average (600 labels from anonymous raters); two raters of "
         f"an item agree 66.7% of the time (95% interval {100 * ci.pairwise.low:.1f}–"
@@ -242,12 +242,13 @@ def test_verdict_module_is_light() -> None:
 
 def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     from humanly.report.methods import METHODS
-    from humanly.report.sections.inspect import METHODS_TEXT, data_section
+    from humanly.report.sections.inspect import METHODS_TEXT
+    from study_sections import section as study_section
 
     frame = _long()
     gold = pd.Series([0, 1, 1], index=["i0", "i1", "i2"])
     joined = humanly.join(frame, None, gold, missing="drop")
-    section, s = data_section(joined.ratings, joined.gold, None)
+    section, s = study_section("inspect", joined.ratings, None, joined.gold)
     assert isinstance(s, humanly.crowd.inspect.RatingsSummary)
     assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect
     glance, raters = section.tables
@@ -263,14 +264,14 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     assert section.verdicts == verdicts(s)
     cells = [str(c) for t in section.tables for row in t.rows for c in row]
     assert not any(c.lower() in ("nan", "none") or "nan" in c.split() for c in cells)
-    assert METHODS["data"] == METHODS_TEXT and "Raters are not resampled" in METHODS_TEXT
+    assert METHODS["inspect"] == METHODS_TEXT and "Raters are not resampled" in METHODS_TEXT
 
 
 def test_report_section_for_counts_has_no_rater_parts() -> None:
-    from humanly.report.sections.inspect import data_section
+    from study_sections import section as study_section
 
     r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10)
-    section, s = data_section(r, None, None, seed=3, bootstrap=0)
+    section, s = study_section("inspect", r, seed=3, bootstrap=1000)
     assert s.raters is None and s.agreement_ci is not None and s.agreement_ci.seed == 3
     assert len(section.tables) == 1 and len(section.figures) == 1 and len(section.verdicts) == 1
 

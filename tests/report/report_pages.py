@@ -7,9 +7,10 @@ import dataclasses
 import re
 from html.parser import HTMLParser
 
+from humanly.demo import simulated_states
 from humanly.report import Report, Verdict, build_report
-from humanly.report.demo import simulated_states
 from humanly.simulate import running_example
+from humanly.study import AnalyzeOptions, analyze
 
 XSS = "<script>alert(1)</script>"
 
@@ -17,16 +18,15 @@ XSS = "<script>alert(1)</script>"
 def simulated_report(n_items: int = 200, labels: int = 6, *, bootstrap: int = 10) -> Report:
     """The running example (hard and soft model, with the true states), small and quick."""
     sim = running_example(n_items, labels, seed=3)
-    return build_report(
+    study = analyze(
         sim.ratings,
         sim.predictions,
         sim.gold,
         seed=0,
-        title="running example",
-        show_progress=False,
-        options={"bootstrap": bootstrap},
-        states=simulated_states(sim),
+        bootstrap=bootstrap,
+        options=AnalyzeOptions(title="running example", states=simulated_states(sim)),
     )
+    return build_report(study)
 
 
 HANDMADE = {
@@ -47,13 +47,13 @@ HANDMADE = {
             "methods-certify",
         ),
     ),
-    "survey": (
-        Verdict("survey", "hard is worth about one rater.", "hard", "1 rater", "survey"),
-        Verdict("survey", "soft is worth about two raters.", "soft", "2 raters", ""),
+    "equivalence": (
+        Verdict("equivalence", "hard is worth about one rater.", "hard", "1 rater", "equivalence"),
+        Verdict("equivalence", "soft is worth about two raters.", "soft", "2 raters", ""),
     ),
-    "budget": (
+    "plan": (
         Verdict(
-            "budget",
+            "plan",
             "Spend the next test set's labels on single labels, one per item.",
             None,
             "single labels",
@@ -120,3 +120,13 @@ def visible_text(html: str) -> str:
     text = re.sub(r"<script.*?</script>", "", html, flags=re.S)
     text = re.sub(r"<style>.*?</style>", "", text, flags=re.S)
     return re.sub(r'src="data:[^"]*"', 'src=""', text)
+
+
+def hand_made_report(sections, models: tuple[str, ...], title: str = "t") -> Report:
+    """A report of hand-made sections (a small real study underneath, its models renamed)."""
+    sim = running_example(20, 3, seed=1)
+    study = analyze(sim.ratings, None, bootstrap=0)
+    study = dataclasses.replace(
+        study, title=title, models=models, model_kinds=("label",) * len(models)
+    )
+    return Report(study=study, sections=tuple(sections), date="d")

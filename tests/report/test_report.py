@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from humanly.report.demo import run_demo
+from humanly.demo import run_demo
 
 XSS = "<script>alert(1)</script>"
 
@@ -42,19 +42,19 @@ def test_report_is_self_contained_and_escaped(cli, xss_files, tmp_path):
         assert src.startswith("data:image/")
     # embedded JSON parses, names the inputs with their hashes and the models by name
     data = _embedded(html)
-    names = {f["name"] for f in data["reproducibility"]["inputs"]}
+    names = {f["name"] for f in data["study"]["provenance"]["inputs"]}
     assert names == {"ratings.csv", "predictions.csv", "gold.csv"}
-    assert all(len(f["sha256"]) == 64 for f in data["reproducibility"]["inputs"])
-    assert XSS in {m["model"] for m in data["results"]["inspect"]["models"]}
+    assert all(len(f["sha256"]) == 64 for f in data["study"]["provenance"]["inputs"])
+    assert XSS in {m["model"] for m in data["study"]["inspect"]["models"]}
 
 
 def test_embedded_json_matches_inspect_json(cli, xss_files, tmp_path):
     out = tmp_path / "r.html"
     assert _report(cli, xss_files, out).exit_code == 0
-    embedded = _embedded(out.read_text())["results"]
+    embedded = _embedded(out.read_text())["study"]
     res = cli(
         "inspect", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "--gold", xss_files["gold"], "--json",
+        "--gold", xss_files["gold"], "--bootstrap", 20, "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     ours = res.json()
@@ -89,7 +89,7 @@ def test_report_json_and_headline(cli, xss_files, tmp_path):
     assert res.exit_code == 0
     data = res.json()
     assert data["path"] == str(out)
-    assert data["results"] == _embedded(out.read_text())["results"]
+    assert data["study"] == _embedded(out.read_text())["study"]
     res = _report(cli, xss_files, out, "--force")
     assert f"report: {out}" in res.stdout
 
@@ -110,7 +110,7 @@ def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
         assert lines[3].startswith("budget:") and len(lines) == 5
     for name in ("report.html", "running-example.html"):
         html = (tmp_path / "humanly-demo" / name).read_text()
-        assert _embedded(html)["results"]["inspect"]["n_items"] in (1000, 2000)
+        assert _embedded(html)["study"]["inspect"]["n_items"] in (1000, 2000)
     again = run_demo(tmp_path / "humanly-demo", bootstrap=10, show_progress=False)
     assert again.report.exists()  # the demo replaces its own files
 
@@ -119,11 +119,12 @@ def test_embedded_json_matches_certify_and_equivalence_json(cli, xss_files, tmp_
     """The page embeds the same objects the analysis commands print with --json."""
     out = tmp_path / "r.html"
     assert _report(cli, xss_files, out, "--seed", 5).exit_code == 0
-    embedded = _embedded(out.read_text())["results"]
+    embedded = _embedded(out.read_text())["study"]
     common = [xss_files["ratings"], "--predictions", xss_files["predictions"]]
     cert = cli("certify", *common, "--gold", xss_files["gold"], "--curve", "--seed", 5, "--json")
     assert cert.exit_code == 0, cert.stderr
     assert embedded["certify"] == cert.json()
+    runs = {run["combiner"] + "+" + run["scorer"]: run["result"] for run in embedded["equivalence"]}
     for combiner, scorer, calibrate, extra in (
         ("abc", "cross_entropy", "isotonic", ["--headroom"]),
         ("majority", "agreement", "none", []),
@@ -133,5 +134,5 @@ def test_embedded_json_matches_certify_and_equivalence_json(cli, xss_files, tmp_
             "--calibrate", calibrate, "--bootstrap", 20, "--seed", 5, *extra, "--json",
         )  # fmt: skip
         assert res.exit_code == 0, res.stderr
-        assert embedded["survey"][f"{combiner}+{scorer}"] == res.json()
-    assert 0.5 <= embedded["budget"]["label_accuracy"] <= 1
+        assert runs[f"{combiner}+{scorer}"] == res.json()
+    assert 0.5 <= embedded["plan"]["label_accuracy"] <= 1

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from report_pages import simulated_report, with_verdicts
 
-from humanly.report.demo import run_demo
+from humanly.demo import run_demo
 
 XSS = "<script>alert(1)</script>"
 
@@ -104,8 +104,8 @@ def test_demo_report_renders_offline(browser, demo, which):
         )
     text = page.locator("#humanly-results").text_content()
     embedded = json.loads(text)
-    expected = demo.results if which == "report" else demo.simulated_results
-    assert embedded["results"] == expected
+    expected = demo.study if which == "report" else demo.simulated_study
+    assert embedded["study"] == expected.to_dict()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"demo-{which}.png"), full_page=True)
     page.close()

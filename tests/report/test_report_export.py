@@ -33,7 +33,9 @@ def test_csv_holds_the_page_cells(exported) -> None:
     tables = page_tables(html)
     stems = sorted(p.stem for p in done.folder.glob("*-table-*.csv"))
     assert stems == sorted(k for k in tables if "-table-" in k)  # every table of the page, no other
-    assert {"data-table-1", "certify-table-1", "survey-table-1", "budget-table-1"} <= set(stems)
+    assert {"inspect-table-1", "certify-table-1", "equivalence-table-1", "plan-table-1"} <= set(
+        stems
+    )
     for stem in stems:
         text = (done.folder / f"{stem}.csv").read_text(encoding="utf-8")
         rows = list(csv.reader(io.StringIO(text)))
@@ -47,9 +49,9 @@ def test_latex_tables_are_booktabs_with_escaped_cells(exported) -> None:
     for part in (r"\begin{table}", r"\toprule", r"\midrule", r"\bottomrule", r"\end{tabular}"):
         assert part in tex
     assert r"\label{tab:humanly-certify-table-1}" in tex
-    first = page_tables(html)["survey-table-2"][1][1]  # a number of the power curve
+    first = page_tables(html)["equivalence-table-2"][1][1]  # a number of the power curve
     assert first.replace("-", r"\ensuremath{-}", 1) in (
-        done.folder / "survey-table-2.tex"
+        done.folder / "equivalence-table-2.tex"
     ).read_text(encoding="utf-8")
 
 
@@ -123,9 +125,9 @@ def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
     assert data["export"]["folder"] == str(folder)
     assert sorted(data["export"]["files"]) == sorted(p.name for p in folder.iterdir())
     tables = page_tables(out.read_text(encoding="utf-8"))
-    rows = list(csv.reader(io.StringIO((folder / "data-table-2.csv").read_text())))
-    assert rows == tables["data-table-2"]
-    assert "&lt;script&gt;" not in (folder / "data-table-2.csv").read_text()  # text, not HTML
+    rows = list(csv.reader(io.StringIO((folder / "inspect-table-2.csv").read_text())))
+    assert rows == tables["inspect-table-2"]
+    assert "&lt;script&gt;" not in (folder / "inspect-table-2.csv").read_text()  # text, not HTML
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
         "-o", tmp_path / "s.html", "--bootstrap", 10, "--export", tmp_path / "p2",

@@ -10,9 +10,14 @@ import re
 from html import unescape
 
 import numpy as np
-import pandas as pd
 import pytest
-from report_pages import HANDMADE, simulated_report, visible_text, with_verdicts
+from report_pages import (
+    HANDMADE,
+    hand_made_report,
+    simulated_report,
+    visible_text,
+    with_verdicts,
+)
 
 from humanly.data import InputError
 from humanly.report import Report, Section, Table, Verdict
@@ -50,20 +55,20 @@ def test_cards_open_the_page_and_link_to_methods(carded: Report) -> None:
             assert line.text in unescape(html)
             assert line.href.startswith("#methods") and line.href[1:] in ids, line.href
     # one Methods paragraph per analysis, each with its anchor
-    for key in ("data", "certify", "survey", "budget"):
+    for key in ("inspect", "certify", "equivalence", "plan"):
         assert f'<p id="methods-{key}">' in html
     # nav starts with the cards
-    assert html.index('href="#verdicts"') < html.index('href="#data"')
+    assert html.index('href="#verdicts"') < html.index('href="#inspect"')
 
 
 def test_study_verdicts_have_one_card_and_unknown_methods_fall_back_to_the_topic() -> None:
     vs = [v for group in HANDMADE.values() for v in group]
-    cards = build_cards(vs, ["soft", "hard"], {"certify", "survey", "budget"})
+    cards = build_cards(vs, ["soft", "hard"], {"certify", "equivalence", "plan"})
     assert [c.model for c in cards] == ["soft", "hard", None]  # models in the predictions' order
     study = cards[-1]
-    assert [ln.href for ln in study.lines] == ["#methods-budget"]  # "no-such-paragraph"
+    assert [ln.href for ln in study.lines] == ["#methods-plan"]  # "no-such-paragraph"
     soft = cards[0]
-    assert [ln.href for ln in soft.lines] == ["#methods-certify", "#methods-survey"]
+    assert [ln.href for ln in soft.lines] == ["#methods-certify", "#methods-equivalence"]
     assert soft.lines[0].text.endswith("S = —.")  # nan never reaches a card
     assert build_cards([], ["m"], {"certify"}) == ()
 
@@ -95,14 +100,11 @@ def test_headline_prints_the_card_sentences_in_card_order(carded: Report) -> Non
 def test_hostile_model_name_on_a_card_is_text() -> None:
     xss = "<script>alert(1)</script>"
     v = Verdict("certify", f"{xss} is not certified.", xss, "not certified", "certify")
-    report = Report(
-        "t",
+    report = hand_made_report(
         (
             Section("certify", "Certify", verdicts=(v,)),
             Section("methods", "Methods", ("m",), paragraph_ids=("methods-certify",)),
         ),
-        {},
-        {"humanly_version": "0", "command": None, "seed": 0, "inputs": [], "date": "d"},
         models=(xss,),
     )
     html = report.html()
@@ -120,12 +122,8 @@ def test_cells_nan_none_and_inf_become_a_dash_with_a_footnote() -> None:
     )
     assert clean_text("nan", protected={"nan"}) == "nan"
     table = Table("t", ("model", "S", "range"), (("m", math.nan, "[nan, 0.9]"), ("n", 0.5, "ok")))
-    report = Report(
-        "t",
-        (Section("certify", "Certify", ("S = nan for m.",), tables=(table,)),),
-        {},
-        {"humanly_version": "0", "command": None, "seed": 0, "inputs": [], "date": "d"},
-        models=("m", "n"),
+    report = hand_made_report(
+        (Section("certify", "Certify", ("S = nan for m.",), tables=(table,)),), models=("m", "n")
     )
     html = report.html()
     assert not re.search(r"\bnan\b", visible_text(html), re.I)
@@ -146,28 +144,38 @@ def test_date_comes_from_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> N
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", report_date())
 
 
-def test_builders_get_model_colours_and_the_true_states(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[dict] = []
+def test_builders_get_the_study_and_one_colour_per_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from humanly.study import analyze
 
-    def spy(ratings, gold, predictions, **kwargs):
-        seen.append(kwargs)
-        return Section("spy", "Spy"), None
+    seen: list[tuple] = []
 
-    monkeypatch.setattr(build_mod, "BUILDERS", [("spy", spy), ("spy2", spy)])
+    def spy(study, view):
+        seen.append((study, view))
+        return Section("spy", "Spy")
+
+    sim = running_example(30, 4, seed=1)
+    study = analyze(sim.ratings, sim.predictions, bootstrap=0)
+    monkeypatch.setattr(build_mod, "BUILDERS", {"spy": spy, "spy2": spy})
+    build_report(study)
+    (s1, a), (s2, b) = seen
+    assert s1 is s2 is study and a == b and set(a.colors) == {"hard", "soft"}
+    assert a.models == ("hard", "soft") and dict(a.kinds) == {"hard": "label", "soft": "proba"}
+    seen.clear()
+    build_report(analyze(sim.ratings, bootstrap=0))
+    assert seen[0][1].colors == {} and seen[0][1].models == ()
+    with pytest.raises(TypeError, match="StudyResult"):
+        build_report(sim.ratings)  # type: ignore[arg-type]
+
+
+def test_analyze_reads_the_true_states_by_item_id() -> None:
+    from humanly.study import AnalyzeOptions, analyze
+
     sim = running_example(30, 4, seed=1)
     states = np.asarray(sim.truth["states"])
-    build_report(sim.ratings, sim.predictions, show_progress=False, states=states)
-    a, b = seen
-    assert a["colors"] == b["colors"] and set(a["colors"]) == {"hard", "soft"}
-    frame = a["states"]
-    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(sim.ratings.classes)
-    assert list(frame.index) == [str(i) for i in sim.ratings.items]
-    np.testing.assert_array_equal(frame.to_numpy(), states)
-    seen.clear()
-    build_report(sim.ratings, None, show_progress=False)
-    assert seen[0]["colors"] == {} and seen[0]["states"] is None
+    res = analyze(sim.ratings, sim.predictions, bootstrap=0, options=AnalyzeOptions(states=states))
+    assert all(run.truth is not None for run in res.equivalence)
     with pytest.raises(InputError, match="states: need 30 × 2"):
-        build_report(sim.ratings, None, show_progress=False, states=states[:3])
+        analyze(sim.ratings, None, bootstrap=0, options=AnalyzeOptions(states=states[:3]))
 
 
 def test_embedded_json_has_no_nan_and_every_key(carded: Report) -> None:
@@ -177,18 +185,19 @@ def test_embedded_json_has_no_nan_and_every_key(carded: Report) -> None:
     text = block.group(1)
     assert "NaN" not in text and "Infinity" not in text
     data = json.loads(text)
-    assert set(data) == {"results", "verdicts", "reproducibility"}
-    assert set(data["results"]) == {"inspect", "certify", "survey", "budget"}
+    assert set(data) == {"study", "verdicts", "date"}
+    assert {"inspect", "certify", "equivalence", "plan", "provenance"} <= set(data["study"])
 
 
 def test_methods_text_may_be_one_paragraph_several_or_a_mapping(monkeypatch) -> None:
     from humanly.report import methods
-    from humanly.report.sections import budget, certify
+    from humanly.report.sections import certify
     from humanly.report.sections import inspect as data
+    from humanly.report.sections import plan as budget
 
     monkeypatch.setattr(certify, "METHODS_TEXT", ("One.", "Two."), raising=False)
-    monkeypatch.setattr(budget, "METHODS_TEXT", {"budget": "B.", "budget-plan": "P."})
+    monkeypatch.setattr(budget, "METHODS_TEXT", {"plan": "B.", "plan-pilot": "P."})
     paragraphs = methods.methods_paragraphs()
     assert paragraphs["certify"] == "One." and paragraphs["certify-2"] == "Two."
-    assert paragraphs["budget-plan"] == "P." and paragraphs["data"] == data.METHODS_TEXT
-    assert next(iter(paragraphs)) == "data"
+    assert paragraphs["plan-pilot"] == "P." and paragraphs["inspect"] == data.METHODS_TEXT
+    assert next(iter(paragraphs)) == "inspect"

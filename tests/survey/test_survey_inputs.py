@@ -3,7 +3,6 @@ Python parameter, and the typed results (tuples, ``to_frame``, the deprecated ``
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -236,20 +235,13 @@ def test_results_are_typed_tuples_with_frames() -> None:
     assert curve["score"].tolist() == res.scores.tolist()
     pc = res.curve
     assert isinstance(pc, PowerCurve) and pc.curve_samples is res.curve_samples
-    with pytest.warns(DeprecationWarning, match="curve_samples"):
-        assert pc.samples is res.curve_samples
+    assert not hasattr(pc, "samples")  # retired before 0.1.0: curve_samples
     assert pc.to_frame().equals(curve.drop(columns="information"))
 
 
-def test_curve_point_is_a_deprecated_alias() -> None:
+def test_curve_point_is_retired() -> None:
     import humanly.survey as survey
 
-    with pytest.warns(DeprecationWarning, match="PowerCurvePoint"):
-        old = survey.CurvePoint
-    assert old is PowerCurvePoint
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        from humanly.survey import PowerCurvePoint as new  # no warning for the new name
-    assert new is PowerCurvePoint
+    assert survey.PowerCurvePoint is PowerCurvePoint
     with pytest.raises(AttributeError):
-        _ = survey.NoSuchThing  # type: ignore[attr-defined]
+        _ = survey.CurvePoint  # type: ignore[attr-defined]

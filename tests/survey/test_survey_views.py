@@ -95,7 +95,9 @@ def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-unty
     vs = verdicts(res, truth=truth_equivalence(sim))
     assert [v.model for v in vs] == ["hard", "soft"]
     assert [v.status for v in vs] == ["below 0", "equivalent"]
-    assert all(v.topic == "survey" and v.methods == METHODS_ID == "methods-survey" for v in vs)
+    assert all(
+        v.topic == "equivalence" and v.methods == METHODS_ID == "methods-equivalence" for v in vs
+    )
     soft = vs[1].sentence
     assert soft.startswith(f"soft is worth {res.model('soft').equivalence:.2f} raters (95% range ")
     assert "bootstrap mean" in soft and "items would narrow" in soft
@@ -217,11 +219,18 @@ def _cells(section) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # type: ignore[no-untyped-def]
-    from humanly.report.sections.equivalence import survey_headline, survey_section
+    from humanly.report.sections.equivalence import equivalence_headline, equivalence_section
+    from humanly.study import AnalyzeOptions, analyze
+    from study_sections import view_of
 
-    section, results = survey_section(
-        sim.ratings, sim.gold, sim.predictions, bootstrap=40, states=sim.truth["states"]
+    study = analyze(
+        sim.ratings,
+        sim.predictions,
+        sim.gold,
+        bootstrap=40,
+        options=AnalyzeOptions(states=sim.truth["states"]),
     )
+    section = equivalence_section(study, view_of(study))
     ce, ce_curve, ag, ag_curve = section.tables
     assert ce.caption.startswith("ABC + cross-entropy") and [r[0] for r in ce.rows] == ["soft"]
     assert ag.caption.startswith("majority + agreement") and [r[0] for r in ag.rows] == ["hard"]
@@ -238,28 +247,29 @@ def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # 
     assert len(section.figures) == 2
     cells = _cells(section)
     assert not any(c in ("None", "nan") or "nan" in c.lower() for c in cells)
-    assert results is not None and results["shown"] == {
-        "abc+cross_entropy": ["soft"], "majority+agreement": ["hard"],
+    assert {run.key: run.shown for run in study.equivalence} == {
+        "abc+cross_entropy": ("soft",), "majority+agreement": ("hard",),
     }  # fmt: skip
-    assert set(results["truth"]) == {"abc+cross_entropy", "majority+agreement"}
-    line = survey_headline(json.loads(json.dumps(results)))
+    assert all(run.truth is not None for run in study.equivalence)
+    line = equivalence_headline(type(study).from_dict(json.loads(study.to_json())))
     assert line is not None and line.startswith("survey equivalence: soft worth")
     assert "(majority + agreement)" in line
 
 
 def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ignore[no-untyped-def]
-    from humanly.report.sections.equivalence import survey_section
+    from study_sections import section as study_section
 
-    section, results = survey_section(
-        sim.ratings, None, sim.predictions.select(["soft"]), bootstrap=40, target_width=0.5
-    )
+    section, runs = study_section(
+        "equivalence", sim.ratings, sim.predictions.select(["soft"]), bootstrap=40,
+        target_width=0.5,
+    )  # fmt: skip
     assert [r[0] for r in section.tables[0].rows] == ["soft"]
     assert [r[0] for r in section.tables[2].rows] == ["soft"]
     assert "items for a 95% range < 0.5 raters" in section.tables[0].headers
     assert "Every model is shown under two analyses" in section.paragraphs[0]
     assert [v.model for v in section.verdicts] == ["soft"]
-    assert results is not None and "truth" not in results
-    nothing, _ = survey_section(sim.ratings, None, None, bootstrap=5)
+    assert runs and all(run.truth is None for run in runs)
+    nothing, _ = study_section("equivalence", sim.ratings, None, bootstrap=5)
     assert not nothing.verdicts and len(nothing.tables) == 2
 
 

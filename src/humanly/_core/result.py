@@ -224,12 +224,17 @@ def _instance(kind: type, value: Any) -> Any:
         return kind(
             *(from_jsonable(hints.get(n, Any), v) for n, v in zip(kind._fields, items, strict=True))
         )
+    if issubclass(kind, tuple):  # a typed tuple subclass, e.g. ``class Curve(tuple[Point, ...])``
+        bases = [b for b in getattr(kind, "__orig_bases__", ()) if typing.get_origin(b) is tuple]
+        if bases:
+            return kind(from_jsonable(bases[0], value))
+        return kind(value)
     if kind is float:
         if value is None:
             return math.nan
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"expected a number, got {value!r}")
-        return float(value)
+        return value  # an int stays an int (a whole number held in a float field prints as one)
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"expected a whole number, got {value!r}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -150,8 +150,6 @@ class Assessment(Result):
     from the crowd's pairwise ``agreement``, the better classifier's accuracy (``better_accuracy``; JSON
     also ``p``) and where it comes from, the quick comparison at ``budget`` labels, and — with two or more
     models — the pilot plan (``plan``, or ``plan_note`` saying why it does not apply)."""
-
-    json_aliases: ClassVar[dict[str, str]] = {"p": "better_accuracy"}
 
     label_accuracy: float
     agreement: float

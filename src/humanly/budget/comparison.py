@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from .._core.checks import check_int
 from .._core.result import Result
@@ -50,11 +50,6 @@ class ComparisonRow(Result):
     Cramér's (Lemma 2), 0 when vacuous. JSON also keeps the old keys ``hoeffding`` and ``cramer`` (the
     same lower bounds; also readable as attributes)."""
 
-    json_aliases: ClassVar[dict[str, str]] = {
-        "hoeffding": "hoeffding_lower_bound",
-        "cramer": "cramer_lower_bound",
-    }
-
     m: int
     n: int
     budget: int
@@ -88,11 +83,9 @@ class Comparison(Result):
 
     >>> from humanly.budget import IndependentModel
     >>> res = compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3))
-    >>> res.to_dict()["model"], res.to_frame()[["m", "n"]].values.tolist()
+    >>> res.to_dict()["scenario"], res.to_frame()[["m", "n"]].values.tolist()
     ('independent', [[1, 1500], [3, 500]])
     """
-
-    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
 
     scenario: str
     params: Model

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -66,8 +65,6 @@ class RateTable(Result):
     """Bound exponents per m (:class:`RateRow`); ``best_m`` has the most negative Cramér rate per label
     (Theorem 2: m = 1 under assumption 1). ``scenario`` (JSON also ``model``), ``params`` and
     ``vote_ties`` as in :class:`~humanly.budget.Comparison`."""
-
-    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
 
     scenario: str
     params: Model
@@ -121,8 +118,6 @@ class CramerConvergence(Result):
     from which on (to the grid's end) the gap between the lowest Cramér rate per label and every other
     m's exceeds every m's approximation error — from there the bounds alone show the lowest-rate m (a
     single label, by Theorem 2) to be better; ``None`` if that never happens on the grid."""
-
-    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
 
     scenario: str
     params: Model

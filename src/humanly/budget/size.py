@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from .._core.result import Result
 from ._args import (
@@ -53,13 +53,6 @@ class SizeRow(Result):
     ``budget_cramer``, ``budget_hoeffding``, ``n_cramer``, ``n_hoeffding`` (also readable as
     attributes)."""
 
-    json_aliases: ClassVar[dict[str, str]] = {
-        "budget_cramer": "budget_cramer_bound",
-        "budget_hoeffding": "budget_hoeffding_bound",
-        "n_cramer": "n_cramer_bound",
-        "n_hoeffding": "n_hoeffding_bound",
-    }
-
     m: int
     budget_exact: int | None
     budget_cramer_bound: int | None
@@ -95,8 +88,6 @@ class SizeResult(Result):
     """Label budgets for error ≤ δ, one row per m, and the cheapest m (``None`` when none reaches δ).
     ``scenario`` (JSON also ``model``), ``params``, ``ties`` and ``vote_ties`` as in
     :class:`~humanly.budget.Comparison`."""
-
-    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
 
     scenario: str
     params: Model
@@ -218,14 +209,6 @@ class CapacityRow(Result):
     bounds on it. JSON also keeps the old keys ``exact``, ``cramer``, ``hoeffding`` (the real-valued
     ratios) and ``error_cramer``, ``error_hoeffding`` (also readable as attributes)."""
 
-    json_aliases: ClassVar[dict[str, str]] = {
-        "exact": "ratio_exact",
-        "cramer": "ratio_cramer_bound",
-        "hoeffding": "ratio_hoeffding_bound",
-        "error_cramer": "error_cramer_bound",
-        "error_hoeffding": "error_hoeffding_bound",
-    }
-
     m: int
     n: int
     classifiers_exact: int | None
@@ -268,8 +251,6 @@ class CapacityRow(Result):
 class CapacityResult(Result):
     """Benchmark capacity per m for one budget. ``scenario`` (JSON also ``model``), ``params``,
     ``ties`` and ``vote_ties`` as in :class:`~humanly.budget.Comparison`."""
-
-    json_aliases: ClassVar[dict[str, str]] = {"model": "scenario"}
 
     scenario: str
     params: Model

@@ -20,9 +20,6 @@ rater pairs, sparse), ``lemma2`` (Lemma 2 and the advice on raters), ``lower`` (
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from ._agreement import MATRIX_MAX_RATERS
 from ._bounds import (
     BOUNDS,
@@ -100,18 +97,3 @@ __all__ = [
     "population_values",
     "theoretical_from_empirical",
 ]
-
-#: names kept for one release: old name → (new name, value)
-_DEPRECATED = {"CurvePoint": ("BoundCurvePoint", BoundCurvePoint)}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DEPRECATED:
-        new, value = _DEPRECATED[name]
-        warnings.warn(
-            f"humanly.certification.{name} is deprecated; use humanly.certification.{new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Argument checks shared by :func:`~humanly.certification.certify` and
 :func:`~humanly.certification.certify_summary`: one sentence naming the Python parameter (``alpha=1.5: give a
 value in (0, 1)``), ``InputError`` for a value out of range and ``TypeError`` for a wrong type, through
-:mod:`humanly._core.checks`. Also the one place that maps the deprecated keyword ``annotators=``.
+:mod:`humanly._core.checks`.
 
 >>> settings(bound="hoeffding", alpha=0.05, delta=None, t_u=None, t_l=None).delta
 0.025
@@ -13,14 +13,13 @@ humanly.errors.InputError: alpha=1.5: give a value in (0, 1)
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ._bounds import BOUND_NAMES
 from .certificate import Settings
 
-__all__ = ["AGGREGATES", "RATER_MODES", "UPPER_KINDS", "renamed_keyword", "settings"]
+__all__ = ["AGGREGATES", "RATER_MODES", "UPPER_KINDS", "settings"]
 
 #: how the crowd is read (``raters=``)
 RATER_MODES = ("slots", "named")
@@ -65,16 +64,3 @@ def settings(
         oms_lr=None if oms_lr is None else float(oms_lr),
         tau=float(tau),
     )
-
-
-def renamed_keyword(old: str, old_value: Any, new: str, new_value: Any, default: Any) -> Any:
-    """The value of keyword ``new``, taking the deprecated ``old`` keyword (with a
-    ``DeprecationWarning``) when it was given instead."""
-    if old_value is None:
-        return new_value
-    warnings.warn(
-        f"{old}= is deprecated; use {new}={old_value!r}", DeprecationWarning, stacklevel=3
-    )
-    if new_value is not None and new_value != default and new_value != old_value:
-        raise TypeError(f"{old}={old_value!r} and {new}={new_value!r}: give only {new}=")
-    return old_value

@@ -15,7 +15,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int
 from .._core.parallel import check_workers
 from ..data import Gold, InputError, Predictions, Ratings, Study, as_ratings, join
-from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, renamed_keyword, settings
+from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .curves import bound_curve, curve_k_max
@@ -51,7 +51,6 @@ def certify(
     workers: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
-    annotators: Literal["slots", "named"] | None = None,
 ) -> CertifyResult:
     """Certify models against a crowd (Theorems 1, 3, 5, 6, 7 of Xu, Walder & Xu). Long only for its
     parameter documentation: the body is a sequence of named steps.
@@ -69,7 +68,7 @@ def certify(
     * ``raters="slots"``: the average rater is a random one of an item's raters; each item's own
       K = its number of labels (ragged designs item by item; items with < 2 labels leave the upper bound).
       ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair over the items both labelled, U⁽ᵗ⁾ by eq. 2
-      and U⁽ᵉ⁾ by eq. 8. (``annotators=`` is its deprecated name.)
+      and U⁽ᵉ⁾ by eq. 8.
     * ``aggregate``: ``"majority"`` (plurality; a tie among classes T gives credit 1/|T| when the model
       predicts one of them), ``"weighted"`` (a soft aggregate: each item's label distribution with
       raters weighted by their agreement with the others; credit = the probability the distribution
@@ -102,7 +101,6 @@ def certify(
     >>> round(res.upper_bound.upper, 4), round(res.model("m").lower, 4), res.model("m").superhuman
     (0.8122, 0.894, True)
     """
-    raters = renamed_keyword("annotators", annotators, "raters", raters, "slots")
     verdict = settings(
         bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
         tau=tau,
@@ -141,6 +139,18 @@ def certify(
         ),
         notes=(*up.notes, *notes_l, *notes_c),
         tau=verdict.tau,
+        identical_labels=_identical(hard),
+    )
+
+
+def _identical(hard: dict[str, np.ndarray]) -> tuple[tuple[str, str], ...]:
+    """The pairs of models (in order) whose hard labels agree on every item."""
+    names = list(hard)
+    return tuple(
+        (a, b)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        if np.array_equal(hard[a], hard[b])
     )
 
 

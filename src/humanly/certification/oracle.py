@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -78,11 +78,6 @@ class AssumptionDetail(Result):
     prediction_distribution: tuple[float, ...] | None = None
     pairs_passed: float | None = None
     note: str | None = None
-
-    json_aliases: ClassVar[dict[str, str]] = {
-        "left": "left_formula",
-        "right": "right_formula",
-    }
 
     def to_dict(self) -> dict[str, Any]:
         """The fields that apply (not ``None``), with the formulas also under ``left``/``right``."""

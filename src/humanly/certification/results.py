@@ -10,9 +10,6 @@ Names, one per concept (the paper's symbols in brackets):
   sqrt(U_N² + t_u) (Theorem 5), each a :class:`FiniteBound` ``(delta, t, value)``;
 * ``raters`` — how the crowd was read (:class:`Raters`: slots, named or summary, and K).
 
-Renamed fields keep their old ``--json`` keys (``lower_bound``, ``value``, ``annotators``, …) through
-``json_aliases``.
-
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.971], 0.939, 1821)
 >>> round(res.models[0].lower_finite.value, 4), round(res.upper_finite.value, 4)
@@ -23,9 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,10 +49,6 @@ __all__ = [
     "UpperBound",
     "UpperVerdict",
 ]
-
-
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
 
 
 # ------------------------------------------------------------------------------------ bounds
@@ -150,29 +142,6 @@ class BoundSummary(Result):
     items_needed: int | None = None
     evidence: Evidence | None = None
 
-    json_aliases: ClassVar[dict[str, str]] = {
-        "upper": "_upper_value",
-        "lower": "_lower_value",
-        "delta_upper": "_delta_upper",
-        "delta_lower": "_delta_lower",
-    }
-
-    @property
-    def _upper_value(self) -> float | None:
-        return self.upper_finite.value
-
-    @property
-    def _lower_value(self) -> float | None:
-        return self.lower_finite.value
-
-    @property
-    def _delta_upper(self) -> float:
-        return self.upper_finite.delta
-
-    @property
-    def _delta_lower(self) -> float:
-        return self.lower_finite.delta
-
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class UpperBound(Result):
@@ -203,14 +172,6 @@ class UpperBound(Result):
     raters: tuple[str, ...] | None = None
     lemma2: Lemma2Check | None = None
     variances: dict[str, float] | None = None
-
-    json_aliases: ClassVar[dict[str, str]] = {"value": "upper"}
-
-    @property
-    def value(self) -> float:
-        """Deprecated name of :attr:`upper` (U_N)."""
-        _deprecated("UpperBound.value", "UpperBound.upper")
-        return self.upper
 
     def sample(self) -> Sample:
         """What the bounds of :data:`~._bounds.BOUNDS` need to bound U_N²."""
@@ -294,14 +255,6 @@ class ModelCertificate(Result):
     items_needed: int | None = None
     evidence: Evidence | None = None
     by_upper: dict[str, UpperVerdict] = dataclasses.field(default_factory=dict)
-
-    json_aliases: ClassVar[dict[str, str]] = {"lower_bound": "lower"}
-
-    @property
-    def lower_bound(self) -> float:
-        """Deprecated name of :attr:`lower` (L_N)."""
-        _deprecated("ModelCertificate.lower_bound", "ModelCertificate.lower")
-        return self.lower
 
     def sample(self) -> Sample:
         """What the bounds of :data:`~._bounds.BOUNDS` need to bound L_N."""
@@ -418,7 +371,7 @@ class ConfidenceCurve(Result):
 @dataclasses.dataclass(frozen=True, repr=False)
 class CertifyResult(Result):
     """Everything ``humanly certify`` reports. ``to_dict()`` is the ``--json`` object: ``n_items``,
-    ``raters`` (also under its old key ``annotators``) {mode, k}, ``upper_bound``, ``models``, ``oracle``
+    ``raters`` {mode, k}, ``upper_bound``, ``models``, ``oracle``
     (null without gold), ``curve``, ``simultaneous``, ``notes`` and ``tau``, the margin τ every
     confidence is about ("beats the average rater by at least τ"). ``to_frame()`` is the per-model
     table.
@@ -444,14 +397,7 @@ class CertifyResult(Result):
     simultaneous: Simultaneous
     notes: tuple[str, ...]
     tau: float = 0.0
-
-    json_aliases: ClassVar[dict[str, str]] = {"annotators": "raters"}
-
-    @property
-    def annotators(self) -> Raters:
-        """Deprecated name of :attr:`raters`."""
-        _deprecated("CertifyResult.annotators", "CertifyResult.raters")
-        return self.raters
+    identical_labels: tuple[tuple[str, str], ...] = ()
 
     @property
     def upper_finite(self) -> FiniteBound:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import InputError
-from ._args import UPPER_KINDS, renamed_keyword, settings
+from ._args import UPPER_KINDS, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .lemma2 import lemma2_check
@@ -42,7 +42,6 @@ def certify_summary(
     t_l: float | None = None,
     tau: float = 0.0,
     n_classes: int | None = None,
-    annotators: float | None = None,
 ) -> CertifyResult:
     """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
 
@@ -53,7 +52,7 @@ def certify_summary(
     uses ``n_upper`` items (default: the smallest ``n``, the conservative choice). ``t_u``/``t_l`` fix
     the deviations of the reported finite-sample bounds (δ then follows) instead of deriving them from
     ``delta`` (default α/2). Only the Hoeffding bound is available: the others need the per-item data
-    (variances, counts). ``annotators=`` is the deprecated name of ``k=``.
+    (variances, counts).
 
     ``tau`` asks for the confidence that each model beats the average rater by at least τ (Theorem 7,
     eq. 29; default 0, the paper's). Each certificate carries ``items_needed`` (the test-set size, behind
@@ -65,7 +64,6 @@ def certify_summary(
     >>> [(m.model, round(m.confidence.hms, 4), m.superhuman) for m in res.models]
     [('GPT', 0.8482, False), ('SemBERT', 0.9997, True)]
     """
-    k = renamed_keyword("annotators", annotators, "k", k, None)
     s = settings(
         bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
         tau=tau,

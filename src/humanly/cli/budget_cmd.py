@@ -123,7 +123,7 @@ def win_command(
     if json:
         ui.print_json(res.to_dict())
         return
-    from ..report.verdicts.budget import verdicts
+    from ..report.verdicts.plan import verdicts
 
     render.show_comparison(res, simulated=bool(simulate))
     if res.assumption1 is False:
@@ -449,7 +449,7 @@ def plan_command(
     if json:
         ui.print_json(res.to_dict())
         return
-    from ..report.verdicts.budget import verdicts
+    from ..report.verdicts.plan import verdicts
 
     render.show_plan(res)
     render.show_verdicts(verdicts(res))

@@ -1,10 +1,10 @@
 """``humanly certify``: is a model superhuman? Bounds, confidence and verdict (Xu, Walder & Xu).
 
 Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
-Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower 0.949
-0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). The old
-``--annotators`` (slots/named, or K) still works, with a note. After the tables, one verdict sentence
-per model (:mod:`humanly.report.verdicts.certify`), naming the upper bound it rests on.
+Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower
+0.949 0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). After
+the tables, one verdict sentence per model (:mod:`humanly.report.verdicts.certify`), naming the
+upper bound it rests on.
 """
 
 from __future__ import annotations
@@ -43,9 +43,6 @@ K = Annotated[
     typer.Option(
         "--k", metavar="K", help="Raters per item behind --upper.", rich_help_panel=_SUMMARY
     ),
-]
-Annotators = Annotated[
-    str | None, typer.Option("--annotators", hidden=True, help="Deprecated: --raters or --k.")
 ]
 Aggregate = Annotated[
     str,
@@ -143,7 +140,8 @@ OmsLr = Annotated[
 
 @dataclass(frozen=True)
 class _Mode:
-    """What the command line asked for, once the deprecated ``--annotators`` is read."""
+    """What the command line asked for: the raters mode, K, and ``--upper`` split into its kind and
+    its numbers."""
 
     raters: str | None
     k: float | None
@@ -151,21 +149,8 @@ class _Mode:
     upper: list[str]
 
 
-def _mode(
-    annotators: str | None, raters: str | None, k: float | None, upper: list[str] | None
-) -> _Mode:
-    """Read ``--annotators`` (a number is ``--k``, slots/named are ``--raters``) and split ``--upper``
-    into its kind and its numbers."""
-    if annotators is not None:
-        is_k = bool(_NUMBER.match(annotators))
-        new = f"--k {annotators}" if is_k else f"--raters {annotators}"
-        if (k if is_k else raters) is not None:
-            raise InputError(f"--annotators {annotators}: give {new.split()[0]} only")
-        ui.note(f"note: --annotators is deprecated; use {new}")
-        if is_k:
-            k = float(annotators)
-        else:
-            raters = annotators
+def _mode(raters: str | None, k: float | None, upper: list[str] | None) -> _Mode:
+    """Split ``--upper`` into its kind and its numbers."""
     kind, numbers = None, []
     for v in upper or []:
         if v in ("empirical", "theoretical"):
@@ -250,13 +235,12 @@ def certify_command(
     n_classes: NClasses = None,
     n_upper: NUpper = None,
     models: Models = None,
-    annotators: Annotators = None,
 ) -> None:
     """Certify models as superhuman: upper bound for the average annotator (Theorems 1, 5), lower
     bound for each model (Theorems 3, 6), confidence S with HMS and OMS (Theorem 7), and a verdict.
     Without RATINGS, certify published numbers (summary mode). --plot draws the curve with --curve,
     else S(t_u) per model."""
-    mode = _mode(annotators, raters, k, upper)
+    mode = _mode(raters, k, upper)
     check_plot(plot)
     shared: dict[str, Any] = dict(
         bound=bound,

@@ -29,7 +29,7 @@ def demo_command(
     seed: Seed = 0,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", min=0, help="Bootstrap replicates for the ranges.")
-    ] = 200,
+    ] = 1000,
     export: Annotated[
         Path | None,
         typer.Option(
@@ -47,7 +47,7 @@ def demo_command(
     check_output_folder(out)
     if export is not None:
         check_output_folder(export, option="--export")
-    from ..report.demo import run_demo
+    from ..demo import run_demo
 
     result = run_demo(out, seed=seed, bootstrap=bootstrap, export=export)
     if json:

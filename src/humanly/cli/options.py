@@ -315,11 +315,19 @@ def option_group(
     return decorate
 
 
-def study_inputs(*, gold: bool = True, optional: bool = False) -> Callable[[F], F]:
+def study_inputs(
+    *, gold: bool = True, optional: bool = False, optional_help: str | None = None
+) -> Callable[[F], F]:
     """Decorator for a command taking the study inputs as its parameter ``study: StudyOptions``:
-    RATINGS (optional with ``optional=True``), predictions, gold (unless ``gold=False``), the ratings
-    layout and the columns."""
-    override = {"ratings": (OptionalRatingsArg, None)} if optional else None
+    RATINGS (optional with ``optional=True``; ``optional_help`` says when it may be left out),
+    predictions, gold (unless ``gold=False``), the ratings layout and the columns."""
+    arg: Any = OptionalRatingsArg
+    if optional_help is not None:
+        arg = Annotated[
+            Path | None,
+            typer.Argument(metavar="RATINGS", help=optional_help, show_default=False),
+        ]
+    override = {"ratings": (arg, None)} if optional else None
     return option_group(
         StudyOptions, "study", exclude=() if gold else GOLD_FIELDS, override=override
     )

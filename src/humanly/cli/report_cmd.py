@@ -6,14 +6,18 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ..errors import InputError
 from . import _console as ui
 from ._common import Force, Json, Seed
 from ._output import check_output_file
 from .options import StudyOptions, load_study, study_inputs
+
+if TYPE_CHECKING:
+    from ..study import StudyResult
 
 __all__ = ["report_command"]
 
@@ -28,7 +32,24 @@ Out = Annotated[
 ]
 Bootstrap = Annotated[
     int,
-    typer.Option("--bootstrap", min=0, help="Bootstrap replicates for survey-equivalence ranges."),
+    typer.Option("--bootstrap", min=0, help="Bootstrap replicates behind every interval."),
+]
+From = Annotated[
+    Path | None,
+    typer.Option(
+        "--from",
+        metavar="FILE",
+        help="Draw the page from results saved with --save-results (nothing is recomputed; give no "
+        "RATINGS).",
+    ),
+]
+SaveResults = Annotated[
+    Path | None,
+    typer.Option(
+        "--save-results",
+        metavar="FILE",
+        help="Also write the study's results as JSON (*.json), to draw the page again with --from.",
+    ),
 ]
 Export = Annotated[
     Path | None,
@@ -52,7 +73,7 @@ States = Annotated[
 
 #: options whose value is an output path: the page records them by file name only, so the same
 #: inputs give the same page wherever it is written
-_OUTPUT_OPTIONS = ("-o", "--out", "--export")
+_OUTPUT_OPTIONS = ("-o", "--out", "--export", "--save-results")
 
 
 def recorded_command(argv: list[str]) -> str | None:
@@ -82,46 +103,101 @@ def _read_states(path: Path | None) -> Any:
     return read_table(path, text_columns=lambda cols: [c for c in cols if c == "item"]).frame
 
 
-@study_inputs()
+@study_inputs(optional=True, optional_help="Ratings file; omit it with --from.")
 def report_command(
     study: StudyOptions,
     out: Out,
     force: Force = False,
     seed: Seed = 0,
-    bootstrap: Bootstrap = 200,
+    bootstrap: Bootstrap = 1000,
     export: Export = None,
     states: States = None,
     json: Json = False,
+    from_file: From = None,
+    save_results: SaveResults = None,
 ) -> None:
     """Write one self-contained HTML report: verdict cards, data, certify, survey equivalence,
-    budget, methods and reproducibility. Every number on the page is also embedded as JSON."""
+    budget, methods and reproducibility. Every number on the page is also embedded as JSON. The
+    analyses run once (humanly.analyze); --save-results keeps their results, and --from draws the
+    same page from them without recomputing."""
     check_output_file(out, force=force, suffixes=(".html", ".htm"))
+    if save_results is not None:
+        check_output_file(save_results, force=force, suffixes=(".json",), option="--save-results")
     if export is not None:
         from ..report.export import check_export_folder
 
         check_export_folder(export, force=force, option="--export")
-    s = load_study(study)
-    truth = _read_states(states)
+    result = _saved(from_file, study, states) if from_file is not None else None
+    if result is None:
+        result = _analyze(study, seed, bootstrap, states)
     from ..report import build_report
 
-    inputs = [x for x in (study.ratings, study.predictions, study.gold, states) if x is not None]
-    page = build_report(
-        s.ratings,
-        s.predictions,
-        s.gold,
-        seed=seed,
-        command=recorded_command(sys.argv[1:]),
-        inputs=inputs,
-        options={"bootstrap": bootstrap},
-        states=truth,
-    )
+    page = build_report(result)
     path = page.write(out, force=force)
+    if save_results is not None:
+        _write_json(save_results, result.to_json(indent=1, sort_keys=True) + "\n", force=force)
     done = page.export(export, force=force) if export is not None else None
     if json:
         extra = {} if done is None else {"export": done.to_dict()}
         ui.print_json({"path": str(path), **page.to_dict(), **extra})
         return
     lines = [*page.headline(), f"report: {path}"]
+    if save_results is not None:
+        lines.append(f"results: {save_results}")
     if done is not None:
         lines.append(f"export: {len(done.files)} files in {done.folder} (index: {done.index})")
     ui.lines(lines)
+
+
+def _analyze(study: StudyOptions, seed: int, bootstrap: int, states: Path | None) -> StudyResult:
+    from ..study import AnalyzeOptions, analyze
+
+    s = load_study(study)
+    inputs = [x for x in (study.ratings, study.predictions, study.gold, states) if x is not None]
+    return analyze(
+        s,
+        seed=seed,
+        bootstrap=bootstrap,
+        options=AnalyzeOptions(
+            states=_read_states(states),
+            command=recorded_command(sys.argv[1:]),
+            inputs=inputs,
+            progress=True,
+        ),
+    )
+
+
+def _saved(path: Path, study: StudyOptions, states: Path | None) -> StudyResult:
+    """The results saved in ``path``; ``--from`` reads no data, so data options are refused."""
+    given = ([] if study.ratings is None else ["RATINGS"]) + study.given()
+    given += ["--states"] if states is not None else []
+    if given:
+        raise InputError(
+            f"--from {path} draws the page from saved results; drop {', '.join(given)} (or drop "
+            "--from to analyse the data)"
+        )
+    import json
+
+    from ..study import StudyResult
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"--from {path}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(
+            f"--from {path}: not a results file of humanly report --save-results ({exc})"
+        ) from None
+    try:
+        return StudyResult.from_dict(data)
+    except (TypeError, KeyError, ValueError) as exc:
+        raise InputError(
+            f"--from {path}: not a results file of humanly report --save-results ({exc})"
+        ) from None
+
+
+def _write_json(path: Path, text: str, *, force: bool) -> None:
+    from .._core.atomic import atomic_path
+
+    with atomic_path(path, overwrite=force) as tmp:
+        tmp.write_text(text, encoding="utf-8")

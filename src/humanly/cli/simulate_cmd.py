@@ -109,7 +109,8 @@ def urn_command(
         str | None, typer.Option("--classes", metavar="A,B,...", help="Class names, in order.")
     ] = None,
     n_raters: Annotated[
-        int | None, typer.Option("--raters", help="Rater pool size (default: one rater per slot).")
+        int | None,
+        typer.Option("--n-raters", help="Rater pool size (default: one rater per slot)."),
     ] = None,
     seed: Seed = 0,
     force: Force = False,
@@ -138,11 +139,9 @@ def urn_command(
 
 def oracle_command(
     out: Out,
-    annotators: Annotated[
+    raters: Annotated[
         str,
-        typer.Option(
-            "--annotators", metavar="ACC,...", help="Annotator accuracies, e.g. 0.9,0.8,0.7."
-        ),
+        typer.Option("--raters", metavar="ACC,...", help="Raters' accuracies, e.g. 0.9,0.8,0.7."),
     ] = "0.8,0.8,0.8,0.8,0.8",
     models: Annotated[
         str | None,
@@ -165,7 +164,7 @@ def oracle_command(
     force: Force = False,
     json: Json = False,
 ) -> None:
-    """Oracle + annotators: true labels, annotators and models with chosen accuracies."""
+    """Oracle + raters: true labels, raters and models with chosen accuracies."""
     from .. import simulate as sim
 
     model_spec = {}
@@ -177,11 +176,9 @@ def oracle_command(
             raise InputError(
                 f"--models entry {entry!r}: write name=accuracy, e.g. strong=0.9"
             ) from None
-    accuracies = _floats(annotators, "--annotators") or []
+    accuracies = _floats(raters, "--raters") or []
     if not accuracies:
-        raise InputError(
-            f"--annotators {annotators!r}: give each annotator's accuracy, e.g. --annotators 0.9,0.8"
-        )
+        raise InputError(f"--raters {raters!r}: give each rater's accuracy, e.g. --raters 0.9,0.8")
     lpi = None if labels_per_item is None else _labels_range(labels_per_item)
     options: dict[str, Any] = dict(
         n_classes=n_classes, models=model_spec, difficulty=difficulty, seed=seed

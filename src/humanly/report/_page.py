@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from ..plots._style import to_svg
 from .verdicts import Verdict
 
-__all__ = ["Figure", "Section", "Table", "Verdict"]
+__all__ = ["Figure", "Section", "Table", "Verdict", "View"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,3 +62,15 @@ class Section:
     note: str | None = None
     verdicts: tuple[Verdict, ...] = ()
     paragraph_ids: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """How the page shows the results: the typed options every section builder takes.
+
+    ``colors`` gives each model one colour in every figure; ``models`` are the models' names in card
+    order; ``kinds`` each model's kind (``label``, ``proba``, ``score``)."""
+
+    colors: Mapping[str, str]
+    models: tuple[str, ...]
+    kinds: Mapping[str, str]

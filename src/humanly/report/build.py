@@ -1,43 +1,66 @@
-"""Assemble the report: run each analysis with its defaults, collect results, figures and tables."""
+"""Assemble the report from one :class:`~humanly.study.StudyResult`: every section is a pure function of
+the typed results (no analysis runs here), so a page drawn from saved results (``humanly report
+--from``) is the page drawn from the data, byte for byte."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import hashlib
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from .. import __version__
 from .._core.atomic import atomic_path
-from .._core.progress import progress
-from .._core.result import Result, jsonable
-from ..data import Gold, InputError, Predictions, Ratings
-from ..plots._style import model_colors
-from ._page import Figure, Section, Table
+from ..errors import InputError
+from ..study import StudyResult
+from ._page import Figure, Section, Table, View
 from .verdicts import Verdict
 
 if TYPE_CHECKING:
     from .cards import Card
     from .export import Export
 
-__all__ = ["Figure", "Report", "Section", "Table", "build_report", "report_date"]
+__all__ = ["Figure", "Report", "Section", "Table", "View", "build_report", "report_date"]
+
+
+#: A section builder: the study's results and the view → one section of the page.
+SectionBuilder = Callable[[StudyResult, View], Section]
+#: A headline: one line for the terminal from the study's results (``None`` when nothing to say).
+Headline = Callable[[StudyResult], "str | None"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Report(Result):
-    """A rendered-to-be report: sections, the embedded results and reproducibility facts; ``models``
-    are the models' names in the order of the predictions (the order of the verdict cards)."""
+class Report:
+    """A page to be rendered: the study's results, the sections drawn from them, and the page's date
+    (``SOURCE_DATE_EPOCH`` when set, see :func:`report_date`)."""
 
-    title: str
-    sections: tuple[Section, ...] = dataclasses.field(repr=False)
-    results: dict[str, Any]
-    reproducibility: dict[str, Any]
-    models: tuple[str, ...] = ()
+    study: StudyResult
+    sections: tuple[Section, ...]
+    date: str
+
+    @property
+    def title(self) -> str:
+        return self.study.title
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return self.study.models
+
+    @property
+    def reproducibility(self) -> dict[str, Any]:
+        """What the Reproducibility table shows: version, command, seed, date and input files."""
+        p = self.study.provenance
+        return {
+            "humanly_version": p.humanly_version,
+            "command": p.command,
+            "seed": self.study.settings.seed,
+            "date": self.date,
+            "inputs": p.inputs,
+        }
+
+    def __repr__(self) -> str:
+        return f"Report(title={self.title!r}, sections={[s.id for s in self.sections]})"
 
     def verdicts(self) -> tuple[Verdict, ...]:
         """Every section's verdicts, in card order (model by model, then the study's)."""
@@ -52,18 +75,14 @@ class Report(Result):
         return build_cards(found, self.models, {k.removeprefix("methods-") for k in keys})
 
     def to_dict(self) -> dict[str, Any]:
-        """What the page embeds as JSON: the analyses' results, the verdicts (in card order, each
-        sentence as the card shows it) and reproducibility facts."""
+        """What the page embeds as JSON: the study's results (as ``humanly report --save-results``
+        writes them), the verdicts (in card order, each sentence as the card shows it) and the date."""
         verdicts = [
             {**dataclasses.asdict(line.verdict), "sentence": line.text}
             for card in self.cards()
             for line in card.lines
         ]
-        return {
-            "results": jsonable(self.results),
-            "verdicts": verdicts,
-            "reproducibility": jsonable(self.reproducibility),
-        }
+        return {"study": self.study.to_dict(), "verdicts": verdicts, "date": self.date}
 
     def headline(self) -> list[str]:
         """The page's main findings in plain words, for the terminal: the data in one line, then the
@@ -72,11 +91,11 @@ class Report(Result):
         from ._cells import clean_text
 
         with_verdicts = {s.id for s in self.sections if s.verdicts}
-        lines = _summaries(self.results, [k for k in HEADLINES if k == "inspect"], with_verdicts)
+        first, *rest = HEADLINES
+        lines = _summaries(self.study, [first], with_verdicts)
         protected = set(self.models)
         lines += [line.text for card in self.cards() for line in card.lines]
-        rest = [k for k in HEADLINES if k != "inspect"]
-        lines += _summaries(self.results, rest, with_verdicts)
+        lines += _summaries(self.study, rest, with_verdicts)
         return [clean_text(line, protected) for line in lines]
 
     def html(self) -> str:
@@ -113,68 +132,53 @@ class Report(Result):
         return export_report(self, folder, force=force)
 
 
-def _summaries(results: dict[str, Any], keys: Sequence[str], skip: Collection[str]) -> list[str]:
+def _summaries(study: StudyResult, keys: list[str], skip: set[str]) -> list[str]:
     """The one-line summaries of the analyses ``keys`` whose sections (``skip``) gave no verdicts."""
     lines = []
     for key in keys:
-        result = results.get(key)
-        if result is not None and SECTION_IDS.get(key, key) not in skip:
-            line = HEADLINES[key](result)
+        if key not in skip:
+            line = HEADLINES[key](study)
             if line:
                 lines.append(line)
     return lines
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 # --------------------------------------------------------------------------------------- sections
-#: Section builders, in page order: (key in the embedded results, builder). Each builder returns the
-#: section and the analysis result whose ``to_dict()`` is embedded (``None`` when not applicable).
-SectionBuilder = Callable[..., tuple[Section, Any]]
-
-
-def _builders() -> list[tuple[str, SectionBuilder]]:
-    from .sections.budget import budget_section
+def _builders() -> dict[str, SectionBuilder]:
     from .sections.certify import certify_section
-    from .sections.equivalence import survey_section
-    from .sections.inspect import data_section
-
-    return [
-        ("inspect", data_section),
-        ("certify", certify_section),
-        ("survey", survey_section),
-        ("budget", budget_section),
-    ]
-
-
-BUILDERS: list[tuple[str, SectionBuilder]] = _builders()
-
-
-#: One-line summaries of each analysis' embedded result, for the terminal (``humanly report/demo``).
-def _headlines() -> dict[str, Callable[[dict[str, Any]], str | None]]:
-    from .sections.budget import budget_headline
-    from .sections.certify import certify_headline
-    from .sections.equivalence import survey_headline
-    from .sections.inspect import data_headline
+    from .sections.equivalence import equivalence_section
+    from .sections.inspect import inspect_section
+    from .sections.plan import plan_section
 
     return {
-        "inspect": data_headline,
-        "certify": certify_headline,
-        "survey": survey_headline,
-        "budget": budget_headline,
+        "inspect": inspect_section,
+        "certify": certify_section,
+        "equivalence": equivalence_section,
+        "plan": plan_section,
     }
 
 
-HEADLINES: dict[str, Callable[[dict[str, Any]], str | None]] = _headlines()
+#: Section builders by section id (also the analysis' name and its key in the study's JSON), in
+#: page order.
+BUILDERS: dict[str, SectionBuilder] = _builders()
 
-#: key of an analysis' embedded result → the id of its section (where they differ)
-SECTION_IDS = {"inspect": "data"}
+
+def _headlines() -> dict[str, Headline]:
+    from .sections.certify import certify_headline
+    from .sections.equivalence import equivalence_headline
+    from .sections.inspect import inspect_headline
+    from .sections.plan import plan_headline
+
+    return {
+        "inspect": inspect_headline,
+        "certify": certify_headline,
+        "equivalence": equivalence_headline,
+        "plan": plan_headline,
+    }
+
+
+#: One-line summaries of each analysis for the terminal (``humanly report``, ``humanly demo``).
+HEADLINES: dict[str, Headline] = _headlines()
 
 
 def _methods_section() -> Section:
@@ -212,92 +216,47 @@ def report_date() -> str:
     return when.isoformat(timespec="seconds")
 
 
-def _shown_path(path: Path) -> str:
-    """How the page names an input file: as given, except files shipped with humanly (the demo's
-    data), named relative to the installed package so the page does not depend on where it is."""
-    here = Path(__file__).resolve().parents[1]
-    try:
-        return Path(path).resolve().relative_to(here.parent).as_posix()
-    except ValueError:
-        return str(path)
+def build_report(study: StudyResult) -> Report:
+    """The report page of a study's results: verdict cards, one section per analysis, Methods and
+    Reproducibility. A pure function of ``study`` (and ``SOURCE_DATE_EPOCH`` for the date): no
+    analysis runs here.
 
+    Parameters
+    ----------
+    study
+        The results of :func:`humanly.analyze` (or :meth:`StudyResult.from_dict` of saved ones).
 
-def _states_frame(states: Any, ratings: Ratings) -> Any:
-    """The true item states as :func:`humanly.survey.truth_equivalence` takes them — a DataFrame
-    indexed by item id with one column per class; an items × classes array in the ratings' order is
-    turned into one (a DataFrame is passed on as given)."""
-    if states is None:
-        return None
-    import pandas as pd
+    Returns
+    -------
+    Report
+        The page, to :meth:`~Report.write`, :meth:`~Report.export` or read (:meth:`~Report.cards`).
 
-    if isinstance(states, pd.DataFrame):
-        return states
-    arr = np.asarray(states, dtype=float)
-    if arr.shape != (ratings.n_items, ratings.n_classes):
-        raise InputError(
-            f"states: need {ratings.n_items} × {ratings.n_classes} (items × classes), got "
-            f"{' × '.join(map(str, arr.shape))}"
-        )
-    return pd.DataFrame(arr, index=ratings.items.map(str), columns=list(ratings.classes))
+    Raises
+    ------
+    TypeError
+        When ``study`` is not a :class:`~humanly.study.StudyResult`.
 
-
-def build_report(
-    ratings: Ratings,
-    predictions: Predictions | None = None,
-    gold: Gold | None = None,
-    *,
-    seed: int = 0,
-    title: str | None = None,
-    command: str | None = None,
-    inputs: Sequence[str | os.PathLike[str]] = (),
-    show_progress: bool = True,
-    options: dict[str, Any] | None = None,
-    states: Any = None,
-) -> Report:
-    """Run every analysis with its defaults on ``ratings`` (and ``predictions``/``gold`` if given) and
-    assemble the report. ``inputs`` are the files read (named with their SHA-256 on the page);
-    ``options`` are passed to every section builder as keyword arguments (e.g. ``bootstrap=200``);
-    ``states`` are the true item states of a simulation (see :func:`_states_frame`; every section
-    builder gets them as ``states=``, e.g. for SEQ* and HSCORE*). Every builder also gets
-    ``colors=``, one colour per model for every figure (:func:`humanly.plots._style.model_colors`).
-    The page's date is ``SOURCE_DATE_EPOCH`` when set (:func:`report_date`).
-
-    >>> from humanly.simulate import running_example
-    >>> d = running_example(200, 5, seed=0)
-    >>> report = build_report(d.ratings, d.predictions, show_progress=False)
+    Examples
+    --------
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.running_example(200, 5, seed=0)
+    >>> report = build_report(analyze(d.ratings, d.predictions, bootstrap=20))
     >>> report.html().startswith("<!DOCTYPE html>")
     True
     """
+    if not isinstance(study, StudyResult):
+        raise TypeError(
+            f"study={type(study).__name__}: give the StudyResult of humanly.analyze (build_report "
+            "draws results; it does not compute them)"
+        )
+    from ..plots._style import model_colors
+
     date = report_date()  # a malformed SOURCE_DATE_EPOCH stops before the work
-    models = tuple(str(n) for n in predictions.names) if predictions is not None else ()
-    kwargs = dict(options or {})
-    kwargs.update(colors=model_colors(models), states=_states_frame(states, ratings))
-    sections: list[Section] = []
-    results: dict[str, Any] = {}
-    for key, builder in progress(
-        BUILDERS, total=len(BUILDERS), description="report", enabled=show_progress
-    ):
-        section, result = builder(ratings, gold, predictions, seed=seed, **kwargs)
-        sections.append(section)
-        results[key] = result.to_dict() if isinstance(result, Result) else result
-    sections.append(_methods_section())
-    files = [
-        {"name": Path(p).name, "path": _shown_path(Path(p)), "sha256": _sha256(Path(p))}
-        for p in inputs
-        if Path(p).is_file()
-    ]
-    repro = {
-        "humanly_version": __version__,
-        "command": command,
-        "seed": seed,
-        "options": dict(options or {}),
-        "inputs": files,
-        "date": date,
-    }
-    return Report(
-        title=title or f"humanly report · {ratings.source or 'ratings'}",
-        sections=tuple(sections),
-        results=results,
-        reproducibility=repro,
-        models=models,
+    view = View(
+        colors=model_colors(study.models),
+        models=study.models,
+        kinds=dict(zip(study.models, study.model_kinds, strict=True)),
     )
+    sections = [builder(study, view) for builder in BUILDERS.values()]
+    sections.append(_methods_section())
+    return Report(study=study, sections=tuple(sections), date=date)

@@ -1,16 +1,16 @@
 """The verdict cards that open the report: one card per model, one for the study.
 
 Each card holds the sections' :class:`~humanly.report.verdicts.Verdict` sentences about one model, in
-page order (certify, survey, budget), each linked to the Methods paragraph it rests on. Verdicts about
+page order (certify, equivalence, plan), each linked to the Methods paragraph it rests on. Verdicts about
 the whole study (``model=None``: the labelling advice, the crowd's agreement) go on one card of their
 own, after the models' cards, rather than on every card: they do not differ between models, a reader
 comparing cards should see only what differs, and a sentence a reviewer quotes should appear once.
 
 >>> from humanly.report.verdicts import Verdict
 >>> vs = [Verdict("certify", "m is certified superhuman.", "m", "certified", "certify"),
-...       Verdict("budget", "Spend the budget on single labels.", None, "single labels")]
->>> [(c.title, [line.href for line in c.lines]) for c in build_cards(vs, ["m"], {"certify", "budget"})]
-[('m', ['#methods-certify']), ('This dataset (every model)', ['#methods-budget'])]
+...       Verdict("plan", "Spend the budget on single labels.", None, "single labels")]
+>>> [(c.title, [line.href for line in c.lines]) for c in build_cards(vs, ["m"], {"certify", "plan"})]
+[('m', ['#methods-certify']), ('This dataset (every model)', ['#methods-plan'])]
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ STUDY_TITLE = "This dataset (every model)"
 #: The question each analysis answers, shown before its sentence on a card.
 TOPIC_LABELS = {
     "certify": "Superhuman?",
-    "survey": "Worth in raters",
-    "budget": "Labelling advice",
-    "data": "The crowd",
+    "equivalence": "Worth in raters",
+    "plan": "Labelling advice",
+    "inspect": "The crowd",
 }
 
 _POSITIVE = ("certified", "superhuman", "consistent")

@@ -16,10 +16,10 @@ __all__ = ["METHODS", "methods_paragraphs"]
 
 #: topic → the module whose ``METHODS_TEXT`` describes it (page order of the Methods section)
 _MODULES = {
-    "data": ".sections.inspect",
+    "inspect": ".sections.inspect",
     "certify": ".sections.certify",
-    "survey": ".sections.equivalence",
-    "budget": ".sections.budget",
+    "equivalence": ".sections.equivalence",
+    "plan": ".sections.plan",
 }
 
 
@@ -38,5 +38,5 @@ def methods_paragraphs() -> dict[str, str]:
     return out
 
 
-#: The paragraphs, by key (``"data"``, ``"certify"``, ``"survey"``, ``"budget"``, …).
+#: The paragraphs, by key (``"inspect"``, ``"certify"``, ``"equivalence"``, ``"plan"``, …).
 METHODS: dict[str, str] = methods_paragraphs()

@@ -7,8 +7,8 @@ and the true parameters) that can be written to long-format files with :meth:`Si
    each item has a state, a distribution over labels; its K labels are i.i.d. draws from it.
    :func:`running_example` is the paper's preset.
 2. :func:`oracle` (module :mod:`.certify`) — *Humanly Certifying Superhuman Classifiers*: a true
-   label per item, annotators with their own accuracies or confusion matrices, optional item
-   difficulty shared by annotators and models.
+   label per item, raters with their own accuracies or confusion matrices, optional item
+   difficulty shared by raters and models.
 3. :func:`pair` (module :mod:`.budget`) — *Don't Label Twice*: two binary classifiers (better and
    worse) and noisy labellers, in the independent (p, ε, q) or correlated (q_b, q_w, p_w, p_b⁰,
    p_b¹) parameterisation.

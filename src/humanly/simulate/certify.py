@@ -1,4 +1,4 @@
-"""Humanly Certifying Superhuman Classifiers: true labels, annotators with their own accuracies or
+"""Humanly Certifying Superhuman Classifiers: true labels, raters with their own accuracies or
 confusion matrices, models, optional item difficulty."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _confusions(spec: Any, n: int, n_cls: int, what: str) -> np.ndarray:
 
 def oracle(
     n_items: int,
-    annotators: Sequence[float] | np.ndarray,
+    raters: Sequence[float] | np.ndarray,
     *,
     n_classes: int = 2,
     classes: Sequence[Any] | None = None,
@@ -56,22 +56,22 @@ def oracle(
     copy_crowd: Mapping[str, float] | None = None,
     seed: Seed = None,
 ) -> SimulatedData:
-    """Oracle + annotators (Humanly Certifying Superhuman Classifiers, toy experiments). Long for its
+    """Oracle + raters (Humanly Certifying Superhuman Classifiers, toy experiments). Long for its
     parameter documentation and one draw per kind of output.
 
-    A true label ℓ* per item from ``prior``; ``annotators`` gives K accuracies (errors uniform over the
+    A true label ℓ* per item from ``prior``; ``raters`` gives K accuracies (errors uniform over the
     other classes) or K × C × C confusion matrices (row = true class). ``models`` maps names to an
     accuracy or a C × C confusion matrix.
 
-    ``difficulty`` d ∈ [0, 1) adds item difficulty shared by annotators and models: a fraction d of the
+    ``difficulty`` d ∈ [0, 1) adds item difficulty shared by raters and models: a fraction d of the
     items is *hard*, and on a hard item everyone answers uniformly at random. The marginal accuracy of a
     rater with base accuracy a is then (1 − d)·a + d/C; ``truth`` reports the realised accuracies.
 
-    ``labels_per_item`` (default all K annotators) lets each item be labelled by a random subset of the
-    annotators (int, or a ``(low, high)`` range).
+    ``labels_per_item`` (default all K raters) lets each item be labelled by a random subset of the
+    raters (int, or a ``(low, high)`` range).
 
     ``copy_crowd`` maps model names (of ``models``) to a probability c: on each item, with probability c
-    the model outputs the annotators' plurality label (ties broken at random) instead of its own draw — a
+    the model outputs the raters' plurality label (ties broken at random) instead of its own draw — a
     model that learned the crowd's errors, which agrees with the crowd more than with the truth
     (Theorem 3's assumption fails). Its random numbers are drawn after everything else, so the other
     outputs are the same as without it.
@@ -84,14 +84,14 @@ def oracle(
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
     n_cls = len(cls)
-    acc = np.asarray(annotators, dtype=float)
+    acc = np.asarray(raters, dtype=float)
     if acc.ndim == 0 or acc.shape[0] == 0:
         raise InputError(
-            f"annotators={list(np.atleast_1d(acc))}: give at least one annotator accuracy, "
-            "e.g. annotators=0.8,0.7"
+            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
+            "e.g. raters=[0.8, 0.7]"
         )
     n_ann = acc.shape[0]
-    ann_conf = _confusions(acc, n_ann, n_cls, "annotators")
+    ann_conf = _confusions(acc, n_ann, n_cls, "raters")
     pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
     if len(pri) != n_cls or (pri < 0).any() or not np.isclose(pri.sum(), 1):
         raise InputError(f"prior must be {n_cls} non-negative numbers summing to 1")
@@ -112,7 +112,7 @@ def oracle(
     else:
         k, m = _n_labels_mask(rng, n_items, labels_per_item)
         if k > n_ann:
-            raise InputError(f"{k} labels per item but only {n_ann} annotators")
+            raise InputError(f"{k} labels per item but only {n_ann} raters")
         order = np.argsort(rng.random((n_items, n_ann)), axis=1)
         mask = np.zeros((n_items, n_ann), dtype=bool)
         rows = np.repeat(np.arange(n_items), k)

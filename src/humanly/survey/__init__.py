@@ -14,9 +14,6 @@ checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` (ex
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from .api import equivalence, power_curve
 from .calibration import calibrate_outputs
 from .combiners import (
@@ -77,20 +74,3 @@ __all__ = [
     "truth_equivalence",
     "urn_information",
 ]
-
-#: Old names kept importable for a while: old name → (new name, object).
-_DEPRECATED = {"CurvePoint": ("PowerCurvePoint", PowerCurvePoint)}
-
-
-def __getattr__(name: str) -> Any:
-    """``humanly.survey.CurvePoint`` still works, with a DeprecationWarning (it clashed with
-    ``humanly.certification.CurvePoint``)."""
-    if name in _DEPRECATED:
-        new, obj = _DEPRECATED[name]
-        warnings.warn(
-            f"humanly.survey.{name} is deprecated; use humanly.survey.{new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return obj
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

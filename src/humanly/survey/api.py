@@ -5,6 +5,7 @@ steps — check the arguments, join the inputs by item id, prepare, run the repl
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Literal
 
 import numpy as np
@@ -213,7 +214,7 @@ def _result(
     """The result from the prepared inputs and the replicates: curve points, model rows, information."""
     opts = prep.options
     ks = prep.engine.plan.ks
-    return EquivalenceResult(
+    res = EquivalenceResult(
         combiner=opts.combiner.name,
         scorer=opts.scorer.name,
         method=opts.method,
@@ -235,6 +236,15 @@ def _result(
         model_samples=reps.models,
         target_width=target_width,
     )
+    if res.information is None:
+        return res
+    # the ranges of c_k − c_0 are taken replicate by replicate: kept as numbers, so a result read
+    # back from its JSON (without the replicates) shows the same ranges
+    rows = tuple(
+        dataclasses.replace(m, information_range=res.model_information_range(m.model))
+        for m in res.models
+    )
+    return dataclasses.replace(res, models=rows, information_range=res.information_ranges())
 
 
 def power_curve(

@@ -5,7 +5,6 @@ percentile ranges off the bootstrap replicates a result already holds."""
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from typing import Any
 
 import numpy as np
@@ -98,6 +97,7 @@ class ModelEquivalence(Result):
     performance_ratio: float | None = None
     equivalence_mean: float | None = None
     items_needed: int | None = None
+    information_range: Interval | None = None
 
 
 _MODEL_COLUMNS = tuple(f.name for f in dataclasses.fields(ModelEquivalence))
@@ -122,16 +122,6 @@ class PowerCurve(Result):
     reference_size: int
     power_curve: tuple[PowerCurvePoint, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
-
-    @property
-    def samples(self) -> np.ndarray | None:
-        """Deprecated name of :attr:`curve_samples` (the name :class:`EquivalenceResult` uses)."""
-        warnings.warn(
-            "PowerCurve.samples is deprecated; use PowerCurve.curve_samples",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.curve_samples
 
     @property
     def ks(self) -> np.ndarray:
@@ -236,6 +226,7 @@ class EquivalenceResult(Result):
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     target_width: float | None = None
+    information_range: tuple[Interval, ...] | None = None
 
     @property
     def ks(self) -> np.ndarray:
@@ -270,7 +261,10 @@ class EquivalenceResult(Result):
 
     def information_ranges(self) -> tuple[Interval, ...]:
         """The 95% range of the information gain c_k − c_0 at each k (see
-        :meth:`PowerCurve.information_ranges`)."""
+        :meth:`PowerCurve.information_ranges`): :attr:`information_range` when the analysis stored it
+        (ABC + cross-entropy), else from the replicates held in memory."""
+        if self.information_range is not None:
+            return self.information_range
         return _information_ranges(self.curve_samples, self.power_curve)
 
     def model_information_range(self, name: str) -> Interval:
@@ -289,6 +283,8 @@ class EquivalenceResult(Result):
         if i is None:
             raise KeyError(name)
         m = self.models[i]
+        if m.information_range is not None:
+            return m.information_range
         cs, ms = self.curve_samples, self.model_samples
         if cs is not None and ms is not None and len(cs):
             return percentile_interval(ms[:, i] - cs[:, 0])

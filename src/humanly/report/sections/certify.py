@@ -9,17 +9,16 @@ figures, and the verdict sentences of :mod:`humanly.report.verdicts.certify`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
 
-import numpy as np
-
-from ...certification import CertifyResult, certify
-from ...data import Gold, InputError, Predictions, Ratings
-from .._page import Figure, Section, Table
+from ...certification import CertifyResult, ModelCertificate
+from ...certification.results import UpperVerdict
+from ...study import StudyResult
+from .._page import Figure, Section, Table, View
 from ..verdicts.certify import format_confidence, format_number, verdicts
 
-__all__ = ["METHODS_TEXT", "certify_headline", "certify_section"]
+__all__ = ["METHODS_TEXT", "certify_headline", "certify_line", "certify_section"]
 
 METHODS_TEXT = (
     "Certify (Xu, Walder & Xu, Humanly Certifying Superhuman Classifiers). The average rater's "
@@ -208,22 +207,15 @@ def _gold_tables(res: CertifyResult) -> list[Table]:
     return [truth, assumptions]
 
 
-def _same_labels(res: CertifyResult, predictions: Predictions | None) -> str | None:
+def _same_labels(res: CertifyResult, view: View) -> str | None:
     """Why a soft model and hard labels with the same argmax get the same certificate."""
-    if predictions is None or not any(m.kind == "proba" for m in predictions.models):
+    if not any(view.kinds.get(m.model) == "proba" for m in res.models):
         return None
-    names = [m.model for m in res.models]
-    pairs = [
-        (a, b)
-        for i, a in enumerate(names)
-        for b in names[i + 1 :]
-        if np.array_equal(predictions.hard(a), predictions.hard(b))
-    ]
     text = (
         "Certify scores hard labels: a model given as probabilities enters by its argmax, so a "
         "calibrated soft classifier and its hard labels have the same L_N and the same certificate."
     )
-    for a, b in pairs:
+    for a, b in res.identical_labels:
         text += (
             f" Here {a} and {b} pick the same class on every item, so both have "
             f"L_N = {format_number(res.model(a).lower)}."
@@ -275,89 +267,80 @@ def _figures(res: CertifyResult, colors: Mapping[str, str] | None) -> list[Figur
     return figures
 
 
-def certify_section(
-    ratings: Ratings,
-    gold: Gold | None,
-    predictions: Predictions | None,
-    *,
-    seed: int = 0,
-    bootstrap: int = 200,
-    states: Any = None,
-    colors: Mapping[str, str] | None = None,
-    tau: float = 0.0,
-    **_: Any,
-) -> tuple[Section, CertifyResult | None]:
-    """Run :func:`certify` with its defaults (slots, majority, Hoeffding, curve; margin ``tau``) and
-    lay it out. ``bootstrap`` and ``states`` are not used (certify needs neither).
+def certify_section(study: StudyResult, view: View) -> Section:
+    """Lay out ``study.certify`` (slots, plurality, Hoeffding, curve; margin τ): the upper bounds, each
+    model's verdict, the checks against gold, the figures and the verdict sentences; a one-sentence
+    note when certify did not apply.
 
-    >>> from humanly import simulate
+    >>> from humanly import analyze, simulate
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
-    >>> section, res = certify_section(d.ratings, d.gold, d.predictions)
-    >>> section.id, len(section.tables), res.models[0].model, section.verdicts[0].model
-    ('certify', 4, 'm', 'm')
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=0)
+    >>> section = certify_section(res, View({}, res.models, {"m": "label"}))
+    >>> section.id, len(section.tables), section.verdicts[0].model
+    ('certify', 4, 'm')
     """
-    del bootstrap, states
     title = "Certify: is the model superhuman?"
-    if predictions is not None:
-        usable = [m.name for m in predictions.models if m.kind in ("label", "proba")]
-        predictions = predictions.select(usable) if usable else None
-    try:
-        res = certify(ratings, predictions, gold=gold, curve=True, seed=seed, tau=tau)
-    except InputError as exc:
-        return Section("certify", title, note=f"Not applicable: {exc}"), None
+    res = study.certify
+    if res is None:
+        reason = study.skipped_reason("certify") or "certify did not run"
+        return Section("certify", title, note=f"Not applicable: {reason}")
     tables = [_upper_table(res)]
     paragraphs = [_lead(res)]
     if res.models:
         tables.append(_models_table(res))
     if res.oracle is not None:
         tables += _gold_tables(res)
-    same = _same_labels(res, predictions)
+    same = _same_labels(res, view)
     if same:
         paragraphs.append(same)
     found = verdicts(res)
     paragraphs += [v.sentence for v in found]
     paragraphs += [f"Note: {n}" for n in res.notes]
-    section = Section(
+    return Section(
         "certify",
         title,
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
-        figures=tuple(_figures(res, colors)),
+        figures=tuple(_figures(res, view.colors)),
         verdicts=found,
     )
-    return section, res
 
 
-def _headline_status(v: dict[str, Any]) -> str:
-    """A verdict's status from its JSON: "certified superhuman", "not certified", …"""
-    status = (v.get("evidence") or {}).get("status")
+def _headline_status(m: ModelCertificate | UpperVerdict) -> str:
+    """A verdict's status in words: "certified superhuman", "not certified", …"""
+    status = m.evidence.status if m.evidence is not None else None
     if status is None:
-        status = "certified" if v.get("superhuman") else "not certified"
+        status = "certified" if m.superhuman else "not certified"
     if status == _NA:
         return "not applicable (L_N ≤ U_N)"
     return "certified superhuman" if status == "certified" else status
 
 
-def certify_headline(d: dict[str, Any] | None) -> str | None:
-    """One line for the terminal from the embedded ``to_dict()``.
+def certify_headline(study: StudyResult) -> str | None:
+    """One line for the terminal from ``study.certify``."""
+    return certify_line(study.certify)
+
+
+def certify_line(res: CertifyResult | None) -> str | None:
+    """One line for the terminal from a certify result.
 
     >>> from humanly.certification import certify_summary
-    >>> certify_headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]).to_dict())
+    >>> certify_line(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
     'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
-    >>> d = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"]).to_dict()
-    >>> certify_headline(d).split(", ")[-1]
+    >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
+    >>> certify_line(res).split(", ")[-1]
     'certified superhuman (U⁽ᵗ⁾: not certified)'
     """
-    if not d:
+    if res is None:
         return None
-    ub = d["upper_bound"]
-    used = _UPPER.get(ub.get("used", "empirical"), "U_N")
-    parts = [f"certify: average rater ≤ {ub['upper']:.3f} ({used})"]
-    for m in d["models"]:
-        s = m["confidence"]["oms"]
-        conf = "n/a" if s is None else format_confidence(s)
-        parts.append(f"{m['model']} L_N {m['lower']:.3f}, S {conf}, {_headline_status(m)}")
-        other = {k: v for k, v in (m.get("by_upper") or {}).items() if k != ub.get("used")}
-        for kind, v in other.items():
-            parts[-1] += f" ({_UPPER.get(kind, kind)}: {_headline_status(v)})"
+    ub = res.upper_bound
+    used = _UPPER.get(ub.used, "U_N")
+    parts = [f"certify: average rater ≤ {ub.upper:.3f} ({used})"]
+    for m in res.models:
+        s = m.confidence.oms
+        conf = "n/a" if s is None or not math.isfinite(s) else format_confidence(s)
+        parts.append(f"{m.model} L_N {m.lower:.3f}, S {conf}, {_headline_status(m)}")
+        for kind, v in m.by_upper.items():
+            if kind != ub.used:
+                parts[-1] += f" ({_UPPER.get(kind, kind)}: {_headline_status(v)})"
     return "; ".join(parts)

@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...data import Gold, InputError, Predictions, Ratings
+from ...study import StudyResult
 from .._cells import number_text
-from .._page import Figure, Section, Table
+from .._page import Figure, Section, Table, View
 from ..verdicts import Verdict
 from ..verdicts.equivalence import baseline_meaning, verdicts
 
 if TYPE_CHECKING:
     from ...survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
 
-__all__ = ["METHODS_TEXT", "survey_headline", "survey_section"]
+__all__ = ["METHODS_TEXT", "equivalence_headline", "equivalence_section"]
 
 METHODS_TEXT = (
     "Survey equivalence (Resnick, Kong, Schoenebeck & Weninger). The power curve c_k is the expected "
@@ -65,11 +65,6 @@ _RULE = (
     "curve of any combiner (Theorem 3), hence the lowest equivalence. The verdict sentences quote the first."
 )
 _NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
-
-
-def _analyses(ratings: Ratings) -> list[tuple[str, str, str]]:
-    second = "majority" if ratings.n_classes == 2 else "plurality"
-    return [("abc", "cross_entropy", "isotonic"), (second, "agreement", "none")]
 
 
 def _bracket(lo: float | None, hi: float | None) -> str:
@@ -335,31 +330,6 @@ def _paper_text(ce: _Run, ag: _Run, hard: Sequence[str], soft: Sequence[str]) ->
     return out
 
 
-def _run_truth(
-    ratings: Ratings, states: Any, preds: Predictions | None, combiner: str, scorer: str,
-    calibrate: str, seed: int, notes: list[str],
-) -> TruthEquivalence | None:  # fmt: skip
-    if states is None:
-        return None
-    from ...survey import truth_equivalence
-
-    try:
-        return truth_equivalence(
-            ratings, states, preds, combiner=combiner, scorer=scorer,
-            calibrate=calibrate if preds is not None else "none", seed=seed,
-        )  # fmt: skip
-    except InputError as exc:
-        notes.append(f"HSCORE* and SEQ* ({combiner} + {scorer}) not computed: {exc}.")
-        return None
-
-
-def _usable(predictions: Predictions | None) -> Predictions | None:
-    if predictions is None:
-        return None
-    names = [m.name for m in predictions.models if m.kind in ("label", "proba")]
-    return predictions.select(names) if names else None
-
-
 def _pick_verdicts(runs: Sequence[_Run], paper: bool, hard: Sequence[str]) -> tuple[Verdict, ...]:
     """One verdict per model: from the analysis that shows it (ABC + cross-entropy first)."""
     seen: set[str] = set()
@@ -375,68 +345,43 @@ def _pick_verdicts(runs: Sequence[_Run], paper: bool, hard: Sequence[str]) -> tu
     return tuple(out)
 
 
-def survey_section(
-    ratings: Ratings,
-    gold: Gold | None,
-    predictions: Predictions | None,
-    *,
-    seed: int = 0,
-    bootstrap: int = 200,
-    states: Any = None,
-    colors: Mapping[str, str] | None = None,
-    target_width: float | None = None,
-    **_: Any,
-) -> tuple[Any, dict[str, Any] | None]:
-    """Run both analyses (and, with ``states``, HSCORE*/SEQ*) and lay them out; a one-sentence note
-    when the data cannot support them."""
-    from ...plots._style import model_colors
+def equivalence_section(study: StudyResult, view: View) -> Section:
+    """Lay out ``study.equivalence``: per analysis its model table, power curve table and figure, the
+    words for the cells that need them, and one verdict per model; a one-sentence note when the data
+    cannot support a power curve."""
     from ...plots.equivalence import plot_power_curve
-    from ...survey import equivalence
 
-    if int(ratings.labels_per_item.max()) < 2:
-        note = "Every item has a single label, so no rater can be held out to build a power curve."
-        return Section("survey", _TITLE, note=note), None
-    usable = _usable(predictions)
-    names = [m.name for m in usable.models] if usable is not None else []
-    hard = [m.name for m in usable.models if m.kind == "label"] if usable is not None else []
+    if not study.equivalence:
+        reason = study.skipped_reason("equivalence") or "survey equivalence did not run"
+        return Section("equivalence", _TITLE, note=reason[:1].upper() + reason[1:] + ".")
+    names = [m for m, k in zip(study.models, study.model_kinds, strict=True) if k != "score"]
+    hard = [m for m, k in zip(study.models, study.model_kinds, strict=True) if k == "label"]
     soft = [n for n in names if n not in hard]
     paper = bool(hard and soft)
-    cols = dict(colors) if colors is not None else model_colors(names)
-    results: dict[str, Any] = {}
-    runs: list[_Run] = []
     paragraphs: list[str] = []
     notes: list[str] = []
     tables, figures = [], []
-    if usable is None:
+    if not names:
         paragraphs.append(
             "No model predictions were given, so only the power curves are shown (pass --predictions "
             "to place a model on them)."
         )
-    for combiner, scorer, calibrate in _analyses(ratings):
-        key = f"{combiner}+{scorer}"
-        cal = calibrate if usable is not None else "none"
-        try:
-            res: EquivalenceResult = equivalence(
-                ratings, usable, combiner=combiner, scorer=scorer, bootstrap=bootstrap, seed=seed,
-                calibrate=cal, headroom=combiner == "abc", progress=False,
-                target_width=target_width if bootstrap > 0 else None,
-            )  # fmt: skip
-        except InputError as exc:
-            paragraphs.append(f"{combiner} + {scorer}: not applicable ({exc}).")
+    runs: list[_Run] = []
+    for r in study.equivalence:
+        if r.result is None:
+            paragraphs.append(f"{r.combiner} + {r.scorer}: not applicable ({r.note}).")
             continue
-        results[key] = res.to_dict()
-        truth = _run_truth(ratings, states, usable, combiner, scorer, cal, seed, notes)
-        if truth is not None:
-            results.setdefault("truth", {})[key] = truth.to_dict()
-        shown = (soft if combiner == "abc" else hard) if paper else names
-        results.setdefault("shown", {})[key] = list(shown)
-        run = _Run(res, truth, shown)
+        if r.truth_note is not None:
+            notes.append(
+                f"HSCORE* and SEQ* ({r.combiner} + {r.scorer}) not computed: {r.truth_note}."
+            )
+        run = _Run(r.result, r.truth, r.shown)
         runs.append(run)
-        table = _model_table(run, cal != "none")
+        table = _model_table(run, r.calibrate != "none")
         tables += [t for t in (table, _curve_table(run)) if t is not None]
-        figures.append(_figure(plot_power_curve, run, cols))
+        figures.append(_figure(plot_power_curve, run, view.colors))
         notes += _cell_notes(run)
-        head = _headroom_text(res)
+        head = _headroom_text(r.result)
         paragraphs += [head] if head else []
     by_kind = {r.res.combiner == "abc": r for r in runs}
     if paper and True in by_kind and False in by_kind:
@@ -444,15 +389,14 @@ def survey_section(
     elif names:
         paragraphs.insert(0, _RULE)
     truth_text = _truth_text(runs)
-    section = Section(
-        "survey",
+    return Section(
+        "equivalence",
         _TITLE,
         paragraphs=tuple(paragraphs + ([truth_text] if truth_text else []) + notes),
         tables=tuple(tables),
         figures=tuple(figures),
         verdicts=_pick_verdicts(runs, paper, hard),
     )
-    return section, (results or None)
 
 
 def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
@@ -475,48 +419,48 @@ def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
     return Figure.from_matplotlib(fig, caption)
 
 
-def _headline_part(m: dict[str, Any], largest: int) -> str | None:
-    if m["equivalence"] is not None:
-        lo, hi = m["equivalence_low"], m["equivalence_high"]
+def _headline_part(m: ModelEquivalence, largest: int) -> str | None:
+    if m.equivalence is not None:
+        lo, hi = m.equivalence_low, m.equivalence_high
         rng = ""
         if lo is not None or hi is not None:
             top = f"above {largest}" if hi is None else f"{hi:.1f}"
             rng = f" [{0 if lo is None else lo:.1f}, {top}]"
-        return f"{m['model']} worth {m['equivalence']:.2f} raters{rng}"
-    if m["equivalence_note"] == "below_0":
-        return f"{m['model']} worth less than 0 raters (score at or below c_0)"
-    if m["equivalence_note"] == "above_max":
-        return f"{m['model']} worth more than {largest} raters (above the curve)"
+        return f"{m.model} worth {m.equivalence:.2f} raters{rng}"
+    if m.equivalence_note == "below_0":
+        return f"{m.model} worth less than 0 raters (score at or below c_0)"
+    if m.equivalence_note == "above_max":
+        return f"{m.model} worth more than {largest} raters (above the curve)"
     return None
 
 
-def survey_headline(d: dict[str, Any] | None) -> str | None:
-    """One line for the terminal from the embedded results: each model under the analysis the page
-    shows it in (ABC + cross-entropy first)."""
-    if not d:
-        return None
-    keys = sorted(
-        (k for k in d if k not in ("truth", "shown")), key=lambda k: k != "abc+cross_entropy"
+def equivalence_headline(study: StudyResult) -> str | None:
+    """One line for the terminal: each model under the analysis the page shows it in (ABC +
+    cross-entropy first)."""
+    runs = sorted(
+        (r for r in study.equivalence if r.result is not None),
+        key=lambda r: r.key != "abc+cross_entropy",
     )
-    if not keys:
+    if not runs:
         return None
-    shown = d.get("shown") or {}
     entries: list[tuple[str, str]] = []  # (analysis, text)
     seen: set[str] = set()
-    for key in keys:
-        res = d[key]
-        largest = res["power_curve"][-1]["k"] if res["power_curve"] else 0
-        for m in res["models"]:
-            if m["model"] in seen or m["model"] not in shown.get(key, [m["model"]]):
+    for run in runs:
+        res = run.result
+        assert res is not None
+        largest = res.power_curve[-1].k if res.power_curve else 0
+        for m in res.models:
+            if m.model in seen or m.model not in run.shown:
                 continue
             part = _headline_part(m, largest)
             if part is not None:
-                seen.add(m["model"])
-                entries.append((f"{res['combiner']} + {res['scorer']}", part))
-    first = d[keys[0]]
+                seen.add(m.model)
+                entries.append((f"{res.combiner} + {res.scorer}", part))
+    first = runs[0].result
+    assert first is not None
     if len({how for how, _ in entries}) > 1:
         return "survey equivalence: " + "; ".join(f"{text} ({how})" for how, text in entries)
-    how = entries[0][0] if entries else f"{first['combiner']} + {first['scorer']}"
-    curve = first["power_curve"]
-    top = f"curve {curve[0]['score']:.3f} → {curve[-1]['score']:.3f} at k = {curve[-1]['k']}"
+    how = entries[0][0] if entries else f"{first.combiner} + {first.scorer}"
+    curve = first.power_curve
+    top = f"curve {curve[0].score:.3f} → {curve[-1].score:.3f} at k = {curve[-1].k}"
     return f"survey equivalence ({how}): " + ("; ".join(t for _, t in entries) or top)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...crowd.inspect import RatingsSummary, summarize
-from ...data import Gold, Predictions, Ratings
-from .._page import Figure, Section, Table
+from ...crowd.inspect import RatingsSummary
+from ...study import StudyResult
+from .._page import Figure, Section, Table, View
 from ..verdicts.inspect import (
     RATERS_SHOWN,
     bootstrap_caption,
@@ -21,11 +21,7 @@ from ..verdicts.inspect import (
     verdicts,
 )
 
-__all__ = ["AGREEMENT_BOOTSTRAP", "METHODS_TEXT", "data_headline", "data_section"]
-
-#: resamples behind the agreement intervals: those of ``humanly inspect`` (they cost about 0.01 s on
-#: 25,000 labels), so that the page and ``humanly inspect --json`` give the same numbers
-AGREEMENT_BOOTSTRAP = 1000
+__all__ = ["METHODS_TEXT", "inspect_headline", "inspect_section"]
 
 METHODS_TEXT = (
     "Data. Pairwise agreement is the mean over items with at least two labels of the share of "
@@ -35,7 +31,7 @@ METHODS_TEXT = (
     "when every item has the same number. Krippendorff's alpha is the nominal alpha computed from the "
     "coincidence matrix of per-item counts. Kappa and alpha are undefined (shown as —) when every label "
     "is the same class. Ties of the plurality label get fractional credit 1/|tied classes|. "
-    "The intervals in brackets are percentile bootstrap intervals over items: each of 1,000 replicates "
+    "The intervals in brackets are percentile bootstrap intervals over items: each replicate "
     "(seed as on the page) resamples the items with replacement and recomputes the three statistics, "
     "and the interval runs between the (1 − level)/2 and (1 + level)/2 order statistics of the "
     "replicates. Raters are not resampled: the intervals treat items as independent draws and ignore "
@@ -170,31 +166,20 @@ def _raters_table(s: RatingsSummary) -> Table:
     return Table(caption, ("rater", "labels", "compared", *(headers[k] for k in keys)), tuple(rows))
 
 
-def data_section(
-    ratings: Ratings,
-    gold: Gold | None,
-    predictions: Predictions | None,
-    *,
-    seed: int = 0,
-    bootstrap: int = 200,
-    states: Any = None,
-    colors: Any = None,
-    **_: Any,
-) -> tuple[Section, RatingsSummary]:
-    """The data section and its summary. The agreement intervals use :data:`AGREEMENT_BOOTSTRAP`
-    resamples under ``seed`` whatever the report's ``bootstrap`` (the survey section's replicates),
-    so the page matches ``humanly inspect``; ``states`` and ``colors`` are not used (no model is
-    drawn here).
+def inspect_section(study: StudyResult, view: View) -> Section:
+    """The data section: the ratings at a glance, the models, the raters and their figures, and the
+    study-level verdicts, from ``study.inspect``.
 
-    >>> from humanly import simulate
+    >>> from humanly import analyze, simulate
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
-    >>> section, s = data_section(d.ratings, d.gold, d.predictions)
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
+    >>> section = inspect_section(res, View({}, res.models, {}))
     >>> len(section.tables), len(section.figures), len(section.verdicts)
     (3, 2, 2)
     """
     from ...plots.inspect import data_overview, rater_quality
 
-    s = summarize(ratings, gold, predictions, bootstrap=AGREEMENT_BOOTSTRAP, seed=seed)
+    s = study.inspect
     tables = [_glance(s)]
     if s.models:
         tables.append(_models(s))
@@ -209,10 +194,9 @@ def data_section(
         tables.append(_raters_table(s))
         if any(r.agreement is not None for r in s.raters.rows):
             figures.append(Figure.from_matplotlib(rater_quality(s.raters), _rater_caption(s)))
-    section = Section(
-        "data", "Data", tables=tuple(tables), figures=tuple(figures), verdicts=verdicts(s)
+    return Section(
+        "inspect", "Data", tables=tuple(tables), figures=tuple(figures), verdicts=verdicts(s)
     )
-    return section, s
 
 
 def _rater_caption(s: RatingsSummary) -> str:
@@ -233,17 +217,18 @@ def _rater_caption(s: RatingsSummary) -> str:
     )
 
 
-def data_headline(s: dict[str, Any]) -> str:
-    """One line for the terminal from the embedded summary (``to_dict()``)."""
-    a = s["agreement"]
-    ci = s.get("agreement_ci") or {}
-    raters = "anonymous raters" if s["n_raters"] is None else f"{s['n_raters']:,} raters"
-    text = f"data: {s['n_items']:,} items, {s['n_labels']:,} labels from {raters}"
-    if a["pairwise"] is not None:
-        text += f"; pairwise agreement {a['pairwise']:.3f}"
-        low, high = ci.get("pairwise") or (None, None)
+def inspect_headline(study: StudyResult) -> str:
+    """One line for the terminal: sizes, raters and agreement with its interval."""
+    s = study.inspect
+    a = s.agreement
+    ci = s.agreement_ci
+    raters = "anonymous raters" if s.n_raters is None else f"{s.n_raters:,} raters"
+    text = f"data: {s.n_items:,} items, {s.n_labels:,} labels from {raters}"
+    if math.isfinite(a.pairwise):
+        text += f"; pairwise agreement {a.pairwise:.3f}"
+        low, high = ci.pairwise if ci is not None else (None, None)
         if low is not None and high is not None:
             text += f" [{low:.3f}, {high:.3f}]"
-    if a["fleiss_kappa"] is not None:
-        text += f", Fleiss' κ {a['fleiss_kappa']:.3f}"
+    if math.isfinite(a.fleiss_kappa):
+        text += f", Fleiss' κ {a.fleiss_kappa:.3f}"
     return text

@@ -1,7 +1,7 @@
 """Verdicts: the plain sentences a reviewer can quote, one per model and analysis (or per study).
 
 The report opens with them (one card per model) and the command line prints the same sentences, so
-they are built in one place: one module per analysis (``certify``, ``survey``, ``budget``, ``data``),
+they are built in one place: one module per analysis (``inspect``, ``certify``, ``equivalence``, ``plan``),
 each with a function ``verdicts(result) -> tuple[Verdict, ...]`` that reads a result only. This package
 imports no plotting or templating library, so the command line can use it at no start-up cost.
 
@@ -21,7 +21,7 @@ class Verdict:
     """One plain sentence a reviewer can quote — about one model (``model``) or the whole study
     (``model=None``).
 
-    ``topic`` names the analysis (``"certify"``, ``"survey"``, ``"budget"``, ``"data"``), ``status`` a
+    ``topic`` names the analysis (``"inspect"``, ``"certify"``, ``"equivalence"``, ``"plan"``), ``status`` a
     short machine-readable outcome for styling (e.g. ``"certified"``, ``"not certified"``,
     ``"no evidence"``), and ``methods`` the Methods paragraph the sentence rests on: its key (e.g.
     ``"certify"``, shown on the page as the anchor ``#methods-certify``; ``"methods-certify"`` is read

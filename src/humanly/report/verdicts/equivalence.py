@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: The Methods paragraph the sentences rest on.
-METHODS_ID = "methods-survey"
+METHODS_ID = "methods-equivalence"
 
 _COMBINERS = {
     "abc": "ABC",
@@ -243,7 +243,7 @@ def verdicts(
         extra = _truth_clause(m.model, truth)
         out.append(
             Verdict(
-                "survey",
+                "equivalence",
                 sentence + (f" {extra}" if extra else ""),
                 model=m.model,
                 status=_status(m),

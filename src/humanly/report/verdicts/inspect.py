@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: the Methods paragraph the data verdicts rest on (the report's anchor)
-METHODS_ID = "methods-data"
+METHODS_ID = "methods-inspect"
 #: the raters tables list every rater up to twice this many, else the top and bottom this many
 RATERS_SHOWN = 10
 
@@ -198,9 +198,9 @@ def _raters_sentence(raters: RaterSummary) -> str | None:
 def verdicts(summary: RatingsSummary) -> tuple[Verdict, ...]:
     """Study-level sentences about the crowd: its size and agreement (with the bootstrap interval when
     there is one) and, with named raters, the spread of the raters' quality."""
-    out = [Verdict("data", _agreement_sentence(summary), status="agreement", methods=METHODS_ID)]
+    out = [Verdict("inspect", _agreement_sentence(summary), status="agreement", methods=METHODS_ID)]
     if summary.raters is not None:
         sentence = _raters_sentence(summary.raters)
         if sentence:
-            out.append(Verdict("data", sentence, status="raters", methods=METHODS_ID))
+            out.append(Verdict("inspect", sentence, status="raters", methods=METHODS_ID))
     return tuple(out)

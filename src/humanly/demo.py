@@ -4,7 +4,7 @@ Survey Equivalence running example, and a short summary.
 The running example shows what the paper's example shows: a hard classifier (``hard``) scored by
 agreement beside its calibrated soft version (``soft``) scored by cross-entropy, and — because the
 simulation knows each item's true state — SEQ* and HSCORE* beside the rater-based equivalence (the
-states reach every section builder as ``states=``).
+states reach :func:`humanly.analyze` through :class:`~humanly.study.AnalyzeOptions`).
 """
 
 from __future__ import annotations
@@ -13,25 +13,29 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from .._core.result import Result
-from ..data import InputError
-from ..datasets import wiki_attack, wiki_attack_path
-from ..simulate import SimulatedData, running_example
-from .build import build_report
+from ._core.result import Result
+from .data import InputError
+from .datasets import wiki_attack, wiki_attack_path
+from .report import build_report
+from .simulate import SimulatedData, running_example
+from .study import AnalyzeOptions, StudyResult, analyze
 
-__all__ = ["DemoResult", "run_demo", "simulated_states"]
+__all__ = ["DEMO_BOOTSTRAP", "DemoResult", "run_demo", "simulated_states"]
+
+#: The demo's bootstrap replicates (the library's default).
+DEMO_BOOTSTRAP = 1000
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DemoResult(Result):
-    """Paths of the two demo reports, their embedded results and the summary lines; ``exports`` the
+    """Paths of the two demo reports, their studies' results and the summary lines; ``exports`` the
     folders of the paper-ready files when asked for (``export=``)."""
 
     report: Path
     simulated_report: Path
     lines: tuple[str, ...]
-    results: dict[str, Any]
-    simulated_results: dict[str, Any]
+    study: StudyResult
+    simulated_study: StudyResult
     exports: tuple[Path, ...] = ()
 
 
@@ -58,7 +62,7 @@ def run_demo(
     folder: str | Path = "humanly-demo",
     *,
     seed: int = 0,
-    bootstrap: int = 200,
+    bootstrap: int = DEMO_BOOTSTRAP,
     show_progress: bool = True,
     export: str | Path | None = None,
 ) -> DemoResult:
@@ -71,36 +75,41 @@ def run_demo(
     if export is not None:
         _check_folder(Path(export), "export folder")
     out.mkdir(exist_ok=True)
-    options = {"bootstrap": bootstrap}
     command = f"humanly demo --seed {seed}" + (
-        f" --bootstrap {bootstrap}" if bootstrap != 200 else ""
+        f" --bootstrap {bootstrap}" if bootstrap != DEMO_BOOTSTRAP else ""
     )
 
     ratings, predictions = wiki_attack()
-    real = build_report(
+    real_study = analyze(
         ratings,
         predictions,
         seed=seed,
-        title="humanly demo · Wikipedia personal attacks (2,000 comments)",
-        command=command,
-        inputs=[wiki_attack_path()],
-        show_progress=show_progress,
-        options=options,
+        bootstrap=bootstrap,
+        options=AnalyzeOptions(
+            title="humanly demo · Wikipedia personal attacks (2,000 comments)",
+            command=command,
+            inputs=[wiki_attack_path()],
+            progress=show_progress,
+        ),
     )
+    real = build_report(real_study)
     real_path = real.write(out / "report.html", force=True)
 
     sim = running_example(1000, 10, seed=seed)
-    simulated = build_report(
+    simulated_study = analyze(
         sim.ratings,
         sim.predictions,
         sim.gold,
         seed=seed,
-        title="humanly demo · Survey Equivalence running example (simulated, 1,000 × 10)",
-        command=command,
-        show_progress=show_progress,
-        options=options,
-        states=simulated_states(sim),
+        bootstrap=bootstrap,
+        options=AnalyzeOptions(
+            title="humanly demo · Survey Equivalence running example (simulated, 1,000 × 10)",
+            command=command,
+            progress=show_progress,
+            states=simulated_states(sim),
+        ),
     )
+    simulated = build_report(simulated_study)
     sim_path = simulated.write(out / "running-example.html", force=True)
     exports: tuple[Path, ...] = ()
     if export is not None:
@@ -110,21 +119,13 @@ def run_demo(
             for page, name in ((real, "report"), (simulated, "running-example"))
         )
 
-    d = real.results["inspect"]
-    pairwise = d["agreement"]["pairwise"]
+    d = real_study.inspect
     lines = [
-        f"humanly demo · Wikipedia personal attacks (bundled, MIT): {d['n_items']:,} comments, "
-        f"{d['n_labels']:,} labels, pairwise agreement {pairwise:.3f}"
+        f"humanly demo · Wikipedia personal attacks (bundled, MIT): {d.n_items:,} comments, "
+        f"{d.n_labels:,} labels, pairwise agreement {d.agreement.pairwise:.3f}"
     ]
     lines += [line for line in real.headline() if not line.startswith("data:")]
     lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
     if exports:
         lines.append(f"paper-ready tables and figures: {exports[0]} and {exports[1]}")
-    return DemoResult(
-        real_path,
-        sim_path,
-        tuple(lines),
-        real.to_dict()["results"],
-        simulated.to_dict()["results"],
-        exports,
-    )
+    return DemoResult(real_path, sim_path, tuple(lines), real_study, simulated_study, exports)

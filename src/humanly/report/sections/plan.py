@@ -11,16 +11,14 @@ with fewer labels a paragraph says why there is none). The numbers come from
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
-from ...budget import Assessment, PlanResult, assess, label_accuracy_from_agreement
-from ...data import Gold, InputError, Predictions, Ratings
+from ...budget import Assessment, PlanResult
+from ...study import StudyResult
 from .._cells import number_text
-from .._page import Figure, Section, Table
-from ..verdicts.budget import assessment_verdicts
+from .._page import Figure, Section, Table, View
+from ..verdicts.plan import assessment_verdicts
 
-__all__ = ["METHODS_TEXT", "budget_headline", "budget_section", "label_accuracy_from_agreement"]
+__all__ = ["METHODS_TEXT", "plan_headline", "plan_section"]
 
 METHODS_TEXT = (
     "Label budget (Dorner & Hardt, Don't Label Twice). With two classes and labels that are right "
@@ -64,89 +62,67 @@ METHOD_NAME = {
 MIN_LATENT_ITEMS = 10
 
 
-def budget_section(
-    ratings: Ratings,
-    gold: Gold | None,
-    predictions: Predictions | None,
-    *,
-    seed: int = 0,
-    bootstrap: int = 200,
-    states: Any = None,
-    colors: Mapping[str, str] | None = None,
-    delta: float = 0.05,
-    eps: float = 0.01,
-    **_: Any,
-) -> tuple[Section, Assessment | None]:
-    """Lay out :func:`humanly.budget.assess`; a one-sentence note when it does not apply.
+def plan_section(study: StudyResult, view: View) -> Section:
+    """Lay out ``study.plan`` (:func:`humanly.budget.assess`); a one-sentence note when it did not
+    apply. ``view`` is not used: the figures draw labelling schemes, not models.
 
-    ``gold`` and ``states`` are not used (the analysis needs no truth), nor ``colors`` (its figures
-    draw labelling schemes, not models).
-
+    >>> from humanly import analyze
     >>> from humanly.simulate import pair
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    >>> section, a = budget_section(d.ratings, None, d.predictions, bootstrap=20)
-    >>> len(section.verdicts), a.plan.method
+    >>> res = analyze(d.ratings, d.predictions, bootstrap=20)
+    >>> section = plan_section(res, View({}, res.models, {}))
+    >>> len(section.verdicts), res.plan.plan.method
     (2, 'latent')
     """
-    del gold, states, colors
+    del view
     title = "Label budget: one label per item or majority votes?"
-    if ratings.n_classes != 2:
-        note = (
-            f"The label-budget analysis (Don't Label Twice) is for two classes; this data has "
-            f"{ratings.n_classes} ({', '.join(map(str, ratings.classes))})."
-        )
-        return Section("budget", title, note=note), None
-    if not (ratings.labels_per_item >= 2).any():
-        note = (
-            "Every item has one label, so the label accuracy cannot be estimated from the crowd's "
-            "agreement (it needs items with two or more labels); the label-budget analysis is left out."
-        )
-        return Section("budget", title, note=note), None
-    try:
-        a = assess(ratings, predictions, eps=eps, delta=delta, bootstrap=bootstrap, seed=seed)
-    except InputError as exc:
-        return Section("budget", title, note=f"Not applicable: {exc}."), None
+    a = study.plan
+    if a is None:
+        reason = study.skipped_reason("plan") or "the label-budget analysis did not run"
+        return Section("plan", title, note=_note(reason))
     paragraphs = [_comparison_text(a)]
     tables = [_comparison_table(a)]
     figures = [_comparison_figure(a)]
     if a.plan_note is not None:
-        paragraphs.append(_no_plan_text(ratings, a.plan_note))
+        paragraphs.append(_no_plan_text(study.inspect.labels_per_item.histogram or {}, a.plan_note))
     if a.plan is not None:
         tables += [_plan_table(a.plan), _plan_size_table(a.plan)]
         paragraphs += _plan_text(a.plan)
         figures.append(_plan_figure(a.plan))
-    section = Section(
-        "budget",
+    return Section(
+        "plan",
         title,
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
         figures=tuple(figures),
         verdicts=assessment_verdicts(a),
     )
-    return section, a
 
 
-def _labels_per_item(ratings: Ratings) -> str:
+def _note(reason: str) -> str:
+    """The section's note: the reason as a sentence."""
+    text = reason[:1].upper() + reason[1:]
+    return text if text.endswith(".") else text + "."
+
+
+def _labels_per_item(histogram: dict[str, int]) -> str:
     """ "2 labels: 300 items, 3 labels: 12 items" (a count of the layout, not a statistic)."""
-    counts: dict[int, int] = {}
-    for n in ratings.labels_per_item:
-        counts[int(n)] = counts.get(int(n), 0) + 1
     return ", ".join(
         f"{k} label{'s' if k != 1 else ''}: {v:,} item{'s' if v != 1 else ''}"
-        for k, v in sorted(counts.items())
+        for k, v in sorted((int(k), v) for k, v in histogram.items())
     )
 
 
-def _no_plan_text(ratings: Ratings, note: str) -> str:
+def _no_plan_text(histogram: dict[str, int], note: str) -> str:
     """Why there is no pilot plan; with too few items of ≥ 3 labels, in the report's words."""
-    enough = int((ratings.labels_per_item >= 3).sum())
+    enough = sum(v for k, v in histogram.items() if int(k) >= 3)
     if enough >= MIN_LATENT_ITEMS:
         return f"The pilot plan from the first two models does not apply: {note}."
     return (
         "No pilot plan from the first two models: the latent-class estimate of the correlated model "
         f"needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's "
         f"labels cannot tell its true label from the label accuracies); here {enough:,} items have 3 "
-        f"or more ({_labels_per_item(ratings)}). The crowd-majority estimate (humanly budget plan "
+        f"or more ({_labels_per_item(histogram)}). The crowd-majority estimate (humanly budget plan "
         "--method majority) needs only 2 labels but is biased towards agreement with the crowd — with "
         "exactly 2 labels per item it puts both label accuracies at 1 — so it is not shown."
     )
@@ -326,11 +302,12 @@ def _plan_figure(pl: PlanResult) -> Figure:
     )
 
 
-def budget_headline(d: dict[str, Any] | None) -> str | None:
-    """One line for the terminal from the embedded result."""
-    if not d:
+def plan_headline(study: StudyResult) -> str | None:
+    """One line for the terminal from ``study.plan``."""
+    a = study.plan
+    if a is None:
         return None
-    c = d["comparison"]
-    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c["m"], c["win"], strict=True))
-    best = "single labels" if c["single_is_best"] else f"{c['best_m']}-majority labels"
-    return f"budget: label accuracy ≈ {d['label_accuracy']:.3f}; P(rank right) {wins} → {best}"
+    c = a.comparison
+    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
+    best = "single labels" if c.single_is_best else f"{c.best_m}-majority labels"
+    return f"budget: label accuracy ≈ {a.label_accuracy:.3f}; P(rank right) {wins} → {best}"

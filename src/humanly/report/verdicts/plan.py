@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 #: The id of the Methods paragraph the sentences rest on.
-METHODS = "methods-budget"
-TOPIC = "budget"
+METHODS = "methods-plan"
+TOPIC = "plan"
 
 #: How each pilot estimator is named in a sentence.
 ESTIMATE = {

@@ -1,0 +1,438 @@
+"""Analyse once: :func:`analyze` runs every analysis that applies to a study and returns one typed
+:class:`StudyResult`; the report, the exports and the command line are views of it.
+
+What runs (the choices the report used to make section by section, now made once, here):
+
+* ``inspect`` — always: sizes, agreement with bootstrap intervals, raters, models, gold;
+* ``certify`` — on every model given as labels or probabilities (a score has no label), with the
+  Fig. 3 curve and the margin ``tau``;
+* ``equivalence`` — the Anonymous Bayesian Combiner scored by cross-entropy (models calibrated in-sample
+  by isotonic regression, with the headroom), and majority vote (two classes) or plurality scored by
+  agreement; with a simulation's true states, HSCORE* and SEQ* beside each; which models each shows
+  (hard models under agreement and soft ones under cross-entropy when both kinds are given, the
+  paper's running example; otherwise every model under both);
+* ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
+  labels for the next test set, and with two models the pilot plan.
+
+An analysis that does not apply leaves its field empty and says why in :attr:`StudyResult.skipped`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from . import __version__
+from ._core.checks import check_int, check_number, check_probability
+from ._core.progress import progress as progress_bar
+from ._core.result import Result
+from .budget import Assessment, assess
+from .certification import CertifyResult, certify
+from .crowd.inspect import RatingsSummary, summarize
+from .data import InputError, Predictions, Ratings, Study, join
+from .survey import EquivalenceResult, TruthEquivalence, equivalence, truth_equivalence
+
+__all__ = [
+    "AnalyzeOptions",
+    "EquivalenceRun",
+    "InputFile",
+    "Provenance",
+    "Settings",
+    "Skipped",
+    "StudyResult",
+    "analyze",
+]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class InputFile(Result):
+    """A file the study was read from: its name, the path as given and its SHA-256."""
+
+    name: str
+    path: str
+    sha256: str
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Provenance(Result):
+    """Where the numbers come from: humanly's version, the command that computed them (``None`` from
+    Python) and the input files."""
+
+    humanly_version: str
+    command: str | None
+    inputs: tuple[InputFile, ...]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Settings(Result):
+    """The settings every analysis of the study shared."""
+
+    seed: int
+    level: float
+    bootstrap: int
+    tau: float
+    target_width: float | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Skipped(Result):
+    """An analysis that did not run, and why (one sentence)."""
+
+    analysis: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class EquivalenceRun(Result):
+    """One survey-equivalence analysis of the study: its combiner, scorer and calibration, the models
+    the report shows under it (``shown``), its result (``None`` when it does not apply: ``note`` says
+    why) and, on simulated data, the same scored against the true states (``truth``; ``truth_note``
+    says why it is missing)."""
+
+    combiner: str
+    scorer: str
+    calibrate: str
+    shown: tuple[str, ...]
+    result: EquivalenceResult | None
+    truth: TruthEquivalence | None = None
+    note: str | None = None
+    truth_note: str | None = None
+
+    @property
+    def key(self) -> str:
+        """``"combiner+scorer"``, e.g. ``"abc+cross_entropy"``."""
+        return f"{self.combiner}+{self.scorer}"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class StudyResult(Result):
+    """Every analysis that applies to one study, computed once.
+
+    ``inspect`` is always there; ``certify``, ``plan`` are ``None`` and ``equivalence`` empty when
+    they do not apply (:attr:`skipped` says why). ``models`` are the models' names in the order of the
+    predictions, ``model_kinds`` their kinds (``label``, ``proba``, ``score``). ``to_dict()`` is
+    what ``humanly report --save-results`` writes and :meth:`from_dict` reads back, exactly; the
+    report is drawn from it alone (``humanly report --from``).
+
+    >>> from humanly import simulate
+    >>> d = simulate.oracle(200, [0.8, 0.75, 0.7], models={"m": 0.85}, seed=1)
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
+    >>> res.certify.model("m").lower > 0.7, [run.key for run in res.equivalence]
+    (True, ['abc+cross_entropy', 'majority+agreement'])
+    >>> StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
+    True
+    """
+
+    title: str
+    source: str | None
+    models: tuple[str, ...]
+    model_kinds: tuple[str, ...]
+    settings: Settings
+    inspect: RatingsSummary
+    certify: CertifyResult | None
+    equivalence: tuple[EquivalenceRun, ...]
+    plan: Assessment | None
+    skipped: tuple[Skipped, ...]
+    provenance: Provenance
+
+    def skipped_reason(self, analysis: str) -> str | None:
+        """Why ``analysis`` did not run (``None`` when it ran)."""
+        return next((s.reason for s in self.skipped if s.analysis == analysis), None)
+
+
+@dataclasses.dataclass(frozen=True)
+class AnalyzeOptions:
+    """The rarer knobs of :func:`analyze`.
+
+    Parameters
+    ----------
+    states
+        A simulation's true item states (a DataFrame indexed by item id, one column per class, or an
+        items × classes array in the ratings' order): adds HSCORE* and SEQ* to the equivalence.
+    command
+        The command line that asked for the analysis (recorded in the provenance).
+    inputs
+        Files the study was read from (recorded with their SHA-256).
+    title
+        The study's title (default ``"humanly report · <source file name>"``).
+    progress
+        Show a progress bar on a terminal.
+    """
+
+    states: Any = None
+    command: str | None = None
+    inputs: Sequence[str | os.PathLike[str]] = ()
+    title: str | None = None
+    progress: bool = False
+
+
+def analyze(
+    ratings: Any,
+    predictions: Any = None,
+    gold: Any = None,
+    *,
+    level: float = 0.95,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    tau: float = 0.0,
+    target_width: float | None = None,
+    missing: Literal["error", "drop"] = "error",
+    options: AnalyzeOptions | None = None,
+) -> StudyResult:
+    """Run every analysis that applies to the study, once.
+
+    Parameters
+    ----------
+    ratings, predictions, gold
+        The crowd's labels, the models' outputs and gold labels in any form
+        :func:`humanly.read_study` reads, or a :class:`~humanly.data.Study` as ``ratings``; joined by
+        item id (``missing="drop"`` keeps the items both have).
+    level
+        Confidence level of every interval and of the certificate (S ≥ level).
+    bootstrap, seed
+        Bootstrap replicates over items behind every interval, and the one seed.
+    tau
+        Certify's margin: the confidence that a model beats the average rater by at least τ.
+    target_width
+        Survey equivalence: items that would narrow each model's range below this many raters.
+    missing
+        ``"error"`` or ``"drop"``: what to do with ids that do not match.
+    options
+        :class:`AnalyzeOptions` (true states, provenance, title, progress).
+
+    Returns
+    -------
+    StudyResult
+        The results of every analysis that applies, and why the others did not run.
+
+    Raises
+    ------
+    InputError
+        For inputs that cannot be read or joined, and settings out of range.
+    """
+    opts = options or AnalyzeOptions()
+    settings = Settings(
+        seed=int(check_int("seed", seed, minimum=0)),
+        level=float(check_probability("level", level, open_low=True, open_high=True)),
+        bootstrap=int(check_int("bootstrap", bootstrap, minimum=0)),
+        tau=float(check_number("tau", tau, minimum=0.0)),
+        target_width=check_number(
+            "target_width", target_width, minimum=0.0, open_low=True, allow_none=True
+        ),
+    )
+    study = (
+        ratings if isinstance(ratings, Study) else join(ratings, predictions, gold, missing=missing)
+    )
+    if isinstance(ratings, Study) and (predictions is not None or gold is not None):
+        raise InputError(
+            "ratings= is a Study, which carries its predictions and gold; drop predictions= and gold="
+        )
+    provenance = Provenance(__version__, opts.command, _input_files(opts.inputs))
+    r, preds = study.ratings, study.predictions
+    models = tuple(str(n) for n in preds.names) if preds is not None else ()
+    kinds = tuple(m.kind for m in preds.models) if preds is not None else ()
+    steps = ("inspect", "certify", "equivalence", "plan")
+    found: dict[str, Any] = {}
+    skipped: list[Skipped] = []
+    for step in progress_bar(steps, total=len(steps), description="analyze", enabled=opts.progress):
+        found[step] = _RUNNERS[step](study, settings, opts, skipped)
+    return StudyResult(
+        title=opts.title or f"humanly report · {_shown_source(r.source)}",
+        source=r.source,
+        models=models,
+        model_kinds=kinds,
+        settings=settings,
+        inspect=found["inspect"],
+        certify=found["certify"],
+        equivalence=found["equivalence"],
+        plan=found["plan"],
+        skipped=tuple(skipped),
+        provenance=provenance,
+    )
+
+
+# ------------------------------------------------------------------------------------- the runners
+def _inspect(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
+    return summarize(
+        study.ratings,
+        study.gold,
+        study.predictions,
+        bootstrap=s.bootstrap,
+        seed=s.seed,
+        level=s.level,
+    )
+
+
+def _usable(predictions: Predictions | None) -> Predictions | None:
+    """The models given as labels or probabilities (a score has no label to compare)."""
+    if predictions is None:
+        return None
+    names = [m.name for m in predictions.models if m.kind in ("label", "proba")]
+    return predictions.select(names) if names else None
+
+
+def _certify(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
+    try:
+        return certify(
+            study.ratings,
+            _usable(study.predictions),
+            gold=study.gold,
+            curve=True,
+            seed=s.seed,
+            tau=s.tau,
+            alpha=0.05 if s.level == 0.95 else 1.0 - s.level,
+        )
+    except InputError as exc:
+        skipped.append(Skipped("certify", str(exc)))
+        return None
+
+
+def _equivalence(
+    study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]
+) -> tuple[EquivalenceRun, ...]:
+    r = study.ratings
+    if int(r.labels_per_item.max()) < 2:
+        skipped.append(
+            Skipped(
+                "equivalence",
+                "every item has a single label, so no rater can be held out to build a power curve",
+            )
+        )
+        return ()
+    usable = _usable(study.predictions)
+    names = [m.name for m in usable.models] if usable is not None else []
+    hard = [m.name for m in usable.models if m.kind == "label"] if usable is not None else []
+    soft = [n for n in names if n not in hard]
+    paper = bool(hard and soft)
+    states = _states_frame(opts.states, r)
+    runs = []
+    second = "majority" if r.n_classes == 2 else "plurality"
+    for combiner, scorer, calibrate in (
+        ("abc", "cross_entropy", "isotonic"),
+        (second, "agreement", "none"),
+    ):
+        cal = calibrate if usable is not None else "none"
+        shown = tuple((soft if combiner == "abc" else hard) if paper else names)
+        try:
+            res = equivalence(
+                r, usable, combiner=combiner, scorer=scorer, bootstrap=s.bootstrap, seed=s.seed,
+                calibrate=cal, headroom=combiner == "abc", progress=False,
+                target_width=s.target_width if s.bootstrap > 0 else None,
+            )  # fmt: skip
+        except InputError as exc:
+            runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, note=str(exc)))
+            continue
+        truth, truth_note = None, None
+        if states is not None:
+            try:
+                truth = truth_equivalence(
+                    r, states, usable, combiner=combiner, scorer=scorer,
+                    calibrate=cal if usable is not None else "none", seed=s.seed,
+                )  # fmt: skip
+            except InputError as exc:
+                truth_note = str(exc)
+        runs.append(EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note))
+    return tuple(runs)
+
+
+def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
+    r = study.ratings
+    if r.n_classes != 2:
+        skipped.append(
+            Skipped(
+                "plan",
+                f"the label-budget analysis (Don't Label Twice) is for two classes; this data has "
+                f"{r.n_classes} ({', '.join(map(str, r.classes))})",
+            )
+        )
+        return None
+    if not (r.labels_per_item >= 2).any():
+        skipped.append(
+            Skipped(
+                "plan",
+                "every item has one label, so the label accuracy cannot be estimated from the "
+                "crowd's agreement (it needs items with two or more labels); the label-budget "
+                "analysis is left out",
+            )
+        )
+        return None
+    try:
+        return assess(
+            r,
+            study.predictions,
+            eps=0.01,
+            bootstrap=s.bootstrap,
+            seed=s.seed,
+            delta=0.05 if s.level == 0.95 else 1.0 - s.level,
+        )
+    except InputError as exc:
+        skipped.append(Skipped("plan", f"not applicable: {exc}"))
+        return None
+
+
+_RUNNERS = {
+    "inspect": _inspect,
+    "certify": _certify,
+    "equivalence": _equivalence,
+    "plan": _plan,
+}
+
+
+# ------------------------------------------------------------------------------------------ inputs
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _shown_path(path: Path) -> str:
+    """How the provenance names an input file: as given, except files shipped with humanly (the
+    demo's data), named relative to the installed package so the page does not depend on where it
+    is installed."""
+    here = Path(__file__).resolve().parent
+    try:
+        return Path(path).resolve().relative_to(here.parent).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _input_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[InputFile, ...]:
+    return tuple(
+        InputFile(Path(p).name, _shown_path(Path(p)), _sha256(Path(p)))
+        for p in paths
+        if Path(p).is_file()
+    )
+
+
+def _shown_source(source: str | None) -> str:
+    """The study's source as a title shows it: a file's name, never its folders."""
+    if not source:
+        return "ratings"
+    return Path(source).name or source
+
+
+def _states_frame(states: Any, ratings: Ratings) -> Any:
+    """The true item states as :func:`humanly.survey.truth_equivalence` takes them — a DataFrame
+    indexed by item id with one column per class; an items × classes array in the ratings' order is
+    turned into one (a DataFrame is passed on as given)."""
+    if states is None:
+        return None
+    import pandas as pd
+
+    if isinstance(states, pd.DataFrame):
+        return states
+    arr = np.asarray(states, dtype=float)
+    if arr.shape != (ratings.n_items, ratings.n_classes):
+        raise InputError(
+            f"states: need {ratings.n_items} × {ratings.n_classes} (items × classes), got "
+            f"{' × '.join(map(str, arr.shape))}"
+        )
+    return pd.DataFrame(arr, index=ratings.items.map(str), columns=list(ratings.classes))
