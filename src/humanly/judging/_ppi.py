@@ -269,7 +269,8 @@ class PowerPair:
 def _optimal_pair(n0: float, rho: float, gamma: float, cost_y: float, cost_f: float) -> PowerPair:
     r2 = rho**2
     n = n0 * (1 - r2 + math.sqrt(gamma * r2 * (1 - r2)))
-    big_n = n * (n0 - n) / (n - (1 - r2) * n0) if rho != 0 else 0.0
+    # ρ ≈ 0: no judge-only item helps (ppi-python divides 0 by 0 here and fails)
+    big_n = n * (n0 - n) / (n - (1 - r2) * n0) if abs(rho) > 1e-12 else 0.0
     n_i, big_i = round(n), round(big_n)
     cost = n_i * cost_y + (n_i + big_i) * cost_f
     eff = round(n_i * (n_i + big_i) / (n_i + (1 - r2) * big_i))

@@ -299,11 +299,11 @@ def _estimates(est: Fit, scored: _Scored, level: float) -> list[Estimate]:
         floor = float(scored.limits[k])
         out.append(
             Estimate(
-                point=float(est.point[k]),
+                point=float(np.clip(est.point[k], floor, 1.0)),
                 interval=_clipped(low[k], high[k], floor),
                 se=float(est.se[k]),
                 lam=float(est.lam[k]),
-                classical_point=float(est.classical_point[k]),
+                classical_point=float(np.clip(est.classical_point[k], floor, 1.0)),
                 classical=_clipped(c_low[k], c_high[k], floor),
                 effective_n=_num(eff[k]),
                 saving=_num(eff[k] / est.n[k]),

@@ -10,8 +10,9 @@
 * :class:`GoldAccuracy` — accuracies against gold labels, for validation only;
 * :class:`JudgeResult` — all of it, with :meth:`JudgeResult.plan` for the next evaluation.
 
-Interval ends are clipped to the range of the estimand ([0, 1] for an accuracy, [−1, 1] for a
-difference); the point estimate is not.
+Point estimates and interval ends are clipped to the range of the estimand ([0, 1] for an accuracy,
+[−1, 1] for a difference): PPI's estimate can leave it when the judge is far off (ppi-python does not
+clip).
 """
 
 from __future__ import annotations
