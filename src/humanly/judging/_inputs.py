@@ -358,9 +358,9 @@ def _probabilities(
         )
     pi = value.to_numpy(dtype=float)
     if not np.all((pi > 0) & (pi <= 1)):
-        bad = value.index[~((pi > 0) & (pi <= 1))][0]
+        k = int(np.flatnonzero(~((pi > 0) & (pi <= 1)))[0])
         raise InputError(
-            f"options.probabilities: item {bad!r} has probability {value[bad]!r}; give "
+            f"options.probabilities: item {value.index[k]!r} has probability {pi[k]:g}; give "
             "each item's probability of being sent to raters, in (0, 1]"
         )
     pos = align_index(items, value.index)

@@ -273,7 +273,8 @@ def _optimal_pair(n0: float, rho: float, gamma: float, cost_y: float, cost_f: fl
     big_n = n * (n0 - n) / (n - (1 - r2) * n0) if abs(rho) > 1e-12 else 0.0
     n_i, big_i = round(n), round(big_n)
     cost = n_i * cost_y + (n_i + big_i) * cost_f
-    eff = round(n_i * (n_i + big_i) / (n_i + (1 - r2) * big_i))
+    den = n_i + (1 - r2) * big_i
+    eff = round(n_i * (n_i + big_i) / den) if den > 0 else 0
     return PowerPair(n_i, big_i, cost, eff, rho)
 
 

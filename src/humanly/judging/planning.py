@@ -32,7 +32,7 @@ import pandas as pd
 from .._core.checks import check_int, check_number
 from .._core.result import Result
 from ..errors import InputError
-from ._ppi import power, z_value
+from ._ppi import PowerPair, power, z_value
 
 __all__ = ["LabelPlan", "Pilot", "PlannedEstimand", "plan_labels"]
 
@@ -183,8 +183,10 @@ def _one(
         money = budget
     else:
         assert width is not None
-        need = max(math.ceil((2 * z * p.sd / width) ** 2 - 1e-9), 1)
+        need = max(math.ceil((2 * z * p.sd / width) ** 2 - 1e-9), 2)
         pair = power(rho, ch, cj, effective_n=need, n_max=n_max)
+        if pair.n < 2:  # a target so wide that a couple of human labels reach it
+            pair = PowerPair(need, 0, need * ch, need, rho)
         money = pair.cost
     human_n = math.floor(money / ch + 1e-9)
     return PlannedEstimand(
