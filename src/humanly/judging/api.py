@@ -110,16 +110,12 @@ def judge(
 ) -> JudgeResult:
     """Estimate models' accuracies from human labels on some items and a judge's labels on all.
 
-    An item with no human label is *unlabelled*; the judge (an LLM or a strong classifier) gives its
-    labels or class probabilities on every item. Prediction-powered inference combines the two into
-    an unbiased estimate whose interval is never much wider than the human-only one and is narrower
-    the better the judge tracks the human reference: θ̂ = λ·mean(f̃) + mean(Y − λ·f) over the N
-    unlabelled and the n labelled items, with λ tuned to the data (PPI++).
-
-    The judge's score f on an item, for a model, is the judge's probability of the class the model
-    predicted (its estimate that the model is right); for a judge that gives labels, 1 when its label
-    equals the model's prediction, else 0. Y is the model's credit against the human reference (see
-    ``reference``); a comparison of two models uses the differences of both, item by item.
+    Items with no human label are *unlabelled*; the judge (an LLM, a strong classifier) labels every
+    item. Prediction-powered inference combines both into an unbiased estimate,
+    θ̂ = λ·mean(f̃) + mean(Y − λ·f) over the N unlabelled and n labelled items, λ tuned (PPI++). f, per
+    item and model, is the judge's probability of the class the model predicted (1/0 for a judge that
+    gives labels: whether its label is the model's); Y is the model's credit against the human
+    reference; a comparison uses the differences of both (see the module docstring).
 
     Parameters
     ----------
@@ -128,9 +124,7 @@ def judge(
         :class:`~humanly.data.Study` brings its predictions and gold.
     predictions : Predictions, dict, Series or DataFrame
         The models' predictions on every item: a :class:`~humanly.data.Predictions`, or a dict of
-        model → pandas Series of labels (or of the second class's probability for two classes) or
-        DataFrame of class probabilities, indexed by item id. Probabilities count as their most probable
-        class.
+        model → Series (labels) or DataFrame (class probabilities, counted as their top class).
     gold : Series or Gold, optional
         Gold labels for some items: each model's and the judge's accuracy against them is reported
         beside the estimates (validation only).
