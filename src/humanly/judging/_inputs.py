@@ -273,7 +273,7 @@ def _universe(entries: list[_Entry], missing: str) -> pd.Index:
         assert e.index is not None
         items = items[align_index(items, e.index) >= 0]
     if len(items) == 0:
-        raise InputError(f"{indexed[1].what}: no item id matches {base.what}; check the item ids")
+        raise InputError(f"{base.what}: no item is in every input; check the item ids")
     for e in entries:
         if e.index is None and len(e.output.values) != len(base.index):
             raise InputError(

@@ -30,7 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_number, check_seed
+from .._core.checks import check_int, check_number
 from .._core.result import Result
 from .._core.rng import stream
 from ..data.matching import check_missing
@@ -132,12 +132,37 @@ def _water_fill(u: np.ndarray, budget: float, cap: float) -> np.ndarray:
 def sampling_probabilities(
     scores: np.ndarray, budget: float, *, mixing: float = 0.5, max_probability: float = 0.9
 ) -> np.ndarray:
-    """Each item's probability of being sent to raters from the judge's scores (items × models):
-    proportional to sqrt(mean f(1 − f)), capped, mixed with uniform, summing to ``budget``.
+    """Each item's probability of being sent to raters, from the judge's scores.
 
+    Proportional to sqrt(mean_m f_m(1 − f_m)) (the judge's uncertainty about the models' correctness),
+    capped at ``max_probability``, mixed with the uniform probability, and summing to ``budget``.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        The judge's score f per item and model (items × models), in [0, 1].
+    budget : float
+        The expected number of items to send: Σ π = ``budget`` (at most ``max_probability`` × items).
+    mixing : float
+        The share of the budget spread uniformly.
+    max_probability : float
+        The cap on every π (< 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        π per item.
+
+    Examples
+    --------
     >>> p = sampling_probabilities(np.array([[0.5], [0.9], [1.0], [0.99]]), 2.0)
     >>> round(float(p.sum()), 12), bool(p[0] > p[1] > p[3] > p[2])
     (2.0, True)
+
+    References
+    ----------
+    Zrnic & Candès, "Active statistical inference", ICML 2024 (section 4: sampling in proportion to the
+    square root of the expected squared error).
     """
     f = np.asarray(scores, dtype=float)
     u = np.sqrt(np.clip(f * (1 - f), 0, None).mean(axis=1))
@@ -200,7 +225,7 @@ def select(
     """
     opts = checked_options(options)
     missing = check_missing(missing)
-    seed = check_seed("seed", seed)
+    seed = check_int("seed", seed, minimum=0, allow_none=True)
     data = prepare(ratings, predictions, gold, judge, missing, min_labelled=0)
     pool = data.unlabelled
     b = float(check_number("budget", budget, minimum=0, open_low=True))

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core.checks import check_choice, check_probability, check_seed
+from .._core.checks import check_choice, check_int, check_probability
 from .._core.counts import plurality_shares
 from .._core.result import Interval
 from ..data.matching import check_missing
@@ -186,7 +186,7 @@ def judge(
     lam = ESTIMATORS[check_choice("estimator", estimator, tuple(ESTIMATORS))]
     check_choice("reference", reference, REFERENCES)
     missing = check_missing(missing)
-    seed = check_seed("seed", seed)
+    seed = check_int("seed", seed, minimum=0, allow_none=True)
     opts = checked_options(options)
     data = prepare(ratings, predictions, gold, judge, missing, opts.probabilities)
     pairs = _pairs(data.models, opts.pairs)

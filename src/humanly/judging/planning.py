@@ -39,9 +39,28 @@ __all__ = ["LabelPlan", "Pilot", "PlannedEstimand", "plan_labels"]
 
 @dataclasses.dataclass(frozen=True)
 class Pilot:
-    """What planning needs from one estimand of a pilot: its name and kind (``"accuracy"`` or
-    ``"difference"``), the models it is about, the correlation ρ (``None`` when undefined), the
-    standard deviation σ of the human reference, and the number of labelled items."""
+    """What planning needs from one estimand of a pilot (built by ``JudgeResult.pilot()``).
+
+    Parameters
+    ----------
+    estimand : str
+        The model, or ``"a − b"``.
+    kind : str
+        ``"accuracy"`` or ``"difference"``.
+    models : tuple of str
+        The models it is about.
+    correlation : float or None
+        ρ between the human reference and the judge's score (``None`` when undefined).
+    sd : float
+        σ, the standard deviation of the human reference.
+    n : int
+        The pilot's labelled items.
+
+    Examples
+    --------
+    >>> Pilot("m", "accuracy", ("m",), 0.5, 0.4, 100).n
+    100
+    """
 
     estimand: str
     kind: str
