@@ -1,0 +1,290 @@
+"""Planning the next evaluation from a pilot: how many items to send to human raters and how many to
+the judge only, for a budget or a target interval width (ppi-python's ``ppi_mean_power``), for every
+estimand of a :class:`~humanly.judging.JudgeResult`, and what human labels alone would give for the
+same money.
+
+From the pilot each estimand keeps two numbers: ρ, the correlation between the human reference and the
+judge's score on the labelled items (clipped at 1 − 1/n, as ppi-python does), and σ, the standard
+deviation of the human reference. With n human-labelled and N judge-only items, PPI++ with its best λ
+has the standard error of n(n + N)/(n + (1 − ρ²)N) human labels alone; the solver picks the cheapest
+(n, N) for a target width (2·z·σ/√n_eff ≤ width) or the most powerful one for a budget, where a human
+label costs ``cost_human`` and a judge call ``cost_judge`` (the judge labels every item, n + N calls).
+
+Unlike ppi-python, a judge whose correlation with the reference is negative buys nothing here: the
+estimators clip λ̂ to [0, 1] (as ppi-python's ``ppi_mean_ci`` does), so such a judge is planned with
+ρ = 0 (ppi-python's ``ppi_mean_power`` would use ρ², a saving the clipped estimator cannot deliver).
+
+References
+----------
+Angelopoulos, Duchi & Zrnic, "PPI++: Efficient prediction-powered inference", arXiv:2311.01453 (2023).
+Broska, Howes & van Loon, "The mixed subjects design: treating large language models as (potentially)
+informative observations", SocArXiv (2024).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .._core.checks import check_int, check_number
+from .._core.result import Result
+from ..errors import InputError
+from ._ppi import PowerPair, power, z_value
+
+__all__ = ["LabelPlan", "Pilot", "PlannedEstimand", "plan_labels"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pilot:
+    """What planning needs from one estimand of a pilot (built by ``JudgeResult.pilot()``).
+
+    Parameters
+    ----------
+    estimand : str
+        The model, or ``"a − b"``.
+    kind : str
+        ``"accuracy"`` or ``"difference"``.
+    models : tuple of str
+        The models it is about.
+    correlation : float or None
+        ρ between the human reference and the judge's score (``None`` when undefined).
+    sd : float
+        σ, the standard deviation of the human reference.
+    n : int
+        The pilot's labelled items.
+
+    Examples
+    --------
+    >>> Pilot("m", "accuracy", ("m",), 0.5, 0.4, 100).n
+    100
+    """
+
+    estimand: str
+    kind: str
+    models: tuple[str, ...]
+    correlation: float | None
+    sd: float
+    n: int
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PlannedEstimand(Result):
+    """The plan for one estimand.
+
+    Attributes
+    ----------
+    estimand, kind, models : str, str, tuple of str
+        The model (accuracy) or the pair ``"a − b"`` (difference) planned for.
+    correlation : float
+        The ρ used (the pilot's, clipped to [0, 1 − 1/n]).
+    n_human, n_judge : int or None
+        Items to send to human raters (they are judged too) and items the judge alone labels.
+    cost : float or None
+        ``n_human · cost_human + (n_human + n_judge) · cost_judge``.
+    effective_n : int or None
+        The number of human labels alone with the same standard error (ppi-python's rounding).
+    width : float or None
+        The expected width of the interval at ``level`` with this plan (2·z·σ/√n_eff).
+    human_n, human_width : int or None, float or None
+        What human labels alone give for the same money (``floor(money / cost_human)`` labels) and
+        their interval's expected width.
+    capped : bool
+        Whether ``n_max`` limited the plan.
+
+    Examples
+    --------
+    >>> p = PlannedEstimand("m", "accuracy", ("m",), 0.5, 90, 400, 94.0, 110, 0.1, 94, 0.11, False)
+    >>> p.n_judge
+    400
+    """
+
+    estimand: str
+    kind: str
+    models: tuple[str, ...]
+    correlation: float
+    n_human: int | None
+    n_judge: int | None
+    cost: float | None
+    effective_n: int | None
+    width: float | None
+    human_n: int | None
+    human_width: float | None
+    capped: bool
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class LabelPlan(Result):
+    """How many items to send to human raters and to the judge, per estimand
+    (:meth:`humanly.judging.JudgeResult.plan`).
+
+    Attributes
+    ----------
+    cost_human, cost_judge : float
+        The cost of one human label and of one judge call.
+    budget, target_width : float or None
+        What was planned for (one of them).
+    n_max : int or None
+        The most items available (n + N ≤ n_max), if any.
+    level : float
+        The level of the planned intervals.
+    estimands : tuple of PlannedEstimand
+        One plan per estimand of the pilot.
+    notes : tuple of str
+        Estimands that could not be planned, and why.
+
+    Examples
+    --------
+    >>> pilot = [Pilot("m", "accuracy", ("m",), 0.5238095238095241, 0.4, 100)]
+    >>> plan = plan_labels(pilot, 1.0, 0.01, budget=100)
+    >>> e = plan.estimands[0]
+    >>> e.n_human, e.n_judge, e.effective_n, e.human_n
+    (94, 485, 122, 100)
+    """
+
+    cost_human: float
+    cost_judge: float
+    budget: float | None
+    target_width: float | None
+    n_max: int | None
+    level: float
+    estimands: tuple[PlannedEstimand, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per estimand."""
+        rows = [e.to_dict() for e in self.estimands]
+        for row in rows:
+            row["models"] = ", ".join(row["models"])
+        return pd.DataFrame(rows)
+
+
+def _checked(
+    cost_human: object, cost_judge: object, budget: object, target_width: object, n_max: object
+) -> tuple[float, float, float | None, float | None, int | None]:
+    ch = float(check_number("cost_human", cost_human, minimum=0, open_low=True))
+    cj = float(check_number("cost_judge", cost_judge, minimum=0, open_low=True))
+    if budget is None and target_width is None:
+        raise InputError("budget=None, target_width=None: give a budget or a target interval width")
+    if budget is not None and target_width is not None:
+        raise InputError("budget and target_width: give one of them, not both")
+    b = check_number("budget", budget, minimum=0, open_low=True, allow_none=True)
+    if b is not None and b < 2 * ch:
+        raise InputError(
+            f"budget={b!r}: buys fewer than 2 human labels at cost_human={ch:g}; give a budget of "
+            f"at least {2 * ch:g}"
+        )
+    w = check_number("target_width", target_width, minimum=0, open_low=True, allow_none=True)
+    m = check_int("n_max", n_max, minimum=2, allow_none=True)
+    return ch, cj, (None if b is None else float(b)), (None if w is None else float(w)), m
+
+
+def _width(z: float, sd: float, n: int, big_n: int, rho: float) -> float | None:
+    if n <= 0:
+        return None
+    return 2 * z * sd * math.sqrt((n + (1 - rho**2) * big_n) / (n * (n + big_n)))
+
+
+def _one(
+    p: Pilot,
+    ch: float,
+    cj: float,
+    budget: float | None,
+    width: float | None,
+    n_max: int | None,
+    z: float,
+) -> PlannedEstimand:
+    rho = min(max(p.correlation or 0.0, 0.0), 1.0 - 1.0 / p.n)
+    if budget is not None:
+        pair = power(rho, ch, cj, budget=budget, n_max=n_max)
+        money = budget
+    else:
+        assert width is not None
+        need = max(math.ceil((2 * z * p.sd / width) ** 2 - 1e-9), 2)
+        pair = power(rho, ch, cj, effective_n=need, n_max=n_max)
+        if pair.n < 2:  # a target so wide that a couple of human labels reach it
+            pair = PowerPair(need, 0, need * ch, need, rho)
+        money = pair.cost
+    human_n = math.floor(money / ch + 1e-9)
+    return PlannedEstimand(
+        estimand=p.estimand,
+        kind=p.kind,
+        models=p.models,
+        correlation=rho,
+        n_human=pair.n,
+        n_judge=pair.big_n,
+        cost=pair.cost,
+        effective_n=pair.effective_n,
+        width=_width(z, p.sd, pair.n, pair.big_n, rho),
+        human_n=human_n,
+        human_width=_width(z, p.sd, human_n, 0, 0.0),
+        capped=pair.capped,
+    )
+
+
+def plan_labels(
+    pilot: Sequence[Pilot],
+    cost_human: float,
+    cost_judge: float,
+    *,
+    budget: float | None = None,
+    target_width: float | None = None,
+    n_max: int | None = None,
+    level: float = 0.95,
+) -> LabelPlan:
+    """The numbers of human-labelled and judge-only items for every estimand of a pilot.
+
+    Usually called as :meth:`humanly.judging.JudgeResult.plan`, which builds ``pilot`` from the
+    result.
+
+    Parameters
+    ----------
+    pilot : sequence of Pilot
+        Per estimand: the correlation ρ, the standard deviation σ and n from the pilot.
+    cost_human, cost_judge : float
+        The cost of a human label and of a judge call (> 0, in the same unit as ``budget``).
+    budget : float, optional
+        The money to spend (at least two human labels' worth); the most powerful plan.
+    target_width : float, optional
+        The width of the interval at ``level`` to reach; the cheapest plan.
+    n_max : int, optional
+        At most this many items in all (n + N ≤ n_max), e.g. the size of the pool.
+    level : float
+        The level of the intervals (for ``target_width`` and the widths reported).
+
+    Returns
+    -------
+    LabelPlan
+
+    Raises
+    ------
+    InputError
+        A cost ≤ 0, neither or both of ``budget`` and ``target_width``, a budget that buys fewer than
+        two human labels.
+
+    Examples
+    --------
+    >>> plan = plan_labels([Pilot("m", "accuracy", ("m",), 0.8, 0.4, 200)], 1.0, 0.01,
+    ...                    target_width=0.05)
+    >>> e = plan.estimands[0]
+    >>> e.n_human < e.human_n, round(e.width, 4) <= 0.05
+    (True, True)
+
+    References
+    ----------
+    Angelopoulos, Duchi & Zrnic (2023), PPI++; ppi-python 0.2.3 ``ppi_mean_power``.
+    """
+    ch, cj, b, w, m = _checked(cost_human, cost_judge, budget, target_width, n_max)
+    z = z_value(level)
+    rows, notes = [], []
+    for p in pilot:
+        if not p.sd > 0:
+            notes.append(
+                f"{p.estimand}: the pilot's human reference does not vary (every labelled item "
+                "scores the same), so there is no spread to plan from; label more items"
+            )
+            continue
+        rows.append(_one(p, ch, cj, b, w, m, z))
+    return LabelPlan(ch, cj, b, w, m, float(level), tuple(rows), tuple(notes))

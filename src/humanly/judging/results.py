@@ -1,0 +1,456 @@
+"""What :func:`~humanly.judging.judge` returns: frozen, typed values that print, serialise
+(``to_dict()``) and tabulate (``to_frame()``).
+
+* :class:`Estimate` — one mean (an accuracy, or a difference of two accuracies) from human labels and the
+  judge: the point estimate, its interval, the human-only (classical) interval beside it, λ̂, and the
+  effective number of human labels;
+* :class:`ModelAccuracy`, :class:`Comparison` — an estimate per model and per pair of models;
+* :class:`FrontierCheck` — the judge's own accuracy against each model's on the labelled items (Dorner,
+  Nastl & Hardt: a judge no more accurate than the model saves at most a factor two in labels);
+* :class:`GoldAccuracy` — accuracies against gold labels, for validation only;
+* :class:`JudgeResult` — all of it, with :meth:`JudgeResult.plan` for the next evaluation.
+
+Point estimates and interval ends are clipped to the range of the estimand ([0, 1] for an accuracy,
+[−1, 1] for a difference): PPI's estimate can leave it when the judge is far off (ppi-python does not
+clip).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from .._core.checks import check_probability
+from .._core.result import Interval, Result
+from .planning import LabelPlan, Pilot, plan_labels
+
+__all__ = [
+    "Comparison",
+    "Estimate",
+    "FrontierCheck",
+    "FrontierRow",
+    "GoldAccuracy",
+    "JudgeResult",
+    "ModelAccuracy",
+]
+
+#: the frontier check's statuses, from the paired interval of (judge − model) accuracy
+STATUSES = ("judge more accurate", "no clear difference", "judge less accurate")
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Estimate(Result):
+    """One mean estimated from n human-labelled items and the judge's scores on every item.
+
+    Attributes
+    ----------
+    point : float
+        The estimate (PPI++, PPI, classical, or their active form).
+    interval : Interval
+        The CLT interval at the result's ``level``.
+    se : float
+        Its standard error.
+    lam : float
+        λ: 1 for PPI, 0 for classical, tuned (PPI++) in [0, 1].
+    classical_point : float
+        The human-only estimate (the mean of the reference on the labelled items; weighted by 1/π in
+        the active design).
+    classical : Interval
+        The human-only CLT interval at ``level``.
+    effective_n : float or None
+        The number of human labels that alone would give the same standard error (σ²/se²).
+    saving : float or None
+        ``effective_n / n``: how many human labels each one is worth with the judge.
+    correlation : float or None
+        ρ, the correlation between the human reference and the judge's score on the labelled items.
+    sd : float
+        σ, the standard deviation of the human reference on the labelled items.
+    n : int
+        The number of labelled items used.
+
+    Examples
+    --------
+    >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0, 1.22,
+    ...              0.52, 0.45, 100)
+    >>> e.interval.width < e.classical.width
+    True
+    """
+
+    point: float
+    interval: Interval
+    se: float
+    lam: float
+    classical_point: float
+    classical: Interval
+    effective_n: float | None
+    saving: float | None
+    correlation: float | None
+    sd: float
+    n: int
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ModelAccuracy(Result):
+    """A model's accuracy against the human reference.
+
+    Attributes
+    ----------
+    model : str
+        The model's name.
+    accuracy : Estimate
+        Its accuracy: the mean credit of its prediction against the reference.
+
+    Examples
+    --------
+    >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0, 1.22,
+    ...              0.52, 0.45, 100)
+    >>> ModelAccuracy("m", e).accuracy.point
+    0.7
+    """
+
+    model: str
+    accuracy: Estimate
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Comparison(Result):
+    """Two models compared item by item: the difference of their accuracies, ``first − second``
+    (paired: one per-item difference of credits, so what the items share cancels).
+
+    Attributes
+    ----------
+    first, second : str
+        The models.
+    difference : Estimate
+        accuracy(first) − accuracy(second).
+
+    Examples
+    --------
+    >>> e = Estimate(0.02, Interval(0.004, 0.038), 0.008, 0.6, 0.03, Interval(-0.01, 0.07), 300.0,
+    ...              3.0, 0.8, 0.3, 100)
+    >>> Comparison("a", "b", e).difference.interval.low > 0
+    True
+    """
+
+    first: str
+    second: str
+    difference: Estimate
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class FrontierRow(Result):
+    """The judge against one model on the labelled items (human-only estimates).
+
+    Attributes
+    ----------
+    model : str
+        The model.
+    model_accuracy : float
+        The model's accuracy on the labelled items.
+    model_interval : Interval
+        Its CLT interval at ``level``.
+    judge_minus_model : float
+        The judge's accuracy minus the model's, item by item.
+    judge_minus_model_interval : Interval
+        Its paired CLT interval.
+    status : str
+        ``"judge more accurate"`` (the interval is above 0), ``"judge less accurate"`` (below 0) or
+        ``"no clear difference"``.
+    at_most_twice : bool
+        True unless the judge is shown more accurate: then, by Dorner, Nastl & Hardt, no debiasing
+        method saves more than half the human labels for this model (a saving factor of at most 2).
+    saving : float or None
+        The saving measured on these data (the model accuracy's ``effective_n / n``).
+
+    Examples
+    --------
+    >>> r = FrontierRow("m", 0.9, Interval(0.85, 0.95), -0.05, Interval(-0.1, 0.0),
+    ...                 "no clear difference", True, 1.4)
+    >>> r.at_most_twice
+    True
+    """
+
+    model: str
+    model_accuracy: float
+    model_interval: Interval
+    judge_minus_model: float
+    judge_minus_model_interval: Interval
+    status: str
+    at_most_twice: bool
+    saving: float | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class FrontierCheck(Result):
+    """The judge's own accuracy against the human reference on the labelled items, and each model's.
+
+    Attributes
+    ----------
+    judge_accuracy : float
+        The judge's accuracy (its most probable class for a soft judge) on the labelled items.
+    judge_interval : Interval
+        Its CLT interval at ``level``.
+    n : int
+        The labelled items compared.
+    models : tuple of FrontierRow
+        One row per model.
+
+    References
+    ----------
+    Dorner, Nastl & Hardt, "Limits to scalable evaluation at the frontier: LLM as judge won't beat
+    twice the data", ICLR 2025.
+
+    Examples
+    --------
+    >>> row = FrontierRow("m", 0.9, Interval(0.85, 0.95), -0.05, Interval(-0.1, 0.0),
+    ...                   "no clear difference", True, 1.4)
+    >>> FrontierCheck(0.85, Interval(0.8, 0.9), 100, (row,)).to_frame()["status"].tolist()
+    ['no clear difference']
+    """
+
+    judge_accuracy: float
+    judge_interval: Interval
+    n: int
+    models: tuple[FrontierRow, ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per model."""
+        return pd.DataFrame(
+            [
+                {
+                    "model": r.model,
+                    "model_accuracy": r.model_accuracy,
+                    "model_low": r.model_interval.low,
+                    "model_high": r.model_interval.high,
+                    "judge_accuracy": self.judge_accuracy,
+                    "judge_minus_model": r.judge_minus_model,
+                    "low": r.judge_minus_model_interval.low,
+                    "high": r.judge_minus_model_interval.high,
+                    "status": r.status,
+                    "at_most_twice": r.at_most_twice,
+                    "saving": r.saving,
+                }
+                for r in self.models
+            ]
+        )
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class GoldAccuracy(Result):
+    """An accuracy against gold labels on the items that have one (validation; never used by the
+    estimates).
+
+    Attributes
+    ----------
+    name : str
+        A model's name, or the judge's.
+    role : str
+        ``"model"`` or ``"judge"``.
+    n : int
+        Items with a gold label.
+    accuracy : float
+        The share of them it gets right.
+    interval : Interval
+        The CLT interval at ``level``.
+
+    Examples
+    --------
+    >>> GoldAccuracy("m", "model", 50, 0.9, Interval(0.82, 0.98)).n
+    50
+    """
+
+    name: str
+    role: str
+    n: int
+    accuracy: float
+    interval: Interval
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class JudgeResult(Result):
+    """Model accuracies from few human labels and many judge labels (:func:`~humanly.judging.judge`).
+
+    Attributes
+    ----------
+    judge : str
+        The judge's name.
+    judge_kind : str
+        ``"label"`` (hard) or ``"proba"`` (class probabilities).
+    reference : str
+        The per-item human reference: ``"label"`` or ``"plurality"``.
+    estimator : str
+        ``"ppi++"``, ``"ppi"`` or ``"classical"``.
+    design : str
+        ``"uniform"`` (the labelled items are a simple random sample) or ``"active"`` (sent to raters
+        with known probabilities; inverse-probability weighted).
+    level : float
+        The level of every interval.
+    seed : int or None
+        The seed (the estimates draw no random numbers).
+    n_labelled, n_unlabelled : int
+        Items with human labels (n) and items with the judge's only (N).
+    models : tuple of ModelAccuracy
+        Each model's accuracy.
+    comparisons : tuple of Comparison
+        Each pair of models (in the order given).
+    frontier : FrontierCheck
+        The judge's accuracy against each model's.
+    gold : tuple of GoldAccuracy
+        Accuracies against gold labels (empty without gold).
+    notes : tuple of str
+        What a reader should know (small n, a judge that adds nothing, a degenerate interval).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from humanly.judging import judge
+    >>> rng = np.random.default_rng(0)
+    >>> ids = [f"i{k}" for k in range(2000)]
+    >>> truth = rng.integers(0, 2, 2000)
+    >>> model = pd.Series(np.where(rng.random(2000) < 0.8, truth, 1 - truth), index=ids)
+    >>> llm = pd.Series(np.where(rng.random(2000) < 0.9, truth, 1 - truth), index=ids)
+    >>> human = pd.DataFrame({"item": ids[:200], "rater": "r", "label": truth[:200]})
+    >>> res = judge(human, {"m": model}, judge=llm)
+    >>> res.n_labelled, res.n_unlabelled
+    (200, 1800)
+    >>> a = res.model("m").accuracy
+    >>> a.interval.width < a.classical.width
+    True
+    """
+
+    judge: str
+    judge_kind: str
+    reference: str
+    estimator: str
+    design: str
+    level: float
+    seed: int | None
+    n_labelled: int
+    n_unlabelled: int
+    models: tuple[ModelAccuracy, ...]
+    comparisons: tuple[Comparison, ...]
+    frontier: FrontierCheck
+    gold: tuple[GoldAccuracy, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def model(self, name: str) -> ModelAccuracy:
+        """The accuracy of the model called ``name`` (``KeyError`` if there is none)."""
+        for m in self.models:
+            if m.model == name:
+                return m
+        raise KeyError(f"no model {name!r}; models are {[m.model for m in self.models]}")
+
+    def comparison(self, first: str, second: str) -> Comparison:
+        """The comparison ``first − second`` (``KeyError`` if it was not computed)."""
+        for c in self.comparisons:
+            if (c.first, c.second) == (first, second):
+                return c
+        raise KeyError(f"no comparison {first!r} − {second!r}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per estimand: each model's accuracy, then each comparison's difference."""
+        rows = [("accuracy", m.model, m.accuracy) for m in self.models]
+        rows += [("difference", f"{c.first} − {c.second}", c.difference) for c in self.comparisons]
+        return pd.DataFrame(
+            [
+                {
+                    "kind": kind,
+                    "estimand": name,
+                    "estimate": e.point,
+                    "low": e.interval.low,
+                    "high": e.interval.high,
+                    "classical": e.classical_point,
+                    "classical_low": e.classical.low,
+                    "classical_high": e.classical.high,
+                    "lam": e.lam,
+                    "effective_n": e.effective_n,
+                    "saving": e.saving,
+                    "n": e.n,
+                }
+                for kind, name, e in rows
+            ]
+        )
+
+    def pilot(self) -> tuple[Pilot, ...]:
+        """What :meth:`plan` reads: ρ, σ and n of every estimand."""
+        out = [
+            Pilot(
+                m.model, "accuracy", (m.model,), m.accuracy.correlation, m.accuracy.sd, m.accuracy.n
+            )
+            for m in self.models
+        ]
+        out += [
+            Pilot(
+                f"{c.first} − {c.second}",
+                "difference",
+                (c.first, c.second),
+                c.difference.correlation,
+                c.difference.sd,
+                c.difference.n,
+            )
+            for c in self.comparisons
+        ]
+        return tuple(out)
+
+    def plan(
+        self,
+        cost_human: float,
+        cost_judge: float,
+        *,
+        budget: float | None = None,
+        target_width: float | None = None,
+        n_max: int | None = None,
+    ) -> LabelPlan:
+        """Plan the next evaluation from this one as a pilot: human-labelled and judge-only items for
+        every estimand, for a budget or a target width (ppi-python's ``ppi_mean_power``).
+
+        Parameters
+        ----------
+        cost_human, cost_judge : float
+            The cost of a human label and of a judge call (> 0).
+        budget : float, optional
+            The money to spend; the most powerful plan.
+        target_width : float, optional
+            The interval width (at this result's ``level``) to reach; the cheapest plan.
+        n_max : int, optional
+            At most this many items in all.
+
+        Returns
+        -------
+        LabelPlan
+
+        Raises
+        ------
+        InputError
+            A cost ≤ 0, neither or both of ``budget`` and ``target_width``, or a budget that buys
+            fewer than two human labels.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from humanly.judging import judge
+        >>> rng = np.random.default_rng(1)
+        >>> ids = np.arange(5000)
+        >>> truth = rng.integers(0, 2, 5000)
+        >>> model = pd.Series(np.where(rng.random(5000) < 0.8, truth, 1 - truth), index=ids)
+        >>> llm = pd.Series(np.where(rng.random(5000) < 0.9, truth, 1 - truth), index=ids)
+        >>> human = pd.DataFrame({"item": ids[:300], "rater": "r", "label": truth[:300]})
+        >>> plan = judge(human, {"m": model}, judge=llm).plan(1.0, 0.01, budget=500)
+        >>> e = plan.estimands[0]
+        >>> e.n_human < 500 and e.width < e.human_width
+        True
+
+        References
+        ----------
+        Angelopoulos, Duchi & Zrnic (2023), PPI++; Broska, Howes & van Loon (2024).
+        """
+        return plan_labels(
+            self.pilot(),
+            cost_human,
+            cost_judge,
+            budget=budget,
+            target_width=target_width,
+            n_max=n_max,
+            level=check_probability("level", self.level, open_low=True, open_high=True),
+        )
