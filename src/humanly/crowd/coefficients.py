@@ -28,16 +28,18 @@ the finite-population correction ``1 − n/N`` (irrCAC's ``N``): ``v = (1 − f)
 (x_i − c)²`` where ``x_i`` is item i's linearised term. For α they follow Gwet's R package irrCAC
 (``krippen.alpha.raw``, which centres the item terms of ``p'_a`` on ``p'_a``; the Python port irrCAC
 0.4.4 centres them on ``p_a`` and so differs slightly). The pooled Fleiss κ has no published variance;
-its linearisation here is the same construction, over pairable items.
+its linearisation here is the same construction, over pairable items. Krippendorff's ordinal metric
+moves with the data, so its α has the full delta-method variance (:func:`rank_alpha_variance`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
-from .weights import metric_weights, ordinal_scores
+from .weights import ordinal_scores
 
 __all__ = [
     "COUNT_COEFFICIENTS",
@@ -45,6 +47,7 @@ __all__ = [
     "chance_corrected",
     "estimates",
     "features",
+    "rank_alpha_variance",
     "variances",
 ]
 
@@ -154,17 +157,20 @@ def estimates(
     summed with one replicate's multiplicities), and the parts they are made of (``pa``, and ``pe_*``).
 
     Every value is NaN where it is undefined (no pairable item, chance agreement 1)."""
-    s = np.atleast_2d(sums)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _estimates(np.atleast_2d(sums), design, which)
+
+
+def _estimates(s: np.ndarray, design: CountDesign, which: tuple[str, ...]) -> dict[str, np.ndarray]:
     q = design.q
     k = len(_FIXED)
     n, n2, pa_sum, size, a_w, a_m = (s[:, j] for j in range(k))
     share, pool = s[:, k : k + q], s[:, k + q : k + 2 * q]
     w = design.weights
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pa = np.where(n2 > 0, pa_sum / n2, np.nan)
-        pi = share / n[:, None]
-        pooled = pool / size[:, None]
-        eps = 1.0 / size
+    pa = np.where(n2 > 0, pa_sum / n2, np.nan)
+    pi = share / n[:, None]
+    pooled = pool / size[:, None]
+    eps = 1.0 / size
     out: dict[str, np.ndarray] = {"pa": pa}
     total_w = float(w.sum())
     if "percent_agreement" in which:
@@ -291,16 +297,14 @@ def _pooled_variance(design: CountDesign, est: dict[str, np.ndarray], f: float) 
 
 def _alpha_variance(design: CountDesign, est: dict[str, np.ndarray], name: str, f: float) -> float:
     """Gwet's variance of Krippendorff's α (irrCAC's ``krippen.alpha.raw``), over pairable items,
-    centred on ``α' = (p'_a − p_e)/(1 − p_e)``. The ordinal metric's weights are taken as fixed."""
+    centred on ``α' = (p'_a − p_e)/(1 − p_e)``; for the ordinal metric, :func:`rank_alpha_variance`."""
     rows, mult, r, r_bar, pooled = _pairable(design)
-    if name == "krippendorff_alpha_weighted":
-        w = design.weights
-    elif design.metric is not None:
-        w = design.metric
-    else:
-        total = (rows * mult[:, None]).sum(axis=0)
-        s = ordinal_scores(total, design.values)
-        w = metric_weights((s[:, None] - s[None, :]) ** 2)
+    if name == "krippendorff_alpha" and design.metric is None:
+        return rank_alpha_variance(
+            lambda x: rows @ x, lambda w: (w * mult) @ rows, r, mult, design.values, f
+        )
+    w = design.weights if name == "krippendorff_alpha_weighted" else design.metric
+    assert w is not None
     pe = float(est[f"pe_{name}"][0])
     n2 = float(mult.sum())
     sum_q = _sum_q(rows, w)
@@ -310,3 +314,59 @@ def _alpha_variance(design: CountDesign, est: dict[str, np.ndarray], name: str, 
     pe_i = rows @ (w @ pooled) / r_bar - pe * (r - r_bar) / r_bar
     x = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - alpha_prime) * (pe_i - pe) / (1.0 - pe)
     return _gwet(x, alpha_prime, mult, n2, f)
+
+
+def _above_half(c: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``Σ_{k above j} c_k + c_j / 2`` for every class j, classes ranked by value."""
+    order = np.argsort(values, kind="stable")
+    sorted_c = c[order]
+    above = sorted_c.sum() - np.cumsum(sorted_c)
+    out = np.empty_like(c)
+    out[order] = above + sorted_c / 2.0
+    return out
+
+
+def rank_alpha_variance(
+    dot: Callable[[np.ndarray], np.ndarray],
+    tdot: Callable[[np.ndarray], np.ndarray],
+    size: np.ndarray,
+    mult: np.ndarray,
+    values: np.ndarray,
+    f: float,
+) -> float:
+    """The delta-method variance of Krippendorff's ordinal α, whose metric depends on the data.
+
+    With ``n_k`` the pairable values in class k, mid-ranks ``s_k = Σ_{g<k} n_g + n_k/2``, ``A = Σ_i
+    Σ_{a≠b} (s_a − s_b)² / (r_i − 1)`` and ``B = Σ_kl n_k n_l (s_k − s_l)²``, ``α' = 1 − N A / B``
+    (α without Krippendorff's small-sample factor, as Gwet linearises it). Item i's term is ``n`` times
+    ``∂α'/∂m_i`` — including the change of every mid-rank with the item's labels — and the variance is
+    ``(1 − f)/(n (n − 1)) Σ_i x_i²``, the same form as Gwet's. Gwet's Handbook has no variance for
+    this metric (his ordinal weights are fixed); with fixed scores this is exactly his α variance.
+
+    ``dot(x)`` gives ``Σ_k r_ik x_k`` per pairable item, ``tdot(w)`` gives ``Σ_i m_i w_i r_ik`` per
+    class; ``size`` and ``mult`` are the items' label counts and multiplicities. This lets the same
+    code run on count rows and on per-label codes (:mod:`humanly.crowd.values`).
+    """
+    n = float(mult.sum())
+    if n < 2:
+        return float("nan")
+    nk = tdot(np.ones(len(size)))
+    big_n = float(nk.sum())
+    s = ordinal_scores(nk, values)
+    rs, rs2 = dot(s), dot(s * s)
+    a = (2.0 * size * rs2 - 2.0 * rs * rs) / (size - 1.0)
+    big_a = float((mult * a).sum())
+    ns, ns2 = float(nk @ s), float(nk @ (s * s))
+    big_b = 2.0 * big_n * ns2 - 2.0 * ns * ns
+    if big_b <= 0:
+        return float("nan")
+    g, h = tdot(size / (size - 1.0)), tdot(rs / (size - 1.0))
+    c_a = _above_half(4.0 * (s * g - h), values)
+    c_b = _above_half(4.0 * big_n * nk * s - 4.0 * ns * nk, values)
+    direct = 2.0 * ns2 + 2.0 * big_n * s * s - 4.0 * ns * s
+    d_a = a + dot(c_a)
+    d_b = dot(direct) + dot(c_b)
+    grad = -(size * big_a / big_b + big_n * d_a / big_b - big_n * big_a * d_b / big_b**2)
+    x = n * grad
+    centre = float((mult * x).sum() / n)
+    return float((1.0 - f) / (n * (n - 1.0)) * (mult * (x - centre) ** 2).sum())

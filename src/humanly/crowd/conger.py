@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from .._core.counts import unique_rows
 from .coefficients import chance_corrected
 
-__all__ = ["Patterns", "conger_estimates", "conger_variance", "patterns"]
+__all__ = ["Patterns", "conger_estimates", "conger_variance", "patterns", "sorted_ids"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,8 +46,9 @@ class Patterns:
     raters: int
 
 
-def _sorted_items(items: pd.Index) -> np.ndarray:
-    """Positions of the items in sorted-id order (ids compared as strings when they do not compare)."""
+def sorted_ids(items: pd.Index) -> np.ndarray:
+    """Positions of the ids (items or raters) in sorted order (compared as strings when they do not
+    compare)."""
     try:
         return np.asarray(items.argsort(), dtype=np.int64)
     except TypeError:
@@ -60,7 +61,8 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
 
     Named raters: when the items × raters label matrix has at most ``dense_cells`` cells, items with the
     same labels from the same raters share a pattern (sorted bytewise); otherwise every item is its own
-    pattern, in sorted item-id order. Anonymous counts: the distinct count rows (sorted).
+    pattern, in sorted item-id order. Raters are numbered in sorted-id order, so the patterns and their
+    order do not depend on the order of the rows. Anonymous counts: the distinct count rows (sorted).
     """
     counts = np.asarray(ratings.counts)
     q = counts.shape[1]
@@ -69,6 +71,7 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
         return Patterns(rows.astype(float), mult.astype(float), None, 0)
     item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     used = np.flatnonzero(np.bincount(rater, minlength=len(ratings.raters)) > 0)
+    used = used[sorted_ids(ratings.raters[used])]  # raters in sorted-id order: canonical patterns
     new_rater = np.full(len(ratings.raters), -1, dtype=np.int64)
     new_rater[used] = np.arange(len(used))
     rater = new_rater[rater]
@@ -92,7 +95,7 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
             (np.ones(len(where)), (where[:, 0], cols)), shape=(len(pat), r * q), dtype=float
         )
         return Patterns(rows, mult.astype(float), onehot, r)
-    order = _sorted_items(ratings.items)
+    order = sorted_ids(ratings.items)
     order = order[has[order]]
     position = np.full(len(counts), -1, dtype=np.int64)
     position[order] = np.arange(len(order))

@@ -155,14 +155,22 @@ def _check_data(ratings: Any, pats: Patterns) -> None:
         )
 
 
+def _bytes(n: float) -> str:
+    """A size in words: ``1.5 GiB``, ``12 MiB``, ``800 bytes``."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{int(n)} bytes"
+
+
 def _too_many(q: int, memory: int, scale: str) -> str | None:
     """Why q × q tables do not fit the memory budget (``None`` when they do); one sentence."""
     need = 8 * 8 * q * q
     if need <= memory:
         return None
     return (
-        f"{q:,} distinct values would need q × q tables of {need / 2**30:.1f} GiB, over the memory "
-        f"budget of {memory / 2**30:.2f} GiB (AgreementOptions.memory)"
+        f"{q:,} distinct values would need q × q tables of {_bytes(need)}, over the memory "
+        f"budget of {_bytes(memory)} (AgreementOptions.memory)"
     )
 
 
@@ -311,7 +319,7 @@ def _design_too_big(design: CountDesign, pats: Patterns, memory: int) -> str | N
         return None
     return (
         f"{len(design.rows):,} distinct label patterns × {design.q:,} classes would need "
-        f"{need / 2**30:.1f} GiB, over the memory budget of {memory / 2**30:.2f} GiB "
+        f"{_bytes(need)}, over the memory budget of {_bytes(memory)} "
         "(AgreementOptions.memory)"
     )
 

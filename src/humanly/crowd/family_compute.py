@@ -15,10 +15,16 @@ from .._core.rng import stream
 from ..errors import InputError
 from .benchmarks import Interpretation, interpret, p_value, t_interval
 from .coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
-from .conger import Patterns, conger_estimates, conger_variance
+from .conger import Patterns, conger_estimates, conger_variance, sorted_ids
 from .family_results import AgreementOptions, AgreementResult, Coefficient
 from .indices import paradox, two_raters
-from .values import value_alpha, value_design, value_replicates, value_variance
+from .values import (
+    rank_value_variance,
+    value_alpha,
+    value_design,
+    value_replicates,
+    value_variance,
+)
 
 __all__ = ["compute", "from_values"]
 
@@ -205,7 +211,11 @@ def from_values(
         "pa_krippendorff_alpha": pa,
         "pe_krippendorff_alpha": pe,
     }
-    var = {"krippendorff_alpha": value_variance(vd, population)}
+    var = {
+        "krippendorff_alpha": rank_value_variance(r, values, population)
+        if scale == "ordinal"
+        else value_variance(vd, population)
+    }
     boot = scale == "interval" and b > 0
     reps = {
         "krippendorff_alpha": value_replicates(vd, b, seed, opts.memory) if boot else np.empty(0)
@@ -333,6 +343,7 @@ def _row(
 def _pair(r: Any, q: int) -> Any:
     """The two raters' q × q table over the items both labelled, and its indices."""
     used = np.flatnonzero(np.bincount(r.rater_codes, minlength=len(r.raters)) > 0)
+    used = used[sorted_ids(r.raters[used])]  # the first rater in sorted-id order gives the rows
     first = np.full(r.n_items, -1, dtype=np.int64)
     second = np.full(r.n_items, -1, dtype=np.int64)
     a = r.rater_codes == used[0]

@@ -23,11 +23,18 @@ from typing import Any
 import numpy as np
 
 from .._core.rng import stream
-from .coefficients import chance_corrected
-from .conger import _sorted_items
+from .coefficients import chance_corrected, rank_alpha_variance
+from .conger import sorted_ids
 from .weights import ordinal_scores
 
-__all__ = ["ValueDesign", "value_alpha", "value_design", "value_replicates", "value_variance"]
+__all__ = [
+    "ValueDesign",
+    "rank_value_variance",
+    "value_alpha",
+    "value_design",
+    "value_replicates",
+    "value_variance",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,17 +47,21 @@ class ValueDesign:
     s2: np.ndarray
 
 
-def value_design(ratings: Any, values: np.ndarray, scale: str) -> ValueDesign:
-    """The per-item sums of ``ratings`` (a :class:`humanly.data.Ratings`) with class values ``values``;
-    on an ordinal scale the scores are the mid-ranks of the pairable values."""
-    order = _sorted_items(ratings.items)
+def _labels(ratings: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(item, class code, count)`` per label (named raters) or per non-zero count (anonymous)."""
     if ratings.has_raters:
         item = np.asarray(ratings.item_codes, dtype=np.int64)
         code = np.asarray(ratings.label_codes, dtype=np.int64)
-        count = np.ones(len(item))
-    else:
-        item, code = np.nonzero(np.asarray(ratings.counts))
-        count = np.asarray(ratings.counts)[item, code].astype(float)
+        return item, code, np.ones(len(item))
+    item, code = np.nonzero(np.asarray(ratings.counts))
+    return item, code, np.asarray(ratings.counts)[item, code].astype(float)
+
+
+def value_design(ratings: Any, values: np.ndarray, scale: str) -> ValueDesign:
+    """The per-item sums of ``ratings`` (a :class:`humanly.data.Ratings`) with class values ``values``;
+    on an ordinal scale the scores are the mid-ranks of the pairable values."""
+    order = sorted_ids(ratings.items)
+    item, code, count = _labels(ratings)
     n_items = len(ratings.items)
     size = np.bincount(item, weights=count, minlength=n_items)
     if scale == "ordinal":
@@ -109,6 +120,29 @@ def value_variance(design: ValueDesign, population: float) -> float:
     x = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - alpha_prime) * (pe_i - pe) / (1.0 - pe)
     f = n0 / population
     return float((1.0 - f) / (n * (n - 1.0)) * ((x - alpha_prime) ** 2).sum())
+
+
+def rank_value_variance(ratings: Any, values: np.ndarray, population: float) -> float:
+    """The delta-method variance of ordinal α (:func:`humanly.crowd.coefficients.rank_alpha_variance`)
+    from per-label codes: every sum runs over labels, none over pairs of values."""
+    item, code, count = _labels(ratings)
+    n_items = len(ratings.items)
+    size_all = np.bincount(item, weights=count, minlength=n_items)
+    keep = size_all[item] >= 2
+    pairable = np.flatnonzero(size_all >= 2)
+    position = np.full(n_items, -1, dtype=np.int64)
+    position[pairable] = np.arange(len(pairable))
+    item, code, count = position[item[keep]], code[keep], count[keep]
+    q, n = len(values), len(pairable)
+
+    def dot(x: np.ndarray) -> np.ndarray:
+        return np.bincount(item, weights=count * x[code], minlength=n)
+
+    def tdot(w: np.ndarray) -> np.ndarray:
+        return np.bincount(code, weights=count * w[item], minlength=q)
+
+    f = float((size_all > 0).sum()) / population
+    return rank_alpha_variance(dot, tdot, size_all[pairable], np.ones(n), values, f)
 
 
 def value_replicates(design: ValueDesign, b: int, seed: int, memory: int) -> np.ndarray:

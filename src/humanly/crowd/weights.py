@@ -139,13 +139,13 @@ def class_values(classes: Sequence[Any], scale: str) -> np.ndarray:
         values = np.array(numeric, dtype=float)
         if len(np.unique(values)) < len(values):
             raise InputError(
-                f"scale={scale!r}: two of the classes {tuple(classes)!r} have the same numeric value; "
+                f"scale={scale!r}: two of the classes {_short(classes)} have the same numeric value; "
                 "give each class its own value"
             )
         if scale == "ratio" and bool((values < 0).any()):
             raise InputError(
-                f"scale='ratio': the classes {tuple(classes)!r} include negative values; a ratio "
-                "scale needs values ≥ 0 (use scale='interval')"
+                f"scale='ratio': the classes include negative values (the lowest is "
+                f"{values.min():g}); a ratio scale needs values ≥ 0 (use scale='interval')"
             )
         return values
     if scale in ("interval", "ratio"):
