@@ -16,8 +16,8 @@ from hypothesis import given, settings
 import humanly
 from humanly._core.bootstrap import percentile_interval
 from humanly._core.rng import stream
-from humanly.crowd.coefficients import CountDesign, estimates, features
-from humanly.crowd.conger import patterns
+from humanly.crowd._coefficients import CountDesign, estimates, features
+from humanly.crowd._conger import patterns
 from humanly.crowd.family import AgreementOptions, AgreementResult, agreement
 from humanly.crowd.weights import (
     DEFAULT_WEIGHTS,

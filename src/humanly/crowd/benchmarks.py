@@ -192,11 +192,30 @@ def interpret(estimate: float, se: float, scale: str, level: float) -> Interpret
 
 
 def t_interval(estimate: float, se: float, df: float, level: float) -> Interval:
-    """``estimate ± t_{df, (1+level)/2} · se``, the upper end capped at 1 (irrCAC's analytic interval);
-    ``Interval(None, None)`` when the estimate or standard error is undefined.
+    """The analytic interval ``estimate ± t_{df, (1+level)/2} · se``, upper end capped at 1 (irrCAC).
 
+    Parameters
+    ----------
+    estimate, se : float
+        The coefficient and its standard error.
+    df : float
+        Degrees of freedom (n − 1).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Interval
+        ``Interval(None, None)`` when the estimate or the standard error is undefined.
+
+    Examples
+    --------
     >>> round(t_interval(0.5, 0.1, 30, 0.95).high, 6)
     0.704227
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., ch. 5.
     """
     if not (math.isfinite(estimate) and math.isfinite(se)) or df < 1:
         return Interval(None, None)
@@ -205,12 +224,33 @@ def t_interval(estimate: float, se: float, df: float, level: float) -> Interval:
 
 
 def p_value(estimate: float, se: float, df: float, benchmark: float, alternative: str) -> float:
-    """The p-value of the t test of ``coefficient = benchmark`` (two-sided), ``≤ benchmark``
-    (``alternative="greater"``: evidence that it is above) or ``≥ benchmark`` (``"less"``), with
-    ``t = (estimate − benchmark) / se`` and n − 1 degrees of freedom. NaN when undefined.
+    """The p-value of the t test of the coefficient against a benchmark value.
 
+    Parameters
+    ----------
+    estimate, se : float
+        The coefficient and its standard error; ``t = (estimate − benchmark) / se``.
+    df : float
+        Degrees of freedom (n − 1).
+    benchmark : float
+        The value tested against.
+    alternative : {"two-sided", "greater", "less"}
+        ``two-sided``: the coefficient differs from the benchmark; ``greater``: it is above it
+        (null: at most the benchmark); ``less``: below it.
+
+    Returns
+    -------
+    float
+        NaN when the estimate or the standard error is undefined.
+
+    Examples
+    --------
     >>> round(p_value(0.5, 0.1, 30, 0.0, "two-sided"), 6)
     2.3e-05
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., ch. 5.
     """
     if not (math.isfinite(estimate) and math.isfinite(se)) or df < 1:
         return math.nan

@@ -31,13 +31,13 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..errors import InputError
-from .agreement import _seed_int
-from .benchmarks import BENCHMARK_SCALES
-from .coefficients import (
+from ._coefficients import (
     CountDesign,
 )
-from .conger import Patterns, patterns
-from .family_compute import compute, from_values
+from ._compute import compute, from_values
+from ._conger import Patterns, patterns
+from .agreement import _seed_int
+from .benchmarks import BENCHMARK_SCALES
 from .family_results import AgreementOptions, AgreementResult, Coefficient
 from .weights import (
     DEFAULT_WEIGHTS,
@@ -262,15 +262,7 @@ def agreement(
     prevalence and kappa. *Journal of Clinical Epidemiology*, 46, 423–429.
     """
     r = _as_ratings(ratings)
-    opts = AgreementOptions() if options is None else options
-    if not isinstance(opts, AgreementOptions):
-        raise TypeError(f"options={type(opts).__name__}: give a humanly AgreementOptions")
-    _check_options(opts)
-    check_choice("scale", scale, SCALES)
-    level = float(check_probability("level", level, open_low=True, open_high=True))
-    b = check_int("bootstrap", bootstrap, minimum=0)
-    seed_ = _seed_int(seed)
-    benchmark = float(check_number("benchmark", benchmark, minimum=-1.0, maximum=1.0))
+    opts, level, b, seed_, benchmark = _arguments(options, scale, level, bootstrap, seed, benchmark)
     classes = tuple(r.classes)
     values = class_values(classes, scale)
     why = _too_many(len(classes), opts.memory, scale)
@@ -298,6 +290,22 @@ def agreement(
     if coefficients is None and _alpha_same(design, pats):
         which.remove("krippendorff_alpha_weighted")
     return compute(r, pats, design, which, wname, scale, level, b, seed_, benchmark, opts, notes)
+
+
+def _arguments(
+    options: Any, scale: str, level: Any, bootstrap: Any, seed: Any, benchmark: Any
+) -> tuple[AgreementOptions, float, int, int, float]:
+    """The checked arguments: options, level, bootstrap, the int seed used, benchmark."""
+    opts = AgreementOptions() if options is None else options
+    if not isinstance(opts, AgreementOptions):
+        raise TypeError(f"options={type(opts).__name__}: give a humanly AgreementOptions")
+    _check_options(opts)
+    check_choice("scale", scale, SCALES)
+    level = float(check_probability("level", level, open_low=True, open_high=True))
+    b = check_int("bootstrap", bootstrap, minimum=0)
+    seed_ = _seed_int(seed)
+    benchmark = float(check_number("benchmark", benchmark, minimum=-1.0, maximum=1.0))
+    return opts, level, b, seed_, benchmark
 
 
 def _check_options(opts: AgreementOptions) -> None:

@@ -247,10 +247,26 @@ def ordinal_scores(marginals: np.ndarray, values: np.ndarray) -> np.ndarray:
     of class k among all pairable values) that is ``(s_l − s_k)²``. So ordinal α is interval α on the
     mid-ranks, which is what lets it run from values without a q × q matrix.
 
-    Works on the last axis, so ``marginals`` may hold one row per bootstrap replicate.
+    Parameters
+    ----------
+    marginals : numpy.ndarray
+        Pairable values per class (last axis; earlier axes, e.g. bootstrap replicates, are kept).
+    values : numpy.ndarray
+        The classes' numeric values, which give their rank order.
 
+    Returns
+    -------
+    numpy.ndarray
+        The mid-rank of each class, same shape as ``marginals``.
+
+    Examples
+    --------
     >>> ordinal_scores(np.array([2.0, 1.0, 3.0]), np.array([1.0, 2.0, 3.0])).tolist()
     [1.0, 2.5, 4.5]
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability (the ordinal metric).
     """
     n = np.asarray(marginals, dtype=float)
     order = np.argsort(values, kind="stable")
@@ -302,22 +318,58 @@ def krippendorff_metric(scale: str, values: np.ndarray, marginals: np.ndarray | 
 
 
 def metric_weights(delta: np.ndarray) -> np.ndarray:
-    """Weights ``1 − δ² / max δ²`` from a metric (the identity when every δ² is 0).
+    """Agreement weights from a metric: ``1 − δ² / max δ²`` (the identity when every δ² is 0).
 
+    Parameters
+    ----------
+    delta : numpy.ndarray
+        A q × q matrix of squared differences (:func:`krippendorff_metric`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The q × q weights, 1 on the diagonal, in [0, 1].
+
+    Examples
+    --------
     >>> metric_weights(np.array([[0.0, 4.0], [4.0, 0.0]])).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (Krippendorff's α as a weighted
+    coefficient).
     """
     top = float(delta.max()) if delta.size else 0.0
     return np.eye(len(delta)) if top <= 0 else 1.0 - delta / top
 
 
 def same_alpha(weights: np.ndarray, delta: np.ndarray) -> bool:
-    """Whether α under ``weights`` equals α under the metric ``delta``: true when ``1 − w`` is a
-    positive multiple of δ² (α does not change under an affine map of the disagreements).
+    """Whether α under ``weights`` equals α under the metric ``delta``.
 
+    True when ``1 − w`` is a positive multiple of δ²: α does not change under an affine map of the
+    disagreements, so quadratic weights give interval α and ratio weights ratio α.
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        Agreement weights (q × q).
+    delta : numpy.ndarray
+        A metric's squared differences (q × q).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> same_alpha(weight_matrix("quadratic", np.array([1.0, 2.0, 4.0])),
     ...            krippendorff_metric("interval", np.array([1.0, 2.0, 4.0]), None))
     True
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     """
     dis = 1.0 - np.asarray(weights, dtype=float)
     top_d, top_w = float(delta.max()), float(dis.max())

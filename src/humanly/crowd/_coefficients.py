@@ -345,7 +345,7 @@ def rank_alpha_variance(
 
     ``dot(x)`` gives ``Σ_k r_ik x_k`` per pairable item, ``tdot(w)`` gives ``Σ_i m_i w_i r_ik`` per
     class; ``size`` and ``mult`` are the items' label counts and multiplicities. This lets the same
-    code run on count rows and on per-label codes (:mod:`humanly.crowd.values`).
+    code run on count rows and on per-label codes (:mod:`humanly.crowd._values`).
     """
     n = float(mult.sum())
     if n < 2:

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from .._core.rng import stream
-from .coefficients import chance_corrected, rank_alpha_variance
-from .conger import sorted_ids
+from ._coefficients import chance_corrected, rank_alpha_variance
+from ._conger import sorted_ids
 from .weights import ordinal_scores
 
 __all__ = [
@@ -123,7 +123,7 @@ def value_variance(design: ValueDesign, population: float) -> float:
 
 
 def rank_value_variance(ratings: Any, values: np.ndarray, population: float) -> float:
-    """The delta-method variance of ordinal α (:func:`humanly.crowd.coefficients.rank_alpha_variance`)
+    """The delta-method variance of ordinal α (:func:`humanly.crowd._coefficients.rank_alpha_variance`)
     from per-label codes: every sum runs over labels, none over pairs of values."""
     item, code, count = _labels(ratings)
     n_items = len(ratings.items)

@@ -13,18 +13,18 @@ import numpy as np
 from .._core.bootstrap import percentile_interval
 from .._core.rng import stream
 from ..errors import InputError
-from .benchmarks import Interpretation, interpret, p_value, t_interval
-from .coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
-from .conger import Patterns, conger_estimates, conger_variance, sorted_ids
-from .family_results import AgreementOptions, AgreementResult, Coefficient
-from .indices import paradox, two_raters
-from .values import (
+from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
+from ._conger import Patterns, conger_estimates, conger_variance, sorted_ids
+from ._values import (
     rank_value_variance,
     value_alpha,
     value_design,
     value_replicates,
     value_variance,
 )
+from .benchmarks import Interpretation, interpret, p_value, t_interval
+from .family_results import AgreementOptions, AgreementResult, Coefficient
+from .indices import paradox, two_raters
 
 __all__ = ["compute", "from_values"]
 

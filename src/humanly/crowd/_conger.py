@@ -15,7 +15,7 @@ label — never an items × raters matrix.
 
 Items are grouped by their *pattern* (which rater gave which label): items with the same pattern have
 the same terms, and a bootstrap replicate is a vector of pattern multiplicities (as for the count rows of
-:mod:`humanly.crowd.coefficients`, which a pattern refines).
+:mod:`humanly.crowd._coefficients`, which a pattern refines).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._core.counts import unique_rows
-from .coefficients import chance_corrected
+from ._coefficients import chance_corrected
 
 __all__ = ["Patterns", "conger_estimates", "conger_variance", "patterns", "sorted_ids"]
 
