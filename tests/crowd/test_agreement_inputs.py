@@ -479,3 +479,43 @@ def test_dataclass_is_frozen(four) -> None:
     res = agreement(four, bootstrap=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.scale = "ordinal"  # type: ignore[misc]
+
+
+def test_duplicate_labels_drop_rater_identity() -> None:
+    """A rater who labelled an item twice (read with duplicates='keep'): the counts still give every
+    coefficient that needs only counts; Conger's κ needs one label per rater and item."""
+    r = humanly.Ratings.from_long(
+        [1, 1, 1, 2, 2, 3, 3, 3],
+        ["a", "b", "b", "a", "b", "a", "b", "c"],
+        ["x", "x", "y", "y", "y", "x", "x", "y"],
+        duplicates="keep",
+    )
+    res = agreement(r, bootstrap=10)
+    assert "conger_kappa" not in res.names()
+    assert any("more than once" in note for note in res.notes)
+    assert res["fleiss_kappa"].estimate == pytest.approx(
+        agreement(r.anonymous(), bootstrap=0)["fleiss_kappa"].estimate, abs=1e-14
+    )
+    with pytest.raises(InputError) as exc:
+        agreement(r, coefficients=["conger_kappa"], bootstrap=0)
+    _one_sentence(exc, "more than once")
+
+
+def test_the_three_pattern_layouts_give_the_same_numbers() -> None:
+    """Patterns as integers (few raters), as rows of the items × raters matrix (many raters) or one per
+    item (a matrix over the memory budget): the same coefficients and standard errors."""
+    rng = np.random.default_rng(0)
+    n, raters = 400, 40
+    items = np.repeat(np.arange(n), 4)
+    who = np.concatenate([rng.choice(raters, 4, replace=False) for _ in range(n)])
+    labels = rng.integers(0, 3, len(items))
+    many = humanly.Ratings.from_long(items, who, labels)
+    few = humanly.Ratings.from_long(items, who % 5, labels, duplicates="first")
+    for r in (many, few):
+        default = agreement(r, bootstrap=0)
+        per_item = agreement(r, bootstrap=0, options=AgreementOptions(memory=200_000))
+        for name in default.names():
+            for field in ("estimate", "standard_error"):
+                assert getattr(per_item[name], field) == pytest.approx(
+                    getattr(default[name], field), abs=1e-12
+                ), (name, field)

@@ -59,42 +59,52 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
     """The distinct patterns of ``ratings`` (a :class:`humanly.data.Ratings`), items with no label left
     out.
 
-    Named raters: when the items × raters label matrix has at most ``dense_cells`` cells, items with the
-    same labels from the same raters share a pattern (sorted bytewise); otherwise every item is its own
+    Named raters: items with the same labels from the same raters share a pattern, sorted by the
+    pattern (as an integer in base q + 1 when it fits, else bytewise on the items × raters matrix when
+    that has at most ``dense_cells`` cells); with too many raters for either, every item is its own
     pattern, in sorted item-id order. Raters are numbered in sorted-id order, so the patterns and their
-    order do not depend on the order of the rows. Anonymous counts: the distinct count rows (sorted).
+    order do not depend on the order of the rows. Anonymous counts, or raters who labelled an item
+    more than once (``duplicates="keep"``): the distinct count rows (sorted), no rater identity.
     """
     counts = np.asarray(ratings.counts)
     q = counts.shape[1]
-    if not ratings.has_raters:
-        rows, _, mult = unique_rows(counts[counts.sum(axis=1) > 0])
+    has = counts.sum(axis=1) > 0
+    if not ratings.has_raters or _duplicates(ratings):
+        rows, _, mult = unique_rows(counts[has])
         return Patterns(rows.astype(float), mult.astype(float), None, 0)
     item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     used = np.flatnonzero(np.bincount(rater, minlength=len(ratings.raters)) > 0)
     used = used[sorted_ids(ratings.raters[used])]  # raters in sorted-id order: canonical patterns
     new_rater = np.full(len(ratings.raters), -1, dtype=np.int64)
     new_rater[used] = np.arange(len(used))
-    rater = new_rater[rater]
     r = len(used)
-    has = counts.sum(axis=1) > 0
     n = int(has.sum())
+    if (
+        r * np.log2(q + 1.0) < 52
+    ):  # a pattern as one integer, exact in float64: no items × raters matrix
+        # digit (label + 1) at the rater's place; one lookup per label (few full-size temporaries)
+        place = np.where(new_rater >= 0, (q + 1.0) ** np.maximum(new_rater, 0), 0.0)
+        digit = place[:, None] * np.arange(1.0, q + 1.0)[None, :]
+        code = rater.astype(np.int64) * q + label
+        key = np.bincount(item, weights=digit.ravel()[code], minlength=len(counts))
+        key = key[has].astype(np.int64)
+        span = int((q + 1) ** r)
+        if span <= 4 * n + 2**16:
+            mult_all = np.bincount(key, minlength=span)
+            uniq = np.flatnonzero(mult_all)
+            mult = mult_all[uniq]
+        else:
+            uniq, mult = np.unique(key, return_counts=True)
+        pat: np.ndarray = (uniq[:, None] // ((q + 1) ** np.arange(r, dtype=np.int64))) % (q + 1) - 1
+        return _from_matrix(pat, mult, q, r)
+    rater = new_rater[rater]
     if n * r <= dense_cells:
         mat = np.full((len(counts), r), -1, dtype=np.int16 if q < 32_000 else np.int32)
         mat[item, rater] = label
         mat = np.ascontiguousarray(mat[has])
-        if r * np.log2(q + 1.0) < 62:  # each pattern as one integer: much faster than sorting rows
-            key = (mat.astype(np.int64) + 1) @ ((q + 1) ** np.arange(r, dtype=np.int64))
-        else:
-            key = mat.view(np.dtype((np.void, mat.dtype.itemsize * r))).ravel()
-        _, first, mult = np.unique(key, return_index=True, return_counts=True)
-        pat: np.ndarray = mat[first]
-        rows = counts[np.flatnonzero(has)[first]].astype(float)
-        where = np.argwhere(pat >= 0)
-        cols = where[:, 1] * q + pat[where[:, 0], where[:, 1]]
-        onehot = sp.csr_matrix(
-            (np.ones(len(where)), (where[:, 0], cols)), shape=(len(pat), r * q), dtype=float
-        )
-        return Patterns(rows, mult.astype(float), onehot, r)
+        rowkey = mat.view(np.dtype((np.void, mat.dtype.itemsize * r))).ravel()
+        _, first, mult = np.unique(rowkey, return_index=True, return_counts=True)
+        return _from_matrix(mat[first], mult, q, r)
     order = sorted_ids(ratings.items)
     order = order[has[order]]
     position = np.full(len(counts), -1, dtype=np.int64)
@@ -103,6 +113,29 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
         (np.ones(len(item)), (position[item], rater * q + label)), shape=(n, r * q), dtype=float
     )
     return Patterns(counts[order].astype(float), np.ones(n), onehot, r)
+
+
+def _duplicates(ratings: Any, cells: int = 2**26) -> bool:
+    """Whether some rater labelled some item more than once (a Ratings read with duplicates='keep')."""
+    item = np.asarray(ratings.item_codes, dtype=np.int64)
+    if len(item) < 2:
+        return False
+    pairs = item * len(ratings.raters) + ratings.rater_codes
+    span = len(ratings.items) * len(ratings.raters)
+    if span <= cells:
+        return bool(np.bincount(pairs, minlength=span).max() > 1)
+    return len(np.unique(pairs)) < len(pairs)
+
+
+def _from_matrix(pat: np.ndarray, mult: np.ndarray, q: int, r: int) -> Patterns:
+    """Patterns from their patterns × raters label matrix (−1: no label)."""
+    rows = np.stack([(pat == c).sum(axis=1) for c in range(q)], axis=1).astype(float)
+    where = np.argwhere(pat >= 0)
+    cols = where[:, 1] * q + pat[where[:, 0], where[:, 1]]
+    onehot = sp.csr_matrix(
+        (np.ones(len(where)), (where[:, 0], cols)), shape=(len(pat), r * q), dtype=float
+    )
+    return Patterns(rows, np.asarray(mult, dtype=float), onehot, r)
 
 
 def conger_estimates(

@@ -98,8 +98,9 @@ def _weights(weights: Any, scale: str, classes: tuple[Any, ...], values: np.ndar
     return check_weight_matrix(weights, classes), "custom"
 
 
-def _which(coefficients: Any, named: int) -> tuple[list[str], list[str]]:
-    """The coefficient ids to compute (canonical names) and notes on the ones left out."""
+def _which(coefficients: Any, named: int, why: str) -> tuple[list[str], list[str]]:
+    """The coefficient ids to compute (canonical names) and notes on the ones left out; ``named`` is
+    the number of named raters (0 when rater identity is unknown, and ``why`` says why)."""
     notes: list[str] = []
     if coefficients is None:
         chosen = [c for c in COEFFICIENTS if c not in ("cohen_kappa", "conger_kappa")]
@@ -109,8 +110,7 @@ def _which(coefficients: Any, named: int) -> tuple[list[str], list[str]]:
             chosen.insert(1, "conger_kappa")
         else:
             notes.append(
-                "Cohen's and Conger's κ are not computed: they need named raters, and these "
-                "ratings are anonymous counts"
+                f"Cohen's and Conger's κ are not computed: they need named raters, and {why}"
             )
         return chosen, notes
     if isinstance(coefficients, str):
@@ -122,8 +122,8 @@ def _which(coefficients: Any, named: int) -> tuple[list[str], list[str]]:
     for c in asked:
         if c in ("cohen_kappa", "conger_kappa") and named == 0:
             raise InputError(
-                f"coefficients={c!r} needs named raters, but these ratings are anonymous counts; "
-                "read them in long format (item, rater, label) or leave it out"
+                f"coefficients={c!r} needs named raters, but {why}; read the ratings in long format "
+                "(item, rater, label, one label per rater and item) or leave it out"
             )
         if c == "cohen_kappa" and named != 2:
             raise InputError(
@@ -271,13 +271,12 @@ def agreement(
             r, values, scale, weights, coefficients, why, level, b, seed_, benchmark, opts
         )
     w, wname = _weights(weights, scale, classes, values)
-    named = 0
-    if r.has_raters:
-        named = int((np.bincount(r.rater_codes, minlength=len(r.raters)) > 0).sum())
-    which, notes = _which(coefficients, named)
-    dense_cells = max(opts.memory // 16, 1)
-    pats = patterns(r, dense_cells=dense_cells)
+    pats = patterns(r, dense_cells=max(opts.memory // 16, 1))
     _check_data(r, pats)
+    why = "these ratings are anonymous counts"
+    if r.has_raters and pats.onehot is None:
+        why = "some raters labelled an item more than once (duplicates='keep')"
+    which, notes = _which(coefficients, pats.raters if pats.onehot is not None else 0, why)
     metric = (
         None if scale == "ordinal" else metric_weights(krippendorff_metric(scale, values, None))
     )
