@@ -128,6 +128,7 @@ def compute(
     rep_matrix = np.column_stack([reps[_count_id(c)] for c in which]) if b else np.zeros((0, 0))
     return AgreementResult(
         coefficients=tuple(rows),
+        classes=tuple(str(c) for c in r.classes),
         weights=wname,
         values=tuple(float(v) for v in design.values),
         items=int(n),
@@ -149,7 +150,6 @@ def _common(
     """The result's fields that do not depend on how the coefficients were computed."""
     return {
         "scale": scale,
-        "classes": tuple(str(c) for c in r.classes),
         "level": level,
         "bootstrap": b,
         "seed": seed,
@@ -233,6 +233,7 @@ def from_values(
         )
     return AgreementResult(
         coefficients=(row,),
+        classes=(),
         weights="",
         values=(),
         items=int(n),

@@ -19,8 +19,17 @@ Where the definitions differ between references, both are here under their own n
   weights). They agree on nominal, interval and ratio data with the default weights; on Krippendorff's
   2011 ordinal example they give 0.815 and 0.834.
 
-Data with many classes (interval scores with many distinct values) are refused before any q × q table
-is allocated beyond ``AgreementOptions.memory``, with one sentence saying what to change.
+* Standard errors: Gwet's (irrCAC's raw-data formulas, which divide by n − 1; his contingency-table
+  formulas divide by n, so for two raters without missing labels they are smaller by √((n − 1)/n)).
+  For α, Gwet's 2021 revision of irrCAC (item terms centred on p'_a, the exact linearisation); the
+  CRAN release and the Python port centre them on p_a (0.14557 against 0.14548 on Gwet's
+  cac.raw4raters). Krippendorff's ordinal metric moves with the data, so its α gets the full delta
+  method (the Handbook has no formula for it).
+
+Classes and values: every coefficient works on classes (a q × q weight table). Interval or ordinal data
+with more distinct values than ``AgreementOptions.memory`` allows q × q tables for get Krippendorff's α
+from the values instead (memory grows with the labels), and a note says the others need classes; other
+data with too many classes are refused, in one sentence, before anything of size q² is allocated.
 """
 
 from __future__ import annotations

@@ -129,7 +129,8 @@ class AgreementResult(Result):
         One row per coefficient, in a fixed order; ``result["fleiss_kappa"]`` picks one.
     scale : str
         The measurement scale; ``weights`` the weights of the κ family; ``classes`` the classes in
-        order (as strings) and ``values`` the numbers the weights and metrics use.
+        order (as strings) and ``values`` the numbers the weights and metrics use (both empty when α
+        was computed from the values, which may be many).
     items, pairable_items, raters, labels : int
         Items with a label, items with two or more, named raters (``None`` for anonymous counts),
         labels.
