@@ -1,0 +1,200 @@
+"""The agreement family at scale: every coefficient on 10^6 items × 5 raters, humanly against the
+reference packages in the same process and run — `krippendorff` for α at each scale, `irrCAC` (the
+Python port of Gwet's R package) for percent agreement, Conger's and Fleiss' κ, AC1/AC2 and
+Brennan–Prediger, with their standard errors.
+
+Each library gets the data in its own input form, built from the same long arrays (item, rater, label):
+``Ratings.from_long`` for humanly, the raters × items matrix for `krippendorff`, the items × raters
+DataFrame for irrCAC. Two timings per coefficient, best of ``--repeat``:
+
+* *call*: the input built once beforehand, one coefficient per call — humanly's ``agreement(...,
+  coefficients=[name], bootstrap=0)`` (estimate, Gwet's standard error, t interval, p-value and
+  benchmark readings) against the reference call that gives the same numbers;
+* *end to end*: building the library's input from the long arrays, then the call.
+
+The ratio columns are reference seconds over humanly seconds (> 1: humanly is faster). humanly's
+1,000-replicate bootstrap of the whole family is timed too (neither reference has one). irrCAC and
+krippendorff are GPL: used here and in the tests only, never imported by humanly.
+
+    python benchmarks/agreement_bench.py [--items 1000000] [--raters 5] [--classes 5] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import humanly
+from humanly.crowd.family import agreement
+
+
+def make_data(n: int, k: int, q: int, missing: float, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """Long arrays (item, rater, label in 1…q) of a 5-point-style study: each rater right with its own
+    accuracy, otherwise a neighbouring value; a share ``missing`` of the labels left out."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, q + 1, n)
+    accuracy = np.linspace(0.85, 0.65, k)
+    right = rng.random((n, k)) < accuracy
+    noise = np.clip(truth[:, None] + rng.choice([-1, 1], (n, k)), 1, q)
+    labels = np.where(right, truth[:, None], noise)
+    present = rng.random((n, k)) >= missing
+    present[:, :2] = True  # every item has two labels
+    item, rater = np.nonzero(present)
+    return item, rater, labels[item, rater]
+
+
+def best(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--items", type=int, default=1_000_000)
+    ap.add_argument("--raters", type=int, default=5)
+    ap.add_argument("--classes", type=int, default=5)
+    ap.add_argument("--missing", type=float, default=0.1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = ap.parse_args()
+
+    import krippendorff
+    from irrCAC.raw import CAC
+
+    item, rater, label = make_data(args.items, args.raters, args.classes, args.missing)
+
+    def humanly_input() -> humanly.Ratings:
+        return humanly.Ratings.from_long(item, rater, label)
+
+    def matrix_input() -> np.ndarray:
+        matrix = np.full((args.items, args.raters), np.nan)
+        matrix[item, rater] = label
+        return matrix
+
+    def frame_input() -> pd.DataFrame:
+        return pd.DataFrame(matrix_input(), columns=[f"r{j}" for j in range(args.raters)])
+
+    ratings = humanly_input()
+    frame = frame_input()
+    reliability = matrix_input().T
+    t_humanly = best(humanly_input, args.repeat)
+    t_matrix = best(lambda: matrix_input().T, args.repeat)
+    t_frame = best(frame_input, args.repeat)
+    categories = [float(c) for c in range(1, args.classes + 1)]
+
+    def irr(weights: str) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return CAC(frame, weights=weights, categories=categories)
+
+    cases: list[tuple[str, str, dict[str, Any], Callable[[], Any], str]] = [
+        (
+            "percent agreement",
+            "percent_agreement",
+            {},
+            lambda: irr("identity").bp(),
+            "irrCAC (pa of bp())",
+        ),
+        ("Conger's κ", "conger_kappa", {}, lambda: irr("identity").conger(), "irrCAC conger()"),
+        ("Fleiss' κ", "fleiss_kappa", {}, lambda: irr("identity").fleiss(), "irrCAC fleiss()"),
+        ("Gwet's AC1", "gwet_ac1", {}, lambda: irr("identity").gwet(), "irrCAC gwet()"),
+        (
+            "Gwet's AC2, ordinal weights",
+            "gwet_ac2",
+            {"scale": "ordinal"},
+            lambda: irr("ordinal").gwet(),
+            "irrCAC gwet()",
+        ),
+        ("Brennan–Prediger", "brennan_prediger", {}, lambda: irr("identity").bp(), "irrCAC bp()"),
+        (
+            "weighted κ, quadratic",
+            "fleiss_kappa",
+            {"scale": "interval"},
+            lambda: irr("quadratic").fleiss(),
+            "irrCAC fleiss()",
+        ),
+    ]
+    for scale in ("nominal", "ordinal", "interval", "ratio"):
+        cases.append(
+            (
+                f"Krippendorff's α, {scale}",
+                "krippendorff_alpha",
+                {"scale": scale},
+                lambda s=scale: krippendorff.alpha(
+                    reliability_data=reliability, level_of_measurement=s
+                ),
+                "krippendorff.alpha",
+            )
+        )
+    cases.append(
+        (
+            "Krippendorff's α, Gwet's ordinal weights",
+            "krippendorff_alpha_weighted",
+            {"scale": "ordinal"},
+            lambda: irr("ordinal").krippendorff(),
+            "irrCAC krippendorff()",
+        )
+    )
+
+    rows = []
+    print(
+        f"agreement on {args.items:,} items × {args.raters} raters, {args.classes} classes, "
+        f"{len(item):,} labels (best of {args.repeat}; ratio: reference seconds / humanly seconds)"
+    )
+    print(
+        f"building the inputs: humanly Ratings {t_humanly:.3f} s, krippendorff matrix "
+        f"{t_matrix:.3f} s, irrCAC DataFrame {t_frame:.3f} s"
+    )
+    head = ("coefficient", "humanly s", "ref s", "ratio", "e2e ratio")
+    print(f"{head[0]:44s} {head[1]:>10s} {head[2]:>8s} {head[3]:>7s} {head[4]:>10s}  reference")
+    for label, name, kwargs, reference, ref_name in cases:
+        mine = best(
+            lambda n=name, kw=kwargs: agreement(ratings, coefficients=[n], bootstrap=0, **kw),
+            args.repeat,
+        )
+        theirs = best(reference, args.repeat)
+        build = t_matrix if ref_name.startswith("krippendorff") else t_frame
+        e2e = (theirs + build) / (mine + t_humanly)
+        rows.append(
+            {
+                "coefficient": label,
+                "humanly_s": mine,
+                "reference_s": theirs,
+                "ratio": theirs / mine,
+                "end_to_end_ratio": e2e,
+                "reference": ref_name,
+            }
+        )
+        print(
+            f"{label:44s} {mine:10.3f} {theirs:8.3f} {theirs / mine:7.1f} {e2e:10.1f}  {ref_name}",
+            flush=True,
+        )
+    family = best(lambda: agreement(ratings, scale="ordinal", bootstrap=0), args.repeat)
+    boot = best(lambda: agreement(ratings, scale="ordinal", bootstrap=1000), 1)
+    print(f"{'the whole family (ordinal), no bootstrap':44s} {family:10.3f}")
+    print(f"{'the whole family (ordinal), 1,000 bootstraps':44s} {boot:10.3f}")
+    rows.append({"coefficient": "family, no bootstrap", "humanly_s": family})
+    rows.append({"coefficient": "family, 1000 bootstraps", "humanly_s": boot})
+    for key, what in (("ratio", "call"), ("end_to_end_ratio", "end to end")):
+        low = min(r[key] for r in rows if key in r)
+        verdict = "faster everywhere" if low > 1 else "NOT faster everywhere"
+        print(f"smallest ratio, {what}: {low:.1f}× ({verdict})")
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1)
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,381 @@
+"""The computation behind :func:`humanly.crowd.family.agreement`: point estimates, Gwet's variances,
+the bootstrap over items, and one :class:`~humanly.crowd.family_results.Coefficient` row per
+coefficient (with the definitions and the references each one matches).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._core.bootstrap import percentile_interval
+from .._core.rng import stream
+from ..errors import InputError
+from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
+from ._conger import Patterns, conger_estimates, conger_variance, sorted_ids
+from ._values import (
+    rank_value_variance,
+    value_alpha,
+    value_design,
+    value_replicates,
+    value_variance,
+)
+from .benchmarks import Interpretation, interpret, p_value, t_interval
+from .family_results import AgreementOptions, AgreementResult, Coefficient
+from .indices import paradox, two_raters
+
+__all__ = ["compute", "from_values"]
+
+_LABELS = {
+    "percent_agreement": "percent agreement",
+    "cohen_kappa": "Cohen's κ",
+    "conger_kappa": "Conger's κ",
+    "fleiss_kappa": "Fleiss' κ",
+    "fleiss_kappa_pooled": "Fleiss' κ, pooled shares",
+    "gwet_ac1": "Gwet's AC1",
+    "gwet_ac2": "Gwet's AC2",
+    "brennan_prediger": "Brennan–Prediger",
+    "krippendorff_alpha": "Krippendorff's α",
+    "krippendorff_alpha_weighted": "Krippendorff's α, Gwet's weights",
+}
+
+_DEFINITIONS = {
+    "percent_agreement": "agreeing pairs of labels per item, averaged over items with two or more "
+    "labels (Gwet 2014; irrCAC pa.coeff.raw)",
+    "cohen_kappa": "chance agreement from each rater's own class shares (Cohen 1960); with missing "
+    "labels Gwet's treatment: agreement over items both rated, each rater's shares over the items it "
+    "rated (irrCAC conger.kappa.raw with two raters)",
+    "conger_kappa": "chance agreement averaged over pairs of raters, each pair from the raters' own "
+    "class shares (Conger 1980; irrCAC conger.kappa.raw)",
+    "fleiss_kappa": "chance agreement from class shares per item, averaged over items (Fleiss 1971, "
+    "Gwet 2014 for missing labels; irrCAC fleiss.kappa.raw; statsmodels fleiss_kappa on full designs)",
+    "fleiss_kappa_pooled": "chance agreement from class shares pooled over all labels of items with two "
+    "or more labels (humanly inspect before 0.1; Krippendorff's chance model); equals fleiss_kappa on "
+    "full designs",
+    "gwet_ac1": "chance agreement T_w Σ π_k (1 − π_k) / (q (q − 1)) with per-item shares (Gwet 2008; "
+    "irrCAC gwet.ac1.raw)",
+    "brennan_prediger": "chance agreement T_w / q²: every class equally likely (Brennan & Prediger "
+    "1981; irrCAC bp.coeff.raw; statsmodels fleiss_kappa(method='randolph') on full designs)",
+    "krippendorff_alpha": "Krippendorff's α with his {scale} metric (Krippendorff 2011; the "
+    "krippendorff package)",
+    "krippendorff_alpha_weighted": "Krippendorff's α with Gwet's {weights} weights in place of "
+    "Krippendorff's metric (irrCAC krippen.alpha.raw with weights)",
+}
+
+_ALPHAS = ("krippendorff_alpha", "krippendorff_alpha_weighted")
+
+_INTERVAL_METHOD = (
+    "Gwet's analytic variance (linearisation conditional on the raters, over items; Gwet 2014, as in "
+    "irrCAC), t interval with n − 1 degrees of freedom, upper end capped at 1"
+)
+_BOOTSTRAP_METHOD = (
+    "percentile bootstrap over items (raters fixed): replicate i redraws the items from "
+    "humanly._core.rng.stream(seed, i) as multinomial counts over distinct label patterns in a "
+    "canonical order; undefined replicates are left out"
+)
+
+
+def _refuse(why: str, scale: str) -> InputError:
+    fix = (
+        "round the labels to fewer distinct values or raise the budget"
+        if scale != "nominal"
+        else "merge rare classes or raise the budget"
+    )
+    return InputError(f"ratings with scale={scale!r}: {why}; {fix}")
+
+
+def compute(
+    r: Any,
+    pats: Patterns,
+    design: CountDesign,
+    which: list[str],
+    wname: str,
+    scale: str,
+    level: float,
+    b: int,
+    seed: int,
+    benchmark: float,
+    opts: AgreementOptions,
+    notes: list[str],
+) -> AgreementResult:
+    """Point estimates, variances, bootstrap and rows of every coefficient in ``which``."""
+    count_which = tuple(_count_id(c) for c in which if _count_id(c) in COUNT_COEFFICIENTS)
+    feats = features(design)
+    est = estimates(pats.mult @ feats, design, count_which)
+    population = math.inf if opts.population is None else float(opts.population)
+    var = variances(design, est, count_which, population)
+    kappa_id = next((c for c in which if c in ("cohen_kappa", "conger_kappa")), None)
+    if kappa_id is not None:
+        assert pats.onehot is not None
+        sums = np.asarray(pats.onehot.T @ pats.mult)[None, :]
+        k, pe = conger_estimates(est["pa"], sums, pats.raters, design.weights)
+        est[kappa_id], est[f"pe_{kappa_id}"] = k, pe
+        var[kappa_id] = conger_variance(
+            pats, design.weights, float(est["pa"][0]), float(pe[0]), float(k[0]), population
+        )
+    reps = _replicates(pats, design, feats, count_which, kappa_id, b, seed, opts.memory)
+    n = float(pats.mult.sum())
+    n2 = float(pats.mult[pats.rows.sum(axis=1) >= 2].sum())
+    rows = []
+    for c in which:
+        rows.append(_row(c, est, var, reps, wname, scale, n, n2, level, benchmark, opts))
+    pair = _pair(r, design.q) if r.has_raters and pats.raters == 2 else None
+    shares = (pats.rows * pats.mult[:, None]).sum(axis=0)
+    shares = shares / shares.sum()
+    flag = _paradox(rows, est, r.classes, shares, pair, opts)
+    rep_matrix = np.column_stack([reps[_count_id(c)] for c in which]) if b else np.zeros((0, 0))
+    return AgreementResult(
+        coefficients=tuple(rows),
+        classes=tuple(str(c) for c in r.classes),
+        weights=wname,
+        values=tuple(float(v) for v in design.values),
+        items=int(n),
+        pairable_items=int(n2),
+        raters=pats.raters if r.has_raters else None,
+        labels=int((pats.rows.sum(axis=1) * pats.mult).sum()),
+        bootstrap_method=_BOOTSTRAP_METHOD if b else "no bootstrap (bootstrap=0)",
+        pair=pair,
+        paradox=flag,
+        notes=tuple(notes),
+        replicates=rep_matrix,
+        **_common(r, scale, level, b, seed, benchmark, opts),
+    )
+
+
+def _common(
+    r: Any, scale: str, level: float, b: int, seed: int, benchmark: float, opts: AgreementOptions
+) -> dict[str, Any]:
+    """The result's fields that do not depend on how the coefficients were computed."""
+    return {
+        "scale": scale,
+        "level": level,
+        "bootstrap": b,
+        "seed": seed,
+        "benchmark": benchmark,
+        "interval_method": _INTERVAL_METHOD,
+        "p_value_method": (
+            f"t test of coefficient = {benchmark:g} ({opts.alternative}), t = (estimate − "
+            f"{benchmark:g}) / standard error, n − 1 degrees of freedom"
+        ),
+        "options": opts,
+    }
+
+
+def from_values(
+    r: Any,
+    values: np.ndarray,
+    scale: str,
+    weights: Any,
+    coefficients: Any,
+    why: str,
+    level: float,
+    b: int,
+    seed: int,
+    benchmark: float,
+    opts: AgreementOptions,
+) -> AgreementResult:
+    """Krippendorff's α from the numeric values, when the classes are too many for q × q tables: the
+    other coefficients need classes, and ``why`` says so."""
+    if scale not in ("interval", "ordinal"):
+        raise _refuse(why, scale)
+    if weights is not None:
+        raise InputError(
+            f"weights={weights if isinstance(weights, str) else 'matrix'!r}: weighted coefficients "
+            f"need classes, and {why}; leave weights out to get Krippendorff's α from the values"
+        )
+    asked = (
+        ()
+        if coefficients is None
+        else (coefficients,)
+        if isinstance(coefficients, str)
+        else coefficients
+    )
+    if any(c != "krippendorff_alpha" for c in asked):
+        raise InputError(
+            f"coefficients={tuple(asked)!r}: only 'krippendorff_alpha' is computed from values, and "
+            f"{why}; round the labels to fewer distinct values for the others"
+        )
+    vd = value_design(r, values, scale)
+    two = vd.size >= 2
+    if not bool(two.any()):
+        raise InputError(
+            "ratings: no item has two labels; agreement needs items labelled by at least two raters"
+        )
+    alpha, pa, pe = value_alpha(vd)
+    population = math.inf if opts.population is None else float(opts.population)
+    est = {
+        "krippendorff_alpha": alpha,
+        "pa": pa,
+        "pa_krippendorff_alpha": pa,
+        "pe_krippendorff_alpha": pe,
+    }
+    var = {
+        "krippendorff_alpha": rank_value_variance(r, values, population)
+        if scale == "ordinal"
+        else value_variance(vd, population)
+    }
+    boot = scale == "interval" and b > 0
+    reps = {
+        "krippendorff_alpha": value_replicates(vd, b, seed, opts.memory) if boot else np.empty(0)
+    }
+    n, n2 = float(len(vd.size)), float(two.sum())
+    row = _row("krippendorff_alpha", est, var, reps, "", scale, n, n2, level, benchmark, opts)
+    notes = [
+        "percent agreement, κ, AC1/AC2, Brennan–Prediger and α with Gwet's weights are not "
+        f"computed: they need classes, and {why}; Krippendorff's α is computed from the values"
+    ]
+    if scale == "ordinal" and b:
+        notes.append(
+            "the bootstrap interval of ordinal α is not computed from values: the mid-ranks change "
+            "with every replicate (round the labels to fewer values to get it)"
+        )
+    return AgreementResult(
+        coefficients=(row,),
+        classes=(),
+        weights="",
+        values=(),
+        items=int(n),
+        pairable_items=int(n2),
+        raters=None if not r.has_raters else int((np.bincount(r.rater_codes) > 0).sum()),
+        labels=int(vd.size.sum()),
+        bootstrap_method=(
+            "percentile bootstrap over items (raters fixed): replicate i draws how often each item "
+            "(sorted-id order) is drawn from humanly._core.rng.stream(seed, i)"
+            if boot
+            else "no bootstrap"
+        ),
+        pair=None,
+        paradox=None,
+        notes=tuple(notes),
+        replicates=reps["krippendorff_alpha"][:, None] if boot else np.zeros((0, 0)),
+        **_common(r, scale, level, b, seed, benchmark, opts),
+    )
+
+
+def _count_id(c: str) -> str:
+    return "gwet_ac" if c == "gwet_ac1" else c
+
+
+def _replicates(
+    pats: Patterns,
+    design: CountDesign,
+    feats: np.ndarray,
+    count_which: tuple[str, ...],
+    kappa_id: str | None,
+    b: int,
+    seed: int,
+    memory: int,
+) -> dict[str, np.ndarray]:
+    """Bootstrap replicates of every coefficient: replicate i draws the multiplicities of the distinct
+    patterns from ``stream(seed, i)`` (multinomial: the law of resampling the items), and a block of
+    replicates is one product with the features."""
+    names = [*count_which, *([kappa_id] if kappa_id else [])]
+    out = {name: np.empty(b) for name in names}
+    if b == 0:
+        return out
+    n = round(float(pats.mult.sum()))
+    p = pats.mult / pats.mult.sum()
+    q = design.q
+    cells = len(p) + feats.shape[1] + 3 * pats.raters * q + (4 * q * q if design.ordinal else 0)
+    block = int(max(1, min(b, (memory // 8) // (8 * cells))))
+    for start in range(0, b, block):
+        stop = min(b, start + block)
+        m = np.stack([stream(seed, i).multinomial(n, p) for i in range(start, stop)]).astype(float)
+        est = estimates(m @ feats, design, count_which)
+        for name in count_which:
+            out[name][start:stop] = est[name]
+        if kappa_id is not None:
+            assert pats.onehot is not None
+            sums = np.asarray(pats.onehot.T @ m.T).T
+            out[kappa_id][start:stop] = conger_estimates(
+                est["pa"], sums, pats.raters, design.weights
+            )[0]
+    return out
+
+
+def _row(
+    c: str,
+    est: dict[str, np.ndarray],
+    var: dict[str, float],
+    reps: dict[str, np.ndarray],
+    wname: str,
+    scale: str,
+    n: float,
+    n2: float,
+    level: float,
+    benchmark: float,
+    opts: AgreementOptions,
+) -> Coefficient:
+    key = _count_id(c)
+    name = "gwet_ac2" if c == "gwet_ac1" and wname != "identity" else c
+    estimate = float(est[key][0])
+    se = math.sqrt(var[key]) if math.isfinite(var[key]) and var[key] >= 0 else math.nan
+    items = n2 if key in ("fleiss_kappa_pooled", *_ALPHAS) else n
+    df = (n2 if key == "fleiss_kappa_pooled" else n) - 1.0
+    chance = float(est[f"pe_{key}"][0]) if f"pe_{key}" in est else 0.0
+    agree = float(est.get(f"pa_{key}", est["pa"])[0])
+    weights = wname
+    if key == "krippendorff_alpha":
+        weights = f"krippendorff {scale} metric"
+    definition = _DEFINITIONS[c].format(scale=scale, weights=wname)
+    boot = percentile_interval(reps[key], level)
+    readings: tuple[Interpretation, ...] = ()
+    if key != "percent_agreement":
+        readings = tuple(interpret(estimate, se, s, level) for s in opts.scales)
+    return Coefficient(
+        name=name,
+        label=_LABELS[name],
+        weights=weights,
+        definition=definition,
+        estimate=estimate,
+        agreement=agree,
+        chance=chance,
+        standard_error=se,
+        interval=t_interval(estimate, se, df, level),
+        bootstrap_interval=boot,
+        p_value=p_value(estimate, se, df, benchmark, opts.alternative),
+        items=int(items),
+        interpretations=readings,
+    )
+
+
+def _pair(r: Any, q: int) -> Any:
+    """The two raters' q × q table over the items both labelled, and its indices."""
+    used = np.flatnonzero(np.bincount(r.rater_codes, minlength=len(r.raters)) > 0)
+    used = used[sorted_ids(r.raters[used])]  # the first rater in sorted-id order gives the rows
+    first = np.full(r.n_items, -1, dtype=np.int64)
+    second = np.full(r.n_items, -1, dtype=np.int64)
+    a = r.rater_codes == used[0]
+    first[r.item_codes[a]] = r.label_codes[a]
+    second[r.item_codes[~a]] = r.label_codes[~a]
+    both = (first >= 0) & (second >= 0)
+    table = np.bincount(first[both] * q + second[both], minlength=q * q).reshape(q, q)
+    return two_raters(table, (str(r.raters[used[0]]), str(r.raters[used[1]])))
+
+
+def _paradox(
+    rows: list[Coefficient],
+    est: dict[str, np.ndarray],
+    classes: tuple[Any, ...],
+    shares: np.ndarray,
+    pair: Any,
+    opts: AgreementOptions,
+) -> Any:
+    by_name = {row.name: row for row in rows}
+    kappa = by_name.get("cohen_kappa") or by_name.get("fleiss_kappa") or by_name.get("conger_kappa")
+    if kappa is None:
+        return None
+    ac = by_name.get("gwet_ac1") or by_name.get("gwet_ac2")
+    return paradox(
+        kappa=kappa.estimate,
+        kappa_name=kappa.name,
+        agreement=float(est["pa"][0]),
+        chance=kappa.chance,
+        classes=classes,
+        shares=shares,
+        gwet_ac=ac.estimate if ac is not None else math.nan,
+        pair=pair,
+        thresholds=(opts.paradox_agreement, opts.paradox_kappa),
+    )
