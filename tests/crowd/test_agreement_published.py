@@ -68,7 +68,7 @@ def _two_raters(table: np.ndarray) -> humanly.Ratings:
 
 def _raw4raters() -> humanly.Ratings:
     """irrCAC's cac.raw4raters (Gwet's Handbook): 12 units × 4 raters with missing labels."""
-    stacked = irr_datasets.raw_4raters().stack()
+    stacked = irr_datasets.raw_4raters().stack().dropna()  # pandas 3 keeps NaN in stack()
     units = [unit for unit, _ in stacked.index]
     raters = [rater for _, rater in stacked.index]
     return humanly.Ratings.from_long(units, raters, [int(v) for v in stacked])

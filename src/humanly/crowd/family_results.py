@@ -157,7 +157,7 @@ class AgreementResult(Result):
     >>> res = agreement(r, bootstrap=0)
     >>> [c.name for c in res.coefficients][:3]
     ['percent_agreement', 'fleiss_kappa', 'fleiss_kappa_pooled']
-    >>> res.to_frame().loc["fleiss_kappa", "estimate"].round(3)
+    >>> float(res.to_frame().loc["fleiss_kappa", "estimate"].round(3))
     0.625
 
     References
