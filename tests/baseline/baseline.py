@@ -1,0 +1,115 @@
+"""The numbers-unchanged check of the 0.1.0 reset (issue 23): the JSON every command printed before the
+reset (``outputs/``, recorded by ``record.py`` at commit d31f6eb) against what the new command prints.
+
+The reset renames keys, flags and the order of positional data; it changes no number. :func:`compare`
+checks that every number, boolean and string of the recorded output is in the new output, under its new
+path (``renames``: regular expressions on the old path, applied in order), with the same value — floats
+to 1e-12 relative (the arithmetic is the same; only a 1 − level in place of α may move the last bit).
+Paths that hold no longer-printed values are named in ``skip`` with the reason beside them in the test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUTPUTS = HERE / "outputs"
+DATA = HERE.parents[2] / "shared" / "data"
+
+RTE = DATA / "snow2008_rte" / "rte.standardized.tsv"
+TEMP = DATA / "snow2008_temp" / "temp.standardized.tsv"
+WSD = DATA / "snow2008_wsd" / "wsd.standardized.tsv"
+PRODUCT = DATA / "product" / "answer.csv"
+TRUTH = DATA / "product" / "truth.csv"
+WIKI = DATA / "wiki_attack_se" / "wiki_attack_labels_and_predictor.csv"
+CRED = DATA / "credbank_se" / "credweb.csv"
+SNOW = ["--item-col", "orig_id", "--rater-col", "!amt_worker_ids", "--label-col", "response"]
+
+
+def old(name: str) -> Any:
+    """The output recorded for case ``name`` before the reset."""
+    return json.loads((OUTPUTS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def leaves(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Every scalar of a JSON value by path: ``a.b[2].c``."""
+    out: dict[str, Any] = {}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(leaves(v, f"{prefix}.{k}" if prefix else str(k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.update(leaves(v, f"{prefix}[{i}]"))
+    else:
+        out[prefix] = value
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+    if isinstance(a, int) and not isinstance(a, bool) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+    return bool(a == b)
+
+
+def compare(
+    name: str,
+    new: Any,
+    renames: Iterable[tuple[str, str]] = (),
+    skip: Iterable[str] = (),
+    strings: bool = False,
+) -> None:
+    """Assert that every number and boolean (and with ``strings`` every string) recorded for ``name``
+    is in ``new`` under its renamed path with the same value."""
+    renames = list(renames)
+    skip_res = [re.compile(s) for s in skip]
+    now = leaves(new)
+    missing, changed = [], []
+    for path, value in leaves(old(name)).items():
+        if value is None or (isinstance(value, str) and not strings):
+            continue
+        if any(s.search(path) for s in skip_res):
+            continue
+        target = path
+        for pattern, replacement in renames:
+            target = re.sub(pattern, replacement, target)
+        if target not in now:
+            missing.append(f"{path} → {target}")
+        elif not _same(value, now[target]):
+            changed.append(f"{path} → {target}: {value!r} became {now[target]!r}")
+    assert not missing and not changed, (
+        f"{name}: {len(missing)} recorded values without a new path, {len(changed)} changed\n"
+        + "\n".join(missing[:20] + changed[:20])
+    )
+
+
+def simulated(folder: Path) -> dict[str, Path]:
+    """The simulated studies of the record (fixed seeds; the generators are unchanged), written with
+    today's flags: oracle crowd ``o``, running-example urn ``u``, budget pair ``p``."""
+    runs = {
+        "o": ["simulate", "oracle", "-o", str(folder / "o.csv"), "--raters", "0.8,0.75,0.7,0.85",
+              "--models", "a=0.85,b=0.75", "--items", "300", "--seed", "1"],
+        "u": ["simulate", "urn", "--preset", "running-example", "-o", str(folder / "u.csv"),
+              "--items", "300", "--seed", "2"],
+        "p": ["simulate", "pair", "-o", str(folder / "p.csv"), "--items", "400", "--m", "3",
+              "--p", "0.7", "--eps", "0.1", "--q", "0.75", "--seed", "3"],
+    }  # fmt: skip
+    for argv in runs.values():
+        if not Path(argv[argv.index("-o") + 1]).exists():
+            subprocess.run(
+                [sys.executable, "-m", "humanly", *argv], check=True, capture_output=True
+            )
+    return {k: folder / f"{k}.csv" for k in runs}
+
+
+def sibling(path: Path, kind: str) -> Path:
+    """``X.csv`` → ``X.<kind>.csv`` (predictions, gold, states)."""
+    return path.with_name(f"{path.stem}.{kind}{path.suffix}")
