@@ -183,3 +183,20 @@ def test_simulate_does_not_overwrite(tmp_path, cli):
     stamp = out.stat().st_mtime_ns
     res = cli("simulate", "pair", "-o", out, "--p", "0.8", "--eps", "0.05", "--q", "0.7")
     assert res.exit_code == 2 and "--force" in res.stderr and out.stat().st_mtime_ns == stamp
+
+
+def test_bidirectional_controls_never_reach_the_terminal(cli, tmp_path) -> None:
+    """A right-to-left override in a model's name is taken out of what the CLI prints (issue 26)."""
+    import pandas as pd
+
+    ratings = tmp_path / "r.csv"
+    pd.DataFrame(
+        {"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"], "label": [0, 0, 1, 1]}
+    ).to_csv(ratings, index=False)
+    preds = tmp_path / "p.csv"
+    pd.DataFrame(
+        {"item": [1, 2], "model": ["m\u202eexe", "m\u202eexe"], "prediction": [0, 1]}
+    ).to_csv(preds, index=False)
+    res = cli("inspect", ratings, "--predictions", preds, "--bootstrap", 0)
+    assert res.exit_code == 0, res.stderr
+    assert "\u202e" not in res.stdout and "mexe" in res.stdout

@@ -201,3 +201,25 @@ def test_methods_text_may_be_one_paragraph_several_or_a_mapping(monkeypatch) -> 
     assert paragraphs["certify"] == "One." and paragraphs["certify-2"] == "Two."
     assert paragraphs["plan-pilot"] == "P." and paragraphs["inspect"] == data.METHODS_TEXT
     assert next(iter(paragraphs)) == "inspect"
+
+
+def test_bidirectional_controls_in_names_are_neutralised() -> None:
+    """A right-to-left override in a model's name (or the title) cannot reorder how the page reads:
+    the page, its cards and its tables hold no bidirectional control character (issue 26)."""
+    rlo = "\u202e"
+    name = f"model{rlo}gnp.exe"
+    v = Verdict("certify", f"{name} is not certified.", name, "not certified", "certify")
+    report = hand_made_report(
+        (
+            Section("certify", "Certify", (f"About {name}.",), verdicts=(v,)),
+            Section("methods", "Methods", ("m",), paragraph_ids=("methods-certify",)),
+        ),
+        models=(name,),
+        title=f"humanly report · {name}",
+    )
+    visible = visible_text(report.html())
+    for control in ("\u202a", "\u202b", "\u202c", "\u202d", rlo, "\u2066", "\u2067", "\u2068",
+                    "\u2069", "\u200e", "\u200f", "\u061c"):  # fmt: skip
+        assert control not in visible
+    assert "modelgnp.exe is not certified." in visible and "<h3" in visible
+    assert report.title == "humanly report · modelgnp.exe"

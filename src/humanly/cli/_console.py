@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["clean", "new_table", "note", "print_json", "show", "stderr", "stdout"]
 
 _WHITESPACE = re.compile(r"[\t\n\r\v\f]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# control characters, and the bidirectional controls that would reorder the text around them
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def clean(value: object) -> str:

@@ -7,6 +7,8 @@ so they show the same numbers): ``None``, NaN and infinities become "—" and th
 'S = — [—, 0.91]; information gain'
 >>> clean_text("inf", protected={"inf"})  # a model named "inf" keeps its name
 'inf'
+>>> clean_text("model\u202egnp.exe")  # a right-to-left override cannot reorder the page
+'modelgnp.exe'
 """
 
 from __future__ import annotations
@@ -19,7 +21,27 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DASH", "DASH_NOTE", "cell_text", "clean_text", "has_dash", "number_text"]
+__all__ = [
+    "BIDI_CONTROLS",
+    "DASH",
+    "DASH_NOTE",
+    "cell_text",
+    "clean_text",
+    "has_dash",
+    "neutral",
+    "number_text",
+]
+
+#: The invisible characters that change the direction of the text around them (embeddings,
+#: overrides, isolates and marks): in a user's name they could make the page read otherwise than it
+#: says, so they are taken out of every string the page and the exports show.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral(text: str) -> str:
+    """``text`` without bidirectional control characters (:data:`BIDI_CONTROLS`)."""
+    return BIDI_CONTROLS.sub("", text)
+
 
 DASH = "—"
 
@@ -39,7 +61,8 @@ _NONFINITE = re.compile(
 
 def clean_text(text: str, protected: Collection[str] = ()) -> str:
     """``text`` with every "nan"/"inf" number replaced by "—" (names in ``protected``, the models'
-    names, are kept as they are)."""
+    names, are kept as they are), and without bidirectional control characters (:func:`neutral`)."""
+    text = neutral(text)
     if text in protected:
         return text
     return _NONFINITE.sub(lambda m: m.group(0) if m.group(0) in protected else DASH, text)

@@ -41,7 +41,10 @@ class Report:
 
     @property
     def title(self) -> str:
-        return self.study.title
+        """The page's title, without bidirectional control characters."""
+        from ._cells import neutral
+
+        return neutral(self.study.title)
 
     @property
     def models(self) -> tuple[str, ...]:

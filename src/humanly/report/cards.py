@@ -19,7 +19,7 @@ import dataclasses
 import re
 from collections.abc import Collection, Iterable, Sequence
 
-from ._cells import clean_text
+from ._cells import clean_text, neutral
 from .verdicts import Verdict
 
 __all__ = ["STUDY_TITLE", "TOPIC_LABELS", "Card", "CardLine", "build_cards", "status_tone"]
@@ -110,7 +110,9 @@ def build_cards(
             for v in vs
         )
 
-    cards = [Card(f"verdict-{i}", m, m, lines(by_model[m])) for i, m in enumerate(order, 1)]
+    cards = [
+        Card(f"verdict-{i}", neutral(m), m, lines(by_model[m])) for i, m in enumerate(order, 1)
+    ]
     if None in by_model:
         cards.append(Card("verdict-study", STUDY_TITLE, None, lines(by_model[None])))
     return tuple(cards)
