@@ -165,3 +165,63 @@ def test_demo_export_path_checked_before_any_work(cli, tmp_path: Path) -> None:
     res = cli("demo", "-o", tmp_path / "demo", "--export", a_file)
     assert res.exit_code == 2 and "--export" in res.stderr and "is a file" in res.stderr
     assert not (tmp_path / "demo").exists()
+
+
+@pytest.mark.parametrize(
+    ("paths", "said"),
+    [
+        (["-o", "{t}/out/r.html", "--export", "{t}/out/r.html"], "is the -o file"),
+        (["-o", "{t}/out/e/r.html", "--export", "{t}/out/e"], "lies in the --export folder"),
+        (["-o", "{t}/out/r.html", "--save-results", "{t}/out/e/s.json", "--export", "{t}/out/e"],
+         "lies in the --export folder"),
+        (["-o", "{t}/out/r.html", "--save-results", "{t}/out/r.html"], "*.json"),
+    ],
+)  # fmt: skip
+def test_outputs_that_would_clash_are_refused_before_any_work(
+    cli, xss_files, tmp_path: Path, paths: list[str], said: str
+) -> None:
+    """`report -o out/r.html --export out/r.html` wrote the page, then refused the export after the
+    work (issue 26): every output path is checked first, and nothing is written."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "e").mkdir()
+    args = [a.replace("{t}", str(tmp_path)) for a in paths]
+    res = cli("report", xss_files["ratings"], "--predictions", xss_files["predictions"], *args)
+    assert res.exit_code == 2 and said in res.stderr and res.stdout == ""
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == ["e"]
+
+
+def test_a_stopped_export_leaves_the_folder_as_it_was(
+    report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export is written in a temporary folder and published in one step: stopped half way (here
+    by an error while drawing a figure), it leaves neither a partial folder nor hidden files."""
+    from humanly.report import export as export_mod
+
+    calls = {"n": 0}
+    real = export_mod._figure_files
+
+    def stop_on_second(folder, stem, fig):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(folder, stem, fig)
+
+    monkeypatch.setattr(export_mod, "_figure_files", stop_on_second)
+    with pytest.raises(KeyboardInterrupt):
+        report.export(tmp_path / "paper")
+    assert list(tmp_path.iterdir()) == []  # no folder, no .paper.*.tmp
+    old = tmp_path / "kept"
+    old.mkdir()
+    (old / "mine.txt").write_text("keep")
+    calls["n"] = 0
+    with pytest.raises(KeyboardInterrupt):
+        report.export(old, force=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
+    assert [p.name for p in old.iterdir()] == ["mine.txt"]
+    monkeypatch.setattr(export_mod, "_figure_files", real)
+    done = report.export(old, force=True)
+    assert (old / "mine.txt").read_text() == "keep" and set(done.files) <= {
+        p.name for p in old.iterdir()
+    }
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]

@@ -39,9 +39,9 @@ from types import FrameType
 
 from ..errors import InputError
 
-__all__ = ["OutputExists", "atomic_path", "exit_on_signals", "require_writable"]
+__all__ = ["OutputExists", "atomic_folder", "atomic_path", "exit_on_signals", "require_writable"]
 
-#: temporary files of writes in progress (removed at interpreter exit if still there)
+#: temporary files and folders of writes in progress (removed at interpreter exit if still there)
 _LIVE: set[Path] = set()
 
 
@@ -94,6 +94,60 @@ def atomic_path(
         _LIVE.discard(tmp)
 
 
+@contextmanager
+def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary folder beside ``target``; when the block succeeds, publish its files as
+    ``target`` in one step: a new folder is the temporary one renamed; an existing folder keeps the
+    files of other names it holds (hard-linked into the new one) and is swapped for it with two
+    renames. On any exit the temporary folder (and a swapped-out old one) is removed, so a stopped
+    export leaves the old folder or the new one, never a part of one, and no hidden files.
+
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> with atomic_folder(base / "out") as tmp:
+    ...     _ = (tmp / "a.csv").write_text("1")
+    >>> sorted(p.name for p in base.iterdir()), (base / "out" / "a.csv").read_text()
+    (['out'], '1')
+    """
+    final = Path(target)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
+    old = final.parent / f"{tmp.name}.old"
+    _LIVE.update((tmp, old))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~_umask())
+        if not final.exists():
+            os.rename(tmp, final)
+            return
+        for existing in final.iterdir():
+            if not (tmp / existing.name).exists() and existing.is_file():
+                _copy_or_link(existing, tmp / existing.name)
+        os.rename(final, old)
+        os.rename(tmp, final)
+    finally:
+        for path in (tmp, old):
+            _remove_tree(path)
+            _LIVE.discard(path)
+
+
+def _copy_or_link(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        import shutil
+
+        shutil.copy2(source, target)
+
+
+def _remove_tree(path: Path) -> None:
+    if path.is_dir():
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -129,7 +183,7 @@ def _publish(tmp: Path, final: Path, overwrite: bool) -> None:
 @atexit.register
 def _remove_live() -> None:
     for path in list(_LIVE):
-        path.unlink(missing_ok=True)
+        _remove_tree(path)
     _LIVE.clear()
 
 

@@ -127,6 +127,7 @@ def report_command(
         from ..report.export import check_export_folder
 
         check_export_folder(export, force=force, option="--export")
+    _distinct_outputs(out, save_results, export)
     result = _saved(from_file, study, states) if from_file is not None else None
     if result is None:
         result = _analyze(study, seed, bootstrap, states)
@@ -147,6 +148,28 @@ def report_command(
     if done is not None:
         lines.append(f"export: {len(done.files)} files in {done.folder} (index: {done.index})")
     ui.lines(lines)
+
+
+def _distinct_outputs(out: Path, save_results: Path | None, export: Path | None) -> None:
+    """Refuse, before any work, outputs that would overwrite one another: the page, the saved
+    results and the export folder must be different paths, and the files must not lie in the export
+    folder (it is published whole)."""
+    files = [("-o", out)] + ([("--save-results", save_results)] if save_results else [])
+    if len(files) == 2 and files[0][1].resolve() == files[1][1].resolve():
+        raise InputError(f"-o and --save-results are the same file {out}; give two names")
+    if export is None:
+        return
+    folder = export.resolve()
+    for option, path in files:
+        where = path.resolve()
+        if where == folder:
+            raise InputError(
+                f"--export {export} is the {option} file; give the export folder another name"
+            )
+        if folder in where.parents:
+            raise InputError(
+                f"{option} {path} lies in the --export folder {export}; write it outside that folder"
+            )
 
 
 def _analyze(study: StudyOptions, seed: int, bootstrap: int, states: Path | None) -> StudyResult:

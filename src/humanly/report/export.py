@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._core.atomic import atomic_path, require_writable
+from .._core.atomic import atomic_folder, require_writable
 from .._core.result import Result
 from ..data import InputError
 from ._cells import DASH_NOTE
@@ -186,11 +186,12 @@ def check_export_folder(path: Path, *, force: bool, option: str = "folder") -> N
 
 
 def _write(folder: Path, name: str, data: str | bytes) -> str:
-    with atomic_path(folder / name) as tmp:
-        if isinstance(data, bytes):
-            tmp.write_bytes(data)
-        else:
-            tmp.write_text(data, encoding="utf-8", newline="\n")
+    """One file of the (temporary, not yet published) export folder."""
+    path = folder / name
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8", newline="\n")
     return name
 
 
@@ -221,32 +222,34 @@ def _verdicts_csv(report: Report) -> str:
 
 def export_report(report: Report, folder: str | os.PathLike[str], *, force: bool = False) -> Export:
     """Write the report's tables, figures and verdicts into ``folder`` (created if its parent exists)
-    with an index ``README.txt``; see the module docstring for names and formats."""
+    with an index ``README.txt``; see the module docstring for names and formats. The files are
+    written into a temporary folder beside ``folder`` and published in one step
+    (:func:`humanly._core.atomic.atomic_folder`): a stopped export leaves the folder as it was."""
     from .render import section_views
 
     out = Path(folder)
     check_export_folder(out, force=force)
-    out.mkdir(exist_ok=True)
     index: list[tuple[str, str]] = []  # (files, what)
     files: list[str] = []
     version = report.reproducibility.get("humanly_version", "")
-    if report.cards():
-        files.append(_write(out, "verdicts.csv", _verdicts_csv(report)))
-        index.append(("verdicts.csv", "the verdict cards, one sentence per row"))
-    for view in section_views(report):
-        if view.id == "methods":
-            continue
-        for t in view.tables:
-            head = f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
-            names = [_write(out, f"{t.id}.csv", _csv(t))]
-            names.append(_write(out, f"{t.id}.tex", latex_table(t, header=head)))
-            files += names
-            index.append((", ".join(names), f"{view.title} — table: {t.caption}"))
-        for fid, fig in view.figures:
-            names = _figure_files(out, fid, fig)
-            files += names
-            index.append((", ".join(names), f"{view.title} — figure: {fig.caption}"))
-    files.append(_write(out, "README.txt", _readme(report, index)))
+    with atomic_folder(out) as tmp:
+        if report.cards():
+            files.append(_write(tmp, "verdicts.csv", _verdicts_csv(report)))
+            index.append(("verdicts.csv", "the verdict cards, one sentence per row"))
+        for view in section_views(report):
+            if view.id == "methods":
+                continue
+            for t in view.tables:
+                head = f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
+                names = [_write(tmp, f"{t.id}.csv", _csv(t))]
+                names.append(_write(tmp, f"{t.id}.tex", latex_table(t, header=head)))
+                files += names
+                index.append((", ".join(names), f"{view.title} — table: {t.caption}"))
+            for fid, fig in view.figures:
+                names = _figure_files(tmp, fid, fig)
+                files += names
+                index.append((", ".join(names), f"{view.title} — figure: {fig.caption}"))
+        files.append(_write(tmp, "README.txt", _readme(report, index)))
     return Export(out, tuple(files))
 
 
