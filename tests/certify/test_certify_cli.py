@@ -181,14 +181,14 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     assert d["n_items"] == 800 and d["raters"]["k"] == 10
     o = d["oracle"]
     # Snow et al.: single label ≈ 0.73 and the majority ≈ 0.90 correct
-    assert o["average_annotator"] == pytest.approx(0.729, abs=0.002)
+    assert o["average_rater"] == pytest.approx(0.729, abs=0.002)
     assert o["aggregate_accuracy"] == pytest.approx(0.897, abs=0.002)
     assert all(o["held"].values())
     assert {a["name"] for a in o["assumptions"]} == {
         "theorem1_positive_correlation",
         "theorem3:pred",
     }
-    assert d["upper_bound"]["empirical"] >= o["average_annotator"]
+    assert d["upper_bound"]["empirical"] >= o["average_rater"]
     human = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile)
     assert human.exit_code == 0
     assert "validation against gold (800 items)" in human.stdout

@@ -69,7 +69,7 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
                     label=f"true accuracy {name} (gold)",
                 )
         ax.axhline(
-            result.oracle.average_annotator,
+            result.oracle.average_rater,
             color="0.35",
             ls=":",
             lw=1.2,
@@ -88,7 +88,7 @@ def plot_confidence(
 ) -> Any:
     """S(t_u) = 1 − δ_u − δ_l (Theorem 7, eq. 38) over the admissible range t_u ∈ [0, (L_N − τ)² − U_N²]
     for each model, under the result's bound (:meth:`CertifyResult.confidence_curve`); markers at the
-    HMS and OMS choices, and the lines S = 0 and S = 1 − α, labelled. The y-axis shows all of S,
+    HMS and OMS choices, and the lines S = 0 and S = level, labelled. The y-axis shows all of S,
     negative values included (a negative S is no evidence, not a probability).
 
     >>> from humanly.certification import certify_summary
@@ -110,8 +110,8 @@ def plot_confidence(
             ax.plot([cc.hms_t_u], [cc.hms], "s", color=c, ms=4.5, mfc="white")
         if cc.oms is not None:
             ax.plot([cc.oms_t_u], [cc.oms], "o", color=c, ms=5)
-    level = 1 - result.alpha
-    ax.axhline(level, color="0.35", ls="--", lw=1, label=f"1 − α = {level:g} (certified above)")
+    level = result.level
+    ax.axhline(level, color="0.35", ls="--", lw=1, label=f"level {level:g} (certified above)")
     ax.axhline(0.0, color="0.35", ls=":", lw=1, label="S = 0 (no evidence below)")
     if drawn:
         ax.plot([], [], "s", color="0.35", mfc="white", ms=4.5, label="HMS choice of t_u")

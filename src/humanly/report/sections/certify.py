@@ -34,15 +34,15 @@ METHODS_TEXT = (
     "wrong). Finite-sample bounds use Hoeffding's inequality (Theorems 5 and 6). The confidence "
     "S = 1 − δ_u − δ_l (Theorem 7) that the model beats the average rater by at least a margin τ "
     "(τ = 0 unless stated) is reported with the heuristic split (HMS) and maximised over the "
-    "admissible range t_u ∈ [0, (L_N − τ)² − U_N²] (OMS). A model is certified when S_OMS ≥ 1 − α "
-    "(α = 0.05). S is a union bound and can be negative: then the finite-sample deviations at this N "
-    "do not fit inside the margin, reported as 'no evidence (S < 0)', not as a probability; when "
-    "L_N ≤ U_N + τ no t_u is admissible, S is not defined and the model is 'not applicable' (not "
-    "superhuman by these bounds, which does not show it is worse). The items needed are the smallest number "
-    "of test items, labelled by the same crowd, at which the same L_N and U_N would be certified. With "
-    "gold labels, each assumption of Table 2 is reported as a difference with a 95% interval (normal "
-    "approximation over items): 'consistent', or 'evidence against at 95%' when the interval excludes "
-    "what the assumption allows."
+    "admissible range t_u ∈ [0, (L_N − τ)² − U_N²] (OMS). A model is certified when S_OMS reaches "
+    "the level (0.95 unless stated). S is a union bound and can be negative: then the finite-sample "
+    "deviations at this N do not fit inside the margin, reported as 'no evidence (S < 0)', not as "
+    "a probability; when L_N ≤ U_N + τ no t_u is admissible, S is not defined and the model is 'not "
+    "applicable' (not superhuman by these bounds, which does not show it is worse). The items needed "
+    "are the smallest number of test items, labelled by the same crowd, at which the same L_N and "
+    "U_N would be certified. With gold labels, each assumption of Table 2 is reported as a "
+    "difference with a 95% interval (normal approximation over items): 'consistent', or 'evidence "
+    "against at 95%' when the interval excludes what the assumption allows."
 )
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
@@ -145,7 +145,7 @@ def _models_table(res: CertifyResult) -> Table:
             )
         )
     caption = (
-        f"Models (Hoeffding bound, α = {res.alpha:g}{tau}); the verdict rests on U_N = {used} = "
+        f"Models (Hoeffding bound, level {res.level:g}{tau}); the verdict rests on U_N = {used} = "
         f"{ub.upper:.4f}, the columns under {o} give the verdict under the other upper bound"
     )
     return Table(caption, headers, tuple(rows))
@@ -163,7 +163,7 @@ def _gold_tables(res: CertifyResult) -> list[Table]:
 
     uppers = {"theoretical_upper": "U⁽ᵗ⁾", "empirical_upper": "U⁽ᵉ⁾", "finite_upper": "finite U"}
     rows: list[tuple[str, str | None, str]] = [
-        ("the average rater", _f(o.average_annotator), held(uppers, True)),
+        ("the average rater", _f(o.average_rater), held(uppers, True)),
         (f"the {res.aggregate or 'aggregate'} label", _f(o.aggregate_accuracy), ""),
     ]
     for name, acc in o.models.items():
@@ -260,7 +260,7 @@ def _figures(res: CertifyResult, colors: Mapping[str, str] | None) -> list[Figur
             Figure.from_matplotlib(
                 plot_confidence(res, colors=colors),
                 "Confidence S(t_u) = 1 − δ_u − δ_l over the admissible range of t_u; squares mark "
-                f"HMS, dots OMS; S = 0 and the level 1 − α = {1 - res.alpha:g} are drawn. S below 0 "
+                f"HMS, dots OMS; S = 0 and the level {res.level:g} are drawn. S below 0 "
                 "is no evidence (the deviations exceed the margin), not a probability.",
             )
         )

@@ -135,11 +135,12 @@ def _main(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
             f"rater's upper bound U_N = {up}{beyond} (margin {format_number(m.margin, sign=True)}) "
             f"with confidence {_s_vs(e.confidence, '≥', level)} ({bound}, {n})."
         )
-        if not m.superhuman_simultaneous and len(result.models) > 1:
+        per_model = result.simultaneous.level_per_model
+        if not m.superhuman_simultaneous and len(result.models) > 1 and per_model is not None:
             k = len(result.models)
             text += (
                 f" Taken together with the other {k - 1} model{'s' if k > 2 else ''} it is not "
-                f"certified (union bound: S ≥ 1 − α/{k} for all at once)."
+                f"certified (union bound: S ≥ {per_model:g} for all {k} at once)."
             )
         return text
     head = f"{m.model} is not certified" + ("" if tau == 0 else f" {_claim(tau)}")
@@ -222,7 +223,7 @@ def _gold(result: CertifyResult, m: ModelCertificate) -> str:
         return ""
     text = (
         f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
-        f"the average rater's {format_number(o.average_annotator)}"
+        f"the average rater's {format_number(o.average_rater)}"
     )
     against = [a for a in o.assumptions if a.status == "evidence against at 95%"]
     for a in against:
@@ -262,7 +263,7 @@ def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
             if s >= 0
             else "no evidence (S < 0)"
         )
-        e = Evidence(status, "", s, 1 - result.alpha, m.margin - result.tau, m.n, m.items_needed)
+        e = Evidence(status, "", s, result.level, m.margin - result.tau, m.n, m.items_needed)
     sentence = (
         f"{_main(result, m, e)} {_other(result, m, e.status == 'certified')}{_gold(result, m)}"
     )
