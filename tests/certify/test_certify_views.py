@@ -326,3 +326,22 @@ def test_curve_figure_labels_every_line(copycat) -> None:
     assert not any(lab.startswith("_") for lab in labels)  # no unlabelled line
     assert "true accuracy strong (gold)" in labels and "true average rater (gold)" in labels
     assert ax.get_legend().get_bbox_to_anchor().y1 < ax.get_window_extent().y0
+
+
+def test_the_joint_verdict_reads_the_level_per_model_from_the_result() -> None:
+    """Certified alone (S = 0.963 ≥ 0.95) but not with the other model: the union bound needs
+    S ≥ 1 − (1 − level)/M = 0.975, the result's ``simultaneous.level_per_model``."""
+    from humanly.certification import certify_summary
+    from humanly.report.verdicts.certify import verdicts
+
+    res = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"])
+    a = res.model("a")
+    assert a.superhuman and not a.superhuman_simultaneous
+    assert res.simultaneous.level_per_model == 0.975 and res.simultaneous.superhuman == ("b",)
+    sentence = verdicts(res)[0].sentence
+    assert (
+        "Taken together with the other 1 model it is not certified (union bound: for all 2 claims "
+        "to hold at once at level 0.95, each needs S ≥ 0.975)." in sentence
+    )
+    strict = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"], level=0.9)
+    assert strict.simultaneous.level_per_model == 0.95 and strict.model("a").superhuman_simultaneous

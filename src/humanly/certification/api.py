@@ -20,8 +20,8 @@ from .certificate import Settings, model_certificate, simultaneous
 from .curves import bound_curve, curve_k_max
 from .lower import Aggregate, aggregate_of, hard_predictions, lower_samples
 from .options import CertifyOptions
-from .oracle import oracle_check
-from .results import BoundCurve, CertifyResult, ModelCertificate
+from .oracle import OracleCheck, oracle_check
+from .results import BoundCurve, CertifyResult, ModelCertificate, UpperBound
 from .upper import UpperPart, upper_bound
 
 __all__ = ["certify"]
@@ -45,74 +45,59 @@ def certify(
 ) -> CertifyResult:
     """Certify models against a crowd: is each model more accurate than the average rater?
 
-    Bounds the average rater's oracle accuracy from above (U_N, Theorems 1 and 5), each model's from
-    below (L_N, its agreement with the crowd's aggregate label, Theorems 3 and 6), and turns the gap
-    into the confidence S that the model beats the average rater (Theorem 7, HMS and OMS). Each
-    certificate also carries the items that would certify the same L_N and U_N, the verdict as data
-    (``evidence``) and the verdict under both upper bounds (``by_upper``: U⁽ᵉ⁾ and the U⁽ᵗ⁾ Theorem 1
-    proves); ``upper_bound.lemma2`` checks Lemma 2's condition and the advice of more raters than
-    classes. Gold labels only validate: the certificate never uses them.
+    Bounds the average rater's oracle accuracy from above (U_N, Theorems 1 and 5) and each model's
+    from below (L_N, its agreement with the crowd's aggregate label, Theorems 3 and 6), and turns the
+    gap into the confidence S that the model beats the average rater (Theorem 7, HMS and OMS), with
+    the items that would certify it and the verdict under both upper bounds (``by_upper``).
 
     Parameters
     ----------
     ratings : Ratings, DataFrame, path or Study
-        The crowd's labels (a long DataFrame or a file is read by :func:`humanly.read_ratings`); a
-        :class:`~humanly.data.Study` brings its predictions and gold (then give neither again).
+        The crowd's labels; a :class:`~humanly.data.Study` brings its predictions and gold (then give
+        neither again).
     predictions : Predictions, dict, Series, DataFrame or array, optional
-        The models' outputs: a :class:`~humanly.data.Predictions`, a dict model → Series (labels or
-        positive-class probabilities) or DataFrame (one probability column per class) indexed by item
-        id, an array in the ratings' item order, or one such value alone. Probabilities count as
-        their argmax. Without predictions only the upper bound is computed.
+        The models' outputs (labels, or probabilities counted as their argmax): a
+        :class:`~humanly.data.Predictions`, a dict model → Series or DataFrame indexed by item id, an
+        array in the ratings' item order, or one such value alone. Without them only U_N is computed.
     gold : Gold, Series or array, optional
-        Oracle labels for any subset of the items, for validation: true accuracies, whether the
-        bounds held, and Table 2's assumption checks with 95% intervals.
+        Oracle labels for any subset of the items, for validation only (true accuracies, whether the
+        bounds held, Table 2's assumptions with 95% intervals).
     raters : {"slots", "named"}
         ``"slots"``: the average rater is a random one of an item's raters, each item with its own
-        K = its number of labels (ragged designs item by item; items with < 2 labels leave the upper
-        bound). ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair over the items both labelled.
+        K (ragged designs item by item). ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair.
     aggregate : {"plurality", "soft", "weighted", "dawid_skene"} or aggregator
-        The crowd's label for L_N: the plurality (a tie among classes T gives credit 1/|T| when the
-        model predicts one of them), the item's label distribution (``soft``; credit = the
-        probability it gives the model's label), the same with raters weighted by their agreement
-        with the others (``weighted``), the posterior mode of a Dawid–Skene fit (``dawid_skene``), or
-        an object with crowd-kit's ``fit_predict`` (e.g. ``crowdkit.aggregation.MMSR()``), whose
-        labels are a hard aggregate.
+        The crowd's label for L_N: the plurality (a tie among T classes gives credit 1/|T|), the
+        label distribution (``soft``), the same with raters weighted by their agreement
+        (``weighted``), the Dawid–Skene posterior mode, or an object with crowd-kit's ``fit_predict``.
     bound : {"hoeffding", "bernstein", "exact"}
         The concentration bound of the verdict: Hoeffding (the paper's), empirical Bernstein, or
-        Bernstein for U_N² and Clopper–Pearson for L_N (ties broken at random with ``seed``). Every
-        certificate's ``by_bound`` reports all three.
+        Bernstein for U_N² and Clopper–Pearson for L_N. ``by_bound`` reports all three.
     upper : {"empirical", "theoretical"}
         U_N: U⁽ᵉ⁾ (eq. 8, the paper's choice) or U⁽ᵗ⁾ (eq. 2).
     level : float
         A model is certified (``superhuman``) when its S_OMS ≥ level (default 0.95).
     tau : float
-        Every confidence is for "the model beats the average rater by at least τ" (Theorem 7,
-        eq. 29; default 0, the paper's "beats").
+        Every confidence is that the model beats the average rater by at least τ (Theorem 7).
     curve : bool
-        Also compute the bounds for k = 1 … K raters (Fig. 3). Slots mode is exact; named mode
-        enumerates rater subsets up to ``options.curve_subsets``, else samples that many.
+        Also compute the bounds for k = 1 … K raters (Fig. 3).
     seed : int or None
-        The seed of the exact bound's tie-breaks and of the named curve's sampled subsets.
+        The seed of the exact bound's tie-breaks and of the named curve's sampled rater subsets.
     missing : {"error", "drop"}
-        Predictions or gold for unrated items, or rated items without them, are an error, or
-        ``"drop"`` keeps the items both have (everything is joined by item id).
+        Ids that do not match (everything is joined by item id) are an error, or only the items
+        both have are kept.
     options : CertifyOptions, optional
-        The rarer knobs: ``delta`` of the reported finite-sample bounds (default (1 − level)/2) or
-        fixed deviations ``t_u``/``t_l``, the paper's OMS gradient ascent (``oms_steps``,
-        ``oms_lr``), the curve's ``curve_subsets`` and ``curve_max_k``, and dask (``workers``,
-        ``scheduler``, ``client``).
+        The rarer knobs: ``delta`` (default (1 − level)/2) or ``t_u``/``t_l`` of the reported
+        finite-sample bounds, the paper's OMS ascent, the curve's subsets and largest k, dask.
 
     Returns
     -------
     CertifyResult
-        The upper bounds, one certificate per model, the verdicts valid for all models at once, the
-        checks against gold and the curve.
+        The upper bounds, one certificate per model, the joint verdicts, the gold checks, the curve.
 
     Raises
     ------
     InputError
-        For inputs that cannot be read or joined (one sentence naming the file or parameter), fewer
-        than two labels on every item, and values out of range.
+        For inputs that cannot be read or joined, no item with two labels, values out of range.
     TypeError
         For a value of the wrong type, e.g. ``options`` that is not a :class:`CertifyOptions`.
 
@@ -133,27 +118,15 @@ def certify(
     """
     opts = checked_options(options)
     verdict = settings(bound=bound, level=level, options=opts, tau=tau)
-    aggregate_obj = None if isinstance(aggregate, str) else aggregate
     read = _options(raters, upper, aggregate, missing, seed)
     study = _joined(ratings, predictions, gold, read.missing)
     up = upper_bound(study.ratings, read.raters, read.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
-    agg = aggregate_of(study.ratings, read.aggregate if aggregate_obj is None else aggregate_obj)
+    agg = aggregate_of(study.ratings, read.aggregate if isinstance(aggregate, str) else aggregate)
     certs, tails_l, notes_l = _certificates(study.ratings, hard, agg, up, verdict, read.seed)
-    if read.aggregate == "weighted" and not study.ratings.has_raters:
-        notes_l.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
     gold_codes = None if study.gold is None else study.gold.codes.astype(np.int64)
-    oracle = None
-    if study.gold is not None and gold_codes is not None:
-        oracle = oracle_check(
-            study.ratings, gold_codes, agg, hard, read.raters, up.bound, certs, verdict.bound,
-            source=study.gold.source,
-        )  # fmt: skip
-    points, notes_c = (
-        _curve(study.ratings, hard, gold_codes, read, opts, up.bound.agreement_matrix)
-        if curve
-        else (None, ())
-    )
+    oracle = _oracle(study, gold_codes, agg, hard, read.raters, up, certs, verdict.bound)
+    points, notes_c = _curve(curve, study.ratings, hard, gold_codes, read, opts, up.bound)
     return CertifyResult(
         n_items=study.ratings.n_items,
         raters=up.raters,
@@ -171,6 +144,24 @@ def certify(
         notes=(*up.notes, *notes_l, *notes_c),
         tau=verdict.tau,
         identical_labels=_identical(hard),
+    )
+
+
+def _oracle(
+    study: Study,
+    gold: np.ndarray | None,
+    agg: Aggregate,
+    hard: dict[str, np.ndarray],
+    raters: str,
+    up: UpperPart,
+    certs: tuple[ModelCertificate, ...],
+    bound: str,
+) -> OracleCheck | None:
+    """The checks against gold (``None`` without gold)."""
+    if study.gold is None or gold is None:
+        return None
+    return oracle_check(
+        study.ratings, gold, agg, hard, raters, up.bound, certs, bound, source=study.gold.source
     )
 
 
@@ -261,19 +252,25 @@ def _certificates(
         )
         for x in samples
     )
+    if agg.name == "weighted" and not ratings.has_raters:
+        notes.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
     return certs, {x.model: x.tails[verdict.bound] for x in samples}, notes
 
 
 def _curve(
+    curve: bool,
     ratings: Ratings,
     hard: dict[str, np.ndarray],
     gold: np.ndarray | None,
     read: _Options,
     opts: CertifyOptions,
-    agreement: np.ndarray | None = None,
+    ub: UpperBound,
 ) -> tuple[BoundCurve | None, Sequence[str]]:
-    """Fig. 3, with a note when only some items enter it; ``agreement`` is the named raters'
-    agreement matrix when the upper bound computed it."""
+    """Fig. 3 when asked for, with a note when only some items enter it; the named raters'
+    agreement matrix is reused from the upper bound ``ub`` when it computed one."""
+    if not curve:
+        return None, ()
+    agreement = ub.agreement_matrix
     k_max, notes = curve_k_max(ratings, read.raters, opts.curve_max_k)
     points = bound_curve(
         ratings,

@@ -36,9 +36,31 @@ def _series(values: list[float | None]) -> np.ndarray:
 
 
 def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None) -> Any:
-    """Fig. 3: U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average rater and each model's L_N against the aggregate of
-    k raters, for k = 1 … K; with gold, the true accuracies as dotted lines (each labelled).
+    """Fig. 3: the bounds against the number of raters k.
 
+    U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average rater and each model's L_N against the plurality of k raters,
+    for k = 1 … K; with gold, the true accuracies as dotted lines (each labelled). Draws the result's
+    ``curve`` only.
+
+    Parameters
+    ----------
+    result : CertifyResult
+        A certificate computed with ``curve=True``.
+    colors : mapping of str to str, optional
+        Model → colour (default :func:`~humanly.plots.model_colors` of the models drawn).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        6.4 in wide, the legend under the axes.
+
+    Raises
+    ------
+    InputError
+        When the result has no curve.
+
+    Examples
+    --------
     >>> from humanly import simulate
     >>> from humanly.certification import certify
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
@@ -86,11 +108,29 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
 def plot_confidence(
     result: CertifyResult, points: int = 400, *, colors: Mapping[str, str] | None = None
 ) -> Any:
-    """S(t_u) = 1 − δ_u − δ_l (Theorem 7, eq. 38) over the admissible range t_u ∈ [0, (L_N − τ)² − U_N²]
-    for each model, under the result's bound (:meth:`CertifyResult.confidence_curve`); markers at the
-    HMS and OMS choices, and the lines S = 0 and S = level, labelled. The y-axis shows all of S,
-    negative values included (a negative S is no evidence, not a probability).
+    """The confidence S(t_u) = 1 − δ_u − δ_l of each model (Theorem 7, eq. 38).
 
+    Over the admissible range t_u ∈ [0, (L_N − τ)² − U_N²], under the result's bound, from the
+    result's own :meth:`~humanly.certification.CertifyResult.confidence_curve`; markers at the HMS
+    and OMS choices, and the lines S = 0 and S = level, labelled. The y-axis shows all of S, negative
+    values included (a negative S is no evidence, not a probability).
+
+    Parameters
+    ----------
+    result : CertifyResult
+        A certificate.
+    points : int
+        Points per curve (default 400).
+    colors : mapping of str to str, optional
+        Model → colour (default :func:`~humanly.plots.model_colors` of the models drawn).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        6.4 in wide, the legend under the axes.
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> fig = plot_confidence(certify_summary([0.949, 0.971, 0.93], 0.939, 1821))  # BERT: S < 0
     >>> bool(fig.axes[0].get_ylim()[0] < -0.5)

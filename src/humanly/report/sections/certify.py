@@ -268,10 +268,26 @@ def _figures(res: CertifyResult, colors: Mapping[str, str] | None) -> list[Figur
 
 
 def certify_section(study: StudyResult, view: View) -> Section:
-    """Lay out ``study.certify`` (slots, plurality, Hoeffding, curve; margin τ): the upper bounds, each
-    model's verdict, the checks against gold, the figures and the verdict sentences; a one-sentence
+    """The certify section of the report, laid out from ``study.certify`` alone.
+
+    The upper bounds, each model's verdict, the checks against gold, the figures and the verdict
+    sentences (slots, plurality, Hoeffding, the curve, the study's level and margin τ); a one-sentence
     note when certify did not apply.
 
+    Parameters
+    ----------
+    study : StudyResult
+        The analysed study.
+    view : View
+        How the page shows it (the models' kinds and colours).
+
+    Returns
+    -------
+    Section
+        The section, its tables, figures and verdicts.
+
+    Examples
+    --------
     >>> from humanly import analyze, simulate
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
     >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=0)
@@ -317,13 +333,43 @@ def _headline_status(m: ModelCertificate | UpperVerdict) -> str:
 
 
 def certify_headline(study: StudyResult) -> str | None:
-    """One line for the terminal from ``study.certify``."""
+    """One line for the terminal from ``study.certify``.
+
+    Parameters
+    ----------
+    study : StudyResult
+        The analysed study.
+
+    Returns
+    -------
+    str or None
+        The line (``None`` when certify did not run).
+
+    Examples
+    --------
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> certify_headline(analyze(d.ratings, d.predictions, bootstrap=0)).split(";")[0]
+    'certify: average rater ≤ 0.787 (U⁽ᵉ⁾)'
+    """
     return certify_line(study.certify)
 
 
 def certify_line(res: CertifyResult | None) -> str | None:
     """One line for the terminal from a certify result.
 
+    Parameters
+    ----------
+    res : CertifyResult or None
+        A certificate.
+
+    Returns
+    -------
+    str or None
+        The line (``None`` without a result).
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> certify_line(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
     'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
