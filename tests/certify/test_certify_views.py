@@ -345,3 +345,43 @@ def test_the_joint_verdict_reads_the_level_per_model_from_the_result() -> None:
     )
     strict = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"], level=0.9)
     assert strict.simultaneous.level_per_model == 0.95 and strict.model("a").superhuman_simultaneous
+
+
+def _text(tables) -> str:  # type: ignore[no-untyped-def]
+    """What the terminal shows of command-line tables."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(record=True, width=120, file=io.StringIO())
+    for t in tables:
+        console.print(t.table)
+    return console.export_text()
+
+
+def test_a_result_read_back_from_its_json_draws_the_same_views(copycat) -> None:
+    """The views read result fields and result methods only: the result rebuilt from its JSON gives
+    the same sentences, terminal tables, confidence curves and figure data."""
+    import numpy as np
+
+    from humanly.certification import CertifyResult
+    from humanly.cli.certify_render import render
+    from humanly.plots.certify import plot_confidence, plot_curve
+    from humanly.report.sections.certify import certify_line
+
+    for bound in ("hoeffding", "exact"):
+        res = certify(copycat.ratings, copycat.predictions, copycat.gold, curve=True, bound=bound)
+        back = CertifyResult.from_dict(json.loads(res.to_json()))
+        assert [v.sentence for v in verdicts(back)] == [v.sentence for v in verdicts(res)]
+        assert certify_line(back) == certify_line(res)
+        assert _text(render(back)) == _text(render(res))
+        for m in res.models:
+            assert back.confidence_curve(m.model, points=30) == res.confidence_curve(
+                m.model, points=30
+            )
+        for draw in (plot_confidence, plot_curve):
+            lines_a = [ln.get_ydata() for ln in draw(res).axes[0].get_lines()]
+            lines_b = [ln.get_ydata() for ln in draw(back).axes[0].get_lines()]
+            assert len(lines_a) == len(lines_b) > 2
+            for a, b in zip(lines_a, lines_b, strict=True):
+                np.testing.assert_array_equal(np.asarray(a, float), np.asarray(b, float))

@@ -66,7 +66,7 @@ def certify(
         ``"slots"``: the average rater is a random one of an item's raters, each item with its own
         K (ragged designs item by item). ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair.
     aggregate : {"plurality", "soft", "weighted", "dawid_skene"} or aggregator
-        The crowd's label for L_N: the plurality (a tie among T classes gives credit 1/|T|), the
+        The crowd's label for L_N: the plurality (a tie among t classes gives credit 1/t), the
         label distribution (``soft``), the same with raters weighted by their agreement
         (``weighted``), the Dawid–Skene posterior mode, or an object with crowd-kit's ``fit_predict``.
     bound : {"hoeffding", "bernstein", "exact"}

@@ -85,7 +85,7 @@ class BoundCurve(tuple[BoundCurvePoint, ...]):
 
     Parameters
     ----------
-    points : iterable of BoundCurvePoint
+    iterable : iterable of BoundCurvePoint
         The points, k = 1, 2, …
 
     Examples
