@@ -12,8 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...certification import CertifyResult, ModelCertificate
-from ...certification.results import UpperVerdict
+from ...certification import CertifyResult, ModelCertificate, UpperVerdict
 from ...study import StudyResult
 from .._page import Figure, Section, Table, View
 from ..verdicts.certify import format_confidence, format_number, verdicts
