@@ -136,7 +136,7 @@ import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 import numpy as np
 from humanly import Predictions, Ratings
-from humanly.certification import certify
+from humanly.certification import CertifyOptions, certify
 rng = np.random.default_rng(0)
 R = 10_005  # issue 17.2: 10,005 named raters on one item, plus a small crowd on 199 others
 items = np.r_[np.zeros(R, int), np.repeat(np.arange(1, 200), 3)]
@@ -145,7 +145,7 @@ labels = rng.integers(0, 2, size=len(items))
 r = Ratings.from_long(items, raters, labels, classes=[0, 1])
 p = Predictions.from_arrays(r.items, {"m": rng.integers(0, 2, size=r.n_items)}, classes=[0, 1])
 t = time.perf_counter()
-certify(r, p, raters="named", curve=True, curve_subsets=20)
+certify(r, p, raters="named", curve=True, options=CertifyOptions(curve_subsets=20))
 took = time.perf_counter() - t
 with open("/proc/self/status") as f:
     peak = next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024

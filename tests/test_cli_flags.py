@@ -14,7 +14,7 @@ def test_parameters_become_flags() -> None:
     assert to_flags('pass missing="drop" to keep them', ROOT) == "pass --missing drop to keep them"
     assert to_flags("name it with item_col=", ROOT) == "name it with --item-col"
     assert (
-        to_flags("alpha=1.5: give a value in (0, 1)", ROOT) == "--alpha 1.5: give a value in (0, 1)"
+        to_flags("level=1.5: give a value in (0, 1)", ROOT) == "--level 1.5: give a value in (0, 1)"
     )
     assert (
         to_flags("headroom=True needs the abc combiner", ROOT)

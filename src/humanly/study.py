@@ -282,11 +282,11 @@ def _certify(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skip
         return certify(
             study.ratings,
             _usable(study.predictions),
-            gold=study.gold,
+            study.gold,
+            level=s.level,
+            tau=s.tau,
             curve=True,
             seed=s.seed,
-            tau=s.tau,
-            alpha=0.05 if s.level == 0.95 else 1.0 - s.level,
         )
     except InputError as exc:
         skipped.append(Skipped("certify", str(exc)))

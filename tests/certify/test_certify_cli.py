@@ -181,14 +181,14 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     assert d["n_items"] == 800 and d["raters"]["k"] == 10
     o = d["oracle"]
     # Snow et al.: single label ≈ 0.73 and the majority ≈ 0.90 correct
-    assert o["average_annotator"] == pytest.approx(0.729, abs=0.002)
+    assert o["average_rater"] == pytest.approx(0.729, abs=0.002)
     assert o["aggregate_accuracy"] == pytest.approx(0.897, abs=0.002)
     assert all(o["held"].values())
     assert {a["name"] for a in o["assumptions"]} == {
         "theorem1_positive_correlation",
         "theorem3:pred",
     }
-    assert d["upper_bound"]["empirical"] >= o["average_annotator"]
+    assert d["upper_bound"]["empirical"] >= o["average_rater"]
     human = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile)
     assert human.exit_code == 0
     assert "validation against gold (800 items)" in human.stdout
@@ -221,3 +221,45 @@ def test_upper_theoretical_switch(cli, sim_files) -> None:
     ub = r2.json()["upper_bound"]
     assert ub["upper"] == pytest.approx(ub["theoretical"]) and ub["theoretical"] > ub["empirical"]
     assert r2.json()["models"] == []
+
+
+def test_level_flag_options_and_retired_flags(cli, sim_files) -> None:
+    """0.1.0: --level (certified when S OMS ≥ level), the aggregates plurality and dawid_skene; the
+    flags the reset retired are refused, and the option flags reach CertifyOptions."""
+    data = [
+        "certify", sim_files["ratings"], "--predictions", sim_files["predictions"], "--json",
+    ]  # fmt: skip
+    strict = cli(*data, "--level", "0.999")
+    assert strict.exit_code == 0, strict.stderr
+    d = strict.json()
+    assert d["level"] == 0.999 and d["delta"] == pytest.approx(0.0005, abs=1e-15)
+    assert all(m["evidence"]["level"] == 0.999 for m in d["models"])
+    assert d["simultaneous"]["level_per_model"] == pytest.approx(1 - 0.001 / 2, abs=1e-15)
+    from humanly.certification import CertifyOptions, certify
+
+    s = simulate.oracle(
+        400, [0.8, 0.75, 0.7, 0.85, 0.8], n_classes=3, models={"strong": 0.95, "weak": 0.75}, seed=2
+    )
+    opts = CertifyOptions(delta=0.01, oms_steps=5, oms_lr=1e-3)
+    ref = certify(s.ratings, s.predictions, aggregate="dawid_skene", options=opts).to_dict()
+    via = cli(*data, "--aggregate", "dawid_skene", "--delta", "0.01", "--oms-steps", "5",
+              "--oms-lr", "1e-3")  # fmt: skip
+    assert via.exit_code == 0, via.stderr
+    got = via.json()
+    assert got["aggregate"] == "dawid_skene" and got["models"] == ref["models"]
+    for retired, value in (("--alpha", "0.05"), ("--annotators", "3")):
+        r = cli(*data, retired, value)
+        assert r.exit_code == 2 and retired in r.stderr and r.stdout == ""
+    for retired in ("majority", "dawid-skene"):
+        r = cli(*data, "--aggregate", retired)
+        assert r.exit_code == 2 and f"--aggregate {retired}" in r.stderr
+        assert "'plurality', 'soft', 'weighted', 'dawid_skene'" in r.stderr
+    r = cli(*data, "--level", "1.5")
+    assert r.exit_code == 2 and "--level 1.5" in r.stderr
+    r = cli(*data, "--oms-steps", "0")
+    assert r.exit_code == 2 and "--oms-steps 0" in r.stderr
+    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--bound", "chernoff")
+    assert r.exit_code == 2 and "--bound" in r.stderr and "hoeffding" in r.stderr
+    help_text = cli("certify", "--help").stdout
+    assert "--level" in help_text and "--alpha" not in help_text
+    assert "plurality|soft|weighted|dawid_skene" in help_text

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from humanly import InputError, Predictions, Ratings, simulate
 from humanly.certification import (
+    CertifyOptions,
     bernstein_tail,
     certify,
     clopper_pearson_tail,
@@ -47,7 +48,7 @@ def _brute_slots(rows: list[list[int]]) -> tuple[float, float]:
     return math.sqrt(np.mean(emp)), math.sqrt(np.mean(theo))
 
 
-def _brute_majority_credit(labs: list[int], pred: int, n_classes: int) -> float:
+def _brute_plurality_credit(labs: list[int], pred: int, n_classes: int) -> float:
     cnt = [labs.count(c) for c in range(n_classes)]
     top = max(cnt)
     tied = [c for c in range(n_classes) if cnt[c] == top]
@@ -77,7 +78,7 @@ def test_slots_and_named_match_brute_force() -> None:
     assert res.upper_bound.theoretical == pytest.approx(theo, abs=1e-12)
     low = np.mean(
         [
-            _brute_majority_credit([x for x in row if x >= 0], p, 3)
+            _brute_plurality_credit([x for x in row if x >= 0], p, 3)
             for row, p in zip(rows, pred, strict=True)
         ]
     )
@@ -204,12 +205,15 @@ def test_slots_curve_exact_against_subset_enumeration() -> None:
         for i in range(d.ratings.n_items):
             labs = [x for x in mat[i] if x >= 0]
             subs = list(itertools.combinations(labs, k))
-            per_item.append(np.mean([_brute_majority_credit(list(s), pred[i], 3) for s in subs]))
-            acc_item.append(np.mean([_brute_majority_credit(list(s), gold[i], 3) for s in subs]))
+            per_item.append(np.mean([_brute_plurality_credit(list(s), pred[i], 3) for s in subs]))
+            acc_item.append(np.mean([_brute_plurality_credit(list(s), gold[i], 3) for s in subs]))
         assert point.lower["strong"] == pytest.approx(np.mean(per_item), abs=1e-12)
         assert point.aggregate_accuracy == pytest.approx(np.mean(acc_item), abs=1e-12)
     # named curve with every subset enumerated gives the same L_N (complete design)
-    named = certify(d.ratings, d.predictions, raters="named", curve=True, curve_subsets=100)
+    named = certify(
+        d.ratings, d.predictions, raters="named", curve=True,
+        options=CertifyOptions(curve_subsets=100),
+    )  # fmt: skip
     for a, b in zip(res.curve, named.curve, strict=True):
         assert b.exact
         assert a.lower["strong"] == pytest.approx(b.lower["strong"], abs=1e-12)
@@ -234,7 +238,7 @@ def test_gold_checks_and_true_accuracies() -> None:
     d = _data(k=5, n=2000)
     res = certify(d.ratings, d.predictions, gold=d.gold, raters="named")
     o = res.oracle
-    assert o.average_annotator == pytest.approx(d.truth["average_annotator_accuracy"])
+    assert o.average_rater == pytest.approx(d.truth["average_annotator_accuracy"])
     assert o.models == pytest.approx(d.truth["model_accuracy"])
     names = [c.name for c in o.assumptions]
     assert names == ["theorem1_positive_correlation", "theorem3:strong", "theorem3:weak"]
@@ -269,8 +273,8 @@ def test_errors() -> None:
         certify(Ratings.from_long([0, 0, 1, 1, 2, 2], list("abcdef"), [0, 1, 0, 0, 1, 1]), preds)
     with pytest.raises(InputError, match="bound"):
         certify(disjoint, bound="chernoff")  # type: ignore[arg-type]
-    with pytest.raises(InputError, match="alpha"):
-        certify(disjoint, alpha=1.5)
+    with pytest.raises(InputError, match="level"):
+        certify(disjoint, level=1.5)
 
 
 def _no_overlap() -> Ratings:
@@ -305,15 +309,15 @@ def test_dawid_skene_aggregate_is_the_posterior_mode() -> None:
     from humanly.crowd.dawid_skene import dawid_skene
 
     d = simulate.oracle(300, [0.8, 0.7, 0.75], n_classes=2, models={"m": 0.9}, seed=8)
-    ds = certify(d.ratings, d.predictions, aggregate="dawid-skene")
-    assert ds.aggregate == "dawid-skene"
+    ds = certify(d.ratings, d.predictions, aggregate="dawid_skene")
+    assert ds.aggregate == "dawid_skene"
     # independently: the model's agreement with each item's most probable Dawid-Skene label
     mode = dawid_skene(d.ratings).posterior.argmax(axis=1)
     onehot = np.eye(2, dtype=np.int64)[mode]
     expected = plurality_credit(onehot, d.predictions.hard("m").astype(np.int64)).mean()
     assert ds.models[0].lower == pytest.approx(expected, abs=1e-15)
     with pytest.raises(InputError, match="named raters"):
-        certify(d.ratings.anonymous(), d.predictions, aggregate="dawid-skene")
+        certify(d.ratings.anonymous(), d.predictions, aggregate="dawid_skene")
 
 
 def test_aggregator_object_with_crowd_kit_interface() -> None:
@@ -353,7 +357,7 @@ def test_dawid_skene_labels_agree_with_crowd_kit() -> None:
     assert same.mean() >= 0.99
     # and crowd-kit's aggregator used directly as certify's aggregate
     res = certify(r, d.predictions, aggregate=aggregation.DawidSkene(n_iter=500, tol=1e-8))
-    ours_res = certify(r, d.predictions, aggregate="dawid-skene")
+    ours_res = certify(r, d.predictions, aggregate="dawid_skene")
     for a, b in zip(res.models, ours_res.models, strict=True):
         assert abs(a.lower - b.lower) <= 0.01
     assert len(res.models) == 1
@@ -425,7 +429,7 @@ def test_ragged_slots_upper_and_curve_population() -> None:
     for i in np.flatnonzero(n >= k_max):
         labs = [x for x in mat[i] if x >= 0]
         subs = list(itertools.combinations(labs, k_max))
-        vals.append(np.mean([_brute_majority_credit(list(t), pred[i], 2) for t in subs]))
+        vals.append(np.mean([_brute_plurality_credit(list(t), pred[i], 2) for t in subs]))
     assert res.curve[-1].lower["m"] == pytest.approx(np.mean(vals), abs=1e-12)
     with pytest.raises(InputError, match="no item has"):
-        certify(d.ratings, d.predictions, curve=True, curve_max_k=99)
+        certify(d.ratings, d.predictions, curve=True, options=CertifyOptions(curve_max_k=99))

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from humanly import simulate
-from humanly.certification import certify, coverage, population_values
+from humanly.certification import CertifyOptions, certify, coverage, population_values
 
 
 def test_population_values_match_a_large_simulation() -> None:
@@ -37,12 +37,19 @@ def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
     a = coverage(40, 60, delta=0.1, seed=7, chunk=10)
     d = simulate.oracle(200, [0.8, 0.7, 0.75, 0.6, 0.9, 0.85], models={"m": 0.9}, seed=3)
     # named curve with sampled rater subsets (C(6, 3) = 20 > 8): streams (seed, k)
-    c1 = certify(d.ratings, d.predictions, raters="named", curve=True, curve_subsets=8, seed=5)
+    c1 = certify(
+        d.ratings,
+        d.predictions,
+        raters="named",
+        curve=True,
+        seed=5,
+        options=CertifyOptions(curve_subsets=8),
+    )
     with dask_client(workers=2) as client:
         b = coverage(40, 60, delta=0.1, seed=7, chunk=10, client=client)
         c2 = certify(
-            d.ratings, d.predictions, raters="named", curve=True, curve_subsets=8, seed=5,
-            client=client,
+            d.ratings, d.predictions, raters="named", curve=True, seed=5,
+            options=CertifyOptions(curve_subsets=8, client=client),
         )  # fmt: skip
     assert a.to_dict() == b.to_dict()
     assert not math.isnan(a.mean_t["bernstein"]["t_u"])

@@ -1,8 +1,11 @@
 """certify() takes inputs as users hold them, joined by item id; bad arguments name their parameter;
-the typed results tabulate; the deprecated names still work for one release."""
+the typed results tabulate and read back from their JSON; the names retired by the 0.1.0 reset are
+gone."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -15,14 +18,30 @@ import humanly
 from humanly import InputError, simulate
 from humanly.certification import (
     BOUNDS,
+    AssumptionCheck,
+    AssumptionDetail,
     BoundCurvePoint,
+    BoundSummary,
+    CertifyOptions,
     CertifyResult,
+    Confidence,
+    ConfidenceCurve,
+    CoverageResult,
+    Evidence,
     FiniteBound,
+    JointConfidence,
+    Lemma2Check,
+    ModelCertificate,
+    OracleCheck,
     Raters,
+    Simultaneous,
+    UpperBound,
+    UpperVerdict,
     bernstein_tail,
     certify,
     certify_summary,
     clopper_pearson_tail,
+    coverage,
     hoeffding_tail,
 )
 
@@ -139,12 +158,33 @@ def small() -> Any:
 
 
 BAD = [
-    ("alpha", 0, InputError),
-    ("alpha", 1, InputError),
-    ("alpha", 1.5, InputError),
-    ("alpha", "0.05", TypeError),
+    ("level", 0, InputError),
+    ("level", 1, InputError),
+    ("level", 1.5, InputError),
+    ("level", "0.95", TypeError),
+    ("tau", -0.1, InputError),
+    ("tau", 1.0, InputError),
+    ("seed", -1, InputError),
+    ("seed", 1.5, TypeError),
+    ("bound", "chernoff", InputError),
+    ("aggregate", "mean", InputError),
+    ("upper", "max", InputError),
+    ("raters", "teams", InputError),
+    ("missing", "keep", InputError),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "error"), BAD)
+def test_bad_arguments_name_the_parameter(small, name: str, value, error: type) -> None:
+    with pytest.raises(error) as info:
+        certify(small.ratings, small.predictions, **{name: value})
+    assert str(info.value).startswith(f"{name}=")
+
+
+BAD_OPTIONS = [
     ("delta", 0.0, InputError),
     ("delta", 1.0, InputError),
+    ("delta", "0.05", TypeError),
     ("t_u", 0.0, InputError),
     ("t_u", -0.1, InputError),
     ("t_u", math.nan, InputError),
@@ -156,22 +196,45 @@ BAD = [
     ("oms_steps", 0, InputError),
     ("oms_lr", math.nan, InputError),
     ("oms_lr", 0.0, InputError),
-    ("seed", -1, InputError),
-    ("seed", 1.5, TypeError),
-    ("bound", "chernoff", InputError),
-    ("aggregate", "mean", InputError),
-    ("upper", "max", InputError),
-    ("raters", "teams", InputError),
-    ("missing", "keep", InputError),
     ("workers", 0, InputError),
 ]
 
 
-@pytest.mark.parametrize(("name", "value", "error"), BAD)
-def test_bad_arguments_name_the_parameter(small, name: str, value, error: type) -> None:
+@pytest.mark.parametrize(("name", "value", "error"), BAD_OPTIONS)
+def test_bad_options_name_the_field_when_made(name: str, value, error: type) -> None:
     with pytest.raises(error) as info:
-        certify(small.ratings, small.predictions, **{name: value})
+        CertifyOptions(**{name: value})
     assert str(info.value).startswith(f"{name}=")
+
+
+def test_options_are_typed(small) -> None:
+    with pytest.raises(TypeError, match="detla"):
+        CertifyOptions(detla=0.01)  # type: ignore[call-arg]
+    with pytest.raises(
+        TypeError, match=r"options=dict: give a humanly\.certification\.CertifyOptions"
+    ):
+        certify(small.ratings, small.predictions, options={"delta": 0.01})  # type: ignore[arg-type]
+    opts = CertifyOptions(curve_subsets=20.0, oms_steps=3.0, t_u=1)  # type: ignore[arg-type]
+    assert (opts.curve_subsets, opts.oms_steps, opts.t_u) == (20, 3, 1.0)
+    assert type(opts.curve_subsets) is int and type(opts.t_u) is float
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.delta = 0.1  # type: ignore[misc]
+    # (1 − level)/2 is the default δ, taken as written: level 0.95 gives 0.025, not 0.025000000000000022
+    assert certify(small.ratings, small.predictions).delta == 0.025
+    assert certify(small.ratings, small.predictions, level=0.9).delta == 0.05
+    given = certify(small.ratings, small.predictions, options=CertifyOptions(delta=0.01))
+    assert given.delta == 0.01 and given.upper_finite.delta == 0.01
+
+
+def test_a_study_carries_its_predictions_and_gold(small) -> None:
+    study = humanly.join(small.ratings, small.predictions, small.gold)
+    assert (
+        certify(study).to_dict() == certify(small.ratings, small.predictions, small.gold).to_dict()
+    )
+    with pytest.raises(InputError, match="ratings= is a Study"):
+        certify(study, small.predictions)
+    with pytest.raises(InputError, match="ratings= is a Study"):
+        certify(study, gold=small.gold)
 
 
 BAD_SUMMARY = [
@@ -185,12 +248,12 @@ BAD_SUMMARY = [
     ({"upper_kind": "max"}, "upper_kind=", InputError),
     ({"upper_kind": "theoretical"}, "upper_kind=", InputError),  # needs k
     ({"n_upper": 0}, "n_upper=", InputError),
-    ({"bound": "exact"}, "bound=", InputError),
-    ({"bound": "chernoff"}, "bound=", InputError),
-    ({"alpha": 2}, "alpha=", InputError),
-    ({"t_u": -1.0}, "t_u=", InputError),
-    ({"oms_steps": 0}, "oms_steps=", InputError),
+    ({"level": 2}, "level=", InputError),
+    ({"tau": 1.5}, "tau=", InputError),
+    ({"n_classes": 1}, "n_classes=", InputError),
     ({"models": ["a"]}, "models", InputError),
+    ({"options": CertifyOptions(curve_subsets=10)}, "options.curve_subsets", InputError),
+    ({"options": CertifyOptions(curve_max_k=3)}, "options.curve_max_k", InputError),
 ]
 
 
@@ -203,7 +266,8 @@ def test_bad_summary_arguments_name_the_parameter(change: dict, named: str, erro
 
 
 def test_good_edge_arguments_are_accepted(small) -> None:
-    res = certify(small.ratings, small.predictions, t_u=1.5, t_l=2.0, oms_steps=1, oms_lr=1e-3)
+    opts = CertifyOptions(t_u=1.5, t_l=2.0, oms_steps=1, oms_lr=1e-3)
+    res = certify(small.ratings, small.predictions, options=opts)
     assert res.upper_finite.t == 1.5 and res.models[0].lower_finite.t == 2.0
     assert certify_summary(0.97, 0.93, 1821.0, k=3.0).raters == Raters("summary", 3)
 
@@ -290,6 +354,68 @@ def test_results_are_typed_with_one_name_per_key(small) -> None:
     assert isinstance(detail["prediction_distribution"], list)
 
 
+# ------------------------------------------------------------------------------ JSON round trip
+def _round_trip(kind: type, r: Any) -> None:
+    """``T.from_dict(json.loads(r.to_json())).to_dict() == json.loads(r.to_json())``."""
+    data = json.loads(r.to_json())
+    back = kind.from_dict(data)
+    assert type(back) is kind
+    assert back.to_dict() == data
+
+
+def _parts(res: CertifyResult) -> list[tuple[type, Any]]:
+    """Every result type inside a certificate, one instance each (where it occurs)."""
+    m = res.models[0]
+    out: list[tuple[type, Any]] = [
+        (CertifyResult, res),
+        (ModelCertificate, m),
+        (UpperBound, res.upper_bound),
+        (Raters, res.raters),
+        (FiniteBound, m.lower_finite),
+        (Confidence, m.confidence),
+        (BoundSummary, m.by_bound[res.bound]),
+        (Evidence, m.evidence),
+        (Simultaneous, res.simultaneous),
+    ]
+    out += [(UpperVerdict, v) for v in m.by_upper.values()]
+    if res.upper_bound.lemma2 is not None:
+        out.append((Lemma2Check, res.upper_bound.lemma2))
+    if res.simultaneous.joint is not None:
+        out.append((JointConfidence, res.simultaneous.joint))
+    if res.oracle is not None:
+        out.append((OracleCheck, res.oracle))
+        out += [(AssumptionCheck, a) for a in res.oracle.assumptions]
+        out += [(AssumptionDetail, a.detail) for a in res.oracle.assumptions]
+    if res.curve:
+        out += [(BoundCurvePoint, p) for p in res.curve]
+    if m.confidence.admissible:
+        out.append((ConfidenceCurve, res.confidence_curve(m.model, points=7)))
+    return out
+
+
+def test_every_result_type_reads_back_from_its_json(small) -> None:
+    named = simulate.oracle(80, [0.8, 0.7, 0.75, 0.9], models={"a": 0.95, "b": 0.93}, seed=2)
+    ragged = humanly.Ratings.from_counts([[2, 1], [3, 0], [1, 1], [4, 1], [0, 2]], classes=[0, 1])
+    results = [
+        certify(small.ratings, small.predictions, small.gold, curve=True, bound="exact"),
+        certify(named.ratings, named.predictions, named.gold, raters="named", curve=True),
+        certify(ragged, np.array([0, 0, 1, 0, 1]), curve=True, tau=0.01),
+        certify_summary([0.949, 0.971], 0.939, 1821, k=3, n_classes=2),
+        certify_summary([0.899, 0.919], 0.879, 10000, models=["GPT", "SemBERT"]),
+    ]
+    seen = set()
+    for res in results:
+        for kind, value in _parts(res):
+            _round_trip(kind, value)
+            seen.add(kind)
+    _round_trip(CoverageResult, coverage(5, 40, seed=1))
+    import humanly.certification as c
+
+    results_in_all = {getattr(c, n) for n in c.__all__ if isinstance(getattr(c, n), type)}
+    results_in_all = {t for t in results_in_all if hasattr(t, "to_json")}
+    assert results_in_all - seen == {CoverageResult}
+
+
 # ------------------------------------------------------------------------------ retired names
 def test_retired_names_are_gone(small) -> None:
     """Before 0.1.0 the names were reset once, without deprecation shims."""
@@ -303,3 +429,25 @@ def test_retired_names_are_gone(small) -> None:
     assert not hasattr(c, "CurvePoint")
     res = certify(r, p)
     assert not hasattr(res, "annotators") and not hasattr(res.models[0], "lower_bound")
+
+
+def test_names_retired_by_the_api_reset_are_gone(small) -> None:
+    """0.1.0 (issue 23): ``level`` for ``alpha``, the rarer knobs in CertifyOptions, the aggregates
+    ``plurality`` and ``dawid_skene``, ``gold`` the third positional argument."""
+    r, p = small.ratings, small.predictions
+    for old in ("alpha", "delta", "t_u", "t_l", "oms_steps", "oms_lr", "curve_subsets",
+                "curve_max_k", "workers", "scheduler", "client"):  # fmt: skip
+        with pytest.raises(TypeError, match=old):
+            certify(r, p, **{old: 0.05})
+    for old in ("alpha", "delta", "t_u", "bound", "oms_steps"):
+        with pytest.raises(TypeError, match=old):
+            certify_summary([0.971], 0.939, 1821, **{old: 0.05})
+    for old in ("majority", "dawid-skene", "ds"):
+        with pytest.raises(InputError, match=f"aggregate='{old}'"):
+            certify(r, p, aggregate=old)
+    res = certify(r, p, small.gold)
+    d = res.to_dict()
+    assert d["level"] == 0.95 and "alpha" not in d and "alpha" not in d["simultaneous"]
+    assert d["aggregate"] == "plurality" and res.oracle is not None
+    assert "average_rater" in d["oracle"] and "average_annotator" not in d["oracle"]
+    assert not hasattr(res, "alpha") and not hasattr(res.simultaneous, "alpha")

@@ -59,21 +59,20 @@ def test_table4_items_needed_agrees_with_the_certificate(name: str, kind: str) -
     upper=st.floats(0.3, 0.97),
     gap=st.floats(0.002, 0.15),
     n=st.integers(10, 20_000),
-    alpha=st.sampled_from([0.01, 0.05, 0.2]),
+    level=st.sampled_from([0.99, 0.95, 0.8]),
     tau=st.sampled_from([0.0, 0.0, 0.005]),
     bound=st.sampled_from(["hoeffding", "bernstein", "exact"]),
     rate_shift=st.floats(-0.01, 0.01),
 )
 def test_items_needed_on_a_grid(
-    upper: float, gap: float, n: int, alpha: float, tau: float, bound: str, rate_shift: float
+    upper: float, gap: float, n: int, level: float, tau: float, bound: str, rate_shift: float
 ) -> None:
     lower = min(upper + gap, 1.0)
     b = BOUNDS[bound]
     rate = min(max(lower + rate_shift, 0.0), 1.0)
     su = Sample(n, upper**2, 0.04)
     sl = Sample(n, lower, lower * (1 - lower), round(rate * n))
-    needed = items_needed(lower, upper, b, su, sl, alpha=alpha, tau=tau)
-    level = 1 - alpha
+    needed = items_needed(lower, upper, b, su, sl, level=level, tau=tau)
 
     def ok(m: int) -> bool:
         c = confidence_at(m, lower, upper, b, su, sl, tau=tau)
@@ -118,7 +117,7 @@ def test_sample_at_keeps_mean_variance_and_rate() -> None:
 
 def test_data_mode_items_needed_for_every_bound() -> None:
     d = simulate.oracle(600, [0.8, 0.75, 0.7, 0.85], n_classes=3, models={"m": 0.9}, seed=11)
-    res = certify(d.ratings, d.predictions, alpha=0.05)
+    res = certify(d.ratings, d.predictions, level=0.95)
     m = res.models[0]
     su = res.upper_bound.sample()
     sl = m.sample()
@@ -183,7 +182,7 @@ def test_negative_s_beside_a_positive_margin_is_no_evidence() -> None:
 def test_exact_bound_with_a_low_success_rate_needs_no_n() -> None:
     b = BOUNDS["exact"]
     sl = Sample(200, 0.9, 0.09, 170)  # tie-broken rate 0.85 ≤ U_N
-    assert items_needed(0.9, 0.86, b, Sample(200, 0.86**2, 0.05), sl, alpha=0.05) is None
+    assert items_needed(0.9, 0.86, b, Sample(200, 0.86**2, 0.05), sl, level=0.95) is None
 
 
 @settings(max_examples=40, deadline=None)
@@ -202,7 +201,7 @@ def test_new_fields_are_valid_on_random_counts(counts, preds, tau) -> None:
 
     r = Ratings.from_counts(np.array(counts), classes=[0, 1, 2])
     p = Predictions.from_arrays(r.items, {"m": preds[: r.n_items]}, classes=[0, 1, 2])
-    for aggregate in ("majority", "soft"):
+    for aggregate in ("plurality", "soft"):
         res = certify(r, p, aggregate=aggregate, tau=tau)
         m = res.models[0]
         lemma = res.upper_bound.lemma2

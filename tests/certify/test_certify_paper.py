@@ -7,6 +7,7 @@ import math
 import pytest
 
 from humanly.certification import (
+    CertifyOptions,
     certify_summary,
     confidence,
     hoeffding_tail,
@@ -56,7 +57,9 @@ def test_table4_sembert_maximum_and_paper_ascent() -> None:
     # the true maximum over the admissible range is ≈ 0.999996, above the paper's printed 0.9999
     assert conf.oms == pytest.approx(0.999996, abs=1e-6)
     # the paper's 100-step gradient ascent with learning rate 1e-4 stops at 0.9999
-    ascent = certify_summary([0.919], 0.879, 10000, oms_steps=100, oms_lr=1e-4)
+    ascent = certify_summary(
+        [0.919], 0.879, 10000, options=CertifyOptions(oms_steps=100, oms_lr=1e-4)
+    )
     assert round(ascent.models[0].confidence.oms, 4) == 0.9999
     assert ascent.models[0].confidence.oms < conf.oms
 
@@ -68,7 +71,7 @@ def test_table4_bert_not_certified() -> None:
     assert not bert.superhuman
     assert bert.margin == pytest.approx(0.010)
     assert round(res.upper_bound.theoretical, 3) == 0.960
-    # StructBERT: S = 0.62 < 0.95, not certified at α = 0.05 either
+    # StructBERT: S = 0.62 < 0.95, not certified at level 0.95 either
     assert not res.model("StructBERT").superhuman
 
 
@@ -106,11 +109,11 @@ def test_not_admissible_reports_no_confidence() -> None:
 def test_t_from_delta_and_delta_from_t() -> None:
     from humanly.certification import hoeffding_delta
 
-    res = certify_summary([0.971], 0.939, 1821, delta=0.01)
+    res = certify_summary([0.971], 0.939, 1821, options=CertifyOptions(delta=0.01))
     fin = res.upper_bound.finite["hoeffding"]
     assert fin.t == pytest.approx(math.sqrt(math.log(100) / (2 * 1821)))
     assert fin.value == pytest.approx(math.sqrt(0.939**2 + fin.t))
-    fixed = certify_summary([0.971], 0.939, 1821, t_u=0.02, t_l=0.03)
+    fixed = certify_summary([0.971], 0.939, 1821, options=CertifyOptions(t_u=0.02, t_l=0.03))
     fu = fixed.upper_bound.finite["hoeffding"]
     assert fu.delta == pytest.approx(hoeffding_delta(1821, 0.02))
     m = fixed.models[0]

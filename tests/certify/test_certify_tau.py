@@ -126,7 +126,7 @@ def test_confidence_is_non_increasing_in_tau(
         assert c.admissible == (lower - tau > upper)
         if c.oms is not None:
             assert -1 <= c.oms <= 1
-        needed = items_needed(lower, upper, b, su, sl, alpha=0.05, tau=tau)
+        needed = items_needed(lower, upper, b, su, sl, level=0.95, tau=tau)
         if needed is None:
             prev_needed = math.inf  # type: ignore[assignment]
         else:

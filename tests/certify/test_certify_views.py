@@ -309,7 +309,7 @@ def test_confidence_figure_shows_negative_s() -> None:
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[0] == "predictor_prob"
     assert any(lab.startswith("S = 0") for lab in labels)
-    assert any(lab.startswith("1 − α = 0.95") for lab in labels)
+    assert "level 0.95 (certified above)" in labels
     assert ax.get_lines()[0].get_color() == "#123456"
     # the legend sits under the axes, off the data
     assert ax.get_legend().get_bbox_to_anchor().y1 < ax.get_window_extent().y0
@@ -326,3 +326,62 @@ def test_curve_figure_labels_every_line(copycat) -> None:
     assert not any(lab.startswith("_") for lab in labels)  # no unlabelled line
     assert "true accuracy strong (gold)" in labels and "true average rater (gold)" in labels
     assert ax.get_legend().get_bbox_to_anchor().y1 < ax.get_window_extent().y0
+
+
+def test_the_joint_verdict_reads_the_level_per_model_from_the_result() -> None:
+    """Certified alone (S = 0.963 ≥ 0.95) but not with the other model: the union bound needs
+    S ≥ 1 − (1 − level)/M = 0.975, the result's ``simultaneous.level_per_model``."""
+    from humanly.certification import certify_summary
+    from humanly.report.verdicts.certify import verdicts
+
+    res = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"])
+    a = res.model("a")
+    assert a.superhuman and not a.superhuman_simultaneous
+    assert res.simultaneous.level_per_model == 0.975 and res.simultaneous.superhuman == ("b",)
+    sentence = verdicts(res)[0].sentence
+    assert (
+        "Taken together with the other 1 model it is not certified (union bound: for all 2 claims "
+        "to hold at once at level 0.95, each needs S ≥ 0.975)." in sentence
+    )
+    strict = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"], level=0.9)
+    assert strict.simultaneous.level_per_model == 0.95 and strict.model("a").superhuman_simultaneous
+
+
+def _text(tables) -> str:  # type: ignore[no-untyped-def]
+    """What the terminal shows of command-line tables."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(record=True, width=120, file=io.StringIO())
+    for t in tables:
+        console.print(t.table)
+    return console.export_text()
+
+
+def test_a_result_read_back_from_its_json_draws_the_same_views(copycat) -> None:
+    """The views read result fields and result methods only: the result rebuilt from its JSON gives
+    the same sentences, terminal tables, confidence curves and figure data."""
+    import numpy as np
+
+    from humanly.certification import CertifyResult
+    from humanly.cli.certify_render import render
+    from humanly.plots.certify import plot_confidence, plot_curve
+    from humanly.report.sections.certify import certify_line
+
+    for bound in ("hoeffding", "exact"):
+        res = certify(copycat.ratings, copycat.predictions, copycat.gold, curve=True, bound=bound)
+        back = CertifyResult.from_dict(json.loads(res.to_json()))
+        assert [v.sentence for v in verdicts(back)] == [v.sentence for v in verdicts(res)]
+        assert certify_line(back) == certify_line(res)
+        assert _text(render(back)) == _text(render(res))
+        for m in res.models:
+            assert back.confidence_curve(m.model, points=30) == res.confidence_curve(
+                m.model, points=30
+            )
+        for draw in (plot_confidence, plot_curve):
+            lines_a = [ln.get_ydata() for ln in draw(res).axes[0].get_lines()]
+            lines_b = [ln.get_ydata() for ln in draw(back).axes[0].get_lines()]
+            assert len(lines_a) == len(lines_b) > 2
+            for a, b in zip(lines_a, lines_b, strict=True):
+                np.testing.assert_array_equal(np.asarray(a, float), np.asarray(b, float))

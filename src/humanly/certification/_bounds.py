@@ -47,8 +47,24 @@ __all__ = [
 
 
 def hoeffding_delta(n: int, t: float) -> float:
-    """δ = exp(−2 N t²) (eqs. 15, 22, 30, 31); 1 for t ≤ 0.
+    """The failure probability of Hoeffding's inequality for a deviation t: δ = exp(−2 N t²).
 
+    Eqs. 15, 22, 30 and 31 of the paper; the inverse of :func:`hoeffding_t`.
+
+    Parameters
+    ----------
+    n : int
+        N, the variables in [0, 1] averaged.
+    t : float
+        The deviation.
+
+    Returns
+    -------
+    float
+        δ; 1 for t ≤ 0.
+
+    Examples
+    --------
     >>> round(hoeffding_delta(1821, 0.02), 4)
     0.233
     """
@@ -58,8 +74,24 @@ def hoeffding_delta(n: int, t: float) -> float:
 
 
 def hoeffding_t(n: int, delta: float) -> float:
-    """The deviation t with exp(−2 N t²) = δ, i.e. t = sqrt(ln(1/δ) / (2N)).
+    """The deviation Hoeffding's inequality allows at failure probability δ: t = sqrt(ln(1/δ) / (2N)).
 
+    The inverse of :func:`hoeffding_delta` (exp(−2 N t²) = δ).
+
+    Parameters
+    ----------
+    n : int
+        N, the variables in [0, 1] averaged.
+    delta : float
+        δ, in (0, 1).
+
+    Returns
+    -------
+    float
+        t.
+
+    Examples
+    --------
     >>> round(hoeffding_t(1821, 0.025), 4)
     0.0318
     """
@@ -70,12 +102,21 @@ def hoeffding_t(n: int, delta: float) -> float:
 class Tail:
     """A one-sided concentration bound for a mean in [0, 1].
 
-    ``delta(t)`` is the failure probability of the claim "true mean is beyond estimate ± t" (the sign
-    depends on the side), and ``t(delta)`` its inverse. ``name`` is hoeffding, bernstein or exact.
-    ``deltas`` is ``delta`` on a numpy array at once (the same formula, vectorised; ``None`` when a
-    tail has none), used to search quickly before the scalar ``delta`` decides
-    (:mod:`~humanly.certification.needed`).
+    Parameters
+    ----------
+    name : str
+        ``"hoeffding"``, ``"bernstein"`` or ``"exact"``.
+    delta : callable
+        t ↦ the failure probability of the claim "the true mean is beyond estimate ± t" (the sign
+        depends on the side).
+    t : callable
+        δ ↦ t, its inverse.
+    deltas : callable, optional
+        ``delta`` on a numpy array at once (the same formula, vectorised), used to search quickly
+        before the scalar ``delta`` decides (:mod:`~humanly.certification.needed`).
 
+    Examples
+    --------
     >>> tail = hoeffding_tail(100)
     >>> round(tail.delta(tail.t(0.05)), 12)
     0.05
@@ -89,6 +130,18 @@ class Tail:
     def delta_array(self, t: np.ndarray) -> np.ndarray:
         """``delta`` at every value of ``t`` (vectorised when the tail has ``deltas``).
 
+        Parameters
+        ----------
+        t : numpy.ndarray
+            Deviations.
+
+        Returns
+        -------
+        numpy.ndarray
+            δ(t), of the same shape.
+
+        Examples
+        --------
         >>> hoeffding_tail(100).delta_array(np.array([0.0, 0.1])).round(4).tolist()
         [1.0, 0.1353]
         """
@@ -99,8 +152,20 @@ class Tail:
 
 
 def hoeffding_tail(n: int) -> Tail:
-    """Hoeffding's inequality (Theorem 4) for a mean of ``n`` variables in [0, 1].
+    """Hoeffding's inequality (Theorem 4) as a :class:`Tail`.
 
+    Parameters
+    ----------
+    n : int
+        N, the variables in [0, 1] averaged.
+
+    Returns
+    -------
+    Tail
+        δ(t) = exp(−2Nt²) and its inverse.
+
+    Examples
+    --------
     >>> round(hoeffding_tail(10000).t(0.025), 4)
     0.0136
     """
@@ -112,12 +177,29 @@ def hoeffding_tail(n: int) -> Tail:
 
 
 def bernstein_tail(n: int, variance: float) -> Tail:
-    """Empirical Bernstein bound (Maurer & Pontil 2009, Thm 4) for ``n`` variables in [0, 1] with
-    unbiased sample variance ``variance``: ``t(δ) = sqrt(2 V ln(2/δ)/n) + 7 ln(2/δ)/(3(n − 1))``.
+    """The empirical Bernstein bound (Maurer & Pontil 2009, Theorem 4) as a :class:`Tail`.
 
-    Its inverse solves a quadratic in ``s = sqrt(ln(2/δ))``: ``a s² + b s − t = 0`` with
-    ``a = 7/(3(n−1))``, ``b = sqrt(2V/n)``. Needs ``n ≥ 2``.
+    ``t(δ) = sqrt(2 V ln(2/δ)/n) + 7 ln(2/δ)/(3(n − 1))``; its inverse solves a quadratic in
+    ``s = sqrt(ln(2/δ))``: ``a s² + b s − t = 0`` with ``a = 7/(3(n−1))``, ``b = sqrt(2V/n)``.
 
+    Parameters
+    ----------
+    n : int
+        The variables in [0, 1] averaged (below 2 the tail never bounds anything: δ = 1).
+    variance : float
+        Their unbiased sample variance V.
+
+    Returns
+    -------
+    Tail
+        δ(t) and its inverse.
+
+    References
+    ----------
+    A. Maurer & M. Pontil (2009), *Empirical Bernstein Bounds and Sample Variance Penalization*.
+
+    Examples
+    --------
     >>> round(bernstein_tail(10000, 0.01).t(0.025), 4)
     0.004
     """
@@ -145,7 +227,7 @@ def bernstein_tail(n: int, variance: float) -> Tail:
 
 
 def clopper_pearson_tail(n: int, successes: float, estimate: float) -> Tail:
-    """Exact binomial lower tail (Clopper–Pearson) for a Bernoulli mean with ``successes`` of ``n``.
+    """The exact binomial (Clopper–Pearson) lower tail of a Bernoulli mean as a :class:`Tail`.
 
     ``successes`` may be fractional: ``I_p(k, n − k + 1)`` is then the regularised incomplete beta at a
     real ``k`` (the continuous extension used to ask what ``n`` items at the same success rate would
@@ -155,6 +237,22 @@ def clopper_pearson_tail(n: int, successes: float, estimate: float) -> Tail:
     ``successes / n``): the claim "p ≥ estimate − t" fails with probability at most
     ``P(Binom(n, p) ≥ k) = I_p(k, n − k + 1)`` at ``p = estimate − t``.
 
+    Parameters
+    ----------
+    n : int
+        The trials.
+    successes : float
+        The successes k (a real number is allowed).
+    estimate : float
+        The estimate t is measured from.
+
+    Returns
+    -------
+    Tail
+        δ(t) and its inverse.
+
+    Examples
+    --------
     >>> round(0.85 - clopper_pearson_tail(200, 170, 0.85).t(0.025), 4)  # the lower limit
     0.7928
     """
@@ -189,10 +287,23 @@ def clopper_pearson_tail(n: int, successes: float, estimate: float) -> Tail:
 # ------------------------------------------------------------------------------------ registry
 @dataclass(frozen=True)
 class Sample:
-    """What a bound needs to know about a mean of ``n`` variables in [0, 1]: the ``mean``, its unbiased
-    sample ``variance`` (empirical Bernstein) and, for a mean of Bernoulli variables, the number of
-    ``successes`` (Clopper–Pearson). Published numbers give only ``n`` and ``mean``.
+    """What a concentration bound needs to know about a mean of variables in [0, 1].
 
+    Published numbers give only ``n`` and ``mean``.
+
+    Parameters
+    ----------
+    n : int
+        The variables averaged.
+    mean : float
+        Their mean.
+    variance : float, optional
+        Their unbiased sample variance (empirical Bernstein).
+    successes : float, optional
+        For a mean of Bernoulli variables, the successes (Clopper–Pearson).
+
+    Examples
+    --------
     >>> Sample(n=300, mean=0.87, variance=0.11).n
     300
     """
@@ -225,10 +336,23 @@ def _clopper_pearson(s: Sample) -> Tail:
 
 @dataclass(frozen=True)
 class Bound:
-    """A concentration bound a user can choose: the tail it uses for U_N² (``upper``, Theorem 5) and
-    for L_N (``lower``, Theorem 6), each built from a :class:`Sample`. ``from_numbers`` says whether
-    published numbers (n and the mean) are enough.
+    """A concentration bound a user can choose (``bound=``).
 
+    Parameters
+    ----------
+    name : str
+        Its name.
+    upper : callable
+        :class:`Sample` ↦ the :class:`Tail` it uses for U_N² (Theorem 5).
+    lower : callable
+        :class:`Sample` ↦ the :class:`Tail` it uses for L_N (Theorem 6).
+    from_numbers : bool
+        Whether published numbers (n and the mean) are enough.
+    description : str
+        One line for a reader.
+
+    Examples
+    --------
     >>> BOUNDS["exact"].lower(Sample(200, 0.85, successes=170)).name
     'exact'
     """

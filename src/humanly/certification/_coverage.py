@@ -1,13 +1,13 @@
 """Coverage of the finite-sample bounds on simulated data with a known oracle.
 
-Each replicate draws a dataset from :func:`humanly.simulate.oracle` (independent annotators with known
+Each replicate draws a dataset from :func:`humanly.simulate.oracle` (independent raters with known
 accuracies, errors uniform over the wrong classes, one model) from the random stream ``(seed, i)``, and
 checks whether each bound at failure probability δ covers
 
 * its *estimand* — the population agreement U⁽ᵉ⁾² (upper bound, Theorem 5) and the population agreement
-  L of the model with the K-annotator majority (lower bound, Theorem 6), computed exactly by
+  L of the model with the K-rater plurality (lower bound, Theorem 6), computed exactly by
   enumeration — the nominal guarantee ``P(covered) ≥ 1 − δ``; and
-* the *oracle accuracies* — the average annotator's and the model's true accuracy (what the certificate is
+* the *oracle accuracies* — the average rater's and the model's true accuracy (what the certificate is
   about; holds at least as often when the assumptions of Theorems 1 and 3 hold).
 
 Widths show how much tighter the empirical-Bernstein and exact bounds are than Hoeffding's.
@@ -23,10 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from .._core.checks import check_int, check_probability
 from .._core.counts import pairwise_agreement, plurality_credit
-from .._core.parallel import run_tasks
+from .._core.parallel import check_workers, run_tasks
 from .._core.result import Result
 from .._core.rng import stream
+from ..errors import InputError
 from ._bounds import BOUNDS, Sample
 from .lower import tie_broken_successes
 
@@ -35,9 +37,29 @@ __all__ = ["CoverageResult", "coverage", "population_values"]
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class CoverageResult(Result):
-    """Coverage rates per bound (``upper``/``lower`` for the estimands, ``upper_oracle``/
-    ``lower_oracle`` for the true accuracies), mean widths ``t``, and the population values.
+    """How often each finite-sample bound covered what it bounds, on simulated data.
 
+    Parameters
+    ----------
+    n_datasets : int
+        The simulated datasets.
+    n_items : int
+        Items per dataset.
+    delta : float
+        The failure probability per side of every bound.
+    coverage : dict of str to dict of str to float
+        Per bound (``hoeffding``, ``bernstein``, ``exact``): the share of datasets where the upper
+        bound covered U⁽ᵉ⁾² (``upper``) and the lower bound L (``lower``), the estimands, and where
+        they covered the true accuracies (``upper_oracle``, ``lower_oracle``).
+    mean_t : dict of str to dict of str to float
+        Per bound: the mean deviations ``t_u`` and ``t_l``.
+    population : dict of str to float
+        The population values (:func:`population_values`) and ``empirical`` = U⁽ᵉ⁾.
+    standard_error : float
+        The Monte Carlo standard error of a coverage rate at 1 − δ.
+
+    Examples
+    --------
     >>> coverage(10, 50, seed=2).n_datasets
     10
     """
@@ -54,9 +76,25 @@ class CoverageResult(Result):
 def population_values(
     accuracies: Sequence[float], model_accuracy: float, n_classes: int
 ) -> dict[str, float]:
-    """Exact population U⁽ᵉ⁾², U⁽ᵗ⁾², L (model vs K-annotator plurality with fractional ties), the
-    average rater's accuracy and the model's, for independent raters with uniform errors.
+    """Exact population values of the bounds for independent raters with uniform errors.
 
+    Parameters
+    ----------
+    accuracies : sequence of float
+        Each rater's accuracy.
+    model_accuracy : float
+        The model's accuracy (its errors uniform over the wrong classes, independent of the raters).
+    n_classes : int
+        The number of classes.
+
+    Returns
+    -------
+    dict of str to float
+        ``empirical2`` U⁽ᵉ⁾², ``theoretical2`` U⁽ᵗ⁾², ``lower`` L (the model against the K-rater
+        plurality, fractional ties), ``average_rater`` and ``model`` (the true accuracies).
+
+    Examples
+    --------
     >>> round(population_values([0.8, 0.7, 0.6], 0.9, 3)["empirical2"], 4)
     0.53
     """
@@ -79,7 +117,7 @@ def population_values(
         "empirical2": emp2,
         "theoretical2": theo2,
         "lower": lower,
-        "average_annotator": float(a.mean()),
+        "average_rater": float(a.mean()),
         "model": float(model_accuracy),
     }
 
@@ -118,7 +156,7 @@ def _replicate(
         tu, tl = bound.upper(sample_u).t(delta), bound.lower(sample_l).t(delta)
         out[b] = {"u2": u2 + tu, "lower": low - tl, "t_u": tu, "t_l": tl}
     out["true"] = {
-        "average_annotator": d.truth["average_annotator_accuracy"],
+        "average_rater": d.truth["average_annotator_accuracy"],
         "model": d.truth["model_accuracy"]["m"],
     }
     return out
@@ -138,14 +176,65 @@ def coverage(
     client: Any = None,
     chunk: int = 50,
 ) -> CoverageResult:
-    """Empirical coverage of the Hoeffding, empirical-Bernstein and exact bounds at failure probability
-    ``delta`` over ``n_datasets`` simulated datasets (replicate i uses the stream (seed, i); chunks run
-    in-process or on dask with identical results).
+    """Empirical coverage of the Hoeffding, empirical-Bernstein and exact bounds on simulated data.
 
+    Replicate i draws a dataset from :func:`humanly.simulate.oracle` with the stream (seed, i); chunks
+    of replicates run in-process or on dask with identical results.
+
+    Parameters
+    ----------
+    n_datasets : int
+        The simulated datasets (default 1,000).
+    n_items : int
+        Items per dataset.
+    accuracies : sequence of float
+        The raters' accuracies (one rater each; K = their number).
+    model_accuracy : float
+        The model's accuracy.
+    n_classes : int
+        The number of classes (errors uniform over the wrong ones).
+    delta : float
+        The failure probability per side of every bound.
+    seed : int or None
+        The seed of the simulation.
+    workers, scheduler, client : optional
+        Run the chunks on dask.distributed (the ``humanly[dask]`` extra): a local cluster of
+        ``workers``, a running ``scheduler``, or a ``client``.
+    chunk : int
+        Replicates per task.
+
+    Returns
+    -------
+    CoverageResult
+        Coverage rates, mean deviations and the population values.
+
+    Raises
+    ------
+    InputError
+        For a count below 1 (``n_items`` below 2), a probability outside [0, 1] or ``delta`` outside
+        (0, 1).
+
+    Examples
+    --------
     >>> res = coverage(20, 100, delta=0.1, seed=1)
     >>> sorted(res.coverage), res.coverage["hoeffding"]["upper"] >= 0.9
     (['bernstein', 'exact', 'hoeffding'], True)
     """
+    n_datasets = check_int("n_datasets", n_datasets, minimum=1)
+    n_items = check_int("n_items", n_items, minimum=2)
+    n_classes = check_int("n_classes", n_classes, minimum=2)
+    chunk = check_int("chunk", chunk, minimum=1)
+    check_probability("delta", delta, open_low=True, open_high=True)
+    check_probability("model_accuracy", model_accuracy)
+    for a in accuracies:
+        check_probability("accuracies", a)
+    if len(accuracies) < 2:
+        raise InputError(
+            f"accuracies={list(accuracies)}: give at least two raters' accuracies (the upper bound "
+            "needs pairs of raters)"
+        )
+    check_int("seed", seed, minimum=0, allow_none=True)
+    check_workers(workers, scheduler)
     pop = population_values(accuracies, model_accuracy, n_classes)
     acc = tuple(float(a) for a in accuracies)
     starts = list(range(0, n_datasets, chunk))
@@ -165,7 +254,7 @@ def coverage(
             "upper": float(np.mean([r[b]["u2"] >= pop["empirical2"] for r in reps])),
             "lower": float(np.mean([r[b]["lower"] <= pop["lower"] for r in reps])),
             "upper_oracle": float(
-                np.mean([math.sqrt(r[b]["u2"]) >= r["true"]["average_annotator"] for r in reps])
+                np.mean([math.sqrt(r[b]["u2"]) >= r["true"]["average_rater"] for r in reps])
             ),
             "lower_oracle": float(np.mean([r[b]["lower"] <= r["true"]["model"] for r in reps])),
         }

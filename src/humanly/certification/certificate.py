@@ -1,7 +1,7 @@
 """From the bounds to a verdict: each model's certificate under every bound (Theorem 7) and the
 verdicts valid for all models at once.
 
-:class:`Settings` gathers the choices that turn U_N and L_N into a verdict (bound, α, δ, fixed
+:class:`Settings` gathers the choices that turn U_N and L_N into a verdict (bound, level, δ, fixed
 deviations, the OMS optimiser, the margin τ); :func:`model_certificate` applies them to one model — under
 every concentration bound (``by_bound``) and under every upper bound U⁽ᵉ⁾/U⁽ᵗ⁾ (``by_upper``), each with
 the items that would certify it (:mod:`.needed`) and the typed evidence (:mod:`.evidence`) — and
@@ -19,38 +19,59 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 
 from ._bounds import BOUNDS, Sample, Tail
 from .confidence_score import ConfidenceScore, confidence, joint_confidence
 from .evidence import Evidence, evidence_of
 from .needed import items_needed, reachable
-from .results import (
+from .result_parts import (
     BoundSummary,
     Confidence,
     FiniteBound,
     JointConfidence,
-    ModelCertificate,
     Simultaneous,
-    UpperBound,
     UpperVerdict,
 )
+from .results import ModelCertificate, UpperBound
 
-__all__ = ["Settings", "model_certificate", "simultaneous"]
+__all__ = ["Settings", "failure", "model_certificate", "per_model", "simultaneous"]
+
+
+def failure(level: float) -> float:
+    """1 − ``level``, the failure probability a certificate allows, in decimal arithmetic: as written,
+    so that ``level=0.95`` gives 0.05 exactly (binary floating point gives 0.050000000000000044).
+
+    >>> failure(0.95), failure(0.9), 1 - 0.95
+    (0.05, 0.1, 0.050000000000000044)
+    """
+    return float(Decimal(1) - Decimal(repr(float(level))))
+
+
+def per_model(level: float, n_models: int) -> float:
+    """The level each of ``n_models`` models must reach for all claims to hold together at ``level``
+    (the union bound): 1 − (1 − level)/M.
+
+    >>> per_model(0.95, 2), per_model(0.95, 1)
+    (0.975, 0.95)
+    """
+    return 1.0 - failure(level) / max(n_models, 1)
 
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
-    """How bounds become a verdict: the ``bound`` of the verdict, level ``alpha``, failure probability
-    ``delta`` per side of the reported finite-sample bounds (or fixed deviations ``t_u``/``t_l``), the
-    paper's OMS gradient ascent (``oms_steps``/``oms_lr``) instead of bounded maximisation, and the
-    margin ``tau`` of the claim (Theorem 7: the model beats the average rater by at least τ).
+    """How bounds become a verdict: the ``bound`` of the verdict, the ``level`` S_OMS must reach,
+    failure probability ``delta`` per side of the reported finite-sample bounds (or fixed deviations
+    ``t_u``/``t_l``), the paper's OMS gradient ascent (``oms_steps``/``oms_lr``) instead of bounded
+    maximisation, and the margin ``tau`` of the claim (Theorem 7: the model beats the average rater by
+    at least τ).
 
     >>> Settings().delta
     0.025
     """
 
     bound: str = "hoeffding"
-    alpha: float = 0.05
+    level: float = 0.95
     delta: float = 0.025
     t_u: float | None = None
     t_l: float | None = None
@@ -91,7 +112,7 @@ def model_certificate(
         margin=lower - ub.upper,
         confidence=chosen.confidence,
         superhuman=chosen.superhuman,
-        superhuman_simultaneous=bool(oms is not None and oms >= 1 - s.alpha / max(n_models, 1)),
+        superhuman_simultaneous=bool(oms is not None and oms >= per_model(s.level, n_models)),
         lower_finite=chosen.lower_finite,
         by_bound=by_bound,
         full_credit=None if sample_l.successes is None else int(sample_l.successes),
@@ -118,12 +139,12 @@ def _verdict(
     )
     b = BOUNDS[bound]
     needed = items_needed(
-        lower, upper, b, sample_u, sample_l, alpha=s.alpha, tau=s.tau,
+        lower, upper, b, sample_u, sample_l, level=s.level, tau=s.tau,
         oms_steps=s.oms_steps, oms_lr=s.oms_lr,
     )  # fmt: skip
     ev = evidence_of(
         c,
-        alpha=s.alpha,
+        level=s.level,
         margin=lower - upper - s.tau,
         n=sample_l.n,
         items_needed=needed,
@@ -154,15 +175,16 @@ def _by_upper(
 
 def simultaneous(
     models: Sequence[ModelCertificate],
-    alpha: float,
+    level: float,
     upper: float,
     tail_u: Tail | None = None,
     tails_l: Mapping[str, Tail] | None = None,
     tau: float = 0.0,
 ) -> Simultaneous:
     """Verdicts valid for all models at once. ``superhuman``: Bonferroni on the per-model scores
-    (1 − S_m ≤ α/M). ``joint``: one confidence for the claim "every model with L_N − τ > U_N beats the
-    average rater by at least τ", paying δ_u once (:func:`~.confidence_score.joint_confidence`)."""
+    (S_m ≥ 1 − (1 − level)/M). ``joint``: one confidence for the claim "every model with
+    L_N − τ > U_N beats the average rater by at least τ", paying δ_u once
+    (:func:`~.confidence_score.joint_confidence`)."""
     m = len(models)
     joint = None
     cands = [x for x in models if x.lower - tau > upper]
@@ -174,13 +196,14 @@ def simultaneous(
             models=tuple(x.model for x in cands),
             confidence=s,
             t_u=t,
-            superhuman=bool(s is not None and s >= 1 - alpha),
+            superhuman=bool(s is not None and s >= level),
             method="S = 1 − δ_u − Σ_m δ_l,m with one shared t_u, maximised over the admissible range",
         )
     return Simultaneous(
-        alpha=alpha,
-        level_per_model=alpha / m if m else None,
+        level=level,
+        level_per_model=per_model(level, m) if m else None,
         superhuman=tuple(x.model for x in models if x.superhuman_simultaneous),
-        method="union bound (Bonferroni) over models: 1 − S_m ≤ α/M for each certified model",
+        method="union bound (Bonferroni) over models: S_m ≥ 1 − (1 − level)/M for each certified "
+        "model",
         joint=joint,
     )

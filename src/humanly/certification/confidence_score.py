@@ -27,8 +27,24 @@ __all__ = ["ConfidenceScore", "confidence", "joint_confidence", "score"]
 
 @dataclass(frozen=True)
 class ConfidenceScore:
-    """HMS and OMS confidence scores (Theorem 7) and where they were attained.
+    """HMS and OMS confidence scores (Theorem 7) and where they were attained (the form
+    :class:`~humanly.certification.Confidence` reports).
 
+    Parameters
+    ----------
+    admissible : bool
+        Whether some t_u is admissible.
+    hms, hms_t_u, hms_t_l : float or None
+        S at the heuristic split and its deviations.
+    oms, t_u, t_l : float or None
+        The maximum of S and its deviations.
+    t_u_max : float or None
+        The end of the admissible range.
+    method : str
+        How OMS was found.
+
+    Examples
+    --------
     >>> from humanly.certification import hoeffding_tail
     >>> confidence(0.8, 0.85, hoeffding_tail(100), hoeffding_tail(100)).admissible
     False
@@ -69,8 +85,9 @@ def confidence(
     oms_lr: float | None = None,
     tau: float = 0.0,
 ) -> ConfidenceScore:
-    """Confidence that the model beats the average rater by at least ``tau`` (Theorem 7,
-    S = 1 − δ_u − δ_l, eqs. 29 and 33).
+    """The confidence S = 1 − δ_u − δ_l that a model beats the average rater by at least τ.
+
+    Theorem 7, eqs. 29 and 33.
 
     ``tail_u`` bounds U_N² (``δ_u(t_u)``: P(U² ≥ U_N² + t_u)) and ``tail_l`` bounds L_N
     (``δ_l(t_l)``: P(L ≤ L_N − t_l)). ``t_l = L_N − τ − sqrt(t_u + U_N²)`` (eq. 35); both must be ≥ 0,
@@ -85,6 +102,24 @@ def confidence(
       3: 100 steps, learning rate 1e-4), each step clipped to the admissible range so that the score is
       always a valid certificate.
 
+    Parameters
+    ----------
+    lower, upper : float
+        L_N and U_N.
+    tail_u, tail_l : Tail
+        The concentration bounds of U_N² and L_N.
+    oms_steps, oms_lr : optional
+        The paper's gradient ascent instead of the bounded maximisation.
+    tau : float
+        The margin τ.
+
+    Returns
+    -------
+    ConfidenceScore
+        HMS and OMS with their deviations.
+
+    Examples
+    --------
     >>> from humanly.certification import hoeffding_tail
     >>> c = confidence(0.919, 0.879, hoeffding_tail(10000), hoeffding_tail(10000))  # SemBERT, SNLI
     >>> round(c.hms, 4), round(c.oms, 6)

@@ -36,7 +36,8 @@ from ._agreement import MATRIX_MAX_RATERS, dedupe_last, offdiag_mean, rater_pair
 
 __all__ = ["NAMED_MAX_K", "BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max"]
 
-#: the default largest k of the named curve (a note says when it binds; ``curve_max_k`` overrides it)
+#: the default largest k of the named curve (a note says when it binds; ``CertifyOptions.curve_max_k``
+#: overrides it)
 NAMED_MAX_K = 50
 #: items × raters cells up to which the named curve reads one dense items × raters matrix
 _DENSE_CURVE_CELLS = 2**26
@@ -44,10 +45,27 @@ _DENSE_CURVE_CELLS = 2**26
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class BoundCurvePoint(Result):
-    """Bounds with k raters (Fig. 3): U⁽ᵗ⁾_N, U⁽ᵉ⁾_N, each model's L_N (``lower``) against the
-    aggregate of k raters, and with gold the aggregate's accuracy. ``exact`` is False when subsets were
-    sampled (``subsets`` of them, named raters).
+    """The bounds with k raters (one point of Fig. 3).
 
+    Parameters
+    ----------
+    k : int
+        The number of raters.
+    theoretical, empirical : float or None
+        U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of k raters (U⁽ᵉ⁾ needs k ≥ 2).
+    lower : dict of str to float or None
+        Each model's L_N against the plurality of k raters.
+    n_items : int
+        The items behind the point (named raters: the median over subsets).
+    exact : bool
+        False when rater subsets were sampled (named raters).
+    aggregate_accuracy : float, optional
+        With gold: the accuracy of the plurality of k raters.
+    subsets : int, optional
+        Named raters: the rater subsets averaged over.
+
+    Examples
+    --------
     >>> BoundCurvePoint(1, 1.0, None, {"m": 0.8}, 100, True).lower["m"]
     0.8
     """
@@ -65,6 +83,13 @@ class BoundCurvePoint(Result):
 class BoundCurve(tuple[BoundCurvePoint, ...]):
     """The curve of Fig. 3: one :class:`BoundCurvePoint` per k (a tuple; ``--json`` shows a list).
 
+    Parameters
+    ----------
+    iterable : iterable of BoundCurvePoint
+        The points, k = 1, 2, …
+
+    Examples
+    --------
     >>> curve = BoundCurve([BoundCurvePoint(1, 1.0, None, {"m": 0.8}, 100, True)])
     >>> curve.to_frame()[["k", "theoretical", "lower:m"]]
        k  theoretical  lower:m
@@ -108,7 +133,7 @@ def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple
         if curve_max_k is None and k_named > NAMED_MAX_K:
             notes.append(
                 f"named curve over k = 1 … {NAMED_MAX_K} of up to {k_named} raters per item; "
-                "pass curve_max_k for more"
+                "give curve_max_k for more"
             )
             k_named = NAMED_MAX_K
         return k_named, notes

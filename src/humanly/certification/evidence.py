@@ -9,8 +9,8 @@ compare a negative confidence with a positive margin.
 =========================================  =============================================================
 ``status``                                 when
 =========================================  =============================================================
-``"certified"``                            S_OMS ≥ 1 − α
-``"not certified"``                        0 ≤ S_OMS < 1 − α
+``"certified"``                            S_OMS ≥ level
+``"not certified"``                        0 ≤ S_OMS < level
 ``"no evidence (S < 0)"``                  S_OMS < 0: the deviations at this N exceed the margin
 ``"not applicable (L_N ≤ U_N + τ)"``       no margin: no t_u is admissible, S is not defined
 =========================================  =============================================================
@@ -42,7 +42,7 @@ STATUSES: tuple[str, ...] = (CERTIFIED, NOT_CERTIFIED, NO_EVIDENCE, NOT_APPLICAB
 
 #: every ``Evidence.reason`` with what it means
 REASONS: dict[str, str] = {
-    "confidence_reached": "S_OMS ≥ 1 − α",
+    "confidence_reached": "S_OMS ≥ level",
     "margin_small_for_n": "the margin is positive but too small for the finite-sample deviations at "
     "this N; items_needed items would certify it",
     "deviations_exceed_margin": "S_OMS < 0: at this N the deviations δ_u and δ_l cannot both be small "
@@ -56,12 +56,29 @@ REASONS: dict[str, str] = {
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Evidence(Result):
-    """A certificate's verdict for a report to phrase: ``status`` (one of :data:`STATUSES`), ``reason``
-    (a key of :data:`REASONS`), the ``confidence`` S_OMS and the ``level`` 1 − α it is compared with,
-    the ``margin`` L_N − U_N − τ, the ``n`` items behind L_N, and ``items_needed`` — the smallest N
-    (behind both bounds) that would certify the same L_N and U_N (:mod:`~humanly.certification.needed`),
-    ``None`` when no N does.
+    """A certificate's verdict, as data for a report to phrase (no sentence is built here).
 
+    Parameters
+    ----------
+    status : str
+        One of :data:`STATUSES`: ``"certified"`` (S_OMS ≥ level), ``"not certified"``
+        (0 ≤ S_OMS < level), ``"no evidence (S < 0)"`` or ``"not applicable (L_N ≤ U_N + τ)"``.
+    reason : str
+        Why, a key of :data:`REASONS` (e.g. ``"margin_small_for_n"``).
+    confidence : float or None
+        S_OMS (Theorem 7), as computed (it may be negative); ``None`` when not applicable.
+    level : float
+        The level S_OMS is compared with.
+    margin : float
+        L_N − U_N − τ.
+    n : int
+        The items behind L_N.
+    items_needed : int or None
+        The smallest N (behind both bounds) that would certify the same L_N and U_N
+        (:func:`~humanly.certification.items_needed`); ``None`` when no N does.
+
+    Examples
+    --------
     >>> e = Evidence("no evidence (S < 0)", "deviations_exceed_margin", -0.15, 0.95, 0.01, 300, 2100)
     >>> e.to_dict()["reason"], e.certified
     ('deviations_exceed_margin', False)
@@ -77,31 +94,36 @@ class Evidence(Result):
 
     @property
     def certified(self) -> bool:
-        """Whether the status is ``"certified"``."""
+        """Whether the status is ``"certified"``.
+
+        Examples
+        --------
+        >>> Evidence("certified", "confidence_reached", 0.99, 0.95, 0.04, 1000, 700).certified
+        True
+        """
         return self.status == CERTIFIED
 
 
 def evidence_of(
     conf: ConfidenceScore,
     *,
-    alpha: float,
+    level: float,
     margin: float,
     n: int,
     items_needed: int | None,
     reachable: bool,
 ) -> Evidence:
-    """The :class:`Evidence` of a confidence score at level 1 − ``alpha``; ``margin`` is L_N − U_N − τ,
+    """The :class:`Evidence` of a confidence score at ``level``; ``margin`` is L_N − U_N − τ,
     ``reachable`` whether some N certifies (:func:`~humanly.certification.needed.reachable`).
 
     >>> from humanly.certification import hoeffding_tail
     >>> from humanly.certification.confidence_score import confidence
     >>> t = hoeffding_tail(300)
     >>> c = confidence(0.83, 0.8182, t, t)
-    >>> e = evidence_of(c, alpha=0.05, margin=0.0118, n=300, items_needed=None, reachable=True)
+    >>> e = evidence_of(c, level=0.95, margin=0.0118, n=300, items_needed=None, reachable=True)
     >>> round(e.confidence, 4), e.status
     (-0.797, 'no evidence (S < 0)')
     """
-    level = 1.0 - alpha
     s = conf.oms
     if not conf.admissible or s is None:
         status, reason = NOT_APPLICABLE, "no_margin"

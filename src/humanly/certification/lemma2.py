@@ -30,13 +30,34 @@ __all__ = ["Lemma2Check", "lemma2_check"]
 class Lemma2Check(Result):
     """Lemma 2's condition and the advice on raters per item, checked on the data.
 
-    ``agreement`` is the estimated pairwise agreement P(ℓᵢ = ℓⱼ) (U⁽ᵉ⁾²) and ``chance`` 1/N_c;
-    ``holds`` says agreement ≥ chance (``None`` when N_c is unknown). Named raters add ``pairs`` (rater
-    pairs sharing an item) and ``pairs_below_chance``. ``raters_per_item`` is K (the mean over items
-    with ≥ 2 labels when it varies), ``share_more_raters`` the share of those items with K > N_c and
-    ``more_raters_than_classes`` whether every item has. ``ratio`` is U⁽ᵗ⁾/U⁽ᵉ⁾ and ``ratio_bound``
-    sqrt((K − 1 + N_c)/K), its bound from Lemma 2's proof (complete designs; ``None`` when K varies).
+    Parameters
+    ----------
+    n_classes : int or None
+        N_c (``None`` when unknown).
+    chance : float or None
+        1/N_c.
+    agreement : float or None
+        The estimated pairwise agreement P(ℓᵢ = ℓⱼ), U⁽ᵉ⁾².
+    holds : bool or None
+        Whether agreement ≥ chance (``None`` when N_c is unknown).
+    raters_per_item : float or None
+        K (the mean over items with ≥ 2 labels when it varies).
+    more_raters_than_classes : bool or None
+        Whether every item has more raters than classes.
+    share_more_raters : float or None
+        The share of those items with K > N_c.
+    ratio : float or None
+        U⁽ᵗ⁾/U⁽ᵉ⁾.
+    ratio_bound : float or None
+        sqrt((K − 1 + N_c)/K), its bound from Lemma 2's proof (complete designs; ``None`` when K
+        varies).
+    pairs : int, optional
+        Named raters: the rater pairs sharing an item.
+    pairs_below_chance : int, optional
+        Named raters: those that agree less often than chance.
 
+    Examples
+    --------
     >>> lemma2_check(n_classes=2, agreement=0.88, k=3)[0].holds
     True
     """

@@ -3,12 +3,12 @@
 
 The aggregate ℓ_a (an :class:`Aggregate`) is one of
 
-* ``majority`` — the plurality label; a tie among classes T gives the model credit 1/|T| if it predicts
+* ``plurality`` — the most frequent label; a tie among classes T gives the model credit 1/|T| if it predicts
   one of them (the expected credit of a fair random tie-break, deterministic);
 * ``soft`` — each item's label distribution π_n (its label counts / its number of labels);
 * ``weighted`` — the label distribution with each rater weighted by how often it agrees with the other
   raters of the items it labelled (footnote 2's "weighted averaging"; uniform for anonymous counts);
-* ``dawid-skene`` — each item's most probable label under a Dawid–Skene fit
+* ``dawid_skene`` — each item's most probable label under a Dawid–Skene fit
   (:mod:`humanly.crowd.dawid_skene`).
 
 With a soft aggregate (``soft``, ``weighted``) ℓ_a is the label drawn at random from π_n, independently
@@ -21,7 +21,7 @@ are estimated on the same items — as Dawid–Skene's are — and the finite-sa
 
 >>> from humanly import Ratings
 >>> r = Ratings.from_counts([[2, 1], [1, 1], [0, 3]], classes=[0, 1])
->>> [round(s.lower, 4) for s in lower_samples(r, {"m": np.array([0, 0, 1])}, "majority", seed=0)[0]]
+>>> [round(s.lower, 4) for s in lower_samples(r, {"m": np.array([0, 0, 1])}, "plurality", seed=0)[0]]
 [0.8333]
 >>> [round(s.lower, 4) for s in lower_samples(r, {"m": np.array([0, 0, 1])}, "soft", seed=0)[0]]
 [0.7222]
@@ -90,7 +90,7 @@ def tie_broken_successes(credit: np.ndarray, seed: int | None, index: int) -> in
 @dataclasses.dataclass(frozen=True)
 class Aggregate:
     """The aggregate label ℓ_a of Theorem 3, item by item: ``weights`` (items × classes; the label
-    counts for majority, a one-hot label for Dawid–Skene, the label distribution π_n for ``soft`` and
+    counts for the plurality, a one-hot label for Dawid–Skene, the label distribution π_n for ``soft`` and
     ``weighted``, zero rows for items without labels) and whether it is ``soft`` (credit π_n(label))
     or hard (plurality credit). ``rater_weights``: the raters' weights of ``weighted``.
 
@@ -208,20 +208,21 @@ def _aggregator_labels(ratings: Ratings, aggregator: Any) -> np.ndarray:
 
 
 def aggregate_counts(ratings: Ratings, aggregate: str) -> np.ndarray:
-    """Items × classes weights of a hard aggregate label: the counts for majority (plurality credit),
-    or a one-hot Dawid–Skene label (the posterior mode of :func:`humanly.crowd.dawid_skene.dawid_skene`)."""
-    if aggregate in ("majority", "plurality"):
+    """Items × classes weights of a hard aggregate label: the counts for the plurality (plurality
+    credit), or a one-hot Dawid–Skene label (the posterior mode of
+    :func:`humanly.crowd.dawid_skene.dawid_skene`)."""
+    if aggregate == "plurality":
         return ratings.counts
-    if aggregate in ("dawid-skene", "dawid_skene", "ds"):
+    if aggregate == "dawid_skene":
         if not ratings.has_raters:
-            raise InputError('aggregate="dawid-skene" needs named raters (long format)')
+            raise InputError('aggregate="dawid_skene" needs named raters (long format)')
         fit = dawid_skene(ratings)
         out = np.zeros_like(ratings.counts)
         labelled = ratings.labels_per_item > 0
         mode = np.argmax(fit.posterior, axis=1)
         out[np.flatnonzero(labelled), mode[labelled]] = 1
         return out
-    raise InputError(f"aggregate={aggregate!r}: use majority, weighted, soft or dawid-skene")
+    raise InputError(f"aggregate={aggregate!r}: use plurality, soft, weighted or dawid_skene")
 
 
 def lower_samples(

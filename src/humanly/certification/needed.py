@@ -1,5 +1,5 @@
 """Items needed to certify: the smallest number of test items N at which the same L_N and U_N would be
-certified (S_OMS ≥ 1 − α, Theorem 7) with a chosen finite-sample bound.
+certified (S_OMS ≥ level, Theorem 7) with a chosen finite-sample bound.
 
 "The same" means: the same point bounds L_N and U_N, the same margin τ, the same OMS method, and per
 bound what the tails read from the data — for ``bernstein`` the same sample variances, for ``exact`` the
@@ -27,7 +27,7 @@ success rate, not at L_N); and when more than :data:`N_MAX` items would be neede
 
 >>> from humanly.certification import BOUNDS, Sample
 >>> h = BOUNDS["hoeffding"]
->>> items_needed(0.971, 0.939, h, Sample(1821, 0.939**2), Sample(1821, 0.971), alpha=0.05)  # Table 4
+>>> items_needed(0.971, 0.939, h, Sample(1821, 0.939**2), Sample(1821, 0.971))  # Table 4
 4149
 """
 
@@ -104,25 +104,47 @@ def items_needed(
     sample_u: Sample,
     sample_l: Sample,
     *,
-    alpha: float,
+    level: float = 0.95,
     tau: float = 0.0,
     oms_steps: int | None = None,
     oms_lr: float | None = None,
 ) -> int | None:
-    """The smallest N at which the same L_N and U_N are certified (S_OMS ≥ 1 − ``alpha``) with ``bound``
-    and N items behind both bounds; ``None`` when no N ≤ :data:`N_MAX` suffices (see the module).
+    """The smallest number of items N at which the same L_N and U_N would be certified.
 
-    A vectorised search over N (the same S(t_u) on a refined grid) finds the transition quickly; the
-    certificate's own :func:`~.confidence_score.confidence` then confirms it: certified at N, not at
-    N − 1.
+    Certified means S_OMS ≥ ``level`` (Theorem 7) under ``bound`` with N items behind both bounds (the
+    items are labelled by the same crowd); see the module for what "the same" keeps per bound and for
+    the monotonicity in N. A vectorised search over N (the same S(t_u) on a refined grid) finds the
+    transition quickly; the certificate's own OMS then confirms it: certified at N, not at N − 1.
 
+    Parameters
+    ----------
+    lower, upper : float
+        L_N and U_N.
+    bound : Bound
+        The concentration bound, an entry of :data:`~humanly.certification.BOUNDS`.
+    sample_u, sample_l : Sample
+        What the bound reads behind U_N² and behind L_N (n, mean, variance, successes).
+    level : float
+        The level S_OMS must reach (default 0.95).
+    tau : float
+        The margin τ of the claim (default 0).
+    oms_steps, oms_lr : optional
+        The paper's gradient ascent for OMS instead of the bounded maximisation.
+
+    Returns
+    -------
+    int or None
+        N, or ``None`` when no N ≤ :data:`N_MAX` certifies (L_N − τ ≤ U_N; for the exact bound also a
+        success rate ≤ U_N + τ).
+
+    Examples
+    --------
     >>> from humanly.certification import BOUNDS
-    >>> items_needed(0.919, 0.879, BOUNDS["hoeffding"], Sample(10000), Sample(10000), alpha=0.05)
+    >>> items_needed(0.919, 0.879, BOUNDS["hoeffding"], Sample(10000), Sample(10000))  # Table 4
     2785
     """
     if not reachable(bound, lower, upper, sample_l, tau):
         return None
-    level = 1.0 - alpha
     cache: dict[int, bool] = {}
 
     def certified(n: int) -> bool:

@@ -62,11 +62,27 @@ UNDETERMINED = "undetermined (too few items)"
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class AssumptionDetail(Result):
-    """What an :class:`AssumptionCheck` compared: the formulas of its two sides and, for Theorem 3,
-    the largest single wrong class, the paper's conservative column and the model's predictions on the
-    items the aggregate gets wrong; ``note`` when the check is vacuous. Fields that do not apply are
-    ``None`` and left out of ``to_dict()``.
+    """What an :class:`AssumptionCheck` compared.
 
+    Fields that do not apply are ``None`` and left out of ``to_dict()``.
+
+    Parameters
+    ----------
+    left_formula, right_formula : str, optional
+        The formulas of the two sides.
+    max_single_wrong_class : float, optional
+        Theorem 3: the largest P(ℓ_b = ℓ_x | ℓ_a ≠ ℓ*) over the single wrong classes x.
+    conservative_passed : bool, optional
+        Theorem 3: whether the point estimates pass the paper's conservative column.
+    prediction_distribution : tuple of float, optional
+        Theorem 3: the model's predictions on the items the aggregate gets wrong, by class.
+    pairs_passed : float, optional
+        Theorem 1, named raters: the share of rater pairs whose point estimates pass.
+    note : str, optional
+        Why the check is vacuous.
+
+    Examples
+    --------
     >>> AssumptionDetail(note="no pair of raters shares a gold item").to_dict()
     {'note': 'no pair of raters shares a gold item'}
     """
@@ -80,24 +96,48 @@ class AssumptionDetail(Result):
     note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields that apply (not ``None``), with the formulas also under ``left``/``right``."""
+        """The fields that apply (not ``None``)."""
         out = {k: v for k, v in super().to_dict().items() if v is not None}
         return out
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class AssumptionCheck(Result):
-    """One assumption of Table 2 checked against gold labels, on ``n`` items (or rater pairs).
+    """One assumption of Table 2 checked against gold labels, with its uncertainty.
 
-    ``left`` and ``right`` are the two sides of Table 2 as the paper prints them; ``passed`` says
-    whether the *point estimates* satisfy the assumption (left ≥ right; for Theorem 3, left ≥ the
-    largest single wrong class) — no uncertainty, kept for the JSON contract. Read ``status`` instead:
-    ``difference`` is the side the assumption says is larger minus the other, ``interval`` its 95 %
-    interval (``method``), and ``status`` is ``"consistent"``, ``"evidence against at 95%"`` (the
-    interval lies wholly below 0), ``"vacuous"`` or ``"undetermined (too few items)"``. Theorem 3 adds
-    its conclusion on the gold items, ``conclusion`` = L_N − accuracy (Theorem 3 says ≤ 0) with
-    ``conclusion_interval``; an interval wholly above 0 is also evidence against the assumption.
+    Read ``status``, never ``passed`` alone: a check is decided by the interval of the difference,
+    not by two point estimates.
 
+    Parameters
+    ----------
+    name : str
+        ``"theorem1_positive_correlation"`` or ``"theorem3:<model>"``.
+    left, right : float or None
+        The two sides of Table 2 as the paper prints them.
+    passed : bool
+        Whether the *point estimates* satisfy the assumption (left ≥ right; for Theorem 3, left ≥ the
+        largest single wrong class), without uncertainty.
+    n : int
+        The items (or rater pairs) behind the check.
+    detail : AssumptionDetail
+        What was compared.
+    difference : float, optional
+        The side the assumption says is larger minus the other.
+    interval : Interval, optional
+        Its 95% interval (``method``).
+    status : str, optional
+        ``"consistent"``, ``"evidence against at 95%"`` (the interval lies wholly below 0),
+        ``"vacuous"`` or ``"undetermined (too few items)"``.
+    conclusion : float, optional
+        Theorem 3: its conclusion on the gold items, L_N − accuracy (Theorem 3 says ≤ 0); an interval
+        wholly above 0 is also evidence against the assumption.
+    conclusion_interval : Interval, optional
+        Its 95% interval.
+    method : str, optional
+        How the intervals were computed.
+
+    Examples
+    --------
     >>> AssumptionCheck("theorem1_positive_correlation", 0.85, 0.836, True, 100).passed
     True
     """
@@ -118,13 +158,27 @@ class AssumptionCheck(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class OracleCheck(Result):
-    """Validation against gold labels (any subset of items).
+    """Validation against gold labels (any subset of items); the certificate never uses them.
 
-    ``average_annotator`` is the true P(ℓ_K = ℓ*) (eq. 1); ``models`` each model's true accuracy and
-    ``aggregate_accuracy`` the accuracy of the aggregate label; ``held`` says which bounds held (point
-    bounds and finite-sample bounds); ``assumptions`` are Table 2's (a) for Theorem 1 and (b) for
-    Theorem 3 per model.
+    Parameters
+    ----------
+    n_items : int
+        The rated items with a gold label.
+    average_rater : float
+        The average rater's true accuracy P(ℓ_K = ℓ*) (eq. 1; slots: the mean over items of the
+        share of right labels; named: the mean over raters of each one's accuracy).
+    aggregate_accuracy : float
+        The accuracy of the aggregate label.
+    models : dict of str to float
+        Each model's true accuracy.
+    held : dict of str to bool
+        Which bounds held: ``theoretical_upper``, ``empirical_upper``, ``finite_upper`` (≥ the average
+        rater), ``lower:<model>`` and ``finite_lower:<model>`` (≤ the model).
+    assumptions : tuple of AssumptionCheck
+        Table 2's (a) for Theorem 1 and (b) for Theorem 3 per model.
 
+    Examples
+    --------
     >>> from humanly import simulate
     >>> from humanly.certification import certify
     >>> d = simulate.oracle(200, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
@@ -133,7 +187,7 @@ class OracleCheck(Result):
     """
 
     n_items: int
-    average_annotator: float
+    average_rater: float
     aggregate_accuracy: float
     models: dict[str, float]
     held: dict[str, bool]

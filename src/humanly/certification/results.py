@@ -10,6 +10,9 @@ Names, one per concept (the paper's symbols in brackets):
   sqrt(U_N² + t_u) (Theorem 5), each a :class:`FiniteBound` ``(delta, t, value)``;
 * ``raters`` — how the crowd was read (:class:`Raters`: slots, named or summary, and K).
 
+The parts of a certificate (finite bounds, confidence scores, the verdicts under each bound) are in
+:mod:`.result_parts`.
+
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.971], 0.939, 1821)
 >>> round(res.models[0].lower_finite.value, 4), round(res.upper_finite.value, 4)
@@ -19,7 +22,6 @@ Names, one per concept (the paper's symbols in brackets):
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,132 +31,57 @@ import pandas as pd
 from .._core.checks import check_int
 from .._core.result import Result, jsonable
 from ..data import InputError
-from ._bounds import BOUNDS, Sample, Tail
-from .confidence_score import ConfidenceScore, score
+from ._bounds import BOUNDS, Sample
+from .confidence_score import score
 from .curves import BoundCurve
 from .evidence import Evidence
 from .lemma2 import Lemma2Check
 from .oracle import OracleCheck
+from .result_parts import (
+    BoundSummary,
+    Confidence,
+    ConfidenceCurve,
+    FiniteBound,
+    Simultaneous,
+    UpperVerdict,
+)
 
-__all__ = [
-    "BoundSummary",
-    "CertifyResult",
-    "Confidence",
-    "ConfidenceCurve",
-    "FiniteBound",
-    "JointConfidence",
-    "ModelCertificate",
-    "Raters",
-    "Simultaneous",
-    "UpperBound",
-    "UpperVerdict",
-]
-
-
-# ------------------------------------------------------------------------------------ bounds
-@dataclasses.dataclass(frozen=True, repr=False)
-class FiniteBound(Result):
-    """A finite-sample bound: with probability ≥ 1 − ``delta`` the quantity lies on the bound's side of
-    ``value``; ``t`` is the deviation δ allows. Upper: ``value = sqrt(U_N² + t)`` (Theorem 5, eq. 16);
-    lower: ``value = L_N − t`` (Theorem 6, eq. 23). ``value`` is ``None`` when t is infinite.
-
-    >>> from humanly.certification import hoeffding_tail
-    >>> FiniteBound.lower_of(0.971, hoeffding_tail(1821), 0.025)
-    FiniteBound(delta=0.025, t=0.0318256, value=0.939174)
-    """
-
-    delta: float
-    t: float
-    value: float | None
-
-    @classmethod
-    def upper_of(cls, u2: float, tail: Tail, delta: float, t: float | None = None) -> FiniteBound:
-        """Theorem 5 (eq. 16): sqrt(U_N² + t) with t from δ, or δ from a given t."""
-        if t is None:
-            t = float(tail.t(delta))
-        else:
-            delta = tail.delta(t)
-        return cls(delta, t, math.sqrt(u2 + t) if math.isfinite(t) else None)
-
-    @classmethod
-    def lower_of(
-        cls, lower: float, tail: Tail, delta: float, t: float | None = None
-    ) -> FiniteBound:
-        """Theorem 6 (eq. 23): L_N − t with t from δ, or δ from a given t."""
-        if t is None:
-            t = float(tail.t(delta))
-        else:
-            delta = tail.delta(t)
-        return cls(delta, t, lower - t if math.isfinite(t) else None)
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Confidence(Result):
-    """Confidence score S (Theorem 7) under one bound: HMS and OMS, and the (t_u, t_l) of the OMS
-    maximum. All ``None`` when no t_u is admissible (L_N ≤ U_N).
-
-    >>> from humanly.certification import certify_summary
-    >>> round(certify_summary([0.971], 0.939, 1821).models[0].confidence.oms, 4)
-    0.6208
-    """
-
-    hms: float | None
-    oms: float | None
-    t_u: float | None
-    t_l: float | None
-    hms_t_u: float | None
-    hms_t_l: float | None
-    t_u_max: float | None
-    admissible: bool
-    method: str
-
-    @classmethod
-    def of(cls, c: ConfidenceScore) -> Confidence:
-        """The result form of a :class:`~.confidence_score.ConfidenceScore`."""
-        return cls(
-            c.hms, c.oms, c.t_u, c.t_l, c.hms_t_u, c.hms_t_l, c.t_u_max, c.admissible, c.method
-        )
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class BoundSummary(Result):
-    """One model under one concentration bound at failure probability ``delta`` per side: the
-    finite-sample ``upper_finite`` sqrt(U_N² + t_u) and ``lower_finite`` L_N − t_l, the certified margin
-    ``lower_finite − upper_finite`` (positive: superhuman with probability ≥ 1 − δ_u − δ_l), and the
-    confidence score. With a fixed deviation (``t_u``/``t_l``) the δ of each side follows from it.
-    ``items_needed`` is the smallest number of items that would certify the same L_N and U_N under this
-    bound (:mod:`~humanly.certification.needed`) and ``evidence`` the verdict a report phrases
-    (:class:`~humanly.certification.evidence.Evidence`).
-
-    >>> from humanly.certification import certify_summary
-    >>> b = certify_summary([0.971], 0.939, 1821).models[0].by_bound["hoeffding"]
-    >>> round(b.certified_margin, 4)
-    -0.0166
-    """
-
-    bound: str
-    delta: float
-    upper_finite: FiniteBound
-    lower_finite: FiniteBound
-    certified_margin: float | None
-    confidence: Confidence
-    superhuman: bool
-    items_needed: int | None = None
-    evidence: Evidence | None = None
+__all__ = ["CertifyResult", "ModelCertificate", "Raters", "UpperBound"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class UpperBound(Result):
     """Upper bounds for the average rater's oracle accuracy.
 
-    ``theoretical`` U⁽ᵗ⁾ (eq. 2 / eq. 18) and ``empirical`` U⁽ᵉ⁾ (eq. 8); ``upper`` is the one used as
-    U_N (``used``); ``n`` items enter the finite-sample bound; ``finite`` maps each bound name to its
-    :class:`FiniteBound` sqrt(U_N² + t) (eq. 16). ``variance`` is the sample variance of the per-item
-    terms X_n of the U_N used (empirical Bernstein) and ``variances`` that of each kind; named raters
-    add their ids (``raters``) and, up to :data:`~humanly.certification.MATRIX_MAX_RATERS` raters, the
-    ``agreement_matrix`` (``None`` above: the pairs are counted sparsely). ``lemma2`` checks Lemma 2's
-    condition and the advice on raters per item (:class:`~humanly.certification.Lemma2Check`).
+    Parameters
+    ----------
+    theoretical : float or None
+        U⁽ᵗ⁾ (Theorem 1, eq. 2; eq. 18 on N items); ``None`` in summary mode without K.
+    empirical : float or None
+        U⁽ᵉ⁾ (Definition 1, eq. 8), the paper's choice.
+    n : int
+        The items behind the finite-sample bound (those with ≥ 2 labels).
+    used : str
+        Which one is U_N: ``"empirical"`` or ``"theoretical"``.
+    upper : float
+        U_N.
+    finite : dict of str to FiniteBound
+        Each concentration bound's sqrt(U_N² + t_u) (Theorem 5, eq. 16).
+    variance : float, optional
+        The sample variance of the per-item terms X_n of U_N (empirical Bernstein).
+    agreement_matrix : numpy.ndarray, optional
+        Named raters: the raters × raters agreement, up to
+        :data:`~humanly.certification.MATRIX_MAX_RATERS` raters (``None`` above: the pairs are
+        counted sparsely).
+    raters : tuple of str, optional
+        Named raters: their ids.
+    lemma2 : Lemma2Check, optional
+        Lemma 2's condition and the advice on raters per item.
+    variances : dict of str to float, optional
+        The sample variance of X_n under each kind of upper bound.
 
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> ub = certify_summary([0.971], 0.939, 1821, k=3).upper_bound
     >>> round(ub.theoretical, 3), ub.used, ub.upper
@@ -174,13 +101,31 @@ class UpperBound(Result):
     variances: dict[str, float] | None = None
 
     def sample(self) -> Sample:
-        """What the bounds of :data:`~._bounds.BOUNDS` need to bound U_N²."""
+        """What the concentration bounds need to bound U_N².
+
+        Returns
+        -------
+        Sample
+            ``n``, U_N² and the variance of the per-item terms.
+
+        Examples
+        --------
+        >>> from humanly.certification import certify_summary
+        >>> certify_summary([0.97], 0.9, 1000).upper_bound.sample().n
+        1000
+        """
         return Sample(self.n, self.upper * self.upper, self.variance)
 
     def kinds(self) -> dict[str, float]:
-        """The upper bounds available by kind: ``{"empirical": U⁽ᵉ⁾, "theoretical": U⁽ᵗ⁾}`` (the ones
-        that are known).
+        """The upper bounds available by kind.
 
+        Returns
+        -------
+        dict of str to float
+            ``{"empirical": U⁽ᵉ⁾, "theoretical": U⁽ᵗ⁾}``, the ones that are known.
+
+        Examples
+        --------
         >>> from humanly.certification import certify_summary
         >>> sorted(certify_summary([0.97], 0.94, 1000, k=3).upper_bound.kinds())
         ['empirical', 'theoretical']
@@ -192,7 +137,25 @@ class UpperBound(Result):
         return out
 
     def sample_of(self, kind: str) -> Sample:
-        """What the bounds need to bound U_N² when U_N is the ``kind`` upper bound."""
+        """What the concentration bounds need to bound U_N² when U_N is the ``kind`` upper bound.
+
+        Parameters
+        ----------
+        kind : str
+            ``"empirical"`` or ``"theoretical"`` (one of :meth:`kinds`).
+
+        Returns
+        -------
+        Sample
+            ``n``, the squared upper bound and its per-item variance.
+
+        Examples
+        --------
+        >>> from humanly.certification import certify_summary
+        >>> ub = certify_summary([0.97], 0.9, 1000, k=3).upper_bound
+        >>> round(ub.sample_of("theoretical").mean, 4)
+        0.8733
+        """
         if kind == self.used:
             return self.sample()
         value = self.kinds()[kind]
@@ -201,40 +164,44 @@ class UpperBound(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class UpperVerdict(Result):
-    """A model's verdict under one upper bound (``kind``: ``"empirical"`` U⁽ᵉ⁾, the paper's choice, or
-    ``"theoretical"`` U⁽ᵗ⁾, the one Theorem 1 proves) with the result's chosen concentration bound:
-    U_N (``upper``) on ``n_upper`` items, the confidence (HMS and OMS), ``superhuman``,
-    ``items_needed`` and the :class:`~humanly.certification.evidence.Evidence`.
-
-    >>> from humanly.certification import certify_summary
-    >>> v = certify_summary([0.919], 0.879, 10000, k=5).models[0].by_upper["theoretical"]
-    >>> round(v.upper, 3), round(v.confidence.oms, 3), v.superhuman
-    (0.904, 0.672, False)
-    """
-
-    kind: str
-    upper: float
-    n_upper: int
-    confidence: Confidence
-    superhuman: bool
-    items_needed: int | None
-    evidence: Evidence
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
 class ModelCertificate(Result):
-    """One model's lower bound L_N (``lower``, eq. 25), margin L_N − U_N, confidence and verdict.
+    """One model's certificate: its lower bound L_N, margin, confidence and verdict.
 
-    ``superhuman`` is ``S_OMS ≥ 1 − α`` under the chosen bound; ``superhuman_simultaneous`` the same at
-    level α/M for M models (union bound), valid for all models at once. ``lower_finite`` is L_N − t_l
-    under the chosen bound; ``by_bound`` reports the certified margin and confidence under every bound
-    available. ``full_credit`` (tie-broken successes) and ``lower_variance`` feed the exact and
-    Bernstein bounds. ``items_needed`` is the smallest number of items (behind both bounds) that would
-    certify the same L_N and U_N under the chosen bound, ``evidence`` the typed verdict a report phrases,
-    and ``by_upper`` the verdict under each upper bound — U⁽ᵉ⁾ (the paper's choice) and U⁽ᵗ⁾ (the one
-    Theorem 1 proves) — with the chosen bound.
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    lower : float
+        L_N (eq. 25), its agreement with the aggregate label.
+    n : int
+        The items behind L_N.
+    margin : float
+        L_N − U_N.
+    confidence : Confidence
+        S under the result's concentration bound.
+    superhuman : bool
+        Whether S_OMS ≥ level.
+    superhuman_simultaneous : bool
+        Whether S_OMS ≥ 1 − (1 − level)/M for M models (the union bound), valid for all models at
+        once.
+    lower_finite : FiniteBound
+        L_N − t_l under the result's bound.
+    by_bound : dict of str to BoundSummary
+        The finite bounds, certified margin and confidence under every concentration bound available.
+    full_credit : int, optional
+        Tie-broken successes behind L_N (the exact bound).
+    lower_variance : float, optional
+        The sample variance of the per-item credit (the Bernstein bound).
+    items_needed : int, optional
+        The smallest number of items (behind both bounds) that would certify the same L_N and U_N.
+    evidence : Evidence, optional
+        The verdict as data.
+    by_upper : dict of str to UpperVerdict
+        The verdict under each upper bound, U⁽ᵉ⁾ (the paper's choice) and U⁽ᵗ⁾ (the one Theorem 1
+        proves), with the result's concentration bound.
 
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> m = certify_summary([0.971], 0.939, 1821, models=["StructBERT"]).model("StructBERT")
     >>> m.lower, round(m.margin, 3), m.superhuman
@@ -257,16 +224,38 @@ class ModelCertificate(Result):
     by_upper: dict[str, UpperVerdict] = dataclasses.field(default_factory=dict)
 
     def sample(self) -> Sample:
-        """What the bounds of :data:`~._bounds.BOUNDS` need to bound L_N."""
+        """What the concentration bounds need to bound L_N.
+
+        Returns
+        -------
+        Sample
+            ``n``, L_N, the per-item variance and the tie-broken successes.
+
+        Examples
+        --------
+        >>> from humanly.certification import certify_summary
+        >>> certify_summary([0.97], 0.9, 1000).models[0].sample().mean
+        0.97
+        """
         return Sample(self.n, self.lower, self.lower_variance, self.full_credit)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Raters(Result):
-    """How the crowd was read: ``mode`` ``"slots"`` (an item's labels are exchangeable), ``"named"``
-    (identified raters) or ``"summary"`` (published numbers), and K (``k``; the mean number of labels
-    per item when it varies, then with ``k_min`` and ``k_max``).
+    """How the crowd was read.
 
+    Parameters
+    ----------
+    mode : str
+        ``"slots"`` (an item's labels are exchangeable), ``"named"`` (identified raters) or
+        ``"summary"`` (published numbers).
+    k : float or None
+        K, the raters per item; the mean number of labels per item when it varies.
+    k_min, k_max : int, optional
+        The fewest and most labels of an item, when it varies.
+
+    Examples
+    --------
     >>> Raters("slots", 5)
     Raters(mode='slots', k=5, k_min=None, k_max=None)
     >>> Raters("slots", 3.5, 2, 6).to_dict()
@@ -280,7 +269,13 @@ class Raters(Result):
 
     @property
     def ragged(self) -> bool:
-        """Whether the number of labels per item varies."""
+        """Whether the number of labels per item varies.
+
+        Examples
+        --------
+        >>> Raters("slots", 3.5, 2, 6).ragged
+        True
+        """
         return self.k_min is not None and self.k_min != self.k_max
 
     def to_dict(self) -> dict[str, Any]:
@@ -291,91 +286,48 @@ class Raters(Result):
         return out
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class JointConfidence(Result):
-    """One confidence for "every model in ``models`` beats the average rater": S = 1 − δ_u − Σ_m δ_l,m
-    with one shared t_u (``None`` when no t_u is admissible).
-
-    >>> from humanly.certification import certify_summary
-    >>> certify_summary([0.919, 0.93], 0.879, 10000).simultaneous.joint.superhuman
-    True
-    """
-
-    models: tuple[str, ...]
-    confidence: float | None
-    t_u: float | None
-    superhuman: bool
-    method: str
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Simultaneous(Result):
-    """Verdicts valid for all models at once: ``superhuman`` lists the models certified at level
-    α/M each (Bonferroni, ``level_per_model``); ``joint`` the joint confidence of the models with
-    L_N > U_N (``None`` for a single model or none above U_N).
-
-    >>> from humanly.certification import certify_summary
-    >>> certify_summary([0.899, 0.919], 0.879, 10000, models=["GPT", "SemBERT"]).simultaneous.superhuman
-    ('SemBERT',)
-    """
-
-    alpha: float
-    level_per_model: float | None
-    superhuman: tuple[str, ...]
-    method: str
-    joint: JointConfidence | None = None
-
-
-# ------------------------------------------------------------------------------------ curves
-@dataclasses.dataclass(frozen=True, repr=False)
-class ConfidenceCurve(Result):
-    """S(t_u) = 1 − δ_u(t_u) − δ_l(t_l) (Theorem 7, eq. 38, t_l = L_N − τ − sqrt(t_u + U_N²)) for one
-    model under one bound and the result's margin ``tau``, with the HMS and OMS choices of t_u. From
-    :meth:`CertifyResult.confidence_curve`.
-
-    >>> from humanly.certification import certify_summary
-    >>> cc = certify_summary([0.971], 0.939, 1821).confidence_curve("model1", points=5)
-    >>> cc.to_frame().columns.tolist()
-    ['t_u', 't_l', 'delta_u', 'delta_l', 'confidence']
-    """
-
-    model: str
-    bound: str
-    lower: float
-    upper: float
-    t_u: tuple[float, ...]
-    t_l: tuple[float, ...]
-    delta_u: tuple[float, ...]
-    delta_l: tuple[float, ...]
-    confidence: tuple[float, ...]
-    hms_t_u: float | None
-    hms: float | None
-    oms_t_u: float | None
-    oms: float | None
-    tau: float = 0.0
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per t_u: t_u, t_l, δ_u, δ_l and S."""
-        return pd.DataFrame(
-            {
-                "t_u": self.t_u,
-                "t_l": self.t_l,
-                "delta_u": self.delta_u,
-                "delta_l": self.delta_l,
-                "confidence": self.confidence,
-            }
-        )
-
-
 # ------------------------------------------------------------------------------------ result
 @dataclasses.dataclass(frozen=True, repr=False)
 class CertifyResult(Result):
-    """Everything ``humanly certify`` reports. ``to_dict()`` is the ``--json`` object: ``n_items``,
-    ``raters`` {mode, k}, ``upper_bound``, ``models``, ``oracle``
-    (null without gold), ``curve``, ``simultaneous``, ``notes`` and ``tau``, the margin τ every
-    confidence is about ("beats the average rater by at least τ"). ``to_frame()`` is the per-model
-    table.
+    """The certificate of every model against the average rater: what ``humanly certify`` reports.
 
+    ``to_dict()`` is the ``--json`` object and :meth:`from_dict` reads it back; ``to_frame()`` is the
+    per-model table; :meth:`confidence_curve` gives S(t_u) of one model from the stored fields.
+
+    Parameters
+    ----------
+    n_items : int or None
+        The rated items (``None`` in summary mode).
+    raters : Raters
+        How the crowd was read, and K.
+    upper_bound : UpperBound
+        The average rater's upper bounds.
+    models : tuple of ModelCertificate
+        One certificate per model.
+    oracle : OracleCheck or None
+        The checks against gold labels (``None`` without gold).
+    curve : BoundCurve or None
+        The bounds over k raters (Fig. 3), with ``curve=True``.
+    bound : str
+        The concentration bound of the verdict.
+    level : float
+        A model is certified when S_OMS ≥ level.
+    delta : float
+        The failure probability per side of the reported finite-sample bounds.
+    aggregate : str or None
+        The aggregate label of L_N (``plurality``, ``soft``, ``weighted``, ``dawid_skene`` or an
+        aggregator's class name; ``None`` in summary mode).
+    simultaneous : Simultaneous
+        The verdicts valid for all models at once.
+    notes : tuple of str
+        What a reader should know (items left out, Lemma 2, ...).
+    tau : float
+        The margin τ every confidence is about: "beats the average rater by at least τ".
+    identical_labels : tuple of (str, str)
+        The pairs of models whose hard labels agree on every item (they get the same certificate).
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
     >>> res.to_frame()[["model", "lower", "upper", "oms", "superhuman"]].round(4)
@@ -391,7 +343,7 @@ class CertifyResult(Result):
     oracle: OracleCheck | None
     curve: BoundCurve | None
     bound: str
-    alpha: float
+    level: float
     delta: float
     aggregate: str | None
     simultaneous: Simultaneous
@@ -401,11 +353,40 @@ class CertifyResult(Result):
 
     @property
     def upper_finite(self) -> FiniteBound:
-        """The finite-sample upper bound sqrt(U_N² + t_u) under the chosen bound (Theorem 5)."""
+        """The finite-sample upper bound sqrt(U_N² + t_u) under the verdict's bound (Theorem 5).
+
+        Examples
+        --------
+        >>> from humanly.certification import certify_summary
+        >>> round(certify_summary([0.971], 0.939, 1821).upper_finite.value, 4)
+        0.9558
+        """
         return self.upper_bound.finite[self.bound]
 
     def model(self, name: str) -> ModelCertificate:
-        """The certificate of the model called ``name`` (``KeyError`` when there is none)."""
+        """The certificate of one model.
+
+        Parameters
+        ----------
+        name : str
+            The model's name.
+
+        Returns
+        -------
+        ModelCertificate
+            Its certificate.
+
+        Raises
+        ------
+        KeyError
+            When no model has that name.
+
+        Examples
+        --------
+        >>> from humanly.certification import certify_summary
+        >>> certify_summary([0.971], 0.939, 1821, models=["StructBERT"]).model("StructBERT").lower
+        0.971
+        """
         for m in self.models:
             if m.model == name:
                 return m
@@ -449,10 +430,33 @@ class CertifyResult(Result):
     def confidence_curve(
         self, model: str, t_u: Sequence[float] | np.ndarray | None = None, *, points: int = 400
     ) -> ConfidenceCurve:
-        """S(t_u) of Theorem 7 (eq. 38) for ``model`` under the result's bound and margin τ: at the
-        given ``t_u`` values, or on ``points`` evenly spaced values over the admissible range
-        [0, (L_N − τ)² − U_N²].
+        """S(t_u) of Theorem 7 (eq. 38) for one model under the result's bound and margin τ.
 
+        Computed from the stored fields (L_N, U_N, their sample sizes, variances and successes), so a
+        result read back from its JSON gives the same curve.
+
+        Parameters
+        ----------
+        model : str
+            The model's name.
+        t_u : sequence of float, optional
+            The deviations t_u ≥ 0 to evaluate S at.
+        points : int
+            Without ``t_u``: this many evenly spaced values over the admissible range
+            [0, (L_N − τ)² − U_N²] (default 400).
+
+        Returns
+        -------
+        ConfidenceCurve
+            t_u, t_l, δ_u, δ_l and S per point, with the HMS and OMS choices.
+
+        Raises
+        ------
+        InputError
+            Without ``t_u`` when no t_u is admissible (L_N ≤ U_N + τ), or for a negative t_u.
+
+        Examples
+        --------
         >>> from humanly.certification import certify_summary
         >>> cc = certify_summary([0.971], 0.939, 1821).confidence_curve("model1")
         >>> round(max(cc.confidence), 4) <= round(cc.oms, 4)

@@ -14,11 +14,13 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import InputError
-from ._args import UPPER_KINDS, settings
+from ._args import UPPER_KINDS, checked_options, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
 from .lemma2 import lemma2_check
-from .results import CertifyResult, FiniteBound, Raters, UpperBound
+from .options import CertifyOptions
+from .result_parts import FiniteBound
+from .results import CertifyResult, Raters, UpperBound
 from .upper import theoretical_from_empirical
 
 __all__ = ["certify_summary"]
@@ -31,49 +33,80 @@ def certify_summary(
     *,
     k: float | None = None,
     models: Sequence[str] | None = None,
-    upper_kind: Literal["empirical", "theoretical"] = "empirical",
-    n_upper: int | None = None,
-    bound: Literal["hoeffding"] = "hoeffding",
-    alpha: float = 0.05,
-    delta: float | None = None,
-    oms_steps: int | None = None,
-    oms_lr: float | None = None,
-    t_u: float | None = None,
-    t_l: float | None = None,
+    level: float = 0.95,
     tau: float = 0.0,
+    upper_kind: Literal["empirical", "theoretical"] = "empirical",
     n_classes: int | None = None,
+    n_upper: int | None = None,
+    options: CertifyOptions | None = None,
 ) -> CertifyResult:
     """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
 
-    ``upper`` is the empirical U⁽ᵉ⁾ (eq. 8) of the raters, in [0, 1]; with ``k`` = K raters the
-    theoretical U⁽ᵗ⁾ follows from :func:`theoretical_from_empirical` (``upper_kind="theoretical"`` then
-    uses it as U_N). ``lower`` holds each model's L_N (eq. 25), in [0, 1]; ``n`` the test-set size, one
-    value or one per model; ``models`` their names (default ``model1``, ``model2``, …). The upper bound
-    uses ``n_upper`` items (default: the smallest ``n``, the conservative choice). ``t_u``/``t_l`` fix
-    the deviations of the reported finite-sample bounds (δ then follows) instead of deriving them from
-    ``delta`` (default α/2). Only the Hoeffding bound is available: the others need the per-item data
-    (variances, counts).
+    The same certificate as :func:`~humanly.certification.certify`, from L_N, U⁽ᵉ⁾ and N alone, under
+    the Hoeffding bound (the others need the per-item data: variances, counts). Each certificate
+    carries ``items_needed`` (the test-set size, behind both bounds, that would certify the same
+    numbers), its ``evidence``, and with ``k`` the verdict under U⁽ᵗ⁾ (``by_upper["theoretical"]``).
 
-    ``tau`` asks for the confidence that each model beats the average rater by at least τ (Theorem 7,
-    eq. 29; default 0, the paper's). Each certificate carries ``items_needed`` (the test-set size, behind
-    both bounds, that would certify the same numbers), its ``evidence``, and with ``k`` the verdict under
-    U⁽ᵗ⁾ (``by_upper["theoretical"]``). ``n_classes`` (N_c) lets ``upper_bound.lemma2`` check Lemma 2's
-    condition U⁽ᵉ⁾² ≥ 1/N_c and the advice K > N_c.
+    Parameters
+    ----------
+    lower : float or sequence of float
+        Each model's L_N (eq. 25), in [0, 1].
+    upper : float
+        The raters' empirical upper bound U⁽ᵉ⁾ (eq. 8), in [0, 1].
+    n : int or sequence of int
+        The test-set size, one value or one per model.
+    k : float, optional
+        K, the raters per item: gives the theoretical U⁽ᵗ⁾ (:func:`theoretical_from_empirical`) and
+        the verdict under it.
+    models : sequence of str, optional
+        The models' names (default ``model1``, ``model2``, …).
+    level : float
+        A model is certified when its S_OMS ≥ level (default 0.95).
+    tau : float
+        The confidence is that each model beats the average rater by at least τ (Theorem 7, eq. 29;
+        default 0, the paper's).
+    upper_kind : {"empirical", "theoretical"}
+        U_N: the given U⁽ᵉ⁾, or U⁽ᵗ⁾ (needs ``k``).
+    n_classes : int, optional
+        N_c, for Lemma 2's check (``upper_bound.lemma2``): U⁽ᵉ⁾² ≥ 1/N_c and the advice K > N_c.
+    n_upper : int, optional
+        The items behind the upper bound (default: the smallest ``n``, the conservative choice).
+    options : CertifyOptions, optional
+        ``delta`` of the reported finite-sample bounds (default (1 − level)/2) or fixed deviations
+        ``t_u``/``t_l``, and the paper's OMS gradient ascent (``oms_steps``, ``oms_lr``); the curve
+        and dask fields are for data only.
 
+    Returns
+    -------
+    CertifyResult
+        The certificates (``n_items``, ``oracle``, ``curve`` and ``aggregate`` are ``None``;
+        ``raters.mode`` is ``"summary"``).
+
+    Raises
+    ------
+    InputError
+        For numbers out of range, as many ``n`` or ``models`` as models, ``upper_kind="theoretical"``
+        without ``k``, and options that need the data.
+
+    References
+    ----------
+    Q. Xu, C. Walder & C. Xu, *Humanly Certifying Superhuman Classifiers*: Tables 3 and 4,
+    Theorem 7, Lemma 2.
+
+    Examples
+    --------
     >>> res = certify_summary([0.899, 0.919], 0.879, 10000, models=["GPT", "SemBERT"])  # SNLI
     >>> [(m.model, round(m.confidence.hms, 4), m.superhuman) for m in res.models]
     [('GPT', 0.8482, False), ('SemBERT', 0.9997, True)]
     """
-    s = settings(
-        bound=bound, alpha=alpha, delta=delta, t_u=t_u, t_l=t_l, oms_steps=oms_steps, oms_lr=oms_lr,
-        tau=tau,
-    )  # fmt: skip
-    n_classes = check_int("n_classes", n_classes, minimum=2, allow_none=True)
-    if not BOUNDS[s.bound].from_numbers:
+    opts = checked_options(options)
+    if opts.data_only:
         raise InputError(
-            f"bound={bound!r} needs the data (per-item variances or counts); summary mode supports "
-            'only bound="hoeffding"'
+            f"options.{opts.data_only[0]} is for certify on data (the curve over k and where it "
+            "runs); leave it out with published numbers"
         )
+    s = settings(bound="hoeffding", level=level, options=opts, tau=tau)
+    n_classes = check_int("n_classes", n_classes, minimum=2, allow_none=True)
     lowers, ns, names = _checked_numbers(lower, upper, n, models)
     ub, tail_u, notes = _published_upper(upper, k, upper_kind, n_upper, min(ns), s, n_classes)
     hoeffding = BOUNDS["hoeffding"]
@@ -91,10 +124,10 @@ def certify_summary(
         oracle=None,
         curve=None,
         bound="hoeffding",
-        alpha=s.alpha,
+        level=s.level,
         delta=s.delta,
         aggregate=None,
-        simultaneous=simultaneous(certs, s.alpha, ub.upper, tail_u, tails_l, s.tau),
+        simultaneous=simultaneous(certs, s.level, ub.upper, tail_u, tails_l, s.tau),
         notes=notes,
         tau=s.tau,
     )

@@ -23,15 +23,42 @@ from ..data import InputError, Ratings
 from ._agreement import MATRIX_MAX_RATERS, rater_pairs
 from ._bounds import BOUNDS, Sample, Tail
 from .lemma2 import lemma2_check
-from .results import FiniteBound, Raters, UpperBound
+from .result_parts import FiniteBound
+from .results import Raters, UpperBound
 
 __all__ = ["UpperPart", "theoretical_from_empirical", "upper_bound"]
 
 
 def theoretical_from_empirical(empirical: float, k: float) -> float:
-    """U⁽ᵗ⁾ from U⁽ᵉ⁾ and K raters: U⁽ᵗ⁾² = 1/K + (K − 1)/K · U⁽ᵉ⁾² (eqs. 2 and 8: the K diagonal
-    terms of eq. 2 are 1, the K(K − 1) others average U⁽ᵉ⁾²).
+    """The theoretical upper bound U⁽ᵗ⁾ from the empirical U⁽ᵉ⁾ and K raters (the paper's Table 3).
 
+    U⁽ᵗ⁾² = 1/K + (K − 1)/K · U⁽ᵉ⁾² (eqs. 2 and 8: the K diagonal terms of eq. 2 are 1, the
+    K(K − 1) others average U⁽ᵉ⁾²).
+
+    Parameters
+    ----------
+    empirical : float
+        U⁽ᵉ⁾.
+    k : float
+        K, the raters per item (≥ 1).
+
+    Returns
+    -------
+    float
+        U⁽ᵗ⁾.
+
+    Raises
+    ------
+    InputError
+        For K below 1.
+
+    References
+    ----------
+    Q. Xu, C. Walder & C. Xu, *Humanly Certifying Superhuman Classifiers*: Theorem 1, Definition 1,
+    Table 3.
+
+    Examples
+    --------
     >>> round(theoretical_from_empirical(0.879, 5), 3)  # Table 3, SNLI
     0.904
     """

@@ -48,9 +48,9 @@ Aggregate = Annotated[
     str,
     typer.Option(
         "--aggregate",
-        metavar="majority|weighted|soft|dawid-skene",
-        help="The crowd's label for L_N: the plurality (default), a rater-weighted or plain soft "
-        "label, or Dawid–Skene (needs crowd-kit).",
+        metavar="plurality|soft|weighted|dawid_skene",
+        help="The crowd's label for L_N: the plurality (default), the soft label distribution, "
+        "the same with raters weighted by their agreement, or the Dawid–Skene posterior mode.",
     ),
 ]
 Tau = Annotated[
@@ -75,12 +75,12 @@ Bound = Annotated[
     str,
     typer.Option("--bound", metavar="hoeffding|bernstein|exact", help="Finite-sample bound."),
 ]
-Alpha = Annotated[float, typer.Option("--alpha", help="Superhuman when S ≥ 1 − alpha.")]
+Level = Annotated[float, typer.Option("--level", help="Certified (superhuman) when S OMS ≥ level.")]
 Delta = Annotated[
     float | None,
     typer.Option(
         "--delta",
-        help="Failure probability per side of the finite-sample bounds (default alpha/2).",
+        help="Failure probability per side of the finite-sample bounds (default (1 − level)/2).",
     ),
 ]
 TU = Annotated[
@@ -163,7 +163,12 @@ def _mode(raters: str | None, k: float | None, upper: list[str] | None) -> _Mode
 
 
 def _summary(
-    mode: _Mode, study: StudyOptions, lower: list[float] | None, n: list[int] | None, **options: Any
+    mode: _Mode,
+    study: StudyOptions,
+    lower: list[float] | None,
+    n: list[int] | None,
+    bound: str,
+    **options: Any,
 ) -> CertifyResult:
     """Summary mode: :func:`~humanly.certification.certify_summary` on published numbers."""
     if not lower or not mode.upper or not n:
@@ -175,6 +180,15 @@ def _summary(
         raise InputError(f"{data_only[0]} needs a RATINGS file; drop it in summary mode")
     if len(mode.upper) != 1:
         raise InputError(f"--upper: give one published U⁽ᵉ⁾, got {len(mode.upper)}")
+    from .._core.checks import check_choice
+    from ..certification import BOUNDS
+
+    check_choice("bound", bound, tuple(BOUNDS))
+    if bound != "hoeffding":
+        raise InputError(
+            f"--bound {bound} needs the data (per-item variances or counts); summary mode supports "
+            "only --bound hoeffding"
+        )
     from ..certification import certify_summary
 
     return certify_summary(
@@ -199,7 +213,7 @@ def _data(mode: _Mode, study: StudyOptions, **options: Any) -> CertifyResult:
     return certify(
         s.ratings,
         s.predictions,
-        gold=s.gold,
+        s.gold,
         missing=study.missing,  # type: ignore[arg-type]
         raters=mode.raters or "slots",  # type: ignore[arg-type]
         upper=mode.upper_kind or "empirical",  # type: ignore[arg-type]
@@ -211,9 +225,9 @@ def _data(mode: _Mode, study: StudyOptions, **options: Any) -> CertifyResult:
 def certify_command(
     study: StudyOptions,
     raters: Raters = None,
-    aggregate: Aggregate = "majority",
+    aggregate: Aggregate = "plurality",
     bound: Bound = "hoeffding",
-    alpha: Alpha = 0.05,
+    level: Level = 0.95,
     delta: Delta = None,
     t_u: TU = None,
     t_l: TL = None,
@@ -240,39 +254,35 @@ def certify_command(
     bound for each model (Theorems 3, 6), confidence S with HMS and OMS (Theorem 7), and a verdict.
     Without RATINGS, certify published numbers (summary mode). --plot draws the curve with --curve,
     else S(t_u) per model."""
+    from ..certification import CertifyOptions
+
     mode = _mode(raters, k, upper)
     check_plot(plot)
-    shared: dict[str, Any] = dict(
-        bound=bound,
-        alpha=alpha,
-        delta=delta,
-        oms_steps=oms_steps,
-        oms_lr=oms_lr,
-        t_u=t_u,
-        t_l=t_l,
-        tau=tau,
+    verdict: dict[str, Any] = dict(
+        delta=delta, oms_steps=oms_steps, oms_lr=oms_lr, t_u=t_u, t_l=t_l
     )
+    shared: dict[str, Any] = dict(level=level, tau=tau)
     if study.ratings is None:
         summary: dict[str, Any] = dict(
             models=split_list(models), n_upper=n_upper, n_classes=n_classes
         )
-        result = _summary(mode, study, lower, n, **summary, **shared)
+        options = CertifyOptions(**verdict)
+        result = _summary(mode, study, lower, n, bound, **summary, **shared, options=options)
     else:
         if lower or n or models or n_upper is not None or n_classes is not None:
             raise InputError(
                 "--lower, --n, --models, --n-upper and --n-classes are for summary mode (with a "
                 "RATINGS file they come from the data); drop them or the RATINGS file"
             )
-        data: dict[str, Any] = dict(
-            aggregate=aggregate,
-            curve=curve,
+        options = CertifyOptions(
+            **verdict,
             curve_subsets=curve_subsets,
             curve_max_k=curve_max_k,
-            seed=seed,
             workers=workers,
             scheduler=scheduler,
         )
-        result = _data(mode, study, **data, **shared)
+        data: dict[str, Any] = dict(aggregate=aggregate, bound=bound, curve=curve, seed=seed)
+        result = _data(mode, study, **data, **shared, options=options)
     _show(result, plot, json)
 
 

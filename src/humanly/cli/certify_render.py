@@ -134,7 +134,7 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
         why = "the paper's choice" if kind == "empirical" else "proved by Theorem 1"
         title = (
             f"models under U_N = {_UPPER[kind]} = {value:.4f} ({why}; {result.bound}, "
-            f"α = {result.alpha:g}{n}): superhuman{_by(result.tau)}?"
+            f"level {result.level:g}{n}): superhuman{_by(result.tau)}?"
         )
     else:
         why = "proved by Theorem 1" if kind == "theoretical" else "the paper's approximation"
@@ -168,8 +168,7 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
             status,
             _needed(needed),
         )
-    level = f"{1 - result.alpha:g}"
-    caption = f"certified = superhuman{_by(result.tau)}: S OMS ≥ {level}"
+    caption = f"certified = superhuman{_by(result.tau)}: S OMS ≥ {result.level:g}"
     if result.tau:
         caption += f"; margin L_N − U_N, of which τ = {result.tau:g} is asked for"
     if used:
@@ -243,7 +242,7 @@ def _truth(result: CertifyResult) -> CleanTable:
     t.column("value", justify="right", no_wrap=True)
     t.column("the bounds")
     uppers = {"theoretical_upper": "U⁽ᵗ⁾", "empirical_upper": "U⁽ᵉ⁾", "finite_upper": "√(U_N²+t_u)"}
-    t.row("the average rater", f"{o.average_annotator:.4f}", _held(o, uppers, upper=True))
+    t.row("the average rater", f"{o.average_rater:.4f}", _held(o, uppers, upper=True))
     t.row(f"the {result.aggregate or 'aggregate'} label", f"{o.aggregate_accuracy:.4f}", "")
     for name, acc in o.models.items():
         lowers = {f"lower:{name}": "L_N", f"finite_lower:{name}": "L_N − t_l"}

@@ -36,9 +36,31 @@ def _series(values: list[float | None]) -> np.ndarray:
 
 
 def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None) -> Any:
-    """Fig. 3: U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average rater and each model's L_N against the aggregate of
-    k raters, for k = 1 … K; with gold, the true accuracies as dotted lines (each labelled).
+    """Fig. 3: the bounds against the number of raters k.
 
+    U⁽ᵗ⁾_N and U⁽ᵉ⁾_N of the average rater and each model's L_N against the plurality of k raters,
+    for k = 1 … K; with gold, the true accuracies as dotted lines (each labelled). Draws the result's
+    ``curve`` only.
+
+    Parameters
+    ----------
+    result : CertifyResult
+        A certificate computed with ``curve=True``.
+    colors : mapping of str to str, optional
+        Model → colour (default :func:`~humanly.plots.model_colors` of the models drawn).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        6.4 in wide, the legend under the axes.
+
+    Raises
+    ------
+    InputError
+        When the result has no curve.
+
+    Examples
+    --------
     >>> from humanly import simulate
     >>> from humanly.certification import certify
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
@@ -69,7 +91,7 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
                     label=f"true accuracy {name} (gold)",
                 )
         ax.axhline(
-            result.oracle.average_annotator,
+            result.oracle.average_rater,
             color="0.35",
             ls=":",
             lw=1.2,
@@ -86,11 +108,29 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
 def plot_confidence(
     result: CertifyResult, points: int = 400, *, colors: Mapping[str, str] | None = None
 ) -> Any:
-    """S(t_u) = 1 − δ_u − δ_l (Theorem 7, eq. 38) over the admissible range t_u ∈ [0, (L_N − τ)² − U_N²]
-    for each model, under the result's bound (:meth:`CertifyResult.confidence_curve`); markers at the
-    HMS and OMS choices, and the lines S = 0 and S = 1 − α, labelled. The y-axis shows all of S,
-    negative values included (a negative S is no evidence, not a probability).
+    """The confidence S(t_u) = 1 − δ_u − δ_l of each model (Theorem 7, eq. 38).
 
+    Over the admissible range t_u ∈ [0, (L_N − τ)² − U_N²], under the result's bound, from the
+    result's own :meth:`~humanly.certification.CertifyResult.confidence_curve`; markers at the HMS
+    and OMS choices, and the lines S = 0 and S = level, labelled. The y-axis shows all of S, negative
+    values included (a negative S is no evidence, not a probability).
+
+    Parameters
+    ----------
+    result : CertifyResult
+        A certificate.
+    points : int
+        Points per curve (default 400).
+    colors : mapping of str to str, optional
+        Model → colour (default :func:`~humanly.plots.model_colors` of the models drawn).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        6.4 in wide, the legend under the axes.
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> fig = plot_confidence(certify_summary([0.949, 0.971, 0.93], 0.939, 1821))  # BERT: S < 0
     >>> bool(fig.axes[0].get_ylim()[0] < -0.5)
@@ -110,8 +150,8 @@ def plot_confidence(
             ax.plot([cc.hms_t_u], [cc.hms], "s", color=c, ms=4.5, mfc="white")
         if cc.oms is not None:
             ax.plot([cc.oms_t_u], [cc.oms], "o", color=c, ms=5)
-    level = 1 - result.alpha
-    ax.axhline(level, color="0.35", ls="--", lw=1, label=f"1 − α = {level:g} (certified above)")
+    level = result.level
+    ax.axhline(level, color="0.35", ls="--", lw=1, label=f"level {level:g} (certified above)")
     ax.axhline(0.0, color="0.35", ls=":", lw=1, label="S = 0 (no evidence below)")
     if drawn:
         ax.plot([], [], "s", color="0.35", mfc="white", ms=4.5, label="HMS choice of t_u")

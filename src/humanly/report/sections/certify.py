@@ -12,8 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...certification import CertifyResult, ModelCertificate
-from ...certification.results import UpperVerdict
+from ...certification import CertifyResult, ModelCertificate, UpperVerdict
 from ...study import StudyResult
 from .._page import Figure, Section, Table, View
 from ..verdicts.certify import format_confidence, format_number, verdicts
@@ -34,15 +33,15 @@ METHODS_TEXT = (
     "wrong). Finite-sample bounds use Hoeffding's inequality (Theorems 5 and 6). The confidence "
     "S = 1 − δ_u − δ_l (Theorem 7) that the model beats the average rater by at least a margin τ "
     "(τ = 0 unless stated) is reported with the heuristic split (HMS) and maximised over the "
-    "admissible range t_u ∈ [0, (L_N − τ)² − U_N²] (OMS). A model is certified when S_OMS ≥ 1 − α "
-    "(α = 0.05). S is a union bound and can be negative: then the finite-sample deviations at this N "
-    "do not fit inside the margin, reported as 'no evidence (S < 0)', not as a probability; when "
-    "L_N ≤ U_N + τ no t_u is admissible, S is not defined and the model is 'not applicable' (not "
-    "superhuman by these bounds, which does not show it is worse). The items needed are the smallest number "
-    "of test items, labelled by the same crowd, at which the same L_N and U_N would be certified. With "
-    "gold labels, each assumption of Table 2 is reported as a difference with a 95% interval (normal "
-    "approximation over items): 'consistent', or 'evidence against at 95%' when the interval excludes "
-    "what the assumption allows."
+    "admissible range t_u ∈ [0, (L_N − τ)² − U_N²] (OMS). A model is certified when S_OMS reaches "
+    "the level (0.95 unless stated). S is a union bound and can be negative: then the finite-sample "
+    "deviations at this N do not fit inside the margin, reported as 'no evidence (S < 0)', not as "
+    "a probability; when L_N ≤ U_N + τ no t_u is admissible, S is not defined and the model is 'not "
+    "applicable' (not superhuman by these bounds, which does not show it is worse). The items needed "
+    "are the smallest number of test items, labelled by the same crowd, at which the same L_N and "
+    "U_N would be certified. With gold labels, each assumption of Table 2 is reported as a "
+    "difference with a 95% interval (normal approximation over items): 'consistent', or 'evidence "
+    "against at 95%' when the interval excludes what the assumption allows."
 )
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
@@ -145,7 +144,7 @@ def _models_table(res: CertifyResult) -> Table:
             )
         )
     caption = (
-        f"Models (Hoeffding bound, α = {res.alpha:g}{tau}); the verdict rests on U_N = {used} = "
+        f"Models (Hoeffding bound, level {res.level:g}{tau}); the verdict rests on U_N = {used} = "
         f"{ub.upper:.4f}, the columns under {o} give the verdict under the other upper bound"
     )
     return Table(caption, headers, tuple(rows))
@@ -163,7 +162,7 @@ def _gold_tables(res: CertifyResult) -> list[Table]:
 
     uppers = {"theoretical_upper": "U⁽ᵗ⁾", "empirical_upper": "U⁽ᵉ⁾", "finite_upper": "finite U"}
     rows: list[tuple[str, str | None, str]] = [
-        ("the average rater", _f(o.average_annotator), held(uppers, True)),
+        ("the average rater", _f(o.average_rater), held(uppers, True)),
         (f"the {res.aggregate or 'aggregate'} label", _f(o.aggregate_accuracy), ""),
     ]
     for name, acc in o.models.items():
@@ -260,7 +259,7 @@ def _figures(res: CertifyResult, colors: Mapping[str, str] | None) -> list[Figur
             Figure.from_matplotlib(
                 plot_confidence(res, colors=colors),
                 "Confidence S(t_u) = 1 − δ_u − δ_l over the admissible range of t_u; squares mark "
-                f"HMS, dots OMS; S = 0 and the level 1 − α = {1 - res.alpha:g} are drawn. S below 0 "
+                f"HMS, dots OMS; S = 0 and the level {res.level:g} are drawn. S below 0 "
                 "is no evidence (the deviations exceed the margin), not a probability.",
             )
         )
@@ -268,10 +267,26 @@ def _figures(res: CertifyResult, colors: Mapping[str, str] | None) -> list[Figur
 
 
 def certify_section(study: StudyResult, view: View) -> Section:
-    """Lay out ``study.certify`` (slots, plurality, Hoeffding, curve; margin τ): the upper bounds, each
-    model's verdict, the checks against gold, the figures and the verdict sentences; a one-sentence
+    """The certify section of the report, laid out from ``study.certify`` alone.
+
+    The upper bounds, each model's verdict, the checks against gold, the figures and the verdict
+    sentences (slots, plurality, Hoeffding, the curve, the study's level and margin τ); a one-sentence
     note when certify did not apply.
 
+    Parameters
+    ----------
+    study : StudyResult
+        The analysed study.
+    view : View
+        How the page shows it (the models' kinds and colours).
+
+    Returns
+    -------
+    Section
+        The section, its tables, figures and verdicts.
+
+    Examples
+    --------
     >>> from humanly import analyze, simulate
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
     >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=0)
@@ -317,13 +332,43 @@ def _headline_status(m: ModelCertificate | UpperVerdict) -> str:
 
 
 def certify_headline(study: StudyResult) -> str | None:
-    """One line for the terminal from ``study.certify``."""
+    """One line for the terminal from ``study.certify``.
+
+    Parameters
+    ----------
+    study : StudyResult
+        The analysed study.
+
+    Returns
+    -------
+    str or None
+        The line (``None`` when certify did not run).
+
+    Examples
+    --------
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> certify_headline(analyze(d.ratings, d.predictions, bootstrap=0)).split(";")[0]
+    'certify: average rater ≤ 0.787 (U⁽ᵉ⁾)'
+    """
     return certify_line(study.certify)
 
 
 def certify_line(res: CertifyResult | None) -> str | None:
     """One line for the terminal from a certify result.
 
+    Parameters
+    ----------
+    res : CertifyResult or None
+        A certificate.
+
+    Returns
+    -------
+    str or None
+        The line (``None`` without a result).
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> certify_line(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
     'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'

@@ -53,10 +53,26 @@ _STATUS = {
 
 
 def format_confidence(s: float | None, decimals: int = 4) -> str:
-    """A confidence S for a reader: ``decimals`` decimals, more near 1 (0.999996 never prints as
-    1.0000; closer to 1 than 10⁻⁶ it is "> 0.999999", also when the floating-point S is 1: δ_u and
-    δ_l are never exactly 0), a true minus sign, and "—" when S is not defined.
+    """A confidence S as a reader sees it.
 
+    ``decimals`` decimals, more near 1 (0.999996 never prints as 1.0000; closer to 1 than 10⁻⁶ it is
+    "> 0.999999", also when the floating-point S is 1: δ_u and δ_l are never exactly 0), a true minus
+    sign, and "—" when S is not defined.
+
+    Parameters
+    ----------
+    s : float or None
+        S.
+    decimals : int
+        The decimals away from 1 (default 4).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
     >>> format_confidence(0.999996), format_confidence(0.62081), format_confidence(-0.14953, 3)
     ('0.999996', '0.6208', '−0.150')
     >>> format_confidence(1 - 1e-9), format_confidence(1.0)
@@ -81,9 +97,22 @@ def _s_vs(s: float | None, op: str, level: str) -> str:
 
 
 def format_number(x: float, *, sign: bool = False) -> str:
-    """A bound or margin in a sentence: at least 3 and at most 4 decimals (0.971, 0.9315, +0.0118),
-    with a true minus sign.
+    """A bound or margin in a sentence: at least 3 and at most 4 decimals, a true minus sign.
 
+    Parameters
+    ----------
+    x : float
+        The number.
+    sign : bool
+        Always show the sign (a margin).
+
+    Returns
+    -------
+    str
+        E.g. 0.971, 0.9315, +0.0118.
+
+    Examples
+    --------
     >>> format_number(0.971), format_number(0.93154), format_number(0.0118, sign=True)
     ('0.971', '0.9315', '+0.0118')
     >>> format_number(-0.04, sign=True)
@@ -135,11 +164,13 @@ def _main(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
             f"rater's upper bound U_N = {up}{beyond} (margin {format_number(m.margin, sign=True)}) "
             f"with confidence {_s_vs(e.confidence, '≥', level)} ({bound}, {n})."
         )
-        if not m.superhuman_simultaneous and len(result.models) > 1:
+        per_model = result.simultaneous.level_per_model
+        if not m.superhuman_simultaneous and len(result.models) > 1 and per_model is not None:
             k = len(result.models)
             text += (
                 f" Taken together with the other {k - 1} model{'s' if k > 2 else ''} it is not "
-                f"certified (union bound: S ≥ 1 − α/{k} for all at once)."
+                f"certified (union bound: for all {k} claims to hold at once at level "
+                f"{result.level:g}, each needs S ≥ {per_model:g})."
             )
         return text
     head = f"{m.model} is not certified" + ("" if tau == 0 else f" {_claim(tau)}")
@@ -222,7 +253,7 @@ def _gold(result: CertifyResult, m: ModelCertificate) -> str:
         return ""
     text = (
         f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
-        f"the average rater's {format_number(o.average_annotator)}"
+        f"the average rater's {format_number(o.average_rater)}"
     )
     against = [a for a in o.assumptions if a.status == "evidence against at 95%"]
     for a in against:
@@ -262,7 +293,7 @@ def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
             if s >= 0
             else "no evidence (S < 0)"
         )
-        e = Evidence(status, "", s, 1 - result.alpha, m.margin - result.tau, m.n, m.items_needed)
+        e = Evidence(status, "", s, result.level, m.margin - result.tau, m.n, m.items_needed)
     sentence = (
         f"{_main(result, m, e)} {_other(result, m, e.status == 'certified')}{_gold(result, m)}"
     )
@@ -276,9 +307,23 @@ def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
 
 
 def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
-    """One :class:`~humanly.report.verdicts.Verdict` per model of ``result``: the verdict under the
-    upper bound U_N the result used, named, and the verdict under the other upper bound beside it.
+    """One sentence per model a reviewer can quote, from the certificate alone.
 
+    The verdict under the upper bound U_N the result used, named, and the verdict under the other
+    upper bound beside it; with gold, the true accuracies and any evidence against an assumption.
+
+    Parameters
+    ----------
+    result : CertifyResult
+        A certificate (computed, or read back from its JSON).
+
+    Returns
+    -------
+    tuple of Verdict
+        One :class:`~humanly.report.verdicts.Verdict` per model, in the result's order.
+
+    Examples
+    --------
     >>> from humanly.certification import certify_summary
     >>> v = verdicts(certify_summary([0.80], 0.85, 500, models=["m"]))[0]
     >>> v.status, v.sentence.split(":")[0]
