@@ -36,7 +36,13 @@ from .budget import Assessment, assess
 from .certification import CertifyResult, certify
 from .crowd.inspect import RatingsSummary, summarize
 from .data import InputError, Predictions, Ratings, Study, join
-from .survey import EquivalenceResult, TruthEquivalence, equivalence, truth_equivalence
+from .survey import (
+    EquivalenceOptions,
+    EquivalenceResult,
+    TruthEquivalence,
+    equivalence,
+    truth_equivalence,
+)
 
 __all__ = [
     "AnalyzeOptions",
@@ -92,8 +98,10 @@ class Skipped(Result):
 class EquivalenceRun(Result):
     """One survey-equivalence analysis of the study: its combiner, scorer and calibration, the models
     the report shows under it (``shown``), its result (``None`` when it does not apply: ``note`` says
-    why) and, on simulated data, the same scored against the true states (``truth``; ``truth_note``
-    says why it is missing)."""
+    why), on simulated data the same scored against the true states (``truth``; ``truth_note``
+    says why it is missing) and, with ``target_width``, the items each model's equivalence range
+    would need to narrow below it (``items_needed``, one per model of the result, read off its
+    ranges by :meth:`~humanly.survey.EquivalenceResult.items_needed`)."""
 
     combiner: str
     scorer: str
@@ -103,6 +111,7 @@ class EquivalenceRun(Result):
     truth: TruthEquivalence | None = None
     note: str | None = None
     truth_note: str | None = None
+    items_needed: tuple[int | None, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -321,9 +330,9 @@ def _equivalence(
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)
         try:
             res = equivalence(
-                r, usable, combiner=combiner, scorer=scorer, bootstrap=s.bootstrap, seed=s.seed,
-                calibrate=cal, headroom=combiner == "abc", progress=False,
-                target_width=s.target_width if s.bootstrap > 0 else None,
+                r, usable, combiner=combiner, scorer=scorer, calibrate=cal, bootstrap=s.bootstrap,
+                level=s.level, seed=s.seed,
+                options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
             )  # fmt: skip
         except InputError as exc:
             runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, note=str(exc)))
@@ -332,12 +341,16 @@ def _equivalence(
         if states is not None:
             try:
                 truth = truth_equivalence(
-                    r, states, usable, combiner=combiner, scorer=scorer,
-                    calibrate=cal if usable is not None else "none", seed=s.seed,
-                )  # fmt: skip
+                    r, usable, states, combiner=combiner, scorer=scorer, calibrate=cal, seed=s.seed
+                )
             except InputError as exc:
                 truth_note = str(exc)
-        runs.append(EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note))
+        needed = None
+        if s.target_width is not None and s.bootstrap > 0:
+            needed = res.items_needed(s.target_width)
+        runs.append(
+            EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note, needed)
+        )
     return tuple(runs)
 
 
