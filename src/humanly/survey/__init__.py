@@ -22,13 +22,11 @@ from __future__ import annotations
 
 from .api import equivalence, power_curve
 from .combiners import matrix_combiner
-from .experts import expert_equivalence
+from .experts import AmateurWorth, ExpertEquivalence, expert_equivalence
 from .headroom import headroom
 from .options import EquivalenceOptions
 from .results import (
-    AmateurWorth,
     EquivalenceResult,
-    ExpertEquivalence,
     Headroom,
     HeadroomSupport,
     ModelEquivalence,

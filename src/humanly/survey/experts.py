@@ -21,7 +21,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_probability
 from .._core.counts import lncomb, lnfall, subvectors
-from .._core.result import Interval
+from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
@@ -29,10 +29,92 @@ from . import _levels
 from .combiners import ABC, clip_probs, get_combiner
 from .crossing import curve_points, equivalence_interval, equivalence_point
 from .options import EquivalenceOptions, checked, only
-from .results import AmateurWorth, ExpertEquivalence
+from .results import PowerCurvePoint, _frame
 from .scorers import Scorer, get_scorer
 
-__all__ = ["expert_equivalence"]
+__all__ = ["AmateurWorth", "ExpertEquivalence", "expert_equivalence"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class AmateurWorth(Result):
+    """How many experts k amateur labels are worth.
+
+    Parameters
+    ----------
+    amateurs : int
+        k, the number of amateur labels combined.
+    experts : float or None
+        Their worth in experts: a_k read off the expert power curve (Algorithm 4); ``None`` with
+        ``note``.
+    note : {None, "below_0", "above_max"}
+        Why there is no worth: a_k is at or below the expert curve's c_0, or above every point.
+    experts_range : Interval
+        The worth's bootstrap range at the result's ``level``.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, experts_range=Interval(1.1, 1.8)).experts
+    1.4
+    """
+
+    amateurs: int
+    experts: float | None
+    note: str | None
+    experts_range: Interval
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ExpertEquivalence(Result):
+    """Expert power curve, amateur curve and how many experts k amateurs are worth (section 7).
+
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (their names).
+    n_items : int
+        The items both groups labelled.
+    bootstrap : int
+        The bootstrap replicates behind the ranges (0: none).
+    level : float
+        The confidence level of the ranges.
+    seed : int or None
+        The seed of the bootstrap.
+    expert_curve : tuple of PowerCurvePoint
+        k experts predicting a held-out expert.
+    amateur_curve : tuple of PowerCurvePoint
+        a_k: k amateurs predicting a held-out expert.
+    worth : tuple of AmateurWorth
+        Each a_k read off the expert curve.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> none = Interval(None, None)
+    >>> pts = (PowerCurvePoint(0, -1.0, none, 9), PowerCurvePoint(1, -0.8, none, 9))
+    >>> ex = ExpertEquivalence("abc", "cross_entropy", 9, 0, 0.95, 0, pts, pts,
+    ...                        (AmateurWorth(0, None, "below_0", none),
+    ...                         AmateurWorth(1, 1.0, None, none)))
+    >>> ex.to_frame()[["amateurs", "score", "experts"]].values.tolist()
+    [[0.0, -1.0, nan], [1.0, -0.8, 1.0]]
+    """
+
+    combiner: str
+    scorer: str
+    n_items: int
+    bootstrap: int
+    level: float
+    seed: int | None
+    expert_curve: tuple[PowerCurvePoint, ...]
+    amateur_curve: tuple[PowerCurvePoint, ...]
+    worth: tuple[AmateurWorth, ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per number of amateurs k: ``amateurs, score`` (a_k) ``, experts, note,
+        experts_low, experts_high``."""
+        out = _frame(self.worth, ("amateurs", "experts", "note", "experts_range"))
+        out.insert(1, "score", [p.score for p in self.amateur_curve])
+        return out
 
 
 @dataclasses.dataclass(frozen=True)

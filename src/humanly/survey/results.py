@@ -18,9 +18,7 @@ from .._core.result import Interval, Result
 from ..errors import InputError
 
 __all__ = [
-    "AmateurWorth",
     "EquivalenceResult",
-    "ExpertEquivalence",
     "Headroom",
     "HeadroomSupport",
     "ModelEquivalence",
@@ -99,6 +97,39 @@ class PowerCurvePoint(Result):
 
 
 _POINT_COLUMNS = ("k", "score", "score_range", "n_items")
+
+
+class _Curve:
+    """The arrays of a result that holds a ``power_curve``."""
+
+    power_curve: tuple[PowerCurvePoint, ...]
+
+    @property
+    def ks(self) -> np.ndarray:
+        """The survey sizes k of the curve's points, as an array.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import power_curve
+        >>> power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0).ks.tolist()
+        [0, 1, 2, 3]
+        """
+        return np.array([p.k for p in self.power_curve])
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The curve's scores c_k, as an array.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import power_curve
+        >>> pc = power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0)
+        >>> bool((pc.scores[1:] >= pc.scores[0]).all())
+        True
+        """
+        return np.array([p.score for p in self.power_curve])
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -204,7 +235,7 @@ _MODEL_COLUMNS = (
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PowerCurve(Result):
+class PowerCurve(_Curve, Result):
     """A survey power curve (Algorithm 3) with its bootstrap ranges.
 
     Parameters
@@ -329,7 +360,7 @@ class Headroom(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class EquivalenceResult(Result):
+class EquivalenceResult(_Curve, Result):
     """Power curve, classifier scores and survey equivalences (``humanly equivalence --json``).
 
     Parameters
@@ -531,86 +562,4 @@ class EquivalenceResult(Result):
             ranges = self.information_range or tuple(Interval(None, None) for _ in self.information)
             out["information_low"] = [r.low for r in ranges]
             out["information_high"] = [r.high for r in ranges]
-        return out
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class AmateurWorth(Result):
-    """How many experts k amateur labels are worth.
-
-    Parameters
-    ----------
-    amateurs : int
-        k, the number of amateur labels combined.
-    experts : float or None
-        Their worth in experts: a_k read off the expert power curve (Algorithm 4); ``None`` with
-        ``note``.
-    note : {None, "below_0", "above_max"}
-        Why there is no worth: a_k is at or below the expert curve's c_0, or above every point.
-    experts_range : Interval
-        The worth's bootstrap range at the result's ``level``.
-
-    Examples
-    --------
-    >>> from humanly._core.result import Interval
-    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, experts_range=Interval(1.1, 1.8)).experts
-    1.4
-    """
-
-    amateurs: int
-    experts: float | None
-    note: str | None
-    experts_range: Interval
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class ExpertEquivalence(Result):
-    """Expert power curve, amateur curve and how many experts k amateurs are worth (section 7).
-
-    Parameters
-    ----------
-    combiner, scorer : str
-        The combiner of k labels and the scorer (their names).
-    n_items : int
-        The items both groups labelled.
-    bootstrap : int
-        The bootstrap replicates behind the ranges (0: none).
-    level : float
-        The confidence level of the ranges.
-    seed : int or None
-        The seed of the bootstrap.
-    expert_curve : tuple of PowerCurvePoint
-        k experts predicting a held-out expert.
-    amateur_curve : tuple of PowerCurvePoint
-        a_k: k amateurs predicting a held-out expert.
-    worth : tuple of AmateurWorth
-        Each a_k read off the expert curve.
-
-    Examples
-    --------
-    >>> from humanly._core.result import Interval
-    >>> none = Interval(None, None)
-    >>> pts = (PowerCurvePoint(0, -1.0, none, 9), PowerCurvePoint(1, -0.8, none, 9))
-    >>> ex = ExpertEquivalence("abc", "cross_entropy", 9, 0, 0.95, 0, pts, pts,
-    ...                        (AmateurWorth(0, None, "below_0", none),
-    ...                         AmateurWorth(1, 1.0, None, none)))
-    >>> ex.to_frame()[["amateurs", "score", "experts"]].values.tolist()
-    [[0.0, -1.0, nan], [1.0, -0.8, 1.0]]
-    """
-
-    combiner: str
-    scorer: str
-    n_items: int
-    bootstrap: int
-    level: float
-    seed: int | None
-    expert_curve: tuple[PowerCurvePoint, ...]
-    amateur_curve: tuple[PowerCurvePoint, ...]
-    worth: tuple[AmateurWorth, ...]
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per number of amateurs k: ``amateurs, score`` (a_k) ``, experts, note,
-        experts_low, experts_high``."""
-        out = _frame(self.worth, ("amateurs", "experts", "note", "experts_range"))
-        out.insert(1, "score", [p.score for p in self.amateur_curve])
         return out

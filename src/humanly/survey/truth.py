@@ -29,7 +29,7 @@ from ._prepare import _max_k, _model_outputs, check_options, positive_index
 from .combiners import ABC
 from .crossing import curve_points, equivalence_point
 from .options import EquivalenceOptions, checked, only
-from .results import PowerCurvePoint
+from .results import PowerCurvePoint, _Curve
 
 __all__ = ["TruthEquivalence", "TruthModel", "truth_equivalence"]
 
@@ -62,7 +62,7 @@ class TruthModel(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class TruthEquivalence(Result):
+class TruthEquivalence(_Curve, Result):
     """HSCORE* and SEQ* against the true item states (see :mod:`humanly.survey.truth`).
 
     Parameters
