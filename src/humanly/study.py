@@ -96,12 +96,35 @@ class Skipped(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class EquivalenceRun(Result):
-    """One survey-equivalence analysis of the study: its combiner, scorer and calibration, the models
-    the report shows under it (``shown``), its result (``None`` when it does not apply: ``note`` says
-    why), on simulated data the same scored against the true states (``truth``; ``truth_note``
-    says why it is missing) and, with ``target_width``, the items each model's equivalence range
-    would need to narrow below it (``items_needed``, one per model of the result, read off its
-    ranges by :meth:`~humanly.survey.EquivalenceResult.items_needed`)."""
+    """One survey-equivalence analysis of the study.
+
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (e.g. ``"abc"`` and ``"cross_entropy"``).
+    calibrate : str
+        How the models were calibrated before scoring (``"isotonic"`` or ``"none"``).
+    shown : tuple of str
+        The models the report shows under this analysis.
+    result : EquivalenceResult or None
+        The result; ``None`` when the analysis does not apply (``note`` says why).
+    truth : TruthEquivalence or None
+        On simulated data, the same scored against the true item states.
+    note : str or None
+        Why ``result`` is missing.
+    truth_note : str or None
+        Why ``truth`` is missing although states were given.
+    items_needed : tuple of (int or None), optional
+        With the study's ``target_width``: the items each model's equivalence range would need to
+        narrow below it, one per model of ``result``, read off its ranges by
+        :meth:`~humanly.survey.EquivalenceResult.items_needed`.
+
+    Examples
+    --------
+    >>> run = EquivalenceRun("abc", "cross_entropy", "isotonic", ("m",), None, note="one label")
+    >>> run.key, run.result is None
+    ('abc+cross_entropy', True)
+    """
 
     combiner: str
     scorer: str
@@ -115,7 +138,13 @@ class EquivalenceRun(Result):
 
     @property
     def key(self) -> str:
-        """``"combiner+scorer"``, e.g. ``"abc+cross_entropy"``."""
+        """``"combiner+scorer"``, the run's name in the report.
+
+        Examples
+        --------
+        >>> EquivalenceRun("majority", "agreement", "none", (), None).key
+        'majority+agreement'
+        """
         return f"{self.combiner}+{self.scorer}"
 
 
