@@ -50,7 +50,7 @@ else:
         certify(r)
     elif what == "equivalence":
         from humanly.survey import power_curve
-        power_curve(r, combiner="abc", scorer="cross_entropy")
+        power_curve(r, combiner="abc", scorer="cross_entropy", bootstrap=500)
 out["seconds"] = time.perf_counter() - t0
 out["max_rss_mb"] = _peak_mb()
 print(json.dumps(out))

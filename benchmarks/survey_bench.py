@@ -39,7 +39,10 @@ import numpy as np
 
 from humanly import Predictions, Ratings
 from humanly.simulate import running_example
-from humanly.survey import equivalence
+from humanly.survey import EquivalenceOptions, equivalence
+
+#: no progress bar in a timed run
+QUIET = EquivalenceOptions(progress=False)
 
 HERE = Path(__file__).resolve().parent
 COMBOS = (("majority", "agreement"), ("frequency", "cross_entropy"), ("abc", "cross_entropy"))
@@ -135,7 +138,7 @@ def measure(
                 scorer=sc,
                 bootstrap=500,
                 seed=0,
-                progress=False,
+                options=QUIET,
             )
 
         call()  # warm-up (imports, caches)
@@ -166,7 +169,7 @@ def measure(
         ratings, preds = big_counts(n)
 
         def call_big() -> Any:
-            return equivalence(ratings, preds, bootstrap=n_boot, seed=0, progress=False)
+            return equivalence(ratings, preds, bootstrap=n_boot, seed=0, options=QUIET)
 
         times = _time(call_big, 3 if quick else repeat)
         peak = _peak_mb(call_big)
@@ -201,7 +204,7 @@ import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 import numpy as np
 from humanly import Predictions, Ratings
-from humanly.survey import equivalence
+from humanly.survey import EquivalenceOptions, equivalence
 n, n_cls = int(sys.argv[1]), int(sys.argv[2])
 g = np.random.default_rng(0)
 fav = g.integers(0, n_cls, size=n)
@@ -213,7 +216,7 @@ p = np.full((n, n_cls), 0.4 / (n_cls - 1))
 p[np.arange(n), fav] = 0.6
 preds = Predictions.from_arrays(r.items, {"m": p}, classes=r.classes)
 t = time.perf_counter()
-equivalence(r, preds, bootstrap=500, progress=False)
+equivalence(r, preds, bootstrap=500, options=EquivalenceOptions(progress=False))
 print(time.perf_counter() - t, _peak_mb())
 """
 

@@ -449,7 +449,7 @@ def padded_columns_expectation(
     import numpy as np
     from scipy.stats import hypergeom
 
-    from humanly.survey import equivalence_point
+    from humanly.survey.crossing import equivalence_point
 
     counts = np.asarray(counts, dtype=int)
     n_lab = counts.sum(1)
@@ -582,7 +582,7 @@ def _wiki_main(
     import pandas as pd
 
     from humanly import Predictions, Ratings
-    from humanly.survey import equivalence
+    from humanly.survey import EquivalenceOptions, equivalence
 
     res: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="se-wiki-") as tmp:
@@ -608,10 +608,12 @@ def _wiki_main(
     p = Predictions.from_arrays(
         r.items, {"authors": np.column_stack([1 - cal, cal])}, classes=r.classes
     )
-    m = equivalence(r, p, bootstrap=500, seed=0, progress=False).models[0]
+    quiet = EquivalenceOptions(progress=False)
+    m = equivalence(r, p, bootstrap=500, seed=0, options=quiet).models[0]
     res["humanly"] = m.to_dict()
+    low, high = m.equivalence_range
     print(f"humanly, the authors' calibrated predictions: {m.equivalence:.2f} "
-          f"[{m.equivalence_low:.2f}, {m.equivalence_high:.2f}]")  # fmt: skip
+          f"[{low:.2f}, {high:.2f}]")  # fmt: skip
     if json_out:
         json_out.write_text(json.dumps(res, indent=1))
     return res

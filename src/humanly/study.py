@@ -36,7 +36,13 @@ from .budget import Assessment, assess
 from .certification import CertifyResult, certify
 from .crowd.inspect import RatingsSummary, summarize
 from .data import InputError, Predictions, Ratings, Study, join
-from .survey import EquivalenceResult, TruthEquivalence, equivalence, truth_equivalence
+from .survey import (
+    EquivalenceOptions,
+    EquivalenceResult,
+    TruthEquivalence,
+    equivalence,
+    truth_equivalence,
+)
 
 __all__ = [
     "AnalyzeOptions",
@@ -90,10 +96,35 @@ class Skipped(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class EquivalenceRun(Result):
-    """One survey-equivalence analysis of the study: its combiner, scorer and calibration, the models
-    the report shows under it (``shown``), its result (``None`` when it does not apply: ``note`` says
-    why) and, on simulated data, the same scored against the true states (``truth``; ``truth_note``
-    says why it is missing)."""
+    """One survey-equivalence analysis of the study.
+
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (e.g. ``"abc"`` and ``"cross_entropy"``).
+    calibrate : str
+        How the models were calibrated before scoring (``"isotonic"`` or ``"none"``).
+    shown : tuple of str
+        The models the report shows under this analysis.
+    result : EquivalenceResult or None
+        The result; ``None`` when the analysis does not apply (``note`` says why).
+    truth : TruthEquivalence or None
+        On simulated data, the same scored against the true item states.
+    note : str or None
+        Why ``result`` is missing.
+    truth_note : str or None
+        Why ``truth`` is missing although states were given.
+    items_needed : tuple of (int or None), optional
+        With the study's ``target_width``: the items each model's equivalence range would need to
+        narrow below it, one per model of ``result``, read off its ranges by
+        :meth:`~humanly.survey.EquivalenceResult.items_needed`.
+
+    Examples
+    --------
+    >>> run = EquivalenceRun("abc", "cross_entropy", "isotonic", ("m",), None, note="one label")
+    >>> run.key, run.result is None
+    ('abc+cross_entropy', True)
+    """
 
     combiner: str
     scorer: str
@@ -103,10 +134,17 @@ class EquivalenceRun(Result):
     truth: TruthEquivalence | None = None
     note: str | None = None
     truth_note: str | None = None
+    items_needed: tuple[int | None, ...] | None = None
 
     @property
     def key(self) -> str:
-        """``"combiner+scorer"``, e.g. ``"abc+cross_entropy"``."""
+        """``"combiner+scorer"``, the run's name in the report.
+
+        Examples
+        --------
+        >>> EquivalenceRun("majority", "agreement", "none", (), None).key
+        'majority+agreement'
+        """
         return f"{self.combiner}+{self.scorer}"
 
 
@@ -321,9 +359,9 @@ def _equivalence(
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)
         try:
             res = equivalence(
-                r, usable, combiner=combiner, scorer=scorer, bootstrap=s.bootstrap, seed=s.seed,
-                calibrate=cal, headroom=combiner == "abc", progress=False,
-                target_width=s.target_width if s.bootstrap > 0 else None,
+                r, usable, combiner=combiner, scorer=scorer, calibrate=cal, bootstrap=s.bootstrap,
+                level=s.level, seed=s.seed,
+                options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
             )  # fmt: skip
         except InputError as exc:
             runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, note=str(exc)))
@@ -332,12 +370,16 @@ def _equivalence(
         if states is not None:
             try:
                 truth = truth_equivalence(
-                    r, states, usable, combiner=combiner, scorer=scorer,
-                    calibrate=cal if usable is not None else "none", seed=s.seed,
-                )  # fmt: skip
+                    r, usable, states, combiner=combiner, scorer=scorer, calibrate=cal, seed=s.seed
+                )
             except InputError as exc:
                 truth_note = str(exc)
-        runs.append(EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note))
+        needed = None
+        if s.target_width is not None and s.bootstrap > 0:
+            needed = res.items_needed(s.target_width)
+        runs.append(
+            EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note, needed)
+        )
     return tuple(runs)
 
 

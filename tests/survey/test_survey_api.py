@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 from humanly import InputError, Predictions, Ratings
 from humanly.simulate import running_example, urn
 from humanly.survey import (
+    EquivalenceOptions,
     EquivalenceResult,
-    calibrate_outputs,
     equivalence,
     make_scorer,
     power_curve,
 )
 from humanly.survey._engine import abc_row_probs, make_plan
+from humanly.survey.calibration import calibrate_outputs
 
 counts_st = st.lists(
     st.lists(st.integers(0, 6), min_size=3, max_size=3).filter(lambda r: sum(r) >= 2),
@@ -47,8 +48,8 @@ def test_item_order_does_not_matter(rows: list[list[int]], comb: str, rnd) -> No
     counts = np.array(rows)
     perm = list(range(len(rows)))
     rnd.shuffle(perm)
-    a = equivalence(Ratings.from_counts(counts), combiner=comb, bootstrap=0, progress=False)
-    b = equivalence(Ratings.from_counts(counts[perm]), combiner=comb, bootstrap=0, progress=False)
+    a = equivalence(Ratings.from_counts(counts), combiner=comb, bootstrap=0)
+    b = equivalence(Ratings.from_counts(counts[perm]), combiner=comb, bootstrap=0)
     np.testing.assert_allclose(a.scores, b.scores, rtol=1e-10)
     if comb != "frequency":
         ag = equivalence(
@@ -56,15 +57,14 @@ def test_item_order_does_not_matter(rows: list[list[int]], comb: str, rnd) -> No
             combiner=comb,
             scorer="agreement",
             bootstrap=0,
-            progress=False,
         )
         assert np.all((ag.scores >= -1e-12) & (ag.scores <= 1 + 1e-12))
 
 
 def test_ragged_named_equals_anonymous_and_reports_items_per_k() -> None:
     d = running_example(400, (3, 9), seed=2)
-    named = equivalence(d.ratings, d.predictions, bootstrap=20, progress=False)
-    anon = equivalence(d.ratings.anonymous(), d.predictions, bootstrap=20, progress=False)
+    named = equivalence(d.ratings, d.predictions, bootstrap=20)
+    anon = equivalence(d.ratings.anonymous(), d.predictions, bootstrap=20)
     np.testing.assert_allclose(named.scores, anon.scores)
     n = [p.n_items for p in named.power_curve]
     lab = d.ratings.labels_per_item
@@ -78,17 +78,15 @@ def test_sampled_converges_to_exact_on_ragged_anonymous_data(comb: str) -> None:
     d = running_example(300, (4, 8), seed=4)
     r = d.ratings.anonymous()
     sc = "agreement" if comb == "majority" else "cross_entropy"
-    exact = equivalence(r, combiner=comb, scorer=sc, bootstrap=0, progress=False)
+    exact = equivalence(r, combiner=comb, scorer=sc, bootstrap=0)
     errs = []
     for draws in (20, 800):
         s = equivalence(
             r,
             combiner=comb,
             scorer=sc,
-            method="sampled",
-            n_draws=draws,
             bootstrap=0,
-            progress=False,
+            options=EquivalenceOptions(method="sampled", draws=draws),
         )
         errs.append(np.max(np.abs(s.scores - exact.scores)))
     assert errs[1] < 0.01
@@ -97,15 +95,17 @@ def test_sampled_converges_to_exact_on_ragged_anonymous_data(comb: str) -> None:
 
 def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
     d = running_example(300, 6, seed=3)
-    a = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5, progress=False)
-    b = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5, progress=False)
-    c = equivalence(d.ratings, d.predictions, bootstrap=30, seed=6, progress=False)
+    a = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5)
+    b = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5)
+    c = equivalence(d.ratings, d.predictions, bootstrap=30, seed=6)
     assert a.to_dict() == b.to_dict()
     assert a.to_dict() != c.to_dict()
     for p in a.power_curve:
-        assert p.low is not None and p.high is not None and p.low <= p.high
+        lo, hi = p.score_range
+        assert lo is not None and hi is not None and lo <= hi
     for m in a.models:
-        assert m.low <= m.high
+        assert m.score_range.low <= m.score_range.high
+        assert m.equivalence_range.low is not None
     d2 = a.to_dict()
     assert set(d2) >= {
         "combiner",
@@ -113,48 +113,52 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
         "method",
         "n_items",
         "bootstrap",
+        "level",
         "power_curve",
         "models",
     }
-    assert set(d2["power_curve"][0]) >= {"k", "score", "low", "high", "n_items"}
+    assert set(d2["power_curve"][0]) == {"k", "score", "score_range", "n_items"}
     assert set(d2["models"][0]) >= {
         "model",
         "score",
-        "low",
-        "high",
+        "score_range",
         "equivalence",
         "equivalence_note",
-        "equivalence_low",
-        "equivalence_high",
+        "equivalence_range",
     }
+    # the flat ends of the ranges are gone (no aliases before 0.1.0)
+    assert not {"low", "high", "equivalence_low", "equivalence_high", "items_needed"} & set(
+        d2["models"][0]
+    )
+    assert "target_width" not in d2
     assert "EquivalenceResult(" in repr(a)
 
 
 def test_workers_give_identical_numbers() -> None:
     pytest.importorskip("distributed")  # the humanly[dask] extra
     d = running_example(200, 5, seed=8)
-    kw = dict(combiner="abc", scorer="cross_entropy", bootstrap=8, seed=3, progress=False)
+    kw = dict(combiner="abc", scorer="cross_entropy", bootstrap=8, seed=3)
     local = equivalence(d.ratings, d.predictions, **kw)
-    dist = equivalence(d.ratings, d.predictions, workers=2, **kw)
+    dist = equivalence(d.ratings, d.predictions, options=EquivalenceOptions(workers=2), **kw)
     assert local.to_dict() == dist.to_dict()
 
 
 def test_power_curve_and_errors() -> None:
     d = running_example(100, 5, seed=1)
-    pc = power_curve(
-        d.ratings, combiner="majority", scorer="agreement", bootstrap=5, progress=False
-    )
+    pc = power_curve(d.ratings, combiner="majority", scorer="agreement", bootstrap=5)
     assert list(pc.ks) == [0, 1, 2, 3, 4]
     assert pc.power_curve[0].score == pytest.approx(0.5)
     with pytest.raises(InputError, match="sampled"):
-        equivalence(d.ratings, scorer="auc", method="exact", bootstrap=0)
+        equivalence(
+            d.ratings, scorer="auc", bootstrap=0, options=EquivalenceOptions(method="exact")
+        )
     with pytest.raises(InputError, match="combiner"):
         equivalence(d.ratings, combiner="median", bootstrap=0)
     three = Ratings.from_counts(np.array([[1, 2, 3], [3, 3, 0]]))
     with pytest.raises(InputError, match="plurality"):
         equivalence(three, combiner="majority", scorer="agreement", bootstrap=0)
     with pytest.raises(InputError, match="reference"):
-        equivalence(d.ratings, reference_size=9, bootstrap=0)
+        equivalence(d.ratings, bootstrap=0, options=EquivalenceOptions(reference_size=9))
 
 
 def test_user_combiner_and_scorer() -> None:
@@ -165,9 +169,7 @@ def test_user_combiner_and_scorer() -> None:
         f = np.where(k > 0, y / np.maximum(k, 1), 0.5)
         return 0.5 * f + 0.25
 
-    res = equivalence(
-        d.ratings, d.predictions, combiner=half_frequency, bootstrap=0, progress=False
-    )
+    res = equivalence(d.ratings, d.predictions, combiner=half_frequency, bootstrap=0)
     assert res.combiner == "half_frequency"
     assert np.isfinite(res.scores).all()
 
@@ -180,8 +182,7 @@ def test_user_combiner_and_scorer() -> None:
         combiner="frequency",
         scorer=make_scorer(brier, "brier"),
         bootstrap=0,
-        n_draws=5,
-        progress=False,
+        options=EquivalenceOptions(draws=5),
     )
     assert res.scorer == "brier" and res.method == "sampled"
 
@@ -202,11 +203,12 @@ def test_calibration_per_value_and_isotonic_cross_fitted() -> None:
     for c in (0, 1):
         sel = p["h"].values == c
         np.testing.assert_allclose(cal[sel][0], frac[sel].mean(0))
-    res = equivalence(r, p, calibrate="per-value", bootstrap=0, progress=False)
-    raw = equivalence(r, p, bootstrap=0, progress=False)
+    res = equivalence(r, p, calibrate="per-value", bootstrap=0)
+    raw = equivalence(r, p, bootstrap=0)
     assert res.calibration == "per-value (in-sample)"
     assert res.models[0].score > raw.models[0].score
-    cv = equivalence(r, p, calibrate="per-value", calibration_folds=5, bootstrap=0, progress=False)
+    five = EquivalenceOptions(calibration_folds=5)
+    cv = equivalence(r, p, calibrate="per-value", bootstrap=0, options=five)
     assert cv.calibration == "per-value (5-fold cross-fitted)"
     assert cv.models[0].score <= res.models[0].score + 1e-12  # in-sample is optimistic
     x = np.random.default_rng(0).random(2000)
@@ -224,7 +226,10 @@ def test_calibration_per_value_and_isotonic_cross_fitted() -> None:
 def test_reference_size_levels_stop_at_k_minus_r() -> None:
     d = running_example(200, 7, seed=1)
     res = equivalence(
-        d.ratings, d.predictions, reference_size=3, max_k=10, bootstrap=0, progress=False
+        d.ratings,
+        d.predictions,
+        bootstrap=0,
+        options=EquivalenceOptions(reference_size=3, max_k=10),
     )
     assert res.ks[-1] == 4
     assert isinstance(res, EquivalenceResult)
@@ -234,8 +239,8 @@ def test_predictions_are_aligned_by_item_id() -> None:
     d = running_example(120, 5, seed=9)
     order = np.random.default_rng(0).permutation(120)
     shuffled = d.predictions.take(order)
-    a = equivalence(d.ratings, d.predictions, bootstrap=5, progress=False)
-    b = equivalence(d.ratings, shuffled, bootstrap=5, progress=False)
+    a = equivalence(d.ratings, d.predictions, bootstrap=5)
+    b = equivalence(d.ratings, shuffled, bootstrap=5)
     assert a.to_dict() == b.to_dict()
     with pytest.raises(InputError, match="no prediction"):
         equivalence(d.ratings, d.predictions.take(np.arange(100)), bootstrap=0)

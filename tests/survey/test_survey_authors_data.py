@@ -49,30 +49,30 @@ def test_alpha_and_majority_agreement(authors) -> None:  # type: ignore[no-untyp
     r, preds, _ = authors
     assert r.n_items == 1000 and r.n_raters == 10
     assert krippendorff_alpha_nominal(r.counts) == pytest.approx(0.33, abs=0.005)
-    m = equivalence(
-        r, preds, combiner="majority", scorer="agreement", bootstrap=500, seed=0, progress=False
-    ).model("hard")
+    m = equivalence(r, preds, combiner="majority", scorer="agreement", bootstrap=500, seed=0).model(
+        "hard"
+    )
     assert m.equivalence == pytest.approx(4.31, abs=0.03)  # 4.3317
     assert m.equivalence_mean == pytest.approx(4.17, abs=0.05)  # 4.1915
-    assert m.equivalence_low == pytest.approx(2.88, abs=0.05)
-    assert m.equivalence_high == pytest.approx(4.81, abs=0.05)
+    assert m.equivalence_range.low == pytest.approx(2.88, abs=0.05)
+    assert m.equivalence_range.high == pytest.approx(4.81, abs=0.05)
 
 
 def test_abc_cross_entropy_and_information(authors) -> None:  # type: ignore[no-untyped-def]
     r, preds, states = authors
-    res = equivalence(r, preds, bootstrap=500, seed=0, progress=False)
+    res = equivalence(r, preds, bootstrap=500, seed=0)
     m = res.model("calibrated")
     assert m.equivalence == pytest.approx(1.96, abs=0.015)  # 1.9687
-    assert m.equivalence_low == pytest.approx(1.63, abs=0.1)
-    assert m.equivalence_high == pytest.approx(2.54, abs=0.1)
+    assert m.equivalence_range.low == pytest.approx(1.63, abs=0.1)
+    assert m.equivalence_range.high == pytest.approx(2.54, abs=0.1)
     assert res.information is not None
     assert res.information[9] == pytest.approx(0.223, abs=0.01)  # 0.2175
-    star = truth_equivalence(r, states, preds)
+    star = truth_equivalence(r, preds, states)
     assert star.ideal_score == pytest.approx(-0.699, abs=0.002)
     assert star.model("calibrated").equivalence == pytest.approx(1.91, abs=0.01)
 
 
 def test_frequency_cross_entropy_is_not_the_papers_6_32(authors) -> None:  # type: ignore[no-untyped-def]
     r, preds, _ = authors
-    m = equivalence(r, preds, combiner="frequency", bootstrap=0, progress=False).model("calibrated")
+    m = equivalence(r, preds, combiner="frequency", bootstrap=0).model("calibrated")
     assert m.equivalence == pytest.approx(7.339, abs=0.001)  # the authors' package: 7.339 as well

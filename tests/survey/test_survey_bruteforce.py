@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from scipy.stats import pearsonr, spearmanr
 
 from humanly import Predictions, Ratings
-from humanly.survey import equivalence, equivalence_point
+from humanly.survey import EquivalenceOptions, equivalence
+from humanly.survey.crossing import equivalence_point
 
 FLOOR = 1e-3
 CLIP = (0.02, 0.98)
@@ -215,7 +216,9 @@ WHOLE = ["precision", "recall", "f1", "auc", "dmi", "pearson", "spearman"]
 @pytest.mark.parametrize("sc", DECOMP)
 def test_exact_engine_equals_literal_algorithms(comb: str, sc: str) -> None:
     r, p, W, probs = _data(14, 5, 2, seed=3)
-    res = equivalence(r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=4, progress=False)
+    res = equivalence(
+        r, p, combiner=comb, scorer=sc, bootstrap=0, options=EquivalenceOptions(max_k=4)
+    )
     ks = [pt.k for pt in res.power_curve]
     assert ks == [0, 1, 2, 3, 4]
     ref = spc(W, comb, sc, 2, ks)
@@ -235,7 +238,9 @@ def test_sampled_equals_literal_algorithms_when_all_subsets_fit(comb: str, sc: s
     # K = 5: C(5, k) ≤ 200 for every k, so Algorithm 2 enumerates every subset; at odd k a binary
     # vote has no ties, so nothing is random.
     r, p, W, probs = _data(16, 5, 2, seed=5)
-    res = equivalence(r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=3, progress=False)
+    res = equivalence(
+        r, p, combiner=comb, scorer=sc, bootstrap=0, options=EquivalenceOptions(max_k=3)
+    )
     assert res.method == "sampled"
     got = {pt.k: pt.score for pt in res.power_curve}
     ks = [1, 3]
@@ -252,7 +257,9 @@ def test_sampled_equals_literal_algorithms_when_all_subsets_fit(comb: str, sc: s
 def test_three_classes_plurality_and_abc(sc: str) -> None:
     r, p, W, _ = _data(12, 4, 3, seed=11)
     for comb in ("plurality", "abc", "frequency"):
-        res = equivalence(r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=1, progress=False)
+        res = equivalence(
+            r, p, combiner=comb, scorer=sc, bootstrap=0, options=EquivalenceOptions(max_k=1)
+        )
         got = {pt.k: pt.score for pt in res.power_curve}
         ks = [1] if sc not in DECOMP else [0, 1]
         ref = spc(W, comb, sc, 3, ks)
@@ -288,7 +295,7 @@ def test_random_small_matrices_match_the_literal_algorithms(
     comb, sc = combo
     r, p, W, probs = _data(n_items, k_raters, 2, seed=seed)
     res = equivalence(
-        r, p, combiner=comb, scorer=sc, bootstrap=0, max_k=k_raters - 1, progress=False
+        r, p, combiner=comb, scorer=sc, bootstrap=0, options=EquivalenceOptions(max_k=k_raters - 1)
     )
     ks = [pt.k for pt in res.power_curve]
     ref = spc(W, comb, sc, 2, ks)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from humanly.survey import calibrate_outputs, equivalence
-from humanly.survey.calibration import isotonic_fit
+from humanly.survey import equivalence
+from humanly.survey.calibration import calibrate_outputs, isotonic_fit
 
 
 def pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -103,7 +103,7 @@ def test_wiki_equivalence_uses_the_same_calibration() -> None:
     from humanly.datasets import wiki_attack
 
     r, p = wiki_attack()
-    res = equivalence(r, p, calibrate="isotonic", bootstrap=0, progress=False)
+    res = equivalence(r, p, calibrate="isotonic", bootstrap=0)
     m = p.models[0]
     has = r.counts.sum(1) > 0
     x = m.values[:, 1] if m.kind == "proba" else m.values

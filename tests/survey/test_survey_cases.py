@@ -18,7 +18,7 @@ import pytest
 
 from humanly import Predictions, Ratings
 from humanly.datasets import wiki_attack
-from humanly.survey import equivalence
+from humanly.survey import EquivalenceOptions, equivalence
 
 
 def _credbank(shared_data: Path) -> tuple[Ratings, Predictions]:
@@ -39,7 +39,7 @@ def _credbank(shared_data: Path) -> tuple[Ratings, Predictions]:
 
 def test_credbank_per_value_calibration_and_equivalence(shared_data: Path) -> None:
     r, p = _credbank(shared_data)
-    res = equivalence(r, p, calibrate="per-value", bootstrap=100, seed=1, progress=False)
+    res = equivalence(r, p, calibrate="per-value", bootstrap=100, seed=1)
     m = res.models[0]
     assert res.calibration == "per-value (in-sample)"
     # c_0 is the cross-entropy of the base rate 79.7 %
@@ -47,21 +47,28 @@ def test_credbank_per_value_calibration_and_equivalence(shared_data: Path) -> No
     assert base == pytest.approx(0.797, abs=0.0005)
     assert m.information == pytest.approx(0.0023, abs=0.0003)
     assert m.equivalence == pytest.approx(0.48, abs=0.1)
-    assert m.equivalence_low < 0.48 < m.equivalence_high
+    assert m.equivalence_range.low < 0.48 < m.equivalence_range.high
 
 
 def test_wiki_attack_bundled_sample_isotonic() -> None:
     r, p = wiki_attack()
-    res = equivalence(r, p, calibrate="isotonic", bootstrap=50, seed=0, progress=False)
+    res = equivalence(r, p, calibrate="isotonic", bootstrap=50, seed=0)
     m = res.models[0]
     # documented: 3.13 on the bundled 2,000-item sample (paper: 7.63 with its own calibrator)
     assert 2.6 < m.equivalence < 3.7
-    assert m.equivalence_low < m.equivalence < m.equivalence_high
-    raw = equivalence(r, p, bootstrap=0, progress=False).models[0]
+    assert m.equivalence_range.low < m.equivalence < m.equivalence_range.high
+    raw = equivalence(r, p, bootstrap=0).models[0]
     assert m.score > raw.score  # calibration raises the cross-entropy score (section A.1)
     # the paper's AUC observation: calibration barely changes AUC
-    auc_raw = equivalence(r, p, scorer="auc", bootstrap=0, n_draws=20, max_k=2, progress=False)
+    auc_raw = equivalence(
+        r, p, scorer="auc", bootstrap=0, options=EquivalenceOptions(draws=20, max_k=2)
+    )
     auc_cal = equivalence(
-        r, p, scorer="auc", calibrate="isotonic", bootstrap=0, n_draws=20, max_k=2, progress=False
+        r,
+        p,
+        scorer="auc",
+        calibrate="isotonic",
+        bootstrap=0,
+        options=EquivalenceOptions(draws=20, max_k=2),
     )
     assert auc_cal.models[0].score == pytest.approx(auc_raw.models[0].score, abs=0.02)

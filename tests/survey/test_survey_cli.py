@@ -40,20 +40,20 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
     assert (
         out["combiner"] == "abc" and out["scorer"] == "cross_entropy" and out["method"] == "exact"
     )
-    assert out["n_items"] == 200 and out["bootstrap"] == 20
+    assert out["n_items"] == 200 and out["bootstrap"] == 20 and out["level"] == 0.95
     assert [p["k"] for p in out["power_curve"]] == [0, 1, 2, 3, 4, 5]
     assert {m["model"] for m in out["models"]} == {"hard", "soft"}
     for m in out["models"]:
         assert set(m) >= {
             "model",
             "score",
-            "low",
-            "high",
+            "score_range",
             "equivalence",
             "equivalence_note",
-            "equivalence_low",
-            "equivalence_high",
+            "equivalence_range",
         }
+        assert not {"low", "high", "equivalence_low", "equivalence_high", "items_needed"} & set(m)
+    assert "target_width" not in out and "items_needed" not in out
     assert plot.stat().st_size > 1000
     again = cli(
         "equivalence",
@@ -147,6 +147,9 @@ def test_wiki_counts_with_calibration(cli) -> None:  # type: ignore[no-untyped-d
         (["--reference-size", "0"], "reference"),
         (["--plot", "curve.gif"], "--plot"),
         (["--workers", "2", "--scheduler", "tcp://x:1"], "--workers"),
+        (["--level", "1.5"], "--level 1.5"),
+        (["--target-width", "0.5"], "--target-width 0.5 is read off the bootstrap ranges"),
+        (["--target-width", "-1"], "--target-width -1"),
     ],
 )
 def test_errors_are_one_line(cli, files: dict[str, Path], args: list[str], needle: str) -> None:  # type: ignore[no-untyped-def]
@@ -173,9 +176,7 @@ def test_plot_power_curve_figure(tmp_path: Path) -> None:
 
     d = running_example(150, 5, seed=2)
     for comb, sc in (("abc", "cross_entropy"), ("majority", "agreement")):
-        res = equivalence(
-            d.ratings, d.predictions, combiner=comb, scorer=sc, bootstrap=10, progress=False
-        )
+        res = equivalence(d.ratings, d.predictions, combiner=comb, scorer=sc, bootstrap=10)
         fig = plot_power_curve(res)
         ax = fig.axes[0]
         assert ax.get_xlabel() == "number of raters k"

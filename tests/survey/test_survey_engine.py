@@ -25,8 +25,8 @@ from survey_dense_engine import curve_terms as dense_terms
 from survey_dense_engine import make_plan as dense_plan
 
 from humanly import InputError, Ratings
+from humanly.survey import EquivalenceOptions, equivalence
 from humanly.survey import _engine as eng
-from humanly.survey import equivalence
 from humanly.survey.combiners import get_combiner
 from humanly.survey.scorers import get_scorer
 
@@ -124,7 +124,13 @@ def test_same_numbers_as_brute_force_over_label_subsets_with_many_classes(seed: 
     counts = np.array([np.bincount(x, minlength=n_cls) for x in items])
     ratings = Ratings.from_counts(counts)
     for (comb, sc), r in itertools.product(COMBOS[:6], (1, 2)):
-        res = equivalence(ratings, combiner=comb, scorer=sc, reference_size=r, max_k=5, bootstrap=0)
+        res = equivalence(
+            ratings,
+            combiner=comb,
+            scorer=sc,
+            bootstrap=0,
+            options=EquivalenceOptions(reference_size=r, max_k=5),
+        )
         want = _brute_curve(items, n_cls, comb, sc, r)
         np.testing.assert_allclose(res.scores, want, rtol=1e-10, atol=1e-12, err_msg=comb + sc)
 
@@ -165,7 +171,7 @@ def test_memory_follows_the_data_under_a_3_gb_address_space_limit() -> None:
             p[np.arange(n), fav] = 0.6
             preds = Predictions.from_arrays(r.items, {"m": p}, classes=r.classes)
             t = time.perf_counter()
-            res = equivalence(r, preds, bootstrap=40, progress=False)
+            res = equivalence(r, preds, bootstrap=40)
             assert np.isfinite(res.scores).all() and np.isfinite(res.models[0].score)
             print(n, n_cls, round(time.perf_counter() - t, 2), flush=True)
         """
@@ -183,7 +189,7 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     tracemalloc.start()
     try:
         with pytest.raises(InputError) as err:
-            equivalence(Ratings.from_counts(counts), bootstrap=10, progress=False)
+            equivalence(Ratings.from_counts(counts), bootstrap=10)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -197,9 +203,9 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_levels, "EXACT_MEMORY_BUDGET", 16 << 20)
     small = Ratings.from_counts(counts[:60])
     with pytest.raises(InputError, match=r"pass max_k=(\d+) or") as err:
-        equivalence(small, bootstrap=0, progress=False)
+        equivalence(small, bootstrap=0)
     fits = int(err.value.args[0].split("max_k=")[1].split(" ")[0])
-    res = equivalence(small, max_k=fits, bootstrap=2, progress=False)
+    res = equivalence(small, bootstrap=2, options=EquivalenceOptions(max_k=fits))
     assert res.ks.tolist() == list(range(fits + 1))
 
 

@@ -14,6 +14,7 @@ from humanly import InputError, Ratings, read_predictions, read_ratings
 from humanly.simulate import running_example
 from humanly.survey import (
     AmateurWorth,
+    EquivalenceOptions,
     EquivalenceResult,
     Headroom,
     HeadroomSupport,
@@ -24,7 +25,7 @@ from humanly.survey import (
     power_curve,
 )
 
-KW: dict[str, Any] = dict(bootstrap=10, seed=4, progress=False)
+KW: dict[str, Any] = dict(bootstrap=10, seed=4)
 
 
 @pytest.fixture(scope="module")
@@ -133,11 +134,12 @@ def test_expert_equivalence_matches_items_by_id() -> None:
         "amateurs": 1,
         "experts": ref.worth[1].experts,
         "note": ref.worth[1].note,
-        "low": ref.worth[1].low,
-        "high": ref.worth[1].high,
+        "experts_range": list(ref.worth[1].experts_range),
     }
     frame = ref.to_frame()
-    assert list(frame.columns) == ["amateurs", "score", "experts", "note", "low", "high"]
+    assert list(frame.columns) == [
+        "amateurs", "score", "experts", "note", "experts_low", "experts_high"
+    ]  # fmt: skip
     assert frame["score"].tolist() == [p.score for p in ref.amateur_curve]
 
 
@@ -161,52 +163,80 @@ def test_expert_equivalence_missing_items() -> None:
         ({"bootstrap": 2.5}, TypeError, "bootstrap=2.5"),
         ({"seed": -1}, InputError, "seed=-1"),
         ({"seed": "x"}, TypeError, "seed='x'"),
-        ({"calibration_folds": 1}, InputError, "calibration_folds=1"),
-        ({"calibration_folds": -1}, InputError, "calibration_folds=-1"),
-        ({"calibration_folds": 0}, InputError, "calibration_folds=0"),
-        ({"reference_size": 0}, InputError, "reference_size=0"),
-        ({"max_k": 0}, InputError, "max_k=0"),
-        ({"n_draws": 0}, InputError, "n_draws=0"),
+        ({"level": 0.0}, InputError, "level=0.0"),
+        ({"level": 1.5}, InputError, "level=1.5"),
+        ({"level": "high"}, TypeError, "level='high'"),
         ({"combiner": "median"}, InputError, "combiner='median'"),
         ({"combiner": 3}, TypeError, "combiner=int"),
         ({"scorer": "accuracy"}, InputError, "scorer='accuracy'"),
         ({"scorer": 3}, TypeError, "scorer=int"),
-        ({"method": "fast"}, InputError, "method='fast'"),
-        ({"scorer": "auc", "method": "exact"}, InputError, 'method="sampled"'),
+        ({"scorer": "auc", "options": EquivalenceOptions(method="exact")}, InputError,
+         'method="sampled"'),
         ({"calibrate": "platt"}, InputError, "calibrate='platt'"),
-        ({"positive": "E"}, InputError, "positive='E'"),
-        ({"clip": (0.5, 0.2)}, InputError, "clip="),
-        ({"clip": 0.1}, TypeError, "clip="),
-        ({"headroom": "yes"}, TypeError, "headroom='yes'"),
-        ({"headroom": True, "scorer": "agreement"}, InputError, "headroom=True"),
+        ({"options": EquivalenceOptions(positive="E")}, InputError, "positive='E'"),
+        ({"scorer": "agreement", "options": EquivalenceOptions(headroom=True)}, InputError,
+         "options.headroom=True"),
         ({"missing": "keep"}, InputError, "missing='keep'"),
-        ({"workers": 0}, InputError, "workers"),
+        ({"options": {"draws": 5}}, TypeError, "options=dict"),
+        ({"options": EquivalenceOptions(max_k_amateurs=3)}, InputError,
+         "options.max_k_amateurs=3 does not apply to equivalence"),
     ],
-)
+)  # fmt: skip
 def test_bad_arguments_name_the_parameter(
     kwargs: dict[str, Any], error: type[Exception], needle: str
 ) -> None:
     d = running_example(40, 4, seed=1)
     with pytest.raises(error, match=needle.replace("(", r"\(")) as info:
-        equivalence(d.ratings, d.predictions, **{"bootstrap": 0, "progress": False, **kwargs})
+        equivalence(d.ratings, d.predictions, **{"bootstrap": 0, **kwargs})
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "needle"),
+    [
+        ({"calibration_folds": 1}, InputError, "calibration_folds=1"),
+        ({"calibration_folds": -1}, InputError, "calibration_folds=-1"),
+        ({"calibration_folds": 0}, InputError, "calibration_folds=0"),
+        ({"reference_size": 0}, InputError, "reference_size=0"),
+        ({"max_k": 0}, InputError, "max_k=0"),
+        ({"max_k_amateurs": 0}, InputError, "max_k_amateurs=0"),
+        ({"draws": 0}, InputError, "draws=0"),
+        ({"method": "fast"}, InputError, "method='fast'"),
+        ({"clip": (0.5, 0.2)}, InputError, "clip="),
+        ({"clip": 0.1}, TypeError, "clip="),
+        ({"headroom": "yes"}, TypeError, "headroom='yes'"),
+        ({"progress": 1}, TypeError, "progress=1"),
+        ({"workers": 0}, InputError, "workers"),
+        ({"n_draws": 5}, TypeError, "n_draws"),  # retired: draws
+        ({"target_width": 0.5}, TypeError, "target_width"),  # a method of the result now
+    ],
+)
+def test_bad_options_fail_when_built(
+    fields: dict[str, Any], error: type[Exception], needle: str
+) -> None:
+    with pytest.raises(error, match=needle.replace("(", r"\(")) as info:
+        EquivalenceOptions(**fields)
     assert "\n" not in str(info.value)
 
 
 def test_bad_arguments_of_power_curve_and_expert_equivalence() -> None:
     d = running_example(40, 4, seed=1)
     with pytest.raises(InputError, match="max_k=0"):
-        power_curve(d.ratings, max_k=0)
+        power_curve(d.ratings, options=EquivalenceOptions(max_k=0))
     with pytest.raises(TypeError, match="ratings=None"):
         power_curve(None)
     e, a = _groups(60)
+    with pytest.raises(InputError, match=r"options\.headroom=True does not apply to power_curve"):
+        power_curve(d.ratings, options=EquivalenceOptions(headroom=True))
     for kwargs, needle in (
         ({"bootstrap": -2}, "bootstrap=-2"),
         ({"seed": -3}, "seed=-3"),
-        ({"max_k": 0}, "max_k=0"),
-        ({"max_k_amateurs": 0}, "max_k_amateurs=0"),
+        ({"level": 1.0}, "level=1.0"),
         ({"scorer": "auc"}, "scorer='auc'"),
         ({"combiner": "mean"}, "combiner='mean'"),
         ({"missing": "skip"}, "missing='skip'"),
+        ({"options": EquivalenceOptions(draws=5)}, "options.draws=5 does not apply"),
+        ({"options": EquivalenceOptions(reference_size=2)}, "options.reference_size=2"),
     ):
         with pytest.raises(InputError, match=needle):
             expert_equivalence(e, a, **kwargs)
@@ -220,7 +250,7 @@ def test_bad_arguments_of_power_curve_and_expert_equivalence() -> None:
 # ------------------------------------------------------------------------------ results
 def test_results_are_typed_tuples_with_frames() -> None:
     d = running_example(120, 5, seed=3)
-    res = equivalence(d.ratings, d.predictions, headroom=True, **KW)
+    res = equivalence(d.ratings, d.predictions, **KW, options=EquivalenceOptions(headroom=True))
     assert isinstance(res.power_curve, tuple) and isinstance(res.power_curve[0], PowerCurvePoint)
     assert isinstance(res.models, tuple) and isinstance(res.notes, tuple)
     assert isinstance(res.classes, tuple) and isinstance(res.information, tuple)
@@ -231,12 +261,22 @@ def test_results_are_typed_tuples_with_frames() -> None:
     assert models["model"].tolist() == ["hard", "soft"]
     assert models["equivalence"].tolist()[1] == res.model("soft").equivalence
     curve = res.curve_frame()
-    assert curve.columns.tolist() == ["k", "score", "low", "high", "n_items", "information"]
+    assert curve.columns.tolist() == [
+        "k", "score", "score_low", "score_high", "n_items", "information", "information_low",
+        "information_high",
+    ]  # fmt: skip
     assert curve["score"].tolist() == res.scores.tolist()
+    assert curve["score_low"].tolist() == [p.score_range.low for p in res.power_curve]
+    assert curve["information_high"].tolist() == [r.high for r in res.information_range]
     pc = res.curve
     assert isinstance(pc, PowerCurve) and pc.curve_samples is res.curve_samples
+    assert pc.information_range == res.information_range and pc.level == res.level
     assert not hasattr(pc, "samples")  # retired before 0.1.0: curve_samples
-    assert pc.to_frame().equals(curve.drop(columns="information"))
+    assert pc.to_frame().equals(curve.iloc[:, :5])
+    assert models.columns[:7].tolist() == [
+        "model", "score", "score_low", "score_high", "equivalence", "equivalence_note",
+        "equivalence_low",
+    ]  # fmt: skip
 
 
 def test_curve_point_is_retired() -> None:

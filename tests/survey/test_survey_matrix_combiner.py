@@ -15,7 +15,7 @@ import pytest
 
 from humanly import InputError, Ratings
 from humanly.simulate import running_example
-from humanly.survey import equivalence
+from humanly.survey import EquivalenceOptions, equivalence
 from humanly.survey.combiners import MatrixCombiner, clip_probs, matrix_combiner
 from humanly.survey.scorers import get_scorer
 
@@ -57,7 +57,7 @@ def test_matrix_combiner_equals_algorithm_3_written_out(sc: str) -> None:
     W = d.ratings.matrix()
     comb = matrix_combiner(shrunk, name="shrunk")
     assert isinstance(comb, MatrixCombiner)
-    res = equivalence(d.ratings, combiner=comb, scorer=sc, bootstrap=0, progress=False)
+    res = equivalence(d.ratings, combiner=comb, scorer=sc, bootstrap=0)
     assert res.method == "sampled" and res.combiner == "shrunk"
     # K = 5: every subset of raters is enumerated (C(5, k) ≤ 200), so nothing is random
     np.testing.assert_allclose(res.scores, _literal_curve(W, sc)[: len(res.scores)], rtol=1e-10)
@@ -66,8 +66,8 @@ def test_matrix_combiner_equals_algorithm_3_written_out(sc: str) -> None:
 def test_prevalence_combiner_gives_the_expected_curve() -> None:
     d = running_example(400, 6, seed=2)
     comb = matrix_combiner(shrunk, name="shrunk")
-    res = equivalence(d.ratings, combiner=comb, bootstrap=0, progress=False)
-    abc = equivalence(d.ratings, bootstrap=0, progress=False)
+    res = equivalence(d.ratings, combiner=comb, bootstrap=0)
+    abc = equivalence(d.ratings, bootstrap=0)
     # k = 0: the other items' label frequencies, exactly the ABC's default (Algorithm 5, k = 0)
     assert res.scores[0] == pytest.approx(abc.scores[0], rel=1e-9)
     # a Bayesian-style shrinkage learns from the labels: the curve rises, and stays below the ABC
@@ -75,8 +75,12 @@ def test_prevalence_combiner_gives_the_expected_curve() -> None:
     assert np.all(np.diff(res.scores) > 0)
     assert np.all(res.scores[1:] <= abc.scores[1:] + 0.005)
     # bootstraps re-run it on the resampled matrix; seeded
-    a = equivalence(d.ratings, combiner=comb, bootstrap=3, seed=1, n_draws=20, progress=False)
-    b = equivalence(d.ratings, combiner=comb, bootstrap=3, seed=1, n_draws=20, progress=False)
+    a = equivalence(
+        d.ratings, combiner=comb, bootstrap=3, seed=1, options=EquivalenceOptions(draws=20)
+    )
+    b = equivalence(
+        d.ratings, combiner=comb, bootstrap=3, seed=1, options=EquivalenceOptions(draws=20)
+    )
     np.testing.assert_array_equal(a.curve_samples, b.curve_samples)
 
 
@@ -84,7 +88,9 @@ def test_matrix_combiner_errors_and_ragged_data() -> None:
     d = running_example(30, 4, seed=1)
     comb = matrix_combiner(shrunk)
     with pytest.raises(InputError, match="sampled"):
-        equivalence(d.ratings, combiner=comb, method="exact", bootstrap=0)
+        equivalence(
+            d.ratings, combiner=comb, bootstrap=0, options=EquivalenceOptions(method="exact")
+        )
     ragged = Ratings.from_counts(np.array([[2, 1], [0, 4], [3, 0], [1, 1], [2, 3]]))
-    res = equivalence(ragged, combiner=comb, bootstrap=0, n_draws=50, progress=False)
+    res = equivalence(ragged, combiner=comb, bootstrap=0, options=EquivalenceOptions(draws=50))
     assert np.isfinite(res.scores).all()

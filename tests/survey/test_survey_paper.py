@@ -13,7 +13,8 @@ import pytest
 from humanly import Predictions, Ratings
 from humanly._core.counts import lnfall
 from humanly.simulate import RUNNING_EXAMPLE, running_example, urn
-from humanly.survey import equivalence, get_scorer
+from humanly.survey import EquivalenceOptions, equivalence
+from humanly.survey.scorers import get_scorer
 
 STATES = np.array(RUNNING_EXAMPLE["states"])
 WEIGHTS = np.array(RUNNING_EXAMPLE["weights"])
@@ -36,7 +37,7 @@ def test_cross_entropy_worked_example_section_3_1() -> None:
         {"soft": np.column_stack([p_c, 1 - p_c]), "prior": np.column_stack([base, 1 - base])},
         classes=["C", "D"],
     )
-    res = equivalence(r, preds, bootstrap=0, progress=False)
+    res = equivalence(r, preds, bootstrap=0)
     got = {m.model: m.score for m in res.models}
     assert got["soft"] == pytest.approx(-0.540, abs=5e-4)
     assert got["prior"] == pytest.approx(-0.820, abs=5e-4)
@@ -73,7 +74,7 @@ def mi_closed_form(k: int, states: np.ndarray = STATES, w: np.ndarray = WEIGHTS)
 
 def test_theorem_1_abc_cross_entropy_tends_to_mutual_information() -> None:
     d = running_example(20_000, 10, seed=7)
-    res = equivalence(d.ratings, d.predictions, bootstrap=0, progress=False)
+    res = equivalence(d.ratings, d.predictions, bootstrap=0)
     assert res.information is not None
     for k, gain in zip(res.ks, res.information, strict=True):
         assert gain == pytest.approx(mi_closed_form(int(k)), abs=0.01), k
@@ -109,12 +110,10 @@ def test_running_example_paper_numbers_1000_items() -> None:
     """Figure 5: soft classifier ≈ 1.96 raters [1.63, 2.54] with ABC + CE (one 1,000 × 10 sample);
     frequency + CE inflates it (6.32 in the paper). Different random samples, so wide tolerances."""
     d = running_example(1000, 10, seed=1)
-    abc = equivalence(d.ratings, d.predictions, bootstrap=200, progress=False).model("soft")
+    abc = equivalence(d.ratings, d.predictions, bootstrap=200).model("soft")
     assert abc.equivalence == pytest.approx(1.96, abs=0.35)
-    assert abc.equivalence_low < 1.96 < abc.equivalence_high
-    freq = equivalence(
-        d.ratings, d.predictions, combiner="frequency", bootstrap=0, progress=False
-    ).model("soft")
+    assert abc.equivalence_range.low < 1.96 < abc.equivalence_range.high
+    freq = equivalence(d.ratings, d.predictions, combiner="frequency", bootstrap=0).model("soft")
     assert freq.equivalence > abc.equivalence + 3  # Corollary 1: ABC gives the smallest value
 
 
@@ -133,9 +132,8 @@ def test_no_overflow_with_1000_labels_on_an_item() -> None:
             p,
             combiner=comb,
             scorer=sc,
-            max_k=mk,
             bootstrap=1 if comb == "abc" else 0,
-            progress=False,
+            options=EquivalenceOptions(max_k=mk),
         )
         scores = np.array([pt.score for pt in res.power_curve])
         assert len(scores) == mk + 1
@@ -144,7 +142,13 @@ def test_no_overflow_with_1000_labels_on_an_item() -> None:
         assert np.isfinite(res.models[0].score)
     # the 1,000-label item alone: the frequency curve is the exact hypergeometric expectation
     one = Ratings.from_counts(np.array([[600, 400]]), classes=["a", "b"])
-    res = equivalence(one, combiner="majority", scorer="agreement", max_k=999, bootstrap=0)
+    res = equivalence(
+        one,
+        combiner="majority",
+        scorer="agreement",
+        bootstrap=0,
+        options=EquivalenceOptions(max_k=999),
+    )
     assert res.power_curve[-1].score == pytest.approx(0.6)  # 999 of 1000: majority is always "a"
     assert res.power_curve[1].score == pytest.approx(0.6 * 599 / 999 + 0.4 * 399 / 999)
 
@@ -162,8 +166,8 @@ def test_theorem_5_dmi_equivalence_does_not_depend_on_reference_size() -> None:
     eqs, scores = [], []
     for r in (1, 3):
         res = equivalence(
-            d.ratings.anonymous(), d.predictions, combiner="majority", scorer="dmi",
-            reference_size=r, max_k=5, bootstrap=0, n_draws=60, progress=False, seed=1,
+            d.ratings.anonymous(), d.predictions, combiner="majority", scorer="dmi", bootstrap=0,
+            seed=1, options=EquivalenceOptions(reference_size=r, max_k=5, draws=60),
         )  # fmt: skip
         eqs.append(res.models[0].equivalence)
         scores.append(res.models[0].score)
@@ -186,7 +190,9 @@ def test_headroom_npmle_recovers_the_urn_asymptote() -> None:
     assert h.information == pytest.approx(exact, abs=0.015)
     assert h.baseline_score == pytest.approx(-0.951, abs=0.01)  # c_0: the .63 prior
     assert h.ideal_score == pytest.approx(-0.699, abs=0.015)  # the omniscient classifier
-    res = equivalence(d.ratings, d.predictions, bootstrap=0, headroom=True, progress=False)
+    res = equivalence(
+        d.ratings, d.predictions, bootstrap=0, options=EquivalenceOptions(headroom=True)
+    )
     soft = res.model("soft")
     assert soft.performance_ratio == pytest.approx(soft.information / h.information)
     assert 0.4 < soft.performance_ratio < 0.7

@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly import Ratings
-from humanly.survey import equivalence, equivalence_point
+from humanly.survey import equivalence
 from humanly.survey.combiners import clip_probs, get_combiner
+from humanly.survey.crossing import equivalence_point
 from humanly.survey.scorers import get_scorer
 
 
@@ -134,10 +135,10 @@ def test_theorem_3_on_samples_from_random_urns(
     comp = g.choice(len(weights), size=n, p=weights)
     counts = np.array([g.multinomial(k_labels, states[s]) for s in comp])
     r = Ratings.from_counts(counts)
-    abc = equivalence(r, bootstrap=0, progress=False).scores
+    abc = equivalence(r, bootstrap=0).scores
     np.testing.assert_allclose(abc, _limit_curve(states, weights, None, k_labels - 1), atol=0.02)
     for name in ("frequency", "plurality"):
-        other = equivalence(r, combiner=name, bootstrap=0, progress=False).scores
+        other = equivalence(r, combiner=name, bootstrap=0).scores
         assert np.all(abc[1:] >= other[1:] - 0.01), name
         h = other[0] + 0.5 * (other.max() - other[0])
         e_other, _ = equivalence_point(np.arange(k_labels), other, h)

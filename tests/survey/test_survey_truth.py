@@ -14,7 +14,7 @@ from survey_brute import abc
 
 from humanly import InputError, Predictions, Ratings
 from humanly.simulate import running_example, urn
-from humanly.survey import equivalence, truth_equivalence
+from humanly.survey import EquivalenceOptions, equivalence, truth_equivalence
 from humanly.survey.combiners import clip_probs, get_combiner
 from humanly.survey.scorers import get_scorer
 
@@ -60,7 +60,7 @@ def test_matches_the_definitions_written_out(comb: str, sc: str) -> None:
     counts = d.ratings.counts
     items = [[c for c in range(3) for _ in range(int(row[c]))] for row in counts]
     states = d.truth["states"]
-    res = truth_equivalence(d, combiner=comb, scorer=sc, max_k=3)
+    res = truth_equivalence(d, combiner=comb, scorer=sc, options=EquivalenceOptions(max_k=3))
     ks = res.ks.tolist()
     assert ks == [0, 1, 2, 3]
     np.testing.assert_allclose(res.scores, _literal(items, states, comb, sc, ks), rtol=1e-10)
@@ -78,7 +78,7 @@ def test_running_example_seq_star_beside_the_rater_based_equivalence() -> None:
     d = running_example(1000, 10, seed=1)
     star = truth_equivalence(d)
     assert star.ideal_score == pytest.approx(-0.699, abs=0.01)
-    rater = equivalence(d.ratings, d.predictions, bootstrap=0, progress=False)
+    rater = equivalence(d.ratings, d.predictions, bootstrap=0)
     assert star.model("soft").equivalence == pytest.approx(1.96, abs=0.01)  # measured 1.964
     assert star.model("soft").equivalence == pytest.approx(rater.model("soft").equivalence, abs=0.1)
     assert star.model("hard").equivalence_note == "below_0"
@@ -89,21 +89,23 @@ def test_states_by_item_id_and_errors(tmp_path) -> None:  # type: ignore[no-unty
     d = running_example(50, 4, seed=2)
     paths = d.write(tmp_path / "re.csv")
     table = pd.read_csv(paths["states"])
-    from_file = truth_equivalence(d.ratings, table, d.predictions)
+    from_file = truth_equivalence(d.ratings, d.predictions, table)
     direct = truth_equivalence(d)
     np.testing.assert_allclose(from_file.scores, direct.scores, rtol=1e-12)
     shuffled = table.sample(frac=1.0, random_state=0)
-    again = truth_equivalence(d.ratings, shuffled, d.predictions)
+    again = truth_equivalence(d.ratings, d.predictions, shuffled)
     np.testing.assert_allclose(again.scores, direct.scores, rtol=1e-12)
     with pytest.raises(InputError, match="states"):
-        truth_equivalence(d.ratings, table.iloc[:10], d.predictions)
+        truth_equivalence(d.ratings, d.predictions, table.iloc[:10])
     with pytest.raises(InputError, match="states"):
-        truth_equivalence(d.ratings, np.ones((50, 2)), d.predictions)
+        truth_equivalence(d.ratings, d.predictions, np.ones((50, 2)))
     with pytest.raises(InputError, match=r"sampled|scorer"):
         truth_equivalence(d, scorer="auc")
     r = Ratings.from_counts([[2, 1], [0, 3]], classes=["C", "D"])
     p = Predictions.from_arrays(
         r.items, {"m": np.array([[0.6, 0.4], [0.3, 0.7]])}, classes=["C", "D"]
     )
-    res = truth_equivalence(r, np.array([[0.7, 0.3], [0.2, 0.8]]), p, max_k=1)
+    res = truth_equivalence(
+        r, p, np.array([[0.7, 0.3], [0.2, 0.8]]), options=EquivalenceOptions(max_k=1)
+    )
     assert res.to_dict()["models"][0]["model"] == "m"

@@ -11,15 +11,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from humanly._core.result import Interval
 from humanly.report.verdicts.equivalence import METHODS_ID, equivalence_range, verdicts, worth
 from humanly.simulate import running_example
-from humanly.survey import ModelEquivalence, equivalence, truth_equivalence
+from humanly.survey import EquivalenceOptions, ModelEquivalence, equivalence, truth_equivalence
 
 
-def _m(**kw: object) -> ModelEquivalence:
+def _m(low: float | None = 1.5, high: float | None = 2.5, **kw: object) -> ModelEquivalence:
+    """A model row; ``low``, ``high``: the ends of its equivalence range."""
     base: dict[str, object] = dict(
-        model="m", score=-0.8, low=-0.82, high=-0.78, equivalence=2.0, equivalence_note=None,
-        equivalence_low=1.5, equivalence_high=2.5, n_items=1000, equivalence_mean=2.05,
+        model="m", score=-0.8, score_range=Interval(-0.82, -0.78), equivalence=2.0,
+        equivalence_note=None, equivalence_range=Interval(low, high), n_items=1000,
+        equivalence_mean=2.05,
     )  # fmt: skip
     base.update(kw)
     return ModelEquivalence(**base)  # type: ignore[arg-type]
@@ -47,16 +50,16 @@ def test_worth_sentence_names_range_mean_combiner_scorer_and_items() -> None:
 
 
 def test_below_0_and_above_max_read_as_sentences() -> None:
-    below = _m(equivalence=None, equivalence_note="below_0", equivalence_low=0.0,
-               equivalence_high=0.0, equivalence_mean=0.0, score=-1.5)  # fmt: skip
+    below = _m(equivalence=None, equivalence_note="below_0", low=0.0, high=0.0,
+               equivalence_mean=0.0, score=-1.5)  # fmt: skip
     s = worth(below, "abc", "cross_entropy", c0=-0.9591, largest_k=9)
     assert s.startswith("m is worth less than 0 raters with the ABC combiner")
     assert "c_0 = -0.9591, the score of the ABC's prediction from no labels" in s
     assert "0.00" not in s  # not "≡ < 0 raters, 0.00 – 0.00"
     s = worth(below, "majority", "agreement", c0=0.5)
     assert "a label picked at random" in s
-    above = _m(equivalence=None, equivalence_note="above_max", equivalence_low=None,
-               equivalence_high=None, equivalence_mean=None)  # fmt: skip
+    above = _m(equivalence=None, equivalence_note="above_max", low=None, high=None,
+               equivalence_mean=None)  # fmt: skip
     s = worth(above, "abc", "cross_entropy", largest_k=9, bootstrap=100)
     assert "worth more than 9 raters, the largest survey measured" in s
     assert "97.5% of the bootstrap replicates lie above the curve" in s
@@ -64,35 +67,47 @@ def test_below_0_and_above_max_read_as_sentences() -> None:
 
 
 def test_ranges_that_hit_an_end_say_so() -> None:
-    assert "the low end 0 because at least 2.5%" in str(
-        equivalence_range(_m(equivalence_low=0.0), 9)
-    )
-    open_hi = _m(equivalence_high=None, equivalence_mean=None)
+    assert "the low end 0 because at least 2.5%" in str(equivalence_range(_m(low=0.0), 9))
+    open_hi = _m(high=None, equivalence_mean=None)
     text = worth(open_hi, "abc", "cross_entropy", largest_k=9, bootstrap=100)
     assert (
         "95% range 1.50 to more than 9: at least 2.5% of the bootstrap replicates lie above" in text
     )
     assert "no bootstrap mean: some replicates lie above the curve" in text
-    assert (
-        equivalence_range(_m(equivalence_low=None, equivalence_high=None), 9, bootstrap=0) is None
+    assert equivalence_range(_m(low=None, high=None), 9, bootstrap=0) is None
+
+
+def test_sentences_follow_the_level() -> None:
+    s = worth(_m(low=0.0), "abc", "cross_entropy", level=0.9)
+    assert "90% range 0–2.50, the low end 0 because at least 5% of the bootstrap replicates" in s
+    assert "95%" not in s
+    s = worth(_m(), "abc", "cross_entropy", level=0.99, target_width=0.5, items_needed=4000)
+    assert "(99% range 1.50–2.50;" in s and "narrow the 99% range to 0.5 raters" in s
+    above = _m(equivalence=None, equivalence_note="above_max", low=None, high=None)
+    assert "at least 95% of the bootstrap replicates lie above" in str(
+        equivalence_range(above, 9, bootstrap=10, level=0.9)
     )
 
 
 def test_width_phrases() -> None:
-    s = worth(_m(items_needed=4000), "abc", "cross_entropy", target_width=0.5)
+    s = worth(_m(), "abc", "cross_entropy", target_width=0.5, items_needed=4000)
     assert "about 4,000 items would narrow the 95% range to 0.5 raters" in s
     assert "now 1.00 wide on 1,000 items; 1/√N approximation" in s
-    s = worth(_m(items_needed=500), "abc", "cross_entropy", target_width=2.0)
+    assert _m().items_needed(0.5) == 4000  # what the result says for that width
+    s = worth(_m(), "abc", "cross_entropy", target_width=2.0, items_needed=500)
     assert "already narrower than 2 raters" in s
-    s = worth(
-        _m(equivalence_high=None, items_needed=None), "abc", "cross_entropy", target_width=0.5
-    )
+    s = worth(_m(high=None), "abc", "cross_entropy", target_width=0.5)
     assert "no item count" in s
+    assert worth(_m(), "abc", "cross_entropy", items_needed=4000) == worth(
+        _m(), "abc", "cross_entropy"
+    )
 
 
 def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-untyped-def]
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=50, progress=False, target_width=0.5)
-    vs = verdicts(res, truth=truth_equivalence(sim))
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=50)
+    vs = verdicts(
+        res, truth=truth_equivalence(sim), target_width=0.5, items_needed=res.items_needed(0.5)
+    )
     assert [v.model for v in vs] == ["hard", "soft"]
     assert [v.status for v in vs] == ["below 0", "equivalent"]
     assert all(
@@ -122,10 +137,18 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
     assert "hard is worth less than 0 raters with the ABC combiner" in out
     assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
     assert "items_needed assumes" in r.stderr  # the width note
-    j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json")
-    soft = next(m for m in j.json()["models"] if m["model"] == "soft")
-    assert f"{soft['equivalence_mean']:.2f}" in out and f"{soft['items_needed']:,}" in out
-    assert j.json()["target_width"] == 0.5
+    j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json").json()
+    i = next(i for i, m in enumerate(j["models"]) if m["model"] == "soft")
+    soft = j["models"][i]
+    assert f"{soft['equivalence_mean']:.2f}" in out and f"{j['items_needed'][i]:,}" in out
+    assert j["target_width"] == 0.5 and len(j["items_needed"]) == len(j["models"])
+    # the items needed are read off the printed ranges: a result read back answers the same
+    from humanly.survey import EquivalenceResult
+
+    back = EquivalenceResult.from_dict(
+        {k: v for k, v in j.items() if k not in ("target_width", "items_needed")}
+    )
+    assert list(back.items_needed(0.5)) == j["items_needed"]  # fmt: skip
 
 
 def test_cli_states_adds_hscore_and_seq_star(cli, files: dict[str, Path], sim) -> None:  # type: ignore[no-untyped-def]
@@ -170,9 +193,9 @@ def test_render_cells_never_say_nan() -> None:
     assert equivalence_cell(None, "below_0", 9) == "< 0"
     assert equivalence_cell(None, "above_max", 9) == "> 9"
     assert equivalence_cell(None, None, 9) == "—"
-    assert range_cell(_m(equivalence_low=0.0), 9) == "0 – 2.50"
-    assert range_cell(_m(equivalence_high=None), 9) == "1.50 – > 9"
-    assert range_cell(_m(equivalence_low=None, equivalence_high=None), 9) == "—"
+    assert range_cell(_m(low=0.0), 9) == "0 – 2.50"
+    assert range_cell(_m(high=None), 9) == "1.50 – > 9"
+    assert range_cell(_m(low=None, high=None), 9) == "—"
 
 
 def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ignore[no-untyped-def]
@@ -180,7 +203,9 @@ def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ig
 
     from humanly.cli.equivalence_render import headroom_line
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=0, headroom=True, progress=False)
+    res = equivalence(
+        sim.ratings, sim.predictions, bootstrap=0, options=EquivalenceOptions(headroom=True)
+    )
     line = headroom_line(res)
     assert line is not None and "over 201 candidate states" in line and "converged in" in line
     stuck = dataclasses.replace(res.headroom, converged=False, iterations=3, gap=0.01)
@@ -194,15 +219,15 @@ def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-
 
     from humanly.plots.equivalence import plot_power_curve
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=30, progress=False)
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=30)
     colors = {"hard": "#123456", "soft": "#abcdef"}
     fig = plot_power_curve(res, colors=colors, truth=truth_equivalence(sim))
     assert fig.get_size_inches()[0] * 72 == pytest.approx(460.8)
     ax = fig.axes[0]
     lines = {ln.get_label(): to_hex(ln.get_color()) for ln in ax.get_lines()}
     assert lines["soft: " + f"{res.model('soft').equivalence:.2f} raters"
-                 + f" [{res.model('soft').equivalence_low:.2f}, "
-                 + f"{res.model('soft').equivalence_high:.2f}]"] == "#abcdef"  # fmt: skip
+                 + f" [{res.model('soft').equivalence_range.low:.2f}, "
+                 + f"{res.model('soft').equivalence_range.high:.2f}]"] == "#abcdef"  # fmt: skip
     assert lines["hard: < 0 raters (at or below c_0)"] == "#123456"
     assert "k raters vs the true states" in lines
     fig.canvas.draw()
@@ -276,9 +301,10 @@ def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ig
 def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untyped-def]
     """A model worse than c_0 (a hard model under uncalibrated cross-entropy) reads as words."""
     from humanly.report.sections import equivalence as sv
+    from humanly.study import EquivalenceRun
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=20, progress=False)
-    run = sv._Run(res, None, ["hard", "soft"])
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=20)
+    run = sv._Run(EquivalenceRun("abc", "cross_entropy", "none", ("hard", "soft"), res), None)
     table = sv._model_table(run, False)
     assert table is not None
     hard = table.rows[0]
@@ -293,7 +319,7 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
     """``calibrate=`` scores the calibrated predictions (the ones ``equivalence`` scores); the
     default leaves the numbers as they were."""
     from humanly import Predictions
-    from humanly.survey import calibrate_outputs
+    from humanly.survey.calibration import calibrate_outputs
 
     plain = truth_equivalence(sim)
     assert plain.model("soft").score == pytest.approx(-0.8253, abs=5e-5)
@@ -301,7 +327,7 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
     m = sim.predictions["soft"]
     p = calibrate_outputs(m.kind, m.values, sim.ratings.counts, "isotonic", positive=1, name="soft")
     mine = Predictions.from_arrays(sim.ratings.items, {"soft": p}, classes=sim.ratings.classes)
-    by_hand = truth_equivalence(sim.ratings, sim.truth["states"], mine)
+    by_hand = truth_equivalence(sim.ratings, mine, sim.truth["states"])
     assert cal.model("soft").score == pytest.approx(by_hand.model("soft").score, rel=1e-12)
     assert cal.model("soft").equivalence == pytest.approx(by_hand.model("soft").equivalence)
     assert not np.isclose(cal.model("soft").score, plain.model("soft").score, rtol=1e-9, atol=0)
@@ -310,32 +336,39 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
 # ------------------------------------------------------------------------ information ranges (API)
 def test_information_ranges_are_taken_replicate_by_replicate() -> None:
     d = running_example(200, 6, seed=3)
-    res = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1, progress=False)
+    res = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1)
     assert res.curve_samples is not None and res.model_samples is not None
     rel = res.curve_samples - res.curve_samples[:, :1]
-    ranges = res.information_ranges()
-    assert len(ranges) == len(res.power_curve)
+    ranges = res.information_range
+    assert ranges is not None and len(ranges) == len(res.power_curve)
     # at k = 0 the gain is 0 in every replicate, so the range is exactly [0, 0]
     assert ranges[0].low == 0.0 and ranges[0].high == 0.0
     for j, r in enumerate(ranges[1:], start=1):
         # an independent percentile (inverted CDF) of the same replicate differences
         assert r.low == pytest.approx(np.percentile(rel[:, j], 2.5, method="inverted_cdf"))
         assert r.high == pytest.approx(np.percentile(rel[:, j], 97.5, method="inverted_cdf"))
-    assert res.curve.information_ranges() == ranges
+    assert res.curve.information_range == ranges
     for i, m in enumerate(res.models):
-        lo, hi = res.model_information_range(m.model)
+        assert m.information_range is not None
+        lo, hi = m.information_range
         diff = res.model_samples[:, i] - res.curve_samples[:, 0]
         assert lo == pytest.approx(np.percentile(diff, 2.5, method="inverted_cdf"))
         assert hi == pytest.approx(np.percentile(diff, 97.5, method="inverted_cdf"))
-    with pytest.raises(KeyError):
-        res.model_information_range("nobody")
+    # at another level, the same replicates at other tails
+    at90 = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1, level=0.9)
+    assert at90.information_range is not None
+    assert at90.information_range[2].low == pytest.approx(
+        np.percentile(rel[:, 2], 5, method="inverted_cdf")
+    )
 
 
-def test_information_ranges_without_replicates_shift_the_curve_ranges() -> None:
+def test_information_ranges_only_for_abc_cross_entropy_and_empty_without_replicates() -> None:
     d = running_example(200, 6, seed=3)
-    res = equivalence(d.ratings, d.predictions, bootstrap=0, progress=False)
-    c0 = res.scores[0]
-    for p, r in zip(res.power_curve, res.information_ranges(), strict=True):
-        assert (r.low is None) == (p.low is None)
-        if p.low is not None and p.high is not None:
-            assert r.low == pytest.approx(p.low - c0) and r.high == pytest.approx(p.high - c0)
+    res = equivalence(d.ratings, d.predictions, bootstrap=0)
+    assert res.information_range is not None
+    assert all(r == (None, None) for r in res.information_range)
+    assert all(m.information_range == (None, None) for m in res.models)
+    other = equivalence(d.ratings, d.predictions, combiner="majority", scorer="agreement",
+                        bootstrap=10)  # fmt: skip
+    assert other.information is None and other.information_range is None
+    assert all(m.information_range is None for m in other.models)

@@ -45,7 +45,10 @@ Method = Annotated[
         help="exact (default for agreement, cross_entropy) or sampled (Algorithm 2; the others).",
     ),
 ]
-Bootstrap = Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates over items.")]
+Bootstrap = Annotated[
+    int, typer.Option("--bootstrap", help="Bootstrap replicates over items (0: no ranges).")
+]
+Level = Annotated[float, typer.Option("--level", help="Confidence level of the ranges.")]
 Calibrate = Annotated[
     str, typer.Option("--calibrate", metavar="none|isotonic|per-value", help="Calibrate scores.")
 ]
@@ -86,7 +89,7 @@ TargetWidth = Annotated[
     typer.Option(
         "--target-width",
         metavar="W",
-        help="Per model, about how many items would narrow the 95% range of its equivalence to W "
+        help="Per model, about how many items would narrow the range of its equivalence to W "
         "raters (1/√N approximation; needs --bootstrap).",
     ),
 ]
@@ -114,14 +117,17 @@ def _folds(calibration_folds: int) -> int | None:
 
 
 def _amateurs(
-    ratings: Any, second: Any, study: StudyOptions, **options: Any
+    ratings: Any, second: Any, study: StudyOptions, max_k: int | None, **options: Any
 ) -> ExpertEquivalence | None:
     """``--amateurs FILE``: how many experts k amateurs are worth."""
     if second is None:
         return None
-    from ..survey import expert_equivalence
+    from ..survey import EquivalenceOptions, expert_equivalence
 
-    return expert_equivalence(ratings, second, missing=study.missing, **options)  # type: ignore[arg-type]
+    return expert_equivalence(
+        ratings, second, missing=study.missing,  # type: ignore[arg-type]
+        options=EquivalenceOptions(max_k=max_k), **options,
+    )  # fmt: skip
 
 
 def _read_states(path: Path | None, study: StudyOptions, scorer: str) -> Any:
@@ -130,7 +136,7 @@ def _read_states(path: Path | None, study: StudyOptions, scorer: str) -> Any:
     if path is None:
         return None
     from ..data.tables import read_table
-    from ..survey import get_scorer
+    from ..survey.scorers import get_scorer
 
     if not get_scorer(scorer).decomposable:
         raise InputError(
@@ -156,12 +162,26 @@ def _truth(
     from ..survey import truth_equivalence
 
     try:
-        return truth_equivalence(ratings, states, predictions, **options)
+        return truth_equivalence(ratings, predictions, states, **options)
     except InputError as exc:
         text = str(exc)
         if text.startswith("states:"):
             raise InputError(f"--states {path}:{text[len('states:') :]}") from None
         raise
+
+
+def _width(target_width: float | None, bootstrap: int) -> float | None:
+    """``--target-width W``: a width > 0, read off the bootstrap ranges (so it needs some)."""
+    if target_width is None:
+        return None
+    if not target_width > 0:
+        raise InputError(f"--target-width {target_width:g}: give a width in raters above 0")
+    if bootstrap == 0:
+        raise InputError(
+            f"--target-width {target_width:g} is read off the bootstrap ranges; pass --bootstrap "
+            "200 or more"
+        )
+    return float(target_width)
 
 
 @study_inputs(gold=False)
@@ -170,13 +190,14 @@ def equivalence_command(
     combiner: Combiner = "abc",
     scorer: Scorer = "cross_entropy",
     method: Method = None,
-    bootstrap: Bootstrap = 500,
+    bootstrap: Bootstrap = 1000,
+    level: Level = 0.95,
     seed: Seed = 0,
     calibrate: Calibrate = "none",
     calibration_folds: CalibrationFolds = 0,
     reference_size: ReferenceSize = 1,
     max_k: MaxK = None,
-    n_draws: Draws = 200,
+    draws: Draws = 200,
     headroom: Headroom = False,
     target_width: TargetWidth = None,
     states: States = None,
@@ -190,45 +211,62 @@ def equivalence_command(
     (Resnick et al., Algorithms 1–6). --plot draws the power curve."""
     check_plot(plot)
     folds = _folds(calibration_folds)
-    s = load_study(study)
-    true_states = _read_states(states, study, scorer)
-    # the second group, read with the layout options of the first, before any work
-    second = None if amateurs is None else load_study(study.ratings_only(amateurs)).ratings
-    from ..survey import equivalence
+    width = _width(target_width, bootstrap)
+    from ..survey import EquivalenceOptions, equivalence
 
-    res = equivalence(
-        s.ratings,
-        s.predictions,
-        missing=study.missing,  # type: ignore[arg-type]
-        combiner=combiner,
-        scorer=scorer,
+    options = EquivalenceOptions(
         method=method,
-        bootstrap=bootstrap,
-        seed=seed,
-        calibrate=calibrate,
         calibration_folds=folds,
         reference_size=reference_size,
         max_k=max_k,
         positive=study.positive,
-        n_draws=n_draws,
+        draws=draws,
         headroom=headroom,
-        target_width=target_width,
         workers=workers,
         scheduler=scheduler,
     )
-    common: dict[str, Any] = dict(combiner=combiner, scorer=scorer, max_k=max_k)
+    s = load_study(study)
+    true_states = _read_states(states, study, scorer)
+    # the second group, read with the layout options of the first, before any work
+    second = None if amateurs is None else load_study(study.ratings_only(amateurs)).ratings
+    res = equivalence(
+        s.ratings,
+        s.predictions,
+        combiner=combiner,
+        scorer=scorer,
+        calibrate=calibrate,
+        bootstrap=bootstrap,
+        level=level,
+        seed=seed,
+        missing=study.missing,  # type: ignore[arg-type]
+        options=options,
+    )
     truth = _truth(
-        s.ratings, s.predictions, true_states, states, missing=study.missing,
-        positive=study.positive, calibrate=calibrate, calibration_folds=folds, seed=seed, **common,
+        s.ratings, s.predictions, true_states, states, missing=study.missing, combiner=combiner,
+        scorer=scorer, calibrate=calibrate, seed=seed,
+        options=EquivalenceOptions(max_k=max_k, positive=study.positive, calibration_folds=folds),
     )  # fmt: skip
-    expert = _amateurs(s.ratings, second, study, bootstrap=bootstrap, seed=seed, **common)
-    _show(res, truth, expert, plot, json)
+    expert = _amateurs(
+        s.ratings, second, study, max_k, combiner=combiner, scorer=scorer, bootstrap=bootstrap,
+        level=level, seed=seed,
+    )  # fmt: skip
+    needed = None if width is None else res.items_needed(width)
+    _show(res, truth, expert, width, needed, plot, json)
+
+
+#: Said under the tables when ``--target-width`` is given.
+WIDTH_NOTE = (
+    "items_needed assumes the range of the equivalence narrows as 1/√N (an approximation; the "
+    "curve's shape near the crossing can make it narrow faster or slower)"
+)
 
 
 def _show(
     res: EquivalenceResult,
     truth: TruthEquivalence | None,
     expert: ExpertEquivalence | None,
+    width: float | None,
+    needed: tuple[int | None, ...] | None,
     plot: Path | None,
     json: bool,
 ) -> None:
@@ -236,10 +274,12 @@ def _show(
         from ..plots.equivalence import plot_power_curve
 
         save_plot(plot_power_curve(res, truth=truth), plot)
-    for n in res.notes:
+    for n in res.notes + ((WIDTH_NOTE,) if width is not None else ()):
         ui.note(f"note: {n}")
     if json:
         out = res.to_dict()
+        if width is not None and needed is not None:
+            out["target_width"], out["items_needed"] = width, list(needed)
         if truth is not None:
             out["truth"] = truth.to_dict()
         if expert is not None:
@@ -248,13 +288,14 @@ def _show(
         return
     from ..report.verdicts.equivalence import verdicts
 
-    ui.show(render(res, truth), *(render_models(res) if res.models else ()))
+    ui.show(render(res, truth), *(render_models(res, width, needed) if res.models else ()))
     if truth is not None:
         ui.show(render_truth(res, truth))
-    ui.lines(footnotes(res, truth))
+    ui.lines(footnotes(res, truth, width, needed))
     line = headroom_line(res)
     if line is not None:
         ui.show(line)
     if expert is not None:
         ui.show(render_worth(expert))
-    ui.lines(["", *(v.sentence for v in verdicts(res, truth=truth))])
+    sentences = verdicts(res, truth=truth, target_width=width, items_needed=needed)
+    ui.lines(["", *(v.sentence for v in sentences)])

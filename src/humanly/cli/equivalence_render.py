@@ -6,11 +6,14 @@ simulation, what k amateurs are worth in experts, and the footnotes that say wha
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..report.verdicts.equivalence import percent, tails
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
+    from .._core.result import Interval
     from ..survey import EquivalenceResult, ExpertEquivalence, ModelEquivalence, TruthEquivalence
 
 __all__ = [
@@ -32,8 +35,9 @@ def _f(x: object, spec: str = ".4f") -> str:
     return str(x)
 
 
-def _pair(lo: float | None, hi: float | None) -> str:
-    """A 95% range ``lo – hi``; "—" when there is none (no bootstrap)."""
+def _pair(rng: Interval) -> str:
+    """A range ``lo – hi``; "—" when there is none (no bootstrap)."""
+    lo, hi = rng
     return "—" if lo is None and hi is None else f"{_f(lo)} – {_f(hi)}"
 
 
@@ -49,9 +53,9 @@ def equivalence_cell(eq: float | None, note: str | None, largest_k: int) -> str:
 
 
 def range_cell(m: ModelEquivalence, largest_k: int) -> str:
-    """The equivalence's 95% range: ``0 – 2.38`` when replicates fall at or below c_0, ``2.70 – > 9``
+    """The equivalence's range: ``0 – 2.38`` when replicates fall at or below c_0, ``2.70 – > 9``
     when some lie above the curve, ``> 9`` when nearly all do, ``—`` without a bootstrap."""
-    lo, hi = m.equivalence_low, m.equivalence_high
+    lo, hi = m.equivalence_range
     if lo is None and hi is None:
         return "—" if m.equivalence_note != "above_max" else f"> {largest_k}"
     low = "0" if lo == 0 else _f(lo, ".2f")
@@ -60,7 +64,7 @@ def range_cell(m: ModelEquivalence, largest_k: int) -> str:
 
 
 def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> CleanTable:
-    """The power curve c_k with its 95% ranges (and, for ABC + cross-entropy, c_k − c_0 in bits; with
+    """The power curve c_k with its ranges (and, for ABC + cross-entropy, c_k − c_0 in bits; with
     ``truth``, the curve against the true item states c*_k)."""
     info = res.information is not None
     star = truth is not None and [p.k for p in truth.power_curve] == [p.k for p in res.power_curve]
@@ -68,7 +72,7 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
         f"humanly equivalence · {res.combiner} + {res.scorer} · {res.method} · "
         f"{res.n_items:,} items · {res.bootstrap} bootstraps"
     )
-    cols = ["k", "c_k", "95% range", "items"]
+    cols = ["k", "c_k", f"{percent(res.level)} range", "items"]
     cols += ["c_k − c_0 (bits)"] if info else []
     cols += ["c*_k (states)"] if star else []
     for col in cols:
@@ -76,34 +80,41 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
     for i, p in enumerate(res.power_curve):
         extra = [_f(res.information[i])] if res.information is not None else []
         extra += [_f(truth.power_curve[i].score)] if star and truth is not None else []
-        t.row(str(p.k), _f(p.score), _pair(p.low, p.high), f"{p.n_items:,}", *extra)
+        t.row(str(p.k), _f(p.score), _pair(p.score_range), f"{p.n_items:,}", *extra)
     return t
 
 
-def render_models(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
+def render_models(
+    res: EquivalenceResult,
+    target_width: float | None = None,
+    items_needed: Sequence[int | None] | None = None,
+) -> tuple[CleanTable, CleanTable]:
     """Two tables, one row per model: its score with its range (and, for ABC + cross-entropy, the bits
     over c_0 and the share of the ideal classifier's); its survey equivalence with its range, the
-    bootstrap mean and, with ``target_width``, the items that would narrow the range."""
+    bootstrap mean and, with ``target_width``, the items that would narrow the range
+    (``items_needed``, one per model)."""
     info = res.information is not None
     ratio = res.headroom is not None
-    width = res.target_width
+    width = target_width if items_needed is not None else None
+    needed = tuple(items_needed) if items_needed is not None else (None,) * len(res.models)
     kmax = _largest(res)
+    pct = percent(res.level)
     unit = " (bits)" if res.scorer == "cross_entropy" else ""
-    scores = new_table(f"each model's score (Algorithm 1): {res.scorer}{unit}, 95% ranges")
-    cols = ["model", "score", "95% range"]
+    scores = new_table(f"each model's score (Algorithm 1): {res.scorer}{unit}, {pct} ranges")
+    cols = ["model", "score", f"{pct} range"]
     cols += ["bits over c_0"] if info else []
     cols += ["% of ideal"] if ratio else []
     for i, col in enumerate(cols):
         scores.column(col, justify="left" if i == 0 else "right")
     equiv = new_table(
-        "each model's survey equivalence (Algorithm 4): raters, 95% range, bootstrap mean"
+        f"each model's survey equivalence (Algorithm 4): raters, {pct} range, bootstrap mean"
     )
-    cols = ["model", "raters", "95% range", "mean"]
+    cols = ["model", "raters", f"{pct} range", "mean"]
     cols += [f"items for width < {width:g}"] if width is not None else []
     for i, col in enumerate(cols):
         equiv.column(col, justify="left" if i == 0 else "right")
-    for m in res.models:
-        cells = [m.model, _f(m.score), _pair(m.low, m.high)]
+    for m, n in zip(res.models, needed, strict=True):
+        cells = [m.model, _f(m.score), _pair(m.score_range)]
         cells += [_f(m.information)] if info else []
         cells += [_percent(m)] if ratio else []
         scores.row(*cells)
@@ -113,7 +124,7 @@ def render_models(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
             range_cell(m, kmax),
             "0" if m.equivalence_mean == 0 else _f(m.equivalence_mean, ".2f"),
         ]
-        cells += [_items_cell(m, width)] if width is not None else []
+        cells += [_items_cell(m, width, n)] if width is not None else []
         equiv.row(*cells)
     return scores, equiv
 
@@ -125,13 +136,13 @@ def _percent(m: ModelEquivalence) -> str:
     return f"{r:.0%}"
 
 
-def _items_cell(m: ModelEquivalence, width: float) -> str:
-    lo, hi = m.equivalence_low, m.equivalence_high
+def _items_cell(m: ModelEquivalence, width: float, needed: int | None) -> str:
+    lo, hi = m.equivalence_range
     if m.equivalence is None:
         return "—"
     if lo is not None and hi is not None and hi - lo <= width:
         return "already"
-    return "—" if m.items_needed is None else f"{m.items_needed:,}"
+    return "—" if needed is None else f"{needed:,}"
 
 
 def render_truth(res: EquivalenceResult, truth: TruthEquivalence) -> CleanTable:
@@ -157,12 +168,18 @@ def render_truth(res: EquivalenceResult, truth: TruthEquivalence) -> CleanTable:
     return t
 
 
-def footnotes(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> list[str]:
+def footnotes(
+    res: EquivalenceResult,
+    truth: TruthEquivalence | None = None,
+    target_width: float | None = None,
+    items_needed: Sequence[int | None] | None = None,
+) -> list[str]:
     """One line for each kind of cell that needs words: "< 0", "> K", an end at 0 or open, "—"."""
     from ..report.verdicts.equivalence import baseline_meaning
 
     ms = res.models
     kmax = _largest(res)
+    tail, _ = tails(res.level)
     notes = []
     below = any(m.equivalence_note == "below_0" for m in ms) or any(
         m.equivalence_note == "below_0" for m in (truth.models if truth else ())
@@ -181,27 +198,27 @@ def footnotes(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> 
             f"> {kmax}: the score is above every point of the curve; the model is worth more than "
             f"{kmax} {raters}, the largest survey measured."
         )
-    if any(m.equivalence_low == 0 for m in ms):
-        notes.append("a range starting at 0: at least 2.5% of the bootstrap replicates are at or "
+    if any(m.equivalence_range.low == 0 for m in ms):
+        notes.append(f"a range starting at 0: at least {tail} of the bootstrap replicates are at or "
                      "below c_0 (they count as 0 raters, in the range and the mean).")  # fmt: skip
-    if any(m.equivalence_high is None and m.equivalence_low is not None for m in ms):
+    if any(m.equivalence_range.high is None and m.equivalence_range.low is not None for m in ms):
         notes.append(
-            f"a range ending at > {kmax}: at least 2.5% of the bootstrap replicates lie above the "
-            "curve."
+            f"a range ending at > {kmax}: at least {tail} of the bootstrap replicates lie above "
+            "the curve."
         )
     if res.bootstrap > 0 and any(m.equivalence_mean is None for m in ms):
         notes.append("mean —: some bootstrap replicates lie above the curve, so the mean is "
                      "unbounded.")  # fmt: skip
     if res.bootstrap == 0:
         notes.append("no ranges or bootstrap mean (—): --bootstrap 0.")
-    if res.target_width is not None and any(_items_cell(m, res.target_width) == "—" for m in ms):
-        notes.append("items —: no equivalence to narrow (the score is below 0 or above the curve) "
-                     "or its range has no upper end.")  # fmt: skip
-    if res.target_width is not None and any(
-        _items_cell(m, res.target_width) == "already" for m in ms
-    ):
-        notes.append(f"already: the range is narrower than {res.target_width:g} raters on the "
-                     f"{res.n_items:,} items at hand.")  # fmt: skip
+    if target_width is not None and items_needed is not None:
+        cells = [_items_cell(m, target_width, n) for m, n in zip(ms, items_needed, strict=True)]
+        if "—" in cells:
+            notes.append("items —: no equivalence to narrow (the score is below 0 or above the "
+                         "curve) or its range has no upper end.")  # fmt: skip
+        if "already" in cells:
+            notes.append(f"already: the range is narrower than {target_width:g} raters on the "
+                         f"{res.n_items:,} items at hand.")  # fmt: skip
     if res.headroom is not None and any(_percent(m) == "—" for m in ms):
         notes.append("% of ideal —: the model gives no information over c_0.")
     if truth is not None:
@@ -238,10 +255,11 @@ def headroom_line(res: EquivalenceResult) -> str | None:
 def render_worth(ex: ExpertEquivalence) -> CleanTable:
     """How many experts k amateurs are worth."""
     t = new_table(f"k amateurs are worth x experts · {ex.combiner} + {ex.scorer}")
-    for col in ("amateurs k", "a_k", "experts x", "95% range"):
+    for col in ("amateurs k", "a_k", "experts x", f"{percent(ex.level)} range"):
         t.column(col, justify="right")
     kmax = ex.expert_curve[-1].k if ex.expert_curve else 0
     for p, w in zip(ex.amateur_curve, ex.worth, strict=True):
         x = equivalence_cell(w.experts, w.note, kmax)
-        t.row(str(p.k), _f(p.score), x, f"{_f(w.low, '.2f')} – {_f(w.high, '.2f')}")
+        lo, hi = w.experts_range
+        t.row(str(p.k), _f(p.score), x, f"{_f(lo, '.2f')} – {_f(hi, '.2f')}")
     return t

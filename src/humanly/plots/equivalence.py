@@ -1,5 +1,6 @@
-"""Survey power curve figure (Survey Equivalence, Figures 4–7): the curve c_k with its 95% bootstrap
-band, each model's score as a horizontal line in the model's colour (its 95% range a light band) with
+"""Survey power curve figure (Survey Equivalence, Figures 4–7): the curve c_k with its bootstrap band
+(at the result's ``level``), each model's score as a horizontal line in the model's colour (its range a
+light band) with
 its survey equivalence marked on the curve, and — for a simulation — the curve against the true item
 states. The legend sits below the axes, off the data."""
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.result import Interval
 from ._style import figure, model_colors
 
 if TYPE_CHECKING:
@@ -23,22 +25,34 @@ _NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
 _YLABELS = {"cross_entropy": "score c_k: cross-entropy (bits)", "agreement": "score c_k: agreement"}
 
 
-def _model_range(
-    result: Any, m: ModelEquivalence, shift: float, information: bool
-) -> tuple[float | None, float | None]:
-    if information and hasattr(result, "model_information_range"):
-        r = result.model_information_range(m.model)
-        return r.low, r.high
-    lo, hi = m.low, m.high
+def _percent(level: float) -> str:
+    """``0.95`` → ``"95%"``."""
+    return f"{round(100.0 * level, 6):g}%"
+
+
+def _shifted(rng: Interval, shift: float) -> tuple[float | None, float | None]:
+    lo, hi = rng
     return (None if lo is None else lo - shift), (None if hi is None else hi - shift)
+
+
+def _model_range(
+    m: ModelEquivalence, shift: float, information: bool
+) -> tuple[float | None, float | None]:
+    """The band of a model's line: its stored information range in the information view (taken
+    replicate by replicate by the analysis), else its score range (shifted by c_0 when the
+    information view is asked for a result that has no information range)."""
+    if information and m.information_range is not None:
+        return m.information_range.low, m.information_range.high
+    return _shifted(m.score_range, shift)
 
 
 def _label(m: ModelEquivalence, largest_k: int) -> str:
     if m.equivalence is not None:
         text = f"{m.model}: {m.equivalence:.2f} raters"
-        if m.equivalence_low is not None:
-            hi = f"> {largest_k}" if m.equivalence_high is None else f"{m.equivalence_high:.2f}"
-            text += f" [{m.equivalence_low:.2f}, {hi}]"
+        lo, hi = m.equivalence_range
+        if lo is not None:
+            top = f"> {largest_k}" if hi is None else f"{hi:.2f}"
+            text += f" [{lo:.2f}, {top}]"
         return text
     if m.equivalence_note == "below_0":
         return f"{m.model}: < 0 raters (at or below c_0)"
@@ -48,23 +62,31 @@ def _label(m: ModelEquivalence, largest_k: int) -> str:
 
 
 def _draw_model(
-    ax: Any, result: Any, m: ModelEquivalence, col: str, shift: float, info: bool, kmax: int
+    ax: Any, m: ModelEquivalence, col: str, shift: float, info: bool, kmax: int
 ) -> None:
     y = m.score - shift
-    lo, hi = _model_range(result, m, shift, info)
+    lo, hi = _model_range(m, shift, info)
     if lo is not None and hi is not None:
         ax.axhspan(lo, hi, color=col, alpha=0.12, linewidth=0)
     ax.axhline(y, color=col, linewidth=1.3, label=_label(m, kmax))
     if m.equivalence is not None:
         ax.axvline(m.equivalence, color=col, linestyle=":", linewidth=0.9)
-        if m.equivalence_low is not None:
-            right = kmax if m.equivalence_high is None else m.equivalence_high
-            ax.plot([m.equivalence_low, right], [y, y], color=col, linewidth=4, alpha=0.45)
+        e_lo, e_hi = m.equivalence_range
+        if e_lo is not None:
+            right = kmax if e_hi is None else e_hi
+            ax.plot([e_lo, right], [y, y], color=col, linewidth=4, alpha=0.45)
         ax.plot([m.equivalence], [y], marker="D", color=col, markersize=5, zorder=5)
     elif m.equivalence_note == "below_0":
         ax.plot([0], [y], marker="<", color=col, markersize=6, zorder=5)
     elif m.equivalence_note == "above_max":
         ax.plot([kmax], [y], marker=">", color=col, markersize=6, zorder=5)
+
+
+def _ends(ranges: Sequence[Interval]) -> tuple[np.ndarray, np.ndarray]:
+    return (
+        np.array([np.nan if r.low is None else r.low for r in ranges], dtype=float),
+        np.array([np.nan if r.high is None else r.high for r in ranges], dtype=float),
+    )
 
 
 def plot_power_curve(
@@ -77,7 +99,7 @@ def plot_power_curve(
     title: str | None = None,
 ) -> Any:
     """Figure of an :class:`~humanly.survey.EquivalenceResult` (or ``PowerCurve``), 6.4 in (461 pt)
-    wide.
+    wide, drawn from the result's fields alone (a result read back from its JSON draws the same).
 
     ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits; ``colors`` maps
     model names to colours (default :func:`~humanly.plots._style.model_colors` of the models drawn);
@@ -88,37 +110,34 @@ def plot_power_curve(
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import equivalence
     >>> d = running_example(100, 4, seed=1)
-    >>> fig = plot_power_curve(equivalence(d.ratings, d.predictions, bootstrap=0, progress=False))
+    >>> fig = plot_power_curve(equivalence(d.ratings, d.predictions, bootstrap=0))
     >>> fig.axes[0].get_xlabel()
     'number of raters k'
     """
     pts = result.power_curve
     ks = np.array([p.k for p in pts], dtype=float)
     ys = np.array([p.score for p in pts])
-    lows = np.array([np.nan if p.low is None else p.low for p in pts])
-    highs = np.array([np.nan if p.high is None else p.high for p in pts])
     if information is None:
         information = result.combiner == "abc" and result.scorer == "cross_entropy"
     shift = float(ys[0]) if information else 0.0
-    if information:
-        ranges = result.information_ranges()
-        band_lo = np.array([np.nan if r.low is None else r.low for r in ranges])
-        band_hi = np.array([np.nan if r.high is None else r.high for r in ranges])
+    if information and result.information_range is not None:
+        band_lo, band_hi = _ends(result.information_range)
     else:
-        band_lo, band_hi = lows, highs
+        band_lo, band_hi = _ends([Interval(*_shifted(p.score_range, shift)) for p in pts])
     fig, ax = figure()
     ax.fill_between(ks, band_lo, band_hi, color=_CURVE, alpha=0.18, linewidth=0)
-    ax.plot(ks, ys - shift, color=_CURVE, marker="o", markersize=3.5, label="k raters (95% range)")
+    label = f"k raters ({_percent(result.level)} range)"
+    ax.plot(ks, ys - shift, color=_CURVE, marker="o", markersize=3.5, label=label)
     if truth is not None:
         ax.plot(
-            truth.ks, truth.scores - shift, color=_CURVE, linestyle="--", linewidth=1.1,
-            label="k raters vs the true states",
+            [p.k for p in truth.power_curve], [p.score - shift for p in truth.power_curve],
+            color=_CURVE, linestyle="--", linewidth=1.1, label="k raters vs the true states",
         )  # fmt: skip
     drawn = [m for m in getattr(result, "models", ()) if models is None or m.model in models]
     cols = dict(colors) if colors is not None else model_colors(m.model for m in drawn)
     kmax = int(ks[-1]) if len(ks) else 0
     for m in drawn:
-        _draw_model(ax, result, m, cols.get(m.model, _CURVE), shift, information, kmax)
+        _draw_model(ax, m, cols.get(m.model, _CURVE), shift, information, kmax)
     ax.set_xlabel("number of raters k")
     ylab = _YLABELS.get(result.scorer, f"score c_k: {result.scorer}")
     ax.set_ylabel("information gain c_k − c_0 (bits)" if information else ylab)

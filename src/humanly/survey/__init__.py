@@ -1,76 +1,58 @@
 """Survey equivalence (Resnick, Kong, Schoenebeck & Weninger): how many human raters a classifier is
-worth. Power curves (Algorithm 3), classifier scores (Algorithm 1), survey equivalence (Algorithm 4),
-combiners (majority, plurality, frequency, Anonymous Bayesian Combiner), scorers, calibration,
-bootstrap ranges, expert-vs-amateur equivalence and the information view with headroom.
+worth.
 
-Where things live: :mod:`~humanly.survey.results` (result types), :mod:`~humanly.survey.api`
-(:func:`equivalence`, :func:`power_curve`), :mod:`~humanly.survey.experts`, :mod:`~humanly.survey.headroom`,
+:func:`equivalence` computes the survey power curve (Algorithm 3), each model's score (Algorithm 1)
+and its survey equivalence (Algorithm 4) with percentile bootstrap ranges at ``level``;
+:func:`power_curve` the curve alone; :func:`truth_equivalence` the same against the true item states
+of a simulation (HSCORE*, SEQ*); :func:`expert_equivalence` how many experts k amateurs are worth
+(section 7); :func:`headroom` the information an ideal classifier would give. The rarer knobs of all
+of them are one :class:`EquivalenceOptions`. :func:`make_scorer` and :func:`matrix_combiner` turn a
+function into a scorer or a combiner that sees the whole rating matrix.
+
+Where things live: :mod:`~humanly.survey.results` (result types), :mod:`~humanly.survey.options`,
+:mod:`~humanly.survey.api` (:func:`equivalence`, :func:`power_curve`),
+:mod:`~humanly.survey.experts`, :mod:`~humanly.survey.truth`, :mod:`~humanly.survey.headroom`,
 :mod:`~humanly.survey.combiners`, :mod:`~humanly.survey.scorers`, :mod:`~humanly.survey.calibration`,
-:mod:`~humanly.survey.crossing` (Algorithm 4 and bootstrap ranges), :mod:`~humanly.survey.truth`
-(HSCORE* and SEQ*, against the true states of a simulation); private: ``_prepare`` (argument
-checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` (exact, count-based) and
-``_sampled`` (Algorithm 2).
+:mod:`~humanly.survey.crossing` (Algorithm 4 and the bootstrap ranges); private: ``_prepare``
+(argument checks, inputs), ``_replicates`` (point estimate and bootstrap), ``_engine`` and
+``_levels`` (exact, count-based) and ``_sampled`` (Algorithm 2).
 """
 
 from __future__ import annotations
 
 from .api import equivalence, power_curve
-from .calibration import calibrate_outputs
-from .combiners import (
-    ABC,
-    COMBINERS,
-    Frequency,
-    Majority,
-    MatrixCombiner,
-    Plurality,
-    get_combiner,
-    matrix_combiner,
-)
-from .crossing import equivalence_point
-from .experts import expert_equivalence
-from .headroom import headroom, urn_information
+from .combiners import matrix_combiner
+from .experts import AmateurWorth, ExpertEquivalence, expert_equivalence
+from .headroom import headroom
+from .options import EquivalenceOptions
 from .results import (
-    AmateurWorth,
     EquivalenceResult,
-    ExpertEquivalence,
     Headroom,
     HeadroomSupport,
     ModelEquivalence,
     PowerCurve,
     PowerCurvePoint,
 )
-from .scorers import SCORERS, Scorer, get_scorer, make_scorer
+from .scorers import make_scorer
 from .truth import TruthEquivalence, TruthModel, truth_equivalence
 
 __all__ = [
-    "ABC",
-    "COMBINERS",
-    "SCORERS",
     "AmateurWorth",
+    "EquivalenceOptions",
     "EquivalenceResult",
     "ExpertEquivalence",
-    "Frequency",
     "Headroom",
     "HeadroomSupport",
-    "Majority",
-    "MatrixCombiner",
     "ModelEquivalence",
-    "Plurality",
     "PowerCurve",
     "PowerCurvePoint",
-    "Scorer",
     "TruthEquivalence",
     "TruthModel",
-    "calibrate_outputs",
     "equivalence",
-    "equivalence_point",
     "expert_equivalence",
-    "get_combiner",
-    "get_scorer",
     "headroom",
     "make_scorer",
     "matrix_combiner",
     "power_curve",
     "truth_equivalence",
-    "urn_information",
 ]

@@ -6,7 +6,6 @@ on)."""
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from typing import Any
 
 import numpy as np
@@ -18,11 +17,10 @@ from ._replicates import Engine
 from ._sampled import label_matrix
 from .calibration import CALIBRATIONS, calibrate_outputs
 from .combiners import ABC, get_combiner, is_matrix_combiner
+from .options import EquivalenceOptions
 from .scorers import Scorer, get_scorer
 
-__all__ = ["METHODS", "Options", "Prepared", "check_clip", "check_options", "prepare"]
-
-METHODS = ("exact", "sampled")
+__all__ = ["Options", "Prepared", "check_options", "prepare"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,7 +37,7 @@ class Options:
     max_k: int | None
     positive: Any
     clip: tuple[float, float]
-    n_draws: int
+    draws: int
     seed: int | None
 
     @property
@@ -55,41 +53,16 @@ class Options:
         return f"{self.calibrate} ({how})"
 
 
-def check_clip(clip: Any) -> tuple[float, float]:
-    """``clip``: two probabilities ``(low, high)`` with 0 ≤ low < high ≤ 1."""
-    if (
-        not isinstance(clip, (tuple, list))
-        or len(clip) != 2
-        or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in clip)
-    ):
-        raise TypeError(f"clip={clip!r}: give two probabilities (low, high)")
-    lo, hi = float(clip[0]), float(clip[1])
-    if not 0 <= lo < hi <= 1:
-        raise InputError(f"clip={clip!r}: need 0 ≤ low < high ≤ 1")
-    return lo, hi
-
-
 def check_options(
-    *,
-    combiner: Any,
-    scorer: Any,
-    method: str | None,
-    calibrate: str,
-    calibration_folds: int | None,
-    reference_size: int,
-    max_k: int | None,
-    positive: Any,
-    clip: Any,
-    n_draws: int,
-    seed: int | None,
+    *, combiner: Any, scorer: Any, calibrate: str, seed: int | None, options: EquivalenceOptions
 ) -> Options:
-    """Check every argument that does not depend on the data; resolve the combiner, scorer and method."""
-    clip = check_clip(clip)
-    comb = get_combiner(combiner, clip=clip)
+    """Check every argument that does not depend on the data; resolve the combiner, scorer and method
+    (the fields of ``options`` are checked when it is built)."""
+    comb = get_combiner(combiner, clip=options.clip)
     sc = get_scorer(scorer)
+    method = options.method
     if method is None:
         method = "exact" if sc.decomposable and not is_matrix_combiner(comb) else "sampled"
-    check_choice("method", method, METHODS)
     if method == "exact" and is_matrix_combiner(comb):
         raise InputError(
             f"combiner {comb.name!r} sees the whole rating matrix, so the exact engine cannot "
@@ -105,14 +78,12 @@ def check_options(
         scorer=sc,
         method=method,
         calibrate=check_choice("calibrate", calibrate, CALIBRATIONS),
-        calibration_folds=check_int(
-            "calibration_folds", calibration_folds, minimum=2, allow_none=True
-        ),
-        reference_size=check_int("reference_size", reference_size, minimum=1),
-        max_k=check_int("max_k", max_k, minimum=1, allow_none=True),
-        positive=positive,
-        clip=clip,
-        n_draws=check_int("n_draws", n_draws, minimum=1),
+        calibration_folds=options.calibration_folds,
+        reference_size=options.reference_size,
+        max_k=options.max_k,
+        positive=options.positive,
+        clip=options.clip,
+        draws=options.draws,
         seed=check_int("seed", seed, minimum=0, allow_none=True),
     )
 
@@ -287,7 +258,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
         clip=opts.clip,
         method=opts.method,
         positive=pos,
-        n_draws=opts.n_draws,
+        draws=opts.draws,
         labels=labels,
         complete=complete,
         model_terms=terms,

@@ -44,7 +44,7 @@ class Engine:
     clip: tuple[float, float]
     method: str
     positive: int
-    n_draws: int
+    draws: int
     labels: np.ndarray | None
     complete: bool
     model_terms: np.ndarray
@@ -109,7 +109,7 @@ def _curve(
         e.scorer,
         e.clip,
         e.positive,
-        e.n_draws,
+        e.draws,
         rng,
     )
 
@@ -129,7 +129,7 @@ def _models(e: Engine, idx: np.ndarray | None, rng: np.random.Generator) -> np.n
     for j in range(e.n_models):
         p = e.model_probs[j] if idx is None else e.model_probs[j][idx]
         out[j] = sampled_classifier(
-            p, labels, e.complete, e.plan.r, e.scorer, e.positive, e.n_draws, rng
+            p, labels, e.complete, e.plan.r, e.scorer, e.positive, e.draws, rng
         )
     return out
 

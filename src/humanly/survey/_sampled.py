@@ -3,10 +3,10 @@ Algorithm 2), needed for scorers that are not means of per-item terms (precision
 Pearson, Spearman) and kept for every scorer as ``method="sampled"``.
 
 * Named raters, every item labelled by every rater: the paper's procedure — all size-k subsets of rater
-  columns when C(K, k) ≤ ``n_draws`` (200), else ``n_draws`` distinct random subsets; each scored
+  columns when C(K, k) ≤ ``draws`` (200), else ``draws`` distinct random subsets; each scored
   against every unused rater (or every r-subset of unused raters, plurality vote, capped the same way),
   averaged over reference raters then over subsets.
-* Ragged or anonymous data: ``n_draws`` draws; in each, every item with at least k + r labels gets a
+* Ragged or anonymous data: ``draws`` draws; in each, every item with at least k + r labels gets a
   uniformly random ordering of its own labels, the first k are the survey and the next r the reference.
 """
 
@@ -125,7 +125,7 @@ def sampled_curve(
     scorer: Scorer,
     clip: tuple[float, float],
     positive: int,
-    n_draws: int,
+    draws: int,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Curve points and item counts per level by sampling (see the module docstring)."""
@@ -143,19 +143,17 @@ def sampled_curve(
             abc_table = (abc_row_probs(lvl, mult, plan.abc_floor, n_cls)[0], lvl)
         pr = _Predictor(combiner, abc_table, counts)
         if complete and r == 1:
-            out[j] = _complete_level(
-                labels, inv, k, pr, scorer, clip, positive, n_draws, rng, n_cls
-            )
+            out[j] = _complete_level(labels, inv, k, pr, scorer, clip, positive, draws, rng, n_cls)
             nit[j] = len(labels)
             continue
         if complete:
             width = labels.shape[1]
             scores = []
-            for sub in _subsets(width, k, n_draws, rng):
+            for sub in _subsets(width, k, draws, rng):
                 unused = [c for c in range(width) if c not in sub]
                 y = _onehot_counts(labels[:, list(sub)], n_cls)  # (n, C)
                 p = _predict(y[None], inv[None], everyone[None], pr, scorer, clip, rng)[0]
-                refs = _subsets(len(unused), r, n_draws, rng)
+                refs = _subsets(len(unused), r, draws, rng)
                 ref_cols = np.array([[unused[i] for i in rs] for rs in refs])  # (R, r)
                 z = _onehot_counts(labels[:, ref_cols].transpose(1, 0, 2), n_cls)  # (R, n, C)
                 ref = _plurality(z, rng)
@@ -171,10 +169,10 @@ def sampled_curve(
         nit[j] = len(lab)
         if not len(lab):
             continue
-        draws: list[np.ndarray] = []
+        scored: list[np.ndarray] = []
         chunk = max(1, int(2_000_000 // max(1, lab.size)))
-        for s0 in range(0, n_draws, chunk):
-            s = min(chunk, n_draws - s0)
+        for s0 in range(0, draws, chunk):
+            s = min(chunk, draws - s0)
             keys = rng.random((s, *lab.shape))
             keys[:, lab < 0] = 2.0
             order = np.argsort(keys, axis=-1)
@@ -183,8 +181,8 @@ def sampled_curve(
             z = _onehot_counts(perm[..., k : k + r], n_cls)
             ref = _plurality(z, rng)
             p = _predict(y, vec[None, :], at[None, :], pr, scorer, clip, rng)
-            draws.append(scorer.score(p, ref, positive, rng))
-        out[j] = _nanmean(np.concatenate(draws))
+            scored.append(scorer.score(p, ref, positive, rng))
+        out[j] = _nanmean(np.concatenate(scored))
     return out, nit
 
 
@@ -196,14 +194,14 @@ def _complete_level(
     scorer: Scorer,
     clip: tuple[float, float],
     positive: int,
-    n_draws: int,
+    draws: int,
     rng: np.random.Generator,
     n_cls: int,
 ) -> float:
     """Algorithm 3 at level k on a complete matrix with one reference rater, vectorised over rater
     subsets: every subset is scored against every unused column; mean over columns, then subsets."""
     n, width = labels.shape
-    found = _subsets(width, k, n_draws, rng)
+    found = _subsets(width, k, draws, rng)
     subs = np.array(found, dtype=np.int64) if k else np.zeros((1, 0), dtype=np.int64)
     n_sub = len(subs)
     unused = np.ones((n_sub, width), dtype=bool)
@@ -237,25 +235,25 @@ def sampled_classifier(
     r: int,
     scorer: Scorer,
     positive: int,
-    n_draws: int,
+    draws: int,
     rng: np.random.Generator,
 ) -> float:
     """Algorithm 1 for a whole-sample scorer: mean score against every reference rater (named,
-    complete) or against ``n_draws`` random reference labels per item (ragged / anonymous)."""
+    complete) or against ``draws`` random reference labels per item (ragged / anonymous)."""
     n_cls = probs.shape[1]
     n_lab = (labels >= 0).sum(axis=1)
     if complete:
-        refs = _subsets(labels.shape[1], r, n_draws, rng)
+        refs = _subsets(labels.shape[1], r, draws, rng)
         z = _onehot_counts(labels[:, np.array(refs)].transpose(1, 0, 2), n_cls)
         ref = _plurality(z, rng)
         pp = np.broadcast_to(probs, (len(refs), *probs.shape))
         return float(_nanmean(scorer.score(pp, ref, positive, rng)))
     keep = n_lab >= r
     lab, p = labels[keep], probs[keep]
-    keys = rng.random((n_draws, *lab.shape))
+    keys = rng.random((draws, *lab.shape))
     keys[:, lab < 0] = 2.0
     order = np.argsort(keys, axis=-1)[..., :r]
     z = _onehot_counts(np.take_along_axis(np.broadcast_to(lab, keys.shape), order, -1), n_cls)
     ref = _plurality(z, rng)
-    pp = np.broadcast_to(p, (n_draws, *p.shape))
+    pp = np.broadcast_to(p, (draws, *p.shape))
     return float(_nanmean(scorer.score(pp, ref, positive, rng)))

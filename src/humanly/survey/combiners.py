@@ -108,9 +108,29 @@ def matrix_combiner(
     name: str | None = None,
     hard: bool = False,
 ) -> MatrixCombiner:
-    """A combiner that sees the whole rating matrix from ``fn(y, counts, items) -> probabilities``
-    (see the module docstring); ``hard=True`` when the output is the distribution of a label.
+    """A combiner that sees the whole rating matrix (non-myopic, section 3.2).
 
+    Its power curve is computed by sampling rater subsets (``method="sampled"``, Algorithm 2).
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(y, counts, items) -> probabilities``: for each row ``y`` of surveyed label counts, the
+        prediction for item ``items[j]`` given every item's label counts ``counts`` (its own labels
+        included: leaving them out is the combiner's business); see
+        :mod:`humanly.survey.combiners`.
+    name : str, optional
+        The combiner's name in results (default the function's name).
+    hard : bool
+        ``True`` when the output is the distribution of a (random) label rather than a prediction.
+
+    Returns
+    -------
+    MatrixCombiner
+        To pass as ``combiner=`` to :func:`~humanly.survey.equivalence`.
+
+    Examples
+    --------
     A frequency combiner that shrinks towards the label frequencies of the *other* items:
 
     >>> def shrunk(y, counts, items):

@@ -18,7 +18,8 @@ __all__ = [
     "equivalence_mean",
     "equivalence_point",
     "equivalence_replicates",
-    "items_for_width",
+    "information_ranges",
+    "model_information_range",
 ]
 
 #: Codes of a score the curve does not place: at or below c_0, or above every point of the curve.
@@ -77,15 +78,17 @@ def equivalence_replicates(ks: np.ndarray, curves: np.ndarray, scores: np.ndarra
     return np.array(values, dtype=float)
 
 
-def equivalence_interval(ks: np.ndarray, curves: np.ndarray, scores: np.ndarray) -> Interval:
-    """95% range of the survey equivalence over bootstrap replicates (see
+def equivalence_interval(
+    ks: np.ndarray, curves: np.ndarray, scores: np.ndarray, level: float = 0.95
+) -> Interval:
+    """The ``level`` range of the survey equivalence over bootstrap replicates (see
     :func:`equivalence_replicates`; a range reaching above the curve has a ``None`` high end).
 
     >>> curves = np.array([[0.5, 0.625, 0.875], [0.5, 0.75, 1.0]])
     >>> equivalence_interval(np.arange(3), curves, np.array([0.75, 0.25]))
     Interval(low=0.0, high=1.5)
     """
-    return percentile_interval(equivalence_replicates(ks, curves, scores))
+    return percentile_interval(equivalence_replicates(ks, curves, scores), level)
 
 
 def equivalence_mean(values: np.ndarray) -> float | None:
@@ -103,30 +106,55 @@ def equivalence_mean(values: np.ndarray) -> float | None:
     return float(x.mean())
 
 
-def items_for_width(n_items: int, width: float | None, target: float) -> int | None:
-    """Items needed to bring a 95% range of width ``width`` (measured on ``n_items`` items) below
-    ``target``, if the width shrinks as 1/√N (an approximation: ``n · (width / target)²``, rounded up;
-    at least 1). ``None`` when the range is unbounded.
-
-    >>> items_for_width(1000, 0.8, 0.4)
-    4000
-    """
-    if width is None or not np.isfinite(width):
-        return None
-    return max(1, math.ceil(n_items * (width / target) ** 2 - 1e-9))
-
-
 def curve_points(
-    ks: np.ndarray, curve: np.ndarray, n_items: np.ndarray, replicates: np.ndarray | None
+    ks: np.ndarray,
+    curve: np.ndarray,
+    n_items: np.ndarray,
+    replicates: np.ndarray | None,
+    level: float = 0.95,
 ) -> tuple[PowerCurvePoint, ...]:
     """Typed curve points from the point estimate, the items per level and the bootstrap replicates
-    (replicates × levels; ``None``: no range).
+    (replicates × levels; ``None``: no range), with ranges at ``level``.
 
     >>> curve_points(np.arange(2), np.array([0.5, 0.6]), np.array([9, 8]), None)[1]
-    PowerCurvePoint(k=1, score=0.6, low=None, high=None, n_items=8)
+    PowerCurvePoint(k=1, score=0.6, score_range=(None, None), n_items=8)
     """
     out = []
     for j, k in enumerate(ks):
-        low, high = (None, None) if replicates is None else percentile_interval(replicates[:, j])
-        out.append(PowerCurvePoint(int(k), float(curve[j]), low, high, int(n_items[j])))
+        rng = (
+            Interval(None, None)
+            if replicates is None
+            else percentile_interval(replicates[:, j], level)
+        )
+        out.append(PowerCurvePoint(int(k), float(curve[j]), rng, int(n_items[j])))
     return tuple(out)
+
+
+def information_ranges(
+    samples: np.ndarray | None, points: tuple[PowerCurvePoint, ...], level: float = 0.95
+) -> tuple[Interval, ...]:
+    """The ``level`` range of c_k − c_0 at each k, replicate by replicate (c_0 moves with the
+    replicate), by the library's percentile rule; without replicates, no range.
+
+    >>> curves = np.array([[0.5, 0.75], [0.25, 0.75], [0.5, 1.0]])
+    >>> information_ranges(curves, (), level=0.5)[1]
+    Interval(low=0.25, high=0.5)
+    """
+    if samples is None or not len(samples):
+        return tuple(Interval(None, None) for _ in points)
+    rel = samples - samples[:, :1]
+    return tuple(percentile_interval(rel[:, j], level) for j in range(rel.shape[1]))
+
+
+def model_information_range(
+    curves: np.ndarray | None, scores: np.ndarray | None, level: float = 0.95
+) -> Interval:
+    """The ``level`` range of a model's score minus c_0, replicate by replicate (``scores``: the
+    model's score in each replicate); no range without replicates.
+
+    >>> model_information_range(np.array([[0.5], [0.25], [0.5]]), np.array([0.75, 0.75, 1.0]), 0.5)
+    Interval(low=0.25, high=0.5)
+    """
+    if curves is None or scores is None or not len(curves):
+        return Interval(None, None)
+    return percentile_interval(scores - curves[:, 0], level)

@@ -19,19 +19,102 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int
+from .._core.checks import check_int, check_probability
 from .._core.counts import lncomb, lnfall, subvectors
+from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
 from . import _levels
-from ._prepare import check_clip
 from .combiners import ABC, clip_probs, get_combiner
 from .crossing import curve_points, equivalence_interval, equivalence_point
-from .results import AmateurWorth, ExpertEquivalence
+from .options import EquivalenceOptions, checked, only
+from .results import PowerCurvePoint, _frame
 from .scorers import Scorer, get_scorer
 
-__all__ = ["ExpertEquivalence", "expert_equivalence"]
+__all__ = ["AmateurWorth", "ExpertEquivalence", "expert_equivalence"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class AmateurWorth(Result):
+    """How many experts k amateur labels are worth.
+
+    Parameters
+    ----------
+    amateurs : int
+        k, the number of amateur labels combined.
+    experts : float or None
+        Their worth in experts: a_k read off the expert power curve (Algorithm 4); ``None`` with
+        ``note``.
+    note : {None, "below_0", "above_max"}
+        Why there is no worth: a_k is at or below the expert curve's c_0, or above every point.
+    experts_range : Interval
+        The worth's bootstrap range at the result's ``level``.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, experts_range=Interval(1.1, 1.8)).experts
+    1.4
+    """
+
+    amateurs: int
+    experts: float | None
+    note: str | None
+    experts_range: Interval
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ExpertEquivalence(Result):
+    """Expert power curve, amateur curve and how many experts k amateurs are worth (section 7).
+
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (their names).
+    n_items : int
+        The items both groups labelled.
+    bootstrap : int
+        The bootstrap replicates behind the ranges (0: none).
+    level : float
+        The confidence level of the ranges.
+    seed : int or None
+        The seed of the bootstrap.
+    expert_curve : tuple of PowerCurvePoint
+        k experts predicting a held-out expert.
+    amateur_curve : tuple of PowerCurvePoint
+        a_k: k amateurs predicting a held-out expert.
+    worth : tuple of AmateurWorth
+        Each a_k read off the expert curve.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> none = Interval(None, None)
+    >>> pts = (PowerCurvePoint(0, -1.0, none, 9), PowerCurvePoint(1, -0.8, none, 9))
+    >>> ex = ExpertEquivalence("abc", "cross_entropy", 9, 0, 0.95, 0, pts, pts,
+    ...                        (AmateurWorth(0, None, "below_0", none),
+    ...                         AmateurWorth(1, 1.0, None, none)))
+    >>> ex.to_frame()[["amateurs", "score", "experts"]].values.tolist()
+    [[0.0, -1.0, nan], [1.0, -0.8, 1.0]]
+    """
+
+    combiner: str
+    scorer: str
+    n_items: int
+    bootstrap: int
+    level: float
+    seed: int | None
+    expert_curve: tuple[PowerCurvePoint, ...]
+    amateur_curve: tuple[PowerCurvePoint, ...]
+    worth: tuple[AmateurWorth, ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per number of amateurs k: ``amateurs, score`` (a_k) ``, experts, note,
+        experts_low, experts_high``."""
+        out = _frame(self.worth, ("amateurs", "experts", "note", "experts_range"))
+        out.insert(1, "score", [p.score for p in self.amateur_curve])
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,15 +340,16 @@ def _worth(
     ca: np.ndarray,
     be: np.ndarray | None,
     ba: np.ndarray | None,
+    level: float,
 ) -> tuple[AmateurWorth, ...]:
-    """Each a_k read off the expert curve (Algorithm 4), with its bootstrap range."""
+    """Each a_k read off the expert curve (Algorithm 4), with its bootstrap range at ``level``."""
     out = []
     for j, k in enumerate(ks_a):
         x, note = equivalence_point(ks_e, ce, float(ca[j]))
-        low = high = None
+        rng = Interval(None, None)
         if be is not None and ba is not None:
-            low, high = equivalence_interval(ks_e, be, ba[:, j])
-        out.append(AmateurWorth(int(k), x, note, low, high))
+            rng = equivalence_interval(ks_e, be, ba[:, j], level)
+        out.append(AmateurWorth(int(k), x, note, rng))
     return tuple(out)
 
 
@@ -273,24 +357,58 @@ def expert_equivalence(
     experts: Any,
     amateurs: Any,
     *,
-    missing: Literal["error", "drop"] = "error",
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",
-    bootstrap: int = 500,
+    bootstrap: int = 1000,
+    level: float = 0.95,
     seed: int | None = 0,
-    max_k: int | None = None,
-    max_k_amateurs: int | None = None,
-    clip: tuple[float, float] = (0.02, 0.98),
+    missing: Literal["error", "drop"] = "error",
+    options: EquivalenceOptions | None = None,
 ) -> ExpertEquivalence:
     """How many experts k amateurs are worth (section 7).
 
-    ``experts`` and ``amateurs`` are two rater groups' labels (each a :class:`~humanly.Ratings`, a long
-    DataFrame or a file path) on the same classes, matched by item id: items only one group labelled
-    are an error unless ``missing="drop"``. ``max_k`` is the largest expert survey (default: median
-    expert labels − 1), ``max_k_amateurs`` the largest amateur one (default: median amateur labels);
-    the scorer must be decomposable (agreement or cross-entropy: the curves are exact). Bootstrap
-    replicate b resamples items with ``stream(seed, b)``.
+    The *expert* power curve is the usual one (k experts predicting a held-out expert); the
+    *amateur* curve a_k scores k amateur labels against a held-out expert; each a_k read off the
+    expert curve (Algorithm 4) says "k amateurs are worth x experts". Both curves are exact, so the
+    scorer must be a mean of per-item terms (agreement or cross-entropy).
 
+    Parameters
+    ----------
+    experts, amateurs : Ratings, DataFrame or path
+        The two rater groups' labels on the same classes, matched by item id.
+    combiner : str or object
+        The combiner of k labels (see :func:`~humanly.survey.equivalence`).
+    scorer : {"cross_entropy", "agreement"} or Scorer
+        A scorer that is a mean of per-item terms.
+    bootstrap : int
+        Bootstrap replicates over items (replicate b draws from ``stream(seed, b)``); 0: no ranges.
+    level : float
+        The confidence level of the ranges.
+    seed : int or None
+        The seed of the bootstrap.
+    missing : {"error", "drop"}
+        Items only one group labelled are an error, or left out.
+    options : EquivalenceOptions, optional
+        ``max_k`` (the largest expert survey; default median expert labels − 1), ``max_k_amateurs``
+        (the largest amateur survey; default median amateur labels) and ``clip``.
+
+    Returns
+    -------
+    ExpertEquivalence
+        Both curves and, for each k, the amateurs' worth in experts.
+
+    Raises
+    ------
+    InputError
+        For groups that share no item or no classes, a scorer that is not exact, or an option that
+        does not apply.
+
+    References
+    ----------
+    Resnick, P., Kong, Y., Schoenebeck, G. & Weninger, T. (2021). Survey Equivalence, section 7.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from humanly import Ratings
     >>> g = np.random.default_rng(0)
@@ -302,10 +420,11 @@ def expert_equivalence(
     >>> res.worth[0].note, [round(w.experts, 2) for w in res.worth[1:4]]
     ('below_0', [0.18, 0.34, 0.47])
     >>> list(res.to_frame().columns)
-    ['amateurs', 'score', 'experts', 'note', 'low', 'high']
+    ['amateurs', 'score', 'experts', 'note', 'experts_low', 'experts_high']
     """
-    clip = check_clip(clip)
-    comb = get_combiner(combiner, clip=clip)
+    opts = checked(options)
+    only(opts, ("max_k", "max_k_amateurs", "clip"), "expert_equivalence")
+    comb = get_combiner(combiner, clip=opts.clip)
     sc = get_scorer(scorer)
     if not sc.decomposable:
         raise InputError(
@@ -313,23 +432,25 @@ def expert_equivalence(
             "cross_entropy)"
         )
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    level = float(check_probability("level", level, open_low=True, open_high=True))
     seed = check_int("seed", seed, minimum=0, allow_none=True)
-    max_k = check_int("max_k", max_k, minimum=1, allow_none=True)
-    max_k_amateurs = check_int("max_k_amateurs", max_k_amateurs, minimum=1, allow_none=True)
     e, a = _groups(experts, amateurs, missing)
     n = len(e)
-    curves = _Curves.build(e, a, comb, sc, clip, *_sizes(e, a, max_k, max_k_amateurs))
+    sizes = _sizes(e, a, opts.max_k, opts.max_k_amateurs)
+    curves = _Curves.build(e, a, comb, sc, opts.clip, *sizes)
     ce, nce, ca, nca = curves(None)
     boot = [curves(stream(seed, b).integers(0, n, size=n)) for b in range(bootstrap)]
     be = np.array([c[0] for c in boot]) if bootstrap else None
     ba = np.array([c[2] for c in boot]) if bootstrap else None
     ks_e, ks_a = curves.eplan.ks, curves.aplan.ks
     return ExpertEquivalence(
-        comb.name,
-        sc.name,
-        n,
-        bootstrap,
-        curve_points(ks_e, ce, nce, be),
-        curve_points(ks_a, ca, nca, ba),
-        _worth(ks_e, ce, ks_a, ca, be, ba),
+        combiner=comb.name,
+        scorer=sc.name,
+        n_items=n,
+        bootstrap=bootstrap,
+        level=level,
+        seed=seed,
+        expert_curve=curve_points(ks_e, ce, nce, be, level),
+        amateur_curve=curve_points(ks_a, ca, nca, ba, level),
+        worth=_worth(ks_e, ce, ks_a, ca, be, ba, level),
     )

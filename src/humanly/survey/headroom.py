@@ -35,7 +35,7 @@ from .._core.counts import compositions
 from ..data import InputError, join
 from .results import Headroom, HeadroomSupport
 
-__all__ = ["MAX_CELLS", "Headroom", "headroom", "urn_information"]
+__all__ = ["headroom", "urn_information"]
 
 #: Largest likelihood table (distinct count vectors × candidate states) the fit builds, and the most
 #: candidate states.
@@ -51,9 +51,24 @@ def _entropy_bits(p: np.ndarray) -> np.ndarray:
     return -t.sum(axis=-1)
 
 
-def urn_information(states: np.ndarray, weights: np.ndarray) -> float:
-    """MI(s; Y) in bits for a finite mixture of states (the closed-form asymptote).
+def urn_information(states: Any, weights: Any) -> float:
+    """MI(s; Y) in bits for a finite mixture of item states: the closed-form asymptote of the ABC +
+    cross-entropy power curve (what :func:`headroom` estimates from labels).
 
+    Parameters
+    ----------
+    states : array_like
+        The states (one label distribution per row).
+    weights : array_like
+        Their weights in the mixture.
+
+    Returns
+    -------
+    float
+        ``H(E[s]) − E[H(s)]`` in bits.
+
+    Examples
+    --------
     >>> round(urn_information([[0.8, 0.2], [0.5, 0.5], [0.1, 0.9]], [0.7, 0.1, 0.2]), 3)
     0.252
     """
@@ -138,17 +153,45 @@ def headroom(
     grid: int | None = None,
     max_iter: int = 3000,
     tol: float = 1e-8,
-    seed: int | None = 0,
 ) -> Headroom:
-    """NPMLE of the item-state distribution and the ideal classifier's information (see module).
+    """The information an ideal classifier that knows each item's state would give: the asymptote of
+    the ABC + cross-entropy power curve, from label counts alone.
 
-    ``ratings``: a :class:`~humanly.Ratings`, a long DataFrame or a file path. ``grid``: divisions of
-    each simplex edge (default 200 for two classes, 40 for three, 16 for four, 9 for five; beyond five
-    classes the candidates are the items' shrunk label frequencies). The fit stops after
-    ``max_iter`` Newton steps or when the mean log-likelihood per item is provably within ``tol`` of
-    its maximum (``converged``; ``gap`` is that bound). ``seed`` is kept for a uniform signature
-    (the fit draws nothing at random).
+    A nonparametric maximum-likelihood mixture of item states (NPMLE) is fitted to the items' label
+    counts by a constrained Newton method; its information ``H(E[s]) − E[H(s)]`` is the headroom
+    (see :mod:`humanly.survey.headroom`). The fit draws nothing at random.
 
+    Parameters
+    ----------
+    ratings : Ratings, DataFrame or path
+        The crowd's labels.
+    grid : int, optional
+        Divisions of each simplex edge for the candidate states (default 200 for two classes, 40
+        for three, 16 for four, 9 for five); beyond five classes the candidates are the items'
+        shrunk label frequencies.
+    max_iter : int
+        The most Newton steps.
+    tol : float
+        Stop when the mean log-likelihood per item is provably within ``tol`` of its maximum.
+
+    Returns
+    -------
+    Headroom
+        The information in bits, the ideal and baseline scores, the fitted support and whether the
+        fit converged.
+
+    Raises
+    ------
+    InputError
+        With fewer than two labelled items, or settings out of range.
+
+    References
+    ----------
+    Wang, Y. (2007). On fast computation of the non-parametric maximum likelihood estimate of a
+    mixing distribution. JRSS B 69(2), 185–198.
+
+    Examples
+    --------
     >>> from humanly.simulate import running_example
     >>> h = headroom(running_example(500, 10, seed=2).ratings)
     >>> round(h.information, 2), h.grid_points, h.converged

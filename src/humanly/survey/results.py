@@ -1,22 +1,24 @@
 """Result types of survey equivalence: frozen values that print, serialise (``to_dict``/``to_json``, the
-``--json`` contract) and turn into tables (``to_frame``). Nothing here computes a statistic beyond reading
-percentile ranges off the bootstrap replicates a result already holds."""
+``--json`` contract) and turn into tables (``to_frame``). Every range is an
+:class:`~humanly._core.result.Interval` at the result's ``level``; nothing here computes a statistic
+(the ranges are read off the bootstrap replicates by :mod:`humanly.survey.crossing`), except
+:meth:`ModelEquivalence.items_needed`, a rule of three on two stored fields."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.bootstrap import percentile_interval
+from .._core.checks import check_number
 from .._core.result import Interval, Result
+from ..errors import InputError
 
 __all__ = [
-    "AmateurWorth",
     "EquivalenceResult",
-    "ExpertEquivalence",
     "Headroom",
     "HeadroomSupport",
     "ModelEquivalence",
@@ -25,91 +27,245 @@ __all__ = [
 ]
 
 
-def _information_ranges(
-    samples: np.ndarray | None, points: tuple[PowerCurvePoint, ...]
-) -> tuple[Interval, ...]:
-    """95% ranges of c_k − c_0, replicate by replicate (c_0 moves with the replicate), by the library's
-    percentile rule; without replicates, the curve's own ranges shifted by c_0."""
-    if samples is None or not len(samples):
-        c0 = points[0].score if points else 0.0
-        return tuple(
-            Interval(None if p.low is None else p.low - c0, None if p.high is None else p.high - c0)
-            for p in points
-        )
-    rel = samples - samples[:, :1]
-    return tuple(percentile_interval(rel[:, j]) for j in range(rel.shape[1]))
-
-
 def _frame(rows: tuple[Any, ...], columns: tuple[str, ...]) -> pd.DataFrame:
-    """One row per dataclass in ``rows``, the given attributes as columns."""
-    return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in rows], columns=list(columns))
+    """One row per dataclass in ``rows``, the given attributes as columns; an :class:`Interval`
+    field ``x_range`` becomes two columns ``x_low`` and ``x_high``."""
+    records = []
+    names: list[str] = []
+    for r in rows:
+        rec: dict[str, Any] = {}
+        for c in columns:
+            value = getattr(r, c)
+            if c.endswith("_range"):
+                base = c.removesuffix("_range")
+                low, high = value if value is not None else (None, None)
+                rec[f"{base}_low"], rec[f"{base}_high"] = low, high
+            else:
+                rec[c] = value
+        records.append(rec)
+    for c in columns:
+        base = c.removesuffix("_range")
+        names += [f"{base}_low", f"{base}_high"] if c.endswith("_range") else [c]
+    return pd.DataFrame(records, columns=names)
 
 
-_POINT_COLUMNS = ("k", "score", "low", "high", "n_items")
+def items_for_width(n_items: int, width: float | None, target: float) -> int | None:
+    """Items needed to bring a range of width ``width`` (measured on ``n_items`` items) below
+    ``target``, if the width shrinks as 1/√N (an approximation: ``n · (width / target)²``, rounded up;
+    at least 1). ``None`` when the range is unbounded.
+
+    >>> items_for_width(1000, 0.8, 0.4)
+    4000
+    """
+    if width is None or not np.isfinite(width):
+        return None
+    return max(1, math.ceil(n_items * (width / target) ** 2 - 1e-9))
+
+
+def _check_width(width: Any) -> float:
+    return float(check_number("width", width, minimum=0.0, open_low=True))
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class PowerCurvePoint(Result):
-    """One point of the survey power curve: the expected score c_k of k raters, its 95% bootstrap range
-    (``None`` without a bootstrap) and the number of items with at least k + r labels (the items used at
-    this k).
+    """One point of the survey power curve.
 
-    >>> PowerCurvePoint(k=1, score=0.7, low=0.65, high=0.75, n_items=100).score
-    0.7
+    Parameters
+    ----------
+    k : int
+        The number of raters whose labels are combined.
+    score : float
+        c_k: the expected score of their combined labels against held-out raters.
+    score_range : Interval
+        Its percentile bootstrap range at the result's ``level`` (both ends ``None`` without a
+        bootstrap).
+    n_items : int
+        The items with at least k + r labels (the items used at this k).
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> p = PowerCurvePoint(k=1, score=0.7, score_range=Interval(0.65, 0.75), n_items=100)
+    >>> p.score_range.width
+    0.09999999999999998
     """
 
     k: int
     score: float
-    low: float | None
-    high: float | None
+    score_range: Interval
     n_items: int
+
+
+_POINT_COLUMNS = ("k", "score", "score_range", "n_items")
+
+
+class _Curve:
+    """The arrays of a result that holds a ``power_curve``."""
+
+    power_curve: tuple[PowerCurvePoint, ...]
+
+    @property
+    def ks(self) -> np.ndarray:
+        """The survey sizes k of the curve's points, as an array.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import power_curve
+        >>> power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0).ks.tolist()
+        [0, 1, 2, 3]
+        """
+        return np.array([p.k for p in self.power_curve])
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The curve's scores c_k, as an array.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import power_curve
+        >>> pc = power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0)
+        >>> bool((pc.scores[1:] >= pc.scores[0]).all())
+        True
+        """
+        return np.array([p.score for p in self.power_curve])
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class ModelEquivalence(Result):
-    """A classifier's score (Algorithm 1) and survey equivalence (Algorithm 4) with 95% ranges.
+    """A classifier's score (Algorithm 1) and survey equivalence (Algorithm 4) with their ranges.
 
-    ``equivalence`` is ``None`` with ``equivalence_note`` ``"below_0"`` (score ≤ c_0) or ``"above_max"``
-    (no curve point reaches the score). In the ranges, replicates below 0 count as 0 and replicates
-    above the curve as +∞ (a ``None`` high end). ``equivalence_mean`` is the mean over the bootstrap
-    replicates (the paper's "mean survey equivalence", e.g. 4.17 beside 4.31; ``None`` without a
-    bootstrap or when a replicate lies above the curve). ``n_items`` counts the items with at least r
-    labels (the items scored); ``information`` (ABC + cross-entropy) is score − c_0 in bits and
-    ``performance_ratio`` that information over the headroom's. ``items_needed`` (with
-    ``target_width=``): how many items would bring the 95% range of the equivalence below the target
-    width, assuming the width shrinks as 1/√N — an approximation.
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    score : float
+        Its score against held-out raters (the scorer's units; bits for cross-entropy).
+    score_range : Interval
+        The score's percentile bootstrap range at the result's ``level``.
+    equivalence : float or None
+        How many raters the model is worth: the fractional k where the power curve first reaches
+        its score. ``None`` when the curve does not place it (see ``equivalence_note``).
+    equivalence_note : {None, "below_0", "above_max"}
+        Why there is no equivalence: the score is at or below c_0, or above every point of the curve.
+    equivalence_range : Interval
+        The equivalence's bootstrap range: replicates at or below c_0 count as 0 raters, replicates
+        above the curve as +∞ (a ``None`` high end).
+    n_items : int
+        The items with at least r labels (the items scored).
+    information : float or None
+        With the ABC and cross-entropy: score − c_0, the bits the model gives over no labels.
+    information_range : Interval or None
+        The range of ``information``, taken replicate by replicate (c_0 moves with the replicate).
+    performance_ratio : float or None
+        ``information`` over the headroom's (with ``headroom=True``).
+    equivalence_mean : float or None
+        The mean equivalence over the bootstrap replicates (the paper's "mean survey equivalence",
+        e.g. 4.17 beside 4.31); ``None`` without a bootstrap or when a replicate lies above the curve.
 
-    >>> m = ModelEquivalence("m", -0.8, None, None, 2.5, None, None, None, 100)
-    >>> m.equivalence
-    2.5
+    See Also
+    --------
+    EquivalenceResult : the result that holds one of these per model.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> m = ModelEquivalence("m", -0.8, Interval(-0.82, -0.78), 2.5, None, Interval(2.1, 2.9), 1000)
+    >>> m.equivalence, m.equivalence_range.width
+    (2.5, 0.7999999999999998)
     """
 
     model: str
     score: float
-    low: float | None
-    high: float | None
+    score_range: Interval
     equivalence: float | None
     equivalence_note: str | None
-    equivalence_low: float | None
-    equivalence_high: float | None
+    equivalence_range: Interval
     n_items: int
     information: float | None = None
+    information_range: Interval | None = None
     performance_ratio: float | None = None
     equivalence_mean: float | None = None
-    items_needed: int | None = None
-    information_range: Interval | None = None
+
+    def items_needed(self, width: float) -> int | None:
+        """About how many items would narrow the equivalence's range below ``width`` raters.
+
+        The range's width is taken to shrink as 1/√N from its width on the ``n_items`` items at hand
+        (an approximation: the curve's shape near the crossing can make it narrow faster or slower):
+        ``n_items · (range width / width)²``, rounded up. A number below ``n_items`` means the range
+        is already narrower.
+
+        Parameters
+        ----------
+        width : float
+            The target width of the range, in raters (> 0).
+
+        Returns
+        -------
+        int or None
+            The items needed; ``None`` without a bootstrap range or when the range has no upper end.
+
+        Examples
+        --------
+        >>> from humanly._core.result import Interval
+        >>> m = ModelEquivalence("m", -0.8, Interval(-0.82, -0.78), 2.5, None, Interval(2.1, 2.9), 1000)
+        >>> m.items_needed(0.4)
+        4000
+        """
+        target = _check_width(width)
+        if self.equivalence_range.low is None:
+            return None
+        return items_for_width(self.n_items, self.equivalence_range.width, target)
 
 
-_MODEL_COLUMNS = tuple(f.name for f in dataclasses.fields(ModelEquivalence))
+_MODEL_COLUMNS = (
+    "model",
+    "score",
+    "score_range",
+    "equivalence",
+    "equivalence_note",
+    "equivalence_range",
+    "equivalence_mean",
+    "n_items",
+    "information",
+    "information_range",
+    "performance_ratio",
+)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PowerCurve(Result):
-    """A survey power curve (Algorithm 3) with bootstrap ranges; ``curve_samples`` holds the bootstrap
-    replicates (replicates × points) when there are any.
+class PowerCurve(_Curve, Result):
+    """A survey power curve (Algorithm 3) with its bootstrap ranges.
 
-    >>> pc = PowerCurve("abc", "cross_entropy", "exact", 10, 0, 1,
-    ...                 (PowerCurvePoint(0, -1.0, None, None, 10), PowerCurvePoint(1, -0.9, None, None, 10)))
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (their names).
+    method : str
+        ``"exact"`` or ``"sampled"``.
+    n_items : int
+        The rated items.
+    bootstrap : int
+        The bootstrap replicates behind the ranges (0: none).
+    level : float
+        The confidence level of the ranges.
+    reference_size : int
+        r, the held-out raters whose plurality is the reference label.
+    power_curve : tuple of PowerCurvePoint
+        c_0 … c_K'.
+    information_range : tuple of Interval or None
+        With the ABC and cross-entropy: the range of c_k − c_0 at each k, taken replicate by
+        replicate.
+    curve_samples : numpy.ndarray or None
+        The bootstrap replicates of the curve (replicates × points); in memory only, not in the JSON.
+
+    Examples
+    --------
+    >>> from humanly._core.result import Interval
+    >>> none = Interval(None, None)
+    >>> pc = PowerCurve("abc", "cross_entropy", "exact", 10, 0, 0.95, 1,
+    ...                 (PowerCurvePoint(0, -1.0, none, 10), PowerCurvePoint(1, -0.9, none, 10)))
     >>> pc.to_frame()[["k", "score"]].to_dict("list")
     {'k': [0, 1], 'score': [-1.0, -0.9]}
     """
@@ -119,34 +275,30 @@ class PowerCurve(Result):
     method: str
     n_items: int
     bootstrap: int
+    level: float
     reference_size: int
     power_curve: tuple[PowerCurvePoint, ...]
+    information_range: tuple[Interval, ...] | None = None
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
-    @property
-    def ks(self) -> np.ndarray:
-        """The survey sizes k of the points."""
-        return np.array([p.k for p in self.power_curve])
-
-    @property
-    def scores(self) -> np.ndarray:
-        """The curve c_k."""
-        return np.array([p.score for p in self.power_curve])
-
     def to_frame(self) -> pd.DataFrame:
-        """The curve as a table: one row per k (``k, score, low, high, n_items``)."""
+        """The curve as a table: one row per k (``k, score, score_low, score_high, n_items``)."""
         return _frame(self.power_curve, _POINT_COLUMNS)
-
-    def information_ranges(self) -> tuple[Interval, ...]:
-        """The 95% range of the information gain c_k − c_0 at each k, taken replicate by replicate
-        (c_0 moves with the replicate); the curve's ranges shifted by c_0 without replicates."""
-        return _information_ranges(self.curve_samples, self.power_curve)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class HeadroomSupport(Result):
-    """One state of the estimated item-state mixture: a label distribution and its weight.
+    """One state of the estimated item-state mixture.
 
+    Parameters
+    ----------
+    state : tuple of float
+        A label distribution (one probability per class).
+    weight : float
+        Its weight in the mixture.
+
+    Examples
+    --------
     >>> HeadroomSupport(state=(0.8, 0.2), weight=0.7).to_dict()
     {'state': [0.8, 0.2], 'weight': 0.7}
     """
@@ -157,16 +309,36 @@ class HeadroomSupport(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Headroom(Result):
-    """Estimated asymptote of the ABC + cross-entropy power curve.
+    """The estimated asymptote of the ABC + cross-entropy power curve (:func:`~humanly.survey.headroom`).
 
-    ``information`` = ideal − baseline (bits): the information about a held-out rater's label given by
-    a classifier that knows each item's state; ``ideal_score`` = −E[H(s)] and ``baseline_score`` =
-    −H(E[s]) are the limits of that classifier's and of c_0's cross-entropy. ``support`` lists the
-    heaviest states of the fitted mixture (at most ten, weight > 0.001). ``grid_points`` counts the
-    candidate states (``candidates``: ``"grid G"`` or ``"item frequencies"``); ``converged`` says
-    whether the fit reached a mean log-likelihood per item provably within its tolerance of the
-    maximum within ``iterations`` steps, ``gap`` being that bound (nats per item).
+    Parameters
+    ----------
+    information : float
+        ``ideal_score − baseline_score`` (bits): the information about a held-out rater's label
+        given by a classifier that knows each item's state.
+    ideal_score : float
+        −E[H(s)], the limit of that classifier's cross-entropy score.
+    baseline_score : float
+        −H(E[s]), the limit of c_0.
+    n_items : int
+        The items with labels.
+    grid_points : int
+        The candidate states of the fit.
+    support : tuple of HeadroomSupport
+        The heaviest states of the fitted mixture (at most ten, weight > 0.001).
+    iterations : int
+        The Newton steps taken.
+    converged : bool
+        Whether the mean log-likelihood per item is provably within the tolerance of its maximum.
+    log_likelihood : float
+        The fit's log-likelihood (nats).
+    gap : float or None
+        The bound on the distance of the mean log-likelihood to its maximum (nats per item).
+    candidates : str
+        ``"grid G"`` (G divisions per edge of the simplex) or ``"item frequencies"``.
 
+    Examples
+    --------
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import headroom
     >>> h = headroom(running_example(300, 8, seed=1).ratings)
@@ -188,22 +360,61 @@ class Headroom(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class EquivalenceResult(Result):
+class EquivalenceResult(_Curve, Result):
     """Power curve, classifier scores and survey equivalences (``humanly equivalence --json``).
 
-    ``information`` (ABC + cross-entropy only) lists c_k − c_0 in bits, the mutual information between k
-    raters and a held-out one (Theorem 1); ``headroom`` the estimated asymptote (see
-    :func:`humanly.survey.headroom`) when requested. ``curve_samples`` (replicates × points) and
-    ``model_samples`` (replicates × models) hold the bootstrap replicates. ``target_width``: the
-    width asked for the equivalence ranges (each model's ``items_needed``). ``to_frame()`` is the
-    per-model table, ``curve_frame()`` the power curve.
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (their names).
+    method : str
+        ``"exact"`` or ``"sampled"``.
+    n_items : int
+        The rated items (joined with the predictions).
+    bootstrap : int
+        The bootstrap replicates behind the ranges (0: none).
+    level : float
+        The confidence level of every range.
+    seed : int or None
+        The seed of every random step.
+    reference_size : int
+        r, the held-out raters whose plurality is the reference label.
+    calibration : str
+        How the models were calibrated (``"none"``, ``"isotonic (in-sample)"``, …).
+    classes : tuple
+        The ratings' classes.
+    positive : object
+        The positive class of the two-class scorers.
+    power_curve : tuple of PowerCurvePoint
+        c_0 … c_K'.
+    models : tuple of ModelEquivalence
+        One row per model, in the order of the predictions.
+    information : tuple of float or None
+        With the ABC and cross-entropy: c_k − c_0 in bits, the mutual information between k raters
+        and a held-out one (Theorem 1).
+    information_range : tuple of Interval or None
+        The range of each ``information`` entry, taken replicate by replicate.
+    headroom : Headroom or None
+        The curve's estimated asymptote (with ``headroom=True``).
+    notes : tuple of str
+        What the reader should know about how the numbers were made.
+    curve_samples, model_samples : numpy.ndarray or None
+        The bootstrap replicates of the curve (replicates × points) and of the models' scores
+        (replicates × models); in memory only, not in the JSON.
 
+    See Also
+    --------
+    humanly.survey.equivalence : the analysis that returns it.
+
+    Examples
+    --------
     >>> from humanly.simulate import running_example
-    >>> from humanly.survey import equivalence
+    >>> from humanly.survey import EquivalenceOptions, equivalence
     >>> d = running_example(100, 4, seed=1)
-    >>> res = equivalence(d.ratings, d.predictions, bootstrap=5, progress=False)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=5,
+    ...                   options=EquivalenceOptions(progress=False))
     >>> res.curve_frame().columns.tolist()
-    ['k', 'score', 'low', 'high', 'n_items', 'information']
+    ['k', 'score', 'score_low', 'score_high', 'n_items', 'information', 'information_low', 'information_high']
     >>> res.to_frame()["model"].tolist(), res.curve_samples.shape
     (['hard', 'soft'], (5, 4))
     """
@@ -213,6 +424,7 @@ class EquivalenceResult(Result):
     method: str
     n_items: int
     bootstrap: int
+    level: float
     seed: int | None
     reference_size: int
     calibration: str
@@ -221,131 +433,133 @@ class EquivalenceResult(Result):
     power_curve: tuple[PowerCurvePoint, ...]
     models: tuple[ModelEquivalence, ...]
     information: tuple[float, ...] | None
+    information_range: tuple[Interval, ...] | None
     headroom: Headroom | None
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
-    target_width: float | None = None
-    information_range: tuple[Interval, ...] | None = None
-
-    @property
-    def ks(self) -> np.ndarray:
-        """The survey sizes k of the curve points."""
-        return np.array([p.k for p in self.power_curve])
-
-    @property
-    def scores(self) -> np.ndarray:
-        """The curve c_k."""
-        return np.array([p.score for p in self.power_curve])
 
     @property
     def curve(self) -> PowerCurve:
-        """The power curve alone (what :func:`humanly.survey.power_curve` returns)."""
+        """The power curve alone (what :func:`~humanly.survey.power_curve` returns).
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import equivalence
+        >>> res = equivalence(running_example(100, 4, seed=1).ratings, bootstrap=0)
+        >>> res.curve.to_frame()["k"].tolist()
+        [0, 1, 2, 3]
+        """
         return PowerCurve(
             self.combiner,
             self.scorer,
             self.method,
             self.n_items,
             self.bootstrap,
+            self.level,
             self.reference_size,
             self.power_curve,
+            self.information_range,
             self.curve_samples,
         )
 
     def model(self, name: str) -> ModelEquivalence:
-        """The row of model ``name`` (``KeyError`` when there is none)."""
+        """The row of one model.
+
+        Parameters
+        ----------
+        name : str
+            The model's name.
+
+        Returns
+        -------
+        ModelEquivalence
+
+        Raises
+        ------
+        KeyError
+            When no model has that name.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import equivalence
+        >>> d = running_example(200, 5, seed=1)
+        >>> round(equivalence(d.ratings, d.predictions, bootstrap=0).model("soft").equivalence, 2)
+        1.7
+        """
         for m in self.models:
             if m.model == name:
                 return m
         raise KeyError(name)
 
-    def information_ranges(self) -> tuple[Interval, ...]:
-        """The 95% range of the information gain c_k − c_0 at each k (see
-        :meth:`PowerCurve.information_ranges`): :attr:`information_range` when the analysis stored it
-        (ABC + cross-entropy), else from the replicates held in memory."""
-        if self.information_range is not None:
-            return self.information_range
-        return _information_ranges(self.curve_samples, self.power_curve)
+    def items_needed(self, width: float) -> tuple[int | None, ...]:
+        """About how many items would narrow each model's equivalence range below ``width`` raters.
 
-    def model_information_range(self, name: str) -> Interval:
-        """The 95% range of model ``name``'s score minus c_0, replicate by replicate; its score range
-        shifted by c_0 without replicates.
+        Read off the stored ranges by 1/√N scaling (see :meth:`ModelEquivalence.items_needed`), so a
+        result read back from its JSON answers any width without recomputing.
 
+        Parameters
+        ----------
+        width : float
+            The target width of the ranges, in raters (> 0).
+
+        Returns
+        -------
+        tuple of (int or None)
+            One entry per model, in the order of :attr:`models`.
+
+        Raises
+        ------
+        InputError
+            For a width ≤ 0, or a result without a bootstrap (it has no ranges).
+
+        Examples
+        --------
         >>> from humanly.simulate import running_example
         >>> from humanly.survey import equivalence
-        >>> d = running_example(100, 4, seed=1)
-        >>> res = equivalence(d.ratings, d.predictions, bootstrap=20, progress=False)
-        >>> lo, hi = res.model_information_range("soft")
-        >>> bool(lo <= res.model("soft").score - res.scores[0] <= hi)
-        True
+        >>> d = running_example(500, 10, seed=4)
+        >>> res = equivalence(d.ratings, d.predictions, bootstrap=100, seed=2)
+        >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
+        [0.0, 1.35]
+        >>> res.items_needed(0.5)  # about 3,700 items would narrow soft's range to 0.5 raters
+        (1, 3672)
         """
-        i = next((j for j, m in enumerate(self.models) if m.model == name), None)
-        if i is None:
-            raise KeyError(name)
-        m = self.models[i]
-        if m.information_range is not None:
-            return m.information_range
-        cs, ms = self.curve_samples, self.model_samples
-        if cs is not None and ms is not None and len(cs):
-            return percentile_interval(ms[:, i] - cs[:, 0])
-        c0 = self.power_curve[0].score if self.power_curve else 0.0
-        return Interval(
-            None if m.low is None else m.low - c0, None if m.high is None else m.high - c0
-        )
+        target = _check_width(width)
+        if self.bootstrap == 0:
+            raise InputError(
+                f"width={width!r}: the items needed are read off the bootstrap ranges, and this "
+                "result has none; run the analysis with bootstrap=1000"
+            )
+        return tuple(m.items_needed(target) for m in self.models)
 
     def to_frame(self) -> pd.DataFrame:
-        """The per-model table: one row per model, the fields of :class:`ModelEquivalence`."""
+        """The per-model table: one row per model, the fields of :class:`ModelEquivalence` (each range
+        as two columns, ``*_low`` and ``*_high``)."""
         return _frame(self.models, _MODEL_COLUMNS)
 
     def curve_frame(self) -> pd.DataFrame:
-        """The power curve: one row per k (``k, score, low, high, n_items`` and, for ABC +
-        cross-entropy, ``information`` = c_k − c_0)."""
+        """The power curve as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per k: ``k, score, score_low, score_high, n_items`` and, for ABC +
+            cross-entropy, ``information`` (c_k − c_0) with ``information_low, information_high``.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import equivalence
+        >>> res = equivalence(running_example(100, 4, seed=1).ratings, bootstrap=0)
+        >>> res.curve_frame()["information"].round(3).tolist()
+        [0.0, 0.063, 0.109, 0.126]
+        """
         out = _frame(self.power_curve, _POINT_COLUMNS)
         if self.information is not None:
             out["information"] = list(self.information)
-        return out
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class AmateurWorth(Result):
-    """How many experts ``amateurs`` amateur labels are worth: ``experts`` (``None`` with ``note``
-    ``"below_0"`` / ``"above_max"``) and its 95% range ``low``–``high``.
-
-    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, low=1.1, high=1.8).experts
-    1.4
-    """
-
-    amateurs: int
-    experts: float | None
-    note: str | None
-    low: float | None
-    high: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class ExpertEquivalence(Result):
-    """Expert power curve, amateur curve (scored against held-out experts) and, for each k, how many
-    experts k amateurs are worth (``worth``). ``to_frame()`` is the worth table with the amateur curve's
-    score a_k.
-
-    >>> pts = (PowerCurvePoint(0, -1.0, None, None, 9), PowerCurvePoint(1, -0.8, None, None, 9))
-    >>> ex = ExpertEquivalence("abc", "cross_entropy", 9, 0, pts, pts,
-    ...                        (AmateurWorth(0, None, "below_0", None, None),
-    ...                         AmateurWorth(1, 1.0, None, None, None)))
-    >>> ex.to_frame()[["amateurs", "score", "experts"]].values.tolist()
-    [[0.0, -1.0, nan], [1.0, -0.8, 1.0]]
-    """
-
-    combiner: str
-    scorer: str
-    n_items: int
-    bootstrap: int
-    expert_curve: tuple[PowerCurvePoint, ...]
-    amateur_curve: tuple[PowerCurvePoint, ...]
-    worth: tuple[AmateurWorth, ...]
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per number of amateurs k: ``amateurs, score`` (a_k) ``, experts, note, low, high``."""
-        out = _frame(self.worth, ("amateurs", "experts", "note", "low", "high"))
-        out.insert(1, "score", [p.score for p in self.amateur_curve])
+            ranges = self.information_range or tuple(Interval(None, None) for _ in self.information)
+            out["information_low"] = [r.low for r in ranges]
+            out["information_high"] = [r.high for r in ranges]
         return out

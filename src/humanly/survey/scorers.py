@@ -207,9 +207,26 @@ SCORERS_DOC = {
 
 
 def make_scorer(fn: Callable[[np.ndarray, np.ndarray], float], name: str | None = None) -> Scorer:
-    """Wrap a sklearn-like ``fn(y_true, y_prob) -> float`` (scored sample by sample; not
-    decomposable, so it runs with ``method="sampled"``).
+    """A scorer from a sklearn-like function ``fn(y_true, y_prob) -> float``.
 
+    The function is called once per sampled set of predictions and reference labels: it is not a
+    mean of per-item terms, so the power curve is sampled (``method="sampled"``, Algorithm 2).
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(y_true, y_prob)``: reference label codes (n,) and predicted probabilities (n, classes)
+        to a number, higher is better.
+    name : str, optional
+        The scorer's name in results (default the function's name).
+
+    Returns
+    -------
+    Scorer
+        To pass as ``scorer=`` to :func:`~humanly.survey.equivalence`.
+
+    Examples
+    --------
     >>> def brier(y_true, y_prob):
     ...     return -float(np.mean((y_prob[np.arange(len(y_true)), y_true] - 1) ** 2))
     >>> s = make_scorer(brier, "brier")

@@ -23,22 +23,34 @@ import numpy as np
 import pandas as pd
 
 from .._core.result import Result
-from ..data import InputError, Ratings, join
+from ..data import InputError, Ratings, Study, join
 from . import _engine as eng
 from ._prepare import _max_k, _model_outputs, check_options, positive_index
 from .combiners import ABC
 from .crossing import curve_points, equivalence_point
-from .results import PowerCurvePoint
+from .options import EquivalenceOptions, checked, only
+from .results import PowerCurvePoint, _Curve
 
 __all__ = ["TruthEquivalence", "TruthModel", "truth_equivalence"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class TruthModel(Result):
-    """A classifier scored against the true states: ``score`` (HSCORE*) and its survey equivalence
-    on the state-scored curve (SEQ*; ``None`` with ``equivalence_note`` ``"below_0"`` /
-    ``"above_max"`` as in :class:`~humanly.survey.ModelEquivalence`).
+    """A classifier scored against the true item states.
 
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    score : float
+        HSCORE*: its score against each item's state.
+    equivalence : float or None
+        SEQ*: HSCORE* read off the state-scored curve; ``None`` with ``equivalence_note``.
+    equivalence_note : {None, "below_0", "above_max"}
+        As in :class:`~humanly.survey.ModelEquivalence`.
+
+    Examples
+    --------
     >>> TruthModel("m", -0.75, 2.1, None).equivalence
     2.1
     """
@@ -50,11 +62,25 @@ class TruthModel(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class TruthEquivalence(Result):
-    """HSCORE* and SEQ* (see :mod:`humanly.survey.truth`): the power curve against the true states
-    (``power_curve``, c*_k for k = 0 … max_k; no bootstrap), each model's score and equivalence, and
-    ``ideal_score``, the omniscient classifier's score. ``to_frame()`` is the per-model table.
+class TruthEquivalence(_Curve, Result):
+    """HSCORE* and SEQ* against the true item states (see :mod:`humanly.survey.truth`).
 
+    Parameters
+    ----------
+    combiner, scorer : str
+        The combiner of k labels and the scorer (their names).
+    n_items : int
+        The rated items.
+    power_curve : tuple of PowerCurvePoint
+        c*_k for k = 0 … max_k: k raters scored against the states (no bootstrap: the ranges are
+        empty).
+    models : tuple of TruthModel
+        Each model's HSCORE* and SEQ*.
+    ideal_score : float
+        The score of the classifier that outputs each item's state (the limit of c*_k).
+
+    Examples
+    --------
     >>> from humanly.simulate import running_example
     >>> res = truth_equivalence(running_example(300, 10, seed=1))
     >>> round(res.ideal_score, 2), res.to_frame()["model"].tolist()
@@ -68,18 +94,30 @@ class TruthEquivalence(Result):
     models: tuple[TruthModel, ...]
     ideal_score: float
 
-    @property
-    def ks(self) -> np.ndarray:
-        """The survey sizes k of the curve points."""
-        return np.array([p.k for p in self.power_curve])
-
-    @property
-    def scores(self) -> np.ndarray:
-        """The curve c*_k."""
-        return np.array([p.score for p in self.power_curve])
-
     def model(self, name: str) -> TruthModel:
-        """The row of model ``name`` (``KeyError`` when there is none)."""
+        """The row of one model.
+
+        Parameters
+        ----------
+        name : str
+            The model's name.
+
+        Returns
+        -------
+        TruthModel
+
+        Raises
+        ------
+        KeyError
+            When no model has that name.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> res = truth_equivalence(running_example(300, 10, seed=1))
+        >>> round(res.model("soft").score, 2)
+        -0.81
+        """
         for m in self.models:
             if m.model == name:
                 return m
@@ -126,7 +164,14 @@ def _states(states: Any, ratings: Ratings) -> np.ndarray:
 
 
 def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[Ratings, Any, Any]:
-    """Ratings, states and predictions from a simulation result or given separately, joined by id."""
+    """Ratings, states and predictions from a simulation result, a study or given separately,
+    joined by id."""
+    if isinstance(ratings, Study):
+        if predictions is not None:
+            raise InputError(
+                "ratings= is a Study, which carries its predictions; drop predictions="
+            )
+        ratings, predictions = ratings.ratings, ratings.predictions
     if hasattr(ratings, "truth") and hasattr(ratings, "ratings"):  # SimulatedData
         sim = ratings
         if states is None:
@@ -147,40 +192,84 @@ def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[
 
 def truth_equivalence(
     ratings: Any,
-    states: Any = None,
     predictions: Any = None,
+    states: Any = None,
     *,
-    missing: Literal["error", "drop"] = "error",
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",
-    max_k: int | None = None,
-    positive: Any = None,
-    clip: tuple[float, float] = (0.02, 0.98),
     calibrate: str = "none",
-    calibration_folds: int | None = None,
     seed: int | None = 0,
+    missing: Literal["error", "drop"] = "error",
+    options: EquivalenceOptions | None = None,
 ) -> TruthEquivalence:
-    """HSCORE* and SEQ*: scores and survey equivalences against the true item states.
+    """HSCORE* and SEQ*: scores and survey equivalences against the true item states of a simulation.
 
-    ``ratings``: a :class:`~humanly.Ratings` (with ``states``, the true state of each item — an
-    items × classes array in the ratings' order or a DataFrame by item id, e.g. the ``X.states.csv``
-    that ``humanly simulate urn`` writes — and ``predictions``), or a simulation result
-    (:class:`~humanly.simulate.SimulatedData`), whose states and predictions are used. The scorer
-    must be a mean of per-item terms (agreement, cross-entropy); ``max_k`` defaults as in
-    :func:`equivalence`. ``calibrate``, ``calibration_folds`` and ``seed`` calibrate the models
-    against the ratings exactly as :func:`~humanly.survey.equivalence` does (so SEQ* and SEQ score the
-    same predictions); calibration never sees the states.
+    HSCORE* scores a model against each item's state instead of a held-out rater; c*_k scores k
+    raters the same way, and SEQ* reads HSCORE* off c*_k (see :mod:`humanly.survey.truth`). No
+    rater is held out and there is no bootstrap.
 
+    Parameters
+    ----------
+    ratings : Ratings, DataFrame, path, Study or SimulatedData
+        The crowd's labels, or a simulation result (:class:`~humanly.simulate.SimulatedData`),
+        whose predictions and states are used when not given.
+    predictions : optional
+        The models' outputs, joined by item id.
+    states : DataFrame or array
+        Each item's true state: an items × classes array in the ratings' order, or a DataFrame by
+        item id (an ``item`` column or the index) with one column per class (named as the class or
+        ``p_<class>``, e.g. the ``X.states.csv`` that ``humanly simulate urn`` writes).
+    combiner : str or object
+        The combiner of k labels (see :func:`~humanly.survey.equivalence`).
+    scorer : {"cross_entropy", "agreement"} or Scorer
+        A scorer that is a mean of per-item terms.
+    calibrate : {"none", "isotonic", "per-value"}
+        Calibrate the models against the ratings exactly as :func:`~humanly.survey.equivalence`
+        does, so SEQ* and SEQ score the same predictions (calibration never sees the states).
+    seed : int or None
+        The seed of cross-fitted calibration.
+    missing : {"error", "drop"}
+        Ids that do not match between ratings and predictions are an error, or only the items both
+        have are kept.
+    options : EquivalenceOptions, optional
+        ``max_k`` (default as in :func:`~humanly.survey.equivalence`), ``positive``, ``clip`` and
+        ``calibration_folds``.
+
+    Returns
+    -------
+    TruthEquivalence
+        The state-scored curve, each model's HSCORE* and SEQ*, and the ideal classifier's score.
+
+    Raises
+    ------
+    InputError
+        For states that do not match the ratings or are not distributions, a scorer that is not a
+        mean of per-item terms, or an option that does not apply.
+
+    References
+    ----------
+    Resnick, P., Kong, Y., Schoenebeck, G. & Weninger, T. (2021). Survey Equivalence, section 6.
+
+    Examples
+    --------
     >>> from humanly.simulate import running_example
     >>> res = truth_equivalence(running_example(1000, 10, seed=1))
     >>> round(res.model("soft").score, 3), round(res.model("soft").equivalence, 2)
     (-0.818, 1.96)
     """
+    given = checked(options)
+    only(given, ("method", "calibration_folds", "max_k", "positive", "clip"), "truth_equivalence")
+    if given.method == "sampled":
+        raise InputError(
+            'options.method="sampled": HSCORE* and SEQ* are exact; leave method at None or "exact"'
+        )
     opts = check_options(
-        combiner=combiner, scorer=scorer, method="exact", calibrate=calibrate,
-        calibration_folds=calibration_folds, reference_size=1, max_k=max_k, positive=positive,
-        clip=clip, n_draws=1, seed=seed,
-    )  # fmt: skip
+        combiner=combiner,
+        scorer=scorer,
+        calibrate=calibrate,
+        seed=seed,
+        options=dataclasses.replace(given, method="exact", draws=1, reference_size=1),
+    )
     r, frame, preds = _inputs(ratings, states, predictions, missing)
     s = frame.loc[[str(i) for i in r.items]].to_numpy(dtype=float)
     counts = r.counts

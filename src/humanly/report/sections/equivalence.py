@@ -21,38 +21,41 @@ from ...study import StudyResult
 from .._cells import number_text
 from .._page import Figure, Section, Table, View
 from ..verdicts import Verdict
-from ..verdicts.equivalence import baseline_meaning, verdicts
+from ..verdicts.equivalence import baseline_meaning, percent, tails, verdicts
 
 if TYPE_CHECKING:
-    from ...survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
+    from ..._core.result import Interval
+    from ...study import EquivalenceRun
+    from ...survey import EquivalenceResult, ModelEquivalence
 
 __all__ = ["METHODS_TEXT", "equivalence_headline", "equivalence_section"]
 
 METHODS_TEXT = (
-    "Survey equivalence (Resnick, Kong, Schoenebeck & Weninger). The power curve c_k is the expected "
-    "score of a combiner of k raters' labels at predicting a held-out rater's label (Algorithm 3), "
-    "computed exactly from each item's label counts (multivariate hypergeometric weights over the "
-    "possible count vectors of k labels) instead of the paper's 200 sampled subsets; an item takes part "
-    "at level k when it has at least k + 1 labels. A classifier's score (Algorithm 1) is read off the "
-    "curve: its survey equivalence is the fractional k where the curve first reaches it (Algorithm 4). "
-    "A score at or below c_0 — the score of the combiner's prediction from no labels: for the ABC each "
-    "class's share of the other items' labels, for majority vote or plurality a label picked at random "
-    "— is worth less than 0 raters; a score above every point of the curve is worth more than the "
-    "largest survey measured. The Anonymous Bayesian Combiner (Algorithms 5–6) learns the joint "
-    "distribution of labels from the other items; with cross-entropy (bits), c_k − c_0 is the "
-    "information k raters give about a held-out one (Theorem 1), and the headroom is the information an "
-    "ideal classifier that knows each item's state would give, estimated by a nonparametric mixture "
-    "(NPMLE) of item states. Ranges are 95% percentile bootstrap intervals over items (the ABC is "
-    "re-learned on each replicate); in the equivalence's range and its bootstrap mean a replicate at or "
-    "below c_0 counts as 0 raters, and a replicate above the curve leaves the range open and the mean "
-    "undefined. Which analyses the page shows: the ABC scored by cross-entropy, with probability and "
-    "label models calibrated in-sample by isotonic regression (Appendix A), and majority vote (two "
-    "classes) or plurality (more) scored by agreement. When the predictions hold both hard models "
-    "(labels) and soft ones (probabilities), hard models are shown under majority or plurality + "
-    "agreement and soft ones under ABC + cross-entropy, as in the paper's running example (Figs. 4 and "
-    "5); otherwise every model is shown under both. On simulated data, HSCORE* and SEQ* score the same "
-    "predictions against each item's true state instead of a held-out rater (section 6), with the same "
-    "combiner, scorer and calibration."
+    "Survey equivalence (Resnick, Kong, Schoenebeck & Weninger). The power curve c_k is the "
+    "expected score of a combiner of k raters' labels at predicting a held-out rater's label "
+    "(Algorithm 3), computed exactly from each item's label counts (multivariate hypergeometric "
+    "weights over the possible count vectors of k labels) instead of the paper's 200 sampled "
+    "subsets; an item takes part at level k when it has at least k + 1 labels. A classifier's score "
+    "(Algorithm 1) is read off the curve: its survey equivalence is the fractional k where the "
+    "curve first reaches it (Algorithm 4). A score at or below c_0 — the score of the combiner's "
+    "prediction from no labels: for the ABC each class's share of the other items' labels, for "
+    "majority vote or plurality a label picked at random — is worth less than 0 raters; a score "
+    "above every point of the curve is worth more than the largest survey measured. The Anonymous "
+    "Bayesian Combiner (Algorithms 5–6) learns the joint distribution of labels from the other "
+    "items; with cross-entropy (bits), c_k − c_0 is the information k raters give about a held-out "
+    "one (Theorem 1), and the headroom is the information an ideal classifier that knows each "
+    "item's state would give, estimated by a nonparametric mixture (NPMLE) of item states. Ranges "
+    "are percentile bootstrap intervals over items at the study's confidence level (95% by default; "
+    "the ABC is re-learned on each replicate); in the equivalence's range and its bootstrap mean a "
+    "replicate at or below c_0 counts as 0 raters, and a replicate above the curve leaves the range "
+    "open and the mean undefined. Which analyses the page shows: the ABC scored by cross-entropy, "
+    "with probability and label models calibrated in-sample by isotonic regression (Appendix A), "
+    "and majority vote (two classes) or plurality (more) scored by agreement. When the predictions "
+    "hold both hard models (labels) and soft ones (probabilities), hard models are shown under "
+    "majority or plurality + agreement and soft ones under ABC + cross-entropy, as in the paper's "
+    "running example (Figs. 4 and 5); otherwise every model is shown under both. On simulated data, "
+    "HSCORE* and SEQ* score the same predictions against each item's true state instead of a "
+    "held-out rater (section 6), with the same combiner, scorer and calibration."
 )
 
 _TITLE = "Survey equivalence: how many raters is the model worth?"
@@ -67,8 +70,9 @@ _RULE = (
 _NAMES = {"abc": "ABC", "cross_entropy": "cross-entropy"}
 
 
-def _bracket(lo: float | None, hi: float | None) -> str:
+def _bracket(rng: Interval) -> str:
     """``[lo, hi]``, or "—" without a bootstrap."""
+    lo, hi = rng
     return "—" if lo is None and hi is None else f"[{number_text(lo)}, {number_text(hi)}]"
 
 
@@ -81,7 +85,7 @@ def _eq_cell(eq: float | None, note: str | None, largest_k: int) -> str:
 
 
 def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
-    lo, hi = m.equivalence_low, m.equivalence_high
+    lo, hi = m.equivalence_range
     if lo is None and hi is None:
         return f"above {largest_k}" if m.equivalence_note == "above_max" else "—"
     low = "0" if lo == 0 else number_text(lo, ".2f")
@@ -89,22 +93,30 @@ def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
     return f"{low} – {high}"
 
 
-def _items_cell(m: ModelEquivalence, width: float) -> str:
-    lo, hi = m.equivalence_low, m.equivalence_high
-    if m.equivalence is None or lo is None or hi is None or m.items_needed is None:
+def _items_cell(m: ModelEquivalence, width: float, needed: int | None) -> str:
+    lo, hi = m.equivalence_range
+    if m.equivalence is None or lo is None or hi is None or needed is None:
         return "—"
     if hi - lo <= width:
         return f"already narrower ({hi - lo:.2f})"
-    return f"{m.items_needed:,}"
+    return f"{needed:,}"
 
 
 class _Run:
-    """One analysis: its result, its truth counterpart (or ``None``) and the models the page shows."""
+    """One analysis: its result, its truth counterpart (or ``None``), the models the page shows and,
+    with a target width, the items each model's range would need (recorded by the analysis)."""
 
-    def __init__(
-        self, res: EquivalenceResult, truth: TruthEquivalence | None, shown: Sequence[str]
-    ) -> None:
-        self.res, self.truth, self.shown = res, truth, tuple(shown)
+    def __init__(self, run: EquivalenceRun, width: float | None) -> None:
+        assert run.result is not None
+        self.res, self.truth, self.shown = run.result, run.truth, tuple(run.shown)
+        self.needed = run.items_needed
+        self.width = width if run.items_needed is not None else None
+
+    def items(self, m: ModelEquivalence) -> int | None:
+        """The items the analysis recorded for model ``m``'s range at the target width."""
+        if self.needed is None:
+            return None
+        return self.needed[self.res.models.index(m)]
 
     @property
     def what(self) -> str:
@@ -121,15 +133,16 @@ class _Run:
 def _model_table(run: _Run, calibrated: bool) -> Table | None:
     res, truth, kmax = run.res, run.truth, run.largest_k
     info = res.information is not None
-    headers = ["model", "score [95% range]"]
+    pct = percent(res.level)
+    headers = ["model", f"score [{pct} range]"]
     headers += ["bits over c_0", "performance ratio"] if info else []
-    headers += ["equivalent raters", "95% range", "bootstrap mean"]
-    width = res.target_width
-    headers += [f"items for a 95% range < {width:g} raters"] if width is not None else []
+    headers += ["equivalent raters", f"{pct} range", "bootstrap mean"]
+    width = run.width
+    headers += [f"items for a {pct} range < {width:g} raters"] if width is not None else []
     headers += ["HSCORE* (true states)", "SEQ* (true states)"] if truth is not None else []
     rows = []
     for m in run.models():
-        row = [m.model, f"{m.score:.4f} {_bracket(m.low, m.high)}".removesuffix(" —")]
+        row = [m.model, f"{m.score:.4f} {_bracket(m.score_range)}".removesuffix(" —")]
         if info:
             ratio = m.performance_ratio
             good = ratio is not None and m.information is not None and m.information > 0
@@ -144,7 +157,7 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
             "0" if mean == 0 else number_text(mean, ".2f"),
         ]
         if width is not None:
-            row.append(_items_cell(m, width))
+            row.append(_items_cell(m, width, run.items(m)))
         if truth is not None:
             t = next((x for x in truth.models if x.model == m.model), None)
             k_star = truth.power_curve[-1].k if truth.power_curve else 0
@@ -158,8 +171,8 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
         return None
     cal = " (models calibrated: isotonic, in-sample)" if calibrated else ""
     caption = (
-        f"{run.what}{cal}: each model's score and survey equivalence (95% ranges and bootstrap mean "
-        f"over {res.bootstrap} bootstraps)"
+        f"{run.what}{cal}: each model's score and survey equivalence ({pct} ranges and bootstrap "
+        f"mean over {res.bootstrap} bootstraps)"
     )
     return Table(caption, tuple(headers), tuple(rows))
 
@@ -167,7 +180,7 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
 def _curve_table(run: _Run) -> Table:
     res, truth = run.res, run.truth
     star = truth is not None and [p.k for p in truth.power_curve] == [p.k for p in res.power_curve]
-    headers = ["k raters", "score c_k", "95% range", "items"]
+    headers = ["k raters", "score c_k", f"{percent(res.level)} range", "items"]
     headers += ["c_k − c_0 (bits)"] if res.information is not None else []
     headers += ["c*_k (true states)"] if star else []
     rows = []
@@ -175,7 +188,7 @@ def _curve_table(run: _Run) -> Table:
         row: list[Any] = [
             p.k,
             f"{p.score:.4f}",
-            _bracket(p.low, p.high),
+            _bracket(p.score_range),
             f"{p.n_items:,}",
         ]
         row += [f"{res.information[i]:.4f}"] if res.information is not None else []
@@ -187,6 +200,7 @@ def _curve_table(run: _Run) -> Table:
 def _cell_notes(run: _Run) -> list[str]:
     """Sentences for the cells that need words (below 0, above the curve, an end at 0, "—")."""
     res, ms, kmax = run.res, run.models(), run.largest_k
+    pct, (tail, _) = percent(res.level), tails(res.level)
     out = []
     if any(m.equivalence_note == "below_0" for m in ms) and res.power_curve:
         out.append(
@@ -199,28 +213,29 @@ def _cell_notes(run: _Run) -> list[str]:
             f"{run.what}: 'above {kmax}' means the score is above every point of the curve: the "
             f"model is worth more than {kmax} raters, the largest survey measured."
         )
-    if any(m.equivalence_low == 0 for m in ms):
+    if any(m.equivalence_range.low == 0 for m in ms):
         out.append(
-            f"{run.what}: a range starting at 0 means at least 2.5% of the bootstrap replicates are "
-            "at or below c_0 (they count as 0 raters in the range and the mean)."
+            f"{run.what}: a range starting at 0 means at least {tail} of the bootstrap replicates "
+            "are at or below c_0 (they count as 0 raters in the range and the mean)."
         )
-    if any(m.equivalence_high is None and m.equivalence_low is not None for m in ms):
+    if any(m.equivalence_range.high is None and m.equivalence_range.low is not None for m in ms):
         out.append(
-            f"{run.what}: a range ending 'above {kmax}' means at least 2.5% of the replicates lie "
+            f"{run.what}: a range ending 'above {kmax}' means at least {tail} of the replicates lie "
             "above the curve; the bootstrap mean is then undefined (—)."
         )
     if res.bootstrap == 0:
         out.append(f"{run.what}: ranges and bootstrap means are '—' because no bootstrap was run.")
-    width = res.target_width
-    if width is not None and any(_items_cell(m, width) == "—" for m in ms):
+    width = run.width
+    if width is not None and any(_items_cell(m, width, run.items(m)) == "—" for m in ms):
         out.append(
             f"{run.what}: items '—' means there is no equivalence to narrow (the score is below 0 or "
             "above the curve) or its range has no upper end."
         )
     if width is not None and ms:
         out.append(
-            f"{run.what}: the items for a 95% range narrower than {width:g} raters assume the range "
-            f"narrows as 1/√N from its width on the {res.n_items:,} items at hand (an approximation)."
+            f"{run.what}: the items for a {pct} range narrower than {width:g} raters assume the "
+            f"range narrows as 1/√N from its width on the {res.n_items:,} items at hand (an "
+            "approximation)."
         )
     if res.headroom is not None and any(
         m.information is not None and m.information <= 0 for m in ms
@@ -335,7 +350,9 @@ def _pick_verdicts(runs: Sequence[_Run], paper: bool, hard: Sequence[str]) -> tu
     seen: set[str] = set()
     out = []
     for run in runs:
-        for v in verdicts(run.res, truth=run.truth):
+        for v in verdicts(
+            run.res, truth=run.truth, target_width=run.width, items_needed=run.needed
+        ):
             if v.model in seen or v.model not in run.shown:
                 continue
             if paper and run.res.combiner == "abc" and v.model in hard:
@@ -375,7 +392,7 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
             notes.append(
                 f"HSCORE* and SEQ* ({r.combiner} + {r.scorer}) not computed: {r.truth_note}."
             )
-        run = _Run(r.result, r.truth, r.shown)
+        run = _Run(r, study.settings.target_width)
         runs.append(run)
         table = _model_table(run, r.calibrate != "none")
         tables += [t for t in (table, _curve_table(run)) if t is not None]
@@ -401,6 +418,7 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
 
 def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
     star = "; dashed: c*_k, k raters scored against the true states" if run.truth else ""
+    pct = percent(run.res.level)
     notes = {m.equivalence_note for m in run.models()}
     ends = "".join(
         text
@@ -411,9 +429,10 @@ def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
         if note in notes
     )
     caption = (
-        f"Power curve, {run.what}: c_k with its 95% bootstrap range (grey band){star}. Each model "
-        "shown is a horizontal line in its colour (light band: its score's 95% range); a diamond on "
-        f"the curve marks its survey equivalence and a thick segment that equivalence's 95% range{ends}."
+        f"Power curve, {run.what}: c_k with its {pct} bootstrap range (grey band){star}. Each model "
+        f"shown is a horizontal line in its colour (light band: its score's {pct} range); a diamond "
+        f"on the curve marks its survey equivalence and a thick segment that equivalence's {pct} "
+        f"range{ends}."
     )
     fig = plot(run.res, colors=colors, models=run.shown, truth=run.truth)
     return Figure.from_matplotlib(fig, caption)
@@ -421,7 +440,7 @@ def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
 
 def _headline_part(m: ModelEquivalence, largest: int) -> str | None:
     if m.equivalence is not None:
-        lo, hi = m.equivalence_low, m.equivalence_high
+        lo, hi = m.equivalence_range
         rng = ""
         if lo is not None or hi is not None:
             top = f"above {largest}" if hi is None else f"{hi:.1f}"

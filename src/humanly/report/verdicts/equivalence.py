@@ -2,14 +2,17 @@
 :class:`~humanly.survey.EquivalenceResult` (and, for a simulation, its
 :class:`~humanly.survey.TruthEquivalence`).
 
-The sentence says how many raters the model is worth, with its 95% bootstrap range and bootstrap mean,
+The sentence says how many raters the model is worth, with its bootstrap range (at the result's
+``level``) and bootstrap mean,
 under which combiner and scorer, on how many items — or, when the score is off the curve, says so in
 words: *below 0* means the score is at or below c_0, the score of the combiner's prediction from no
 labels at all; *above the largest k* means no survey the data allow is as good. The same wording
 serves the command line (:mod:`humanly.cli.equivalence_render`) and the report section.
 
+>>> from humanly._core.result import Interval
 >>> from humanly.survey import ModelEquivalence
->>> m = ModelEquivalence("m", -0.82, -0.84, -0.80, 3.13, None, 2.69, 3.69, 2000, equivalence_mean=3.16)
+>>> m = ModelEquivalence("m", -0.82, Interval(-0.84, -0.80), 3.13, None, Interval(2.69, 3.69), 2000,
+...                      equivalence_mean=3.16)
 >>> print(worth(m, "abc", "cross_entropy"))  # doctest: +NORMALIZE_WHITESPACE
 m is worth 3.13 raters (95% range 2.69–3.69; bootstrap mean 3.16) with the ABC combiner and
 cross-entropy scorer, on 2,000 items.
@@ -18,6 +21,7 @@ cross-entropy scorer, on 2,000 items.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import Verdict
@@ -30,7 +34,9 @@ __all__ = [
     "baseline_meaning",
     "combiner_phrase",
     "equivalence_range",
+    "percent",
     "scorer_phrase",
+    "tails",
     "verdicts",
     "width_phrase",
     "worth",
@@ -85,62 +91,88 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
+def percent(p: float) -> str:
+    """A probability as a percentage without noise: ``0.95`` → ``"95%"``, ``0.025`` → ``"2.5%"``.
+
+    >>> percent(0.95), percent((1 - 0.95) / 2)
+    ('95%', '2.5%')
+    """
+    return f"{round(100.0 * p, 6):g}%"
+
+
+def tails(level: float) -> tuple[str, str]:
+    """The share of replicates beyond one end of a ``level`` range, and the share at or below its
+    high end: ``("2.5%", "97.5%")`` at 95%."""
+    tail = (1.0 - level) / 2.0
+    return percent(tail), percent(1.0 - tail)
+
+
 def _raters(k: float | int) -> str:
     return f"{k} rater" + ("" if k == 1 else "s")
 
 
-def equivalence_range(m: ModelEquivalence, largest_k: int, bootstrap: int = 1) -> str | None:
-    """The 95% range of the equivalence in words (``None`` without a bootstrap), saying when an end is
-    0 (replicates at or below c_0) or open (replicates above the curve)."""
-    lo, hi = m.equivalence_low, m.equivalence_high
+def equivalence_range(
+    m: ModelEquivalence, largest_k: int, bootstrap: int = 1, level: float = 0.95
+) -> str | None:
+    """The ``level`` range of the equivalence in words (``None`` without a bootstrap), saying when an
+    end is 0 (replicates at or below c_0) or open (replicates above the curve)."""
+    lo, hi = m.equivalence_range
+    pct, (tail, top) = percent(level), tails(level)
     if lo is None and hi is None:
         if bootstrap > 0 and m.equivalence_note == "above_max":
-            return "at least 97.5% of the bootstrap replicates lie above the curve too"
+            return f"at least {top} of the bootstrap replicates lie above the curve too"
         return None
     if hi is None:
         start = "0" if lo == 0 else _num(lo or 0.0)
         return (
-            f"95% range {start} to more than {largest_k}: at least 2.5% of the bootstrap replicates "
-            "lie above the curve"
+            f"{pct} range {start} to more than {largest_k}: at least {tail} of the bootstrap "
+            "replicates lie above the curve"
         )
     if lo == 0 and hi == 0:
-        return "95% range 0–0: at least 97.5% of the bootstrap replicates are at or below c_0"
+        return f"{pct} range 0–0: at least {top} of the bootstrap replicates are at or below c_0"
     if lo == 0:
         return (
-            f"95% range 0–{_num(hi)}, the low end 0 because at least 2.5% of the bootstrap "
+            f"{pct} range 0–{_num(hi)}, the low end 0 because at least {tail} of the bootstrap "
             "replicates are at or below c_0"
         )
-    return f"95% range {_num(lo or 0.0)}–{_num(hi)}"
+    return f"{pct} range {_num(lo or 0.0)}–{_num(hi)}"
 
 
 def _mean(m: ModelEquivalence, bootstrap: int) -> str | None:
     if m.equivalence_mean is not None and math.isfinite(m.equivalence_mean):
         return f"bootstrap mean {_num(m.equivalence_mean)}"
-    if bootstrap > 0 and m.equivalence_high is None and m.equivalence_low is not None:
+    lo, hi = m.equivalence_range
+    if bootstrap > 0 and hi is None and lo is not None:
         return "no bootstrap mean: some replicates lie above the curve"
     return None
 
 
 def width_phrase(
-    m: ModelEquivalence, target_width: float | None, n_items: int | None = None
+    m: ModelEquivalence,
+    target_width: float | None,
+    items_needed: int | None,
+    n_items: int | None = None,
+    level: float = 0.95,
 ) -> str | None:
-    """What ``target_width`` asks, in words: about N items would narrow the range to W raters, or the
-    range is already narrower, or no number can be read off (an open range)."""
+    """What a target width asks, in words: about N items (``items_needed``, from
+    :meth:`~humanly.survey.EquivalenceResult.items_needed`) would narrow the range to W raters, or
+    the range is already narrower, or no number can be read off (an open range)."""
     if target_width is None:
         return None
     w = f"{target_width:g} rater" + ("" if target_width == 1 else "s")
-    lo, hi = m.equivalence_low, m.equivalence_high
+    lo, hi = m.equivalence_range
+    pct = percent(level)
     if lo is None and hi is None:
         return None
     if hi is None or lo is None:
         return f"no item count for a range of {w} can be read off a range with no upper end"
     if hi - lo <= target_width:
-        return f"its 95% range ({_num(hi - lo)} wide) is already narrower than {w}"
-    if m.items_needed is None:
+        return f"its {pct} range ({_num(hi - lo)} wide) is already narrower than {w}"
+    if items_needed is None:
         return None
     now = "" if n_items is None else f"now {_num(hi - lo)} wide on {n_items:,} items; "
     return (
-        f"about {m.items_needed:,} items would narrow the 95% range to {w} "
+        f"about {items_needed:,} items would narrow the {pct} range to {w} "
         f"({now}1/√N approximation)"
     )
 
@@ -153,15 +185,17 @@ def worth(
     c0: float | None = None,
     largest_k: int | None = None,
     bootstrap: int = 1,
+    level: float = 0.95,
     calibration: str = "none",
     target_width: float | None = None,
+    items_needed: int | None = None,
 ) -> str:
     """The verdict sentence of one model (see the module docstring)."""
     how = f"with {combiner_phrase(combiner)} and {scorer_phrase(scorer)}, on {m.n_items:,} items"
     if calibration not in ("", "none"):
         how += f" (model calibrated: {calibration})"
     kmax = "the largest k raters" if largest_k is None else _raters(largest_k)
-    rng = equivalence_range(m, largest_k if largest_k is not None else 0, bootstrap)
+    rng = equivalence_range(m, largest_k if largest_k is not None else 0, bootstrap, level)
     mean = _mean(m, bootstrap)
     if m.equivalence is not None:
         extra = "; ".join(x for x in (rng, mean) if x)
@@ -169,11 +203,12 @@ def worth(
         body = f"{head} {how}"
     elif m.equivalence_note == "below_0":
         base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
+        zero = m.equivalence_range.low == 0 == m.equivalence_range.high
         body = (
             f"{m.model} is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
             f"{base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
             "baseline"
-        ) + (f" ({rng})" if rng and not (m.equivalence_low == 0 == m.equivalence_high) else "")
+        ) + (f" ({rng})" if rng and not zero else "")
     elif m.equivalence_note == "above_max":
         body = (
             f"{m.model} is worth more than {kmax}, the largest survey measured, {how}: its "
@@ -181,7 +216,11 @@ def worth(
         ) + (f" ({rng})" if rng else "")
     else:
         body = f"{m.model}: no survey equivalence could be read off the power curve {how}"
-    width = width_phrase(m, target_width, m.n_items) if m.equivalence is not None else None
+    width = (
+        width_phrase(m, target_width, items_needed, m.n_items, level)
+        if m.equivalence is not None
+        else None
+    )
     return body + (f"; {width}" if width else "") + "."
 
 
@@ -213,23 +252,29 @@ def _truth_clause(name: str, truth: TruthEquivalence | None) -> str | None:
 
 
 def verdicts(
-    result: EquivalenceResult, *, truth: TruthEquivalence | None = None
+    result: EquivalenceResult,
+    *,
+    truth: TruthEquivalence | None = None,
+    target_width: float | None = None,
+    items_needed: Sequence[int | None] | None = None,
 ) -> tuple[Verdict, ...]:
     """One sentence per model of ``result``; with ``truth`` (a simulation's states), a second sentence
-    with its equivalence against the true states (SEQ*).
+    with its equivalence against the true states (SEQ*); with ``target_width`` and the
+    ``items_needed`` read off the result for it (one per model), the items a narrower range needs.
 
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import equivalence
     >>> d = running_example(300, 6, seed=1)
-    >>> res = equivalence(d.ratings, d.predictions, bootstrap=20, progress=False)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=20)
     >>> [v.status for v in verdicts(res)]
     ['below 0', 'equivalent']
     """
     pts = result.power_curve
     c0 = pts[0].score if pts else None
     largest = pts[-1].k if pts else None
+    needed = tuple(items_needed) if items_needed is not None else (None,) * len(result.models)
     out = []
-    for m in result.models:
+    for m, n in zip(result.models, needed, strict=True):
         sentence = worth(
             m,
             result.combiner,
@@ -237,8 +282,10 @@ def verdicts(
             c0=c0,
             largest_k=largest,
             bootstrap=result.bootstrap,
+            level=result.level,
             calibration=result.calibration,
-            target_width=result.target_width,
+            target_width=target_width,
+            items_needed=n,
         )
         extra = _truth_clause(m.model, truth)
         out.append(
