@@ -11,7 +11,7 @@ __all__ = ["InputError"]
 
 
 class InputError(ValueError):
-    """Bad input: the message names what is wrong and how to fix it, in one line.
+    r"""Bad input: the message names what is wrong and how to fix it, in one line.
 
     Subclasses :class:`ValueError`, so code that already catches ``ValueError`` keeps working.
 

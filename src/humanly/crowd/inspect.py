@@ -110,7 +110,7 @@ class GoldSummary(Result):
     n_items : int
         The rated items with a gold label.
     plurality_accuracy : float or None
-        How often the plurality label equals gold (a tie among T classes earns 1/|T|).
+        How often the plurality label equals gold (a tie among t classes earns 1/t).
     label_accuracy : float or None
         How often a single label equals gold (every label on a gold item counts once).
 

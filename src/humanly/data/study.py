@@ -50,8 +50,7 @@ def read_study(
     Predictions and gold come from their own files or tables, from columns of the ratings table (a
     column option given without ``predictions=`` or ``gold=``), or from any in-memory form
     :func:`humanly.join` accepts; they are read with the ratings' classes, and matched to the rated
-    items by id, never by position. (Long because it states every option's rule; the work is in the
-    readers and :func:`humanly.join`.)
+    items by id, never by position.
 
     Parameters
     ----------
@@ -100,7 +99,7 @@ def read_study(
         For a file that cannot be read, a column that is missing or ambiguous, ids that do not match
         (with ``missing="error"``), or options that do not apply to what was given.
     TypeError
-        For an argument of the wrong type (``ratings=None``, an array without ``wide=True``).
+        For ``ratings=None``, or an array without ``wide=True``.
 
     Examples
     --------
@@ -122,18 +121,9 @@ def read_study(
     missing = check_missing(missing)
     opts = as_read_options(options)
     spec = as_counts(counts)
-    if ratings is None:
-        raise TypeError(
-            "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
-            "array (wide=True) or a humanly.Ratings"
-        )
-    if isinstance(ratings, Study):
+    if ratings is None or isinstance(ratings, Study):
         return _given_study(ratings, predictions, gold)
-    pred_cols = {
-        "prediction_col": prediction_col,
-        "prob_col": prob_col,
-        "score_col": opts.score_col,
-    }
+    pred_cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
     preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, pred_cols, gold_col)
     source = ratings
     if isinstance(ratings, pd.DataFrame) and (wide or spec is not None):
@@ -157,8 +147,13 @@ def read_study(
     return join(r, p, g, missing=missing)
 
 
-def _given_study(study: Study, predictions: Any, gold: Any) -> Study:
+def _given_study(study: Study | None, predictions: Any, gold: Any) -> Study:
     """A :class:`Study` given as ``ratings``: it carries its predictions and gold."""
+    if study is None:
+        raise TypeError(
+            "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
+            "array (wide=True) or a humanly.Ratings"
+        )
     if predictions is not None or gold is not None:
         raise InputError(
             "ratings= is a Study, which carries its predictions and gold; drop predictions= and "

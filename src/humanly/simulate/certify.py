@@ -117,19 +117,9 @@ def oracle(
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
     n_cls = len(cls)
-    acc = np.asarray(raters, dtype=float)
-    if acc.ndim == 0 or acc.shape[0] == 0:
-        raise InputError(
-            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
-            "e.g. raters=[0.8, 0.7]"
-        )
-    n_ann = acc.shape[0]
-    ann_conf = _confusions(acc, n_ann, n_cls, "raters")
-    pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
-    if len(pri) != n_cls or (pri < 0).any() or not np.isclose(pri.sum(), 1):
-        raise InputError(f"prior must be {n_cls} non-negative numbers summing to 1")
-    if not 0 <= difficulty < 1:
-        raise InputError(f"difficulty {difficulty} must be in [0, 1)")
+    ann_conf = _rater_confusions(raters, n_cls)
+    n_ann = len(ann_conf)
+    pri = _prior(prior, n_cls, difficulty)
     truth_codes = rng.choice(n_cls, size=n_items, p=pri).astype(np.int16)
     hard = rng.random(n_items) < difficulty
     uniform = np.full(n_cls, 1 / n_cls)
@@ -139,18 +129,8 @@ def oracle(
         probs[hard] = uniform
         return _labels_from_probs(rng, probs, 1)[:, 0]
 
-    labels = np.column_stack([draw(ann_conf[a]) for a in range(n_ann)]) if n_ann else None
-    if labels_per_item is None:
-        mask = np.ones((n_items, n_ann), dtype=bool)
-    else:
-        k, m = _n_labels_mask(rng, n_items, labels_per_item)
-        if k > n_ann:
-            raise InputError(f"{k} labels per item but only {n_ann} raters")
-        order = np.argsort(rng.random((n_items, n_ann)), axis=1)
-        mask = np.zeros((n_items, n_ann), dtype=bool)
-        rows = np.repeat(np.arange(n_items), k)
-        mask[rows, order[:, :k].ravel()] = m.ravel()
-    assert labels is not None
+    labels = np.column_stack([draw(ann_conf[a]) for a in range(n_ann)])
+    mask = _subset_mask(rng, n_items, n_ann, labels_per_item)
     rater_ids = np.tile(np.arange(n_ann), (n_items, 1))
     names = [f"a{j + 1}" for j in range(n_ann)]
     ratings = _build_named(n_items, labels, mask, rater_ids, cls, rater_names=names)
@@ -181,6 +161,46 @@ def oracle(
         "labels": truth_codes,
     }
     return SimulatedData(ratings, gold, preds, truth)
+
+
+def _rater_confusions(raters: Any, n_cls: int) -> np.ndarray:
+    """The raters' confusion matrices (K × C × C) from their accuracies or matrices; at least one."""
+    acc = np.asarray(raters, dtype=float)
+    if acc.ndim == 0 or acc.shape[0] == 0:
+        raise InputError(
+            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
+            "e.g. raters=[0.8, 0.7]"
+        )
+    return _confusions(acc, acc.shape[0], n_cls, "raters")
+
+
+def _prior(prior: Sequence[float] | None, n_cls: int, difficulty: float) -> np.ndarray:
+    """The distribution of the true label (uniform by default); checks ``difficulty`` too."""
+    pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
+    if len(pri) != n_cls or (pri < 0).any() or not np.isclose(pri.sum(), 1):
+        raise InputError(f"prior must be {n_cls} non-negative numbers summing to 1")
+    if not 0 <= difficulty < 1:
+        raise InputError(f"difficulty {difficulty} must be in [0, 1)")
+    return pri
+
+
+def _subset_mask(
+    rng: np.random.Generator,
+    n_items: int,
+    n_ann: int,
+    labels_per_item: int | tuple[int, int] | None,
+) -> np.ndarray:
+    """Which rater labels which item: everyone, or a random subset of ``labels_per_item`` each."""
+    if labels_per_item is None:
+        return np.ones((n_items, n_ann), dtype=bool)
+    k, m = _n_labels_mask(rng, n_items, labels_per_item)
+    if k > n_ann:
+        raise InputError(f"{k} labels per item but only {n_ann} raters")
+    order = np.argsort(rng.random((n_items, n_ann)), axis=1)
+    mask = np.zeros((n_items, n_ann), dtype=bool)
+    rows = np.repeat(np.arange(n_items), k)
+    mask[rows, order[:, :k].ravel()] = m.ravel()
+    return mask
 
 
 def _copy_crowd(
