@@ -123,13 +123,13 @@ def read_study(
     spec = as_counts(counts)
     if ratings is None or isinstance(ratings, Study):
         return _given_study(ratings, predictions, gold)
-    pred_cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
-    preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, pred_cols, gold_col)
+    cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
+    preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, cols, gold_col)
     source = ratings
     if isinstance(ratings, pd.DataFrame) and (wide or spec is not None):
         source, item_col = index_as_items(ratings, item_col)  # items in the index
     ignore = [gold_col] if gold_here else []
-    ignore += [c for c in pred_cols.values() if preds_here and c is not None]
+    ignore += [c for c in cols.values() if preds_here and c is not None]
     r = _ratings(
         source,
         item_col=item_col,
@@ -141,7 +141,7 @@ def read_study(
         ignore_cols=[c for c in ignore if c is not None],
         options=ReadOptions(duplicates=opts.duplicates, stream=opts.stream),
     )
-    column_options = {**pred_cols, "model_col": opts.model_col, "positive": opts.positive}
+    column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p = _predictions(source if preds_here else predictions, r, item_col, column_options)
     g = _gold(source if gold_here else gold, r, item_col, gold_col)
     return join(r, p, g, missing=missing)
