@@ -355,5 +355,5 @@ def test_rater_summary_takes_a_study_and_gold_by_keyword():
     assert [row.gold_accuracy for row in by_keyword.rows] == [1.0, 0.5]
     with pytest.raises(TypeError):
         rater_summary(r, gold)  # type: ignore[misc]  # gold is keyword-only
-    with pytest.raises(humanly.InputError, match="carries its gold"):
+    with pytest.raises(humanly.InputError, match="carries its predictions and gold"):
         rater_summary(humanly.join(r, gold=gold), gold=gold)

@@ -20,7 +20,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int, check_probability, check_seed
 from .._core.counts import plurality_credit
 from .._core.result import Result
-from ..data import InputError, Predictions, Study, join
+from ..data import Predictions, Study, join
 from .agreement import (
     AgreementIntervals,
     agreement_intervals,
@@ -270,18 +270,6 @@ def _model_summaries(
     return tuple(models)
 
 
-def _study(ratings: Any, predictions: Any, gold: Any, missing: str) -> Study:
-    """The study: a :class:`Study` as given (it carries its predictions and gold), else joined."""
-    if isinstance(ratings, Study):
-        if predictions is not None or gold is not None:
-            raise InputError(
-                "ratings= is a Study, which carries its predictions and gold; drop predictions= "
-                "and gold="
-            )
-        return ratings
-    return join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
-
-
 def inspect(
     ratings: Any,
     predictions: Any = None,
@@ -361,7 +349,7 @@ def inspect(
     check_choice("missing", missing, ("error", "drop"))
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
-    study = _study(ratings, predictions, gold, missing)
+    study = join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
     r = study.ratings
     counts = r.counts
     per_item = r.labels_per_item

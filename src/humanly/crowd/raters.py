@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.result import Result
-from ..data import InputError, Ratings, Study, join
+from ..data import Ratings, join
 from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, _coded_labels, _require_raters
 from .dawid_skene import dawid_skene as fit_dawid_skene
 
@@ -418,12 +418,7 @@ def rater_summary(
     """
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
-    if isinstance(ratings, Study):
-        if gold is not None:
-            raise InputError("ratings= is a Study, which carries its gold; drop gold=")
-        study = ratings
-    else:
-        study = join(ratings, None, gold, missing=missing)  # type: ignore[arg-type]
+    study = join(ratings, None, gold, missing=missing)  # type: ignore[arg-type]
     ratings = study.ratings
     codes = None if study.gold is None else study.gold.codes
     raters = _require_raters(ratings, "the per-rater table")

@@ -5,9 +5,11 @@ Modules, bottom up (each imports only those above it in this list):
 
 * ``_coding`` — labels and ids to integer codes; ``options`` — :class:`Counts`, :class:`ReadOptions`;
 * ``tables`` — csv/tsv/parquet/jsonl/json tables; ``columns`` — column-name conventions;
-* ``layouts`` — long / wide / counts tables and arrays → coded arrays; ``ratings`` — :class:`Ratings`;
+* ``layouts`` — long / wide / counts tables and arrays → coded arrays; ``_build`` — the ``from_*``
+  constructors of :class:`Ratings`; ``ratings`` — :class:`Ratings`;
 * ``matching`` — matching item ids and the wording for ids that do not match;
-* ``predictions`` — :class:`Predictions`, :class:`ModelOutput`, :class:`Gold`, :func:`align`;
+* ``outputs`` — :class:`ModelOutput`; ``predictions`` — :class:`Predictions`, :class:`Gold`,
+  :func:`align`;
 * ``stream`` — Parquet datasets streamed to counts;
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
 * ``inputs`` — :func:`join`, :class:`Study`, ``as_ratings``, ``as_gold``;

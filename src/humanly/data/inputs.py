@@ -313,9 +313,10 @@ def join(
 
     Parameters
     ----------
-    ratings : Ratings, DataFrame, str or path
+    ratings : Ratings, Study, DataFrame, str or path
         The crowd's labels: a :class:`Ratings`, a long DataFrame (crowd-kit's ``task, worker,
-        label``) or a file (other layouts: :func:`humanly.read_study`).
+        label``) or a file (other layouts: :func:`humanly.read_study`); a :class:`Study` is
+        returned as it is (it carries its predictions and gold).
     predictions : Predictions, dict, Series, DataFrame, numpy.ndarray, str, path or None
         A :class:`Predictions`; a file; a dict model name → a Series indexed by item id (labels, or the
         positive-class probability with two classes), a DataFrame indexed by item id with one
@@ -355,6 +356,13 @@ def join(
     (['a', 'c'], [-1, 1])
     """
     missing = check_missing(missing)
+    if isinstance(ratings, Study):
+        if predictions is not None or gold is not None:
+            raise InputError(
+                "ratings= is a Study, which carries its predictions and gold; drop predictions= "
+                "and gold="
+            )
+        return ratings
     r = as_ratings(ratings)
     keep, preds = _predictions(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not
