@@ -44,7 +44,7 @@ if what == "floor":
     int(counts.sum())
 elif what == "inspect":
     import humanly
-    humanly.summarize(r)
+    humanly.inspect(r)
 elif what == "certify":
     from humanly.certification import certify
     certify(r, preds)

@@ -4,10 +4,10 @@
 
 Writes a simulated long-format dataset (item, rater, label; 3 classes) as one Parquet file per 10⁶
 items — with 10⁷ items × 20 labels that is 2·10⁸ rows, which as a pandas DataFrame alone would need
-about 15 GB — then, in a fresh process per run, reads it with ``read_ratings(..., stream=True)`` and
-runs the analyses that work from counts (inspect summary; certify and survey equivalence when
-installed). Peak memory is the process's resident high-water mark (VmHWM). Baseline: streaming only
-the item column with pyarrow (the I/O floor), in the same run.
+about 15 GB — then, in a fresh process per run, reads it with ``read_ratings(...,
+options=ReadOptions(stream=True))`` and runs the analyses that work from counts (inspect summary;
+certify and survey equivalence when installed). Peak memory is the process's resident high-water
+mark (VmHWM). Baseline: streaming only the item column with pyarrow (the I/O floor), in the same run.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ if what == "floor":
     out["rows"] = n
 else:
     import humanly
-    r = humanly.read_ratings(path, stream=True)
+    r = humanly.read_ratings(path, options=humanly.data.ReadOptions(stream=True))
     out["read_s"] = time.perf_counter() - t0
     out["items"] = r.n_items
     if what == "inspect":
-        humanly.summarize(r)
+        humanly.inspect(r)
     elif what == "certify":
         from humanly.certification import certify
         certify(r)

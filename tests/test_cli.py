@@ -42,9 +42,7 @@ def test_bundled_dataset_matches_its_source(shared_data):
     full = humanly.read_ratings(
         shared_data / "wiki_attack_se" / "wiki_attack_labels_and_predictor.csv",
         item_col="rev_id",
-        counts="attack=n_labelled_attack",
-        total_col="n_labels",
-        rest_class="none",
+        counts=humanly.Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),
     )
     pos = full.items.get_indexer(ratings.items.astype(full.items.dtype))
     assert (pos >= 0).all()

@@ -20,7 +20,7 @@ def test_parameters_become_flags() -> None:
         to_flags("headroom=True needs the abc combiner", ROOT)
         == "--headroom needs the abc combiner"
     )
-    assert to_flags("total_col='n' is not a column", ROOT) == "--total n is not a column"
+    assert to_flags("total='n' is not a column", ROOT) == "--total n is not a column"
 
 
 def test_other_text_is_left_alone() -> None:

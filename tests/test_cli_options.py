@@ -14,10 +14,16 @@ from humanly.cli import options
 from humanly.cli.options import StudyOptions, load_study
 
 
-def test_every_option_is_a_read_study_parameter(monkeypatch) -> None:
+def test_every_option_reaches_read_study(monkeypatch) -> None:
+    """Each flag reaches read_study under its own name: a parameter, a field of Counts (--total,
+    --rest-class) or a field of ReadOptions (--duplicates, --stream, --score-col, --model-col,
+    --positive)."""
+    from humanly.data import Counts, ReadOptions
     from humanly.data.study import read_study
 
     parameters = set(inspect.signature(read_study).parameters)
+    counts_fields = {"total", "rest_class"}
+    option_fields = {f.name for f in dataclasses.fields(ReadOptions)}
     seen: dict[str, object] = {}
 
     def fake(ratings, predictions=None, gold=None, **kwargs):  # type: ignore[no-untyped-def]
@@ -30,10 +36,26 @@ def test_every_option_is_a_read_study_parameter(monkeypatch) -> None:
         for f in dataclasses.fields(StudyOptions)
     }
     values.update(ratings=Path("r.csv"), predictions=Path("p.csv"), gold=Path("g.csv"))
-    values["classes"] = "a, b"
+    values.update(classes="a, b", duplicates="keep")
     assert load_study(StudyOptions(**values)) == "study"  # type: ignore[arg-type]
-    assert set(seen) == {f.name for f in dataclasses.fields(StudyOptions)} <= parameters
-    assert seen["classes"] == ["a", "b"] and seen["total_col"] == "v-total_col"
+    fields = {f.name for f in dataclasses.fields(StudyOptions)}
+    assert fields == (set(seen) - {"options"}) | counts_fields | option_fields
+    assert set(seen) <= parameters
+    assert seen["classes"] == ["a", "b"]
+    assert seen["counts"] == Counts("v-counts", total="v-total", rest_class="v-rest_class")
+    assert seen["options"] == ReadOptions(
+        duplicates="keep", stream=True, score_col="v-score_col", model_col="v-model_col",
+        positive="v-positive",
+    )  # fmt: skip
+
+
+def test_counts_flags_need_counts(cli, tmp_path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("item,rater,label\n1,a,0\n1,b,1\n", encoding="utf-8")
+    for flag, value in (("--total", "n"), ("--rest-class", "none")):
+        res = cli("inspect", path, flag, value)
+        assert res.exit_code == 2 and f"{flag} belongs to the counts layout" in res.stderr
+        assert "--counts" in res.stderr and "=" not in res.stderr.split("error:")[1]
 
 
 def test_the_command_line_reads_as_read_study(cli, shared_data) -> None:
@@ -47,12 +69,10 @@ def test_the_command_line_reads_as_read_study(cli, shared_data) -> None:
     study = humanly.read_study(
         path,
         item_col="rev_id",
-        counts="attack=n_labelled_attack",
-        total_col="n_labels",
-        rest_class="none",
+        counts=humanly.Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),
         prob_col="predictor_prob",
     )
-    expected = humanly.summarize(study.ratings, study.gold, study.predictions).to_dict()
+    expected = humanly.inspect(study).to_dict()
     assert res.json() == expected and [m["model"] for m in res.json()["models"]]
 
 

@@ -64,6 +64,18 @@ def test_oracle_accuracies_with_difficulty():
     assert _z(data.truth["model_accuracy"]["m"], (1 - d) * 0.95 + d / 3, n) < 4
 
 
+def test_truth_names_the_generator():
+    """``truth["generator"]`` names the generator ("model" means a classifier only)."""
+    cases = {
+        "oracle": sim.oracle(20, [0.8, 0.7], seed=0),
+        "urn": sim.urn(20, 3, states=[[0.9, 0.1], [0.2, 0.8]], seed=0),
+        "running-example": sim.running_example(20, 3, seed=0),
+    }
+    for name, data in cases.items():
+        assert data.truth["generator"] == name and "model" not in data.truth
+        assert data.to_dict()["truth"]["generator"] == name
+
+
 def test_oracle_ragged_subsets():
     data = sim.oracle(500, [0.8] * 6, labels_per_item=(2, 4), seed=2)
     lpi = data.ratings.labels_per_item

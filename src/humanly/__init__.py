@@ -24,9 +24,10 @@ from .errors import InputError
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .crowd.inspect import RatingsSummary, summarize
+    from .crowd.inspect import InspectResult, inspect
     from .data import (
         MISSING,
+        Counts,
         Gold,
         ModelOutput,
         Predictions,
@@ -46,6 +47,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         (
             "MISSING",
+            "Counts",
             "Gold",
             "ModelOutput",
             "Predictions",
@@ -60,31 +62,32 @@ _LAZY: dict[str, str] = {
         ),
         ".data",
     ),
-    "RatingsSummary": ".crowd.inspect",
+    "InspectResult": ".crowd.inspect",
     "StudyResult": ".study",
     "analyze": ".study",
-    "summarize": ".crowd.inspect",
+    "inspect": ".crowd.inspect",
 }
 
 __all__ = [
     "MISSING",
+    "Counts",
     "Gold",
     "InputError",
+    "InspectResult",
     "ModelOutput",
     "Predictions",
     "Ratings",
-    "RatingsSummary",
     "Study",
     "StudyResult",
     "__version__",
     "align",
     "analyze",
+    "inspect",
     "join",
     "read_gold",
     "read_predictions",
     "read_ratings",
     "read_study",
-    "summarize",
 ]
 
 

@@ -11,9 +11,19 @@ __all__ = ["InputError"]
 
 
 class InputError(ValueError):
-    """Bad input: the message names what is wrong and how to fix it (one line).
+    r"""Bad input: the message names what is wrong and how to fix it, in one line.
 
     Subclasses :class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong and what to do; line breaks are folded into spaces.
+
+    Examples
+    --------
+    >>> InputError("level=1.5: give a probability\nbetween 0 and 1").args[0]
+    'level=1.5: give a probability between 0 and 1'
     """
 
     def __init__(self, message: str) -> None:

@@ -34,7 +34,7 @@ from ._core.progress import progress as progress_bar
 from ._core.result import Result
 from .budget import Assessment, assess
 from .certification import CertifyResult, certify
-from .crowd.inspect import RatingsSummary, summarize
+from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Predictions, Ratings, Study, join
 from .survey import (
     EquivalenceOptions,
@@ -172,7 +172,7 @@ class StudyResult(Result):
     models: tuple[str, ...]
     model_kinds: tuple[str, ...]
     settings: Settings
-    inspect: RatingsSummary
+    inspect: InspectResult
     certify: CertifyResult | None
     equivalence: tuple[EquivalenceRun, ...]
     plan: Assessment | None
@@ -297,14 +297,7 @@ def analyze(
 
 # ------------------------------------------------------------------------------------- the runners
 def _inspect(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
-    return summarize(
-        study.ratings,
-        study.gold,
-        study.predictions,
-        bootstrap=s.bootstrap,
-        seed=s.seed,
-        level=s.level,
-    )
+    return inspect(study, bootstrap=s.bootstrap, level=s.level, seed=s.seed)
 
 
 def _usable(predictions: Predictions | None) -> Predictions | None:

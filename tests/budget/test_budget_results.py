@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly import summarize
+from humanly import inspect
 from humanly._core.result import Interval, Result
 from humanly.budget import (
     Assessment,
@@ -156,12 +156,12 @@ def test_sweep_and_open_problem_typed(results: dict[str, Result]) -> None:
 # --------------------------------------------------------------------------- assess (the report)
 def _old_report_numbers(ratings, predictions, eps: float = 0.01) -> tuple[float, float, float]:
     """The statistics the report section computed itself before ``assess`` (issue 14), from
-    ``summarize``: agreement, q̂ and the better classifier's accuracy."""
-    s = summarize(ratings, None, predictions)
-    a = s.agreement["pairwise"]
+    ``inspect``: agreement, q̂ and the better classifier's accuracy."""
+    s = inspect(ratings, predictions)
+    a = s.agreement.pairwise
     q = 0.5 * (1.0 + math.sqrt(max(2.0 * a - 1.0, 0.0)))
     p = 0.8
-    agreements = [m.get("plurality_agreement") for m in s.models if m.get("plurality_agreement")]
+    agreements = [m.plurality_agreement for m in s.models if m.plurality_agreement]
     if agreements:
         p = float(min(max(max(agreements), 0.5 + eps), 1.0 - eps))
     return a, q, min(p, 1.0 - eps)

@@ -121,3 +121,11 @@ def test_wide_arrays_and_frames() -> None:
         humanly.read_ratings(np.full((2, 2), np.nan), wide=True)
     with pytest.raises(TypeError, match=r"frame=None"):
         Ratings.from_wide(None)
+
+
+def test_join_takes_a_study_as_it_is() -> None:
+    r = _ratings()
+    s = join(r, gold=pd.Series(["pos"], index=["i1"]))
+    assert join(s) is s
+    with pytest.raises(humanly.InputError, match="carries its predictions and gold"):
+        join(s, gold=pd.Series(["pos"], index=["i1"]))

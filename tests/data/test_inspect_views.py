@@ -1,5 +1,5 @@
 """The data summary's views: ``humanly inspect`` (tables, intervals, raters, verdicts), the verdict
-sentences, the report's data section and its figures. Numbers come from :func:`humanly.summarize`;
+sentences, the report's data section and its figures. Numbers come from :func:`humanly.inspect`;
 these tests check that they are laid out honestly (intervals labelled, "—" with a reason instead of
 ``nan``, the same sentences everywhere)."""
 
@@ -24,7 +24,7 @@ from humanly.report.verdicts.inspect import (
     interval_text,
     level_text,
     shown_raters,
-    spread,
+    spread_text,
     verdicts,
 )
 
@@ -64,9 +64,9 @@ def test_inspect_shows_intervals_raters_and_verdicts(cli, study) -> None:
     res = cli("inspect", study["ratings"], "--gold", study["gold"])
     assert res.exit_code == 0, res.stderr
     out = res.stdout
-    s = humanly.summarize(
+    s = humanly.inspect(
         humanly.read_ratings(study["ratings"]),
-        humanly.read_gold(study["gold"]),
+        gold=humanly.read_gold(study["gold"]),
     )
     ci = s.agreement_ci
     assert ci is not None
@@ -87,7 +87,7 @@ def test_inspect_shows_intervals_raters_and_verdicts(cli, study) -> None:
     assert "nan" not in out.lower()
 
 
-def test_inspect_flags_reach_summarize(cli, study) -> None:
+def test_inspect_flags_reach_inspect(cli, study) -> None:
     r = study["ratings"]
     plain = cli("inspect", r, "--bootstrap", "0", "--no-dawid-skene")
     assert plain.exit_code == 0, plain.stderr
@@ -114,7 +114,7 @@ def test_inspect_json_keeps_every_key_and_prints_no_sentence(cli, study) -> None
     res = cli("inspect", study["ratings"], "--gold", study["gold"], "--json")
     d = res.json()
     assert isinstance(d, dict)
-    expected = set(humanly.summarize(humanly.read_ratings(study["ratings"])).to_dict())
+    expected = set(humanly.inspect(humanly.read_ratings(study["ratings"])).to_dict())
     assert expected <= set(d) and {"agreement_ci", "raters"} <= set(d)
     assert {"rows", "crowd_agreement", "dawid_skene"} <= set(d["raters"])
     assert len(d["raters"]["rows"]) == d["n_raters"]
@@ -158,7 +158,7 @@ def test_few_raters_are_all_listed_with_separators() -> None:
             "label": [0, 1] * 1500,
         }
     )
-    s = humanly.summarize(frame, bootstrap=0)
+    s = humanly.inspect(frame, bootstrap=0)
     table = render_raters(s)
     assert table is not None and table.table.title.endswith("(all)")  # type: ignore[union-attr]
     cells = [c._cells for c in table.table.columns]  # the cells rich will print
@@ -169,7 +169,7 @@ def test_few_raters_are_all_listed_with_separators() -> None:
 
 
 def test_shown_raters_are_top_and_bottom_by_labels() -> None:
-    s = humanly.summarize(_long(), bootstrap=0, dawid_skene=False)
+    s = humanly.inspect(_long(), bootstrap=0, dawid_skene=False)
     assert s.raters is not None
     rows, hidden = shown_raters(s.raters)
     counts = sorted((r.n_labels for r in s.raters.rows), reverse=True)
@@ -182,7 +182,7 @@ def test_shown_raters_are_top_and_bottom_by_labels() -> None:
 
 def test_verdict_sentences_quote_the_summary() -> None:
     counts = [[3, 0], [2, 1], [0, 3], [1, 2]] * 50
-    s = humanly.summarize(humanly.Ratings.from_counts(counts), bootstrap=500, seed=1)
+    s = humanly.inspect(humanly.Ratings.from_counts(counts), bootstrap=500, seed=1)
     (v,) = verdicts(s)
     ci = s.agreement_ci
     assert ci is not None
@@ -196,7 +196,7 @@ def test_verdict_sentences_quote_the_summary() -> None:
 
 
 def test_named_raters_add_the_spread_of_rater_quality() -> None:
-    s = humanly.summarize(_long())
+    s = humanly.inspect(_long())
     first, second = verdicts(s)
     assert first.status == "agreement" and second.status == "raters"
     assert s.raters is not None
@@ -205,22 +205,36 @@ def test_named_raters_add_the_spread_of_rater_quality() -> None:
     assert f"median {med:.2f} (middle half {q1:.2f}–{q3:.2f}" in second.sentence
     assert f"the crowd's mean over labels is {s.raters.crowd_agreement:.2f}" in second.sentence
     assert "Dawid–Skene accuracy has median" in second.sentence
-    no_ds = verdicts(humanly.summarize(_long(), dawid_skene=False))[1].sentence
+    no_ds = verdicts(humanly.inspect(_long(), dawid_skene=False))[1].sentence
     assert "Dawid–Skene" not in no_ds
 
 
 def test_spread_matches_numpy_quantiles_and_skips_undefined() -> None:
+    from humanly.crowd.raters import _spread
+
     values = [0.2, None, 0.9, 0.5, float("nan"), 0.7, 0.1]
-    sp = spread(values)
+    sp = _spread(values)
     kept = [0.2, 0.9, 0.5, 0.7, 0.1]
     assert sp is not None and sp.n == 5
     np.testing.assert_allclose(
         [sp.min, sp.q1, sp.median, sp.q3, sp.max], np.quantile(kept, [0, 0.25, 0.5, 0.75, 1])
     )
-    assert spread([None, float("nan")]) is None
-    one = spread([0.4])
+    assert _spread([None, float("nan")]) is None
+    one = _spread([0.4])
     assert one is not None and (one.q1, one.median, one.q3) == (0.4, 0.4, 0.4)
-    assert one.text().endswith("(1 rater)")
+    assert spread_text(one).endswith("(1 rater)")
+
+
+def test_the_spreads_are_fields_of_the_raters_table() -> None:
+    """The views print the spreads the result holds; a result read back from its JSON has them."""
+    s = humanly.inspect(_long(), bootstrap=0)
+    assert s.raters is not None and s.raters.agreement_spread is not None
+    agree = [r.agreement for r in s.raters.rows if r.agreement is not None]
+    sp = s.raters.agreement_spread
+    np.testing.assert_allclose([sp.q1, sp.median, sp.q3], np.quantile(agree, [0.25, 0.5, 0.75]))
+    assert s.raters.gold_spread is None  # no gold
+    back = type(s).from_dict(json.loads(s.to_json()))
+    assert verdicts(back) == verdicts(s)
 
 
 def test_wording_helpers() -> None:
@@ -249,7 +263,7 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     gold = pd.Series([0, 1, 1], index=["i0", "i1", "i2"])
     joined = humanly.join(frame, None, gold, missing="drop")
     section, s = study_section("inspect", joined.ratings, None, joined.gold)
-    assert isinstance(s, humanly.crowd.inspect.RatingsSummary)
+    assert isinstance(s, humanly.InspectResult)
     assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect
     glance, raters = section.tables
     assert "1,000 resamples, seed 0); raters are not resampled" in glance.caption
@@ -280,7 +294,7 @@ def test_figures_are_461_pt_labelled_and_deterministic() -> None:
     from humanly.plots._style import to_svg
     from humanly.plots.inspect import data_overview, rater_quality
 
-    s = humanly.summarize(_long(), bootstrap=0)
+    s = humanly.inspect(_long(), bootstrap=0)
     assert s.raters is not None
     for make in (lambda: data_overview(s), lambda: rater_quality(s.raters)):
         fig = make()

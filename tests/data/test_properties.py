@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly.crowd.inspect import summarize
+from humanly.crowd.inspect import inspect
 
 long_frames = st.lists(
     st.tuples(st.integers(0, 12), st.integers(0, 6), st.sampled_from(["a", "b", "c"])),
@@ -54,7 +54,7 @@ def _comparable(summary):
 @settings(max_examples=60, deadline=None)
 @given(long_frames, st.randoms(use_true_random=False))
 def test_permutation_invariance(rows, rnd):
-    base = summarize(humanly.read_ratings(_frame(rows)))
+    base = inspect(humanly.read_ratings(_frame(rows)))
     shuffled = list(rows)
     rnd.shuffle(shuffled)
     item_perm = list(range(13))
@@ -62,7 +62,7 @@ def test_permutation_invariance(rows, rnd):
     rnd.shuffle(item_perm)
     rnd.shuffle(rater_perm)
     renamed = [(item_perm[i], rater_perm[w], lab) for i, w, lab in shuffled]
-    other = summarize(humanly.read_ratings(_frame(renamed)))
+    other = inspect(humanly.read_ratings(_frame(renamed)))
     a, b = _comparable(base), _comparable(other)
     for key in ("agreement",):
         for k, v in a[key].items():
@@ -85,6 +85,12 @@ def test_permutation_invariance(rows, rnd):
                 assert (v is None and other_row[k] is None) or np.isclose(v, other_row[k])
     assert not rows_b
     ra.pop("dawid_skene"), rb.pop("dawid_skene")
+    ds_a, ds_b = ra.pop("dawid_skene_spread"), rb.pop("dawid_skene_spread")
+    if ds_a is not None and ds_b is not None:
+        assert all(abs(ds_a[k] - ds_b[k]) < 1e-3 for k in ("min", "q1", "median", "q3", "max"))
+    for key in ("agreement_spread", "gold_spread"):  # order statistics over the same raters
+        sa, sb = ra.pop(key), rb.pop(key)
+        assert (sa is None and sb is None) or all(np.isclose(sa[k], sb[k]) for k in sa)
     ca, cb = ra.pop("crowd_agreement"), rb.pop("crowd_agreement")
     assert (ca is None and cb is None) or np.isclose(ca, cb)
     assert ra == rb == {}

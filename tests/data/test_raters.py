@@ -253,7 +253,7 @@ def test_memory_follows_labels_not_items_times_raters():
 
 def test_anonymous_counts_have_no_rater_table():
     r = humanly.Ratings.from_counts([[2, 1], [0, 3]])
-    s = humanly.summarize(r)
+    s = humanly.inspect(r)
     assert s.raters is None and s.to_dict()["raters"] is None
     with pytest.raises(ValueError, match="needs named raters"):
         rater_summary(r)
@@ -270,7 +270,7 @@ def rte(shared_data: Path) -> tuple[humanly.Ratings, np.ndarray]:
     r = humanly.read_ratings(
         path, item_col="orig_id", rater_col="!amt_worker_ids", label_col="response"
     )
-    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", label_col="gold")
+    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
     return r, gold.for_items(r.items)
 
 
@@ -285,9 +285,9 @@ def test_snow_rte_raters_against_gold(rte):
     assert fit.converged
     assert (fit.posterior.argmax(axis=1) == gold).mean() == pytest.approx(0.9275)
     by_id = pd.Series(np.asarray(r.classes)[gold], index=r.items).iloc[::-1]  # joined by item id
-    frame = humanly.summarize(r, gold=by_id)
+    frame = humanly.inspect(r, gold=by_id)
     assert frame.raters is not None
-    assert rater_summary(r, by_id) == frame.raters
+    assert rater_summary(r, gold=by_id) == frame.raters
     table = frame.raters.to_frame()
     assert list(table.columns) == [
         "rater", "n_labels", "n_compared", "agreement", "dawid_skene_accuracy", "gold_accuracy"
@@ -303,3 +303,57 @@ def test_snow_rte_raters_against_gold(rte):
     # the crowd agrees with itself more than its near-chance heavy workers do
     assert frame.raters.crowd_agreement == pytest.approx(0.709)
     assert (big.agreement < 0.6).sum() >= 4
+
+
+# ---------------------------------------------------------------------------- labelled results
+
+
+def test_dawid_skene_fit_is_labelled_and_round_trips():
+    """The fit's arrays are indexed by the ratings' classes and raters, its tables say so, and its
+    JSON reads back to the same JSON (the posteriors stay in memory only)."""
+    import json
+
+    from humanly.crowd.dawid_skene import DawidSkeneFit
+
+    r, _, _ = _simulated_crowd(2, n_items=400)
+    fit = dawid_skene(r)
+    assert fit.classes == r.classes and fit.raters == tuple(r.raters)
+    frame = fit.to_frame()
+    assert list(frame.index.names) == ["rater", "true_class"] and list(frame.columns) == [0, 1, 2]
+    rater = r.raters[3]
+    np.testing.assert_array_equal(frame.loc[rater].to_numpy(), fit.confusion[3])
+    assert fit.prior_frame()["prior"].to_dict() == dict(
+        zip(r.classes, fit.prior.tolist(), strict=True)
+    )
+    assert fit.accuracy_frame().loc[rater, "accuracy"] == fit.accuracy[3]
+    post = fit.posterior_frame()
+    assert list(post.index) == list(r.items) and post.shape == (r.n_items, 3)
+    data = json.loads(fit.to_json())
+    assert "posterior" not in data and "items" not in data
+    back = DawidSkeneFit.from_dict(data)
+    assert back.to_dict() == data
+    np.testing.assert_array_equal(back.confusion, fit.confusion)
+    assert back.raters == fit.raters and back.classes == fit.classes
+    with pytest.raises(humanly.InputError, match="holds no posteriors"):
+        back.posterior_frame()
+
+
+def test_rater_agreement_is_labelled_by_rater():
+    r = humanly.Ratings.from_long(
+        ["a", "a", "a", "b", "b"], ["u", "v", "w", "u", "v"], [0, 0, 1, 1, 1]
+    )
+    res = rater_agreement(r)
+    assert res.raters == ("u", "v", "w")
+    assert res.to_frame().loc["w"].tolist() == [1.0, 0.0]
+
+
+def test_rater_summary_takes_a_study_and_gold_by_keyword():
+    r = humanly.Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 0])
+    gold = pd.Series([0, 1], index=["a", "b"])
+    by_keyword = rater_summary(r, gold=gold)
+    assert rater_summary(humanly.join(r, gold=gold)) == by_keyword
+    assert [row.gold_accuracy for row in by_keyword.rows] == [1.0, 0.5]
+    with pytest.raises(TypeError):
+        rater_summary(r, gold)  # type: ignore[misc]  # gold is keyword-only
+    with pytest.raises(humanly.InputError, match="carries its predictions and gold"):
+        rater_summary(humanly.join(r, gold=gold), gold=gold)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import humanly
-from humanly.data import InputError, Ratings, write_table
+from humanly.data import Counts, InputError, Ratings, ReadOptions, write_table
 
 LONG = pd.DataFrame(
     {
@@ -75,11 +75,17 @@ def test_duplicates_policies():
     dup = pd.concat([LONG, LONG.iloc[[0]].assign(label="neg")], ignore_index=True)
     with pytest.raises(InputError, match="rater 'a' labelled item '007' more than once"):
         humanly.read_ratings(dup)
-    first = humanly.read_ratings(dup, duplicates="first")
-    last = humanly.read_ratings(dup, duplicates="last")
-    keep = humanly.read_ratings(dup, duplicates="keep")
+    first = humanly.read_ratings(dup, options=ReadOptions(duplicates="first"))
+    last = humanly.read_ratings(dup, options=ReadOptions(duplicates="last"))
+    keep = humanly.read_ratings(dup, options=ReadOptions(duplicates="keep"))
     assert first.counts[0].tolist() == [1, 2] and last.counts[0].tolist() == [2, 1]
     assert keep.counts[0].tolist() == [2, 2] and keep.n_labels == 7
+    with pytest.raises(InputError, match=r"^duplicates='twice': use one of "):
+        ReadOptions(duplicates="twice")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        humanly.read_ratings(dup, duplicates="first")  # type: ignore[call-arg]  # in ReadOptions now
+    with pytest.raises(InputError, match=r"^options.score_col= names a column of a predictions"):
+        humanly.read_ratings(dup, options=ReadOptions(score_col="s"))
 
 
 def test_wide(tmp_path):
@@ -113,12 +119,34 @@ def test_counts_specs(tmp_path):
     assert r.classes == ("neg", "pos")
     r = humanly.read_ratings(path, item_col="id", counts="cnt*_x")  # glob, integer classes sorted
     assert r.classes == (-1, 1) and r.counts.tolist() == [[1, 0], [2, 1]]
-    r = humanly.read_ratings(
-        path, item_col="id", counts="pos=n_pos", total_col="total", rest_class="neg"
-    )
+    pos = Counts("pos=n_pos", total="total", rest_class="neg")
+    r = humanly.read_ratings(path, item_col="id", counts=pos)
     assert r.classes == ("neg", "pos") and r.counts.tolist() == [[3, 1], [1, 4]]
+    by_list = humanly.read_ratings(path, item_col="id", counts=Counts(["n_neg", "n_pos"]))
+    assert (
+        by_list.counts.tolist()
+        == humanly.read_ratings(path, item_col="id", counts="n_neg,n_pos").counts.tolist()
+    )
     with pytest.raises(InputError, match="total 4 in column 'total' is smaller"):
-        humanly.read_ratings(path, item_col="id", counts="n_neg,n_pos,cnt-1_x", total_col="total")
+        humanly.read_ratings(
+            path, item_col="id", counts=Counts("n_neg,n_pos,cnt-1_x", total="total")
+        )
+    with pytest.raises(InputError, match=r"no total column 'n'.*; check total="):
+        humanly.read_ratings(path, item_col="id", counts=Counts("pos=n_pos", total="n"))
+    with pytest.raises(TypeError):
+        humanly.read_ratings(path, counts="pos=n_pos", total_col="total")  # type: ignore[call-arg]
+
+
+def test_counts_fields_are_checked():
+    with pytest.raises(TypeError, match=r"^counts=3: "):
+        Counts(3)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"^counts='': "):
+        Counts("")
+    with pytest.raises(TypeError, match=r"^total=1: "):
+        Counts("a", total=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Counts("a", total_col="n")  # type: ignore[call-arg]  # a misspelt field
+    assert Counts(["a", "b"]).columns == ("a", "b") and Counts("a").rest_class == "other"
 
 
 def test_counts_api():

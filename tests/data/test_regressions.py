@@ -95,12 +95,12 @@ def test_gold_rule_in_python(files: dict[str, Path]) -> None:
     r = humanly.read_ratings(files["ratings"])
     g = humanly.read_gold(files["extra_gold"], classes=r.classes)
     with pytest.raises(InputError, match=r"1 gold label\(s\) are for items with no ratings"):
-        humanly.summarize(r, g)
-    assert humanly.summarize(r, g, missing="drop").gold.n_items == 200
+        humanly.inspect(r, gold=g)
+    assert humanly.inspect(r, gold=g, missing="drop").gold.n_items == 200
     assert (humanly.join(r, gold=g, missing="drop").gold.codes >= 0).all()
     subset = humanly.read_gold(files["gold"], classes=r.classes)
     subset = Gold(subset.items[:10], subset.classes, subset.codes[:10])
-    assert humanly.summarize(r, subset).gold.n_items == 10  # any subset of the rated items
+    assert humanly.inspect(r, gold=subset).gold.n_items == 10  # any subset of the rated items
 
 
 def test_gold_classes_matched_by_name() -> None:

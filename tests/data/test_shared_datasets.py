@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import humanly
-from humanly.crowd.inspect import summarize
+from humanly.crowd.inspect import inspect
 
 SNOW = {
     # folder: (file, items, raters, classes, plurality-vs-gold accuracy quoted as "about")
@@ -22,8 +22,8 @@ def test_snow(shared_data, folder):
     name, n_items, n_raters, n_classes, plurality_acc = SNOW[folder]
     path = shared_data / folder / name
     r = humanly.read_ratings(path, **SNOW_COLS)
-    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", label_col="gold")
-    s = summarize(r, gold)
+    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
+    s = inspect(r, gold=gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (n_items, n_raters, 10 * n_items)
     assert len(s.classes) == n_classes
     assert s.labels_per_item.min == s.labels_per_item.max == 10
@@ -35,7 +35,7 @@ def test_snow(shared_data, folder):
 def test_product(shared_data):
     r = humanly.read_ratings(shared_data / "product" / "answer.csv")  # question, worker, answer
     gold = humanly.read_gold(shared_data / "product" / "truth.csv", classes=r.classes)
-    s = summarize(r, gold)
+    s = inspect(r, gold=gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (8315, 176, 3 * 8315)
     assert s.classes == (0, 1)
     assert s.labels_per_item.min == s.labels_per_item.max == 3
@@ -47,9 +47,7 @@ def test_wiki_attack(shared_data):
     r = humanly.read_ratings(
         path,
         item_col="rev_id",
-        counts="attack=n_labelled_attack",
-        total_col="n_labels",
-        rest_class="none",
+        counts=humanly.Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),
     )
     assert not r.has_raters and r.n_raters is None
     assert r.n_items == 23178 and r.classes == ("none", "attack")

@@ -11,7 +11,7 @@ from study_frames import assert_same
 
 import humanly
 from humanly import Predictions, Ratings, Study, read_study
-from humanly.data import InputError, write_table
+from humanly.data import Counts, InputError, ReadOptions, write_table
 
 SNOW = {"item_col": "orig_id", "rater_col": "!amt_worker_ids", "label_col": "response"}
 
@@ -105,9 +105,7 @@ def test_wiki_attack_prob_column_of_the_ratings_file(shared_data: Path) -> None:
     s = read_study(
         path,
         item_col="rev_id",
-        counts="attack=n_labelled_attack",
-        total_col="n_labels",
-        rest_class="none",
+        counts=Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),
         prob_col="predictor_prob",
     )
     raw = pd.read_csv(path)
@@ -121,9 +119,7 @@ def test_wiki_attack_prob_column_of_the_ratings_file(shared_data: Path) -> None:
     frame = read_study(
         raw.iloc[::-1],
         item_col="rev_id",
-        counts={"attack": "n_labelled_attack"},
-        total_col="n_labels",
-        rest_class="none",
+        counts=Counts({"attack": "n_labelled_attack"}, total="n_labels", rest_class="none"),
         prob_col="predictor_prob",
     )
     assert_same(s, frame)
@@ -131,7 +127,12 @@ def test_wiki_attack_prob_column_of_the_ratings_file(shared_data: Path) -> None:
 
 def test_credbank_score_column(shared_data: Path) -> None:
     path = shared_data / "credbank_se" / "credweb.csv"
-    s = read_study(path, item_col="event", counts="credCount*_ret", score_col="cscw_predictor")
+    s = read_study(
+        path,
+        item_col="event",
+        counts="credCount*_ret",
+        options=ReadOptions(score_col="cscw_predictor"),
+    )
     assert s.ratings.classes == (-2, -1, 0, 1, 2)
     assert s.predictions["cscw_predictor"].kind == "score"
     raw = pd.read_csv(path)
@@ -220,6 +221,47 @@ def test_bad_arguments_name_python_parameters(tmp_path: Path) -> None:
         read_study(r, missing="never")  # type: ignore[arg-type]
     with pytest.raises(InputError, match=r"no column 'nope' for the item.*check item_col="):
         read_study(path, wide=True, item_col="nope")
+
+
+def test_the_loader_takes_eleven_keywords_and_an_options_object() -> None:
+    import inspect
+
+    params = inspect.signature(read_study).parameters
+    keywords = [p for p in params.values() if p.kind is p.KEYWORD_ONLY]
+    assert [p.name for p in keywords] == [
+        "item_col", "rater_col", "label_col", "wide", "counts", "classes", "prediction_col",
+        "prob_col", "gold_col", "missing", "options",
+    ]  # fmt: skip
+    frame = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"], "label": [0, 1, 1]})
+    for old in ("total_col", "rest_class", "duplicates", "stream", "score_col", "model_col",
+                "positive"):  # fmt: skip
+        with pytest.raises(TypeError):
+            read_study(frame, **{old: None})
+    with pytest.raises(TypeError, match=r"^options=dict: give a humanly.data.ReadOptions"):
+        read_study(frame, options={"stream": True})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ReadOptions(streams=True)  # type: ignore[call-arg]  # a misspelt knob
+
+
+def test_a_study_is_returned_as_given() -> None:
+    frame = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"], "label": [0, 1, 1]})
+    s = read_study(frame, gold=pd.Series([1], index=[2]))
+    assert read_study(s) is s
+    with pytest.raises(InputError, match="carries its predictions and gold"):
+        read_study(s, gold=pd.Series([1], index=[2]))
+
+
+def test_model_column_and_positive_through_read_options(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {"item": ["a", "a", "b"], "rater": ["u", "v", "u"], "label": ["n", "y", "y"]}
+    )
+    preds = pd.DataFrame(
+        {"item": ["a", "b", "a", "b"], "who": ["m1", "m1", "m2", "m2"], "p": [0.2, 0.9, 0.6, 0.3]}
+    )
+    path = write_table(preds, tmp_path / "p.csv")
+    s = read_study(frame, path, prob_col="p", options=ReadOptions(model_col="who", positive="n"))
+    assert s.predictions is not None and s.predictions.names == ("m1", "m2")
+    assert s.predictions.proba("m1")[:, 0].tolist() == [0.2, 0.9]  # P(n), the positive class
 
 
 def test_exported() -> None:

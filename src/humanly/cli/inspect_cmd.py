@@ -44,22 +44,15 @@ def inspect_command(
     with percentile bootstrap intervals over items; with named raters, each rater's agreement with the
     others and Dawid–Skene accuracy; with --predictions, each model's agreement with the plurality
     label; with gold, their accuracy."""
-    from ..crowd.inspect import summarize
+    from ..crowd.inspect import inspect
     from ..report.verdicts.inspect import verdicts
     from .inspect_render import render
 
-    s = load_study(study)
-    summary = summarize(
-        s.ratings,
-        s.gold,
-        s.predictions,
-        bootstrap=bootstrap,
-        seed=seed,
-        level=level,
-        dawid_skene=dawid_skene,
+    result = inspect(
+        load_study(study), bootstrap=bootstrap, level=level, seed=seed, dawid_skene=dawid_skene
     )
     if json:
-        ui.print_json(summary.to_dict())
+        ui.print_json(result.to_dict())
         return
-    ui.show(*render(summary))
-    ui.lines(["", *(v.sentence for v in verdicts(summary))])
+    ui.show(*render(result))
+    ui.lines(["", *(v.sentence for v in verdicts(result))])

@@ -1,5 +1,5 @@
 """Tables for ``humanly inspect``: the summary (sizes, agreement with its bootstrap intervals, gold,
-models) and, with named raters, the raters table. Views of a :class:`~humanly.crowd.inspect.RatingsSummary`;
+models) and, with named raters, the raters table. Views of a :class:`~humanly.crowd.inspect.InspectResult`;
 no statistics here. An undefined value is "—" with its reason, never ``nan``."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
     from .._core.result import Interval
-    from ..crowd.inspect import CountSummary, RatingsSummary
+    from ..crowd.inspect import CountSummary, InspectResult
     from ..crowd.raters import RaterSummary
 
 __all__ = ["render", "render_raters", "render_summary"]
@@ -45,7 +45,7 @@ def _statistic(value: float, interval: Interval | None, why: str) -> str:
     return number_text(value) + ("" if interval is None else " " + interval_text(interval))
 
 
-def _agreement_rows(t: CleanTable, s: RatingsSummary) -> None:
+def _agreement_rows(t: CleanTable, s: InspectResult) -> None:
     a, ci = s.agreement, s.agreement_ci
     why = undefined_reason(s)
     pairwise = _statistic(a.pairwise, ci.pairwise if ci else None, why)
@@ -70,7 +70,7 @@ def _rater_rows(t: CleanTable, raters: RaterSummary) -> None:
     t.row("Dawid–Skene", dawid_skene_text(raters) + ("" if fitted else " (--no-dawid-skene)"))
 
 
-def render_summary(s: RatingsSummary) -> CleanTable:
+def render_summary(s: InspectResult) -> CleanTable:
     """The summary as a two-column table; the caption says what the intervals are."""
     t = new_table(f"humanly inspect · {s.source or 'ratings'}", show_header=False)
     t.column("what", style="bold")
@@ -103,7 +103,7 @@ def render_summary(s: RatingsSummary) -> CleanTable:
     return t
 
 
-def _spread_rows(t: CleanTable, s: RatingsSummary, columns: list[str]) -> None:
+def _spread_rows(t: CleanTable, s: InspectResult, columns: list[str]) -> None:
     """The last rows of the raters table: median, middle half and range of each quality column over
     all raters where it is defined, and the crowd's mean over labels."""
     assert s.raters is not None
@@ -122,7 +122,7 @@ def _spread_rows(t: CleanTable, s: RatingsSummary, columns: list[str]) -> None:
     t.row("crowd", f"{s.n_labels:,}", "", *crowd, style="italic")
 
 
-def render_raters(s: RatingsSummary) -> CleanTable | None:
+def render_raters(s: InspectResult) -> CleanTable | None:
     """The raters table (named raters only): labels, compared labels, agreement with the others'
     plurality, Dawid–Skene accuracy (when fitted) and gold accuracy (with gold); then how each
     quality column spreads over all raters, and the crowd's mean over labels."""
@@ -166,7 +166,7 @@ def _raters_caption(raters: RaterSummary, with_gold: bool) -> str:
     )
 
 
-def render(s: RatingsSummary) -> list[CleanTable]:
+def render(s: InspectResult) -> list[CleanTable]:
     """Every table of ``humanly inspect`` in print order."""
     raters = render_raters(s)
     return [render_summary(s)] + ([raters] if raters is not None else [])

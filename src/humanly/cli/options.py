@@ -2,10 +2,13 @@
 
 :class:`StudyOptions` holds the options that say where the ratings, predictions and gold labels are and
 how to read them; each field is a command-line option (its ``Annotated`` type carries the flag and the
-help) named as the Python parameter of :func:`humanly.read_study` it feeds (``total_col`` is
-``--total``). A command declares that it takes the study inputs with :func:`study_inputs`, which puts the
-fields in the command's signature (typer reads the signature) and hands the command one
-:class:`StudyOptions`; :func:`load_study` reads them with :func:`humanly.read_study`.
+help) named as the Python name it feeds: a parameter of :func:`humanly.read_study` (``--item-col`` is
+``item_col``), a field of :class:`humanly.data.Counts` (``--total`` is ``total``, ``--rest-class``
+``rest_class``) or of :class:`humanly.data.ReadOptions` (``--stream`` is ``stream``). A command
+declares that it takes the study inputs with :func:`study_inputs`, which puts the fields in the
+command's signature (typer reads the signature) and hands the command one :class:`StudyOptions`;
+:func:`load_study` builds the ``Counts`` and ``ReadOptions`` and reads the study with
+:func:`humanly.read_study`.
 
 :func:`option_group` does the same for any frozen dataclass of options (the budget commands'
 :class:`~humanly.cli.budget_cmd.ModelOptions`).
@@ -17,7 +20,7 @@ fields in the command's signature (typer reads the signature) and hands the comm
 >>> list(inspect.signature(command).parameters)[:4]
 ['ratings', 'json', 'predictions', 'missing']
 >>> command(ratings=Path("r.csv"), json=True, predictions=None, missing="error", item_col="id",
-...         rater_col=None, label_col=None, wide=False, counts=None, total_col=None,
+...         rater_col=None, label_col=None, wide=False, counts=None, total=None,
 ...         rest_class="other", classes=None, duplicates="error", stream=False,
 ...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None)
 r.csv id True
@@ -122,7 +125,7 @@ Counts = Annotated[
         "SPEC",
     ),
 ]
-TotalCol = Annotated[
+Total = Annotated[
     str | None,
     _column("--total", "Column with each item's number of labels (counts format).", LAYOUT),
 ]
@@ -194,8 +197,10 @@ GoldCol = Annotated[
 class StudyOptions:
     """The study inputs as typed on the command line (see :func:`humanly.read_study` for each rule).
 
-    Field names are the Python parameters of :func:`humanly.read_study`; the order is the order of
-    ``--help``.
+    Field names are the Python names they feed: parameters of :func:`humanly.read_study`, fields of
+    :class:`humanly.data.Counts` (``total``, ``rest_class``) and of :class:`humanly.data.ReadOptions`
+    (``duplicates``, ``stream``, ``score_col``, ``model_col``, ``positive``); the order is the order
+    of ``--help``.
     """
 
     ratings: RatingsArg
@@ -207,7 +212,7 @@ class StudyOptions:
     label_col: LabelCol = None
     wide: Wide = False
     counts: Counts = None
-    total_col: TotalCol = None
+    total: Total = None
     rest_class: RestClass = "other"
     classes: Classes = None
     duplicates: Duplicates = "error"
@@ -373,34 +378,43 @@ def reading(path: Path, threshold_bytes: int = 50_000_000) -> Iterator[None]:
 
 
 def load_study(options: StudyOptions) -> Study:
-    """Read the study the options describe with :func:`humanly.read_study` (``--classes`` split at
-    commas; predictions and gold joined to the ratings by item id)."""
-    from ..data import read_study
+    """Read the study the options describe with :func:`humanly.read_study`: ``--counts``, ``--total``
+    and ``--rest-class`` become one :class:`~humanly.data.Counts`, ``--duplicates``, ``--stream``,
+    ``--score-col``, ``--model-col`` and ``--positive`` one :class:`~humanly.data.ReadOptions`, and
+    ``--classes`` is split at commas (predictions and gold are joined to the ratings by item id)."""
+    from ..data import Counts, ReadOptions, read_study
 
     if options.ratings is None:
         raise InputError("give a RATINGS file")
     _check_file(options.predictions, "--predictions", "predictions")
     _check_file(options.gold, "--gold", "gold labels")
+    counts = None
+    if options.counts is not None:
+        counts = Counts(options.counts, total=options.total, rest_class=options.rest_class)
+    elif options.total is not None or options.rest_class != "other":
+        which = "total=" if options.total is not None else "rest_class="
+        raise InputError(f"{which} belongs to the counts layout; give counts= too, or drop it")
+    read = ReadOptions(
+        duplicates=options.duplicates,  # type: ignore[arg-type]
+        stream=options.stream,
+        score_col=options.score_col,
+        model_col=options.model_col,
+        positive=options.positive,
+    )
     with reading(options.ratings):
         return read_study(
             options.ratings,
             options.predictions,
             options.gold,
-            missing=options.missing,  # type: ignore[arg-type]
             item_col=options.item_col,
             rater_col=options.rater_col,
             label_col=options.label_col,
             wide=options.wide,
-            counts=options.counts,
-            total_col=options.total_col,
-            rest_class=options.rest_class,
+            counts=counts,
             classes=split_list(options.classes),
-            duplicates=options.duplicates,  # type: ignore[arg-type]
-            stream=options.stream,
             prediction_col=options.prediction_col,
             prob_col=options.prob_col,
-            score_col=options.score_col,
-            model_col=options.model_col,
-            positive=options.positive,
             gold_col=options.gold_col,
+            missing=options.missing,  # type: ignore[arg-type]
+            options=read,
         )

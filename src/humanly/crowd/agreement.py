@@ -34,7 +34,6 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha_nominal",
     "mean_pairwise_agreement",
-    "pairwise_agreement",
 ]
 
 #: replicates drawn per block: bounds the (block × distinct rows) weight matrix held at once
@@ -42,8 +41,23 @@ _BLOCK_CELLS = 4_000_000
 
 
 def mean_pairwise_agreement(counts: np.ndarray) -> float:
-    """Mean over items with at least two labels of :func:`pairwise_agreement` (NaN if none).
+    """The mean over items with at least two labels of the share of agreeing pairs of raters.
 
+    For an item with ``n ≥ 2`` labels the share is ``Σ_c n_c (n_c − 1) / (n (n − 1))``
+    (:func:`humanly._core.counts.pairwise_agreement`); each item weighs the same.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Items × classes label counts.
+
+    Returns
+    -------
+    float
+        The mean pairwise agreement (NaN when no item has two labels).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
     >>> round(mean_pairwise_agreement(counts), 4)
@@ -55,17 +69,34 @@ def mean_pairwise_agreement(counts: np.ndarray) -> float:
 
 
 def fleiss_kappa(counts: np.ndarray) -> float:
-    """Fleiss' kappa (Fleiss 1971), generalised to unequal numbers of raters per item.
+    """Fleiss' kappa, generalised to unequal numbers of raters per item.
 
-    Generalisation used: the observed agreement is the mean over items of the per-item pairwise
-    agreement ``P_i = Σ_c n_ic (n_ic − 1) / (n_i (n_i − 1))`` (items with ``n_i ≥ 2``), and chance
-    agreement ``P_e = Σ_c p_c²`` with ``p_c`` the share of class ``c`` among all labels of those items.
-    With equal ``n_i`` this is exactly Fleiss' kappa. NaN when ``P_e = 1`` (a single class is used).
+    The observed agreement is the mean over items of the per-item pairwise agreement
+    ``P_i = Σ_c n_ic (n_ic − 1) / (n_i (n_i − 1))`` (items with ``n_i ≥ 2``), and chance agreement
+    ``P_e = Σ_c p_c²`` with ``p_c`` the share of class ``c`` among all labels of those items. With equal
+    ``n_i`` this is exactly Fleiss' kappa.
 
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Items × classes label counts.
+
+    Returns
+    -------
+    float
+        κ (NaN when no item has two labels, or ``P_e = 1``: a single class is used).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
     >>> round(fleiss_kappa(counts), 4)
     0.3333
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
+    Bulletin* 76(5), 378–382.
     """
     c = np.asarray(counts, dtype=np.float64)
     n = c.sum(axis=1)
@@ -85,13 +116,29 @@ def krippendorff_alpha_nominal(counts: np.ndarray) -> float:
     """Krippendorff's alpha for nominal data, from the coincidence matrix of per-item counts.
 
     ``o_ck = Σ_i n_ic (n_ik − [c = k]) / (n_i − 1)`` over pairable items (``n_i ≥ 2``);
-    ``α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k`` with ``n_c = Σ_k o_ck`` and ``n = Σ_c n_c``
-    (Krippendorff 2011, "Computing Krippendorff's alpha-reliability"). NaN when only one class occurs.
+    ``α = 1 − (n − 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k`` with ``n_c = Σ_k o_ck`` and ``n = Σ_c n_c``.
 
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Items × classes label counts.
+
+    Returns
+    -------
+    float
+        α (NaN when no item has two labels, or only one class occurs).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2]])  # items × classes
     >>> round(krippendorff_alpha_nominal(counts), 4)
     0.3889
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication, University of Pennsylvania.
     """
     c = np.asarray(counts, dtype=np.float64)
     n_i = c.sum(axis=1)
@@ -115,11 +162,24 @@ def krippendorff_alpha_nominal(counts: np.ndarray) -> float:
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class AgreementIntervals(Result):
-    """Percentile bootstrap intervals over items for the three agreement statistics (JSON ``[low, high]``
-    pairs; an end is ``None`` when no replicate defines it), at confidence ``level`` from ``bootstrap``
-    replicates drawn under ``seed`` (the int used: one drawn from a Generator or fresh entropy for
-    ``seed=None`` is recorded too, so every run can be replayed).
+    """Percentile bootstrap intervals over items of the three agreement statistics.
 
+    Each interval is a JSON ``[low, high]`` pair; an end is ``None`` when no replicate defines it.
+
+    Parameters
+    ----------
+    pairwise, fleiss_kappa, krippendorff_alpha : Interval
+        The intervals of mean pairwise agreement, Fleiss' κ and nominal Krippendorff's α.
+    level : float
+        Their confidence level.
+    bootstrap : int
+        The replicates behind them.
+    seed : int
+        The seed used (one drawn from a Generator, or fresh entropy for ``seed=None``, is recorded
+        too, so every run can be replayed).
+
+    Examples
+    --------
     >>> ci = agreement_intervals([[3, 0], [2, 1], [0, 3], [1, 2]], bootstrap=200)
     >>> ci.pairwise.low <= ci.pairwise.high, ci.level, ci.bootstrap
     (True, 0.95, 200)
@@ -192,15 +252,35 @@ def _counts_matrix(counts: Any) -> np.ndarray:
 
 
 def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -> np.ndarray:
-    """(``bootstrap`` × 3) replicate values of pairwise agreement, Fleiss' kappa and Krippendorff's
-    alpha, each replicate resampling the items with replacement.
+    """Bootstrap replicates over items of pairwise agreement, Fleiss' kappa and Krippendorff's alpha.
 
     Replicate ``i`` draws, from :func:`humanly._core.rng.stream` ``(seed, i)``, how many times each
     distinct count row is drawn: ``multinomial(n_items, multiplicity / n_items)`` over the rows of
-    :func:`humanly._core.counts.unique_rows` in its order — the same law as drawing ``n_items`` item indices
-    uniformly. The statistics of all replicates of a block come from one product of the weight matrix
+    :func:`humanly._core.counts.unique_rows` in its order — the same law as drawing ``n_items`` item
+    indices uniformly. The statistics of all replicates of a block come from one product of the weight matrix
     with the rows' :func:`_features`. Item order never matters (distinct rows are sorted).
 
+    Parameters
+    ----------
+    counts : array-like
+        Items × classes label counts.
+    bootstrap : int
+        The number of replicates.
+    seed : int, numpy.random.Generator or None
+        The seed of the replicate streams.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``bootstrap`` × 3: pairwise agreement, κ and α of each replicate (NaN where undefined).
+
+    Raises
+    ------
+    InputError
+        For counts that are not an items × classes matrix of whole numbers.
+
+    Examples
+    --------
     >>> agreement_replicates([[2, 0], [1, 1], [0, 2]], bootstrap=3).shape
     (3, 3)
     """
@@ -225,10 +305,35 @@ def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -
 def agreement_intervals(
     counts: Any, *, bootstrap: int = 1000, seed: Any = 0, level: float = 0.95
 ) -> AgreementIntervals:
-    """Percentile bootstrap intervals over items (:func:`humanly._core.bootstrap.percentile_interval`,
-    order statistics) of pairwise agreement, Fleiss' kappa and Krippendorff's alpha, from
-    :func:`agreement_replicates`.
+    """Percentile bootstrap intervals over items of pairwise agreement, Fleiss' κ and Krippendorff's α.
 
+    The replicates are :func:`agreement_replicates`'; each interval runs between the
+    ``(1 − level)/2`` and ``(1 + level)/2`` order statistics of the replicates where the statistic is
+    defined (:func:`humanly._core.bootstrap.percentile_interval`).
+
+    Parameters
+    ----------
+    counts : array-like
+        Items × classes label counts.
+    bootstrap : int
+        The number of replicates.
+    seed : int, numpy.random.Generator or None
+        The seed of the replicate streams (the int used is recorded).
+    level : float
+        The confidence level, strictly between 0 and 1.
+
+    Returns
+    -------
+    AgreementIntervals
+        The three intervals with their level, replicates and seed.
+
+    Raises
+    ------
+    InputError
+        For counts that are not counts, or ``level``/``bootstrap`` out of range.
+
+    Examples
+    --------
     >>> agreement_intervals([[3, 0], [3, 0], [0, 3], [2, 1]], bootstrap=100).fleiss_kappa.high
     1.0
     """

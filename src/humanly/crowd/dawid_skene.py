@@ -29,7 +29,7 @@ the prior.
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -39,7 +39,7 @@ from .._core.counts import plurality_shares
 from .._core.result import Result
 from ..data import InputError, Ratings
 
-__all__ = ["FLOOR", "MAX_ITER", "TOL", "DawidSkeneFit", "dawid_skene"]
+__all__ = ["DawidSkeneFit", "dawid_skene"]
 
 #: probabilities are floored at this value inside logarithms (as crowd-kit does)
 FLOOR = 1e-10
@@ -49,7 +49,7 @@ TOL = 1e-6
 MAX_ITER = 5000
 
 
-def require_raters(ratings: Ratings, what: str) -> pd.Index:
+def _require_raters(ratings: Ratings, what: str) -> pd.Index:
     """The rater ids of named ratings; an :class:`InputError` for anonymous counts (``TypeError`` for
     something that is not a :class:`Ratings`)."""
     if not isinstance(ratings, Ratings):
@@ -63,7 +63,7 @@ def require_raters(ratings: Ratings, what: str) -> pd.Index:
     return ratings.raters
 
 
-def coded_labels(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _coded_labels(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Item, rater and label codes (int64) of every label of named ratings."""
     return (
         ratings.item_codes.astype(np.int64),
@@ -74,21 +74,55 @@ def coded_labels(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DawidSkeneFit(Result):
-    """A Dawid–Skene fit: class prior ``prior`` (π, one per class), per-rater confusion matrices
-    ``confusion`` (raters × true class × given label, rows sum to 1), item posteriors ``posterior``
-    (items × classes; zero rows for items without labels), per-rater ``accuracy`` ``Σ_c π_c θ_r[c, c]``,
-    the observed-data log-likelihood, the number of M steps taken, and whether EM converged within
-    ``max_iter`` of them (the EM map moved no entry of π or θ by more than ``tol``).
+    """A Dawid–Skene fit, its arrays labelled by the classes and raters they are indexed by.
 
+    Parameters
+    ----------
+    classes : tuple
+        The classes, in the ratings' order: the index of ``prior`` and of both class axes of
+        ``confusion``.
+    raters : tuple
+        The rater ids, in the ratings' order: the index of ``accuracy`` and the first axis of
+        ``confusion``.
+    prior : numpy.ndarray
+        The class prior π, one probability per class.
+    confusion : numpy.ndarray
+        Raters × true class × given label: ``confusion[r, c, k]`` = θ_r[c, k], the probability that
+        rater ``r`` gives label ``k`` to an item of class ``c`` (rows sum to 1).
+    accuracy : numpy.ndarray
+        Per rater, Σ_c π_c θ_r[c, c]: the chance their label is right on an item drawn from the prior.
+    log_likelihood : float
+        The observed-data log-likelihood at the fit.
+    iterations : int
+        The M steps taken.
+    converged : bool
+        Whether the EM map moved no entry of π or θ by more than ``tol`` within ``max_iter`` steps.
+    tol : float
+        The convergence tolerance.
+    max_iter : int
+        The limit on M steps.
+    accelerate : bool
+        Whether SQUAREM was used.
+    posterior : numpy.ndarray
+        Items × classes posteriors, in the ratings' item order (zero rows for items without labels).
+        In memory only: not in the JSON, empty after :meth:`from_dict`.
+    items : pandas.Index or None
+        The item ids of the ``posterior`` rows (in memory only).
+
+    Examples
+    --------
     >>> r = Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 1])
     >>> fit = dawid_skene(r)
-    >>> fit.converged, fit.accuracy.round(6).tolist()
-    (True, [1.0, 1.0])
+    >>> fit.converged, fit.raters, fit.accuracy.round(6).tolist()
+    (True, ('u', 'v'), [1.0, 1.0])
+    >>> fit.to_frame().loc["u"].round(6).values.tolist()  # rater u's confusion matrix
+    [[1.0, 0.0], [0.0, 1.0]]
     """
 
+    classes: tuple[Any, ...]
+    raters: tuple[Any, ...]
     prior: np.ndarray
-    confusion: np.ndarray = dataclasses.field(repr=False)
-    posterior: np.ndarray = dataclasses.field(repr=False)
+    confusion: np.ndarray
     accuracy: np.ndarray
     log_likelihood: float
     iterations: int
@@ -96,6 +130,95 @@ class DawidSkeneFit(Result):
     tol: float
     max_iter: int
     accelerate: bool
+    posterior: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
+    )
+    items: pd.Index | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The confusion matrices as one table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per (rater, true class), one column per given label: θ_r[c, k]. One rater's
+            matrix is ``fit.to_frame().loc[rater]``.
+
+        Examples
+        --------
+        >>> r = Ratings.from_long(["a", "a"], ["u", "v"], ["x", "x"], classes=["x", "y"])
+        >>> dawid_skene(r).to_frame().shape
+        (4, 2)
+        """
+        n_r, n_c = len(self.raters), len(self.classes)
+        index = pd.MultiIndex.from_product(
+            [list(self.raters), list(self.classes)], names=["rater", "true_class"]
+        )
+        columns = pd.Index(list(self.classes), name="label")
+        return pd.DataFrame(
+            np.asarray(self.confusion).reshape(n_r * n_c, n_c), index=index, columns=columns
+        )
+
+    def prior_frame(self) -> pd.DataFrame:
+        """The class prior π as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per class (the index), the column ``prior``.
+
+        Examples
+        --------
+        >>> r = Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 1])
+        >>> dawid_skene(r).prior_frame()["prior"].round(3).tolist()
+        [0.5, 0.5]
+        """
+        index = pd.Index(list(self.classes), name="class")
+        return pd.DataFrame({"prior": np.asarray(self.prior, dtype=float)}, index=index)
+
+    def accuracy_frame(self) -> pd.DataFrame:
+        """Each rater's accuracy Σ_c π_c θ_r[c, c] as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per rater (the index), the column ``accuracy``.
+
+        Examples
+        --------
+        >>> r = Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 1])
+        >>> dawid_skene(r).accuracy_frame()["accuracy"].round(3).to_dict()
+        {'u': 1.0, 'v': 1.0}
+        """
+        index = pd.Index(list(self.raters), name="rater")
+        return pd.DataFrame({"accuracy": np.asarray(self.accuracy, dtype=float)}, index=index)
+
+    def posterior_frame(self) -> pd.DataFrame:
+        """The items' posteriors over the classes as a table (in memory only).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per item (the index, in the ratings' order), one column per class.
+
+        Raises
+        ------
+        InputError
+            For a fit read back with :meth:`from_dict` (the posteriors are not in the JSON).
+
+        Examples
+        --------
+        >>> r = Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 1])
+        >>> dawid_skene(r).posterior_frame().round(3).values.tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+        """
+        if self.items is None or len(self.posterior) != len(self.items):
+            raise InputError(
+                "this Dawid–Skene fit holds no posteriors (they are not in its JSON); fit it again "
+                "with humanly.crowd.dawid_skene.dawid_skene"
+            )
+        columns = pd.Index(list(self.classes), name="class")
+        return pd.DataFrame(self.posterior, index=self.items, columns=columns)
 
 
 class _Codes(NamedTuple):
@@ -113,7 +236,7 @@ class _Codes(NamedTuple):
 
 
 def _codes(ratings: Ratings, n_raters: int) -> _Codes:
-    items, raters, labels = coded_labels(ratings)
+    items, raters, labels = _coded_labels(ratings)
     n_c = ratings.n_classes
     return _Codes(
         items=items,
@@ -245,21 +368,55 @@ def _squarem(x: np.ndarray, k: _Codes, tol: float, max_iter: int) -> tuple[np.nd
 def dawid_skene(
     ratings: Ratings, *, tol: float = TOL, max_iter: int = MAX_ITER, accelerate: bool = True
 ) -> DawidSkeneFit:
-    """Dawid–Skene maximum-likelihood fit of named ``ratings`` by EM (the choices are in the module
-    docstring: majority-vote start, floor, tolerance ``tol`` on the EM map, at most ``max_iter`` M
-    steps, SQUAREM unless ``accelerate=False``). Deterministic. Each step costs ``O(labels ×
-    classes)`` time and memory, plus ``raters × classes²``.
+    """The maximum-likelihood Dawid–Skene fit of named ratings, by EM.
 
+    Deterministic (the choices — majority-vote start, floor, tolerance, SQUAREM — are in the module
+    docstring). Each step costs ``O(labels × classes)`` time and memory, plus ``raters × classes²``.
+
+    Parameters
+    ----------
+    ratings : Ratings
+        Named ratings (anonymous counts have no raters to fit).
+    tol : float
+        Converged when an EM step moves no entry of π or θ by more than this.
+    max_iter : int
+        The limit on M steps; a fit that has not converged by then has ``converged=False``.
+    accelerate : bool
+        Find the fixed point of the same EM map with SQUAREM (``False``: the textbook iteration).
+
+    Returns
+    -------
+    DawidSkeneFit
+        π, θ and the raters' accuracies, labelled by classes and raters, with the item posteriors.
+
+    Raises
+    ------
+    InputError
+        For anonymous counts, or ``tol``/``max_iter`` out of range.
+    TypeError
+        For ``ratings`` that is not a :class:`~humanly.data.Ratings`, or ``accelerate`` not a bool.
+
+    Examples
+    --------
     >>> r = Ratings.from_long(list("aaabbbcccddd"), list("uvw") * 4, [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0])
     >>> fit = dawid_skene(r)  # u and v always agree; w agrees with them on two items of four
     >>> fit.converged, fit.prior.round(3).tolist(), fit.accuracy.round(3).tolist()
     (True, [0.5, 0.5], [1.0, 1.0, 0.5])
+
+    References
+    ----------
+    Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates using
+    the EM algorithm. *Applied Statistics* 28(1), 20–28.
+
+    Varadhan, R. & Roland, C. (2008). Simple and globally convergent methods for accelerating the
+    convergence of any EM algorithm. *Scandinavian Journal of Statistics* 35(2), 335–353.
     """
     tol = check_number("tol", tol, minimum=0.0, open_low=True)
     max_iter = check_int("max_iter", max_iter, minimum=1)
     if not isinstance(accelerate, (bool, np.bool_)):
         raise TypeError(f"accelerate={accelerate!r}: give True or False")
-    k = _codes(ratings, len(require_raters(ratings, "Dawid–Skene")))
+    raters = _require_raters(ratings, "Dawid–Skene")
+    k = _codes(ratings, len(raters))
     post = np.ascontiguousarray(plurality_shares(ratings.counts).T, dtype=np.float64)
     prior, theta = _m_step(post, k)
     start = np.concatenate([prior, theta.reshape(-1)])
@@ -269,9 +426,10 @@ def dawid_skene(
     prior, theta = x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c)
     post, loglik = _e_step(prior, theta, k)
     return DawidSkeneFit(
+        classes=tuple(ratings.classes),
+        raters=tuple(raters.tolist()),
         prior=prior,
         confusion=theta,
-        posterior=np.ascontiguousarray(post.T),
         accuracy=np.einsum("c,rcc->r", prior, theta),
         log_likelihood=loglik,
         iterations=steps,
@@ -279,4 +437,6 @@ def dawid_skene(
         tol=float(tol),
         max_iter=max_iter,
         accelerate=bool(accelerate),
+        posterior=np.ascontiguousarray(post.T),
+        items=ratings.items,
     )

@@ -1,9 +1,11 @@
-"""A ten-second summary of ratings (what ``humanly inspect`` prints), with gold and predictions if given.
+"""The ratings at a glance (what ``humanly inspect`` prints and the report's ``inspect`` section
+shows): sizes, labels per item and per rater, class balance, agreement with bootstrap intervals, the
+raters table, and — with predictions and gold — how the models and the crowd match them.
 
 >>> import humanly, pandas as pd
 >>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3]], items=["a", "b", "c"],
 ...                                 classes=["no", "yes"])
->>> s = summarize(r, gold=pd.Series(["no", "yes"], index=["a", "c"]))
+>>> s = inspect(r, gold=pd.Series(["no", "yes"], index=["a", "c"]))
 >>> s.labels_per_item.median, s.gold.plurality_accuracy
 (3.0, 1.0)
 """
@@ -15,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .._core.checks import check_int, check_probability, check_seed
+from .._core.checks import check_choice, check_int, check_probability, check_seed
 from .._core.counts import plurality_credit
 from .._core.result import Result
-from ..data import Predictions, join
+from ..data import Predictions, Study, join
 from .agreement import (
     AgreementIntervals,
     agreement_intervals,
@@ -29,52 +31,37 @@ from .agreement import (
 from .raters import RaterSummary, rater_summary
 
 __all__ = [
-    "AgreementIntervals",
     "AgreementSummary",
     "CountSummary",
     "GoldSummary",
+    "InspectResult",
     "ModelSummary",
-    "RaterSummary",
-    "RatingsSummary",
-    "summarize",
+    "inspect",
 ]
 
 
-class _Keyed(Result):
-    """Read-only ``summary.agreement["pairwise"]`` access, for code written when these were dicts
-    (prefer attributes: ``summary.agreement.pairwise``). Keys that do not apply are absent, as in JSON.
-    """
-
-    def _absent(self) -> tuple[str, ...]:
-        """Fields left out of the JSON because they do not apply."""
-        return ()
-
-    def _keys(self) -> list[str]:
-        assert dataclasses.is_dataclass(self)
-        absent = self._absent()
-        return [f.name for f in dataclasses.fields(self) if f.name not in absent]
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._keys():
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """``self[key]``, or ``default`` when there is no such key."""
-        return getattr(self, key) if key in self._keys() else default
-
-    def to_dict(self) -> dict[str, Any]:
-        """Fields as JSON-ready Python; keys that do not apply are left out."""
-        out = super().to_dict()
-        for key in self._absent():
-            out.pop(key, None)
-        return out
-
-
 @dataclasses.dataclass(frozen=True, repr=False)
-class CountSummary(_Keyed):
-    """How many labels per item (or per rater): min, median, max, mean; per item also a histogram
-    ``{"number of labels": number of items}``."""
+class CountSummary(Result):
+    """How many labels per item (or per rater): smallest, median, largest, mean.
+
+    Parameters
+    ----------
+    min : int
+        The smallest number.
+    median : float
+        The median.
+    max : int
+        The largest number.
+    mean : float
+        The mean.
+    histogram : dict or None
+        Per item only: number of labels (as text) → number of items with that many.
+
+    Examples
+    --------
+    >>> CountSummary(min=2, median=3.0, max=5, mean=3.2).max
+    5
+    """
 
     min: int
     median: float
@@ -82,14 +69,31 @@ class CountSummary(_Keyed):
     mean: float
     histogram: dict[str, int] | None = None
 
-    def _absent(self) -> tuple[str, ...]:
-        return ("histogram",) if self.histogram is None else ()
-
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class AgreementSummary(_Keyed):
-    """Agreement among raters: mean pairwise agreement, Fleiss' kappa, nominal Krippendorff's alpha
-    (NaN when undefined), over ``n_items`` items with at least two labels."""
+class AgreementSummary(Result):
+    """Agreement among raters, over the items with at least two labels (NaN when undefined).
+
+    Parameters
+    ----------
+    pairwise : float
+        The mean over items of the share of agreeing pairs of distinct raters
+        (:func:`~humanly.crowd.agreement.mean_pairwise_agreement`).
+    fleiss_kappa : float
+        Fleiss' κ, generalised to unequal numbers of raters
+        (:func:`~humanly.crowd.agreement.fleiss_kappa`).
+    krippendorff_alpha : float
+        Nominal Krippendorff's α (:func:`~humanly.crowd.agreement.krippendorff_alpha_nominal`).
+    n_items : int
+        The items with at least two labels.
+
+    Examples
+    --------
+    >>> import humanly
+    >>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]])
+    >>> round(inspect(r, bootstrap=0).agreement.pairwise, 4)
+    0.6667
+    """
 
     pairwise: float
     fleiss_kappa: float
@@ -98,9 +102,25 @@ class AgreementSummary(_Keyed):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class GoldSummary(_Keyed):
-    """How often the plurality label (ties: fractional credit) and a single label match gold, over the
-    ``n_items`` items with a gold label (``None`` when there are none)."""
+class GoldSummary(Result):
+    """How often the crowd matches gold, over the items with a gold label.
+
+    Parameters
+    ----------
+    n_items : int
+        The rated items with a gold label.
+    plurality_accuracy : float or None
+        How often the plurality label equals gold (a tie among t classes earns 1/t).
+    label_accuracy : float or None
+        How often a single label equals gold (every label on a gold item counts once).
+
+    Examples
+    --------
+    >>> import humanly, pandas as pd
+    >>> r = humanly.Ratings.from_counts([[2, 1], [1, 1]], items=["a", "b"])
+    >>> inspect(r, gold=pd.Series([0, 1], index=["a", "b"]), bootstrap=0).gold.plurality_accuracy
+    0.75
+    """
 
     n_items: int
     plurality_accuracy: float | None
@@ -108,9 +128,30 @@ class GoldSummary(_Keyed):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ModelSummary(_Keyed):
-    """One model: its output kind, its agreement with the plurality label (fractional credit on ties;
-    not for scores) and, with gold, its accuracy on the gold items."""
+class ModelSummary(Result):
+    """One model at a glance: its kind, its agreement with the crowd and its accuracy on gold.
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    kind : {"label", "proba", "score"}
+        Its output kind.
+    n_items : int
+        The items it predicts.
+    plurality_agreement : float or None
+        How often its label equals the plurality label (ties: fractional credit); ``None`` for
+        scores, which have no label.
+    gold_accuracy : float or None
+        How often its label equals gold, over the gold items (``None`` without gold).
+
+    Examples
+    --------
+    >>> import humanly, pandas as pd
+    >>> r = humanly.Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"])
+    >>> inspect(r, {"m": pd.Series([0, 1], index=["a", "b"])}, bootstrap=0).models[0].kind
+    'label'
+    """
 
     model: str
     kind: str
@@ -118,21 +159,50 @@ class ModelSummary(_Keyed):
     plurality_agreement: float | None = None
     gold_accuracy: float | None = None
 
-    def _absent(self) -> tuple[str, ...]:
-        """Scores have no plurality agreement; without gold there is no gold accuracy."""
-        out = ("plurality_agreement",) if self.kind == "score" else ()
-        return out + (("gold_accuracy",) if self.gold_accuracy is None else ())
-
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class RatingsSummary(Result):
-    """Summary statistics of a ratings table.
+class InspectResult(Result):
+    """The ratings at a glance: what :func:`inspect` returns and ``humanly inspect --json`` prints.
 
-    ``agreement.pairwise`` is the mean over items (with ≥ 2 labels) of the fraction of agreeing pairs
-    of distinct raters; ``fleiss_kappa`` uses the unequal-raters generalisation documented in
-    :func:`humanly.crowd.agreement.fleiss_kappa`; ``krippendorff_alpha`` is nominal alpha.
-    ``agreement_ci`` holds their percentile bootstrap intervals over items (``None`` with
-    ``bootstrap=0``); ``raters`` the per-rater table (``None`` for anonymous counts).
+    Parameters
+    ----------
+    source : str or None
+        Where the ratings were read from.
+    kind : {"named", "counts"}
+        Named raters, or anonymous counts.
+    n_items, n_labels : int
+        The rated items and their labels.
+    n_raters : int or None
+        The named raters (``None`` for anonymous counts).
+    classes : tuple
+        The classes, in order.
+    labels_per_item : CountSummary
+        Labels per item, with their histogram.
+    labels_per_rater : CountSummary or None
+        Labels per named rater.
+    class_frequencies : dict
+        Class (as text) → its share of all labels.
+    agreement : AgreementSummary
+        Pairwise agreement, Fleiss' κ and Krippendorff's α.
+    gold : GoldSummary or None
+        How often the plurality label and a single label equal gold (with gold).
+    models : tuple of ModelSummary
+        One entry per model (with predictions).
+    agreement_ci : AgreementIntervals or None
+        The percentile bootstrap intervals over items of the three agreement statistics (``None``
+        with ``bootstrap=0``).
+    raters : RaterSummary or None
+        The raters table (named raters only).
+
+    Examples
+    --------
+    >>> import json, humanly
+    >>> r = humanly.Ratings.from_long(list("aabb"), list("uvuv"), [0, 0, 1, 0])
+    >>> res = inspect(r, bootstrap=20)
+    >>> res.n_raters, res.agreement.pairwise, res.raters.crowd_agreement
+    (2, 0.5, 0.5)
+    >>> InspectResult.from_dict(json.loads(res.to_json())).to_dict() == res.to_dict()
+    True
     """
 
     source: str | None
@@ -200,41 +270,83 @@ def _model_summaries(
     return tuple(models)
 
 
-def summarize(
+def inspect(
     ratings: Any,
-    gold: Any = None,
     predictions: Any = None,
+    gold: Any = None,
     *,
-    missing: str = "error",
     bootstrap: int = 1000,
-    seed: Any = 0,
     level: float = 0.95,
+    seed: Any = 0,
     dawid_skene: bool = True,
-) -> RatingsSummary:
-    """Summarise ``ratings``: sizes, labels per item (and rater), class balance, agreement with
-    bootstrap intervals, and — with ``gold`` — how often the plurality label and a single label match it.
+    missing: str = "error",
+) -> InspectResult:
+    """The ratings at a glance: sizes, class balance, agreement with its intervals, the raters.
 
-    ``agreement_ci``: central ``level`` percentile intervals from ``bootstrap`` resamples of the items
-    drawn under ``seed`` (:func:`humanly.crowd.agreement.agreement_intervals`; ``bootstrap=0`` leaves them
-    out). With named raters, ``raters`` is the per-rater table (:func:`humanly.crowd.raters.rater_summary`:
-    agreement with the other labels of the same items, accuracy on gold items, and the Dawid–Skene
-    accuracy unless ``dawid_skene=False`` — the one part whose cost can reach seconds on millions of
-    labels).
+    Agreement is pairwise agreement, Fleiss' κ and nominal Krippendorff's α over the items with at
+    least two labels, with percentile bootstrap intervals over items (raters are not resampled). With
+    named raters, the raters table: each rater's agreement with the plurality of the other labels of
+    the same items, the Dawid–Skene accuracy (the one part whose cost can reach seconds on millions of
+    labels) and, with gold, their accuracy on the gold items. With predictions, each model's agreement
+    with the plurality label; with gold, how often the plurality label, a single label and each model
+    match it.
 
-    With ``predictions``, each model's kind and its agreement with the plurality label (fractional
-    credit on ties; also with gold, its accuracy). Every argument takes the forms :func:`humanly.join`
-    accepts and is joined by item id (``missing="drop"`` keeps the items that have both ratings and
-    predictions).
+    Parameters
+    ----------
+    ratings : Ratings, Study or any form :func:`humanly.join` accepts
+        The crowd's labels (a :class:`~humanly.data.Study` carries its predictions and gold).
+    predictions : Predictions, dict, Series, numpy.ndarray, str, path or None
+        The models' outputs, joined by item id.
+    gold : Gold, Series, numpy.ndarray, str, path or None
+        Gold labels for any subset of the rated items, joined by item id.
+    bootstrap : int
+        Bootstrap replicates over items behind the agreement intervals (0: no intervals).
+    level : float
+        The intervals' confidence level, strictly between 0 and 1.
+    seed : int, numpy.random.Generator or None
+        The seed of the replicates (replicate ``i`` draws from its own stream).
+    dawid_skene : bool
+        Fit Dawid–Skene for the raters' accuracies (named raters).
+    missing : {"error", "drop"}
+        Ids that do not match: an error naming the counts and the first id, or dropped (the items
+        both have are kept).
 
+    Returns
+    -------
+    InspectResult
+        Every number ``humanly inspect`` prints.
+
+    Raises
+    ------
+    InputError
+        For ids that do not match (``missing="error"``), settings out of range, or a Study given
+        with ``predictions=`` or ``gold=``.
+    TypeError
+        For a setting of the wrong type.
+
+    Examples
+    --------
     >>> import humanly, pandas as pd
     >>> r = humanly.Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"], classes=[0, 1])
-    >>> s = summarize(r, predictions={"m": pd.Series([1, 0], index=["b", "a"])})
+    >>> s = inspect(r, {"m": pd.Series([1, 0], index=["b", "a"])})
     >>> s.n_labels, s.agreement.n_items, s.models[0].plurality_agreement
     (6, 2, 1.0)
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
+    Bulletin* 76(5), 378–382.
+
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication, University of Pennsylvania.
+
+    Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates using
+    the EM algorithm. *Applied Statistics* 28(1), 20–28.
     """
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     level = check_probability("level", level, open_low=True, open_high=True)
     check_seed("seed", seed)
+    check_choice("missing", missing, ("error", "drop"))
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
     study = join(ratings, predictions, gold, missing=missing)  # type: ignore[arg-type]
@@ -254,7 +366,7 @@ def summarize(
         n_items=int((per_item >= 2).sum()),
     )
     codes = study.gold.codes if study.gold is not None else None
-    return RatingsSummary(
+    return InspectResult(
         source=r.source,
         kind="named" if r.has_raters else "counts",
         n_items=r.n_items,
@@ -272,5 +384,9 @@ def summarize(
             if bootstrap
             else None
         ),
-        raters=rater_summary(r, study.gold, dawid_skene=dawid_skene) if r.has_raters else None,
+        raters=(
+            rater_summary(Study(r, None, study.gold), dawid_skene=dawid_skene)
+            if r.has_raters
+            else None
+        ),
     )

@@ -10,12 +10,15 @@ every label), so memory grows with the number of labels — never an items × ra
 * :func:`humanly.crowd.dawid_skene.dawid_skene` — Dawid & Skene (1979) EM for per-rater confusion matrices
   and a class prior; a rater's accuracy is ``Σ_c π_c θ_r[c, c]``.
 * :func:`rater_summary` — both, plus accuracy against gold where it exists, as one table
-  (:class:`RaterSummary`, what :func:`humanly.summarize` reports under ``raters``).
+  (:class:`RaterSummary`, what :func:`humanly.inspect` reports under ``raters``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import statistics
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -23,7 +26,7 @@ import pandas as pd
 
 from .._core.result import Result
 from ..data import Ratings, join
-from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, coded_labels, require_raters
+from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, _coded_labels, _require_raters
 from .dawid_skene import dawid_skene as fit_dawid_skene
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "RaterAgreement",
     "RaterRow",
     "RaterSummary",
+    "Spread",
     "label_credit",
     "rater_agreement",
     "rater_summary",
@@ -41,23 +45,49 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class RaterAgreement(Result):
-    """Per rater (in :attr:`Ratings.raters` order): labels compared (on an item with another label)
-    and their mean credit against the plurality of the other labels (NaN when none was compared);
-    ``crowd`` is the mean credit over every compared label of the crowd.
+    """Each rater's agreement with the plurality of the other labels of the same items.
 
+    Parameters
+    ----------
+    raters : tuple
+        The rater ids, in the ratings' order: the index of the two arrays.
+    n_compared : numpy.ndarray
+        Per rater, the labels compared (those on an item with another label).
+    agreement : numpy.ndarray
+        Per rater, the mean credit of those labels against the others' plurality (NaN: none).
+    crowd : float
+        The mean credit over every compared label of the crowd.
+
+    Examples
+    --------
     >>> r = Ratings.from_long(["a", "a", "a", "b", "b"], ["u", "v", "w", "u", "v"], [0, 0, 1, 1, 1])
-    >>> rater_agreement(r).agreement.tolist(), rater_agreement(r).crowd
-    ([0.75, 0.75, 0.0], 0.6)
+    >>> res = rater_agreement(r)
+    >>> res.to_frame()["agreement"].to_dict(), res.crowd
+    ({'u': 0.75, 'v': 0.75, 'w': 0.0}, 0.6)
     """
 
+    raters: tuple[Any, ...]
     n_compared: np.ndarray
     agreement: np.ndarray
     crowd: float
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per rater (the index): ``n_compared`` and ``agreement``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The per-rater arrays, labelled by rater.
+        """
+        index = pd.Index(list(self.raters), name="rater")
+        return pd.DataFrame(
+            {"n_compared": np.asarray(self.n_compared), "agreement": np.asarray(self.agreement)},
+            index=index,
+        )
+
 
 def label_credit(counts: np.ndarray, item_codes: np.ndarray, label_codes: np.ndarray) -> np.ndarray:
-    """Per label, the credit it earns against the plurality of the other labels of its item (NaN when
-    the item has no other label).
+    """Per label, the credit it earns against the plurality of the other labels of its item.
 
     Only an item's strict plurality class can earn credit once one of its labels is set aside: if the
     item's largest count ``m1`` belongs to one class ``k`` and the next largest is ``m2`` (held by ``t2``
@@ -65,6 +95,20 @@ def label_credit(counts: np.ndarray, item_codes: np.ndarray, label_codes: np.nda
     other label is below the others' plurality (it earns 0). Vectorised over items (``O(items ×
     classes)``) and then gathered per label.
 
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Items × classes label counts.
+    item_codes, label_codes : numpy.ndarray
+        Each label's item (row of ``counts``) and class code.
+
+    Returns
+    -------
+    numpy.ndarray
+        One credit per label, NaN when its item has no other label.
+
+    Examples
+    --------
     >>> label_credit(np.array([[2, 1], [1, 1]]), np.array([0, 0, 0, 1, 1]), np.array([0, 0, 1, 0, 1]))
     array([0.5, 0.5, 0. , 0. , 0. ])
     """
@@ -87,11 +131,28 @@ def label_credit(counts: np.ndarray, item_codes: np.ndarray, label_codes: np.nda
 
 
 def rater_agreement(ratings: Ratings) -> RaterAgreement:
-    """Each named rater's mean credit against the plurality of the other labels of the same items
-    (:func:`label_credit`), and the crowd's (every compared label counts once).
+    """Each named rater's mean credit against the plurality of the other labels of the same items.
 
-    With ``duplicates="keep"`` a rater's second label of an item is one of the "other labels".
+    The credit is :func:`label_credit`'s; the crowd's mean counts every compared label once. With
+    ``ReadOptions(duplicates="keep")`` a rater's second label of an item is one of the "other labels".
 
+    Parameters
+    ----------
+    ratings : Ratings
+        Named ratings.
+
+    Returns
+    -------
+    RaterAgreement
+        Labels compared and mean credit per rater, and the crowd's mean.
+
+    Raises
+    ------
+    InputError
+        For anonymous counts.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> from humanly import read_ratings
     >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
@@ -101,8 +162,9 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
     >>> res.agreement.round(4).tolist(), round(res.crowd, 4)
     ([0.6667, 0.5, 0.5], 0.5556)
     """
-    n_r = len(require_raters(ratings, "per-rater agreement"))
-    items, raters, labels = coded_labels(ratings)
+    rater_ids = _require_raters(ratings, "per-rater agreement")
+    n_r = len(rater_ids)
+    items, raters, labels = _coded_labels(ratings)
     credit = label_credit(ratings.counts, items, labels)
     ok = ~np.isnan(credit)
     n_cmp = np.bincount(raters[ok], minlength=n_r)
@@ -110,7 +172,9 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(n_cmp > 0, total / np.maximum(n_cmp, 1), np.nan)
     crowd = float(credit[ok].mean()) if ok.any() else float("nan")
-    return RaterAgreement(n_compared=n_cmp, agreement=mean, crowd=crowd)
+    return RaterAgreement(
+        raters=tuple(rater_ids.tolist()), n_compared=n_cmp, agreement=mean, crowd=crowd
+    )
 
 
 # ---------------------------------------------------------------------------- the table
@@ -118,9 +182,28 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class RaterRow(Result):
-    """One rater: labels given, labels compared with another label of the same item, their mean
-    credit against the others' plurality (``agreement``), the Dawid–Skene accuracy, and the share of
-    the rater's labels on gold items that equal gold (``None`` where undefined)."""
+    """One rater's row of the raters table (``None`` where a number is undefined).
+
+    Parameters
+    ----------
+    rater : object
+        The rater's id.
+    n_labels : int
+        Labels the rater gave.
+    n_compared : int
+        Of those, the labels on an item with another label.
+    agreement : float or None
+        Their mean credit against the plurality of the other labels of the same item.
+    dawid_skene_accuracy : float or None
+        Σ_c π_c θ_r[c, c] under the Dawid–Skene fit (``None``: not fitted, or not converged).
+    gold_accuracy : float or None
+        The share of the rater's labels on gold items that equal gold.
+
+    Examples
+    --------
+    >>> RaterRow("u", 10, 9, 0.8, None, None).n_compared
+    9
+    """
 
     rater: Any
     n_labels: int
@@ -132,9 +215,31 @@ class RaterRow(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DawidSkeneSummary(Result):
-    """What the rater table says about its Dawid–Skene fit (:func:`humanly.crowd.dawid_skene.dawid_skene`):
-    converged or not, M steps taken, tolerance, limit, whether SQUAREM was used, the estimated class
-    prior (class → π_c) and the log-likelihood."""
+    """What the raters table says about its Dawid–Skene fit (:func:`~humanly.crowd.dawid_skene.dawid_skene`).
+
+    Parameters
+    ----------
+    converged : bool
+        Whether EM converged within ``max_iter`` M steps.
+    iterations : int
+        The M steps taken.
+    tol : float
+        The convergence tolerance.
+    max_iter : int
+        The limit on M steps.
+    accelerate : bool
+        Whether SQUAREM was used.
+    prior : dict
+        The estimated class prior, class (as text) → π_c.
+    log_likelihood : float
+        The observed-data log-likelihood at the fit.
+
+    Examples
+    --------
+    >>> r = Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 1])
+    >>> rater_summary(r).dawid_skene.prior
+    {'0': 0.5, '1': 0.5}
+    """
 
     converged: bool
     iterations: int
@@ -146,10 +251,62 @@ class DawidSkeneSummary(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class RaterSummary(Result):
-    """Per-rater quality, one row per named rater (in the ratings' rater order), with the crowd's mean
-    agreement (every compared label counts once) for reference.
+class Spread(Result):
+    """How a per-rater column spreads over the raters where it is defined.
 
+    Quartiles interpolate linearly between order statistics (``numpy.quantile``'s default, Python's
+    ``statistics.quantiles(method="inclusive")``).
+
+    Parameters
+    ----------
+    n : int
+        The raters where the column is defined.
+    min, q1, median, q3, max : float
+        The smallest value, lower quartile, median, upper quartile and largest value.
+
+    Examples
+    --------
+    >>> r = Ratings.from_long(["a", "a", "a", "b", "b"], ["u", "v", "w", "u", "v"], [0, 0, 1, 1, 1])
+    >>> sp = rater_summary(r, dawid_skene=False).agreement_spread
+    >>> sp.n, sp.median, (sp.min, sp.max)
+    (3, 0.75, (0.0, 0.75))
+    """
+
+    n: int
+    min: float
+    q1: float
+    median: float
+    q3: float
+    max: float
+
+
+def _spread(values: Iterable[float | None]) -> Spread | None:
+    """The :class:`Spread` of the defined values (``None`` when there are none)."""
+    xs = sorted(float(v) for v in values if v is not None and math.isfinite(v))
+    if not xs:
+        return None
+    q1, med, q3 = statistics.quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else xs * 3
+    return Spread(len(xs), xs[0], q1, med, q3, xs[-1])
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RaterSummary(Result):
+    """Per-rater quality: one row per named rater, in the ratings' rater order.
+
+    Parameters
+    ----------
+    rows : tuple of RaterRow
+        One row per rater.
+    crowd_agreement : float or None
+        The crowd's mean credit over every compared label, the reference a rater is read against.
+    dawid_skene : DawidSkeneSummary or None
+        The Dawid–Skene fit (``None`` when it was left out).
+    agreement_spread, dawid_skene_spread, gold_spread : Spread or None
+        How the rows' ``agreement``, ``dawid_skene_accuracy`` and ``gold_accuracy`` spread over the
+        raters where they are defined (``None`` where no rater has one).
+
+    Examples
+    --------
     >>> r = Ratings.from_long(["a", "a", "a", "b", "b"], ["u", "v", "w", "u", "v"], [0, 0, 1, 1, 1])
     >>> s = rater_summary(r)
     >>> s.to_frame()[["rater", "n_labels", "agreement"]].values.tolist()
@@ -159,6 +316,9 @@ class RaterSummary(Result):
     rows: tuple[RaterRow, ...]
     crowd_agreement: float | None
     dawid_skene: DawidSkeneSummary | None
+    agreement_spread: Spread | None = None
+    dawid_skene_spread: Spread | None = None
+    gold_spread: Spread | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per rater: the :class:`RaterRow` fields as columns."""
@@ -203,23 +363,46 @@ def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSumm
 
 def rater_summary(
     ratings: Any,
-    gold: Any = None,
     *,
+    gold: Any = None,
     missing: str = "error",
     dawid_skene: bool = True,
     tol: float = TOL,
     max_iter: int = MAX_ITER,
     accelerate: bool = True,
 ) -> RaterSummary:
-    """The per-rater table of named ``ratings``: :func:`rater_agreement`, Dawid–Skene accuracies
-    (:func:`humanly.crowd.dawid_skene.dawid_skene` with ``tol``, ``max_iter``, ``accelerate``; skipped with
-    ``dawid_skene=False``), and with ``gold`` each rater's accuracy on the gold items. ``ratings`` and
-    ``gold`` take the forms :func:`humanly.join` accepts, joined by item id (``missing="drop"``: gold
-    for items nobody rated is left out).
+    """The raters table of named ratings: agreement with the others, Dawid–Skene and gold accuracy.
 
     A Dawid–Skene accuracy is given when EM converged and the rater gave at least one label;
     otherwise it is ``None`` (the fit's ``converged`` says which).
 
+    Parameters
+    ----------
+    ratings : Ratings, Study or any form :func:`humanly.join` accepts
+        Named ratings (a :class:`~humanly.data.Study` carries its gold).
+    gold : Gold, Series, numpy.ndarray, str, path or None
+        Gold labels, joined by item id: adds each rater's accuracy on the gold items.
+    missing : {"error", "drop"}
+        Gold for items nobody rated: an error, or left out.
+    dawid_skene : bool
+        Fit Dawid–Skene (:func:`~humanly.crowd.dawid_skene.dawid_skene`, with ``tol``, ``max_iter``
+        and ``accelerate``) for the raters' accuracies.
+    tol, max_iter, accelerate
+        The fit's tolerance, limit on M steps and acceleration.
+
+    Returns
+    -------
+    RaterSummary
+        One row per rater, the crowd's agreement and the fit's summary.
+
+    Raises
+    ------
+    InputError
+        For anonymous counts, gold that does not match (``missing="error"``), or a Study given with
+        ``gold=``.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> from humanly import read_ratings
     >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
@@ -227,14 +410,19 @@ def rater_summary(
     ...                                      "label": list("xxyyyyxyx")}))
     >>> rater_summary(ratings).to_frame()[["rater", "n_labels", "agreement"]].round(4).values.tolist()
     [['a', 3, 0.6667], ['b', 3, 0.5], ['c', 3, 0.5]]
+
+    References
+    ----------
+    Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates using
+    the EM algorithm. *Applied Statistics* 28(1), 20–28.
     """
     if not isinstance(dawid_skene, (bool, np.bool_)):
         raise TypeError(f"dawid_skene={dawid_skene!r}: give True or False")
     study = join(ratings, None, gold, missing=missing)  # type: ignore[arg-type]
     ratings = study.ratings
     codes = None if study.gold is None else study.gold.codes
-    raters = require_raters(ratings, "the per-rater table")
-    items, who, labels = coded_labels(ratings)
+    raters = _require_raters(ratings, "the per-rater table")
+    items, who, labels = _coded_labels(ratings)
     n_r = len(raters)
     n_labels = np.bincount(who, minlength=n_r)
     agree = rater_agreement(ratings)
@@ -253,8 +441,12 @@ def rater_summary(
         _floats(_gold_accuracy(who, items, labels, codes, n_r)),
         strict=True,
     )
+    rows = tuple(RaterRow(*values) for values in columns)
     return RaterSummary(
-        rows=tuple(RaterRow(*values) for values in columns),
+        rows=rows,
         crowd_agreement=_float_or_none(agree.crowd),
         dawid_skene=None if fit is None else _fit_summary(fit, ratings.classes),
+        agreement_spread=_spread(r.agreement for r in rows),
+        dawid_skene_spread=_spread(r.dawid_skene_accuracy for r in rows),
+        gold_spread=_spread(r.gold_accuracy for r in rows),
     )

@@ -3,11 +3,13 @@ join by item id (:func:`join`, :func:`read_study` → :class:`Study`) and the on
 
 Modules, bottom up (each imports only those above it in this list):
 
-* ``errors`` — :class:`InputError`; ``_coding`` — labels and ids to integer codes;
+* ``_coding`` — labels and ids to integer codes; ``options`` — :class:`Counts`, :class:`ReadOptions`;
 * ``tables`` — csv/tsv/parquet/jsonl/json tables; ``columns`` — column-name conventions;
-* ``layouts`` — long / wide / counts tables and arrays → coded arrays; ``ratings`` — :class:`Ratings`;
+* ``layouts`` — long / wide / counts tables and arrays → coded arrays; ``_build`` — the ``from_*``
+  constructors of :class:`Ratings`; ``ratings`` — :class:`Ratings`;
 * ``matching`` — matching item ids and the wording for ids that do not match;
-* ``predictions`` — :class:`Predictions`, :class:`ModelOutput`, :class:`Gold`, :func:`align`;
+* ``outputs`` — :class:`ModelOutput`; ``predictions`` — :class:`Predictions`, :class:`Gold`,
+  :func:`align`;
 * ``stream`` — Parquet datasets streamed to counts;
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
 * ``inputs`` — :func:`join`, :class:`Study`, ``as_ratings``, ``as_gold``;
@@ -26,20 +28,27 @@ from .._core.lazy import attach
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    from .inputs import Study, as_gold, as_ratings, join
-    from .predictions import Gold, ModelOutput, Predictions, align
+    from .inputs import Study, join
+    from .inputs import as_gold as as_gold  # for the analyses; not in __all__
+    from .inputs import as_ratings as as_ratings
+    from .options import Counts, ReadOptions
+    from .outputs import ModelOutput
+    from .predictions import Gold, Predictions, align
     from .ratings import MISSING, Ratings
     from .readers import read_gold, read_predictions, read_ratings
     from .study import read_study
-    from .tables import read_table, write_table
+    from .tables import read_table as read_table
+    from .tables import write_table as write_table
 
 #: public name → the module of this package that defines it
 _LAZY: dict[str, str] = {
+    "Counts": "options",
     "MISSING": "ratings",
     "Gold": "predictions",
-    "ModelOutput": "predictions",
+    "ModelOutput": "outputs",
     "Predictions": "predictions",
     "Ratings": "ratings",
+    "ReadOptions": "options",
     "Study": "inputs",
     "align": "predictions",
     "as_gold": "inputs",
@@ -53,24 +62,24 @@ _LAZY: dict[str, str] = {
     "write_table": "tables",
 }
 
+#: what a user needs; ``as_gold``, ``as_ratings``, ``read_table`` and ``write_table`` stay importable
+#: from here for the analyses, but are not part of the documented API
 __all__ = [
     "MISSING",
+    "Counts",
     "Gold",
     "InputError",
     "ModelOutput",
     "Predictions",
     "Ratings",
+    "ReadOptions",
     "Study",
     "align",
-    "as_gold",
-    "as_ratings",
     "join",
     "read_gold",
     "read_predictions",
     "read_ratings",
     "read_study",
-    "read_table",
-    "write_table",
 ]
 
 

@@ -42,11 +42,27 @@ _PATH = (str, os.PathLike)
 
 @dataclasses.dataclass(frozen=True)
 class Study:
-    """Ratings with the predictions and gold labels that go with them, aligned to the same items in the
-    ratings' order (``predictions.items`` equals ``ratings.items``; ``gold`` holds one code per rated
-    item, -1 where an item has no gold label).
+    """Ratings with the predictions and gold labels that go with them, aligned to the rated items.
 
-    Unpacks as ``ratings, predictions, gold = study``.
+    What :func:`humanly.read_study` and :func:`humanly.join` return, and what every analysis accepts
+    as ``ratings`` (it carries the other two). Unpacks as ``ratings, predictions, gold = study``.
+
+    Parameters
+    ----------
+    ratings : Ratings
+        The crowd's labels.
+    predictions : Predictions or None
+        The models' outputs for exactly the rated items, in the ratings' order.
+    gold : Gold or None
+        One gold code per rated item, -1 where an item has no gold label.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"], classes=[0, 1])
+    >>> ratings, predictions, gold = join(r, gold=pd.Series([1], index=["b"]))
+    >>> predictions is None, gold.codes.tolist()
+    (True, [-1, 1])
     """
 
     ratings: Ratings
@@ -290,12 +306,45 @@ def join(
     *,
     missing: MissingPolicy = "error",
 ) -> Study:
-    """Ratings, predictions and gold in any accepted form (see the module docstring), joined by item id.
+    """Join ratings, predictions and gold held in memory by item id.
 
-    Returns a :class:`Study` whose predictions cover exactly its ratings' items, in the ratings' order,
-    and whose gold holds one code per rated item (-1: no gold label). With ``missing="drop"`` the items
-    that have both ratings and predictions are kept, and gold for other items is left out.
+    Series and frames are matched by item id, never by position; arrays must have one entry per rated
+    item, in the ratings' order.
 
+    Parameters
+    ----------
+    ratings : Ratings, Study, DataFrame, str or path
+        The crowd's labels: a :class:`Ratings`, a long DataFrame (crowd-kit's ``task, worker,
+        label``) or a file (other layouts: :func:`humanly.read_study`); a :class:`Study` is
+        returned as it is (it carries its predictions and gold).
+    predictions : Predictions, dict, Series, DataFrame, numpy.ndarray, str, path or None
+        A :class:`Predictions`; a file; a dict model name → a Series indexed by item id (labels, or the
+        positive-class probability with two classes), a DataFrame indexed by item id with one
+        probability column per class, or an array in the ratings' item order; or one such value
+        alone (a model named ``"model"``, or the Series' name).
+    gold : Gold, Series, numpy.ndarray, str, path or None
+        A :class:`Gold`, a file, a Series indexed by item id (any subset of the rated items), or an
+        array in the ratings' item order.
+    missing : {"error", "drop"}
+        Rated items without a prediction, and predictions or gold for items with no ratings: an error
+        naming the counts and the first id, or dropped (the items both have are kept).
+
+    Returns
+    -------
+    Study
+        Predictions covering exactly the rated items in the ratings' order, and gold holding one code
+        per rated item (-1: no gold label).
+
+    Raises
+    ------
+    InputError
+        For ids that do not match (``missing="error"``), values that are not classes or
+        probabilities, or an array of the wrong length.
+    TypeError
+        For a value of a form none of the above.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> r = Ratings.from_counts([[2, 1], [0, 3], [1, 2]], items=["a", "b", "c"], classes=[0, 1])
     >>> s = join(r, {"m": pd.Series([1, 0, 1], index=["c", "a", "b"])})
@@ -307,6 +356,13 @@ def join(
     (['a', 'c'], [-1, 1])
     """
     missing = check_missing(missing)
+    if isinstance(ratings, Study):
+        if predictions is not None or gold is not None:
+            raise InputError(
+                "ratings= is a Study, which carries its predictions and gold; drop predictions= "
+                "and gold="
+            )
+        return ratings
     r = as_ratings(ratings)
     keep, preds = _predictions(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not

@@ -32,6 +32,7 @@ import pandas as pd
 from ..errors import InputError
 from ._coding import Locator, code_labels, coerce_classes, ids_to_index, python_scalar, show
 from .columns import ITEM_NAMES, LABEL_NAMES, RATER_NAMES, normalise_name, pick_column
+from .options import Counts, CountsSpec, DuplicatePolicy
 from .tables import Table
 
 __all__ = [
@@ -47,12 +48,6 @@ __all__ = [
     "wide_array",
     "wide_layout",
 ]
-
-DuplicatePolicy = Literal["error", "keep", "first", "last"]
-
-#: Which columns hold the class counts: ``"e,n,c"``, ``"CLASS=COL,..."``, a glob ``"credCount*_ret"``,
-#: a prefix ``"n_"``, a list of columns, or a mapping class → column.
-CountsSpec = str | Sequence[str] | Mapping[Any, str]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -337,21 +332,20 @@ def parse_counts_spec(
 def counts_layout(
     table: Table,
     *,
-    counts: CountsSpec,
+    counts: Counts,
     item_col: str | None = None,
-    total_col: str | None = None,
-    rest_class: str = "other",
     classes: Sequence[Any] | None = None,
 ) -> Coded:
-    """A counts table: one row per item, one count column per class (see :func:`parse_counts_spec`).
-    With ``total_col`` the count columns may omit one class, counted as the total minus the others and
-    named ``rest_class`` (placed first)."""
+    """A counts table: one row per item, one count column per class (``counts.columns``, see
+    :func:`parse_counts_spec`). With ``counts.total`` the count columns may omit one class, counted as
+    the total minus the others and named ``counts.rest_class`` (placed first)."""
+    total_col, rest_class = counts.total, counts.rest_class
     df = table.frame
     icol = pick_column(
         table.columns, item_col, ITEM_NAMES, role="item", param="item_col", where=table.name
     )
     assert icol is not None
-    pairs = parse_counts_spec(counts, table.columns, table.name)
+    pairs = parse_counts_spec(counts.columns, table.columns, table.name)
     values = {}
     for cls_name, col in pairs:
         values[cls_name] = _whole_numbers(df[col], table, f"count {{}} in column '{col}'")
@@ -407,7 +401,7 @@ def _rest_class(table: Table, total_col: str, rest_class: str, names: list[Any])
     if total_col not in table.columns:
         raise InputError(
             f"{table.name}: no total column {total_col!r} (columns: {', '.join(table.columns)}); "
-            "check total_col="
+            "check total="
         )
     rest_name = coerce_classes([rest_class])[0]
     if rest_name in names:

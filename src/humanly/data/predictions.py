@@ -1,29 +1,23 @@
 """`Predictions` (one or more models' outputs per item) and `Gold` (oracle labels for some items).
 
-A model's output is one of
-
-* ``"label"`` — a hard class per item (integer code into the classes);
-* ``"proba"`` — a probability vector per item (items × classes, rows sum to 1);
-* ``"score"`` — a real number per item that is *not* a probability (e.g. a classifier's bucket or
-  logit); analyses calibrate it (survey equivalence) or rank by it (AUC).
-
-Both are aligned to a :class:`~humanly.data.ratings.Ratings` by item id with :func:`align`: items with
-ratings but no prediction, and predictions for unknown items, are counted and reported (an error by
-default, dropped on request).
+A model's outputs are a :class:`~humanly.data.outputs.ModelOutput`: hard labels, probabilities or
+scores. Both are aligned to a :class:`~humanly.data.ratings.Ratings` by item id with :func:`align`:
+items with ratings but no prediction, and predictions for unknown items, are counted and reported (an
+error by default, dropped on request).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Literal
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ._coding import code_labels, show
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
+from .outputs import ModelOutput, OutputKind, check_probabilities, model_output
 from .ratings import Ratings
 
 __all__ = [
@@ -37,161 +31,38 @@ __all__ = [
     "model_output",
 ]
 
-OutputKind = Literal["label", "proba", "score"]
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class ModelOutput:
-    """One model's outputs for the items of a :class:`Predictions` (same order)."""
-
-    name: str
-    kind: OutputKind
-    values: np.ndarray = dataclasses.field(repr=False)
-
-    def __repr__(self) -> str:
-        return f"ModelOutput(name={self.name!r}, kind={self.kind!r}, n={len(self.values)})"
-
-
-def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float = 1e-6) -> None:
-    """Raise :class:`InputError` for NaN, negative, >1 or rows not summing to 1 (± ``tol``).
-
-    >>> check_probabilities(np.array([[0.5, 0.4]]), lambda i: f"row {i + 1}")
-    Traceback (most recent call last):
-    humanly.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
-    """
-    bad_nan = ~np.isfinite(p).all(axis=1)
-    if bad_nan.any():
-        i = int(np.flatnonzero(bad_nan)[0])
-        raise InputError(
-            f"{where(i)}: probability is missing or not a number; give a value in [0, 1]"
-        )
-    bad_neg = (p < 0).any(axis=1) | (p > 1).any(axis=1)
-    if bad_neg.any():
-        i = int(np.flatnonzero(bad_neg)[0])
-        v = p[i][(p[i] < 0) | (p[i] > 1)][0]
-        raise InputError(f"{where(i)}: probability {v:g} is outside [0, 1]; fix it")
-    sums = p.sum(axis=1)
-    bad_sum = np.abs(sums - 1) > tol
-    if bad_sum.any():
-        i = int(np.flatnonzero(bad_sum)[0])
-        raise InputError(
-            f"{where(i)}: probabilities sum to {sums[i]:.6g}, not 1 (±{tol:g}); normalise each row"
-        )
-
-
-def _all_classes(values: np.ndarray, classes: tuple[Any, ...]) -> bool:
-    text = {str(c) for c in classes}
-    return all((v in classes) or (str(v) in text) for v in pd.unique(values.ravel()))
-
-
-def model_output(
-    name: str,
-    values: Any,
-    classes: tuple[Any, ...],
-    *,
-    kind: OutputKind | None = None,
-    what: str | None = None,
-    score_hint: str = 'pass kind="score"',
-) -> ModelOutput:
-    """One model's outputs as a :class:`ModelOutput`, its kind inferred when ``kind`` is ``None``.
-
-    An items × classes array is ``"proba"``; a 1-D array whose values are all classes is ``"label"``;
-    a 1-D array of numbers in [0, 1] with two classes is the probability of the second class
-    (``"proba"``). Real-valued scores need ``kind="score"``. ``what`` names the model in messages.
-
-    >>> model_output("m", [0.2, 0.9], (0, 1)).values.tolist()
-    [[0.8, 0.2], [0.09999999999999998, 0.9]]
-    """
-    what = what or f"model {name!r}"
-    arr = np.asarray(values)
-    if arr.ndim not in (1, 2) or len(arr) == 0:
-        raise InputError(f"{what}: expected a 1-D or items × classes array, got shape {arr.shape}")
-    if kind is None:
-        if arr.ndim == 2:
-            kind = "proba"
-        elif _all_classes(arr, classes):
-            kind = "label"
-        else:
-            kind = _numeric_kind(arr, classes, what, score_hint)
-    if kind == "label":
-        codes, _ = code_labels(
-            pd.Series(arr), classes, column=what, locate=lambda i: f"{what} item {i + 1}"
-        )
-        return ModelOutput(str(name), "label", codes)
-    if kind == "proba":
-        return ModelOutput(str(name), "proba", _probabilities(arr, classes, what))
-    if kind == "score":
-        try:
-            s = arr.astype(float)
-        except (TypeError, ValueError):
-            raise InputError(f"{what}: scores must be numbers") from None
-        if s.ndim != 1 or not np.all(np.isfinite(s)):
-            bad = int(np.flatnonzero(~np.isfinite(s.ravel()))[0]) if s.ndim == 1 else 0
-            raise InputError(f"{what} item {bad + 1}: a score must be one finite number per item")
-        return ModelOutput(str(name), "score", s)
-    raise InputError(f'kind={kind!r}: use "label", "proba" or "score"')
-
-
-def _numeric_kind(
-    arr: np.ndarray, classes: tuple[Any, ...], what: str, score_hint: str
-) -> OutputKind:
-    """A 1-D array that is not all classes: a positive-class probability, or an error that says why."""
-    numeric = arr.dtype.kind in "fiu"
-    if numeric and len(classes) == 2:
-        p1 = arr.astype(float)
-        bad = ~np.isfinite(p1) | (p1 < 0) | (p1 > 1)
-        if not bad.any():
-            return "proba"
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(
-            f"{what} item {i + 1}: {show(arr[i])} is neither a class {classes!r} nor a probability "
-            f"in [0, 1]; for real-valued scores {score_hint}"
-        )
-    first = next(v for v in arr if v not in classes and str(v) not in {str(c) for c in classes})
-    if numeric:
-        raise InputError(
-            f"{what}: value {show(first)} is not one of the classes {classes!r}, and a single "
-            f"probability per item needs two classes; for real-valued scores {score_hint}"
-        )
-    raise InputError(
-        f"{what}: value {show(first)} is not one of the classes {classes!r}; fix the value or "
-        "declare every class with classes="
-    )
-
-
-def _probabilities(arr: np.ndarray, classes: tuple[Any, ...], what: str) -> np.ndarray:
-    try:
-        p = arr.astype(float)
-    except (TypeError, ValueError):
-        raise InputError(f"{what}: probabilities must be numbers") from None
-    if p.ndim == 1:
-        if len(classes) != 2:
-            raise InputError(
-                f"{what}: one probability per item needs exactly two classes, but classes="
-                f"{classes!r}; give an items × classes array"
-            )
-        p = np.column_stack([1.0 - p, p])
-    elif p.shape[1] != len(classes):
-        raise InputError(
-            f"{what}: {p.shape[1]} probability columns for {len(classes)} classes {classes!r}; "
-            "give one column per class"
-        )
-    check_probabilities(p, lambda i: f"{what} item {i + 1}")
-    return p
-
 
 class Predictions:
     """Outputs of one or more models for a set of items (immutable).
 
-    Build with :meth:`from_arrays` or :func:`humanly.read_predictions`. ``classes`` are the classes the
-    outputs refer to (the ratings' classes once aligned).
+    Build one with :meth:`from_arrays`, :func:`humanly.read_predictions` or :func:`humanly.join`.
 
+    Parameters
+    ----------
+    items : pandas.Index
+        The item ids, one per output.
+    classes : sequence
+        The classes the outputs refer to (the ratings' classes once joined).
+    models : sequence of ModelOutput
+        One entry per model, with distinct names.
+    source : str or None
+        Where the predictions were read from (shown in messages).
+
+    Raises
+    ------
+    InputError
+        For duplicate model names or no model.
+    ValueError
+        For outputs whose length or shape does not fit the items and classes.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> Predictions.from_arrays(["i1", "i2"], {"m": np.array([0.2, 0.9])}, classes=("cat", "dog"))
     Predictions(2 items, classes=('cat', 'dog'), models={'m': proba})
     """
 
-    __slots__ = ("classes", "items", "models", "source")
+    __slots__ = ("_classes", "_items", "_models", "_source")
 
     def __init__(
         self,
@@ -200,20 +71,20 @@ class Predictions:
         models: Sequence[ModelOutput],
         source: str | None = None,
     ) -> None:
-        self.items = pd.Index(items)
-        self.classes = tuple(classes)
-        self.models = tuple(models)
-        self.source = source
-        names = [m.name for m in self.models]
+        self._items = pd.Index(items)
+        self._classes = tuple(classes)
+        self._models = tuple(models)
+        self._source = source
+        names = [m.name for m in self._models]
         if len(set(names)) != len(names):
             raise InputError(f"model names must be unique, got {names}")
-        if not self.models:
+        if not self._models:
             raise InputError(f"{source or 'predictions'}: no model outputs")
-        n_c = len(self.classes)
-        for m in self.models:
-            if len(m.values) != len(self.items):
+        n_c = len(self._classes)
+        for m in self._models:
+            if len(m.values) != len(self._items):
                 raise ValueError(
-                    f"model {m.name!r}: {len(m.values)} outputs for {len(self.items)} items"
+                    f"model {m.name!r}: {len(m.values)} outputs for {len(self._items)} items"
                 )
             if m.kind == "proba" and (m.values.ndim != 2 or m.values.shape[1] != n_c):
                 raise ValueError(f"model {m.name!r}: probabilities must be items × {n_c}")
@@ -228,14 +99,38 @@ class Predictions:
         kind: OutputKind | dict[str, OutputKind] | None = None,
         source: str | None = None,
     ) -> Predictions:
-        """Predictions from arrays: ``outputs`` maps model name → labels, probabilities or scores, one
-        entry per item of ``items`` (in that order).
+        """Predictions from arrays, one entry per item of ``items`` (in that order).
 
-        ``kind`` is inferred when omitted: an items × classes array is ``"proba"``; a 1-D array whose
-        values are all classes is ``"label"`` (values are class names, not codes); a 1-D array of
-        numbers in [0, 1] with two classes is the probability of the second class (``"proba"``). Pass
-        ``kind="score"`` for real-valued scores (a dict gives each model its own kind).
+        Parameters
+        ----------
+        items : sequence
+            The item ids.
+        outputs : dict
+            Model name → its labels (class names, not codes), probabilities (items × classes, or one
+            probability of the second class per item with two classes) or scores.
+        classes : sequence
+            The classes the outputs refer to.
+        kind : {"label", "proba", "score"}, dict or None
+            The kind of every model's outputs, or one per model (a dict); inferred when omitted: an
+            items × classes array is ``"proba"``, a 1-D array of classes ``"label"``, a 1-D array of
+            numbers in [0, 1] with two classes ``"proba"``. Real-valued scores need ``"score"``.
+        source : str or None
+            Where the outputs come from (shown in messages).
 
+        Returns
+        -------
+        Predictions
+            The models' outputs over ``items``.
+
+        Raises
+        ------
+        InputError
+            For outputs that fit no kind, or probabilities that are not probabilities.
+        TypeError
+            For ``items``, ``classes`` or an output that is ``None``, or ``outputs`` not a dict.
+
+        Examples
+        --------
         >>> p = Predictions.from_arrays(
         ...     ["a", "b", "c"], {"clf": [0.9, 0.2, 0.6], "rule": ["yes", "no", "no"]},
         ...     classes=["no", "yes"])
@@ -263,27 +158,106 @@ class Predictions:
 
     # ------------------------------------------------------------------ access
     @property
+    def items(self) -> pd.Index:
+        """The item ids, one per output.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a", "b"], {"m": [0, 1]}, classes=[0, 1]).items.tolist()
+        ['a', 'b']
+        """
+        return self._items
+
+    @property
+    def classes(self) -> tuple[Any, ...]:
+        """The classes the outputs refer to; code ``j`` means ``classes[j]``.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a"], {"m": ["yes"]}, classes=["no", "yes"]).classes
+        ('no', 'yes')
+        """
+        return self._classes
+
+    @property
+    def models(self) -> tuple[ModelOutput, ...]:
+        """Each model's outputs, in the order given.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a"], {"m": [1]}, classes=[0, 1]).models
+        (ModelOutput(name='m', kind='label', n=1),)
+        """
+        return self._models
+
+    @property
+    def source(self) -> str | None:
+        """Where the predictions were read from (``None`` when built in memory).
+
+        Examples
+        --------
+        >>> print(Predictions.from_arrays(["a"], {"m": [1]}, classes=[0, 1]).source)
+        None
+        """
+        return self._source
+
+    @property
     def names(self) -> tuple[str, ...]:
-        return tuple(m.name for m in self.models)
+        """The models' names, in order.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a"], {"m": [1], "n": [0]}, classes=[0, 1]).names
+        ('m', 'n')
+        """
+        return tuple(m.name for m in self._models)
 
     @property
     def n_items(self) -> int:
-        return len(self.items)
+        """The number of items.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a", "b"], {"m": [1, 0]}, classes=[0, 1]).n_items
+        2
+        """
+        return len(self._items)
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self._items)
 
     def __getitem__(self, name: str) -> ModelOutput:
-        for m in self.models:
+        for m in self._models:
             if m.name == name:
                 return m
         raise KeyError(f"no model {name!r}; models are {list(self.names)}")
 
     def __iter__(self) -> Iterator[ModelOutput]:
-        return iter(self.models)
+        return iter(self._models)
 
     def hard(self, name: str) -> np.ndarray:
-        """Hard class codes of a model (argmax of probabilities; ties to the first class)."""
+        """A model's outputs as class codes (the most probable class; ties to the first class).
+
+        Parameters
+        ----------
+        name : str
+            The model.
+
+        Returns
+        -------
+        numpy.ndarray
+            One class code per item.
+
+        Raises
+        ------
+        InputError
+            For a model that outputs scores.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a", "b"], {"m": [0.7, 0.2]}, classes=[0, 1]).hard("m")
+        array([1, 0], dtype=int16)
+        """
         m = self[name]
         if m.kind == "label":
             return m.values
@@ -294,31 +268,103 @@ class Predictions:
         )
 
     def proba(self, name: str) -> np.ndarray:
-        """Probability vectors of a model (one-hot for hard labels)."""
+        """A model's outputs as probability vectors (one-hot for hard labels).
+
+        Parameters
+        ----------
+        name : str
+            The model.
+
+        Returns
+        -------
+        numpy.ndarray
+            Items × classes probabilities.
+
+        Raises
+        ------
+        InputError
+            For a model that outputs scores.
+
+        Examples
+        --------
+        >>> Predictions.from_arrays(["a"], {"m": [1]}, classes=[0, 1]).proba("m").tolist()
+        [[0.0, 1.0]]
+        """
         m = self[name]
         if m.kind == "proba":
             return m.values
         if m.kind == "label":
-            return np.eye(len(self.classes))[m.values]
+            return np.eye(len(self._classes))[m.values]
         raise InputError(f"model {name!r} outputs scores, not probabilities; calibrate it first")
 
     def take(self, indices: Any) -> Predictions:
+        """The outputs for the items at ``indices``, in that order.
+
+        Parameters
+        ----------
+        indices : array-like of int or bool
+            Positions of items, or a boolean mask over them.
+
+        Returns
+        -------
+        Predictions
+            The same models over the selected items.
+
+        Examples
+        --------
+        >>> p = Predictions.from_arrays(["a", "b", "c"], {"m": [0, 1, 1]}, classes=[0, 1])
+        >>> p.take([2, 0]).items.tolist()
+        ['c', 'a']
+        """
         idx = np.asarray(indices)
-        models = [ModelOutput(m.name, m.kind, m.values[idx]) for m in self.models]
-        return Predictions(self.items[idx], self.classes, models, source=self.source)
+        models = [ModelOutput(m.name, m.kind, m.values[idx]) for m in self._models]
+        return Predictions(self._items[idx], self._classes, models, source=self._source)
 
     def select(self, names: Sequence[str]) -> Predictions:
-        return Predictions(self.items, self.classes, [self[n] for n in names], source=self.source)
+        """The outputs of the models ``names`` only, in that order.
+
+        Parameters
+        ----------
+        names : sequence of str
+            The models to keep.
+
+        Returns
+        -------
+        Predictions
+            Those models over the same items.
+
+        Examples
+        --------
+        >>> p = Predictions.from_arrays(["a"], {"m": [0], "n": [1]}, classes=[0, 1])
+        >>> p.select(["n"]).names
+        ('n',)
+        """
+        return Predictions(
+            self._items, self._classes, [self[n] for n in names], source=self._source
+        )
 
     def __repr__(self) -> str:
-        kinds = ", ".join(f"{m.name!r}: {m.kind}" for m in self.models)
+        kinds = ", ".join(f"{m.name!r}: {m.kind}" for m in self._models)
         return f"Predictions({self.n_items} items, classes={self.classes!r}, models={{{kinds}}})"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Gold:
-    """Oracle ("gold") labels for some items: ids and class codes (-1: no gold label).
+    """Oracle ("gold") labels for some items: item ids and class codes.
 
+    Parameters
+    ----------
+    items : pandas.Index
+        The item ids.
+    classes : tuple
+        The classes; code ``j`` means ``classes[j]``.
+    codes : numpy.ndarray
+        One class code per item, -1 where an item has no gold label.
+    source : str or None
+        Where the labels were read from (shown in messages).
+
+    Examples
+    --------
     >>> g = Gold(pd.Index(["a", "b"]), ("no", "yes"), np.array([1, 0]))
     >>> g.for_items(pd.Index(["b", "c", "a"])).tolist()
     [0, -1, 1]
@@ -332,10 +378,31 @@ class Gold:
     def __len__(self) -> int:
         return len(self.items)
 
-    def for_items(self, items: pd.Index, missing: MissingPolicy = "error") -> np.ndarray:
-        """Gold codes aligned to ``items`` (-1 where an item has no gold label).
+    def for_items(self, items: pd.Index, *, missing: MissingPolicy = "error") -> np.ndarray:
+        """The gold codes of ``items``, in their order.
 
-        Gold labels for items that are not in ``items`` are an error unless ``missing="drop"``.
+        Parameters
+        ----------
+        items : pandas.Index
+            The item ids (usually the rated items).
+        missing : {"error", "drop"}
+            Gold labels for items that are not in ``items``: an error, or left out.
+
+        Returns
+        -------
+        numpy.ndarray
+            One code per item of ``items``, -1 where it has no gold label.
+
+        Raises
+        ------
+        InputError
+            For gold labels of other items, with ``missing="error"``.
+
+        Examples
+        --------
+        >>> g = Gold(pd.Index(["a", "b"]), ("no", "yes"), np.array([1, 0]))
+        >>> g.for_items(pd.Index(["a"]), missing="drop").tolist()
+        [1]
         """
         check_missing(missing)
         labelled = self.codes >= 0
@@ -364,15 +431,35 @@ class Gold:
 def align(
     ratings: Ratings,
     predictions: Predictions,
+    *,
     missing: MissingPolicy = "error",
 ) -> tuple[Ratings, Predictions]:
-    """Align predictions to ratings by item id; return both restricted to the common items, in the
-    ratings' order.
+    """Align predictions to ratings by item id, keeping the items both have in the ratings' order.
 
-    With ``missing="error"`` (default) any rated item without a prediction, or a prediction for an
-    item with no ratings, raises :class:`InputError` with the counts; ``missing="drop"`` keeps the
-    items both have.
+    Parameters
+    ----------
+    ratings : Ratings
+        The crowd's labels.
+    predictions : Predictions
+        The models' outputs, with the ratings' classes.
+    missing : {"error", "drop"}
+        A rated item without a prediction, or a prediction for an item with no ratings: an error with
+        the counts and the first id, or dropped.
 
+    Returns
+    -------
+    ratings : Ratings
+        The ratings of the items both have.
+    predictions : Predictions
+        The predictions of the same items, in the same order.
+
+    Raises
+    ------
+    InputError
+        For classes that differ, ids that do not match (``missing="error"``), or no common item.
+
+    Examples
+    --------
     >>> r = Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"])
     >>> p = Predictions.from_arrays(["b", "a", "z"], {"m": [1, 0, 1]}, classes=[0, 1])
     >>> r2, p2 = align(r, p, missing="drop")

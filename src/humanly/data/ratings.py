@@ -21,18 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ._coding import Locator
-from .layouts import (
-    Coded,
-    DuplicatePolicy,
-    code_long,
-    counts_matrix,
-    index_as_items,
-    long_layout,
-    wide_array,
-    wide_layout,
-)
-from .tables import read_table
+from . import _build
+from .layouts import Coded
+from .options import DuplicatePolicy
 
 __all__ = ["MISSING", "DuplicatePolicy", "Ratings"]
 
@@ -47,19 +38,38 @@ def _small_int(n: int) -> type[np.signedinteger[Any]]:
 class Ratings:
     """The labels a crowd gave to items (immutable).
 
-    Build one with :meth:`from_long`, :meth:`from_frame`, :meth:`from_counts`, :meth:`from_wide` or the
-    file reader :func:`humanly.read_ratings`. Items keep their ids as given (``str`` or ``int``) in order of
-    first appearance; classes are an ordered tuple (sorted distinct labels unless declared).
+    Build one with :meth:`from_long`, :meth:`from_frame`, :meth:`from_counts`, :meth:`from_wide` or
+    :func:`humanly.read_ratings`; the constructor itself takes coded arrays and checks little. Items keep
+    their ids as given (``str`` or ``int``) in order of first appearance; classes are an ordered tuple
+    (the sorted distinct labels unless declared). Named ratings hold one (item, rater, label) code
+    triple per label (memory grows with the labels, never an items × raters matrix); anonymous counts
+    hold only the items × classes counts.
 
-    Attributes
+    Parameters
     ----------
     items : pandas.Index
-        Item ids, one per row of :attr:`counts`.
-    classes : tuple
-        The ordered classes; label code ``j`` means ``classes[j]``.
+        The item ids, one per row of :attr:`counts`.
+    classes : sequence
+        The ordered classes (at least two); label code ``j`` means ``classes[j]``.
+    counts : numpy.ndarray or None
+        Items × classes label counts (anonymous counts).
+    item_codes, rater_codes, label_codes : numpy.ndarray or None
+        Per label, its item's position in ``items``, its rater's in ``raters`` and its class code
+        (named raters).
     raters : pandas.Index or None
-        Rater ids for named ratings, ``None`` for anonymous counts.
+        The rater ids (named raters).
+    source : str or None
+        Where the ratings were read from (shown in messages).
 
+    Raises
+    ------
+    InputError
+        For fewer than two classes.
+    ValueError
+        For codes or counts that do not fit together.
+
+    Examples
+    --------
     >>> r = Ratings.from_long(["i1", "i1", "i2", "i2"], ["a", "b", "a", "b"], ["cat", "dog", "dog", "dog"])
     >>> r
     Ratings(2 items, 2 raters, 4 labels, classes=('cat', 'dog'))
@@ -68,15 +78,15 @@ class Ratings:
     """
 
     __slots__ = (
+        "_classes",
         "_counts",
         "_item_codes",
+        "_items",
         "_label_codes",
         "_offsets",
         "_rater_codes",
-        "classes",
-        "items",
-        "raters",
-        "source",
+        "_raters",
+        "_source",
     )
 
     def __init__(
@@ -91,19 +101,18 @@ class Ratings:
         raters: pd.Index | None = None,
         source: str | None = None,
     ) -> None:
-        """Low-level constructor; prefer the ``from_*`` class methods, which validate their input."""
-        self.items = pd.Index(items)
-        self.classes = tuple(classes)
-        self.source = source
-        self.raters = None if raters is None else pd.Index(raters)
-        if len(self.classes) < 2:
+        self._items = pd.Index(items)
+        self._classes = tuple(classes)
+        self._source = source
+        self._raters = None if raters is None else pd.Index(raters)
+        if len(self._classes) < 2:
             where = f"{source}: " if source else ""
             raise InputError(
-                f"{where}only {len(self.classes)} class(es) {self.classes!r}; agreement needs at least "
-                "two classes: declare them with classes= (e.g. 0 and 1)"
+                f"{where}only {len(self._classes)} class(es) {self._classes!r}; agreement needs at "
+                "least two classes: declare them with classes= (e.g. 0 and 1)"
             )
         if item_codes is not None:
-            if label_codes is None or rater_codes is None or self.raters is None:
+            if label_codes is None or rater_codes is None or self._raters is None:
                 raise ValueError(
                     "named ratings need item_codes, rater_codes, label_codes and raters"
                 )
@@ -117,7 +126,7 @@ class Ratings:
             self._item_codes = np.ascontiguousarray(item_codes)
             self._rater_codes = np.ascontiguousarray(rater_codes)
             self._label_codes = np.ascontiguousarray(label_codes)
-            n_i, n_c = len(self.items), len(self.classes)
+            n_i, n_c = len(self._items), len(self._classes)
             flat = self._item_codes.astype(np.int64) * n_c + self._label_codes
             self._counts = np.bincount(flat, minlength=n_i * n_c).reshape(n_i, n_c).astype(np.int64)
             self._offsets = np.concatenate([[0], np.cumsum(self._counts.sum(axis=1))])
@@ -125,7 +134,7 @@ class Ratings:
             if counts is None:
                 raise ValueError("give either counts or item/rater/label codes")
             arr = np.asarray(counts)
-            if arr.shape != (len(self.items), len(self.classes)):
+            if arr.shape != (len(self._items), len(self._classes)):
                 raise ValueError(f"counts shape {arr.shape} != (items, classes)")
             self._counts = arr.astype(np.int64)
             # anonymous counts have no per-label codes (the accessors refuse: _require_raters)
@@ -135,7 +144,7 @@ class Ratings:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_coded(cls, coded: Coded, *, source: str | None = None) -> Ratings:
+    def _from_coded(cls, coded: Coded, *, source: str | None = None) -> Ratings:
         """Ratings from the coded arrays a layout produced (:mod:`humanly.data.layouts`)."""
         if coded.item_codes is not None:
             return cls(
@@ -149,206 +158,229 @@ class Ratings:
             )
         return cls(items=coded.items, classes=coded.classes, counts=coded.counts, source=source)
 
-    @classmethod
-    def from_long(
-        cls,
-        items: Any,
-        raters: Any,
-        labels: Any,
-        *,
-        classes: Sequence[Any] | None = None,
-        duplicates: DuplicatePolicy = "error",
-        source: str | None = None,
-        columns: tuple[str, str, str] = ("item", "rater", "label"),
-        locate: Locator | None = None,
-    ) -> Ratings:
-        """Named ratings from three equal-length sequences: item id, rater id, label per row.
+    # the public constructors are written in ``_build`` (this file would pass 600 lines) and
+    # attached here, so that they are documented and typed as Ratings' own class methods
+    from_long = classmethod(_build.from_long)
+    from_frame = classmethod(_build.from_frame)
+    from_counts = classmethod(_build.from_counts)
+    from_wide = classmethod(_build.from_wide)
 
-        ``duplicates`` says what to do when a rater labelled the same item twice: ``"error"`` (default),
-        ``"first"``/``"last"`` (keep one), ``"keep"`` (count every label; :meth:`matrix` then shows the
-        last one).
+    # ------------------------------------------------------------------ properties
+    @property
+    def items(self) -> pd.Index:
+        """The item ids, one per row of :attr:`counts`.
 
-        >>> Ratings.from_long(["a", "a", "b"], ["r1", "r2", "r1"], ["x", "y", "x"]).counts.tolist()
-        [[1, 1], [1, 0]]
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2], [3, 0]], items=["a", "b"]).items.tolist()
+        ['a', 'b']
         """
-        coded = code_long(
-            items,
-            raters,
-            labels,
-            classes=classes,
-            duplicates=duplicates,
-            source=source,
-            columns=columns,
-            locate=locate,
-        )
-        return cls.from_coded(coded, source=source)
+        return self._items
 
-    @classmethod
-    def from_frame(
-        cls,
-        frame: pd.DataFrame,
-        *,
-        item_col: str | None = None,
-        rater_col: str | None = None,
-        label_col: str | None = None,
-        classes: Sequence[Any] | None = None,
-        duplicates: DuplicatePolicy = "error",
-        source: str | None = None,
-    ) -> Ratings:
-        """Named ratings from a long DataFrame (crowd-kit / cleanlab style ``task, worker, label``).
+    @property
+    def classes(self) -> tuple[Any, ...]:
+        """The ordered classes; label code ``j`` means ``classes[j]``.
 
-        Column names are detected from common conventions (see :mod:`humanly.data.columns`); pass
-        ``item_col``/``rater_col``/``label_col`` to override.
-
-        >>> frame = pd.DataFrame({"task": [1, 1, 2], "worker": ["u", "v", "u"], "label": [0, 1, 1]})
-        >>> Ratings.from_frame(frame)
-        Ratings(2 items, 2 raters, 3 labels, classes=(0, 1), source='DataFrame')
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1], ["u", "v"], ["yes", "no"]).classes
+        ('no', 'yes')
         """
-        if not isinstance(frame, pd.DataFrame):
-            got = "None" if frame is None else type(frame).__name__
-            raise TypeError(f"frame={got}: give a pandas DataFrame")
-        table = read_table(frame, name=source)
-        coded = long_layout(
-            table,
-            item_col=item_col,
-            rater_col=rater_col,
-            label_col=label_col,
-            classes=classes,
-            duplicates=duplicates,
-        )
-        return cls.from_coded(coded, source=table.name)
+        return self._classes
 
-    @classmethod
-    def from_counts(
-        cls,
-        counts: Any,
-        *,
-        items: Sequence[Any] | None = None,
-        classes: Sequence[Any] | None = None,
-        source: str | None = None,
-        locate: Locator | None = None,
-    ) -> Ratings:
-        """Anonymous ratings from per-item class counts.
+    @property
+    def raters(self) -> pd.Index | None:
+        """The rater ids of named ratings (``None`` for anonymous counts).
 
-        ``counts`` is an (items × classes) array of non-negative integers, or a DataFrame whose columns
-        are the classes (in order). ``items`` defaults to the DataFrame index or ``0..n-1``, ``classes``
-        to ``0..C-1``.
-
-        >>> r = Ratings.from_counts([[3, 1], [0, 4]], items=["a", "b"], classes=["no", "yes"])
-        >>> r
-        Ratings(2 items, anonymous counts, 8 labels, classes=('no', 'yes'))
-        >>> r.labels_per_item.tolist()
-        [4, 4]
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1], ["u", "v"], [0, 1]).raters.tolist()
+        ['u', 'v']
         """
-        coded = counts_matrix(counts, items=items, classes=classes, source=source, locate=locate)
-        return cls.from_coded(coded, source=source)
+        return self._raters
 
-    @classmethod
-    def from_wide(
-        cls,
-        frame: Any,
-        *,
-        item_col: str | None = None,
-        rater_cols: Sequence[str] | None = None,
-        classes: Sequence[Any] | None = None,
-        source: str | None = None,
-    ) -> Ratings:
-        """Named ratings from a wide table: one row per item, one column per rater (or slot).
+    @property
+    def source(self) -> str | None:
+        """Where the ratings were read from (``None`` when built in memory).
 
-        Blank cells are missing labels. Rater ids are the column names; items come from the item
-        column, or the frame's index when there is none. A numpy array (cleanlab's items × raters with
-        NaN for missing) has items and raters numbered ``0..N-1`` and ``0..M-1``.
-
-        >>> Ratings.from_wide(pd.DataFrame({"r1": ["x", None], "r2": ["y", "y"]}, index=["a", "b"]))
-        Ratings(2 items, 2 raters, 3 labels, classes=('x', 'y'), source='DataFrame')
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2]], source="counts.csv").source
+        'counts.csv'
         """
-        if isinstance(frame, pd.DataFrame):
-            framed, icol = index_as_items(frame, item_col)
-            table = read_table(framed, name=source)
-            coded = wide_layout(table, item_col=icol, rater_cols=rater_cols, classes=classes)
-            return cls.from_coded(coded, source=table.name)
-        if isinstance(frame, (np.ndarray, list)):
-            return cls.from_coded(wide_array(frame, classes=classes, source=source), source=source)
-        got = "None" if frame is None else type(frame).__name__
-        raise TypeError(f"frame={got}: give a wide DataFrame or an items × raters array")
+        return self._source
 
-    # ------------------------------------------------------------------ basic properties
     @property
     def n_items(self) -> int:
-        return len(self.items)
+        """The number of items.
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2], [3, 0]]).n_items
+        2
+        """
+        return len(self._items)
 
     @property
     def n_classes(self) -> int:
-        return len(self.classes)
+        """The number of classes.
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2, 0]]).n_classes
+        3
+        """
+        return len(self._classes)
 
     @property
     def n_raters(self) -> int | None:
-        """Number of named raters, ``None`` for anonymous counts."""
-        return None if self.raters is None else len(self.raters)
+        """The number of named raters (``None`` for anonymous counts).
+
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1, 2], ["u", "v", "w"], [0, 1, 1]).n_raters
+        3
+        """
+        return None if self._raters is None else len(self._raters)
 
     @property
     def has_raters(self) -> bool:
-        """Whether rater identity is known (named raters rather than anonymous counts)."""
-        return self.raters is not None
+        """Whether rater identity is known (named raters rather than anonymous counts).
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2]]).has_raters
+        False
+        """
+        return self._raters is not None
 
     @property
     def counts(self) -> np.ndarray:
-        """Items × classes matrix of label counts (read-only int64)."""
+        """The items × classes matrix of label counts (read-only, int64).
+
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1, 2], ["u", "v", "u"], [0, 1, 1]).counts.tolist()
+        [[1, 1], [0, 1]]
+        """
         return self._counts
 
     @property
     def labels_per_item(self) -> np.ndarray:
-        """Number of labels each item received."""
+        """The number of labels each item received.
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2], [3, 0], [0, 1]]).labels_per_item.tolist()
+        [3, 3, 1]
+        """
         return self._counts.sum(axis=1)
 
     @property
     def n_labels(self) -> int:
+        """The number of labels.
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2], [3, 0]]).n_labels
+        6
+        """
         return int(self._counts.sum())
 
     def _require_raters(self, what: str) -> pd.Index:
         """The rater ids; an :class:`InputError` for anonymous counts."""
-        if self.raters is None:
+        if self._raters is None:
             raise InputError(
-                f"{what} needs named raters, but {self.source or 'these ratings'} holds anonymous "
+                f"{what} needs named raters, but {self._source or 'these ratings'} holds anonymous "
                 "counts only; use long format (item, rater, label) or a slots-based analysis"
             )
-        return self.raters
+        return self._raters
 
     @property
     def item_codes(self) -> np.ndarray:
-        """Item code of every label (named ratings; sorted by item)."""
+        """The item code (position in :attr:`items`) of every label of named ratings, sorted.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["b", "a", "b"], ["u", "u", "v"], [0, 1, 1]).item_codes.tolist()
+        [0, 0, 1]
+        """
         self._require_raters("item_codes")
         return self._item_codes
 
     @property
     def rater_codes(self) -> np.ndarray:
-        """Rater code of every label (named ratings)."""
+        """The rater code (position in :attr:`raters`) of every label of named ratings.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["b", "a", "b"], ["u", "u", "v"], [0, 1, 1]).rater_codes.tolist()
+        [0, 1, 0]
+        """
         self._require_raters("rater_codes")
         return self._rater_codes
 
     @property
     def label_codes(self) -> np.ndarray:
-        """Label code (index into :attr:`classes`) of every label (named ratings)."""
+        """The label code (index into :attr:`classes`) of every label of named ratings.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["b", "a", "b"], ["u", "u", "v"], [0, 1, 1]).label_codes.tolist()
+        [0, 1, 1]
+        """
         self._require_raters("label_codes")
         return self._label_codes
 
     @property
     def item_offsets(self) -> np.ndarray:
-        """CSR offsets: the labels of item ``i`` are ``label_codes[item_offsets[i]:item_offsets[i+1]]``."""
+        """CSR offsets: item ``i``'s labels are ``label_codes[item_offsets[i]:item_offsets[i + 1]]``.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["b", "a", "b"], ["u", "u", "v"], [0, 1, 1]).item_offsets.tolist()
+        [0, 2, 3]
+        """
         self._require_raters("item_offsets")
         return self._offsets
 
     @property
     def labels_per_rater(self) -> np.ndarray:
-        """Number of labels each named rater gave."""
+        """The number of labels each named rater gave.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["b", "a", "b"], ["u", "u", "v"], [0, 1, 1]).labels_per_rater.tolist()
+        [2, 1]
+        """
         raters = self._require_raters("labels_per_rater")
         return np.bincount(self._rater_codes, minlength=len(raters))
 
     def matrix(self, missing: int = MISSING) -> np.ndarray:
-        """Items × raters matrix of label codes, ``missing`` where a rater did not label an item.
+        """The items × raters matrix of label codes of named ratings.
 
-        Dense: n_items × n_raters small integers. With many raters and few labels each, prefer the coded
-        arrays (:attr:`item_codes`, :attr:`rater_codes`, :attr:`label_codes`).
+        Dense: ``n_items × n_raters`` small integers. With many raters and few labels each, prefer the
+        coded arrays (:attr:`item_codes`, :attr:`rater_codes`, :attr:`label_codes`).
+
+        Parameters
+        ----------
+        missing : int
+            The code of "this rater did not label this item" (:data:`MISSING`).
+
+        Returns
+        -------
+        numpy.ndarray
+            Items × raters label codes.
+
+        Raises
+        ------
+        InputError
+            For anonymous counts.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["a", "a", "b"], ["u", "v", "u"], [0, 1, 1]).matrix().tolist()
+        [[0, 1], [1, -1]]
         """
         n_r = len(self._require_raters("the items × raters matrix"))
         dtype = _small_int(max(self.n_classes, -missing + 1, missing + 1))
@@ -358,9 +390,29 @@ class Ratings:
 
     # ------------------------------------------------------------------ transforms
     def take(self, indices: Any) -> Ratings:
-        """A new :class:`Ratings` with the items at ``indices`` (positions or boolean mask), in order.
+        """The ratings of the items at ``indices``, in that order.
 
-        Positions must be distinct for named ratings (ids stay unique); anonymous counts may repeat.
+        Parameters
+        ----------
+        indices : array-like of int or bool
+            Item positions (distinct for named ratings, so that ids stay unique; anonymous counts may
+            repeat an item), or a boolean mask over the items.
+
+        Returns
+        -------
+        Ratings
+            The selected items with all their labels.
+
+        Raises
+        ------
+        ValueError
+            For repeated positions of named ratings.
+
+        Examples
+        --------
+        >>> r = Ratings.from_long(["a", "a", "b"], ["u", "v", "u"], [0, 1, 1])
+        >>> r.take([1]).counts.tolist()
+        [[0, 1]]
         """
         idx = np.asarray(indices)
         if idx.dtype == bool:
@@ -388,13 +440,37 @@ class Ratings:
         )
 
     def anonymous(self) -> Ratings:
-        """The same ratings with rater identity dropped (counts only)."""
+        """The same ratings with rater identity dropped (counts only).
+
+        Returns
+        -------
+        Ratings
+            Anonymous counts of the same items and classes.
+
+        Examples
+        --------
+        >>> Ratings.from_long(["a", "a"], ["u", "v"], [0, 1]).anonymous()
+        Ratings(1 items, anonymous counts, 2 labels, classes=(0, 1))
+        """
         return Ratings(
             items=self.items, classes=self.classes, counts=self._counts, source=self.source
         )
 
     def to_frame(self) -> pd.DataFrame:
-        """Long DataFrame ``item, rater, label`` (named), or ``item`` + one count column per class."""
+        """The ratings as a table: ``item, rater, label`` (named), or ``item`` and one count column
+        per class (anonymous counts).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per label (named) or per item (counts).
+
+        Examples
+        --------
+        >>> Ratings.from_counts([[1, 2]], items=["a"], classes=["no", "yes"]).to_frame()
+          item  no  yes
+        0    a   1    2
+        """
         if self.raters is None:
             df = pd.DataFrame(self._counts, columns=[str(c) for c in self.classes])
             df.insert(0, "item", self.items)

@@ -1,7 +1,7 @@
 """Readers: ratings, predictions and gold labels from files, DataFrames and arrays.
 
 * :func:`read_ratings` — long, wide or counts tables (files or DataFrames), cleanlab's items × raters
-  arrays (``wide=True``), or a Parquet dataset streamed to counts (``stream=True``);
+  arrays (``wide=True``), or a Parquet dataset streamed to counts (``options.stream``);
 * :func:`read_predictions` — model outputs: hard labels, ``prob_<class>`` columns, one positive-class
   probability or a real-valued score, optionally several models in one file;
 * :func:`read_gold` — oracle labels, any subset of items.
@@ -36,14 +36,13 @@ from .columns import (
     pick_column,
 )
 from .layouts import (
-    CountsSpec,
-    DuplicatePolicy,
     counts_layout,
     index_as_items,
     long_layout,
     wide_array,
     wide_layout,
 )
+from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
 from .predictions import Gold, ModelOutput, Predictions, check_probabilities
 from .ratings import Ratings
 from .stream import read_counts_stream
@@ -64,37 +63,63 @@ def read_ratings(
     item_col: str | None = None,
     rater_col: str | None = None,
     label_col: str | None = None,
-    classes: Sequence[Any] | None = None,
     wide: bool = False,
+    counts: CountsSpec | Counts | None = None,
+    classes: Sequence[Any] | None = None,
     rater_cols: Sequence[str] | None = None,
-    counts: CountsSpec | None = None,
-    total_col: str | None = None,
-    rest_class: str = "other",
-    duplicates: DuplicatePolicy = "error",
     ignore_cols: Sequence[str] = (),
     name: str | None = None,
-    stream: bool = False,
+    options: ReadOptions | None = None,
 ) -> Ratings:
-    """Read ratings from a file, a DataFrame or an array into a :class:`~humanly.data.Ratings`.
+    """Read ratings from a file, a DataFrame or an array.
 
-    Three layouts:
+    Three layouts: **long** (the default: one row per label, item, rater and label columns found by
+    name), **wide** (``wide=True``: one row per item, one column per rater or slot, blank cells
+    missing) and **counts** (``counts=``: one row per item, one count column per class, anonymous
+    raters). A numpy array with ``wide=True`` is cleanlab's items × raters matrix (NaN for a missing
+    label; items ``0..N-1``, raters ``0..M-1``); an items × classes array of counts is
+    :meth:`Ratings.from_counts`'s.
 
-    * **long** (default): one row per label with item, rater and label columns (detected by name);
-    * **wide** (``wide=True``): one row per item, one column per rater or slot, blanks missing; rater
-      columns are ``rater_cols`` or every column but the item column (and ``ignore_cols``). A
-      DataFrame with no item column has its index as the items; a numpy array (cleanlab's N × M, NaN
-      for missing) has items ``0..N-1`` and raters ``0..M-1``, integral floats read as integer labels;
-    * **counts** (``counts=...``): one row per item, one count column per class. ``counts`` is a list
-      ``"e,n,c"`` (class names = column names, or ``"CLASS=COL,..."``), a glob ``"credCount*_ret"``
-      (classes = what ``*`` matched), a prefix ``"n_"`` or a mapping class → column. With
-      ``total_col``, the count columns may omit one class, whose count is the total minus the others
-      (named ``rest_class``, placed first). An items × classes array: :meth:`Ratings.from_counts`.
+    Parameters
+    ----------
+    source : str, path, DataFrame, numpy.ndarray or Ratings
+        A file (``.csv``, ``.tsv``, ``.parquet`` or a folder of Parquet files, ``.jsonl``, ``.json``),
+        a DataFrame, an array (``wide=True``), or a :class:`Ratings` (returned as it is).
+    item_col, rater_col, label_col : str or None
+        The item, rater and label columns (default: found by name, see :mod:`humanly.data.columns`).
+        A wide or counts DataFrame without an item column has its index as the items.
+    wide : bool
+        One row per item, one column per rater or slot.
+    counts : str, sequence, mapping or Counts
+        The count columns (:class:`Counts`, or its ``columns`` alone).
+    classes : sequence or None
+        The classes in order (default: the sorted distinct labels, or the count columns' classes).
+    rater_cols : sequence of str or None
+        The rater columns of a wide table (default: every column but the item column and
+        ``ignore_cols``).
+    ignore_cols : sequence of str
+        Columns of a wide table that are not raters.
+    name : str or None
+        The source's name in messages (default: the path, or ``"DataFrame"``).
+    options : ReadOptions or None
+        ``duplicates`` (a rater labelling an item twice) and ``stream`` (a long Parquet file or folder
+        read in batches into per-item counts: memory grows with the items, not the labels).
 
-    ``name`` labels the source in messages (default: the path, or "DataFrame"). ``stream=True`` reads a
-    long-format Parquet dataset (a file or a folder of files) in batches and keeps only per-item class
-    counts (anonymous; memory proportional to items, not labels). A :class:`Ratings` is returned as is.
-    (Long because this docstring describes every layout; the layouts module does the work.)
+    Returns
+    -------
+    Ratings
+        Named raters (long and wide layouts) or anonymous counts (counts layout, ``stream``).
 
+    Raises
+    ------
+    InputError
+        For a file that cannot be read, a missing or ambiguous column, a blank id or label, or a label
+        outside ``classes``: one line naming the file, row and column.
+    TypeError
+        For a source of the wrong type, or an array without ``wide=True``.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> long = pd.DataFrame({"task": ["t1", "t1", "t2"], "worker": ["w1", "w2", "w1"],
     ...                      "label": ["cat", "dog", "dog"]})  # crowd-kit's layout
@@ -110,35 +135,33 @@ def read_ratings(
         raise TypeError("source=None: give a file path, a DataFrame or an array of labels")
     if isinstance(source, Ratings):
         return source
-    if wide and counts is not None:
-        raise InputError("wide=True and counts= describe different layouts; give one of them")
-    if duplicates not in ("error", "keep", "first", "last"):
-        raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
-    if stream:
-        if not isinstance(source, (str, os.PathLike)) or wide or counts is not None:
-            raise InputError(
-                "stream=True reads a long-format Parquet file or folder; drop wide=True/counts= "
-                "or stream=True"
-            )
-        return read_counts_stream(
-            source, item_col=item_col, label_col=label_col, classes=classes, name=name
+    opts = as_read_options(options)
+    named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
+    if named:
+        raise InputError(
+            f"options.{named[0]}= names a column of a predictions table; read_ratings reads ratings "
+            "only: use read_study or read_predictions"
         )
+    spec = as_counts(counts)
+    if wide and spec is not None:
+        raise InputError("wide=True and counts= describe different layouts; give one of them")
+    if opts.stream:
+        return _stream(source, item_col, label_col, wide or spec is not None, classes, name)
     if isinstance(source, (np.ndarray, list, tuple)):
         if not wide:
             shape = np.shape(source) if isinstance(source, np.ndarray) else (len(source),)
             raise TypeError(f"read_ratings(array of shape {shape}): {_ARRAY_HINT}")
-        if counts is not None:
-            raise TypeError(f"read_ratings(array, counts=...): {_ARRAY_HINT}")
-        return Ratings.from_coded(wide_array(source, classes=classes, source=name), source=name)
+        return Ratings._from_coded(wide_array(source, classes=classes, source=name), source=name)
     if not isinstance(source, (pd.DataFrame, str, os.PathLike)):
         raise TypeError(
             f"source={type(source).__name__}: give a file path, a DataFrame or an array of labels"
         )
-    if wide or counts is not None:
-        layout = {"counts": counts, "total_col": total_col, "rest_class": rest_class}
-        if wide:
-            layout = {"rater_cols": rater_cols, "ignore_cols": ignore_cols}
-        return _one_row_per_item(source, item_col, classes, name, **layout)
+    if spec is not None:
+        return _one_row_per_item(source, item_col, classes, name, counts=spec)
+    if wide:
+        return _one_row_per_item(
+            source, item_col, classes, name, rater_cols=rater_cols, ignore_cols=ignore_cols
+        )
     table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
     coded = long_layout(
         table,
@@ -146,9 +169,28 @@ def read_ratings(
         rater_col=rater_col,
         label_col=label_col,
         classes=classes,
-        duplicates=duplicates,
+        duplicates=opts.duplicates,
     )
-    return Ratings.from_coded(coded, source=table.name)
+    return Ratings._from_coded(coded, source=table.name)
+
+
+def _stream(
+    source: Any,
+    item_col: str | None,
+    label_col: str | None,
+    one_row_per_item: bool,
+    classes: Sequence[Any] | None,
+    name: str | None,
+) -> Ratings:
+    """A long-format Parquet file or folder, streamed to per-item counts."""
+    if not isinstance(source, (str, os.PathLike)) or one_row_per_item:
+        raise InputError(
+            "stream=True reads a long-format Parquet file or folder; drop wide=True/counts= "
+            "or stream=True"
+        )
+    return read_counts_stream(
+        source, item_col=item_col, label_col=label_col, classes=classes, name=name
+    )
 
 
 def _one_row_per_item(
@@ -158,8 +200,8 @@ def _one_row_per_item(
     name: str | None,
     **layout: Any,
 ) -> Ratings:
-    """Ratings from a wide table (``rater_cols``, ``ignore_cols``) or a counts table (``counts``,
-    ``total_col``, ``rest_class``); a DataFrame with no item column has its items in the index."""
+    """Ratings from a wide table (``rater_cols``, ``ignore_cols``) or a counts table (``counts``, a
+    :class:`Counts`); a DataFrame with no item column has its items in the index."""
     if isinstance(source, pd.DataFrame):
         source, item_col = index_as_items(source, item_col)
     table = read_table(source, text_columns=id_text_columns([item_col]), name=name)
@@ -167,32 +209,66 @@ def _one_row_per_item(
         coded = counts_layout(table, item_col=item_col, classes=classes, **layout)
     else:
         coded = wide_layout(table, item_col=item_col, classes=classes, **layout)
-    return Ratings.from_coded(coded, source=table.name)
+    return Ratings._from_coded(coded, source=table.name)
 
 
 # ------------------------------------------------------------------------------------ predictions
 def read_predictions(
     source: Source,
     *,
-    classes: Sequence[Any] | None = None,
     item_col: str | None = None,
-    model_col: str | None = None,
     prediction_col: str | None = None,
-    prob_prefix: str = "prob_",
     prob_col: str | None = None,
     score_col: str | None = None,
+    model_col: str | None = None,
     positive: Any = None,
+    classes: Sequence[Any] | None = None,
+    prob_prefix: str = "prob_",
     model_name: str | None = None,
 ) -> Predictions:
-    """Read model outputs: hard ``prediction``, ``prob_<class>`` columns, one ``prob`` column (two
-    classes: probability of ``positive``, default the second class) or a real-valued ``score_col``.
+    """Read models' outputs from a table: hard labels, probabilities or real-valued scores.
 
-    An optional ``model`` column holds several models in one file (one row per item and model); each
-    model's kind is read from the columns its rows fill, so a hard and a soft model can share a file
-    (blank cells where a column does not apply). ``classes`` should be the ratings' classes; hard
-    predictions outside them are an error. The model is named by ``model_name``, else the column named
-    explicitly, else the file's name.
+    A model column holds several models in one table (one row per item and model); each model's kind
+    is read from the columns its rows fill, so a hard and a soft model can share a file (blank cells
+    where a column does not apply). Without a column named explicitly, the columns are found by name:
+    ``prediction`` (hard labels), ``prob_<class>`` (one probability per class) or ``prob`` (two
+    classes: the probability of ``positive``).
 
+    Parameters
+    ----------
+    source : str, path or DataFrame
+        The predictions table.
+    item_col : str or None
+        The item column (default: found by name).
+    prediction_col, prob_col, score_col : str or None
+        A column of hard labels, of the probability of ``positive`` (two classes), or of real-valued
+        scores that are not probabilities.
+    model_col : str or None
+        The model name column (default: a column named ``model``, if any).
+    positive : object
+        The class whose probability ``prob_col`` holds (default: the second class).
+    classes : sequence or None
+        The classes the outputs refer to (pass the ratings' classes; hard labels outside them are an
+        error).
+    prob_prefix : str
+        The prefix of the per-class probability columns.
+    model_name : str or None
+        The model's name when the table has no model column (default: the column named explicitly,
+        else the file's name).
+
+    Returns
+    -------
+    Predictions
+        One :class:`ModelOutput` per model, over the table's items.
+
+    Raises
+    ------
+    InputError
+        For a missing or ambiguous column, a model without a prediction for an item another model
+        predicts, a duplicate (item, model) row, or probabilities that are not probabilities.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"item": ["a", "b", "a", "b"], "model": ["m1", "m1", "m2", "m2"],
     ...                       "prediction": ["yes", "no", None, None],
@@ -418,16 +494,39 @@ def _positive_probability(
 def read_gold(
     source: Source,
     *,
-    classes: Sequence[Any] | None = None,
     item_col: str | None = None,
     gold_col: str | None = None,
-    label_col: str | None = None,
+    classes: Sequence[Any] | None = None,
 ) -> Gold:
-    """Read gold (oracle) labels: an item column and a gold column (``label``, ``gold``, ``truth``, …,
-    or ``gold_col``; ``label_col`` is the same parameter under its older name).
+    """Read gold (oracle) labels from a table with an item column and a gold column.
 
-    An item may appear on several rows (e.g. gold stored beside each rating) if they agree.
+    An item may appear on several rows (gold stored beside each rating, say) if its rows agree.
 
+    Parameters
+    ----------
+    source : str, path or DataFrame
+        The gold table.
+    item_col : str or None
+        The item column (default: found by name: ``item``, ``task``, …).
+    gold_col : str or None
+        The gold column (default: found by name: ``label``, ``gold``, ``truth``, ``gold_label``,
+        ``true_label``).
+    classes : sequence or None
+        The classes in order (pass the ratings' classes; default: the sorted distinct gold labels).
+
+    Returns
+    -------
+    Gold
+        One code per distinct item id of the table.
+
+    Raises
+    ------
+    InputError
+        For a missing column, a blank id or label, a label outside ``classes``, or an item with
+        conflicting gold labels.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> g = read_gold(pd.DataFrame({"item": ["a", "a", "c"], "truth": ["yes", "yes", "no"]}))
     >>> g, g.codes.tolist()
@@ -435,9 +534,6 @@ def read_gold(
     """
     if source is None:
         raise TypeError("source=None: give a gold file path or DataFrame")
-    if gold_col is not None and label_col is not None and gold_col != label_col:
-        raise InputError(f"gold_col={gold_col!r} and label_col={label_col!r}: give one of them")
-    gold_col = gold_col if gold_col is not None else label_col
     src_name = "DataFrame" if isinstance(source, pd.DataFrame) else str(source)
     table = read_table(source, text_columns=id_text_columns([item_col]))
     cols = table.columns

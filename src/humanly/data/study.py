@@ -16,8 +16,9 @@ import pandas as pd
 
 from ..errors import InputError
 from .inputs import Study, join
-from .layouts import CountsSpec, DuplicatePolicy, index_as_items
+from .layouts import index_as_items
 from .matching import MissingPolicy, check_missing
+from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
 from .ratings import Ratings
 from .readers import read_gold, read_predictions, read_ratings
 from .tables import read_columns
@@ -32,95 +33,133 @@ def read_study(
     predictions: Any = None,
     gold: Any = None,
     *,
-    missing: MissingPolicy = "error",
     item_col: str | None = None,
     rater_col: str | None = None,
     label_col: str | None = None,
     wide: bool = False,
-    counts: CountsSpec | None = None,
-    total_col: str | None = None,
-    rest_class: str = "other",
+    counts: CountsSpec | Counts | None = None,
     classes: Sequence[Any] | None = None,
-    duplicates: DuplicatePolicy = "error",
-    stream: bool = False,
     prediction_col: str | None = None,
     prob_col: str | None = None,
-    score_col: str | None = None,
-    model_col: str | None = None,
-    positive: Any = None,
     gold_col: str | None = None,
+    missing: MissingPolicy = "error",
+    options: ReadOptions | None = None,
 ) -> Study:
-    """Read ratings, predictions and gold as they are held and join them by item id.
+    """Read ratings, predictions and gold labels as they are held, and join them by item id.
 
-    ``ratings`` is a file path, a DataFrame, an items × raters array (``wide=True``) or a
-    :class:`Ratings`; the layout options (``item_col`` … ``stream``) are those of
-    :func:`~humanly.read_ratings`. ``predictions`` is a file path, or any in-memory form
-    :func:`~humanly.join` accepts (a DataFrame is read as a predictions table when a column option
-    names its columns); ``gold`` is a file path, a DataFrame (an item and a gold column), or any form
-    :func:`~humanly.data.as_gold` accepts.
+    Predictions and gold come from their own files or tables, from columns of the ratings table (a
+    column option given without ``predictions=`` or ``gold=``), or from any in-memory form
+    :func:`humanly.join` accepts; they are read with the ratings' classes, and matched to the rated
+    items by id, never by position.
 
-    * ``prediction_col`` / ``prob_col`` / ``score_col`` (and ``model_col``, ``positive``) name columns
-      of the predictions file, or of the ratings file when ``predictions`` is ``None``;
-    * ``gold_col`` names the gold column of the gold file, or of the ratings file when ``gold`` is
-      ``None``; columns of the ratings file named this way are never read as rater columns (``wide``);
-    * ``item_col`` is the item column of the ratings, and of a predictions or gold file that has a
-      column of that name (otherwise their item column is found by name);
-    * predictions and gold are read with the ratings' classes;
-    * rated items without a prediction, and predictions or gold for items with no ratings, are an
-      error naming the counts and the first id unless ``missing="drop"``, which keeps the items both
-      have; gold may cover any subset of the rated items.
+    Parameters
+    ----------
+    ratings : str, path, DataFrame, numpy.ndarray, Ratings or Study
+        The crowd's labels: a file, a DataFrame, an items × raters array (``wide=True``) or a
+        :class:`Ratings`; a :class:`Study` is returned as it is.
+    predictions : str, path, DataFrame, Predictions, dict, Series, numpy.ndarray or None
+        The models' outputs: a file or a table (a DataFrame is read as a table when a column option
+        names its columns), or an in-memory form of :func:`humanly.join`.
+    gold : str, path, DataFrame, Gold, Series, numpy.ndarray or None
+        Gold labels for any subset of the rated items: a file or a table (an item and a gold column),
+        or an in-memory form of :func:`humanly.join`.
+    item_col : str or None
+        The item column of the ratings, and of a predictions or gold table that has a column of that
+        name (otherwise theirs is found by name).
+    rater_col, label_col : str or None
+        The rater and label columns of a long ratings table (default: found by name).
+    wide : bool
+        The ratings have one row per item and one column per rater or slot.
+    counts : str, sequence, mapping or Counts
+        The ratings have one row per item and one count column per class (:class:`Counts`: the count
+        columns, and a total column for a class left out).
+    classes : sequence or None
+        The classes in order (default: the sorted distinct labels).
+    prediction_col, prob_col : str or None
+        A hard-label column, or a positive-class probability column (two classes), of the predictions
+        table — of the ratings table when ``predictions`` is ``None``.
+    gold_col : str or None
+        The gold column of the gold table — of the ratings table when ``gold`` is ``None`` (such a
+        column is never read as a rater of a wide table).
+    missing : {"error", "drop"}
+        Rated items without a prediction, and predictions or gold for items with no ratings: an error
+        naming the counts and the first id, or dropped (the items both have are kept).
+    options : ReadOptions or None
+        The rarer knobs: ``duplicates``, ``stream``, ``score_col``, ``model_col``, ``positive``.
 
-    Returns a :class:`Study` in the ratings' item order: ``predictions`` cover exactly the rated items,
-    ``gold`` holds one code per rated item (-1: no gold label). (Long because this docstring states
-    every option's rule; the work is in the helpers below.)
+    Returns
+    -------
+    Study
+        The ratings, with predictions covering exactly the rated items in the ratings' order and gold
+        holding one code per rated item (-1: no gold label).
 
+    Raises
+    ------
+    InputError
+        For a file that cannot be read, a column that is missing or ambiguous, ids that do not match
+        (with ``missing="error"``), or options that do not apply to what was given.
+    TypeError
+        For ``ratings=None``, or an array without ``wide=True``.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> counts = pd.DataFrame({"rev_id": [7, 8, 9], "n_attack": [1, 4, 0], "n": [5, 5, 4],
     ...                        "prob": [0.2, 0.9, 0.1]})
-    >>> s = read_study(counts, item_col="rev_id", counts="attack=n_attack", total_col="n",
-    ...                rest_class="none", prob_col="prob")
+    >>> attack = Counts("attack=n_attack", total="n", rest_class="none")
+    >>> s = read_study(counts, item_col="rev_id", counts=attack, prob_col="prob")
     >>> s.ratings
     Ratings(3 items, anonymous counts, 14 labels, classes=('none', 'attack'), source='DataFrame')
     >>> s.predictions.proba("prob")[:, 1].tolist()
     [0.2, 0.9, 0.1]
     >>> model = pd.Series([1.0, 0.0], index=[9, 7])  # P(attack) by item id; none for item 8
     >>> gold = pd.Series(["attack"], index=[9])
-    >>> s = read_study(counts, {"m": model}, gold, item_col="rev_id", counts="attack=n_attack",
-    ...                total_col="n", rest_class="none", missing="drop")
+    >>> s = read_study(counts, {"m": model}, gold, item_col="rev_id", counts=attack, missing="drop")
     >>> list(s.ratings.items), s.predictions.hard("m").tolist(), s.gold.codes.tolist()
     ([7, 9], [0, 1], [-1, 1])
     """
     missing = check_missing(missing)
-    if ratings is None:
-        raise TypeError(
-            "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
-            "array (wide=True) or a humanly.Ratings"
-        )
-    pred_cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": score_col}
-    preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, pred_cols, gold_col)
+    opts = as_read_options(options)
+    spec = as_counts(counts)
+    if ratings is None or isinstance(ratings, Study):
+        return _given_study(ratings, predictions, gold)
+    cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
+    preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, cols, gold_col)
     source = ratings
-    if isinstance(ratings, pd.DataFrame) and (wide or counts is not None):
+    if isinstance(ratings, pd.DataFrame) and (wide or spec is not None):
         source, item_col = index_as_items(ratings, item_col)  # items in the index
     ignore = [gold_col] if gold_here else []
-    ignore += [c for c in pred_cols.values() if preds_here and c is not None]
+    ignore += [c for c in cols.values() if preds_here and c is not None]
     r = _ratings(
         source,
         item_col=item_col,
         rater_col=rater_col,
         label_col=label_col,
         wide=wide,
-        counts=counts,
-        total_col=total_col,
-        rest_class=rest_class,
+        counts=spec,
         classes=classes,
-        duplicates=duplicates,
-        stream=stream,
         ignore_cols=[c for c in ignore if c is not None],
+        options=ReadOptions(duplicates=opts.duplicates, stream=opts.stream),
     )
-    column_options = {**pred_cols, "model_col": model_col, "positive": positive}
+    column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p = _predictions(source if preds_here else predictions, r, item_col, column_options)
     g = _gold(source if gold_here else gold, r, item_col, gold_col)
     return join(r, p, g, missing=missing)
+
+
+def _given_study(study: Study | None, predictions: Any, gold: Any) -> Study:
+    """A :class:`Study` given as ``ratings``: it carries its predictions and gold."""
+    if study is None:
+        raise TypeError(
+            "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
+            "array (wide=True) or a humanly.Ratings"
+        )
+    if predictions is not None or gold is not None:
+        raise InputError(
+            "ratings= is a Study, which carries its predictions and gold; drop predictions= and "
+            "gold="
+        )
+    return study
 
 
 def _columns_of_ratings(
@@ -148,11 +187,8 @@ def _ratings(source: Any, **options: Any) -> Ratings:
             "label_col": None,
             "wide": False,
             "counts": None,
-            "total_col": None,
-            "rest_class": "other",
             "classes": None,
-            "duplicates": "error",
-            "stream": False,
+            "options": ReadOptions(),
         }
         given = [k for k, v in defaults.items() if options[k] != v]
         if given:

@@ -1,6 +1,6 @@
 """Figures of the ratings themselves (the report's Data section): how many labels the items received and
 the class balance, and — with named raters — each rater's agreement with the rest of the crowd beside
-their Dawid–Skene accuracy. Each function draws a result of :func:`humanly.summarize` and returns a
+their Dawid–Skene accuracy. Each function draws a result of :func:`humanly.inspect` and returns a
 matplotlib Figure; nothing here computes a statistic."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..crowd.inspect import RatingsSummary
+from ..crowd.inspect import InspectResult
 from ..crowd.raters import RaterSummary
 from ..data import InputError
 from ._style import FIGURE_WIDTH, PALETTE, figure
@@ -22,13 +22,13 @@ _MAX_AREA = 120.0
 _MIN_AREA = 6.0
 
 
-def data_overview(summary: RatingsSummary) -> Any:
+def data_overview(summary: InspectResult) -> Any:
     """Two panels, 461 pt wide: how many labels each item received (bars: items), and the share of all
     labels in each class (labelled with the percentage).
 
     >>> import humanly
     >>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 2]], classes=["no", "yes"])
-    >>> len(data_overview(humanly.summarize(r, bootstrap=0)).axes)
+    >>> len(data_overview(humanly.inspect(r, bootstrap=0)).axes)
     2
     """
     fig, (left, right) = figure(width=FIGURE_WIDTH, height=2.6, ncols=2)
@@ -77,7 +77,7 @@ def rater_quality(raters: RaterSummary) -> Any:
 
     >>> import humanly
     >>> r = humanly.Ratings.from_long(list("aabbcc"), list("uvuvuw"), [0, 0, 1, 0, 1, 1])
-    >>> len(rater_quality(humanly.summarize(r, bootstrap=0).raters).axes)
+    >>> len(rater_quality(humanly.inspect(r, bootstrap=0).raters).axes)
     1
     """
     rows = sorted(

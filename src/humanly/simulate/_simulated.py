@@ -35,10 +35,31 @@ def _check_sizes(n_items: int, labels_per_item: int | tuple[int, int] | None) ->
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class SimulatedData(Result):
-    """Simulated ratings with their known truth.
+    """Simulated ratings with their known truth: what every generator of :mod:`humanly.simulate`
+    returns.
 
-    ``truth`` holds the generating parameters and per-item hidden quantities (e.g. item states, the
-    true labels, each annotator's and model's true accuracy).
+    ``to_dict()`` is a summary (the ratings at a glance, the models' names, the number of gold labels
+    and the scalar entries of ``truth``), not the data: :meth:`write` writes the data.
+
+    Parameters
+    ----------
+    ratings : Ratings
+        The simulated crowd's labels (named raters).
+    gold : Gold or None
+        The true labels.
+    predictions : Predictions or None
+        The simulated models' outputs.
+    truth : dict
+        The generating parameters and per-item hidden quantities: ``generator`` (which generator
+        drew the data), and e.g. the item states, the true labels, each rater's and model's realised
+        accuracy.
+
+    Examples
+    --------
+    >>> from humanly import simulate
+    >>> d = simulate.oracle(100, [0.8, 0.7, 0.9], models={"m": 0.85}, seed=0)
+    >>> d.truth["generator"], d.ratings.n_raters, d.predictions.names
+    ('oracle', 3, ('m',))
     """
 
     ratings: Ratings
@@ -47,10 +68,11 @@ class SimulatedData(Result):
     truth: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..crowd.inspect import summarize
+        """A summary as JSON-ready Python: the ratings at a glance, models, gold count, truth."""
+        from ..crowd.inspect import inspect
 
         return {
-            "ratings": summarize(self.ratings).to_dict(),
+            "ratings": inspect(self.ratings).to_dict(),
             "models": list(self.predictions.names) if self.predictions else [],
             "n_gold": 0 if self.gold is None else len(self.gold),
             "truth": {k: v for k, v in self.truth.items() if not isinstance(v, np.ndarray)},
@@ -61,8 +83,31 @@ class SimulatedData(Result):
         return f"SimulatedData({self.ratings!r}, gold={self.gold is not None}, models={models})"
 
     def files(self, path: str | Path) -> dict[str, Path]:
-        """Where :meth:`write` puts each table: ``X.csv`` → ``X.csv``, ``X.gold.csv``,
-        ``X.predictions.csv`` (and ``X.states.csv`` for the urn)."""
+        """Where :meth:`write` puts each table.
+
+        Parameters
+        ----------
+        path : str or path
+            The ratings file; the others are named after it: ``X.csv`` → ``X.gold.csv``,
+            ``X.predictions.csv`` (and ``X.states.csv`` for the urn).
+
+        Returns
+        -------
+        dict
+            Table name (``ratings``, ``gold``, ``predictions``, ``states``) → its path.
+
+        Raises
+        ------
+        InputError
+            For a path without an extension.
+
+        Examples
+        --------
+        >>> from humanly import simulate
+        >>> d = simulate.oracle(10, [0.8, 0.7], seed=0)
+        >>> {k: v.name for k, v in d.files("o.csv").items()}
+        {'ratings': 'o.csv', 'gold': 'o.gold.csv'}
+        """
         p = Path(path)
         stem, ext = p.stem, p.suffix
         if not ext:
@@ -79,7 +124,21 @@ class SimulatedData(Result):
         return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The long-format tables :meth:`write` writes."""
+        """The long-format tables :meth:`write` writes.
+
+        Returns
+        -------
+        dict
+            Table name → DataFrame: ``ratings`` (``item, rater, label``), ``gold`` (``item,
+            label``), ``predictions`` (``item, model`` and a ``prediction``, ``prob_<class>`` or
+            ``score`` column) and, for the urn, ``states``.
+
+        Examples
+        --------
+        >>> from humanly import simulate
+        >>> list(simulate.oracle(10, [0.8, 0.7], models={"m": 0.9}, seed=0).tables())
+        ['ratings', 'gold', 'predictions']
+        """
         out = {"ratings": self.ratings.to_frame()}
         cls = np.asarray(self.ratings.classes, dtype=object)
         if self.gold is not None:
@@ -108,12 +167,38 @@ class SimulatedData(Result):
         return out
 
     def write(self, path: str | Path, *, force: bool = True) -> dict[str, Path]:
-        """Write ratings (long ``item, rater, label``), gold and predictions files; return their paths.
+        """Write the ratings (long ``item, rater, label``), gold and predictions files.
 
-        Each file is written atomically. Formats follow the extension of ``path``. ``force=False``
-        replaces no existing file: each is published exclusively, in a fixed order, and if one exists
-        the files this call already published are removed before :class:`InputError` is raised — so of
-        two writers of the same new files exactly one succeeds and the other leaves nothing behind.
+        Each file is written atomically, in the format of ``path``'s extension.
+
+        Parameters
+        ----------
+        path : str or path
+            The ratings file (see :meth:`files` for the others).
+        force : bool
+            Replace existing files. With ``False`` no existing file is replaced: each is published
+            exclusively, in a fixed order, and if one exists the files this call already published
+            are removed before :class:`InputError` is raised — so of two writers of the same new
+            files exactly one succeeds and the other leaves nothing behind.
+
+        Returns
+        -------
+        dict
+            Table name → the path written.
+
+        Raises
+        ------
+        InputError
+            For a path without an extension, or (``force=False``) a file that exists.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> from humanly import simulate, read_study
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> paths = simulate.oracle(10, [0.8, 0.7], seed=0).write(folder / "o.csv")
+        >>> read_study(paths["ratings"], gold=paths["gold"]).ratings.n_items
+        10
         """
         targets = self.files(path)
         published: list[Path] = []

@@ -56,47 +56,70 @@ def oracle(
     copy_crowd: Mapping[str, float] | None = None,
     seed: Seed = None,
 ) -> SimulatedData:
-    """Oracle + raters (Humanly Certifying Superhuman Classifiers, toy experiments). Long for its
-    parameter documentation and one draw per kind of output.
+    """True labels, raters with their own accuracies, models, and optional item difficulty.
 
-    A true label ℓ* per item from ``prior``; ``raters`` gives K accuracies (errors uniform over the
-    other classes) or K × C × C confusion matrices (row = true class). ``models`` maps names to an
-    accuracy or a C × C confusion matrix.
+    The toy experiments of *Humanly Certifying Superhuman Classifiers*: a true label ℓ* per item from
+    ``prior``; each rater labels an item independently given ℓ*, right with their accuracy (errors
+    uniform over the other classes) or as their confusion matrix says. (Long for its parameter
+    documentation and one draw per kind of output.)
 
-    ``difficulty`` d ∈ [0, 1) adds item difficulty shared by raters and models: a fraction d of the
-    items is *hard*, and on a hard item everyone answers uniformly at random. The marginal accuracy of a
-    rater with base accuracy a is then (1 − d)·a + d/C; ``truth`` reports the realised accuracies.
+    Parameters
+    ----------
+    n_items : int
+        The number of items.
+    raters : sequence of float or numpy.ndarray
+        K accuracies, or K × C × C confusion matrices (row = true class).
+    n_classes : int
+        The number of classes (when ``classes`` is not given).
+    classes : sequence or None
+        The class names (default ``0..C-1``).
+    prior : sequence of float or None
+        The distribution of the true label (default uniform).
+    models : mapping or None
+        Model name → an accuracy or a C × C confusion matrix (hard labels).
+    difficulty : float
+        d ∈ [0, 1): a fraction d of the items is *hard*, and on a hard item everyone answers uniformly
+        at random, so a rater with base accuracy a has marginal accuracy (1 − d)·a + d/C.
+    labels_per_item : int, (int, int) or None
+        Each item is labelled by a random subset of this many raters (or a number drawn in the range
+        ``(low, high)``); default: every rater labels every item.
+    copy_crowd : mapping or None
+        Model name (of ``models``) → a probability c: on each item, with probability c the model
+        outputs the raters' plurality label (ties broken at random) instead of its own draw — a model
+        that learned the crowd's errors (Theorem 3's assumption fails). Its random numbers are drawn
+        after everything else, so the other outputs are the same as without it.
+    seed : int, numpy.random.Generator or None
+        The seed; the same seed gives the same data.
 
-    ``labels_per_item`` (default all K raters) lets each item be labelled by a random subset of the
-    raters (int, or a ``(low, high)`` range).
+    Returns
+    -------
+    SimulatedData
+        Named ratings (raters ``a1``…), gold (the true labels), the models' outputs and ``truth``:
+        ``generator`` (``"oracle"``), each rater's and model's realised accuracy, the hard items and
+        the true labels.
 
-    ``copy_crowd`` maps model names (of ``models``) to a probability c: on each item, with probability c
-    the model outputs the raters' plurality label (ties broken at random) instead of its own draw — a
-    model that learned the crowd's errors, which agrees with the crowd more than with the truth
-    (Theorem 3's assumption fails). Its random numbers are drawn after everything else, so the other
-    outputs are the same as without it.
+    Raises
+    ------
+    InputError
+        For accuracies or matrices that are not probabilities, or sizes that do not fit.
 
+    Examples
+    --------
     >>> d = oracle(2000, [0.7, 0.7, 0.7], models={"copy": 0.7}, copy_crowd={"copy": 0.9}, seed=0)
     >>> d.truth["model_accuracy"]["copy"] < 0.8
     True
+
+    References
+    ----------
+    Xu, Q., Walder, C. & Xu, C. *Humanly Certifying Superhuman Classifiers* (the toy experiments).
     """
     _check_sizes(n_items, labels_per_item)
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
     n_cls = len(cls)
-    acc = np.asarray(raters, dtype=float)
-    if acc.ndim == 0 or acc.shape[0] == 0:
-        raise InputError(
-            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
-            "e.g. raters=[0.8, 0.7]"
-        )
-    n_ann = acc.shape[0]
-    ann_conf = _confusions(acc, n_ann, n_cls, "raters")
-    pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
-    if len(pri) != n_cls or (pri < 0).any() or not np.isclose(pri.sum(), 1):
-        raise InputError(f"prior must be {n_cls} non-negative numbers summing to 1")
-    if not 0 <= difficulty < 1:
-        raise InputError(f"difficulty {difficulty} must be in [0, 1)")
+    ann_conf = _rater_confusions(raters, n_cls)
+    n_ann = len(ann_conf)
+    pri = _prior(prior, n_cls, difficulty)
     truth_codes = rng.choice(n_cls, size=n_items, p=pri).astype(np.int16)
     hard = rng.random(n_items) < difficulty
     uniform = np.full(n_cls, 1 / n_cls)
@@ -106,18 +129,8 @@ def oracle(
         probs[hard] = uniform
         return _labels_from_probs(rng, probs, 1)[:, 0]
 
-    labels = np.column_stack([draw(ann_conf[a]) for a in range(n_ann)]) if n_ann else None
-    if labels_per_item is None:
-        mask = np.ones((n_items, n_ann), dtype=bool)
-    else:
-        k, m = _n_labels_mask(rng, n_items, labels_per_item)
-        if k > n_ann:
-            raise InputError(f"{k} labels per item but only {n_ann} raters")
-        order = np.argsort(rng.random((n_items, n_ann)), axis=1)
-        mask = np.zeros((n_items, n_ann), dtype=bool)
-        rows = np.repeat(np.arange(n_items), k)
-        mask[rows, order[:, :k].ravel()] = m.ravel()
-    assert labels is not None
+    labels = np.column_stack([draw(ann_conf[a]) for a in range(n_ann)])
+    mask = _subset_mask(rng, n_items, n_ann, labels_per_item)
     rater_ids = np.tile(np.arange(n_ann), (n_items, 1))
     names = [f"a{j + 1}" for j in range(n_ann)]
     ratings = _build_named(n_items, labels, mask, rater_ids, cls, rater_names=names)
@@ -139,7 +152,7 @@ def oracle(
     hits = (labels == truth_codes[:, None]) & mask
     ann_acc = hits.sum(axis=0) / np.maximum(mask.sum(axis=0), 1)
     truth = {
-        "model": "oracle",
+        "generator": "oracle",
         "annotator_accuracy": dict(zip(names, ann_acc.tolist(), strict=True)),
         "average_annotator_accuracy": float(hits.sum() / mask.sum()),
         "model_accuracy": model_acc,
@@ -148,6 +161,46 @@ def oracle(
         "labels": truth_codes,
     }
     return SimulatedData(ratings, gold, preds, truth)
+
+
+def _rater_confusions(raters: Any, n_cls: int) -> np.ndarray:
+    """The raters' confusion matrices (K × C × C) from their accuracies or matrices; at least one."""
+    acc = np.asarray(raters, dtype=float)
+    if acc.ndim == 0 or acc.shape[0] == 0:
+        raise InputError(
+            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
+            "e.g. raters=[0.8, 0.7]"
+        )
+    return _confusions(acc, acc.shape[0], n_cls, "raters")
+
+
+def _prior(prior: Sequence[float] | None, n_cls: int, difficulty: float) -> np.ndarray:
+    """The distribution of the true label (uniform by default); checks ``difficulty`` too."""
+    pri = np.full(n_cls, 1 / n_cls) if prior is None else np.asarray(prior, dtype=float)
+    if len(pri) != n_cls or (pri < 0).any() or not np.isclose(pri.sum(), 1):
+        raise InputError(f"prior must be {n_cls} non-negative numbers summing to 1")
+    if not 0 <= difficulty < 1:
+        raise InputError(f"difficulty {difficulty} must be in [0, 1)")
+    return pri
+
+
+def _subset_mask(
+    rng: np.random.Generator,
+    n_items: int,
+    n_ann: int,
+    labels_per_item: int | tuple[int, int] | None,
+) -> np.ndarray:
+    """Which rater labels which item: everyone, or a random subset of ``labels_per_item`` each."""
+    if labels_per_item is None:
+        return np.ones((n_items, n_ann), dtype=bool)
+    k, m = _n_labels_mask(rng, n_items, labels_per_item)
+    if k > n_ann:
+        raise InputError(f"{k} labels per item but only {n_ann} raters")
+    order = np.argsort(rng.random((n_items, n_ann)), axis=1)
+    mask = np.zeros((n_items, n_ann), dtype=bool)
+    rows = np.repeat(np.arange(n_items), k)
+    mask[rows, order[:, :k].ravel()] = m.ravel()
+    return mask
 
 
 def _copy_crowd(

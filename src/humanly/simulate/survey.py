@@ -48,24 +48,59 @@ def urn(
     n_raters: int | None = None,
     seed: Seed = None,
 ) -> SimulatedData:
-    """Item-state urn (Survey Equivalence, section 2).
+    """The item-state urn of *Survey Equivalence* (section 2).
 
-    Item states come from a finite mixture (``states``: S × C label distributions, ``weights``: S
-    mixture weights) or a Dirichlet mixture (``dirichlet``: S × C concentration vectors, one component
-    drawn per item with probability ``weights``). Each item receives ``labels_per_item`` i.i.d. labels
-    from its state (an int, or a ``(low, high)`` range for ragged items).
+    Each item has a state, a distribution over the labels, drawn from a finite mixture (``states``
+    with ``weights``) or a Dirichlet mixture (``dirichlet``); its labels are i.i.d. draws from it.
+    Gold is the most likely label of the item's state (the first class on ties).
 
-    Classifiers are defined from the state component: ``hard_classifiers[name]`` is S × C, the
-    distribution of the hard output in each component; ``soft_classifiers[name]`` is S × C, a fixed
-    probability vector output in each component.
+    Parameters
+    ----------
+    n_items : int
+        The number of items.
+    labels_per_item : int or (int, int)
+        Labels per item, or a range ``(low, high)`` for ragged items.
+    states : sequence of sequences of float or None
+        S × C label distributions of the mixture's components.
+    weights : sequence of float or None
+        The S mixture weights (default uniform).
+    dirichlet : sequence of sequences of float or None
+        S × C Dirichlet concentrations (instead of ``states``): one component drawn per item with
+        probability ``weights``, then the item's state from it.
+    classes : sequence or None
+        The class names (default ``0..C-1``).
+    hard_classifiers : mapping or None
+        Model name → an S × C table: the distribution of its hard output in each component.
+    soft_classifiers : mapping or None
+        Model name → an S × C table: the probability vector it outputs in each component.
+    n_raters : int or None
+        A pool of raters from which each item draws distinct raters (default: slot ``j`` is rater
+        ``r{j+1}``).
+    seed : int, numpy.random.Generator or None
+        The seed; the same seed gives the same data.
 
-    Raters: slot ``j`` is rater ``r{j+1}`` unless ``n_raters`` gives a larger pool, from which each item
-    draws distinct raters. Gold is the most likely label of the item's state (first class on ties).
-    ``truth`` holds ``states`` (items × C), ``state_index`` (component per item), ``weights``.
+    Returns
+    -------
+    SimulatedData
+        Named ratings, gold, the models' outputs and ``truth``: ``generator`` (``"urn"``),
+        ``states`` (items × C), ``state_index`` (the component of each item), ``weights``,
+        ``components`` and ``kind`` (``finite`` or ``dirichlet``).
 
+    Raises
+    ------
+    InputError
+        For states, weights or tables that are not probabilities, or sizes that do not fit.
+
+    Examples
+    --------
     >>> d = urn(100, 4, states=[[0.9, 0.1], [0.2, 0.8]], weights=[0.5, 0.5], seed=1)
     >>> d.ratings
     Ratings(100 items, 4 raters, 400 labels, classes=(0, 1), source='simulated')
+
+    References
+    ----------
+    Resnick, P., Kong, Y., Schoenebeck, G. & Weninger, T. *Survey Equivalence: A Procedure for
+    Measuring Classifier Accuracy Against Human Labels*, section 2.
     """
     _check_sizes(n_items, labels_per_item)
     if n_raters is not None:
@@ -111,7 +146,7 @@ def urn(
         models.append(ModelOutput(name, "proba", probs[comp].copy()))
     preds = Predictions(ratings.items, cls, models, source="simulated") if models else None
     truth = {
-        "model": "urn",
+        "generator": "urn",
         "states": item_states,
         "state_index": comp,
         "weights": w.tolist(),
@@ -124,16 +159,36 @@ def urn(
 def running_example(
     n_items: int = 1000, labels_per_item: int | tuple[int, int] = 10, *, seed: Seed = None
 ) -> SimulatedData:
-    """The Survey Equivalence running example (section 2): see :data:`RUNNING_EXAMPLE`.
+    """The running example of *Survey Equivalence* (section 2): see :data:`RUNNING_EXAMPLE`.
 
-    Models: ``hard`` (outputs C with probability 0.9 / 0.5 / 0.05 in the three states) and ``soft``
-    (0.77 when ``hard`` says C, 0.32 when it says D — the calibrated version of ``hard``).
+    Parameters
+    ----------
+    n_items : int
+        The number of items.
+    labels_per_item : int or (int, int)
+        Labels per item, or a range ``(low, high)``.
+    seed : int, numpy.random.Generator or None
+        The seed; the same seed gives the same data.
 
+    Returns
+    -------
+    SimulatedData
+        The urn's data with two models: ``hard`` (outputs C with probability 0.9 / 0.5 / 0.05 in
+        the three states) and ``soft`` (0.77 when ``hard`` says C, 0.32 when it says D — the
+        calibrated version of ``hard``); ``truth["generator"]`` is ``"running-example"``.
+
+    Examples
+    --------
     >>> d = running_example(200, 5, seed=0)
     >>> d.ratings
     Ratings(200 items, 5 raters, 1000 labels, classes=('C', 'D'), source='simulated')
     >>> [m.name for m in d.predictions.models]
     ['hard', 'soft']
+
+    References
+    ----------
+    Resnick, P., Kong, Y., Schoenebeck, G. & Weninger, T. *Survey Equivalence: A Procedure for
+    Measuring Classifier Accuracy Against Human Labels*, section 2.
     """
     rng = _rng(seed)
     ex = RUNNING_EXAMPLE
@@ -152,5 +207,5 @@ def running_example(
     p_c = np.where(hard == 0, ex["soft_after"]["C"], ex["soft_after"]["D"])
     soft = ModelOutput("soft", "proba", np.column_stack([p_c, 1 - p_c]))
     preds = Predictions(data.ratings.items, data.ratings.classes, [data.predictions["hard"], soft])
-    truth = dict(data.truth, model="running-example")
+    truth = dict(data.truth, generator="running-example")
     return SimulatedData(data.ratings, data.gold, preds, truth)

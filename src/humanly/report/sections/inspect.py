@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...crowd.inspect import RatingsSummary
+from ...crowd.inspect import InspectResult
 from ...study import StudyResult
 from .._page import Figure, Section, Table, View
 from ..verdicts.inspect import (
@@ -55,7 +55,7 @@ def _fmt(x: Any, digits: int = 4) -> str:
     return "—" if x is None else str(x)
 
 
-def _statistic(s: RatingsSummary, name: str) -> str:
+def _statistic(s: InspectResult, name: str) -> str:
     """``0.6287 [0.617, 0.640]``, or "— (undefined: why)"."""
     value = getattr(s.agreement, name)
     if not math.isfinite(value):
@@ -68,7 +68,7 @@ def _counts(c: Any) -> str:
     return f"{c.min:,} / {c.median:,g} / {c.mean:,.1f} / {c.max:,}"
 
 
-def _glance(s: RatingsSummary) -> Table:
+def _glance(s: InspectResult) -> Table:
     rows: list[tuple[str, str]] = [
         ("items", f"{s.n_items:,}"),
         ("raters", "anonymous counts" if s.n_raters is None else f"{s.n_raters:,}"),
@@ -100,7 +100,7 @@ def _glance(s: RatingsSummary) -> Table:
     return Table(caption, ("quantity", "value"), tuple(rows))
 
 
-def _models(s: RatingsSummary) -> Table:
+def _models(s: InspectResult) -> Table:
     return Table(
         "Models. — : a score has no plurality label to agree with; no gold labels.",
         ("model", "output", "items", "agrees with plurality", "gold accuracy"),
@@ -117,7 +117,7 @@ def _models(s: RatingsSummary) -> Table:
     )
 
 
-def _raters_table(s: RatingsSummary) -> Table:
+def _raters_table(s: InspectResult) -> Table:
     """Top and bottom raters by labels given, then the spread of each column over all raters."""
     assert s.raters is not None
     keys = ["agreement"]
@@ -199,7 +199,7 @@ def inspect_section(study: StudyResult, view: View) -> Section:
     )
 
 
-def _rater_caption(s: RatingsSummary) -> str:
+def _rater_caption(s: InspectResult) -> str:
     assert s.raters is not None
     fit = s.raters.dawid_skene
     crosses = (

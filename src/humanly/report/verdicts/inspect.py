@@ -1,4 +1,4 @@
-"""Verdicts of the data summary (:func:`humanly.summarize`): one or two sentences about the crowd that a
+"""Verdicts of the ratings at a glance (:func:`humanly.inspect`): one or two sentences about the crowd that a
 reader can quote — its size, how often two raters of an item agree (with the bootstrap interval) and,
 with named raters, how far the raters' quality spreads.
 
@@ -9,17 +9,14 @@ matplotlib or jinja2.
 
 >>> import humanly
 >>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]], classes=["no", "yes"])
->>> [v.sentence for v in verdicts(humanly.summarize(r, bootstrap=0))]
+>>> [v.sentence for v in verdicts(humanly.inspect(r, bootstrap=0))]
 ["4 items with 3.0 labels each on average (12 labels from anonymous raters); two raters of an item \
 agree 66.7% of the time, Fleiss' κ 0.33."]
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import statistics
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from . import Verdict
@@ -27,20 +24,19 @@ from . import Verdict
 if TYPE_CHECKING:
     from ..._core.result import Interval
     from ...crowd.agreement import AgreementIntervals
-    from ...crowd.inspect import RatingsSummary
-    from ...crowd.raters import RaterRow, RaterSummary
+    from ...crowd.inspect import InspectResult
+    from ...crowd.raters import RaterRow, RaterSummary, Spread
 
 __all__ = [
     "METHODS_ID",
     "RATERS_SHOWN",
-    "Spread",
     "bootstrap_caption",
     "dawid_skene_text",
     "interval_text",
     "level_text",
     "rater_spreads",
     "shown_raters",
-    "spread",
+    "spread_text",
     "undefined_reason",
     "verdicts",
 ]
@@ -60,7 +56,7 @@ def level_text(level: float) -> str:
     return f"{round(level * 100, 6):g}%"
 
 
-def undefined_reason(s: RatingsSummary) -> str:
+def undefined_reason(s: InspectResult) -> str:
     """Why κ and α (or all three agreement statistics) are undefined for ``s``: no item has two labels,
     or every label (of the items with two or more) is the same class."""
     if s.agreement.n_items == 0:
@@ -84,45 +80,22 @@ def bootstrap_caption(ci: AgreementIntervals) -> str:
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class Spread:
-    """How a per-rater column spreads over the ``n`` raters where it is defined: smallest, lower
-    quartile, median, upper quartile, largest (quartiles by linear interpolation between order
-    statistics, as ``numpy.quantile``'s default)."""
-
-    n: int
-    min: float
-    q1: float
-    median: float
-    q3: float
-    max: float
-
-    def text(self, digits: int = 2) -> str:
-        """``median 0.72 · middle half 0.62–0.80 · range 0.31–0.95 (164 raters)``."""
-        f = f".{digits}f"
-        return (
-            f"median {self.median:{f}} · middle half {self.q1:{f}}–{self.q3:{f}} · "
-            f"range {self.min:{f}}–{self.max:{f}} ({self.n:,} rater{'s' * (self.n != 1)})"
-        )
-
-
-def spread(values: Iterable[float | None]) -> Spread | None:
-    """The :class:`Spread` of the defined values (``None`` when there are none)."""
-    xs = sorted(float(v) for v in values if v is not None and math.isfinite(v))
-    if not xs:
-        return None
-    q1, med, q3 = statistics.quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else xs * 3
-    return Spread(len(xs), xs[0], q1, med, q3, xs[-1])
+def spread_text(sp: Spread, digits: int = 2) -> str:
+    """``median 0.72 · middle half 0.62–0.80 · range 0.31–0.95 (164 raters)``."""
+    f = f".{digits}f"
+    return (
+        f"median {sp.median:{f}} · middle half {sp.q1:{f}}–{sp.q3:{f}} · "
+        f"range {sp.min:{f}}–{sp.max:{f}} ({sp.n:,} rater{'s' * (sp.n != 1)})"
+    )
 
 
 def rater_spreads(raters: RaterSummary) -> dict[str, Spread | None]:
-    """The spread over raters of their agreement with the others' plurality, Dawid–Skene accuracy and
-    gold accuracy (each ``None`` when no rater has it)."""
-    rows = raters.rows
+    """The spreads the raters table holds, by the column they describe (``agreement``,
+    ``dawid_skene_accuracy``, ``gold_accuracy``; each ``None`` when no rater has it)."""
     return {
-        "agreement": spread(r.agreement for r in rows),
-        "dawid_skene_accuracy": spread(r.dawid_skene_accuracy for r in rows),
-        "gold_accuracy": spread(r.gold_accuracy for r in rows),
+        "agreement": raters.agreement_spread,
+        "dawid_skene_accuracy": raters.dawid_skene_spread,
+        "gold_accuracy": raters.gold_spread,
     }
 
 
@@ -146,7 +119,7 @@ def dawid_skene_text(raters: RaterSummary) -> str:
     return f"did not converge in {fit.iterations:,} steps (limit {fit.max_iter:,}): no accuracies"
 
 
-def _agreement_sentence(s: RatingsSummary) -> str:
+def _agreement_sentence(s: InspectResult) -> str:
     """Size, pairwise agreement with its interval, and Fleiss' κ with its interval."""
     who = "anonymous raters" if s.n_raters is None else f"{s.n_raters:,} raters"
     size = (
@@ -195,7 +168,7 @@ def _raters_sentence(raters: RaterSummary) -> str | None:
     return text + "."
 
 
-def verdicts(summary: RatingsSummary) -> tuple[Verdict, ...]:
+def verdicts(summary: InspectResult) -> tuple[Verdict, ...]:
     """Study-level sentences about the crowd: its size and agreement (with the bootstrap interval when
     there is one) and, with named raters, the spread of the raters' quality."""
     out = [Verdict("inspect", _agreement_sentence(summary), status="agreement", methods=METHODS_ID)]

@@ -1,5 +1,5 @@
-"""summarize: typed nested values, the same JSON as when they were dicts, every input form; agreement
-intervals and the per-rater table."""
+"""humanly.inspect: typed nested values that round-trip through their JSON, every input form (a Study
+too), the old names gone; agreement intervals and the per-rater table."""
 
 from __future__ import annotations
 
@@ -12,8 +12,14 @@ import pytest
 import humanly
 from humanly._core.result import Interval
 from humanly.crowd.agreement import AgreementIntervals, agreement_intervals
-from humanly.crowd.inspect import AgreementSummary, CountSummary, GoldSummary, ModelSummary
-from humanly.crowd.raters import RaterRow, RaterSummary
+from humanly.crowd.inspect import (
+    AgreementSummary,
+    CountSummary,
+    GoldSummary,
+    InspectResult,
+    ModelSummary,
+)
+from humanly.crowd.raters import RaterRow, RaterSummary, Spread
 
 
 def _study() -> tuple[humanly.Ratings, dict[str, object], pd.Series]:
@@ -32,14 +38,15 @@ def _study() -> tuple[humanly.Ratings, dict[str, object], pd.Series]:
     return r, preds, pd.Series(["x", "y"], index=["b", "a"])
 
 
-def test_nested_values_are_typed_and_json_is_unchanged() -> None:
+def test_nested_values_are_typed_and_round_trip() -> None:
     r, preds, gold = _study()
     p = {"hard": preds["hard"]}
-    s = humanly.summarize(r, gold, p)
+    s = humanly.inspect(r, p, gold)
     scores = humanly.Predictions.from_arrays(
         r.items, {"score": preds["score"]}, classes=r.classes, kind="score"
     )
-    s2 = humanly.summarize(r, None, scores)
+    s2 = humanly.inspect(r, scores)
+    assert isinstance(s, InspectResult)
     assert isinstance(s.labels_per_item, CountSummary) and isinstance(
         s.labels_per_rater, CountSummary
     )
@@ -53,31 +60,56 @@ def test_nested_values_are_typed_and_json_is_unchanged() -> None:
         "mean": 7 / 3,
         "histogram": {"2": 2, "3": 1},
     }
-    assert set(d["labels_per_rater"]) == {"min", "median", "max", "mean"}  # no histogram per rater
+    assert d["labels_per_rater"]["histogram"] is None  # no histogram per rater
     assert set(d["agreement"]) == {"pairwise", "fleiss_kappa", "krippendorff_alpha", "n_items"}
     assert set(d["gold"]) == {"n_items", "plurality_accuracy", "label_accuracy"}
     hard = {"model": "hard", "kind": "label", "n_items": 3, "gold_accuracy": 0.0}
     assert d["models"] == [{**hard, "plurality_agreement": s.models[0].plurality_agreement}]
+    # a score has no label to agree with; without gold there is no gold accuracy: null, as typed
     assert s2.to_dict()["models"] == [
-        {"model": "score", "kind": "score", "n_items": 3}
-    ]  # keys that apply
-    json.dumps(d)
-    # dict-style access still reads the values (code written when these were dicts)
-    assert s.agreement["pairwise"] == s.agreement.pairwise and s.labels_per_item["histogram"] == {
-        "2": 2,
-        "3": 1,
-    }
+        {"model": "score", "kind": "score", "n_items": 3, "plurality_agreement": None,
+         "gold_accuracy": None}
+    ]  # fmt: skip
+    for res in (s, s2):
+        data = json.loads(res.to_json())
+        assert InspectResult.from_dict(data).to_dict() == data
+    for cls in (AgreementSummary, CountSummary, GoldSummary, ModelSummary, RaterSummary, Spread):
+        part = {
+            AgreementSummary: s.agreement, CountSummary: s.labels_per_item, GoldSummary: s.gold,
+            ModelSummary: s.models[0], RaterSummary: s.raters,
+            Spread: s.raters.agreement_spread,  # type: ignore[union-attr]
+        }[cls]  # fmt: skip
+        data = json.loads(part.to_json())  # type: ignore[union-attr]
+        assert cls.from_dict(data).to_dict() == data
+
+
+def test_the_old_names_are_gone() -> None:
+    r, _, _ = _study()
+    s = humanly.inspect(r, bootstrap=0)
+    for old in ("summarize", "RatingsSummary"):
+        assert not hasattr(humanly, old) and not hasattr(humanly.crowd.inspect, old)
+    with pytest.raises(TypeError):
+        s.agreement["pairwise"]  # type: ignore[index]  # no dict-style access
+    assert not hasattr(s.models, "get") and not hasattr(s.agreement, "get")
+
+
+def test_a_study_carries_its_predictions_and_gold() -> None:
+    r, preds, gold = _study()
+    study = humanly.join(r, {"hard": preds["hard"]}, gold)
     assert (
-        s2.models[0].get("plurality_agreement") is None and s.models[0].get("gold_accuracy") == 0.0
+        humanly.inspect(study).to_dict()
+        == humanly.inspect(r, {"hard": preds["hard"]}, gold).to_dict()
     )
+    with pytest.raises(humanly.InputError, match="carries its predictions and gold"):
+        humanly.inspect(study, gold=gold)
 
 
 def test_every_form_gives_the_same_summary() -> None:
     r, preds, gold = _study()
-    a = humanly.summarize(r, gold, {"hard": preds["hard"]}).to_dict()
+    a = humanly.inspect(r, {"hard": preds["hard"]}, gold).to_dict()
     frame = r.to_frame()  # a long frame: items a, b, c
-    b = humanly.summarize(frame, gold.iloc[::-1], {"hard": preds["hard"].to_numpy()}).to_dict()
-    c = humanly.summarize(frame.iloc[::-1], gold, {"hard": preds["hard"].iloc[::-1]}).to_dict()
+    b = humanly.inspect(frame, {"hard": preds["hard"].to_numpy()}, gold.iloc[::-1]).to_dict()
+    c = humanly.inspect(frame.iloc[::-1], {"hard": preds["hard"].iloc[::-1]}, gold).to_dict()
     for d in (a, b, c):
         d.pop("source")
     assert a == b
@@ -86,7 +118,7 @@ def test_every_form_gives_the_same_summary() -> None:
 
 def test_agreement_intervals_and_rater_table() -> None:
     r, _, gold = _study()
-    s = humanly.summarize(r, gold, bootstrap=200, seed=3)
+    s = humanly.inspect(r, gold=gold, bootstrap=200, seed=3)
     ci = s.agreement_ci
     assert isinstance(ci, AgreementIntervals) and isinstance(ci.pairwise, Interval)
     d = s.to_dict()
@@ -96,10 +128,10 @@ def test_agreement_intervals_and_rater_table() -> None:
     assert d["agreement_ci"]["pairwise"] == list(ci.pairwise) and len(ci.pairwise) == 2
     assert (ci.level, ci.bootstrap, ci.seed) == (0.95, 200, 3)
     assert ci == agreement_intervals(r.counts, bootstrap=200, seed=3)
-    assert humanly.summarize(r, gold, bootstrap=200, seed=3).to_dict() == d  # seeded: same bytes
-    assert humanly.summarize(r, bootstrap=0).agreement_ci is None
-    assert humanly.summarize(r, bootstrap=0).to_dict()["agreement_ci"] is None
-    assert humanly.summarize(r).agreement_ci.bootstrap == 1000  # the default
+    assert humanly.inspect(r, gold=gold, bootstrap=200, seed=3).to_dict() == d  # seeded: same bytes
+    assert humanly.inspect(r, bootstrap=0).agreement_ci is None
+    assert humanly.inspect(r, bootstrap=0).to_dict()["agreement_ci"] is None
+    assert humanly.inspect(r).agreement_ci.bootstrap == 1000  # the default
     # the rater table: one typed row per rater, in the ratings' rater order
     assert isinstance(s.raters, RaterSummary) and all(
         isinstance(x, RaterRow) for x in s.raters.rows
@@ -108,7 +140,10 @@ def test_agreement_intervals_and_rater_table() -> None:
     u = s.raters.rows[0]  # u: 'x' on a (vs x, y: tie), 'y' on b (vs y: 1), 'x' on c (vs y: 0)
     assert (u.n_labels, u.n_compared, u.agreement) == (3, 3, 0.5)
     assert u.gold_accuracy == 0.0  # gold: a → y, b → x
-    assert set(d["raters"]) == {"rows", "crowd_agreement", "dawid_skene"}
+    assert set(d["raters"]) == {
+        "rows", "crowd_agreement", "dawid_skene", "agreement_spread", "dawid_skene_spread",
+        "gold_spread",
+    }  # fmt: skip
     assert d["raters"]["rows"][0]["rater"] == "u"
     frame = s.raters.to_frame()
     assert len(frame) == 3 and list(frame.rater) == ["u", "v", "w"]
@@ -118,21 +153,23 @@ def test_agreement_intervals_and_rater_table() -> None:
 def test_summary_arguments_name_the_parameter() -> None:
     r, _, _ = _study()
     with pytest.raises(ValueError, match=r"^bootstrap=-5: "):
-        humanly.summarize(r, bootstrap=-5)
+        humanly.inspect(r, bootstrap=-5)
     with pytest.raises(TypeError, match=r"^bootstrap=0.5: "):
-        humanly.summarize(r, bootstrap=0.5)
+        humanly.inspect(r, bootstrap=0.5)
     with pytest.raises(ValueError, match=r"^level=0: "):
-        humanly.summarize(r, level=0)
+        humanly.inspect(r, level=0)
     with pytest.raises(TypeError, match=r"^seed='a': "):
-        humanly.summarize(r, seed="a")
+        humanly.inspect(r, seed="a")
     with pytest.raises(TypeError, match=r"^dawid_skene='no': "):
-        humanly.summarize(r, dawid_skene="no")
+        humanly.inspect(r, dawid_skene="no")
+    with pytest.raises(ValueError, match=r"^missing='never': "):
+        humanly.inspect(r, missing="never")
 
 
 def test_dawid_skene_can_be_left_out() -> None:
     r, _, gold = _study()
-    full = humanly.summarize(r, gold, bootstrap=0)
-    lean = humanly.summarize(r, gold, bootstrap=0, dawid_skene=False)
+    full = humanly.inspect(r, gold=gold, bootstrap=0)
+    lean = humanly.inspect(r, gold=gold, bootstrap=0, dawid_skene=False)
     assert full.raters is not None and full.raters.dawid_skene is not None
     assert lean.raters is not None and lean.raters.dawid_skene is None
     assert all(row.dawid_skene_accuracy is None for row in lean.raters.rows)
