@@ -8,7 +8,7 @@ fields in the command's signature (typer reads the signature) and hands the comm
 :class:`StudyOptions`; :func:`load_study` reads them with :func:`humanly.read_study`.
 
 :func:`option_group` does the same for any frozen dataclass of options (the budget commands'
-:class:`~humanly.cli.budget_cmd.ModelOptions`).
+:class:`~humanly.cli.budget_cmd.ErrorModelOptions`).
 
 >>> import inspect
 >>> @study_inputs(gold=False)
