@@ -32,10 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from humanly.budget import IndependentModel, SweepSpec, outcome
+from humanly.budget import IndependentErrors, SweepSpec, outcome
 from humanly.budget.sweep import _probabilities, chunk_configs
 
-GAP = IndependentModel(0.8, 0.01, 0.8).gap(1)  # Fig. 2's parameters
+GAP = IndependentErrors(0.8, 0.01, 0.8).gap(1)  # Fig. 2's parameters
 
 
 def _time(fn: Any, runs: int) -> list[float]:

@@ -148,10 +148,11 @@ def _imported_names(module: str) -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("part", ["report"])
+@pytest.mark.parametrize("part", ["report", "plots"])
 def test_the_report_draws_results_and_computes_nothing(part: str) -> None:
-    """Modules under ``report/`` take from the analyses (and crowd statistics) only result types,
-    never a function that computes: the page is a function of the study's results."""
+    """Modules under ``report/`` and ``plots/`` take from the analyses (and crowd statistics) only
+    result types, never a function that computes: the page and its figures are functions of the
+    study's results."""
     computing = {"crowd", "study", *ANALYSES}
     bad = []
     for module in MODULES:

@@ -75,7 +75,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
         "budget_plan": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "20",
                         "--budget", "600"],
         "budget_open_plurality": ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7",
-                                  "--classes", "3", "--reps", "50"],
+                                  "--n-classes", "3", "--reps", "50"],
         "budget_open_adaptive": ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7",
                                  "--adaptive", "--reps", "50"],
         "budget_sweep": ["budget", "sweep", "--grid-points", "3", "--n", "1,3", "--m", "3"],

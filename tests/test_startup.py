@@ -101,14 +101,14 @@ def test_budget_win_loads_no_pandas() -> None:
 
 def test_budget_names_stay_importable_and_callable() -> None:
     """Lazy names of humanly.budget: functions named like a module stay the function (the modules are
-    called comparison, planning, assessment, rate_tables)."""
+    called comparison, planning, analysis, rate_tables)."""
     import humanly.budget as b
 
     for name in b.__all__:
         assert getattr(b, name) is not None
     import humanly.budget.planning  # noqa: F401  (a submodule import must not shadow the function)
 
-    assert callable(b.plan) and callable(b.assess) and callable(b.compare) and callable(b.rates)
+    assert callable(b.plan) and callable(b.pilot_plan) and callable(b.compare) and callable(b.rates)
 
 
 def test_lazy_names_stay_importable() -> None:

@@ -32,7 +32,8 @@ from . import __version__
 from ._core.checks import check_int, check_number, check_probability
 from ._core.progress import progress as progress_bar
 from ._core.result import Result
-from .budget import Assessment, assess
+from .budget import PlanResult
+from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Predictions, Ratings, Study, join
@@ -175,7 +176,7 @@ class StudyResult(Result):
     inspect: InspectResult
     certify: CertifyResult | None
     equivalence: tuple[EquivalenceRun, ...]
-    plan: Assessment | None
+    plan: PlanResult | None
     skipped: tuple[Skipped, ...]
     provenance: Provenance
 
@@ -398,14 +399,7 @@ def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped
         )
         return None
     try:
-        return assess(
-            r,
-            study.predictions,
-            eps=0.01,
-            bootstrap=s.bootstrap,
-            seed=s.seed,
-            delta=0.05 if s.level == 0.95 else 1.0 - s.level,
-        )
+        return budget_plan(r, study.predictions, level=s.level, bootstrap=s.bootstrap, seed=s.seed)
     except InputError as exc:
         skipped.append(Skipped("plan", f"not applicable: {exc}"))
         return None

@@ -34,18 +34,21 @@ def test_win_correlated_and_simulate(cli) -> None:
 
 
 def test_size_json(cli) -> None:
-    r = cli("budget", "size", *FIG2, "--delta", "0.05", "--m", "1", "3", "--json")
+    r = cli("budget", "size", *FIG2, "--level", "0.95", "--m", "1", "3", "--json")
     assert r.exit_code == 0, r.stderr
     rows = r.json()["rows"]
     assert [row["m"] for row in rows] == [1, 3]
     for row in rows:
         assert row["budget_exact"] <= row["budget_cramer_bound"] <= row["budget_hoeffding_bound"]
     assert rows[0]["budget_exact"] < rows[1]["budget_exact"]
+    assert r.json()["level"] == 0.95 and "delta" not in r.json()
+    gone = cli("budget", "size", *FIG2, "--delta", "0.05")  # the retired flag
+    assert gone.exit_code == 2 and "--delta" in gone.stderr
 
 
 def test_capacity_fig1(cli) -> None:
     r = cli(
-        "budget", "capacity", *FIG1, "--delta", "0.05", "--budget", "1500", "--m", "1", "--json"
+        "budget", "capacity", *FIG1, "--level", "0.95", "--budget", "1500", "--m", "1", "--json"
     )
     assert r.exit_code == 0, r.stderr
     row = r.json()["rows"][0]
@@ -63,7 +66,7 @@ def test_human_output(cli) -> None:
 @pytest.mark.parametrize(("cmd", "ext"), [("win", "png"), ("size", "svg"), ("capacity", "png")])
 def test_plots(cli, tmp_path: Path, cmd: str, ext: str) -> None:
     out = tmp_path / f"fig.{ext}"
-    extra = ["--budget", "300"] if cmd != "size" else ["--delta", "0.2"]
+    extra = ["--budget", "300"] if cmd != "size" else ["--level", "0.8"]
     r = cli("budget", cmd, *FIG1, *extra, "--m", "1", "3", "--plot", out)
     assert r.exit_code == 0, r.stderr
     assert out.stat().st_size > 1000
@@ -151,28 +154,54 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
         written["ratings"],
         "--predictions",
         written["predictions"],
-        "--delta",
-        "0.05",
+        "--level",
+        "0.95",
         "--bootstrap",
         "20",
         "--json",
     )
     assert r.exit_code == 0, r.stderr
-    out = r.json()
-    assert out["better"] == "better" and out["recommended_m"] == 1
+    plan = r.json()
+    assert plan["level"] == 0.95 and plan["budget"] == 3000 and plan["comparison"]["best_m"] == 1
+    out = plan["pilot"]
+    assert out["better"] == "better" and out["recommended_m"] == 1 and out["level"] == 0.95
     assert out["assumptions"]["assumption1"] is True
     for k, (lo, hi) in out["ranges"].items():
         assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k
+
+
+def test_plan_cli_with_fewer_models_says_what_it_can(cli, tmp_path: Path) -> None:
+    """Without predictions (or with one model) ``budget plan`` no longer refuses: it prints the
+    comparison at the crowd's label accuracy and says why there is no pilot plan."""
+    from humanly.simulate import pair
+
+    data = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=3)
+    written = data.write(tmp_path / "pilot.csv")
     r = cli("budget", "plan", written["ratings"])
-    assert r.exit_code == 2 and "--predictions" in r.stderr
+    assert r.exit_code == 0, r.stderr
+    assert "label accuracy q̂ = " in r.stdout and "the paper's Fig. 2 value" in r.stdout
+    assert (
+        "no pilot plan: the pilot plan needs the predictions of two models (given: 0)" in r.stdout
+    )
+    assert r.stdout.strip().splitlines()[-1].startswith("With 900 labels and the crowd's label")
+    d = cli("budget", "plan", written["ratings"], "--json").json()
+    assert d["pilot"] is None and "given: 0" in d["pilot_note"]
+    one = tmp_path / "one.csv"
+    preds = __import__("pandas").read_csv(written["predictions"])
+    preds[preds["model"] == "better"].to_csv(one, index=False)
+    r = cli("budget", "plan", written["ratings"], "--predictions", one, "--json")
+    assert r.exit_code == 0, r.stderr
+    d = r.json()
+    assert "given: 1" in d["pilot_note"]
+    assert d["better_accuracy_source"] == "the best model's agreement with the plurality label"
 
 
-def test_open_n_classes_and_the_old_classes_flag(cli) -> None:
+def test_open_n_classes_and_no_old_classes_flag(cli) -> None:
     base = ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7", "--reps", "50"]
     new = cli(*base, "--n-classes", "3", "--json")
-    old = cli(*base, "--classes", "3", "--json")
-    assert new.exit_code == 0 and old.exit_code == 0, new.stderr + old.stderr
-    assert new.json() == old.json()
+    old = cli(*base, "--classes", "3", "--json")  # the retired spelling is gone
+    assert new.exit_code == 0, new.stderr
+    assert old.exit_code == 2 and "--classes" in old.stderr
     assert new.json()["params"]["n_classes"] == 3
     shown = cli("budget", "open", "--help")
     assert "--n-classes" in shown.stdout and "--classes " not in shown.stdout
@@ -182,7 +211,8 @@ def test_open_n_classes_and_the_old_classes_flag(cli) -> None:
     ("args", "fragment"),
     [
         (["win", *FIG2, "--budget", "0"], "--budget 0"),
-        (["size", *FIG2, "--delta", "1.5"], "--delta 1.5"),
+        (["size", *FIG2, "--level", "1.5"], "--level 1.5"),
+        (["capacity", *FIG2, "--level", "1"], "--level 1"),
         (["win", *FIG2, "--simulate", "-1"], "--simulate -1"),
         (["open", *FIG2, "--adaptive", "--reps", "0"], "--reps 0"),
     ],

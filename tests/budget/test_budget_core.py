@@ -14,16 +14,16 @@ from hypothesis import strategies as st
 
 from humanly import InputError
 from humanly.budget import (
-    CorrelatedModel,
+    CorrelatedErrors,
     Gap,
-    IndependentModel,
+    IndependentErrors,
     capacity,
     compare,
     cramer_error,
     gap_correlated,
     hoeffding_error,
     majority_accuracy,
-    make_model,
+    make_error_model,
     outcome,
     outcomes,
     quick_compare,
@@ -124,7 +124,7 @@ def test_m3_hoeffding_identity(q: float) -> None:
         assert ratio == pytest.approx(ratio_closed, rel=1e-6)
     assert ratio_closed <= 1.5 < math.sqrt(3)
     # hence the Hoeffding bound prefers a single label: B(G(q), 3n) < B(G(M_3(q)), n)
-    m = IndependentModel(0.7, 0.1, q)
+    m = IndependentErrors(0.7, 0.1, q)
     n = 200
     assert hoeffding_error(m.gap(1), 3 * n) <= hoeffding_error(m.gap(3), n) + 1e-300
 
@@ -138,7 +138,7 @@ def test_m3_hoeffding_identity(q: float) -> None:
 )
 def test_proposition_1(p: float, frac: float, q: float, m: int) -> None:
     eps = frac * (1 - p)
-    g = IndependentModel(p, eps, q).gap(m)
+    g = IndependentErrors(p, eps, q).gap(m)
     qm = majority_accuracy(q, m)
     assert g.x + g.y + g.z == pytest.approx(1.0, abs=1e-12)
     assert g.mean == pytest.approx((2 * qm - 1) * eps, abs=1e-12)  # E[G] = (2q − 1)ε
@@ -149,7 +149,7 @@ def test_proposition_1(p: float, frac: float, q: float, m: int) -> None:
 
 
 def test_proposition_2_expectation() -> None:
-    m = CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9)
+    m = CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9)
     g = m.gap(1)
     expect = (2 * 0.8 - 1) * 0.4 * 0.7 - (2 * 0.7 - 1) * 0.6 * 0.1
     assert g.mean == pytest.approx(expect, abs=1e-14)
@@ -172,7 +172,7 @@ def test_proposition_2_expectation() -> None:
 )
 def test_parameter_checks_name_the_condition(kwargs: dict, fragment: str) -> None:
     with pytest.raises(InputError, match=None) as info:
-        make_model(**kwargs)
+        make_error_model(**kwargs)
     assert fragment in str(info.value)
 
 
@@ -278,7 +278,7 @@ def test_degenerate_cases() -> None:
 
 
 def test_huge_n_close_to_one_never_above_one() -> None:
-    g = IndependentModel(0.8, 0.01, 0.8).gap(1)
+    g = IndependentErrors(0.8, 0.01, 0.8).gap(1)
     o = outcome(g, 10**7)
     assert o.win <= 1.0 and o.loss > 0.0  # the tiny error is resolved, not rounded away
     assert o.error() <= cramer_error(g, 10**7)
@@ -294,7 +294,7 @@ def test_huge_n_close_to_one_never_above_one() -> None:
     n=st.integers(1, 5000),
 )
 def test_bounds_above_exact_error(p: float, frac: float, q: float, m: int, n: int) -> None:
-    g = IndependentModel(p, frac * (1 - p), q).gap(m)
+    g = IndependentErrors(p, frac * (1 - p), q).gap(m)
     err = outcome(g, n).error()
     c, h = cramer_error(g, n), hoeffding_error(g, n)
     assert err <= c * (1 + 1e-12) + 1e-300
@@ -310,49 +310,50 @@ def test_cramer_rate_lemma2() -> None:
 
 # --------------------------------------------------------------------------- paper numbers
 def test_fig1_capacity() -> None:
-    """Fig. 1 / section 3.3: p = q = 0.75, ε = 0.1, δ = 0.05, k = 1,500, m = 1: Cramér "more than 17
-    models" (16.8 → 17 classifiers besides the best), Hoeffding "not two" (0.33)."""
-    res = capacity(IndependentModel(0.75, 0.1, 0.75), 0.05, 1500, (1,))
+    """Fig. 1 / section 3.3: p = q = 0.75, ε = 0.1, δ = 0.05 (level 0.95), k = 1,500, m = 1: Cramér
+    "more than 17 models" (16.8 → 17 classifiers besides the best), Hoeffding "not two" (0.33)."""
+    res = capacity(IndependentErrors(0.75, 0.1, 0.75), 0.95, 1500, (1,))
     row = res.rows[0]
-    assert row.cramer == pytest.approx(16.8, abs=0.05)
-    assert row.hoeffding == pytest.approx(0.33, abs=0.005)
-    assert row.exact == pytest.approx(141.95, abs=0.01)  # ours: exact error 3.5e-4
-    assert row.exact > row.cramer > row.hoeffding
+    assert row.ratio_cramer_bound == pytest.approx(16.8, abs=0.05)
+    assert row.ratio_hoeffding_bound == pytest.approx(0.33, abs=0.005)
+    assert row.ratio_exact == pytest.approx(141.95, abs=0.01)  # ours: exact error 3.5e-4
+    assert row.ratio_exact > row.ratio_cramer_bound > row.ratio_hoeffding_bound
 
 
 def test_fig2_single_label_best_across_q() -> None:
     """Fig. 2 a: p = 0.8, ε = 0.01, k = 1,500: m = 1 gives the highest probability for every q."""
     for q in np.linspace(0.55, 0.99, 12):
-        res = compare(IndependentModel(0.8, 0.01, float(q)), 1500, (1, 3, 5, 7))
+        res = compare(IndependentErrors(0.8, 0.01, float(q)), 1500, (1, 3, 5, 7))
         assert res.best_m == 1, q
         wins = [r.exact for r in res.rows]
         assert wins == sorted(wins, reverse=True)
 
 
 def test_fig2b_single_label_best_across_budgets() -> None:
-    model = IndependentModel(0.8, 0.01, 0.8)
+    model = IndependentErrors(0.8, 0.01, 0.8)
     for k in (150, 600, 1500, 4500):
         assert compare(model, k, (1, 3, 5)).best_m == 1
 
 
 # --------------------------------------------------------------------------- sample size
 def test_sample_size_exact_by_scan() -> None:
-    model = IndependentModel(0.7, 0.1, 0.9)
-    res = sample_size(model, 0.05, (1, 3))
+    model = IndependentErrors(0.7, 0.1, 0.9)
+    res = sample_size(model, 0.95, (1, 3))
     for row in res.rows:
         g = model.gap(row.m)
         n = row.n_exact
         assert outcome(g, n).error() <= 0.05
         assert all(outcome(g, k).error() > 0.05 for k in range(1, n))  # smallest by linear scan
-        assert row.budget_exact <= row.budget_cramer <= row.budget_hoeffding
-        assert cramer_error(g, row.n_cramer) <= 0.05 < cramer_error(g, row.n_cramer - 1)
+        assert row.budget_exact <= row.budget_cramer_bound <= row.budget_hoeffding_bound
+        n_c = row.n_cramer_bound
+        assert cramer_error(g, n_c) <= 0.05 < cramer_error(g, n_c - 1)
     assert res.best_m == 1
 
 
 def test_sample_size_half_ties() -> None:
-    model = IndependentModel(0.8, 0.05, 0.8)
-    a = sample_size(model, 0.1, (1,), ties="half").rows[0]
-    b = sample_size(model, 0.1, (1,)).rows[0]
+    model = IndependentErrors(0.8, 0.05, 0.8)
+    a = sample_size(model, 0.9, (1,), ties="half").rows[0]
+    b = sample_size(model, 0.9, (1,)).rows[0]
     assert a.n_exact <= b.n_exact
 
 
@@ -366,14 +367,14 @@ def test_sample_size_half_ties() -> None:
     n=st.integers(5, 60),
 )
 def test_exact_matches_monte_carlo(qb: float, dq: float, pw: float, m: int, n: int) -> None:
-    model = CorrelatedModel(qb, max(0.51, qb - dq), pw, 0.9, 0.95)
+    model = CorrelatedErrors(qb, max(0.51, qb - dq), pw, 0.9, 0.95)
     exact = outcome(model.gap(m), n).win
     mc = simulate_win(model, m, n, 4000, seed=11)
     assert abs(mc.win - exact) <= 5 * max(mc.se, 1e-3)
 
 
 def test_monte_carlo_seeded() -> None:
-    model = IndependentModel(0.8, 0.05, 0.7)
+    model = IndependentErrors(0.8, 0.05, 0.7)
     a = simulate_win(model, 3, 50, 500, seed=5)
     b = simulate_win(model, 3, 50, 500, seed=5)
     c = simulate_win(model, 3, 50, 500, seed=6)
@@ -384,7 +385,7 @@ def test_gap_matches_pair_simulator() -> None:
     """Proposition 2 with majority labels against the foundation's item-level pair simulator."""
     from humanly.simulate import pair
 
-    model = CorrelatedModel(0.8, 0.65, 0.7, 0.6, 0.9)
+    model = CorrelatedErrors(0.8, 0.65, 0.7, 0.6, 0.9)
     data = pair(40000, 3, q_b=0.8, q_w=0.65, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=2)
     counts = data.ratings.counts
     label = np.argmax(counts, axis=1)  # m = 3 is odd: no ties

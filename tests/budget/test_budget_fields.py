@@ -1,4 +1,4 @@
-"""Self-describing results (issue 15): bound fields say they are bounds (old JSON keys kept as aliases),
+"""Self-describing results (issue 15): bound fields say they are bounds (the old short names are gone),
 capacity is a whole number of classifiers, and every result says how a tied vote of an even m was
 settled (issue 19: ``vote_ties``, default a fair coin; Lemma C.1's rule one option away)."""
 
@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from humanly.budget import (
-    IndependentModel,
+    IndependentErrors,
+    PlanOptions,
     SweepSpec,
     adaptive_vs_single,
     capacity,
     compare,
     cramer_convergence,
-    plan,
+    pilot_plan,
     plurality_vs_single,
     quick_compare,
     rates,
@@ -23,8 +24,8 @@ from humanly.budget import (
 )
 from humanly.simulate import pair
 
-FIG1 = IndependentModel(0.75, 0.1, 0.75)
-FIG2 = IndependentModel(0.8, 0.01, 0.8)
+FIG1 = IndependentErrors(0.75, 0.1, 0.75)
+FIG2 = IndependentErrors(0.8, 0.01, 0.8)
 
 
 def test_win_bounds_are_named_lower_bounds() -> None:
@@ -36,7 +37,7 @@ def test_win_bounds_are_named_lower_bounds() -> None:
 
 
 def test_size_bounds_are_named_bounds() -> None:
-    row = sample_size(FIG2, 0.05, (1, 3)).rows[0]
+    row = sample_size(FIG2, 0.95, (1, 3)).rows[0]
     d = row.to_dict()
     for old, new in (
         ("budget_cramer", "budget_cramer_bound"),
@@ -49,9 +50,9 @@ def test_size_bounds_are_named_bounds() -> None:
 
 
 def test_capacity_is_a_whole_number_of_classifiers() -> None:
-    """Fig. 1 (p = q = 0.75, ε = 0.1, δ = 0.05, 1,500 labels): δ / error = 141.95 (exact), 16.77
-    (Cramér), 0.33 (Hoeffding) → 141, 16 and 0 worse classifiers besides the best."""
-    row = capacity(FIG1, 0.05, 1500).rows[0]
+    """Fig. 1 (p = q = 0.75, ε = 0.1, level 0.95, 1,500 labels): (1 − level) / error = 141.95 (exact),
+    16.77 (Cramér), 0.33 (Hoeffding) → 141, 16 and 0 worse classifiers besides the best."""
+    row = capacity(FIG1, 0.95, 1500).rows[0]
     assert (
         row.classifiers_exact,
         row.classifiers_cramer_bound,
@@ -74,7 +75,7 @@ def test_capacity_is_a_whole_number_of_classifiers() -> None:
     assert d["ratio_cramer_bound"] == pytest.approx(16.77, abs=0.01)
     assert not {"exact", "cramer", "error_cramer", "error_hoeffding"} & set(d)
     # unbounded when the exact error underflows to 0
-    huge = capacity(IndependentModel(0.75, 0.25, 1.0), 0.05, 10**6).rows[0]
+    huge = capacity(IndependentErrors(0.75, 0.25, 1.0), 0.95, 10**6).rows[0]
     assert huge.classifiers_exact is None and huge.to_dict()["classifiers_exact"] is None
 
 
@@ -83,10 +84,10 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
     spec = SweepSpec(grid_points=2, n_values=(1,), m_values=(3,))
     results = {
         "compare": compare(FIG2, 600, (1, 2)),
-        "size": sample_size(FIG2, 0.1, (1, 2)),
-        "capacity": capacity(FIG2, 0.05, 600, (1, 2)),
+        "size": sample_size(FIG2, 0.9, (1, 2)),
+        "capacity": capacity(FIG2, 0.95, 600, (1, 2)),
         "montecarlo": simulate_win(FIG2, 2, 10, 20),
-        "plan": plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2)),
+        "plan": pilot_plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2)),
         "quick": quick_compare(0.7, 600, m=(1, 2)),
         "rates": rates(FIG2, (1, 2)),
         "convergence": cramer_convergence(FIG2, (1, 2), range(100, 301, 100)),
@@ -96,12 +97,13 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
     }
     for name, res in results.items():
         assert res.to_dict()["vote_ties"] == "coin", name
+    failure = PlanOptions(vote_ties="failure")
     paper = {
         "compare": compare(FIG2, 600, (1, 2), vote_ties="failure"),
-        "size": sample_size(FIG2, 0.1, (1, 2), vote_ties="failure"),
+        "size": sample_size(FIG2, 0.9, (1, 2), vote_ties="failure"),
         "quick": quick_compare(0.7, 600, m=(1, 2), vote_ties="failure"),
         "rates": rates(FIG2, (1, 2), vote_ties="failure"),
-        "plan": plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2), vote_ties="failure"),
+        "plan": pilot_plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2), options=failure),
     }
     for name, res in paper.items():
         assert res.to_dict()["vote_ties"] == "failure", name
@@ -128,7 +130,7 @@ def test_new_results_are_typed_values() -> None:
     preds = data.predictions
     results = {
         "latent": fit_latent_class(data.ratings.counts, preds.hard("better"), preds.hard("worse")),
-        "plan": plan(data.ratings, preds, bootstrap=5),
+        "plan": pilot_plan(data.ratings, preds, bootstrap=5),
         "rates": rates(FIG2, (1, 3)),
         "convergence": cramer_convergence(FIG2, (1, 3), range(30, 301, 30)),
         "multiclass": multiclass_compare(

@@ -1,5 +1,6 @@
-"""Inputs as users hold them: ``plan`` joins predictions to ratings by item id (never by position), and
-every public budget function checks its arguments with one sentence naming the Python parameter."""
+"""Inputs as users hold them: ``plan`` and ``pilot_plan`` join predictions to ratings by item id (never
+by position), and every public budget function checks its arguments with one sentence naming the Python
+parameter."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import pytest
 import humanly
 from humanly import InputError
 from humanly.budget import (
-    CorrelatedModel,
-    IndependentModel,
+    CorrelatedErrors,
+    IndependentErrors,
+    PlanOptions,
     SweepSpec,
     adaptive_vs_single,
-    assess,
     capacity,
     compare,
     cramer_error,
@@ -26,6 +27,7 @@ from humanly.budget import (
     majority_accuracy,
     outcome,
     outcomes,
+    pilot_plan,
     plan,
     plurality_vs_single,
     quick_compare,
@@ -35,7 +37,7 @@ from humanly.budget import (
 )
 from humanly.simulate import pair
 
-FIG2 = IndependentModel(0.8, 0.01, 0.8)
+FIG2 = IndependentErrors(0.8, 0.01, 0.8)
 
 
 def _pilot(n: int = 400, labels: int = 5, seed: int = 7):
@@ -55,14 +57,18 @@ def _series(preds: humanly.Predictions, order: np.ndarray | None = None) -> dict
 # --------------------------------------------------------------------------- plan joins by item id
 def test_plan_series_in_another_order_identical() -> None:
     data = _pilot()
-    base = plan(data.ratings, data.predictions, bootstrap=20, seed=3, budget=600)
+    base = pilot_plan(data.ratings, data.predictions, bootstrap=20, seed=3, budget=600)
     perm = np.random.default_rng(1).permutation(data.ratings.n_items)
-    shuffled = plan(data.ratings, _series(data.predictions, perm), bootstrap=20, seed=3, budget=600)
+    shuffled = pilot_plan(
+        data.ratings, _series(data.predictions, perm), bootstrap=20, seed=3, budget=600
+    )
     assert shuffled == base
     assert shuffled.to_dict() == base.to_dict()
     # sorted in reverse item order, and the Predictions object itself taken in another order
-    rev = plan(data.ratings, _series(data.predictions, np.arange(400)[::-1]), bootstrap=20, seed=3)
-    taken = plan(data.ratings, data.predictions.take(perm), bootstrap=20, seed=3)
+    rev = pilot_plan(
+        data.ratings, _series(data.predictions, np.arange(400)[::-1]), bootstrap=20, seed=3
+    )
+    taken = pilot_plan(data.ratings, data.predictions.take(perm), bootstrap=20, seed=3)
     assert rev.estimates == base.estimates and taken.estimates == base.estimates
     assert rev.ranges == base.ranges == taken.ranges
 
@@ -76,14 +82,14 @@ def test_plan_predictions_file_with_rows_shuffled_identical(tmp_path: Path) -> N
     in_order = humanly.read_predictions(written["predictions"], classes=classes)
     shuffled = humanly.read_predictions(tmp_path / "shuffled.csv", classes=classes)
     assert list(shuffled.items) != list(in_order.items)  # the rows really are in another order
-    a = plan(data.ratings, in_order, bootstrap=10, seed=0)
-    b = plan(data.ratings, shuffled, bootstrap=10, seed=0)
+    a = pilot_plan(data.ratings, in_order, bootstrap=10, seed=0)
+    b = pilot_plan(data.ratings, shuffled, bootstrap=10, seed=0)
     assert a == b
 
 
 def test_plan_accepts_every_form_of_join() -> None:
     data = _pilot()
-    base = plan(data.ratings, data.predictions, bootstrap=0)
+    base = pilot_plan(data.ratings, data.predictions, bootstrap=0)
     preds = data.predictions
     arrays = {n: np.asarray(preds.classes)[preds.hard(n)] for n in preds.names}
     frames = {
@@ -91,20 +97,20 @@ def test_plan_accepts_every_form_of_join() -> None:
         for n in preds.names
     }
     for form in (arrays, frames, _series(preds)):
-        assert plan(data.ratings, form, bootstrap=0) == base
+        assert pilot_plan(data.ratings, form, bootstrap=0) == base
     long = data.ratings.to_frame()
-    assert plan(long, _series(preds), bootstrap=0).estimates == base.estimates
+    assert pilot_plan(long, _series(preds), bootstrap=0).estimates == base.estimates
 
 
 def test_plan_missing_items_error_or_drop() -> None:
     data = _pilot()
     part = {k: v.iloc[:300] for k, v in _series(data.predictions).items()}
     with pytest.raises(InputError, match='missing="drop"'):
-        plan(data.ratings, part, bootstrap=0)
-    dropped = plan(data.ratings, part, missing="drop", bootstrap=0)
+        pilot_plan(data.ratings, part, bootstrap=0)
+    dropped = pilot_plan(data.ratings, part, missing="drop", bootstrap=0)
     assert dropped.n_items == 300
     with pytest.raises(InputError, match="two models"):
-        plan(data.ratings, None)
+        pilot_plan(data.ratings, None)
 
 
 def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_path: Path) -> None:
@@ -128,14 +134,14 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
     sorted_preds = humanly.read_predictions(pfile, classes=ratings.classes)
     assert list(sorted_preds.items) != list(ratings.items)
     # the crowd-majority estimator (the default before the latent-class one): the issue's number
-    res = plan(ratings, sorted_preds, bootstrap=0, method="majority")
+    res = pilot_plan(ratings, sorted_preds, bootstrap=0, method="majority")
     assert res.estimates.p_w == pytest.approx(0.7156, abs=1e-3)
     series = {k: pd.Series(v, index=gold.index.astype(str)) for k, v in models.items()}
-    assert plan(ratings, series, bootstrap=0, method="majority") == res
+    assert pilot_plan(ratings, series, bootstrap=0, method="majority") == res
     # the latent-class default (this brief changes the default): joined by item id as well
-    latent = plan(ratings, sorted_preds, bootstrap=0)
+    latent = pilot_plan(ratings, sorted_preds, bootstrap=0)
     assert latent.estimates.p_w == pytest.approx(0.6879, abs=1e-3)
-    assert plan(ratings, series, bootstrap=0) == latent
+    assert pilot_plan(ratings, series, bootstrap=0) == latent
 
 
 # --------------------------------------------------------------------------- argument checks
@@ -145,7 +151,8 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: quick_compare(2), InputError, "label_accuracy=2"),
         (lambda: quick_compare(float("nan")), InputError, "label_accuracy=nan"),
         (lambda: quick_compare(0.7, budget=0), InputError, "budget=0"),
-        (lambda: quick_compare(0.7, delta=1.0), InputError, "delta=1"),
+        (lambda: quick_compare(0.7, level=1.0), InputError, "level=1"),
+        (lambda: quick_compare(0.7, level=1 - 1e-15), InputError, "level=0.999"),
         (lambda: outcome((0.3, 0.2, 0.5), 1.5), TypeError, "n=1.5"),
         (lambda: outcome((0.3, 0.2, 0.5), -1), InputError, "n=-1"),
         (lambda: outcome((float("nan"), 0.2, 0.5), 3), InputError, "x=nan"),
@@ -159,11 +166,11 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: majority_accuracy(0.8, 2.5), TypeError, "m=2.5"),
         (lambda: majority_accuracy(1.2, 3), InputError, "q"),
         (lambda: majority_accuracy(0.8, 2, vote_ties="half"), InputError, "vote_ties='half'"),
-        (lambda: IndependentModel(0.8, 0.01, 2), InputError, "q=2"),
-        (lambda: IndependentModel(0.8, 0.01, float("nan")), InputError, "q=nan"),
-        (lambda: IndependentModel("0.8", 0.01, 0.8), TypeError, "p='0.8'"),
-        (lambda: IndependentModel(0.8, 0.01, 2, check=False), InputError, "q=2"),
-        (lambda: CorrelatedModel(0.8, 0.7, 0.6, 0.7, 1.5, check=False), InputError, "p_b1=1.5"),
+        (lambda: IndependentErrors(0.8, 0.01, 2), InputError, "q=2"),
+        (lambda: IndependentErrors(0.8, 0.01, float("nan")), InputError, "q=nan"),
+        (lambda: IndependentErrors("0.8", 0.01, 0.8), TypeError, "p='0.8'"),
+        (lambda: IndependentErrors(0.8, 0.01, 2, check=False), InputError, "q=2"),
+        (lambda: CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 1.5, check=False), InputError, "p_b1=1.5"),
         (lambda: compare(FIG2, 0), InputError, "budget=0"),
         (lambda: compare(FIG2, 1.5), TypeError, "budget=1.5"),
         (lambda: compare(FIG2, 100, m=()), InputError, "m=()"),
@@ -174,9 +181,10 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: compare(FIG2, 100, simulate=-1), InputError, "simulate=-1"),
         (lambda: compare(FIG2, 100, simulate=10, seed=-1), InputError, "seed=-1"),
         (lambda: compare(FIG2, 2, m=3), InputError, "smaller than m = 3"),
-        (lambda: sample_size(FIG2, 0.0), InputError, "delta=0"),
-        (lambda: sample_size(FIG2, float("nan")), InputError, "delta=nan"),
-        (lambda: capacity(FIG2, 0.05, budget=-3), InputError, "budget=-3"),
+        (lambda: sample_size(FIG2, 0.0), InputError, "level=0"),
+        (lambda: sample_size(FIG2, float("nan")), InputError, "level=nan"),
+        (lambda: capacity(FIG2, 1.0), InputError, "level=1"),
+        (lambda: capacity(FIG2, 0.95, budget=-3), InputError, "budget=-3"),
         (lambda: error_probability(FIG2, 1, 0.5), TypeError, "n=0.5"),
         (lambda: simulate_win(FIG2, 1, 10, 0), InputError, "reps=0"),
         (lambda: simulate_win(FIG2, 1, 10.5, 10), TypeError, "n=10.5"),
@@ -201,35 +209,54 @@ def test_plan_checks_name_the_parameter() -> None:
     r, p = data.ratings, data.predictions
     for kwargs, error, fragment in [
         ({"budget": 0}, InputError, "budget=0"),
-        ({"delta": 1.5}, InputError, "delta=1.5"),
+        ({"level": 1.5}, InputError, "level=1.5"),
         ({"m": (1, 2.5)}, TypeError, "m=2.5"),
         ({"bootstrap": -1}, InputError, "bootstrap=-1"),
         ({"seed": -1}, InputError, "seed=-1"),
-        ({"ties": "coin"}, InputError, "ties='coin'"),
         ({"missing": "keep"}, InputError, "missing='keep'"),
-        ({"better": "worse", "worse": "worse"}, InputError, "better='worse'"),
+        ({"method": "proxy"}, InputError, "method='proxy'"),
     ]:
-        with pytest.raises(error) as info:
-            plan(r, p, bootstrap=kwargs.pop("bootstrap", 0), **kwargs)
-        assert fragment in str(info.value), kwargs
+        for verb in (pilot_plan, plan):
+            with pytest.raises(error) as info:
+                verb(r, p, **{"bootstrap": 0, **kwargs})  # type: ignore[operator]
+            assert fragment in str(info.value), (verb, kwargs)
 
 
-def test_assess_checks() -> None:
+@pytest.mark.parametrize(
+    ("knobs", "error", "fragment"),
+    [
+        ({"ties": "coin"}, InputError, "ties='coin'"),
+        ({"vote_ties": "half"}, InputError, "vote_ties='half'"),
+        ({"latent_variant": "bogus"}, InputError, "latent_variant='bogus'"),
+        ({"better": "worse", "worse": "worse"}, InputError, "better='worse'"),
+        ({"better": 3}, TypeError, "better=3"),
+        ({"with_pilot": "yes"}, TypeError, "with_pilot='yes'"),
+        ({"workers": 0}, InputError, "workers=0"),
+        ({"latent_model": "full"}, TypeError, "latent_model"),  # the retired name is gone
+    ],
+)
+def test_plan_options_check_their_fields(knobs: dict, error: type, fragment: str) -> None:
+    with pytest.raises(error) as info:
+        PlanOptions(**knobs)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_plan_checks() -> None:
     three = humanly.Ratings.from_counts([[2, 1, 0], [0, 3, 0]], classes=["a", "b", "c"])
     with pytest.raises(InputError, match="two classes"):
-        assess(three)
+        plan(three)
     single = humanly.Ratings.from_counts([[1, 0], [0, 1]], classes=[0, 1])
     with pytest.raises(InputError, match="no item has two labels"):
-        assess(single)
+        plan(single)
     ok = humanly.Ratings.from_counts([[3, 0], [2, 1]] * 5, classes=[0, 1])
     with pytest.raises(InputError, match=r"eps=0\.3"):
-        assess(ok, eps=0.3)
+        plan(ok, eps=0.3)
     with pytest.raises(InputError, match="budget=0"):
-        assess(ok, budget=0)
+        plan(ok, budget=0)
 
 
 def test_valid_edge_values_still_accepted() -> None:
     assert outcome((0.3, 0.2, 0.5), 0).tie == 1.0
-    exact = outcome(IndependentModel(0.8, 0.01, 1.0).gap(1), 30).win
+    exact = outcome(IndependentErrors(0.8, 0.01, 1.0).gap(1), 30).win
     assert math.isclose(quick_compare(1.0, 30).win[0], exact)
     assert compare(FIG2, np.int64(300), m=np.array([1, 3])).best_m == 1

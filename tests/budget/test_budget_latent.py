@@ -15,11 +15,12 @@ from humanly import InputError, Ratings
 from humanly.budget import (
     AssumptionTest,
     LatentClassFit,
+    PlanOptions,
     fit_latent_class,
-    plan,
+    pilot_plan,
 )
 from humanly.budget import latent as lat
-from humanly.budget.planning import AGAINST, CONSISTENT, UNTESTED
+from humanly.budget.assumptions import AGAINST, CONSISTENT, UNTESTED
 from humanly.simulate import pair
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
@@ -70,7 +71,7 @@ def test_latent_unbiased_where_the_majority_proxy_is_not() -> None:
     for seed in range(8):
         data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=seed)
         latent.append([getattr(_fit(data), k) for k in PARAMS])
-        res = plan(data.ratings, data.predictions, bootstrap=0, method="majority")
+        res = pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority")
         majority.append([getattr(res.estimates, k) for k in PARAMS])
     mean_latent = dict(zip(PARAMS, np.mean(latent, axis=0), strict=True))
     mean_majority = dict(zip(PARAMS, np.mean(majority, axis=0), strict=True))
@@ -153,7 +154,7 @@ def test_fit_reports_convergence_and_runs_out_of_iterations_honestly() -> None:
         data.ratings.counts, preds.hard("better"), preds.hard("worse"), max_iter=3
     )
     assert not short.converged and short.iterations <= 3
-    res = plan(data.ratings, data.predictions, bootstrap=20, seed=1)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=20, seed=1)
     assert res.method == "latent" and res.fit is not None and res.fit.converged
     assert res.bootstrap_converged == 1.0
     d = res.to_dict()
@@ -163,12 +164,15 @@ def test_fit_reports_convergence_and_runs_out_of_iterations_honestly() -> None:
 def test_latent_needs_three_labels_and_says_so_with_the_counts() -> None:
     data = pair(300, 2, p=0.7, eps=0.1, q=0.8, seed=1)
     with pytest.raises(InputError) as info:
-        plan(data.ratings, data.predictions, bootstrap=0)
+        pilot_plan(data.ratings, data.predictions, bootstrap=0)
     msg = str(info.value)
     assert "≥ 3 labels" in msg and "2 labels: 300 items" in msg and 'method="majority"' in msg
     assert "need at least 10" in msg
     # the proxy method still works on two labels per item
-    assert plan(data.ratings, data.predictions, bootstrap=0, method="majority").method == "majority"
+    assert (
+        pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority").method
+        == "majority"
+    )
 
 
 def test_items_with_fewer_labels_enter_with_a_note() -> None:
@@ -176,7 +180,7 @@ def test_items_with_fewer_labels_enter_with_a_note() -> None:
     counts = np.asarray(data.ratings.counts).copy()
     counts[:200] = np.where(counts[:200] > 0, 1, 0)  # 200 items keep one label per class seen
     ratings = Ratings.from_counts(counts, classes=[0, 1], items=data.ratings.items)
-    res = plan(ratings, data.predictions, bootstrap=0)
+    res = pilot_plan(ratings, data.predictions, bootstrap=0)
     assert res.n_used == 1000
     assert any("fewer than 3 labels" in n for n in res.notes)
 
@@ -184,9 +188,9 @@ def test_items_with_fewer_labels_enter_with_a_note() -> None:
 def test_plan_method_is_checked_and_recorded() -> None:
     data = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
     with pytest.raises(InputError, match="method='proxy'"):  # check_choice's wording
-        plan(data.ratings, data.predictions, method="proxy")  # type: ignore[arg-type]
-    latent = plan(data.ratings, data.predictions, bootstrap=0)
-    majority = plan(data.ratings, data.predictions, bootstrap=0, method="majority")
+        pilot_plan(data.ratings, data.predictions, method="proxy")  # type: ignore[arg-type]
+    latent = pilot_plan(data.ratings, data.predictions, bootstrap=0)
+    majority = pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority")
     assert latent.to_dict()["method"] == "latent" and majority.to_dict()["method"] == "majority"
     assert majority.fit is None and majority.bootstrap_converged is None
 
@@ -194,28 +198,36 @@ def test_plan_method_is_checked_and_recorded() -> None:
 def test_latent_ranks_the_models_by_agreement_with_the_labels() -> None:
     data = pair(3000, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=8)
     preds = data.predictions.select(["worse", "better"])  # the worse model first
-    res = plan(data.ratings, preds, bootstrap=0)
+    res = pilot_plan(data.ratings, preds, bootstrap=0)
     assert (res.better, res.worse) == ("better", "worse")
-    forced = plan(data.ratings, preds, bootstrap=0, better="worse", worse="better")
+    forced = pilot_plan(
+        data.ratings, preds, bootstrap=0, options=PlanOptions(better="worse", worse="better")
+    )
     assert forced.better == "worse" and any("not more accurate" in n for n in forced.notes)
 
 
 def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> None:
     """A 600-item, 3-label pilot where q̂_b < q̂_w at the point estimates pushes the recommendation to
     m = 5 while the interval of q_b − q_w covers 0: the result says so; a large pilot does not. The
-    12-parameter model (``latent_model="full"``, the estimator this test was written for) produces that
+    12-parameter model (``latent_variant="full"``, the estimator this test was written for) produces that
     situation on this pilot; the default selection (the 7-parameter model here) is closer to the truth
     and recommends m = 1."""
     data = pair(600, 3, q_b=0.7, q_w=0.8, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-    res = plan(data.ratings, data.predictions, bootstrap=60, seed=0, latent_model="full")
+    res = pilot_plan(
+        data.ratings,
+        data.predictions,
+        bootstrap=60,
+        seed=0,
+        options=PlanOptions(latent_variant="full"),
+    )
     first = res.assumptions.tests[0]
     assert res.recommended_m == 5 and res.estimates.q_b < res.estimates.q_w
     assert first.verdict == CONSISTENT
     assert any("rests on q_b < q_w" in n and first.sentence() in n for n in res.notes)
-    default = plan(data.ratings, data.predictions, bootstrap=0)
-    assert default.latent_model == "simple" and default.recommended_m == 1
+    default = pilot_plan(data.ratings, data.predictions, bootstrap=0)
+    assert default.latent_variant == "simple" and default.recommended_m == 1
     big = pair(6000, 5, p=0.7, eps=0.1, q=0.75, seed=2)
-    res = plan(big.ratings, big.predictions, bootstrap=0)
+    res = pilot_plan(big.ratings, big.predictions, bootstrap=0)
     assert res.recommended_m == 1 and not any("rests on" in n for n in res.notes)
 
 
@@ -241,7 +253,7 @@ def test_latent_estimates_are_probabilities_and_order_free(seed: int) -> None:
 # --------------------------------------------------------------------------- assumption tests
 def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
     data = pair(3000, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
     tests = res.assumptions.tests
     assert [t.name for t in tests] == ["assumption1", "assumption2_m3", "assumption2_m5"]
     for t in tests:
@@ -268,17 +280,17 @@ def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
 
 def test_biased_label_accuracy_is_evidence_against() -> None:
     data = pair(3000, 5, q_b=0.7, q_w=0.9, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
     assert res.assumptions.assumption1 is False
     assert res.assumptions.tests[0].verdict == AGAINST
 
 
-def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_model() -> None:
+def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_estimate() -> None:
     """Issue 15: with the crowd majority as truth a pilot that satisfies assumption 2 (homogeneous
     labels) shows a 'violation' at m = 3; the latent estimate's interval covers 0."""
     data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    proxy = plan(data.ratings, data.predictions, bootstrap=40, seed=1, method="majority")
-    latent = plan(data.ratings, data.predictions, bootstrap=40, seed=1)
+    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1, method="majority")
+    latent = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1)
     assert dict(proxy.assumptions.verdicts())["assumption2_m3"] == AGAINST
     m3 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m3"]
     assert m3.verdict == CONSISTENT and m3.interval.low < 0 < m3.interval.high
@@ -288,7 +300,7 @@ def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_model() 
 
 def test_without_bootstrap_the_verdict_is_untested() -> None:
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = plan(data.ratings, data.predictions, bootstrap=0)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=0)
     assert all(
         t.verdict == UNTESTED and t.reason == "bootstrap=0: no interval"
         for t in res.assumptions.tests
@@ -300,7 +312,7 @@ def test_majority_method_keeps_the_old_numbers() -> None:
     """method="majority" is the estimator that was the default before: the same numbers (recorded from
     the previous release on this pilot, m = 1, 2, 3, 5, 30 bootstrap replicates, seed 2)."""
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = plan(
+    res = pilot_plan(
         data.ratings,
         data.predictions,
         bootstrap=30,

@@ -1,4 +1,4 @@
-"""Nested latent-class models chosen by BIC (issue 18.4 at 3 labels per item): recovery on simulated
+"""Nested latent variants chosen by BIC (issue 18.4 at 3 labels per item): recovery on simulated
 3-label pilots of 6,000 items, the selection's behaviour on simple and richer truths, the criterion
 values, and the Cramér–Rao bound that limits any unbiased estimator at 3 labels.
 
@@ -24,8 +24,8 @@ from scipy.stats import binom
 
 import humanly
 from humanly import InputError
-from humanly.budget import fit_latent_class, plan
-from humanly.budget.latent import LATENT_MODELS, LatentClassFit, LatentModelFit
+from humanly.budget import PlanOptions, fit_latent_class, pilot_plan
+from humanly.budget.latent import LATENT_VARIANTS, LatentClassFit, LatentVariantFit
 from humanly.simulate import SimulatedData, pair
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
@@ -40,7 +40,7 @@ def _theta(model: str, truth: dict[str, float], extra: dict[str, float]) -> np.n
     per_state = [extra.get("q_both_wrong", qa), truth["q_b"], truth["q_w"], qa]
     shift = extra.get("shift", 0.0)
     q8 = np.array([[q - shift, q + shift] for q in per_state]).ravel()
-    group = np.unique(LATENT_MODELS[model], return_inverse=True)[1]
+    group = np.unique(LATENT_VARIANTS[model], return_inverse=True)[1]
     q = np.array([q8[group == g].mean() for g in range(group.max() + 1)])
     assert np.allclose(q[group], q8), "the truth is outside this model"
     pw, b0, b1 = truth["p_w"], truth["p_b0"], truth["p_b1"]
@@ -82,7 +82,7 @@ def crb_sd(model: str, truth: dict[str, float], t: int, n: int, **extra: float) 
     """Cramér–Rao standard deviations of (q_b, q_w, p_w, p_b0, p_b1) for n items with t labels each
     (central differences of the cell probabilities; delta method to the paper's parameters)."""
     theta = _theta(model, truth, extra)
-    group = np.unique(LATENT_MODELS[model], return_inverse=True)[1]
+    group = np.unique(LATENT_VARIANTS[model], return_inverse=True)[1]
     h = 1e-6
     steps = np.eye(len(theta)) * h
     p = _cells(theta, group, t)
@@ -172,7 +172,7 @@ def _recover(
         fit = _fit(data)
         assert fit.converged
         errors.append([getattr(fit, k) - data.truth["params"][k] for k in PARAMS])
-        models.append(fit.latent_model)
+        models.append(fit.latent_variant)
     return np.asarray(errors), tol, models
 
 
@@ -216,37 +216,44 @@ def test_selection_finds_a_richer_truth_and_recovers_it(index: int) -> None:
 def test_candidates_carry_bic_and_the_lowest_is_selected() -> None:
     data = pair(3000, 3, p=0.7, eps=0.1, q=0.75, seed=4)
     fit = _fit(data)
-    assert [c.model for c in fit.candidates] == list(LATENT_MODELS)
+    assert [c.variant for c in fit.candidates] == list(LATENT_VARIANTS)
     assert [c.n_parameters for c in fit.candidates] == [7, 8, 10, 12]
     for c in fit.candidates:
-        assert isinstance(c, LatentModelFit) and c.converged
+        assert isinstance(c, LatentVariantFit) and c.converged
         assert c.bic == pytest.approx(-2 * c.log_likelihood + c.n_parameters * math.log(3000))
     best = min(fit.candidates, key=lambda c: c.bic)
     assert [c.selected for c in fit.candidates].count(True) == 1 and best.selected
-    assert fit.latent_model == best.model and fit.bic == best.bic and fit.selection == "bic"
+    assert fit.latent_variant == best.variant and fit.bic == best.bic and fit.selection == "bic"
     assert fit.log_likelihood == best.log_likelihood and fit.n_parameters == best.n_parameters
     acc = {a.state: a for a in fit.accuracy_by_class}
-    if fit.latent_model == "simple":
+    if fit.latent_variant == "simple":
         assert acc["both_right"].first_class == acc["both_wrong"].second_class
-    forced = _fit(data, latent_model="full")
+    forced = _fit(data, latent_variant="full")
     assert forced.selection == "fixed" and len(forced.candidates) == 1
     assert forced.log_likelihood == pytest.approx(fit.candidates[-1].log_likelihood, rel=1e-12)
 
 
-def test_latent_model_is_checked() -> None:
+def test_latent_variant_is_checked() -> None:
     data = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    with pytest.raises(InputError, match="latent_model='bogus'"):
-        _fit(data, latent_model="bogus")
-    with pytest.raises(InputError, match="latent_model='bogus'"):
-        plan(data.ratings, data.predictions, latent_model="bogus")
+    with pytest.raises(InputError, match="latent_variant='bogus'"):
+        _fit(data, latent_variant="bogus")
+    with pytest.raises(InputError, match="latent_variant='bogus'"):
+        pilot_plan(data.ratings, data.predictions, options=PlanOptions(latent_variant="bogus"))
     with pytest.raises(InputError, match='applies to method="latent"'):
-        plan(data.ratings, data.predictions, method="majority", latent_model="full")
+        pilot_plan(
+            data.ratings,
+            data.predictions,
+            method="majority",
+            options=PlanOptions(latent_variant="full"),
+        )
 
 
 def test_full_model_keeps_the_previous_numbers() -> None:
-    """latent_model="full" is the estimator before this change (recorded from it on this pilot)."""
+    """latent_variant="full" is the estimator before this change (recorded from it on this pilot)."""
     data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=0)
-    res = plan(data.ratings, data.predictions, bootstrap=0, latent_model="full")
+    res = pilot_plan(
+        data.ratings, data.predictions, bootstrap=0, options=PlanOptions(latent_variant="full")
+    )
     assert res.estimates.params() == pytest.approx(
         {
             "q_b": 0.7492935591694537,
@@ -257,21 +264,21 @@ def test_full_model_keeps_the_previous_numbers() -> None:
         },
         abs=1e-12,
     )
-    assert res.latent_model == "full" and res.bootstrap_models == ()
+    assert res.latent_variant == "full" and res.bootstrap_variants == ()
 
 
-def test_plan_reports_the_model_and_the_bootstrap_selection() -> None:
+def test_plan_reports_the_variant_and_the_bootstrap_selection() -> None:
     data = pair(1500, 3, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=5)
-    res = plan(data.ratings, data.predictions, bootstrap=40, seed=3)
-    assert res.latent_model == res.fit.latent_model  # type: ignore[union-attr]
-    shares = {s.model: s.share for s in res.bootstrap_models}
-    assert set(shares) <= set(LATENT_MODELS) and sum(shares.values()) == pytest.approx(1.0)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=3)
+    assert res.latent_variant == res.fit.latent_variant  # type: ignore[union-attr]
+    shares = {s.variant: s.share for s in res.bootstrap_variants}
+    assert set(shares) <= set(LATENT_VARIANTS) and sum(shares.values()) == pytest.approx(1.0)
     d = res.to_dict()
-    assert d["latent_model"] == res.latent_model
-    assert {"model", "share"} == set(d["bootstrap_models"][0])
-    assert {"latent_model", "n_parameters", "bic", "selection", "candidates"} <= set(d["fit"])
+    assert d["latent_variant"] == res.latent_variant
+    assert {"variant", "share"} == set(d["bootstrap_variants"][0])
+    assert {"latent_variant", "n_parameters", "bic", "selection", "candidates"} <= set(d["fit"])
     assert set(d["fit"]["candidates"][0]) == {
-        "model",
+        "variant",
         "n_parameters",
         "log_likelihood",
         "bic",
@@ -279,9 +286,15 @@ def test_plan_reports_the_model_and_the_bootstrap_selection() -> None:
         "iterations",
         "selected",
     }
-    fixed = plan(data.ratings, data.predictions, bootstrap=40, seed=3, latent_model="simple")
-    assert [s.model for s in fixed.bootstrap_models] == ["simple"]
-    assert plan(data.ratings, data.predictions, bootstrap=0).bootstrap_models == ()
+    fixed = pilot_plan(
+        data.ratings,
+        data.predictions,
+        bootstrap=40,
+        seed=3,
+        options=PlanOptions(latent_variant="simple"),
+    )
+    assert [s.variant for s in fixed.bootstrap_variants] == ["simple"]
+    assert pilot_plan(data.ratings, data.predictions, bootstrap=0).bootstrap_variants == ()
 
 
 @settings(max_examples=12, deadline=None)
@@ -294,7 +307,7 @@ def test_selection_is_order_free_and_estimates_are_probabilities(seed: int) -> N
     fit = fit_latent_class(counts, b, w)
     perm = np.random.default_rng(seed).permutation(len(counts))
     again = fit_latent_class(counts[perm], b[perm], w[perm])
-    assert again.latent_model == fit.latent_model
+    assert again.latent_variant == fit.latent_variant
     assert again.bic == pytest.approx(fit.bic)
     for c in fit.candidates:
         assert c.log_likelihood <= 0 and np.isfinite(c.bic)
@@ -319,12 +332,14 @@ def test_snow_rte_selection(shared_data: Path) -> None:
         "worse": np.where(rng.random(len(g)) < 0.25, 1 - g, g),
     }
     series = {k: pd.Series(v, index=gold.index.astype(str)) for k, v in models.items()}
-    res = plan(ratings, series, bootstrap=0)
-    assert res.fit is not None and res.latent_model == "full"
-    bic = {c.model: c.bic for c in res.fit.candidates}
+    res = pilot_plan(ratings, series, bootstrap=0)
+    assert res.fit is not None and res.latent_variant == "full"
+    bic = {c.variant: c.bic for c in res.fit.candidates}
     assert bic["by_class"] - bic["full"] == pytest.approx(1.2, abs=0.05)
     assert bic["simple"] - bic["by_class"] > 100
     assert res.estimates.p_w == pytest.approx(0.6879, abs=1e-3)
-    assert any("BIC barely prefers the latent model 'full'" in n for n in res.notes)
-    by_class = plan(ratings, series, bootstrap=0, latent_model="by_class")
+    assert any("BIC barely prefers the latent variant 'full'" in n for n in res.notes)
+    by_class = pilot_plan(
+        ratings, series, bootstrap=0, options=PlanOptions(latent_variant="by_class")
+    )
     assert by_class.estimates.p_w == pytest.approx(0.7172, abs=1e-3)

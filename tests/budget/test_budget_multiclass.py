@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from humanly import InputError
 from humanly.budget import (
-    IndependentModel,
+    IndependentErrors,
     aggregated_label_distribution,
     majority_accuracy,
     multiclass_compare,
@@ -133,7 +133,7 @@ def test_two_classes_reduce_to_the_binary_model() -> None:
     )
     for m in (1, 2, 3, 4, 5):
         g = multiclass_gap(setting, m, "plurality")
-        ref = IndependentModel(p, eps, q).gap(m)
+        ref = IndependentErrors(p, eps, q).gap(m)
         assert (g.x, g.y) == pytest.approx((ref.x, ref.y), abs=1e-14)
         dist = aggregated_label_distribution(symmetric_confusion(2, q), m, "majority")
         strict = majority_accuracy(q, m, "failure")
@@ -146,7 +146,7 @@ def test_two_classes_reduce_to_the_binary_model() -> None:
         600,
         (1, 3),
     )
-    assert res.rows[0].win == pytest.approx(outcome(IndependentModel(p, eps, q).gap(1), 600).win)
+    assert res.rows[0].win == pytest.approx(outcome(IndependentErrors(p, eps, q).gap(1), 600).win)
     assert res.best.startswith("m = 1")
 
 

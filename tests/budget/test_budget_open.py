@@ -6,7 +6,7 @@ import pytest
 
 from humanly import InputError
 from humanly.budget import (
-    IndependentModel,
+    IndependentErrors,
     adaptive_vs_single,
     majority_accuracy,
     plurality_vs_single,
@@ -33,7 +33,7 @@ def test_adaptive_accuracy_and_exact() -> None:
     for q in (0.6, 0.8, 0.95):
         assert adaptive_label_accuracy(q) == pytest.approx(q * q + 2 * q * q * (1 - q))
         assert adaptive_label_accuracy(q) == pytest.approx(majority_accuracy(q, 3))
-    res = adaptive_vs_single(IndependentModel(0.8, 0.05, 0.8), 300, reps=3000, seed=4)
+    res = adaptive_vs_single(IndependentErrors(0.8, 0.05, 0.8), 300, reps=3000, seed=4)
     rows = {r.strategy: r for r in res.rows}
     assert rows["adaptive"].labels_per_item == pytest.approx(2 + 2 * 0.8 * 0.2)
     for row in res.rows:
@@ -68,7 +68,7 @@ def test_open_cli(cli) -> None:
         "0.05",
         "--q",
         "0.8",
-        "--classes",
+        "--n-classes",
         "3",
         "--m",
         "1",

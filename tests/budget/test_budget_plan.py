@@ -1,11 +1,11 @@
-"""Planning from a pilot (beyond the paper) and the paper's open problems by simulation."""
+"""Planning from a pilot (beyond the paper): :func:`humanly.budget.pilot_plan`."""
 
 from __future__ import annotations
 
 import pytest
 
 from humanly import InputError
-from humanly.budget import plan
+from humanly.budget import PlanOptions, pilot_plan
 from humanly.simulate import pair
 
 
@@ -17,7 +17,7 @@ def _pilot(n: int = 800, labels: int = 7, seed: int = 4, **kw: float):
 
 def test_plan_recovers_parameters_roughly() -> None:
     ratings, preds = _pilot(3000, 9)
-    res = plan(ratings, preds, delta=0.05, bootstrap=30, seed=1)
+    res = pilot_plan(ratings, preds, level=0.95, bootstrap=30, seed=1)
     est = res.estimates
     # the crowd majority of 9 labels is a good proxy; plug-in estimates land near the truth
     assert est.p_w == pytest.approx(0.7, abs=0.05)
@@ -32,24 +32,24 @@ def test_plan_recovers_parameters_roughly() -> None:
 
 def test_plan_seeded_and_deterministic() -> None:
     ratings, preds = _pilot()
-    a = plan(ratings, preds, bootstrap=15, seed=2)
-    b = plan(ratings, preds, bootstrap=15, seed=2)
-    c = plan(ratings, preds, bootstrap=15, seed=3)
+    a = pilot_plan(ratings, preds, bootstrap=15, seed=2)
+    b = pilot_plan(ratings, preds, bootstrap=15, seed=2)
+    c = pilot_plan(ratings, preds, bootstrap=15, seed=3)
     assert a.ranges == b.ranges and a.ranges != c.ranges
 
 
 def test_plan_flags_biased_label_accuracy() -> None:
     ratings, preds = _pilot(3000, 9, q_b=0.7, q_w=0.9)
-    res = plan(ratings, preds, bootstrap=0)
+    res = pilot_plan(ratings, preds, bootstrap=0)
     assert res.assumptions.assumption1 is False
 
 
 def test_plan_errors() -> None:
     ratings, preds = _pilot(50, 3)
     with pytest.raises(InputError, match="not in the predictions"):
-        plan(ratings, preds, better="nope")
+        pilot_plan(ratings, preds, options=PlanOptions(better="nope"))
     with pytest.raises(InputError, match="two models"):
-        plan(ratings, preds.select(["better"]))
+        pilot_plan(ratings, preds.select(["better"]))
 
 
 def test_plan_invariant_to_item_order() -> None:
@@ -57,7 +57,7 @@ def test_plan_invariant_to_item_order() -> None:
 
     ratings, preds = _pilot(400, 5, seed=7)
     perm = np.random.default_rng(0).permutation(ratings.n_items)
-    a = plan(ratings, preds, bootstrap=0)
-    b = plan(ratings.take(perm), preds.take(perm), bootstrap=0)
+    a = pilot_plan(ratings, preds, bootstrap=0)
+    b = pilot_plan(ratings.take(perm), preds.take(perm), bootstrap=0)
     assert a.estimates.params() == pytest.approx(b.estimates.params())
     assert a.assumptions == b.assumptions and a.recommended_budget == b.recommended_budget

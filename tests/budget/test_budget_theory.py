@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from humanly import InputError
 from humanly.budget import (
-    CorrelatedModel,
-    IndependentModel,
+    CorrelatedErrors,
+    IndependentErrors,
     cramer_convergence,
     hoeffding_error,
     lemma_c3_bound,
@@ -92,7 +92,7 @@ def test_theorem_2_rate_inequality_eq_8(vote_ties: str) -> None:
     ms = (1, 2, 3, 4, 5, 7, 11)
     checked = 0
     for qb, qw, pw, b0, b1 in CONFIGS:
-        model = CorrelatedModel(qb, qw, pw, b0, b1)
+        model = CorrelatedErrors(qb, qw, pw, b0, b1)
         table = rates(model, ms, vote_ties=vote_ties)  # type: ignore[arg-type]
         usable = [
             m for m in ms if min(mp_majority(qb, m, vote_ties), mp_majority(qw, m, vote_ties)) > 0.5
@@ -119,7 +119,7 @@ def test_ties_as_failures_can_favour_an_even_m() -> None:
     label*, which on E_w (only c_w right) is c_b's answer. With q_w = 0.55, M_2(q_w) = 0.3025 < ½ and two
     labels per item then beat one label — an artefact of the accounting, not of labelling (a real
     pipeline has to write some label for a tied item). With a fair coin M_2 = M_1 and m = 1 wins."""
-    model = CorrelatedModel(0.99, 0.55, 0.5, 0.6, 0.6)
+    model = CorrelatedErrors(0.99, 0.55, 0.5, 0.6, 0.6)
     assert rates(model, (1, 2), vote_ties="failure").best_m == 2
     assert rates(model, (1, 2)).best_m == 1
 
@@ -145,11 +145,11 @@ def test_proposition_c1_for_every_m() -> None:
             for q in qs:
                 ref = (2 * mp_majority(q, m, ties) - 1) / (2 * mp.mpf(q) - 1)
                 assert ref < mp.sqrt(m), (m, q, ties)
-                ours = mean_gap_ratio(IndependentModel(0.7, 0.1, float(q)), m, vote_ties=ties)  # type: ignore[arg-type]
+                ours = mean_gap_ratio(IndependentErrors(0.7, 0.1, float(q)), m, vote_ties=ties)  # type: ignore[arg-type]
                 assert ours == pytest.approx(float(ref), rel=1e-9)
     # the Hoeffding bounds themselves (n items of m-majority labels vs n·m single labels)
     for m, q, n in itertools.product((3, 5, 9, 21), (0.55, 0.75, 0.95), (10, 200)):
-        model = IndependentModel(0.7, 0.1, q)
+        model = IndependentErrors(0.7, 0.1, q)
         single = hoeffding_error(model.gap(1), n * m)
         multi = hoeffding_error(model.gap(m), n)
         e1, em = float(model.gap(1).mean), float(model.gap(m).mean)
@@ -187,7 +187,7 @@ def test_proposition_c2() -> None:
     """Proposition C.2: for correlated errors with q_b ≥ q_w, the ratio of eq. (7) is at most
     (2M_m(q_b) − 1)/(2q_b − 1) (Lemma C.4) and so below √m — mpmath on the grid, odd and even m."""
     for qb, qw, pw, b0, b1 in CONFIGS:
-        model = CorrelatedModel(qb, qw, pw, b0, b1)
+        model = CorrelatedErrors(qb, qw, pw, b0, b1)
         for m in (2, 3, 5, 7, 11):
             x1, y1 = mp_gap(mp.mpf(qb), mp.mpf(qw), pw, b0, b1)
             xm, ym = mp_gap(mp_majority(qb, m), mp_majority(qw, m), pw, b0, b1)
@@ -221,7 +221,7 @@ def test_fig_3a_convergence_and_crossing() -> None:
     """Fig. 3 a (q = 0.75, p = 0.7, ε = 0.1, m ∈ {1, 3}): the exact (1/k) log P(error) approaches the
     Cramér rate per label from below, and the gap between the two rates (0.00121) exceeds both
     approximation errors from k ≈ 1,780 on — the paper's "around k = 1800"."""
-    model = IndependentModel(0.7, 0.1, 0.75)
+    model = IndependentErrors(0.7, 0.1, 0.75)
     curve = cramer_convergence(model, (1, 3), range(3, 3001, 3))
     assert curve.crossing == 1776
     assert cramer_convergence(model).crossing == 1785  # the default grid (steps of 15)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from humanly import Ratings
-from humanly.budget import CorrelatedModel, IndependentModel, assess, compare, plan
+from humanly.budget import CorrelatedErrors, IndependentErrors, compare, pilot_plan, plan
 from humanly.report.sections.plan import METHODS_TEXT
 from humanly.report.verdicts.plan import probability, scheme, verdicts
 from humanly.simulate import pair
@@ -45,7 +45,7 @@ def test_scheme_words() -> None:
 
 def test_comparison_verdict_leads_with_the_best_m() -> None:
     # q_b < q_w: several labels can win (the paper's exception to assumption 1)
-    model = CorrelatedModel(0.6, 0.9, 0.6, 0.7, 0.9, check=False)
+    model = CorrelatedErrors(0.6, 0.9, 0.6, 0.7, 0.9, check=False)
     res = compare(model, 1000, (1, 3))
     (v,) = verdicts(res)
     assert res.best_m == 3 and v.sentence.startswith(
@@ -57,17 +57,17 @@ def test_comparison_verdict_leads_with_the_best_m() -> None:
 
 
 def test_plan_verdict_names_the_estimate_and_the_tests(five) -> None:
-    res = plan(five.ratings, five.predictions, bootstrap=30, seed=0)
+    res = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0)
     (v,) = verdicts(res)
     assert v.sentence.startswith(f"Label {res.recommended_budget:,} items once (m = 1, ")
     assert "under the latent-class estimates from the 2,000-item pilot" in v.sentence
     assert "the pilot is consistent with assumptions 1 and 2 (m = 3, 5)" in v.sentence
-    proxy = plan(five.ratings, five.predictions, bootstrap=30, seed=0, method="majority")
+    proxy = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0, method="majority")
     assert "crowd-majority estimates (biased towards agreement" in verdicts(proxy)[0].sentence
 
 
 def test_plan_verdict_reports_evidence_against(five) -> None:
-    res = plan(five.ratings, five.predictions, bootstrap=30, seed=0)
+    res = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0)
     tests = list(res.assumptions.tests)
     tests[1] = dataclasses.replace(tests[1], verdict="evidence against at 95%")
     changed = dataclasses.replace(
@@ -80,10 +80,11 @@ def test_plan_verdict_reports_evidence_against(five) -> None:
 
 
 def test_plan_without_a_recommendation(five) -> None:
-    res = plan(five.ratings, five.predictions, bootstrap=0, seed=0)
+    res = pilot_plan(five.ratings, five.predictions, bootstrap=0, seed=0)
     none = dataclasses.replace(res, recommended_m=None, recommended_budget=None)
     v = verdicts(none)[0]
-    assert v.sentence.startswith("No number of labels per item identifies") and v.status
+    assert v.sentence.startswith("No number of labels per item ranks") and v.status
+    assert "first with probability ≥ 0.95" in v.sentence
 
 
 def test_the_verdicts_module_is_light() -> None:
@@ -108,10 +109,10 @@ def test_methods_describe_the_latent_class_estimate() -> None:
 def test_section_lays_out_the_latent_plan(five) -> None:
     section, a = study_section("plan", five.ratings, five.predictions, bootstrap=30)
     text = _text(section)
-    assert a.plan is not None and a.plan.method == "latent"
+    assert a.pilot is not None and a.pilot.method == "latent"
     assert "latent-class estimate (EM over the true label)" in text
-    assert "BIC chose the latent model 'simple'" in text and "EM converged in" in text
-    for t in a.plan.assumptions.tests:
+    assert "BIC chose the latent variant 'simple'" in text and "EM converged in" in text
+    for t in a.pilot.assumptions.tests:
         assert t.sentence() in text
     assert "holds" not in text and "fails" not in text and "nan" not in text.lower()
     assert [v.methods for v in section.verdicts] == ["methods-plan"] * 2
@@ -124,7 +125,7 @@ def test_section_with_two_labels_explains_why_there_is_no_plan() -> None:
     d = pair(300, 2, p=0.7, eps=0.1, q=0.75, seed=1)
     section, a = study_section("plan", d.ratings, d.predictions, bootstrap=10)
     text = _text(section)
-    assert a is not None and a.plan is None and section.note is None
+    assert a is not None and a.pilot is None and section.note is None
     assert "No pilot plan" in text and "here 0 items have 3 or more (2 labels: 300 items)" in text
     assert 'method="' not in text  # Python spelling is not for report readers
     assert len(section.verdicts) == 1
@@ -147,25 +148,27 @@ def test_agreement_zero_and_a_few_double_labels_give_finite_numbers() -> None:
     assert "nan" not in text.lower() and not re.search(r"\binf\b", text)
 
 
-def test_section_notes_when_assess_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_section_notes_when_plan_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
     from humanly import study
     from humanly.data import InputError
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise InputError("q=nan: give a finite number")
 
-    monkeypatch.setattr(study, "assess", refuse)
+    monkeypatch.setattr(study, "budget_plan", refuse)
     d = pair(100, 3, p=0.7, eps=0.1, q=0.75, seed=1)
     section, a = study_section("plan", d.ratings, d.predictions)
     assert a is None and section.note == "Not applicable: q=nan: give a finite number."
 
 
-def test_assessment_verdict_quotes_the_table(five) -> None:
-    a = assess(five.ratings, five.predictions, bootstrap=0)
+def test_plan_verdict_quotes_the_table(five) -> None:
+    a = plan(five.ratings, five.predictions, bootstrap=0)
     first = verdicts(a)[0].sentence
     assert first.startswith(f"With {a.budget:,} labels and the crowd's label accuracy (q̂ = ")
     assert f"{a.label_accuracy:.3f}" in first and probability(a.comparison.win[0]) in first
-    assert verdicts(IndependentModel(0.8, 0.01, 0.8)) == ()
+    assert verdicts(IndependentErrors(0.8, 0.01, 0.8)) == ()
+    assert [v.status for v in verdicts(a)] == ["single labels best", "single labels"]
+    assert verdicts(a)[1] == verdicts(a.pilot)[0]  # the pilot plan's own sentence
 
 
 def test_the_labels_per_item_note_counts_in_words() -> None:
@@ -176,4 +179,4 @@ def test_the_labels_per_item_note_counts_in_words() -> None:
     counts[0] = [1, 0]  # one item with one label
     r = Ratings.from_counts(counts, classes=d.ratings.classes, items=d.ratings.items)
     with pytest.raises(InputError, match=r"1 label: 1 item, 2 labels: 299 items\)"):
-        plan(r, d.predictions, bootstrap=0)
+        pilot_plan(r, d.predictions, bootstrap=0)

@@ -94,7 +94,7 @@ def test_plan_says_how_it_estimated_and_what_the_tests_found(cli, pilot) -> None
     assert "latent-class estimate (EM over the true label)" in out
     assert "proxy truth" not in out and "VIOLATED" not in out and "holds" not in out
     assert (
-        "latent model: simple (BIC " in out
+        "latent variant: simple (BIC " in out
         and "chosen by BIC" in out
         and "bootstrap: simple" in out
     )
@@ -108,16 +108,21 @@ def test_plan_says_how_it_estimated_and_what_the_tests_found(cli, pilot) -> None
         .splitlines()[-1]
         .startswith(
             "Label 106 items once (m = 1, 106 labels): under the latent-class estimates from the "
-            "2,000-item pilot this identifies the better of 'better' and 'worse' with error ≤ 0.05"
+            "2,000-item pilot this ranks the better of 'better' and 'worse' first with probability "
+            "≥ 0.95"
         )
     )
 
 
-def test_plan_method_and_latent_model_flags(cli, pilot) -> None:
-    fixed = _plan(cli, pilot, "--latent-model", "full", "--json").json()
-    assert fixed["latent_model"] == "full" and fixed["fit"]["selection"] == "fixed"
-    shown = _plan(cli, pilot, "--latent-model", "full")
-    assert "latent model: full (BIC" in shown.stdout and "fixed by --latent-model" in shown.stdout
+def test_plan_method_and_latent_variant_flags(cli, pilot) -> None:
+    fixed = _plan(cli, pilot, "--latent-variant", "full", "--json").json()["pilot"]
+    assert fixed["latent_variant"] == "full" and fixed["fit"]["selection"] == "fixed"
+    shown = _plan(cli, pilot, "--latent-variant", "full")
+    assert (
+        "latent variant: full (BIC" in shown.stdout and "fixed by --latent-variant" in shown.stdout
+    )
+    gone = _plan(cli, pilot, "--latent-model", "full")  # the retired flag
+    assert gone.exit_code == 2 and "--latent-model" in gone.stderr
     majority = _plan(cli, pilot, "--method", "majority", "--budget", "300")
     assert majority.exit_code == 0, majority.stderr
     assert "crowd-majority estimate" in majority.stdout and "biased" in majority.stdout
@@ -143,16 +148,15 @@ def test_plan_plot_title_fits_and_the_curves_reach_the_budget(cli, pilot, tmp_pa
 
 
 def test_plan_title_fits_its_axes_with_long_model_names() -> None:
-    from humanly.budget import CorrelatedModel
+    from humanly.budget import CorrelatedErrors, win_curve
     from humanly.plots.budget import win_vs_budget_figure
 
     title = (
         "Fig. 2 b at the pilot's latent-class estimates: roberta-large-finetuned-on-everything "
         "vs bert-base-uncased-distilled-v2"
     )
-    fig = win_vs_budget_figure(
-        CorrelatedModel(0.85, 0.75, 0.7, 0.6, 0.9), (1, 3), range(5, 500, 50), title=title
-    )
+    curve = win_curve(CorrelatedErrors(0.85, 0.75, 0.7, 0.6, 0.9), (1, 3), range(5, 500, 50))
+    fig = win_vs_budget_figure(curve, title=title)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     ax = fig.axes[0]
@@ -212,11 +216,11 @@ def test_convergence_bad_budgets(cli, args: list[str], fragment: str) -> None:
 
 
 def test_cramer_convergence_refuses_budgets_below_m() -> None:
-    from humanly.budget import IndependentModel, cramer_convergence
+    from humanly.budget import IndependentErrors, cramer_convergence
     from humanly.data import InputError
 
     with pytest.raises(InputError, match="largest m"):
-        cramer_convergence(IndependentModel(0.7, 0.1, 0.75), (1, 3), [1, 2])
+        cramer_convergence(IndependentErrors(0.7, 0.1, 0.75), (1, 3), [1, 2])
 
 
 MULTI = ["--n-classes", "4", "--q", "0.7", "--p", "0.7", "--eps", "0.05", "--budget", "600"]

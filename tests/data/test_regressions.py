@@ -69,7 +69,7 @@ def test_missing_drop_with_extra_predictions(
     if command[0] == "inspect":
         assert out["n_items"] == 200 and [m["n_items"] for m in out["models"]] == [200, 200]
     if command[0] == "budget":
-        assert out["n_items"] == 200
+        assert out["pilot"]["n_items"] == 200
     refused = cli(*base)
     assert refused.exit_code == 2
     assert "1 prediction(s) are for items with no ratings (first: 'zzz')" in refused.stderr

@@ -1,22 +1,31 @@
 """Label budget (Dorner & Hardt, *Don't Label Twice*): one label for many items or a majority of m labels
-for fewer? Exact win probabilities, Hoeffding and Cramér bounds, sample sizes, benchmark capacity, the
-Appendix A sweep, planning from a pilot, an assessment of ratings for the report and Monte Carlo checks.
+for fewer? The budget analysis of a study (:func:`plan`: the comparison at the crowd's own label
+accuracy, and with two models the pilot plan of :func:`pilot_plan`), and the paper's calculators that
+need no data: exact win probabilities, Hoeffding and Cramér bounds, sample sizes, benchmark capacity,
+error rates per label, the Appendix A sweep, K classes, the open problems and Monte Carlo checks.
+
+A target ``level`` is the probability of ranking the better classifier first that a budget must reach
+(the paper's error δ is 1 − level). An *error model* (:class:`IndependentErrors`,
+:class:`CorrelatedErrors`) describes how the classifiers' and the labels' errors relate; "model" means a
+classifier.
 
 Modules, bottom to top: ``_args`` (argument checks; the two kinds of tie), ``bounds`` (Lemmas 1–2),
 ``gap`` (the gap indicator G, Propositions 1–2), ``models`` (M_m(q) and the two error models),
 ``exact`` (exact P(ΣG > 0); ``_binom``, Loader's binomial pmf), ``montecarlo``, ``comparison`` (Fig. 2),
-``size`` (sample size, capacity —
-Fig. 1), ``theory`` (section 3.1 and Appendix C: Lemmas C.2–C.3, Propositions C.1–C.2), ``rate_tables``
-(Theorem 2, Fig. 3 a/b), ``multiclass`` (K classes exactly, section 5), ``latent`` (the latent-class
-pilot estimate) + ``proxy`` (the crowd-majority one) + ``pilot`` → ``planning`` (a pilot), ``assessment`` (the
-report's numbers), ``open_problems`` (section 5 by simulation), ``sweep`` + ``_kernel`` (Appendix A).
+``size`` (sample size, capacity — Fig. 1), ``curves`` (the figures' curves), ``theory`` (section 3.1 and
+Appendix C), ``rate_tables`` (Theorem 2, Fig. 3 a/b), ``multiclass`` (K classes exactly, section 5),
+``latent`` + ``_em`` (the latent-class pilot estimate) and ``proxy`` (the crowd-majority one) →
+``pilot`` → ``assumptions`` → ``planning`` (:func:`pilot_plan`), ``options`` (:class:`PlanOptions`),
+``analysis`` (:func:`plan`), ``open_problems`` (section 5 by simulation), ``sweep`` + ``_kernel``
+(Appendix A).
 
->>> from humanly.budget import IndependentModel, compare
->>> compare(IndependentModel(p=0.8, eps=0.01, q=0.8), budget=1500, m=(1, 3)).best_m
+>>> from humanly.budget import IndependentErrors, compare
+>>> compare(IndependentErrors(p=0.8, eps=0.01, q=0.8), budget=1500, m=(1, 3)).best_m
 1
 
 Names are imported on first use (PEP 562), so ``humanly budget win`` loads the exact engine only —
-not pandas, ``scipy.stats`` or the pilot estimators.
+not pandas, ``scipy.stats`` or the pilot estimators. Names outside ``__all__`` (the paper's lemmas in
+``theory``, the gap formulas, the constants) stay importable from their modules.
 """
 
 from __future__ import annotations
@@ -26,260 +35,292 @@ from typing import TYPE_CHECKING
 from .._core.lazy import attach
 
 if TYPE_CHECKING:
-    from ._args import TIES, VOTE_TIES, Ties, VoteTies
-    from .assessment import (
-        Assessment,
+    from .analysis import (
+        PlanResult,
         QuickComparison,
-        assess,
         label_accuracy_from_agreement,
+        plan,
         quick_compare,
     )
-    from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
-    from .comparison import Comparison, ComparisonRow, compare, error_probability
-    from .exact import MAX_N, Outcome, outcome, outcomes, win_probability
-    from .gap import Gap, gap_correlated, gap_independent
+    from .assumptions import (
+        Assumption2 as Assumption2,
+    )
+    from .assumptions import (
+        Assumptions as Assumptions,
+    )
+    from .assumptions import (
+        AssumptionTest as AssumptionTest,
+    )
+    from .assumptions import (
+        ParameterRanges as ParameterRanges,
+    )
+    from .assumptions import (
+        VariantShare as VariantShare,
+    )
+    from .bounds import cramer_error, hoeffding_error
+    from .comparison import Comparison, compare
+    from .comparison import ComparisonRow as ComparisonRow
+    from .curves import (
+        AccuracyCurve,
+        CapacityCurve,
+        RateCurve,
+        WinCurve,
+        accuracy_curve,
+        capacity_curve,
+        rate_curve,
+        win_curve,
+    )
+    from .curves import (
+        AccuracyPoint as AccuracyPoint,
+    )
+    from .curves import (
+        RatePoint as RatePoint,
+    )
+    from .curves import (
+        WinPoint as WinPoint,
+    )
+    from .exact import Outcome, outcome, win_probability
+    from .gap import Gap
     from .latent import (
-        LATENT_MODELS,
         LatentClassFit,
-        LatentModelFit,
-        StateAccuracy,
         fit_latent_class,
     )
+    from .latent import (
+        LatentVariantFit as LatentVariantFit,
+    )
+    from .latent import (
+        StateAccuracy as StateAccuracy,
+    )
     from .models import (
-        SCENARIOS,
-        CorrelatedModel,
-        IndependentModel,
-        Model,
+        CorrelatedErrors,
+        ErrorModel,
+        IndependentErrors,
         majority_accuracy,
-        make_model,
-        subset_majority,
+        make_error_model,
     )
     from .montecarlo import MonteCarlo, simulate_win
     from .multiclass import (
-        RULES,
         MulticlassComparison,
-        MulticlassRow,
-        MulticlassSetting,
-        aggregated_label_distribution,
         multiclass_compare,
-        multiclass_gap,
-        multiclass_setting,
         symmetric_confusion,
     )
+    from .multiclass import (
+        MulticlassRow as MulticlassRow,
+    )
+    from .multiclass import (
+        MulticlassSetting as MulticlassSetting,
+    )
     from .open_problems import (
-        PluralitySetting,
+        PluralitySetting as PluralitySetting,
+    )
+    from .open_problems import (
         StrategyComparison,
-        StrategyRow,
         adaptive_vs_single,
         plurality_vs_single,
     )
-    from .planning import (
-        METHODS,
-        Assumption2,
-        Assumptions,
-        AssumptionTest,
-        ModelShare,
-        ParameterRanges,
-        PlanResult,
-        estimate_parameters,
-        plan,
+    from .open_problems import (
+        StrategyRow as StrategyRow,
+    )
+    from .options import PlanOptions
+    from .planning import PilotPlan, pilot_plan
+    from .rate_tables import (
+        ConvergencePoint as ConvergencePoint,
     )
     from .rate_tables import (
-        ConvergencePoint,
         CramerConvergence,
-        RateRow,
         RateTable,
         cramer_convergence,
         rates,
     )
-    from .size import CapacityResult, CapacityRow, SizeResult, SizeRow, capacity, sample_size
+    from .rate_tables import (
+        RateRow as RateRow,
+    )
+    from .size import (
+        CapacityResult,
+        SizeResult,
+        capacity,
+        sample_size,
+    )
+    from .size import (
+        CapacityRow as CapacityRow,
+    )
+    from .size import (
+        SizeRow as SizeRow,
+    )
     from .sweep import (
-        PAPER_N,
-        SweepCell,
-        SweepPoint,
+        SweepCell as SweepCell,
+    )
+    from .sweep import (
+        SweepPoint as SweepPoint,
+    )
+    from .sweep import (
         SweepResult,
         SweepSpec,
-        SweepViolation,
         run_sweep,
     )
-    from .theory import lemma_c3_bound, mean_gap_ratio, proposition_c2_bound, sigma
+    from .sweep import (
+        SweepViolation as SweepViolation,
+    )
 
 #: public name → the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
-    "Assessment": ".assessment",
-    "Assumption2": ".planning",
-    "AssumptionTest": ".planning",
-    "Assumptions": ".planning",
-    "CapacityResult": ".size",
-    "CapacityRow": ".size",
+    # the budget analysis of a study
+    "plan": ".analysis",
+    "PlanResult": ".analysis",
+    "PlanOptions": ".options",
+    "QuickComparison": ".analysis",
+    "quick_compare": ".analysis",
+    "label_accuracy_from_agreement": ".analysis",
+    "pilot_plan": ".planning",
+    "PilotPlan": ".planning",
+    "ParameterRanges": ".assumptions",
+    "Assumptions": ".assumptions",
+    "Assumption2": ".assumptions",
+    "AssumptionTest": ".assumptions",
+    "VariantShare": ".assumptions",
+    "LatentClassFit": ".latent",
+    "LatentVariantFit": ".latent",
+    "StateAccuracy": ".latent",
+    "fit_latent_class": ".latent",
+    # error models
+    "ErrorModel": ".models",
+    "IndependentErrors": ".models",
+    "CorrelatedErrors": ".models",
+    "make_error_model": ".models",
+    "majority_accuracy": ".models",
+    "Gap": ".gap",
+    # the calculators
+    "compare": ".comparison",
     "Comparison": ".comparison",
     "ComparisonRow": ".comparison",
-    "ConvergencePoint": ".rate_tables",
-    "CorrelatedModel": ".models",
+    "sample_size": ".size",
+    "SizeResult": ".size",
+    "SizeRow": ".size",
+    "capacity": ".size",
+    "CapacityResult": ".size",
+    "CapacityRow": ".size",
+    "rates": ".rate_tables",
+    "RateTable": ".rate_tables",
+    "RateRow": ".rate_tables",
+    "cramer_convergence": ".rate_tables",
     "CramerConvergence": ".rate_tables",
-    "Gap": ".gap",
-    "IndependentModel": ".models",
-    "LATENT_MODELS": ".latent",
-    "LatentClassFit": ".latent",
-    "LatentModelFit": ".latent",
-    "MAX_N": ".exact",
-    "METHODS": ".planning",
-    "Model": ".models",
-    "ModelShare": ".planning",
+    "ConvergencePoint": ".rate_tables",
+    "outcome": ".exact",
+    "Outcome": ".exact",
+    "win_probability": ".exact",
+    "hoeffding_error": ".bounds",
+    "cramer_error": ".bounds",
+    "simulate_win": ".montecarlo",
     "MonteCarlo": ".montecarlo",
+    "run_sweep": ".sweep",
+    "SweepSpec": ".sweep",
+    "SweepResult": ".sweep",
+    "SweepCell": ".sweep",
+    "SweepPoint": ".sweep",
+    "SweepViolation": ".sweep",
+    "multiclass_compare": ".multiclass",
     "MulticlassComparison": ".multiclass",
     "MulticlassRow": ".multiclass",
     "MulticlassSetting": ".multiclass",
-    "Outcome": ".exact",
-    "PAPER_N": ".sweep",
-    "ParameterRanges": ".planning",
-    "PlanResult": ".planning",
-    "PluralitySetting": ".open_problems",
-    "QuickComparison": ".assessment",
-    "RULES": ".multiclass",
-    "RateRow": ".rate_tables",
-    "RateTable": ".rate_tables",
-    "SCENARIOS": ".models",
-    "SizeResult": ".size",
-    "SizeRow": ".size",
-    "StateAccuracy": ".latent",
+    "symmetric_confusion": ".multiclass",
+    "plurality_vs_single": ".open_problems",
+    "adaptive_vs_single": ".open_problems",
     "StrategyComparison": ".open_problems",
     "StrategyRow": ".open_problems",
-    "SweepCell": ".sweep",
-    "SweepPoint": ".sweep",
-    "SweepResult": ".sweep",
-    "SweepSpec": ".sweep",
-    "SweepViolation": ".sweep",
-    "TIES": "._args",
-    "Ties": "._args",
-    "VOTE_TIES": "._args",
-    "VoteTies": "._args",
-    "adaptive_vs_single": ".open_problems",
-    "aggregated_label_distribution": ".multiclass",
-    "assess": ".assessment",
-    "capacity": ".size",
-    "compare": ".comparison",
-    "cramer_convergence": ".rate_tables",
-    "cramer_error": ".bounds",
-    "cramer_exponent": ".bounds",
+    "PluralitySetting": ".open_problems",
+    # the figures' curves
+    "win_curve": ".curves",
+    "WinCurve": ".curves",
+    "WinPoint": ".curves",
+    "accuracy_curve": ".curves",
+    "AccuracyCurve": ".curves",
+    "AccuracyPoint": ".curves",
+    "capacity_curve": ".curves",
+    "CapacityCurve": ".curves",
+    "rate_curve": ".curves",
+    "RateCurve": ".curves",
+    "RatePoint": ".curves",
+    # the paper's machinery and constants (importable here, outside ``__all__``)
     "error_probability": ".comparison",
-    "estimate_parameters": ".planning",
-    "fit_latent_class": ".latent",
-    "gap_correlated": ".gap",
+    "outcomes": ".exact",
+    "MAX_N": ".exact",
     "gap_independent": ".gap",
-    "hoeffding_error": ".bounds",
+    "gap_correlated": ".gap",
     "hoeffding_exponent": ".bounds",
-    "label_accuracy_from_agreement": ".assessment",
-    "lemma_c3_bound": ".theory",
-    "majority_accuracy": ".models",
-    "make_model": ".models",
+    "cramer_exponent": ".bounds",
+    "subset_majority": ".models",
+    "SCENARIOS": ".models",
+    "sigma": ".theory",
     "mean_gap_ratio": ".theory",
-    "multiclass_compare": ".multiclass",
+    "lemma_c3_bound": ".theory",
+    "proposition_c2_bound": ".theory",
+    "estimate_parameters": ".proxy",
+    "aggregated_label_distribution": ".multiclass",
     "multiclass_gap": ".multiclass",
     "multiclass_setting": ".multiclass",
-    "outcome": ".exact",
-    "outcomes": ".exact",
-    "plan": ".planning",
-    "plurality_vs_single": ".open_problems",
-    "proposition_c2_bound": ".theory",
-    "quick_compare": ".assessment",
-    "rates": ".rate_tables",
-    "run_sweep": ".sweep",
-    "sample_size": ".size",
-    "sigma": ".theory",
-    "simulate_win": ".montecarlo",
-    "subset_majority": ".models",
-    "symmetric_confusion": ".multiclass",
-    "win_probability": ".exact",
+    "RULES": ".multiclass",
+    "LATENT_VARIANTS": ".latent",
+    "METHODS": ".planning",
+    "PAPER_N": ".sweep_results",
+    "TIES": "._args",
+    "VOTE_TIES": "._args",
+    "Ties": "._args",
+    "VoteTies": "._args",
 }
 
+#: What a user needs; the parts of results (rows, points, settings, the assumption tests) stay
+#: importable from here as well.
 __all__ = [
-    "LATENT_MODELS",
-    "MAX_N",
-    "METHODS",
-    "PAPER_N",
-    "RULES",
-    "SCENARIOS",
-    "TIES",
-    "VOTE_TIES",
-    "Assessment",
-    "Assumption2",
-    "AssumptionTest",
-    "Assumptions",
+    "AccuracyCurve",
+    "CapacityCurve",
     "CapacityResult",
-    "CapacityRow",
     "Comparison",
-    "ComparisonRow",
-    "ConvergencePoint",
-    "CorrelatedModel",
+    "CorrelatedErrors",
     "CramerConvergence",
+    "ErrorModel",
     "Gap",
-    "IndependentModel",
+    "IndependentErrors",
     "LatentClassFit",
-    "LatentModelFit",
-    "Model",
-    "ModelShare",
     "MonteCarlo",
     "MulticlassComparison",
-    "MulticlassRow",
-    "MulticlassSetting",
     "Outcome",
-    "ParameterRanges",
+    "PilotPlan",
+    "PlanOptions",
     "PlanResult",
-    "PluralitySetting",
     "QuickComparison",
-    "RateRow",
+    "RateCurve",
     "RateTable",
     "SizeResult",
-    "SizeRow",
-    "StateAccuracy",
     "StrategyComparison",
-    "StrategyRow",
-    "SweepCell",
-    "SweepPoint",
     "SweepResult",
     "SweepSpec",
-    "SweepViolation",
-    "Ties",
-    "VoteTies",
+    "WinCurve",
+    "accuracy_curve",
     "adaptive_vs_single",
-    "aggregated_label_distribution",
-    "assess",
     "capacity",
+    "capacity_curve",
     "compare",
     "cramer_convergence",
     "cramer_error",
-    "cramer_exponent",
-    "error_probability",
-    "estimate_parameters",
     "fit_latent_class",
-    "gap_correlated",
-    "gap_independent",
     "hoeffding_error",
-    "hoeffding_exponent",
     "label_accuracy_from_agreement",
-    "lemma_c3_bound",
     "majority_accuracy",
-    "make_model",
-    "mean_gap_ratio",
+    "make_error_model",
     "multiclass_compare",
-    "multiclass_gap",
-    "multiclass_setting",
     "outcome",
-    "outcomes",
+    "pilot_plan",
     "plan",
     "plurality_vs_single",
-    "proposition_c2_bound",
     "quick_compare",
+    "rate_curve",
     "rates",
     "run_sweep",
     "sample_size",
-    "sigma",
     "simulate_win",
-    "subset_majority",
     "symmetric_confusion",
+    "win_curve",
     "win_probability",
 ]
-
 
 __getattr__, __dir__ = attach(__name__, _LAZY, __all__)

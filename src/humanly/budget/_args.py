@@ -35,7 +35,7 @@ __all__ = [
     "VoteTies",
     "check_accuracy",
     "check_budget",
-    "check_delta",
+    "check_level",
     "check_ms",
     "check_n",
     "check_ties",
@@ -83,9 +83,18 @@ def check_budget(budget: Any, name: str = "budget", *, allow_none: bool = False)
     return check_int(name, budget, minimum=1, allow_none=allow_none)
 
 
-def check_delta(delta: Any, name: str = "delta") -> float:
-    """An error tolerance in (0, 1)."""
-    return float(check_probability(name, delta, open_low=True, open_high=True))
+def check_level(level: Any, name: str = "level") -> tuple[float, float]:
+    """A target probability ``level`` in (0, 1) and the error δ = 1 − level it leaves, rounded to 12
+    decimals so that ``level=0.95`` gives δ = 0.05 exactly (the budgets of the paper's δ).
+
+    >>> check_level(0.95), check_level(0.9)
+    ((0.95, 0.05), (0.9, 0.1))
+    """
+    value = float(check_probability(name, level, open_low=True, open_high=True))
+    delta = round(1.0 - value, 12)
+    if not 0.0 < delta < 1.0:
+        raise InputError(f"{name}={value!r}: give a probability between 1e-12 and 1 − 1e-12")
+    return value, delta
 
 
 def check_n(n: Any, name: str = "n", minimum: int = 0) -> int:

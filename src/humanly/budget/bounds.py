@@ -71,12 +71,30 @@ def _xy(gap: Gap | tuple[float, float, float]) -> tuple[float, float]:
 
 
 def hoeffding_error(gap: Gap | tuple[float, float, float], n: int) -> float:
-    """Lemma 1: P(ΣG ≤ 0) ≤ exp(−n E[G]²/2) (1 when E[G] ≤ 0).
+    """Hoeffding's upper bound on the error over n items: P(ΣG ≤ 0) ≤ exp(−n E[G]²/2) (Lemma 1).
 
-    >>> from humanly.budget import IndependentModel
-    >>> gap = IndependentModel(p=0.8, eps=0.01, q=0.8).gap(1)  # single labels
+    Parameters
+    ----------
+    gap : Gap or tuple of float
+        The gap indicator's distribution (or an (x, y, z) triple).
+    n : int
+        Items.
+
+    Returns
+    -------
+    float
+        The bound; 1 when E[G] ≤ 0 (vacuous).
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> gap = IndependentErrors(p=0.8, eps=0.01, q=0.8).gap(1)  # single labels
     >>> round(hoeffding_error(gap, 1500), 4)  # an upper bound on P(error) at 1,500 labels
     0.9734
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Lemma 1.
     """
     n = check_n(n)
     x, y = _xy(gap)
@@ -84,12 +102,32 @@ def hoeffding_error(gap: Gap | tuple[float, float, float], n: int) -> float:
 
 
 def cramer_error(gap: Gap | tuple[float, float, float], n: int) -> float:
-    """Lemma 2 / Cramér: P(ΣG ≤ 0) ≤ (2√(xy) + z)ⁿ for every n (1 when E[G] ≤ 0).
+    """Cramér's upper bound on the error over n items: P(ΣG ≤ 0) ≤ (2√(xy) + z)ⁿ (Lemma 2).
 
-    >>> from humanly.budget import IndependentModel
-    >>> gap = IndependentModel(p=0.8, eps=0.01, q=0.8).gap(1)
+    The bound holds for every n.
+
+    Parameters
+    ----------
+    gap : Gap or tuple of float
+        The gap indicator's distribution (or an (x, y, z) triple).
+    n : int
+        Items.
+
+    Returns
+    -------
+    float
+        The bound; 1 when E[G] ≤ 0 (vacuous).
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> gap = IndependentErrors(p=0.8, eps=0.01, q=0.8).gap(1)
     >>> round(cramer_error(gap, 1500), 4)  # tighter than Hoeffding's 0.9734
     0.9176
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Lemma 2.
     """
     n = check_n(n)
     x, y = _xy(gap)

@@ -21,7 +21,7 @@ from ._args import (
 )
 from .bounds import cramer_error, hoeffding_error
 from .exact import outcome
-from .models import Model
+from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .montecarlo import simulate_win
 
 if TYPE_CHECKING:
@@ -31,24 +31,70 @@ __all__ = ["Comparison", "ComparisonRow", "compare", "error_probability"]
 
 
 def error_probability(
-    model: Model, m: int, n: int, ties: Ties = "failure", *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel, m: int, n: int, ties: Ties = "failure", *, vote_ties: VoteTies = "coin"
 ) -> float:
     """Exact P(c_b not identified) with n items of m-majority labels.
 
-    >>> from humanly.budget import IndependentModel
-    >>> round(error_probability(IndependentModel(0.75, 0.1, 0.75), 1, 1500), 6)
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    m : int
+        Labels per item.
+    n : int
+        Items.
+    ties : {"failure", "half"}
+        What a tied comparison ΣG = 0 counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Returns
+    -------
+    float
+        The error probability.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> round(error_probability(IndependentErrors(0.75, 0.1, 0.75), 1, 1500), 6)
     0.000352
     """
     n = check_n(n)
-    return outcome(model.gap(m, check_vote_ties(vote_ties)), n).error(ties)
+    return outcome(error_model.gap(m, check_vote_ties(vote_ties)), n).error(ties)
 
 
 @dataclass(frozen=True, repr=False)
 class ComparisonRow(Result):
-    """One m: n = ⌊budget/m⌋ items; ``exact`` P(c_b identified), and two *lower bounds* on it:
-    ``hoeffding_lower_bound`` = 1 − Hoeffding's error bound (Lemma 1) and ``cramer_lower_bound`` = 1 −
-    Cramér's (Lemma 2), 0 when vacuous. JSON also keeps the old keys ``hoeffding`` and ``cramer`` (the
-    same lower bounds; also readable as attributes)."""
+    """One m of a :class:`Comparison`: the exact win probability and two lower bounds on it.
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    n : int
+        Items, ⌊budget/m⌋.
+    budget : int
+        The label budget.
+    labels_used : int
+        m · n.
+    label_accuracy : float
+        The accuracy of an m-majority label (where the classifiers disagree, correlated errors).
+    exact : float
+        The exact P(c_b identified).
+    hoeffding_lower_bound, cramer_lower_bound : float
+        1 − Hoeffding's (Lemma 1) and 1 − Cramér's (Lemma 2) upper bound on the error; 0 when vacuous.
+    tie : float
+        P(ΣG = 0).
+    monte_carlo, monte_carlo_se : float, optional
+        A Monte Carlo estimate and its standard error (``compare(simulate=R)``).
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, compare
+    >>> row = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1,)).rows[0]
+    >>> row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
+    True
+    """
 
     m: int
     n: int
@@ -62,33 +108,40 @@ class ComparisonRow(Result):
     monte_carlo: float | None = None
     monte_carlo_se: float | None = None
 
-    @property
-    def hoeffding(self) -> float:
-        """The old name of :attr:`hoeffding_lower_bound` (a lower bound on the win probability)."""
-        return self.hoeffding_lower_bound
-
-    @property
-    def cramer(self) -> float:
-        """The old name of :attr:`cramer_lower_bound` (a lower bound on the win probability)."""
-        return self.cramer_lower_bound
-
 
 @dataclass(frozen=True, repr=False)
 class Comparison(Result):
     """Win probabilities of m-majority labelling for one budget (section 3, Fig. 2).
 
-    ``scenario`` is the error model's scenario ("independent" or "correlated"; JSON also ``model``),
-    ``params`` the model itself, ``ties`` what a tied comparison ΣG = 0 counts as and ``vote_ties``
-    how a tied vote of an even m is settled ("coin", the default, or "failure", Lemma C.1's rule).
+    Parameters
+    ----------
+    scenario : str
+        The error model's scenario, ``"independent"`` or ``"correlated"``.
+    params : IndependentErrors or CorrelatedErrors
+        The error model itself.
+    budget : int
+        The label budget.
+    ties : {"failure", "half"}
+        What a tied comparison ΣG = 0 counts as.
+    rows : tuple of ComparisonRow
+        One row per m.
+    best_m : int
+        The m with the highest exact win probability (the smaller on a tie).
+    assumption1 : bool, optional
+        q_b ≥ q_w (correlated errors only).
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
 
-    >>> from humanly.budget import IndependentModel
-    >>> res = compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3))
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> res = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1, 3))
     >>> res.to_dict()["scenario"], res.to_frame()[["m", "n"]].values.tolist()
     ('independent', [[1, 1500], [3, 500]])
     """
 
     scenario: str
-    params: Model
+    params: IndependentErrors | CorrelatedErrors
     budget: int
     ties: str
     rows: tuple[ComparisonRow, ...]
@@ -104,7 +157,7 @@ class Comparison(Result):
 
 
 def compare(
-    model: Model,
+    error_model: ErrorModel,
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
@@ -115,46 +168,72 @@ def compare(
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> Comparison:
-    """Exact P(ΣᵢGᵢ > 0) for n = ⌊budget/m⌋ items with m-majority labels, per m, with the Hoeffding
-    (Lemma 1) and Cramér (Lemma 2) lower bounds; ``simulate=R`` adds a seeded Monte Carlo estimate.
+    """The exact probability of ranking the better classifier first, per m, for one label budget.
 
-    >>> from humanly.budget import IndependentModel
-    >>> res = compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3, 5))
+    P(ΣᵢGᵢ > 0) for n = ⌊budget/m⌋ items with m-majority labels, with the Hoeffding (Lemma 1) and
+    Cramér (Lemma 2) lower bounds.
+
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    budget : int
+        The label budget k (labels in total).
+    m : int or sequence of int
+        Labels per item to compare.
+    ties : {"failure", "half"}
+        What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+    simulate : int
+        Also estimate by Monte Carlo with this many replicates (0: no).
+    seed : int
+        The Monte Carlo seed.
+    workers : int, optional
+        Run the Monte Carlo on a dask LocalCluster of this many workers.
+    scheduler : str, optional
+        Run the Monte Carlo on a running dask scheduler.
+
+    Returns
+    -------
+    Comparison
+        One row per m and the best m.
+
+    Raises
+    ------
+    InputError
+        For a budget below 1 or below an m, or bad settings.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> res = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1, 3, 5))
     >>> res.best_m, [round(r.exact, 3) for r in res.rows]
     (1, [0.652, 0.609, 0.588])
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3 and Fig. 2.
     """
     budget = check_budget(budget)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     simulate = check_int("simulate", simulate, minimum=0)
     seed = check_int("seed", seed, minimum=0)
+    run = dict(seed=seed, ties=ties, vote_ties=vote_ties, workers=workers, scheduler=scheduler)
     rows = []
     for mm in ms:
         n = items_for_budget(budget, mm)
-        g = model.gap(mm, vote_ties)
+        g = error_model.gap(mm, vote_ties)
         out = outcome(g, n)
-        mc = (
-            simulate_win(
-                model,
-                mm,
-                n,
-                simulate,
-                seed=seed,
-                ties=ties,
-                vote_ties=vote_ties,
-                workers=workers,
-                scheduler=scheduler,
-            )
-            if simulate
-            else None
-        )
+        mc = simulate_win(error_model, mm, n, simulate, **run) if simulate else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(
                 m=mm,
                 n=n,
                 budget=budget,
                 labels_used=mm * n,
-                label_accuracy=model.label_accuracy(mm, vote_ties),
+                label_accuracy=error_model.label_accuracy(mm, vote_ties),
                 exact=out.win_probability(ties),
                 hoeffding_lower_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
                 cramer_lower_bound=max(0.0, 1.0 - cramer_error(g, n)),
@@ -165,12 +244,12 @@ def compare(
         )
     best = max(rows, key=lambda r: (r.exact, -r.m)).m
     return Comparison(
-        scenario=model.scenario,
-        params=model,
+        scenario=error_model.scenario,
+        params=error_model,
         budget=budget,
         ties=ties,
         rows=tuple(rows),
         best_m=best,
-        assumption1=getattr(model, "assumption1", None),
+        assumption1=getattr(error_model, "assumption1", None),
         vote_ties=vote_ties,
     )

@@ -47,10 +47,17 @@ def _binom_pmf(k: np.ndarray, n: np.ndarray | int, p: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, repr=False)
 class Outcome(Result):
-    """Exact distribution of the sign of ΣG over n items: win (> 0), tie (= 0), loss (< 0).
+    """The exact distribution of the sign of ΣG over n items: win (> 0), tie (= 0), loss (< 0).
 
-    ``ties`` says what a tied comparison ΣG = 0 counts as: ``"failure"`` (the paper) or ``"half"``.
+    Parameters
+    ----------
+    n : int
+        Items.
+    win, tie, loss : float
+        P(ΣG > 0), P(ΣG = 0), P(ΣG < 0).
 
+    Examples
+    --------
     >>> o = Outcome(n=1, win=0.3, tie=0.4, loss=0.3)
     >>> o.win_probability(), o.win_probability(ties="half"), o.error()
     (0.3, 0.5, 0.7)
@@ -62,13 +69,45 @@ class Outcome(Result):
     loss: float
 
     def win_probability(self, ties: Ties = "failure") -> float:
-        """P(c_b identified): P(ΣG > 0), plus P(ΣG = 0)/2 with ``ties="half"``."""
+        """P(c_b identified): P(ΣG > 0), plus P(ΣG = 0)/2 with ``ties="half"``.
+
+        Parameters
+        ----------
+        ties : {"failure", "half"}
+            What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
+
+        Returns
+        -------
+        float
+            The probability of ranking the better classifier first.
+
+        Examples
+        --------
+        >>> Outcome(n=1, win=0.3, tie=0.4, loss=0.3).win_probability("half")
+        0.5
+        """
         if check_ties(ties) == "half":
             return min(1.0, self.win + 0.5 * self.tie)
         return self.win
 
     def error(self, ties: Ties = "failure") -> float:
-        """1 − :meth:`win_probability`, computed without cancellation."""
+        """1 − :meth:`win_probability`, computed without cancellation.
+
+        Parameters
+        ----------
+        ties : {"failure", "half"}
+            What a tied comparison ΣG = 0 counts as.
+
+        Returns
+        -------
+        float
+            P(c_b not identified).
+
+        Examples
+        --------
+        >>> Outcome(n=1, win=0.3, tie=0.4, loss=0.3).error()
+        0.7
+        """
         if check_ties(ties) == "half":
             return min(1.0, self.loss + 0.5 * self.tie)
         return min(1.0, self.loss + self.tie)
@@ -302,9 +341,32 @@ def outcomes(
 def outcome(gap: Gap | tuple[float, float, float], n: int) -> Outcome:
     """Exact win / tie / loss probabilities of ΣG over n items (see :func:`outcomes`).
 
+    Parameters
+    ----------
+    gap : Gap or tuple of float
+        The gap indicator's distribution (or an (x, y, z) triple).
+    n : int
+        Items (at most 10⁹).
+
+    Returns
+    -------
+    Outcome
+        P(ΣG > 0), P(ΣG = 0), P(ΣG < 0).
+
+    Raises
+    ------
+    InputError
+        For n > 10⁹ or gap probabilities that are not probabilities.
+
+    Examples
+    --------
     >>> o = outcome((0.3, 0.2, 0.5), 2)
     >>> round(o.win, 4), round(o.tie, 4), round(o.loss, 4)
     (0.39, 0.37, 0.24)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.
     """
     g = as_gap(gap)
     w, t, lo = outcomes(g.x, g.y, n)
@@ -312,12 +374,32 @@ def outcome(gap: Gap | tuple[float, float, float], n: int) -> Outcome:
 
 
 def win_probability(gap: Gap | tuple[float, float, float], n: int, ties: Ties = "failure") -> float:
-    """Exact P(ΣᵢGᵢ > 0) over n items (section 3); ``ties="half"`` adds P(ΣG = 0)/2.
+    """Exact P(ΣᵢGᵢ > 0) over n items: the probability of ranking the better classifier first.
 
+    Parameters
+    ----------
+    gap : Gap or tuple of float
+        The gap indicator's distribution (or an (x, y, z) triple).
+    n : int
+        Items.
+    ties : {"failure", "half"}
+        What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
+
+    Returns
+    -------
+    float
+        The win probability.
+
+    Examples
+    --------
     Fig. 2 of the paper (p = 0.8, ε = 0.01, q = 0.8, a budget of 1,500 single labels):
 
-    >>> from humanly.budget import IndependentModel
-    >>> round(win_probability(IndependentModel(0.8, 0.01, 0.8).gap(1), 1500), 3)
+    >>> from humanly.budget import IndependentErrors
+    >>> round(win_probability(IndependentErrors(0.8, 0.01, 0.8).gap(1), 1500), 3)
     0.652
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3 and Fig. 2.
     """
     return outcome(gap, n).win_probability(ties)

@@ -31,10 +31,28 @@ __all__ = ["Gap", "as_gap", "gap_correlated", "gap_independent"]
 
 @dataclass(frozen=True, repr=False)
 class Gap(Result):
-    """Distribution of the gap indicator G: P(G = 1) = x, P(G = −1) = y, P(G = 0) = z.
+    """The distribution of the gap indicator G of one test item.
 
+    G = +1 when only the better classifier agrees with the test label, −1 when only the worse one
+    does, 0 when they agree with each other.
+
+    Parameters
+    ----------
+    x : float
+        P(G = 1).
+    y : float
+        P(G = −1).
+    z : float
+        P(G = 0).
+
+    Examples
+    --------
     >>> Gap(0.3, 0.2, 0.5).mean
     0.09999999999999998
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 2.
     """
 
     x: float
@@ -47,12 +65,24 @@ class Gap(Result):
 
     @property
     def mean(self) -> float:
-        """E[G] = x − y."""
+        """E[G] = x − y.
+
+        Examples
+        --------
+        >>> round(Gap(0.1875, 0.1375, 0.675).mean, 4)
+        0.05
+        """
         return self.x - self.y
 
     @property
     def cramer_rate(self) -> float:
-        """log(2√(xy) + z) = −Λ*(0) of −G (Lemma 2); ≤ 0, the per-item log error exponent."""
+        """log(2√(xy) + z) = −Λ*(0) of −G (Lemma 2): the per-item log error exponent, ≤ 0.
+
+        Examples
+        --------
+        >>> round(Gap(0.1875, 0.1375, 0.675).cramer_rate, 6)
+        -0.003877
+        """
         return float(cramer_exponent(self.x, self.y))
 
 

@@ -1,17 +1,16 @@
 """The paper's two error models: how classifier errors and label errors relate.
 
-* :class:`IndependentModel` — the *independent* scenario (section 2, Proposition 1): c_w is right with
+* :class:`IndependentErrors` — the *independent* scenario (section 2, Proposition 1): c_w is right with
   probability p, c_b with p + ε, a crowd label with q, all independently.
-* :class:`CorrelatedModel` — the *correlated* scenario (section 3.2, Proposition 2): c_w is right with
+* :class:`CorrelatedErrors` — the *correlated* scenario (section 3.2, Proposition 2): c_w is right with
   probability p_w; c_b with p_b⁰ when c_w is wrong and p_b¹ when it is right; a label is right with
   probability q_b where only c_b is right and q_w where only c_w is.
 
-Either gives the gap indicator's distribution for m-majority labels (:meth:`gap`), using the majority
-accuracy M_m(q) of :func:`majority_accuracy`. "Model" here is the paper's word for these
-parameterisations of errors (an *error model*); the classifiers being compared are c_b and c_w. The
-scenario's name is :attr:`IndependentModel.scenario` / :attr:`CorrelatedModel.scenario`.
+Either gives the gap indicator's distribution for m-majority labels (``gap``), using the majority
+accuracy M_m(q) of :func:`majority_accuracy`. An *error model* describes errors; it is not a classifier
+(the classifiers compared are c_b and c_w). Its name is its ``scenario``.
 
->>> make_model(p=0.8, eps=0.01, q=0.8).scenario
+>>> make_error_model(p=0.8, eps=0.01, q=0.8).scenario
 'independent'
 """
 
@@ -32,15 +31,15 @@ from .gap import Gap, gap_correlated, gap_independent
 
 __all__ = [
     "SCENARIOS",
-    "CorrelatedModel",
-    "IndependentModel",
-    "Model",
+    "CorrelatedErrors",
+    "ErrorModel",
+    "IndependentErrors",
     "majority_accuracy",
-    "make_model",
+    "make_error_model",
     "subset_majority",
 ]
 
-#: The paper's two scenarios of errors (the ``scenario`` of a model and of a result).
+#: The paper's two scenarios of errors (the ``scenario`` of an error model and of a result).
 SCENARIOS = ("independent", "correlated")
 
 _TINY = 1e-290
@@ -49,17 +48,41 @@ _TINY = 1e-290
 def majority_accuracy(
     q: float | np.ndarray, m: int, vote_ties: VoteTies = "coin"
 ) -> float | np.ndarray:
-    """M_m(q): probability that the majority of m independent labels, each right with probability q,
-    is right (section 2; Lemma C.1 for even m).
+    """M_m(q): the probability that the majority of m independent labels is right.
 
-    ``vote_ties`` is what a tied vote of an even m gives: ``"coin"`` (default) breaks it by a fair coin
-    — then M_2k = M_2k−1, so an even m never beats m − 1 at a higher cost; ``"failure"`` counts it as a
-    wrong label, as in Lemma C.1: M_k = M_k−1 − C(k−1, k/2) q^(k/2) (1−q)^(k/2) for even k.
+    Each label is right with probability q (section 2; Lemma C.1 for even m).
 
+    Parameters
+    ----------
+    q : float or numpy.ndarray
+        The accuracy of one label, in [0, 1] (an array gives one M_m per entry).
+    m : int
+        Labels per item (≥ 1).
+    vote_ties : {"coin", "failure"}
+        What a tied vote of an even m gives: ``"coin"`` (default) breaks it by a fair coin — then
+        M_2k = M_2k−1, so an even m never beats m − 1 at a higher cost; ``"failure"`` counts it as a
+        wrong label, as in Lemma C.1: M_k = M_k−1 − C(k−1, k/2) q^(k/2) (1−q)^(k/2) for even k.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        M_m(q), of the shape of ``q``.
+
+    Raises
+    ------
+    InputError
+        For a q outside [0, 1] or not finite, or m < 1.
+
+    Examples
+    --------
     >>> round(majority_accuracy(0.8, 3), 6)
     0.896
     >>> round(majority_accuracy(0.8, 4), 6), round(majority_accuracy(0.8, 4, vote_ties="failure"), 6)
     (0.896, 0.8192)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 2 and Lemma C.1.
     """
     m = int(check_int("m", m, minimum=1))
     vote_ties = check_vote_ties(vote_ties)
@@ -82,11 +105,28 @@ def subset_majority(
     correct: np.ndarray, total: np.ndarray, m: int, vote_ties: VoteTies = "coin"
 ) -> np.ndarray:
     """Per item: the probability that the majority of m of its labels, drawn without replacement, is
-    right, when ``correct`` of its ``total`` labels are (hypergeometric; a tied vote counts ½ with
-    ``"coin"``, 0 with ``"failure"``). For labels drawn i.i.d. with accuracy q(x) this is an unbiased
-    estimate of M_m(q(x)) whenever total ≥ m (a random m-subset of i.i.d. labels is m i.i.d. labels);
-    items with fewer than m labels get NaN.
+    right, when ``correct`` of its ``total`` labels are.
 
+    Hypergeometric; a tied vote counts ½ with ``"coin"``, 0 with ``"failure"``. For labels drawn
+    i.i.d. with accuracy q(x) this is an unbiased estimate of M_m(q(x)) whenever total ≥ m (a random
+    m-subset of i.i.d. labels is m i.i.d. labels).
+
+    Parameters
+    ----------
+    correct, total : numpy.ndarray
+        Right labels and all labels of each item.
+    m : int
+        Labels per item drawn.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m counts.
+
+    Returns
+    -------
+    numpy.ndarray
+        One probability per item; NaN for items with fewer than m labels.
+
+    Examples
+    --------
     >>> subset_majority(np.array([2, 3]), np.array([3, 3]), 3).tolist()
     [1.0, 1.0]
     >>> subset_majority(np.array([2]), np.array([4]), 3).round(4).tolist()
@@ -116,15 +156,36 @@ def _accuracy_m(q: float, m: int, vote_ties: VoteTies) -> float:
 
 
 @dataclass(frozen=True, repr=False)
-class IndependentModel(Result):
+class IndependentErrors(Result):
     """Independent classifier and label errors (section 2, Proposition 1).
 
-    c_w is right with probability p, c_b with p + ε, a label with q. Checks p ∈ [0.5, 1],
-    ε ∈ (0, 1 − p], q ∈ (0.5, 1] unless ``check=False`` (any probabilities, e.g. estimates).
+    c_w is right with probability p, c_b with p + ε, a label with q, all independently.
 
-    >>> m = IndependentModel(0.8, 0.01, 0.8)
-    >>> round(m.label_accuracy(3), 3), round(m.gap(3).mean, 5)
+    Parameters
+    ----------
+    p : float
+        The accuracy of the worse classifier c_w, in [0.5, 1].
+    eps : float
+        The better classifier's margin ε, in (0, 1 − p].
+    q : float
+        The accuracy of one crowd label, in (0.5, 1].
+    check : bool
+        Check the paper's ranges (default); ``False`` accepts any probabilities (estimates).
+
+    Raises
+    ------
+    InputError
+        For a parameter outside its range.
+
+    Examples
+    --------
+    >>> e = IndependentErrors(0.8, 0.01, 0.8)
+    >>> round(e.label_accuracy(3), 3), round(e.gap(3).mean, 5)
     (0.896, 0.00792)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Proposition 1.
     """
 
     scenario: ClassVar[str] = "independent"
@@ -146,31 +207,114 @@ class IndependentModel(Result):
             check_accuracy("eps", self.eps, -self.p, 1.0 - self.p)
 
     def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
-        """M_m(q)."""
+        """M_m(q): the accuracy of an m-majority label.
+
+        Parameters
+        ----------
+        m : int
+            Labels per item.
+        vote_ties : {"coin", "failure"}
+            How a tied vote of an even m is settled (see :func:`majority_accuracy`).
+
+        Returns
+        -------
+        float
+            M_m(q).
+
+        Examples
+        --------
+        >>> round(IndependentErrors(0.8, 0.01, 0.8).label_accuracy(3), 3)
+        0.896
+        """
         return _accuracy_m(self.q, m, vote_ties)
 
     def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
-        """G(M_m(q), p, ε) (Proposition 1 with the majority label's accuracy)."""
+        """The gap indicator's distribution G(M_m(q), p, ε) (Proposition 1 with m-majority labels).
+
+        Parameters
+        ----------
+        m : int
+            Labels per item.
+        vote_ties : {"coin", "failure"}
+            How a tied vote of an even m is settled (see :func:`majority_accuracy`).
+
+        Returns
+        -------
+        Gap
+            P(G = 1), P(G = −1), P(G = 0).
+
+        Examples
+        --------
+        >>> g = IndependentErrors(0.8, 0.01, 0.8).gap(1)
+        >>> round(g.x, 4), round(g.y, 4)
+        (0.16, 0.154)
+        """
         x, y, z = gap_independent(self.label_accuracy(m, vote_ties), self.p, self.eps)
         return Gap(float(x), float(y), float(z))
 
     def params(self) -> dict[str, float]:
-        """The parameters by name: ``{"p": …, "eps": …, "q": …}``."""
+        """The parameters by name.
+
+        Returns
+        -------
+        dict
+            ``{"p": …, "eps": …, "q": …}``.
+
+        Examples
+        --------
+        >>> IndependentErrors(0.8, 0.01, 0.8).params()
+        {'p': 0.8, 'eps': 0.01, 'q': 0.8}
+        """
         return {"p": self.p, "eps": self.eps, "q": self.q}
+
+    def accuracies(self) -> tuple[float, float]:
+        """The two classifiers' accuracies.
+
+        Returns
+        -------
+        tuple of float
+            (better, worse) = (p + ε, p).
+
+        Examples
+        --------
+        >>> IndependentErrors(0.7, 0.1, 0.8).accuracies()
+        (0.7999999999999999, 0.7)
+        """
+        return self.p + self.eps, self.p
 
 
 @dataclass(frozen=True, repr=False)
-class CorrelatedModel(Result):
+class CorrelatedErrors(Result):
     """Correlated classifiers and labels (section 3.2, Proposition 2).
 
-    p_w: accuracy of c_w; p_b⁰ / p_b¹: accuracy of c_b when c_w is wrong / right; q_b / q_w: label accuracy
-    where only c_b / only c_w is right. Checks q_b, q_w ∈ (0.5, 1], p_w, p_b⁰, p_b¹ ∈ [0.5, 1] and
-    (1 − p_w)p_b⁰ + p_w p_b¹ > p_w (c_b is better) unless ``check=False``. Assumption 1 (q_b ≥ q_w) is
-    reported by :attr:`assumption1`, not enforced.
+    Assumption 1 (q_b ≥ q_w) is reported by :attr:`assumption1`, not enforced.
 
-    >>> m = CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9)
-    >>> m.assumption1, round(m.gap(1).mean, 4)
+    Parameters
+    ----------
+    q_b, q_w : float
+        The label accuracy where only c_b / only c_w is right, in (0.5, 1].
+    p_w : float
+        The accuracy of the worse classifier c_w, in [0.5, 1].
+    p_b0, p_b1 : float
+        The accuracy of c_b when c_w is wrong / right, in [0.5, 1]; (1 − p_w)p_b⁰ + p_w p_b¹ > p_w
+        (c_b is the better classifier).
+    check : bool
+        Check the paper's ranges (default); ``False`` accepts any probabilities (estimates).
+
+    Raises
+    ------
+    InputError
+        For a parameter outside its range, or a c_b that is not better.
+
+    Examples
+    --------
+    >>> e = CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9)
+    >>> e.assumption1, round(e.gap(1).mean, 4)
     (True, 0.144)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.2 and Proposition 2.
     """
 
     scenario: ClassVar[str] = "correlated"
@@ -201,18 +345,60 @@ class CorrelatedModel(Result):
 
     @property
     def assumption1(self) -> bool:
-        """Assumption 1 (no biased label accuracy): q_b ≥ q_w."""
+        """Assumption 1 (no biased label accuracy): q_b ≥ q_w.
+
+        Examples
+        --------
+        >>> CorrelatedErrors(0.6, 0.9, 0.6, 0.7, 0.9, check=False).assumption1
+        False
+        """
         return self.q_b >= self.q_w
 
     def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
-        """Overall label accuracy on items where the classifiers disagree, M_m averaged over E_b, E_w."""
+        """The label accuracy where the classifiers disagree: M_m averaged over E_b and E_w.
+
+        Parameters
+        ----------
+        m : int
+            Labels per item.
+        vote_ties : {"coin", "failure"}
+            How a tied vote of an even m is settled (see :func:`majority_accuracy`).
+
+        Returns
+        -------
+        float
+            The mean accuracy of an m-majority label on items where exactly one classifier is right.
+
+        Examples
+        --------
+        >>> round(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9).label_accuracy(1), 4)
+        0.7824
+        """
         a = (1 - self.p_w) * self.p_b0
         b = self.p_w * (1 - self.p_b1)
         mb, mw = _accuracy_m(self.q_b, m, vote_ties), _accuracy_m(self.q_w, m, vote_ties)
         return float((a * mb + b * mw) / (a + b)) if a + b > 0 else float(mb)
 
     def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
-        """G(M_m(q_b), M_m(q_w), p) (Proposition 2 with the majority label's accuracies)."""
+        """The gap indicator's distribution G(M_m(q_b), M_m(q_w), p) (Proposition 2, m-majority labels).
+
+        Parameters
+        ----------
+        m : int
+            Labels per item.
+        vote_ties : {"coin", "failure"}
+            How a tied vote of an even m is settled (see :func:`majority_accuracy`).
+
+        Returns
+        -------
+        Gap
+            P(G = 1), P(G = −1), P(G = 0).
+
+        Examples
+        --------
+        >>> round(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9).gap(1).x, 3)
+        0.242
+        """
         x, y, z = gap_correlated(
             _accuracy_m(self.q_b, m, vote_ties),
             _accuracy_m(self.q_w, m, vote_ties),
@@ -223,7 +409,18 @@ class CorrelatedModel(Result):
         return Gap(float(x), float(y), float(z))
 
     def params(self) -> dict[str, float]:
-        """The parameters by name: ``{"q_b": …, "q_w": …, "p_w": …, "p_b0": …, "p_b1": …}``."""
+        """The parameters by name.
+
+        Returns
+        -------
+        dict
+            ``{"q_b": …, "q_w": …, "p_w": …, "p_b0": …, "p_b1": …}``.
+
+        Examples
+        --------
+        >>> list(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9).params())
+        ['q_b', 'q_w', 'p_w', 'p_b0', 'p_b1']
+        """
         return {
             "q_b": self.q_b,
             "q_w": self.q_w,
@@ -232,12 +429,27 @@ class CorrelatedModel(Result):
             "p_b1": self.p_b1,
         }
 
+    def accuracies(self) -> tuple[float, float]:
+        """The two classifiers' accuracies.
+
+        Returns
+        -------
+        tuple of float
+            (better, worse) = ((1 − p_w)p_b⁰ + p_w p_b¹, p_w).
+
+        Examples
+        --------
+        >>> [round(a, 2) for a in CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9).accuracies()]
+        [0.82, 0.6]
+        """
+        return (1.0 - self.p_w) * self.p_b0 + self.p_w * self.p_b1, self.p_w
+
 
 #: Either error model.
-Model = IndependentModel | CorrelatedModel
+ErrorModel = IndependentErrors | CorrelatedErrors
 
 
-def make_model(
+def make_error_model(
     *,
     p: float | None = None,
     eps: float | None = None,
@@ -247,12 +459,31 @@ def make_model(
     p_w: float | None = None,
     p_b0: float | None = None,
     p_b1: float | None = None,
-) -> Model:
-    """The independent model from (p, eps, q) or the correlated one from (q_b, q_w, p_w, p_b0, p_b1).
+) -> ErrorModel:
+    """The independent error model from (p, eps, q) or the correlated one from (q_b … p_b1).
 
-    >>> make_model(p=0.8, eps=0.01, q=0.8)
-    IndependentModel(p=0.8, eps=0.01, q=0.8)
-    >>> make_model(q_b=0.8, q_w=0.7, p_w=0.6, p_b0=0.7, p_b1=0.9).scenario
+    Parameters
+    ----------
+    p, eps, q : float, optional
+        The independent scenario (:class:`IndependentErrors`).
+    q_b, q_w, p_w, p_b0, p_b1 : float, optional
+        The correlated scenario (:class:`CorrelatedErrors`).
+
+    Returns
+    -------
+    IndependentErrors or CorrelatedErrors
+        The error model of the scenario whose parameters are given.
+
+    Raises
+    ------
+    InputError
+        When the parameters of both scenarios, or of neither, or only some of one, are given.
+
+    Examples
+    --------
+    >>> make_error_model(p=0.8, eps=0.01, q=0.8)
+    IndependentErrors(p=0.8, eps=0.01, q=0.8)
+    >>> make_error_model(q_b=0.8, q_w=0.7, p_w=0.6, p_b0=0.7, p_b1=0.9).scenario
     'correlated'
     """
     ind: dict[str, Any] = {"p": p, "eps": eps, "q": q}
@@ -267,7 +498,7 @@ def make_model(
     chosen, scenario = (ind, "independent") if has_ind else (cor, "correlated")
     missing = [k for k, v in chosen.items() if v is None]
     if missing:
-        raise InputError(f"the {scenario} model also needs {', '.join(missing)}")
+        raise InputError(f"the {scenario} error model also needs {', '.join(missing)}")
     if has_ind:
-        return IndependentModel(**chosen)
-    return CorrelatedModel(**chosen)
+        return IndependentErrors(**chosen)
+    return CorrelatedErrors(**chosen)

@@ -13,17 +13,41 @@ from .._core.parallel import run_tasks
 from .._core.result import Result
 from .._core.rng import stream
 from ._args import Ties, VoteTies, check_ties, check_vote_ties
-from .models import Model
+from .models import ErrorModel
 
 __all__ = ["MonteCarlo", "simulate_win"]
 
 
 @dataclass(frozen=True, repr=False)
 class MonteCarlo(Result):
-    """Monte Carlo estimate of the win / tie / loss probabilities (seeded; standard error of win).
+    """A seeded Monte Carlo estimate of the win / tie / loss probabilities.
 
-    ``win`` counts a tied comparison as ``ties`` says; a tied vote of an even m is settled as
-    ``vote_ties`` says."""
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    n : int
+        Items.
+    reps : int
+        Replicates.
+    seed : int
+        The seed (chunk i of the replicates draws from ``stream(seed, i)``).
+    win : float
+        P(c_b identified), a tied comparison counted as ``ties`` says.
+    tie, loss : float
+        P(ΣG = 0), P(ΣG < 0).
+    se : float
+        The standard error of ``win``.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Examples
+    --------
+    >>> MonteCarlo(3, 50, 200, 5, 0.6, 0.05, 0.35, 0.03).to_dict()["se"]
+    0.03
+    """
 
     m: int
     n: int
@@ -37,12 +61,11 @@ class MonteCarlo(Result):
     vote_ties: str = "coin"
 
 
-def _chunk_params(model: Model) -> tuple[float, float, float, float, float, float]:
+def _chunk_params(error_model: ErrorModel) -> tuple[float, float, float, float, float, float]:
     """(q_b, q_w, q where the classifiers agree, p_w, p_b⁰, p_b¹) of either error model."""
-    if model.scenario == "independent":
-        p = model.params()
+    p = error_model.params()
+    if error_model.scenario == "independent":
         return (p["q"], p["q"], p["q"], p["p"], p["p"] + p["eps"], p["p"] + p["eps"])
-    p = model.params()
     qa = (p["q_b"] + p["q_w"]) / 2
     return (p["q_b"], p["q_w"], qa, p["p_w"], p["p_b0"], p["p_b1"])
 
@@ -78,7 +101,7 @@ def _mc_chunk(
 
 
 def simulate_win(
-    model: Model,
+    error_model: ErrorModel,
     m: int,
     n: int,
     reps: int,
@@ -89,11 +112,42 @@ def simulate_win(
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> MonteCarlo:
-    """Monte Carlo P(c_b identified) with n items and m labels each. Chunk i of replicates draws from
-    ``stream(seed, i)``: same seed, same numbers on any number of workers.
+    """Monte Carlo P(c_b identified) with n items and m labels each.
 
-    >>> from humanly.budget import IndependentModel
-    >>> mc = simulate_win(IndependentModel(0.8, 0.05, 0.7), 3, 50, 200, seed=5)
+    Items, both classifiers and the crowd labels are simulated (not G directly), so this checks
+    Propositions 1–2, M_m and the exact sum together. Chunk i of the replicates draws from
+    ``stream(seed, i)``: the same seed gives the same numbers on any number of workers.
+
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    m : int
+        Labels per item.
+    n : int
+        Items.
+    reps : int
+        Replicates.
+    seed : int
+        The seed.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+    workers : int, optional
+        Run the chunks on a dask LocalCluster of this many workers.
+    scheduler : str, optional
+        Run the chunks on a running dask scheduler.
+
+    Returns
+    -------
+    MonteCarlo
+        The estimates with the standard error of the win probability.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> mc = simulate_win(IndependentErrors(0.8, 0.05, 0.7), 3, 50, 200, seed=5)
     >>> mc.reps, 0 <= mc.win <= 1
     (200, True)
     """
@@ -102,7 +156,7 @@ def simulate_win(
     reps = check_int("reps", reps, minimum=1)
     seed = check_int("seed", seed, minimum=0)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
-    params = _chunk_params(model)
+    params = _chunk_params(error_model)
     per = max(1, min(reps, 2_000_000 // max(n, 1)))
     sizes = [min(per, reps - s) for s in range(0, reps, per)]
     coin = vote_ties == "coin"

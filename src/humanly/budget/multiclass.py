@@ -68,8 +68,22 @@ MAX_VECTORS = 5_000_000
 
 
 def symmetric_confusion(n_classes: int, accuracy: float) -> np.ndarray:
-    """K × K confusion matrix: right with probability ``accuracy``, otherwise a uniform wrong class.
+    """A K × K confusion matrix: right with probability ``accuracy``, otherwise a uniform wrong class.
 
+    Parameters
+    ----------
+    n_classes : int
+        K ≥ 2.
+    accuracy : float
+        The probability of the right class.
+
+    Returns
+    -------
+    numpy.ndarray
+        K × K, rows the true class, each summing to 1.
+
+    Examples
+    --------
     >>> symmetric_confusion(3, 0.7).round(2).tolist()
     [[0.7, 0.15, 0.15], [0.15, 0.7, 0.15], [0.15, 0.15, 0.7]]
     """
@@ -133,8 +147,26 @@ def aggregated_label_distribution(confusion: Any, m: int, rule: Rule = "pluralit
 
 @dataclass(frozen=True, repr=False)
 class MulticlassSetting(Result):
-    """K classes: the prior, the labels' confusion matrix and the two classifiers' (rows: true class,
-    columns: label / prediction)."""
+    """K classes: the prior, the labels' confusion matrix and the two classifiers'.
+
+    Rows of a matrix are the true class, columns the label or prediction.
+
+    Parameters
+    ----------
+    n_classes : int
+        K.
+    prior : tuple of float
+        P(true class).
+    labels, better, worse : tuple of tuple of float
+        The confusion matrices of a crowd label, of c_b and of c_w.
+
+    Examples
+    --------
+    >>> from humanly.budget import multiclass_compare, symmetric_confusion
+    >>> c = symmetric_confusion(2, 0.8)
+    >>> multiclass_compare(c, symmetric_confusion(2, 0.9), c, 100, (1,)).setting.prior
+    (0.5, 0.5)
+    """
 
     n_classes: int
     prior: tuple[float, ...]
@@ -143,7 +175,20 @@ class MulticlassSetting(Result):
     worse: tuple[tuple[float, ...], ...]
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(prior, labels, better, worse) as numpy arrays."""
+        """The setting as numpy arrays.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            (prior, labels, better, worse).
+
+        Examples
+        --------
+        >>> s = MulticlassSetting(2, (0.5, 0.5), ((1.0, 0.0), (0.0, 1.0)), ((1.0, 0.0), (0.0, 1.0)),
+        ...                       ((1.0, 0.0), (0.0, 1.0)))
+        >>> s.arrays()[1].shape
+        (2, 2)
+        """
         return (
             np.asarray(self.prior),
             np.asarray(self.labels),
@@ -195,9 +240,30 @@ def multiclass_gap(setting: MulticlassSetting, m: int, rule: Rule = "plurality")
 
 @dataclass(frozen=True, repr=False)
 class MulticlassRow(Result):
-    """One m and rule: n = ⌊budget/m⌋ items; P(aggregated label = truth) (``label_accuracy``), P(no
-    label) (``no_label``, absolute majority), the gap's x = P(G = 1), y = P(G = −1), and the exact
-    P(c_b identified) (``win``; a tied comparison as ``ties`` says)."""
+    """One m and aggregation rule of a :class:`MulticlassComparison`.
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    rule : {"plurality", "majority"}
+        How the m labels are aggregated.
+    n : int
+        Items, ⌊budget/m⌋.
+    label_accuracy : float
+        P(aggregated label = truth).
+    no_label : float
+        P(no label) (absolute majority only).
+    x, y : float
+        The gap's P(G = 1) and P(G = −1).
+    win : float
+        The exact P(c_b identified) (a tied comparison as ``ties`` says).
+
+    Examples
+    --------
+    >>> MulticlassRow(1, "plurality", 300, 0.7, 0.0, 0.2, 0.15, 0.9).to_dict()["rule"]
+    'plurality'
+    """
 
     m: int
     rule: str
@@ -211,8 +277,28 @@ class MulticlassRow(Result):
 
 @dataclass(frozen=True, repr=False)
 class MulticlassComparison(Result):
-    """Exact win probabilities with K classes per m and aggregation rule at one budget; ``best`` is the
-    row with the highest win probability, as "m = 1 (plurality)"."""
+    """Exact win probabilities with K classes per m and aggregation rule at one budget.
+
+    Parameters
+    ----------
+    setting : MulticlassSetting
+        The prior and the confusion matrices.
+    budget : int
+        The label budget.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    rows : tuple of MulticlassRow
+        One row per m and rule.
+    best : str
+        The row with the highest win probability, as "m = 1 (plurality)".
+
+    Examples
+    --------
+    >>> from humanly.budget import multiclass_compare, symmetric_confusion
+    >>> c = symmetric_confusion(3, 0.7)
+    >>> multiclass_compare(c, symmetric_confusion(3, 0.8), c, 300, (1, 3)).best
+    'm = 1 (plurality)'
+    """
 
     setting: MulticlassSetting
     budget: int
@@ -236,10 +322,38 @@ def multiclass_compare(
     rules: Sequence[Rule] = RULES,
     ties: Ties = "failure",
 ) -> MulticlassComparison:
-    """Exact P(c_b identified) with K classes for each m and rule (see the module docstring): labels
-    from the confusion matrix ``labels``, classifiers with confusion matrices ``better`` and ``worse``,
-    class ``prior`` (default uniform), n = ⌊budget/m⌋ items.
+    """The exact probability of ranking the better classifier first with K classes, per m and rule.
 
+    See the module docstring: labels drawn from the confusion matrix ``labels``, classifiers with
+    confusion matrices ``better`` and ``worse``, n = ⌊budget/m⌋ items.
+
+    Parameters
+    ----------
+    labels, better, worse : array-like
+        K × K confusion matrices (rows the true class, summing to 1) of a crowd label, c_b and c_w.
+    budget : int
+        The label budget.
+    m : int or sequence of int
+        Labels per item.
+    prior : array-like, optional
+        The class prior (default uniform).
+    rules : sequence of {"plurality", "majority"}
+        The aggregation rules to compare.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+
+    Returns
+    -------
+    MulticlassComparison
+        One row per m and rule, and the best.
+
+    Raises
+    ------
+    InputError
+        For matrices that are not square, of one size, or stochastic, or too many count vectors.
+
+    Examples
+    --------
     >>> res = multiclass_compare(symmetric_confusion(3, 0.7), symmetric_confusion(3, 0.8),
     ...                          symmetric_confusion(3, 0.7), 300, (1, 3), rules=("plurality",))
     >>> res.best, len(res.to_frame())

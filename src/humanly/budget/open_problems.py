@@ -32,7 +32,7 @@ from .._core.rng import stream
 from ..errors import InputError
 from ._args import check_budget, check_ms, items_for_budget
 from .exact import outcome
-from .models import IndependentModel, Model, majority_accuracy
+from .models import CorrelatedErrors, ErrorModel, IndependentErrors, majority_accuracy
 from .montecarlo import _chunk_params
 from .multiclass import multiclass_gap, multiclass_setting, symmetric_confusion
 
@@ -48,8 +48,28 @@ __all__ = [
 
 @dataclass(frozen=True, repr=False)
 class StrategyRow(Result):
-    """One labelling strategy at a fixed budget: Monte Carlo P(c_b wins) (ties count as failure) with
-    its standard error, the (expected) labels per item and items, and the exact value where known."""
+    """One labelling strategy of a :class:`StrategyComparison` at a fixed budget.
+
+    Parameters
+    ----------
+    strategy : str
+        The strategy ("plurality of 3", "single", "majority3", "adaptive").
+    labels_per_item : float
+        Labels per item (expected, for the adaptive strategy).
+    items : float
+        Items (expected, for the adaptive strategy).
+    win : float
+        The Monte Carlo P(c_b identified) (ties count as failure).
+    se : float
+        Its standard error.
+    exact : float, optional
+        The exact value where one is known.
+
+    Examples
+    --------
+    >>> StrategyRow("single", 1.0, 600.0, 0.9, 0.01).to_dict()["exact"] is None
+    True
+    """
 
     strategy: str
     labels_per_item: float
@@ -61,7 +81,24 @@ class StrategyRow(Result):
 
 @dataclass(frozen=True, repr=False)
 class PluralitySetting(Result):
-    """The plurality problem's parameters: K classes, label accuracy q, classifier accuracies p, p + ε."""
+    """The plurality problem's parameters.
+
+    Parameters
+    ----------
+    n_classes : int
+        K.
+    q : float
+        The accuracy of one label.
+    p : float
+        The worse classifier's accuracy.
+    eps : float
+        The better classifier's margin.
+
+    Examples
+    --------
+    >>> PluralitySetting(3, 0.7, 0.7, 0.1).to_dict()
+    {'n_classes': 3, 'q': 0.7, 'p': 0.7, 'eps': 0.1}
+    """
 
     n_classes: int
     q: float
@@ -71,13 +108,38 @@ class PluralitySetting(Result):
 
 @dataclass(frozen=True, repr=False)
 class StrategyComparison(Result):
-    """Monte Carlo P(c_b identified) per labelling strategy at one budget; ``params`` is the setting
-    (:class:`PluralitySetting` for ``problem="plurality"``, the error model for ``"adaptive"``);
-    ``vote_ties``: a tied plurality is broken uniformly at random (a fair coin for two classes; the
-    adaptive strategy never ties)."""
+    """Monte Carlo P(c_b identified) per labelling strategy at one budget (the open problems, §5).
+
+    Parameters
+    ----------
+    problem : {"plurality", "adaptive"}
+        Which open problem.
+    params : PluralitySetting or IndependentErrors or CorrelatedErrors
+        The setting (:class:`PluralitySetting` for ``"plurality"``, the error model for
+        ``"adaptive"``).
+    budget : int
+        The label budget.
+    reps : int
+        Replicates.
+    seed : int
+        The seed.
+    rows : tuple of StrategyRow
+        One row per strategy.
+    best : str
+        The strategy with the highest win probability.
+    vote_ties : str
+        A tied plurality is broken uniformly at random (a fair coin for two classes; the adaptive
+        strategy never ties).
+
+    Examples
+    --------
+    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1,), reps=20, seed=1)
+    >>> res.problem, len(res.rows)
+    ('plurality', 1)
+    """
 
     problem: str
-    params: PluralitySetting | Model
+    params: PluralitySetting | IndependentErrors | CorrelatedErrors
     budget: int
     reps: int
     seed: int
@@ -135,6 +197,40 @@ def plurality_vs_single(
 ) -> StrategyComparison:
     """Monte Carlo P(c_b identified) with K-class plurality labels of m labels on ⌊k/m⌋ items, per m.
 
+    Labels are right with probability q, otherwise a uniform wrong class; the classifiers likewise
+    with p and p + ε; a tied plurality is broken at random. The exact value comes from
+    :func:`multiclass_compare`.
+
+    Parameters
+    ----------
+    n_classes : int
+        K ≥ 2.
+    q : float
+        The accuracy of one label (above 1/K).
+    p : float
+        The worse classifier's accuracy.
+    eps : float
+        The better classifier's margin.
+    budget : int
+        The label budget.
+    m : int or sequence of int
+        Labels per item.
+    reps : int
+        Replicates.
+    seed : int
+        The seed.
+    workers : int, optional
+        Run the replicates on a dask LocalCluster of this many workers.
+    scheduler : str, optional
+        Run the replicates on a running dask scheduler.
+
+    Returns
+    -------
+    StrategyComparison
+        One row per m, with the exact value.
+
+    Examples
+    --------
     >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), reps=100, seed=1)
     >>> [r.strategy for r in res.rows]
     ['plurality of 1', 'plurality of 3']
@@ -163,7 +259,7 @@ def plurality_vs_single(
         w = wins / reps
         exact = None
         if n_classes == 2:
-            exact = outcome(IndependentModel(p, eps, q, check=False).gap(mm), n).win
+            exact = outcome(IndependentErrors(p, eps, q, check=False).gap(mm), n).win
         else:  # the same setting exactly (humanly.budget.multiclass)
             exact_setting = multiclass_setting(
                 symmetric_confusion(n_classes, q),
@@ -218,7 +314,7 @@ def _strategy_items(strategy: str, budget: int) -> int:
 
 
 def adaptive_vs_single(
-    model: Model,
+    error_model: ErrorModel,
     budget: int,
     *,
     reps: int = 2000,
@@ -226,15 +322,39 @@ def adaptive_vs_single(
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> StrategyComparison:
-    """Monte Carlo P(c_b identified) for single labels, 3-majority labels and the adaptive strategy "two
-    labels, a third only on a tie" at the same label budget (independent or correlated model).
+    """Monte Carlo P(c_b identified) for single labels, 3-majority labels and "a third label only on a tie".
 
-    >>> res = adaptive_vs_single(IndependentModel(0.8, 0.05, 0.8), 90, reps=100, seed=1)
+    The three strategies spend the same label budget; the adaptive one labels items until the budget
+    runs out.
+
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    budget : int
+        The label budget.
+    reps : int
+        Replicates.
+    seed : int
+        The seed.
+    workers : int, optional
+        Run the replicates on a dask LocalCluster of this many workers.
+    scheduler : str, optional
+        Run the replicates on a running dask scheduler.
+
+    Returns
+    -------
+    StrategyComparison
+        One row per strategy, with the exact value where the label accuracy is one number.
+
+    Examples
+    --------
+    >>> res = adaptive_vs_single(IndependentErrors(0.8, 0.05, 0.8), 90, reps=100, seed=1)
     >>> [r.strategy for r in res.rows]
     ['single', 'majority3', 'adaptive']
     """
     budget, reps, seed = _check(budget, reps, seed)
-    params = _chunk_params(model)
+    params = _chunk_params(error_model)
     q_mean = params[0] if params[0] == params[1] else None
     rows = []
     for i, strategy in enumerate(("single", "majority3", "adaptive")):
@@ -255,14 +375,14 @@ def adaptive_vs_single(
         items = budget / per_item if math.isfinite(per_item) else float("nan")
         exact = None
         if q_mean is not None:
-            gap = model.gap(1 if strategy == "single" else 3)
+            gap = error_model.gap(1 if strategy == "single" else 3)
             n_items = budget if strategy == "single" else budget // 3
             if strategy == "adaptive":
                 n_items = int(budget // per_item)
             exact = outcome(gap, n_items).win
         rows.append(StrategyRow(strategy, per_item, items, w, math.sqrt(w * (1 - w) / reps), exact))
     best = max(rows, key=lambda r: r.win).strategy
-    return StrategyComparison("adaptive", model, budget, reps, seed, tuple(rows), best)
+    return StrategyComparison("adaptive", error_model, budget, reps, seed, tuple(rows), best)
 
 
 def adaptive_label_accuracy(q: float) -> float:

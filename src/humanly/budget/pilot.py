@@ -1,6 +1,6 @@
-"""What :func:`~humanly.budget.plan` estimates from a pilot, by either method: the two models compared,
-the point estimates of the correlated model, the quantity deciding assumption 2 for each m, and the
-same for every bootstrap replicate (replicate i resamples items with ``stream(seed, i)``).
+"""What :func:`~humanly.budget.pilot_plan` estimates from a pilot, by either method: the two models
+compared, the point estimates of the correlated error model, the quantity deciding assumption 2 for each
+m, and the same for every bootstrap replicate (replicate i resamples items with ``stream(seed, i)``).
 
 * :func:`latent_pilot` — the latent-class estimate (:mod:`humanly.budget.latent`, the default);
 * :func:`majority_pilot` — the crowd majority as proxy truth (:mod:`humanly.budget.proxy`).
@@ -20,18 +20,16 @@ from .._core.parallel import run_tasks
 from .._core.rng import stream
 from ..data import InputError, Predictions, Ratings
 from ._args import VoteTies
+from ._em import Patterns, paper_params, patterns
 from .latent import (
-    LATENT_MODELS,
+    LATENT_VARIANTS,
     LatentClassFit,
-    Patterns,
     Selection,
     assumption2_statistics,
-    fit_models,
     fit_result,
-    paper_params,
-    patterns,
+    fit_variants,
 )
-from .models import CorrelatedModel
+from .models import CorrelatedErrors
 from .proxy import assumption2_statistic, estimate_parameters
 
 __all__ = ["MIN_ITEMS", "Pilot", "latent_pilot", "majority_pilot"]
@@ -39,20 +37,20 @@ __all__ = ["MIN_ITEMS", "Pilot", "latent_pilot", "majority_pilot"]
 #: Fewest usable pilot items.
 MIN_ITEMS = 10
 _PER_TASK = 50  # bootstrap replicates per task
-_MODEL_INDEX = {name: i for i, name in enumerate(LATENT_MODELS)}  # replicates store the index
+_VARIANT_INDEX = {name: i for i, name in enumerate(LATENT_VARIANTS)}  # replicates store the index
 _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
 class Pilot(NamedTuple):
     """The estimates of one method on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
     (≥ 0 when it holds; NaN when it cannot be computed); ``replicates``: per bootstrap replicate, the
-    five parameters, ``"a2_m<m>"`` and (latent) ``"converged"`` and ``"model"`` (the index of the
-    replicate's selected model in :data:`~humanly.budget.latent.LATENT_MODELS`)."""
+    five parameters, ``"a2_m<m>"`` and (latent) ``"converged"`` and ``"variant"`` (the index of the
+    replicate's selected variant in :data:`~humanly.budget.latent.LATENT_VARIANTS`)."""
 
     better: str
     worse: str
     n_used: int
-    estimates: CorrelatedModel
+    estimates: CorrelatedErrors
     assumption2: dict[int, float]
     replicates: list[dict[str, float]]
     fit: LatentClassFit | None
@@ -82,7 +80,10 @@ def _starts(bootstrap: int) -> list[tuple[int, int]]:
 
 def _check_models(names: list[str], better: str | None, worse: str | None) -> None:
     if len(names) < 2:
-        raise InputError("plan needs predictions of two models (found one); add the second model")
+        raise InputError(
+            f"the pilot plan needs the predictions of two models (found {len(names)}); add the "
+            "second model"
+        )
     for name in (better, worse):
         if name is not None and name not in names:
             raise InputError(f"model {name!r} not in the predictions; models: {', '.join(names)}")
@@ -165,7 +166,7 @@ def majority_pilot(
     a2 = {m: assumption2_statistic(values, counts, rb, rw, m, vote_ties, notes) for m in ms}
     args = [(counts, truth, rb, rw, ms, vote_ties, seed, a, z) for a, z in _starts(bootstrap)]
     reps = _bootstrap(_majority_chunk, args, workers, scheduler)
-    est = CorrelatedModel(**values, check=False)
+    est = CorrelatedErrors(**values, check=False)
     return Pilot(b, w, int(usable.sum()), est, a2, reps, None, notes)
 
 
@@ -177,21 +178,22 @@ def _latent_chunk(
     vote_ties: VoteTies,
     tol: float,
     max_iter: int,
-    latent_model: str,
+    latent_variant: str,
     seed: int,
     start: int,
     stop: int,
 ) -> list[dict[str, float]]:
     """Replicates start..stop−1 fitted as one batch; replicate i resamples the n items with
-    ``stream(seed, i)`` and is fitted with the same rule as the pilot (``latent_model="select"``: every
-    candidate model, the lowest BIC kept — so the ranges include the selection's own variability)."""
+    ``stream(seed, i)`` and is fitted with the same rule as the pilot (``latent_variant="select"``:
+    every candidate variant, the lowest BIC kept — so the ranges include the selection's own
+    variability)."""
     weights = np.stack(
         [
             np.bincount(pat.inverse[stream(seed, i).integers(0, n, n)], minlength=len(pat.freq))
             for i in range(start, stop)
         ]
     ).astype(float)
-    sel = fit_models(pat, weights, tol, max_iter, latent_model)
+    sel = fit_variants(pat, weights, tol, max_iter, latent_variant)
     em = sel.em
     par = paper_params(em.rho, em.pi, em.q)
     stats = {m: assumption2_statistics(pat, weights, em, m, vote_ties) for m in ms}
@@ -200,7 +202,7 @@ def _latent_chunk(
         row = {k: float(par[k][r]) for k in _PARAMS}
         row.update({f"a2_m{m}": float(stats[m][r]) for m in ms})
         row["converged"] = float(em.converged[r])
-        row["model"] = float(_MODEL_INDEX[sel.models[sel.chosen[r]]])
+        row["variant"] = float(_VARIANT_INDEX[sel.variants[sel.chosen[r]]])
         out.append(row)
     return out
 
@@ -214,9 +216,9 @@ def _labels_note(total: np.ndarray) -> str:
 
 
 def _fit(
-    pat: Patterns, tol: float, max_iter: int, latent_model: str
+    pat: Patterns, tol: float, max_iter: int, latent_variant: str
 ) -> tuple[LatentClassFit, Selection]:
-    sel = fit_models(pat, pat.freq[None, :], tol, max_iter, latent_model)
+    sel = fit_variants(pat, pat.freq[None, :], tol, max_iter, latent_variant)
     return fit_result(pat, sel, tol, max_iter), sel
 
 
@@ -235,7 +237,7 @@ def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
     if low:
         shown = ", ".join(f"{k} = {getattr(fit, k):.3f}" for k in low)
         notes.append(
-            f"label accuracy below ½ ({shown}): outside the paper's model (q(x) > ½), where the "
+            f"label accuracy below ½ ({shown}): outside the paper's setting (q(x) > ½), where the "
             "latent class is not identified; read these estimates with care"
         )
     notes.extend(_selection_notes(fit))
@@ -243,16 +245,16 @@ def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
 
 
 def _selection_notes(fit: LatentClassFit) -> list[str]:
-    """A note when BIC barely separates the selected latent model from another (a difference < 2,
+    """A note when BIC barely separates the selected latent variant from another (a difference < 2,
     "not worth more than a bare mention" on Kass & Raftery's scale)."""
     close = [
         c for c in fit.candidates if not c.selected and np.isfinite(c.bic) and c.bic - fit.bic < 2
     ]
     if not close:
         return []
-    shown = ", ".join(f"{c.model!r} (BIC {c.bic:.1f})" for c in close)
+    shown = ", ".join(f"{c.variant!r} (BIC {c.bic:.1f})" for c in close)
     return [
-        f"BIC barely prefers the latent model {fit.latent_model!r} (BIC {fit.bic:.1f}) to {shown}; "
+        f"BIC barely prefers the latent variant {fit.latent_variant!r} (BIC {fit.bic:.1f}) to {shown}; "
         "the bootstrap refits the choice on every replicate, so the ranges include it"
     ]
 
@@ -270,13 +272,13 @@ def latent_pilot(
     scheduler: str | None = None,
     tol: float = 1e-8,
     max_iter: int = 10_000,
-    latent_model: str = "select",
+    latent_variant: str = "select",
 ) -> Pilot:
-    """The latent-class estimate (``latent_model``: "select" — the lowest BIC among the nested models,
-    on the pilot and on every bootstrap replicate — or one model). Without ``better`` / ``worse``,
+    """The latent-class estimate (``latent_variant``: "select" — the lowest BIC among the nested
+    variants, on the pilot and on every bootstrap replicate — or one variant). Without ``better`` / ``worse``,
     models are ranked by their agreement with the crowd's labels, which orders their accuracies when
     labels are better than chance (a small pilot's fitted accuracies are too noisy to decide the order;
-    :func:`plan` notes when they disagree with it).
+    :func:`~humanly.budget.pilot_plan` notes when they disagree with it).
 
     >>> from humanly.simulate import pair
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
@@ -302,7 +304,7 @@ def latent_pilot(
     }
     b, w = _pick(sorted(names, key=lambda n: -agree[n]), better, worse)
     pat = patterns(counts[keep], predictions.hard(b)[keep], predictions.hard(w)[keep])
-    fit, sel = _fit(pat, tol, max_iter, latent_model)
+    fit, sel = _fit(pat, tol, max_iter, latent_variant)
     em = sel.em
     if any(not np.isfinite(v) for v in fit.params().values()):
         raise InputError(
@@ -331,8 +333,8 @@ def latent_pilot(
             )
     n = int(keep.sum())
     args = [
-        (pat, n, ms, vote_ties, tol, max_iter, latent_model, seed, a, z)
+        (pat, n, ms, vote_ties, tol, max_iter, latent_variant, seed, a, z)
         for a, z in _starts(bootstrap)
     ]
     reps = _bootstrap(_latent_chunk, args, workers, scheduler)
-    return Pilot(b, w, n, fit.model(), a2, reps, fit, notes)
+    return Pilot(b, w, n, fit.error_model(), a2, reps, fit, notes)

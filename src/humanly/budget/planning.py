@@ -1,22 +1,20 @@
-"""Plan a test set from a pilot (beyond the paper): estimate the correlated model of section 3.2 from a
-pilot with several labels per item and two models' predictions, bootstrap the estimates, test
-assumptions 1 and 2, and recommend m and the label budget for an error δ.
+"""Plan a test set from a pilot (beyond the paper): estimate the correlated error model of section 3.2
+from a pilot with several labels per item and two models' predictions, bootstrap the estimates, test
+assumptions 1 and 2, and recommend m and the label budget that reaches a level.
 
 Two estimators (``method``):
 
-* ``"latent"`` (default) — the true label is a latent variable; EM fits the paper's correlated model with
-  each item's labels independent given its true label and which classifiers are right
+* ``"latent"`` (default) — the true label is a latent variable; EM fits the paper's correlated error
+  model with each item's labels independent given its true label and which classifiers are right
   (:mod:`humanly.budget.latent`). Needs ≥ 3 labels per pilot item. No proxy bias.
 * ``"majority"`` — the crowd majority of the pilot labels as the truth (:mod:`humanly.budget.proxy`):
   simple, but biased towards agreement with the crowd (q̂ and the classifier accuracies shrink towards
   the crowd's own agreement).
 
-Assumption tests: each assumption is decided by the sign of one quantity — q_b − q_w for assumption 1,
-the difference of the two sides of eq. (3) for assumption 2 at each m — reported with its point
-estimate, a 95% percentile bootstrap interval (the same estimator on every replicate) and a verdict:
-"evidence against at 95%" when the whole interval is below 0, else "consistent"; "untested" without
-an interval. The old booleans (``assumption1``, ``assumption2_m<m>``: the point estimate's answer) stay
-for compatibility.
+Assumption tests (:mod:`humanly.budget.assumptions`): each assumption is decided by the sign of one
+quantity — q_b − q_w for assumption 1, the difference of the two sides of eq. (3) for assumption 2 at
+each m — reported with its point estimate, a 95% percentile bootstrap interval (the same estimator on
+every replicate) and a verdict.
 
 Ranges: percentile bootstrap over items (seeded: replicate i draws from ``stream(seed, i)``); they cover
 sampling error, not model error. The recommendation uses the point estimates. Predictions are joined to
@@ -32,172 +30,112 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.bootstrap import percentile_interval
 from .._core.checks import check_choice, check_int
-from .._core.result import Interval, Result
-from ..data import InputError, join
-from ._args import (
-    Ties,
-    VoteTies,
-    check_budget,
-    check_delta,
-    check_ms,
-    check_ties,
-    check_vote_ties,
+from .._core.result import Result
+from ..data import InputError, Predictions, Ratings, Study, join
+from ._args import Ties, VoteTies, check_budget, check_level, check_ms
+from .assumptions import (
+    AGAINST,
+    Assumptions,
+    ParameterRanges,
+    VariantShare,
+    assumption1_share,
+    check_assumptions,
+    parameter_ranges,
+    variant_shares,
 )
 from .comparison import Comparison, compare
-from .latent import LATENT_CHOICES, LATENT_MODELS, LatentClassFit
-from .models import CorrelatedModel
-from .pilot import Pilot, latent_pilot, majority_pilot
-from .proxy import estimate_parameters
+from .curves import WinCurve
+from .latent import LatentClassFit
+from .models import CorrelatedErrors
+from .options import PlanOptions
+from .pilot import latent_pilot, majority_pilot
 from .size import SizeResult, SizeRow, sample_size
 
-__all__ = [
-    "AGAINST",
-    "CONSISTENT",
-    "METHODS",
-    "UNTESTED",
-    "Assumption2",
-    "AssumptionTest",
-    "Assumptions",
-    "Method",
-    "ModelShare",
-    "ParameterRanges",
-    "PlanResult",
-    "estimate_parameters",
-    "plan",
-]
+__all__ = ["METHODS", "Method", "PilotPlan", "pilot_plan"]
 
-_PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 #: The pilot estimators: latent class (default) or the crowd majority as proxy truth.
 Method = Literal["latent", "majority"]
 METHODS: tuple[Method, ...] = ("latent", "majority")
-#: Verdicts of an :class:`AssumptionTest`.
-CONSISTENT = "consistent"
-AGAINST = "evidence against at 95%"
-UNTESTED = "untested"
 
 
 @dataclass(frozen=True, repr=False)
-class ParameterRanges(Result):
-    """95% percentile bootstrap ranges of the correlated model's parameters (an estimate's own value
-    at both ends when no replicate defines it)."""
+class PilotPlan(Result):
+    """The correlated error model estimated from a pilot, with its uncertainty and the budget it implies.
 
-    q_b: Interval
-    q_w: Interval
-    p_w: Interval
-    p_b0: Interval
-    p_b1: Interval
+    Parameters
+    ----------
+    better, worse : str
+        The two models compared (c_b and c_w).
+    n_items : int
+        Pilot items.
+    n_used : int
+        Items the estimate used.
+    estimates : CorrelatedErrors
+        The point estimates, left unchecked (estimates may leave the paper's ranges).
+    ranges : ParameterRanges
+        Their 95% percentile bootstrap ranges.
+    assumptions : Assumptions
+        The tests of assumptions 1 and 2.
+    assumption1_share : float
+        The share of bootstrap replicates with q_b ≥ q_w.
+    sizes : tuple of SizeRow
+        The label budget that reaches ``level``, per m, at the point estimates.
+    recommended_m : int or None
+        The cheapest m (None when no m reaches the level).
+    recommended_budget : int or None
+        Its exact budget.
+    level : float
+        The probability of ranking the better classifier first that the budget must reach.
+    bootstrap : int
+        Bootstrap replicates over items.
+    seed : int
+        The seed.
+    comparison : Comparison, optional
+        The exact win probabilities at ``budget`` labels, per m, at the point estimates.
+    notes : tuple of str
+        What a reader should know (EM's convergence, narrow BIC margins, short items, …).
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+    method : {"latent", "majority"}
+        The estimator.
+    fit : LatentClassFit, optional
+        The latent-class fit (None for ``method="majority"``).
+    bootstrap_converged : float, optional
+        The share of bootstrap fits that converged.
+    latent_variant : str, optional
+        The latent variant the estimates come from.
+    bootstrap_variants : tuple of VariantShare
+        The share of replicates selecting each latent variant.
+    recommended_items : int, optional
+        Items of the recommendation (budget / m).
+    curve : WinCurve, optional
+        The exact win probability against the budget at the estimates (:func:`~humanly.budget.plan`
+        fills it; :func:`pilot_plan` leaves it empty).
 
-    def items(self) -> tuple[tuple[str, Interval], ...]:
-        """(parameter, range) pairs in the order q_b, q_w, p_w, p_b0, p_b1."""
-        return tuple((k, getattr(self, k)) for k in _PARAMS)
-
-
-@dataclass(frozen=True, repr=False)
-class ModelShare(Result):
-    """The share of bootstrap replicates whose fit selected one latent model.
-
-    >>> ModelShare("simple", 0.97).to_dict()
-    {'model': 'simple', 'share': 0.97}
+    Examples
+    --------
+    >>> from humanly.simulate import pair
+    >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    >>> res = pilot_plan(d.ratings, d.predictions, bootstrap=0)
+    >>> res.recommended_m, res.recommended_budget, res.level
+    (1, 93, 0.95)
     """
-
-    model: str
-    share: float
-
-
-@dataclass(frozen=True, repr=False)
-class Assumption2(Result):
-    """Assumption 2 (eq. 3) for one m > 1: whether the point estimates satisfy it (also when it cannot
-    be computed). See :class:`AssumptionTest` for the test with its uncertainty."""
-
-    m: int
-    holds: bool
-
-
-@dataclass(frozen=True, repr=False)
-class AssumptionTest(Result):
-    """One of the paper's assumptions tested on the pilot. ``quantity`` is what decides it (the
-    assumption holds when it is ≥ 0), ``estimate`` its value at the point estimates, ``interval`` its 95%
-    percentile bootstrap interval, ``verdict`` "evidence against at 95%" (the whole interval below 0),
-    "consistent" (otherwise) or "untested" (no interval: ``reason`` says why).
-
-    >>> t = AssumptionTest("assumption1", None, "q_b − q_w", 0.02, Interval(-0.01, 0.05), "consistent")
-    >>> t.sentence()
-    'assumption 1 (q_b ≥ q_w): q_b − q_w = 0.02, 95% interval [-0.01, 0.05] → consistent'
-    """
-
-    name: str
-    m: int | None
-    quantity: str
-    estimate: float | None
-    interval: Interval
-    verdict: str
-    reason: str | None = None
-
-    def sentence(self) -> str:
-        """One line for people: the assumption, the estimate with its interval and the verdict."""
-        head = (
-            "assumption 1 (q_b ≥ q_w)" if self.m is None else f"assumption 2 (eq. 3, m = {self.m})"
-        )
-        value = "undefined" if self.estimate is None else f"{self.estimate:.3g}"
-        lo, hi = self.interval
-        span = "" if lo is None or hi is None else f", 95% interval [{lo:.3g}, {hi:.3g}]"
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{head}: {self.quantity} = {value}{span} → {self.verdict}{why}"
-
-
-@dataclass(frozen=True, repr=False)
-class Assumptions(Result):
-    """The paper's assumptions on the pilot: 1 (q_b ≥ q_w) and 2 (eq. 3) for every m > 1, as the point
-    estimates' answers (``assumption1``, ``assumption2``) and as tests with their uncertainty
-    (``tests``, one :class:`AssumptionTest` per assumption and m).
-
-    JSON also keeps the flat keys ``assumption2_m3``, ``assumption2_m5``, … (one per m)."""
-
-    assumption1: bool
-    assumption2: tuple[Assumption2, ...] = ()
-    tests: tuple[AssumptionTest, ...] = ()
-
-    def checks(self) -> tuple[tuple[str, bool], ...]:
-        """(name, holds at the point estimates) for each check: ``assumption1``, ``assumption2_m3``, …"""
-        second = ((f"assumption2_m{a.m}", a.holds) for a in self.assumption2)
-        return (("assumption1", self.assumption1), *second)
-
-    def verdicts(self) -> tuple[tuple[str, str], ...]:
-        """(name, verdict) for each test: ``("assumption1", "consistent")``, …"""
-        return tuple((t.name, t.verdict) for t in self.tests)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields, plus one flat key ``assumption2_m<m>`` per m (the JSON contract)."""
-        out = super().to_dict()
-        out.update({f"assumption2_m{a.m}": bool(a.holds) for a in self.assumption2})
-        return out
-
-
-@dataclass(frozen=True, repr=False)
-class PlanResult(Result):
-    """Estimated correlated-model parameters (``estimates``, a :class:`CorrelatedModel` left unchecked:
-    estimates may leave the paper's ranges), their bootstrap ranges, the assumption tests and the
-    recommended m and label budget. ``method`` names the estimator; ``fit`` is the latent-class fit
-    (EM's iterations and convergence, the candidate models with their BIC; ``None`` for
-    ``method="majority"``); ``latent_model`` the latent model the estimates come from;
-    ``bootstrap_converged`` the share of bootstrap fits that converged and ``bootstrap_models`` the
-    share of replicates selecting each model (empty for ``method="majority"`` or ``bootstrap=0``);
-    ``vote_ties`` how a tied vote of an even m is settled."""
 
     better: str
     worse: str
     n_items: int
     n_used: int
-    estimates: CorrelatedModel
+    estimates: CorrelatedErrors
     ranges: ParameterRanges
     assumptions: Assumptions
     assumption1_share: float
     sizes: tuple[SizeRow, ...]
     recommended_m: int | None
     recommended_budget: int | None
-    delta: float
+    level: float
     bootstrap: int
     seed: int
     comparison: Comparison | None = None
@@ -207,19 +145,47 @@ class PlanResult(Result):
     method: str = "latent"
     fit: LatentClassFit | None = None
     bootstrap_converged: float | None = None
-    latent_model: str | None = None
-    bootstrap_models: tuple[ModelShare, ...] = ()
+    latent_variant: str | None = None
+    bootstrap_variants: tuple[VariantShare, ...] = ()
+    recommended_items: int | None = None
+    curve: WinCurve | None = None
 
-    def model(self) -> CorrelatedModel:
-        """The estimated correlated model (unchecked: estimates may leave the paper's ranges)."""
+    def error_model(self) -> CorrelatedErrors:
+        """The estimated correlated error model.
+
+        Returns
+        -------
+        CorrelatedErrors
+            The point estimates (unchecked: estimates may leave the paper's ranges).
+
+        Examples
+        --------
+        >>> from humanly.simulate import pair
+        >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+        >>> pilot_plan(d.ratings, d.predictions, bootstrap=0).error_model().scenario
+        'correlated'
+        """
         return self.estimates
 
     def to_frame(self) -> pd.DataFrame:
-        """The label budgets for error ≤ δ, one row per m (the columns of :class:`SizeRow`)."""
+        """The label budgets that reach the level, one row per m (the columns of :class:`SizeRow`)."""
         return pd.DataFrame([r.to_dict() for r in self.sizes])
 
     def estimates_frame(self) -> pd.DataFrame:
-        """One row per parameter: ``parameter``, ``estimate``, ``low``, ``high``."""
+        """The estimates with their ranges.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per parameter: ``parameter``, ``estimate``, ``low``, ``high``.
+
+        Examples
+        --------
+        >>> from humanly.simulate import pair
+        >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+        >>> list(pilot_plan(d.ratings, d.predictions, bootstrap=10).estimates_frame().columns)
+        ['parameter', 'estimate', 'low', 'high']
+        """
         return pd.DataFrame(
             [
                 {
@@ -233,7 +199,20 @@ class PlanResult(Result):
         )
 
     def assumptions_frame(self) -> pd.DataFrame:
-        """One row per assumption test: ``name``, ``m``, ``estimate``, ``low``, ``high``, ``verdict``."""
+        """The assumption tests.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per test: ``name``, ``m``, ``estimate``, ``low``, ``high``, ``verdict``.
+
+        Examples
+        --------
+        >>> from humanly.simulate import pair
+        >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+        >>> pilot_plan(d.ratings, d.predictions, bootstrap=10).assumptions_frame()["name"].tolist()
+        ['assumption1', 'assumption2_m3', 'assumption2_m5']
+        """
         return pd.DataFrame(
             [
                 {
@@ -249,98 +228,17 @@ class PlanResult(Result):
         )
 
 
-def _model_shares(reps: list[dict[str, float]]) -> tuple[ModelShare, ...]:
-    """Share of replicates per selected latent model (models never selected left out)."""
-    picked = [int(r["model"]) for r in reps if "model" in r]
-    names = tuple(LATENT_MODELS)
-    return tuple(ModelShare(names[i], picked.count(i) / len(picked)) for i in sorted(set(picked)))
-
-
-def _interval(values: list[float]) -> Interval:
-    return percentile_interval(np.array(values, dtype=float), 0.95, method="linear")
-
-
-def _ranges(est: CorrelatedModel, reps: list[dict[str, float]]) -> ParameterRanges:
-    out = {}
-    for k in _PARAMS:
-        low, high = _interval([r[k] for r in reps])
-        value = getattr(est, k)
-        out[k] = Interval(value, value) if low is None or high is None else Interval(low, high)
-    return ParameterRanges(**out)
-
-
-def _assumption1_share(est: CorrelatedModel, reps: list[dict[str, float]]) -> float:
-    """Share of bootstrap replicates with q_b ≥ q_w (among those defining both); the point estimate's
-    answer without replicates."""
-    if not reps:
-        return float(est.q_b >= est.q_w)
-    return float(np.mean([x["q_b"] >= x["q_w"] for x in reps if np.isfinite(x["q_b"] + x["q_w"])]))
-
-
-def _test(
-    name: str,
-    m: int | None,
-    quantity: str,
-    estimate: float,
-    values: list[float],
-    bootstrap: int,
-    undefined: str = "cannot be computed on this pilot",
-) -> AssumptionTest:
-    """An :class:`AssumptionTest` from the point value and the replicates' values (``undefined``: why,
-    when the point value is NaN)."""
-    point = float(estimate) if np.isfinite(estimate) else None
-    interval = _interval(values) if bootstrap else Interval(None, None)
-    if point is None:
-        return AssumptionTest(name, m, quantity, None, Interval(None, None), UNTESTED, undefined)
-    if interval.low is None or interval.high is None:
-        reason = (
-            "bootstrap=0: no interval" if not bootstrap else "no bootstrap replicate defines it"
-        )
-        return AssumptionTest(name, m, quantity, point, interval, UNTESTED, reason)
-    verdict = AGAINST if interval.high < 0 else CONSISTENT
-    return AssumptionTest(name, m, quantity, point, interval, verdict)
-
-
-def _assumptions(
-    pilot: Pilot, ms: tuple[int, ...], bootstrap: int, most_labels: int
-) -> Assumptions:
-    est, reps = pilot.estimates, pilot.replicates
-    tests = [
-        _test(
-            "assumption1",
-            None,
-            "q_b − q_w",
-            est.q_b - est.q_w,
-            [r["q_b"] - r["q_w"] for r in reps],
-            bootstrap,
-        )
-    ]
-    second = []
-    for m in ms:
-        value = pilot.assumption2[m]
-        second.append(Assumption2(m, not bool(value < -1e-12)))
-        quantity = f"(1 − p_w)p_b⁰/(p_w(1 − p_b¹))·(M_{m}(q_b) − E_b) − (M_{m}(q_w) − E_w)"
-        values = [r[f"a2_m{m}"] for r in reps]
-        why = (
-            f"no pilot item has ≥ {m} labels; the most is {most_labels}"
-            if most_labels < m
-            else "E_b or E_w has no pilot item, or p_w(1 − p_b¹) = 0"
-        )
-        tests.append(_test(f"assumption2_m{m}", m, quantity, value, values, bootstrap, why))
-    return Assumptions(bool(est.q_b >= est.q_w), tuple(second), tuple(tests))
-
-
 def _recommend(
-    est: CorrelatedModel,
-    delta: float,
+    est: CorrelatedErrors,
+    level: float,
     ms: tuple[int, ...],
     ties: Ties,
     vote_ties: VoteTies,
     notes: list[str],
 ) -> tuple[SizeResult, SizeRow | None]:
     """The exact sample sizes at the point estimates and the cheapest m's row (None, with a note, when
-    no m reaches δ)."""
-    size = sample_size(est, delta, ms, ties=ties, vote_ties=vote_ties)
+    no m reaches the level)."""
+    size = sample_size(est, level, ms, ties=ties, vote_ties=vote_ties)
     rec = next((row for row in size.rows if row.m == size.best_m), None)
     if rec is None:
         notes.append(
@@ -349,70 +247,140 @@ def _recommend(
     return size, rec
 
 
-def plan(
-    ratings: Any,
-    predictions: Any,
-    *,
-    missing: Literal["error", "drop"] = "error",
-    delta: float = 0.05,
-    m: Sequence[int] | int = (1, 3, 5),
-    better: str | None = None,
-    worse: str | None = None,
-    bootstrap: int = 200,
-    seed: int = 0,
-    budget: int | None = None,
-    ties: Ties = "failure",
-    vote_ties: VoteTies = "coin",
-    method: Method = "latent",
-    workers: int | None = None,
-    scheduler: str | None = None,
-    latent_model: str = "select",
-) -> PlanResult:
-    """Estimate the correlated model from a pilot, bootstrap it, test assumptions 1–2 and recommend
-    the m and label budget reaching error ≤ δ (exact sample size, :func:`sample_size`).
-
-    ``method="latent"`` (default) fits the model with the true label latent (needs ≥ 3 labels per item);
-    ``method="majority"`` takes the crowd majority as the truth (biased towards agreement; see the module
-    docstring); ``latent_model`` is "select" (default: the lowest BIC among the nested latent models of
-    :data:`~humanly.budget.latent.LATENT_MODELS`, on the pilot and on every bootstrap replicate) or one
-    of them. ``ratings`` and ``predictions`` take every form :func:`humanly.data.join` accepts (a
-    :class:`~humanly.data.Predictions`, a dict model → Series indexed by item id, …) and are joined by
-    item id; ``missing="drop"`` keeps the items both have. ``budget`` also gives the win probabilities
-    for that many labels. The bootstrap runs in-process, or on dask with ``workers`` / ``scheduler``
-    (identical numbers).
-
-    >>> from humanly.simulate import pair
-    >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-    >>> res = plan(d.ratings, d.predictions, bootstrap=0)
-    >>> res.better, res.recommended_m, res.assumptions.assumption1, res.fit.converged
-    ('better', 1, True, True)
-    """
-    delta, ms, budget = check_delta(delta), check_ms(m), check_budget(budget, allow_none=True)
+def check_run(bootstrap: Any, seed: Any, method: Any, opts: PlanOptions) -> tuple[int, int, Method]:
+    """The pilot's bootstrap, seed and estimator, checked (and the latent variant against it)."""
+    if not isinstance(opts, PlanOptions):
+        raise TypeError(f"options={opts!r}: give a PlanOptions (or None)")
     bootstrap = check_int("bootstrap", bootstrap, minimum=0)
     seed = check_int("seed", seed, minimum=0)
-    ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     method = check_choice("method", method, METHODS)
-    latent_model = check_choice("latent_model", latent_model, LATENT_CHOICES)
-    if method == "majority" and latent_model != "select":
+    if method == "majority" and opts.latent_variant != "select":
         raise InputError(
-            f'latent_model={latent_model!r} applies to method="latent"; pass method="latent" '
-            'or leave latent_model="select"'
+            f'latent_variant={opts.latent_variant!r} applies to method="latent"; pass '
+            'method="latent" or leave latent_variant="select"'
         )
-    if predictions is None:
-        raise InputError("plan needs predictions of two models on the pilot items")
-    study = join(ratings, predictions, missing=missing)
+    return int(bootstrap), int(seed), method
+
+
+def _pilot_inputs(ratings: Any, predictions: Any, missing: Any) -> tuple[Ratings, Predictions]:
+    """The pilot's ratings (two classes) and predictions, joined by item id."""
+    if predictions is None and not isinstance(ratings, Study):
+        raise InputError("the pilot plan needs predictions of two models on the pilot items")
+    study = _study(ratings, predictions, missing)
     r, preds = study.ratings, study.predictions
-    assert preds is not None
+    if preds is None:
+        raise InputError("the pilot plan needs predictions of two models on the pilot items")
     if r.n_classes != 2:
         raise InputError(
-            f"plan needs two classes (the paper's binary setting); the ratings have {r.n_classes}"
+            f"the pilot plan needs two classes (the paper's binary setting); the ratings have "
+            f"{r.n_classes}"
         )
+    return r, preds
+
+
+def _assumption1_note(
+    est: CorrelatedErrors, rec: SizeRow | None, assumptions: Assumptions
+) -> list[str]:
+    """A note when the recommendation of m > 1 rests on q_b < q_w that the pilot does not establish."""
+    first = assumptions.tests[0]
+    if (rec is None or rec.m != 1) and est.q_b < est.q_w and first.verdict != AGAINST:
+        return [
+            "the recommendation rests on q_b < q_w at the point estimates, but assumption 1 is not "
+            f"contradicted ({first.sentence()}); under it Theorem 2 favours m = 1 — label a larger "
+            "pilot before spending the budget on several labels per item"
+        ]
+    return []
+
+
+def _study(ratings: Any, predictions: Any, missing: Any) -> Study:
+    """The ratings and predictions joined by item id (a Study passed as ``ratings`` as it is)."""
+    if isinstance(ratings, Study):
+        if predictions is not None:
+            raise InputError(
+                "ratings= is a Study, which carries its predictions; drop predictions="
+            )
+        return ratings
+    return join(ratings, predictions, missing=missing)
+
+
+def pilot_plan(
+    ratings: Any,
+    predictions: Any = None,
+    *,
+    level: float = 0.95,
+    m: Sequence[int] | int = (1, 3, 5),
+    method: Method = "latent",
+    bootstrap: int = 1000,
+    seed: int = 0,
+    budget: int | None = None,
+    missing: Literal["error", "drop"] = "error",
+    options: PlanOptions | None = None,
+) -> PilotPlan:
+    """Estimate the correlated error model from a pilot and recommend the labelling that reaches a level.
+
+    Bootstraps the estimates over items, tests assumptions 1–2 and recommends the m and label budget
+    that rank the better classifier first with probability ≥ ``level`` (exactly, at the estimates).
+
+    Parameters
+    ----------
+    ratings : Ratings, Study or any form :func:`humanly.data.join` accepts
+        The pilot's crowd labels (two classes); a :class:`~humanly.data.Study` carries the
+        predictions too.
+    predictions : Predictions or mapping, optional
+        Two or more models' predictions on the pilot items, joined by item id.
+    level : float
+        The probability of ranking the better classifier first that the budget must reach (the
+        paper's error δ is 1 − level).
+    m : int or sequence of int
+        Labels per item to compare.
+    method : {"latent", "majority"}
+        The estimator: a latent-class model (EM over the unseen true label; ≥ 3 labels per item) or
+        the crowd majority taken as the truth (biased towards agreement with the crowd).
+    bootstrap : int
+        Bootstrap replicates over items behind the ranges and the tests (0: none).
+    seed : int
+        The seed: replicate i resamples items with ``stream(seed, i)``.
+    budget : int, optional
+        Also give the exact win probabilities for this many labels (``comparison``).
+    missing : {"error", "drop"}
+        What to do with item ids that do not match.
+    options : PlanOptions, optional
+        ``better``, ``worse``, ``ties``, ``vote_ties``, ``latent_variant``, ``workers``, ``scheduler``.
+
+    Returns
+    -------
+    PilotPlan
+        The estimates, their ranges, the assumption tests and the recommendation.
+
+    Raises
+    ------
+    InputError
+        For fewer than two models, classes other than two, a pilot too small, or bad settings.
+
+    Examples
+    --------
+    >>> from humanly.simulate import pair
+    >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
+    >>> res = pilot_plan(d.ratings, d.predictions, bootstrap=0)
+    >>> res.better, res.recommended_m, res.assumptions.assumption1, res.fit.converged
+    ('better', 1, True, True)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.2 and Assumptions 1–2.
+    """
+    opts = options if options is not None else PlanOptions()
+    (level, _), ms = check_level(level), check_ms(m)
+    budget = check_budget(budget, allow_none=True)
+    bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
+    r, preds = _pilot_inputs(ratings, predictions, missing)
     checked = tuple(mm for mm in ms if mm > 1)
-    args = (r, preds, better, worse, checked, vote_ties, bootstrap, seed, workers, scheduler)
+    args = (r, preds, opts.better, opts.worse, checked, opts.vote_ties, bootstrap, seed)
+    run = (opts.workers, opts.scheduler)
     if method == "latent":
-        pilot = latent_pilot(*args, latent_model=latent_model)
+        pilot = latent_pilot(*args, *run, latent_variant=opts.latent_variant)
     else:
-        pilot = majority_pilot(*args)
+        pilot = majority_pilot(*args, *run)
     est, b, w = pilot.estimates, pilot.better, pilot.worse
     notes = list(pilot.notes)
     if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
@@ -421,39 +389,36 @@ def plan(
             f"on the pilot, {b!r} is not more accurate than {w!r} against {truth}; "
             "the budget is for telling them apart in this direction"
         )
-    size, rec = _recommend(est, delta, ms, ties, vote_ties, notes)
-    assumptions = _assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max()))
-    first = assumptions.tests[0]
-    if (rec is None or rec.m != 1) and est.q_b < est.q_w and first.verdict != AGAINST:
-        notes.append(
-            "the recommendation rests on q_b < q_w at the point estimates, but assumption 1 is not "
-            f"contradicted ({first.sentence()}); under it Theorem 2 favours m = 1 — label a larger "
-            "pilot before spending the budget on several labels per item"
-        )
-    comp = None if budget is None else compare(est, budget, ms, ties=ties, vote_ties=vote_ties)
+    size, rec = _recommend(est, level, ms, opts.ties, opts.vote_ties, notes)
+    assumptions = check_assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max()))
+    notes += _assumption1_note(est, rec, assumptions)
+    rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
+    comp = None if budget is None else compare(est, budget, ms, **rules)
     converged = [x["converged"] for x in pilot.replicates if "converged" in x]
-    return PlanResult(
+    best = None if rec is None else rec.budget_exact
+    return PilotPlan(
         better=b,
         worse=w,
         n_items=r.n_items,
         n_used=pilot.n_used,
         estimates=est,
-        ranges=_ranges(est, pilot.replicates),
+        ranges=parameter_ranges(est, pilot.replicates),
         assumptions=assumptions,
-        assumption1_share=_assumption1_share(est, pilot.replicates),
+        assumption1_share=assumption1_share(est, pilot.replicates),
         sizes=size.rows,
         recommended_m=None if rec is None else rec.m,
-        recommended_budget=None if rec is None else rec.budget_exact,
-        delta=delta,
+        recommended_budget=best,
+        level=level,
         bootstrap=bootstrap,
         seed=seed,
         comparison=comp,
         notes=tuple(notes),
-        ties=ties,
-        vote_ties=vote_ties,
+        ties=opts.ties,
+        vote_ties=opts.vote_ties,
         method=method,
         fit=pilot.fit,
         bootstrap_converged=float(np.mean(converged)) if converged else None,
-        latent_model=None if pilot.fit is None else pilot.fit.latent_model,
-        bootstrap_models=_model_shares(pilot.replicates),
+        latent_variant=None if pilot.fit is None else pilot.fit.latent_variant,
+        bootstrap_variants=variant_shares(pilot.replicates),
+        recommended_items=None if rec is None or best is None else best // rec.m,
     )

@@ -9,8 +9,8 @@
   the gap between the m's Cramér rates exceeds every m's approximation error — where the bounds alone
   prove single labels better (the paper: "here around k = 1800" for q = 0.75, p = 0.7, ε = 0.1).
 
->>> from humanly.budget import IndependentModel
->>> table = rates(IndependentModel(0.7, 0.1, 0.75), (1, 3))
+>>> from humanly.budget import IndependentErrors
+>>> table = rates(IndependentErrors(0.7, 0.1, 0.75), (1, 3))
 >>> table.best_m, [round(r.cramer_per_label, 5) for r in table.rows]
 (1, [-0.00331, -0.0021])
 """
@@ -35,7 +35,7 @@ from ._args import (
 )
 from .bounds import hoeffding_exponent
 from .exact import outcome
-from .models import Model
+from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 
 __all__ = [
     "ConvergencePoint",
@@ -49,8 +49,27 @@ __all__ = [
 
 @dataclass(frozen=True, repr=False)
 class RateRow(Result):
-    """One m: the per-item exponents of Cramér's (Lemma 2) and Hoeffding's (Lemma 1) upper bounds on
-    log P(ΣG ≤ 0) (both ≤ 0, 0 when vacuous) and both per label (÷ m)."""
+    """One m of a :class:`RateTable`: the exponents of the two upper bounds on log P(ΣG ≤ 0).
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    label_accuracy : float
+        The accuracy of an m-majority label.
+    cramer_per_item, cramer_per_label : float
+        Cramér's exponent log(2√(xy) + z) (Lemma 2) per item, and per label (÷ m); ≤ 0, 0 when
+        vacuous.
+    hoeffding_per_item, hoeffding_per_label : float
+        Hoeffding's exponent −E[G]²/2 (Lemma 1) per item and per label.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, rates
+    >>> row = rates(IndependentErrors(0.7, 0.1, 0.75), (3,)).rows[0]
+    >>> round(row.cramer_per_label * 3 - row.cramer_per_item, 12)
+    0.0
+    """
 
     m: int
     label_accuracy: float
@@ -62,12 +81,30 @@ class RateRow(Result):
 
 @dataclass(frozen=True, repr=False)
 class RateTable(Result):
-    """Bound exponents per m (:class:`RateRow`); ``best_m`` has the most negative Cramér rate per label
-    (Theorem 2: m = 1 under assumption 1). ``scenario`` (JSON also ``model``), ``params`` and
-    ``vote_ties`` as in :class:`~humanly.budget.Comparison`."""
+    """Bound exponents per m; ``best_m`` has the most negative Cramér rate per label (Theorem 2).
+
+    Parameters
+    ----------
+    scenario : str
+        The error model's scenario.
+    params : IndependentErrors or CorrelatedErrors
+        The error model.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+    rows : tuple of RateRow
+        One row per m.
+    best_m : int
+        The m with the most negative Cramér rate per label (m = 1 under assumption 1, Theorem 2).
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, rates
+    >>> rates(IndependentErrors(0.7, 0.1, 0.75), (1, 3)).best_m
+    1
+    """
 
     scenario: str
-    params: Model
+    params: IndependentErrors | CorrelatedErrors
     vote_ties: str
     rows: tuple[RateRow, ...]
     best_m: int
@@ -78,30 +115,69 @@ class RateTable(Result):
 
 
 def rates(
-    model: Model, m: Sequence[int] | int = (1, 3, 5), *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel, m: Sequence[int] | int = (1, 3, 5), *, vote_ties: VoteTies = "coin"
 ) -> RateTable:
     """Cramér and Hoeffding error exponents per item and per label for each m (Theorem 2, Fig. 3 b).
 
-    >>> from humanly.budget import CorrelatedModel
-    >>> rates(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_m
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    m : int or sequence of int
+        Labels per item.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Returns
+    -------
+    RateTable
+        One row per m and the m with the most negative Cramér rate per label.
+
+    Examples
+    --------
+    >>> from humanly.budget import CorrelatedErrors
+    >>> rates(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_m
     1
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Theorem 2 (eq. 8) and Fig. 3 b.
     """
     ms = check_ms(m)
     vote_ties = check_vote_ties(vote_ties)
     rows = []
     for mm in ms:
-        g = model.gap(mm, vote_ties)
+        g = error_model.gap(mm, vote_ties)
         c, h = g.cramer_rate, float(hoeffding_exponent(g.x, g.y))
-        rows.append(RateRow(mm, model.label_accuracy(mm, vote_ties), c, c / mm, h, h / mm))
+        rows.append(RateRow(mm, error_model.label_accuracy(mm, vote_ties), c, c / mm, h, h / mm))
     best = min(rows, key=lambda r: (r.cramer_per_label, r.m)).m
-    return RateTable(model.scenario, model, vote_ties, tuple(rows), best)
+    return RateTable(error_model.scenario, error_model, vote_ties, tuple(rows), best)
 
 
 @dataclass(frozen=True, repr=False)
 class ConvergencePoint(Result):
-    """One m at one budget k (n = k/m items): the exact (1/k) log P(c_b not identified), the Cramér rate
-    per label it converges to, and the approximation error rate − exact (≥ 0: Cramér's bound holds for
-    every n)."""
+    """One m at one budget k of a :class:`CramerConvergence` (n = ⌊k/m⌋ items).
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    budget : int
+        The label budget k.
+    n : int
+        Items.
+    log_error_per_label : float
+        The exact (1/(m·n)) log P(c_b not identified).
+    cramer_per_label : float
+        The Cramér rate per label it converges to.
+    approximation_error : float
+        rate − exact (≥ 0: Cramér's bound holds for every n).
+
+    Examples
+    --------
+    >>> ConvergencePoint(1, 300, 300, -0.004, -0.0033, 0.0007).to_dict()["n"]
+    300
+    """
 
     m: int
     budget: int
@@ -113,14 +189,40 @@ class ConvergencePoint(Result):
 
 @dataclass(frozen=True, repr=False)
 class CramerConvergence(Result):
-    """Fig. 3 a: :class:`ConvergencePoint` per m and budget (``points``), the Cramér rate per label of
-    each m (``cramer_per_label``, in the order of ``m``), and ``crossing``: the smallest budget of the grid
-    from which on (to the grid's end) the gap between the lowest Cramér rate per label and every other
-    m's exceeds every m's approximation error — from there the bounds alone show the lowest-rate m (a
-    single label, by Theorem 2) to be better; ``None`` if that never happens on the grid."""
+    """Fig. 3 a: the exact normalised log error per m and budget against the Cramér rate per label.
+
+    Parameters
+    ----------
+    scenario : str
+        The error model's scenario.
+    params : IndependentErrors or CorrelatedErrors
+        The error model.
+    m : tuple of int
+        Labels per item compared.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+    cramer_per_label : tuple of float
+        The Cramér rate per label of each m (in the order of ``m``).
+    points : tuple of ConvergencePoint
+        One point per m and budget.
+    crossing : int or None
+        The smallest budget of the grid from which on the gap between the lowest Cramér rate per
+        label and every other m's exceeds every m's approximation error — from there the bounds
+        alone show the lowest-rate m (a single label, by Theorem 2) to be better; None if that never
+        happens on the grid.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, cramer_convergence
+    >>> res = cramer_convergence(IndependentErrors(0.7, 0.1, 0.75), (1, 3), range(1500, 2101, 30))
+    >>> res.crossing
+    1800
+    """
 
     scenario: str
-    params: Model
+    params: IndependentErrors | CorrelatedErrors
     m: tuple[int, ...]
     ties: str
     vote_ties: str
@@ -140,21 +242,51 @@ def _default_budgets(ms: tuple[int, ...], largest: int = 3000, points: int = 200
 
 
 def cramer_convergence(
-    model: Model,
+    error_model: ErrorModel,
     m: Sequence[int] | int = (1, 3),
     budgets: Sequence[int] | None = None,
     *,
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
 ) -> CramerConvergence:
-    """Fig. 3 a: exact normalised log error vs the Cramér rate per label, per m and budget k (each m
-    labels ⌊k/m⌋ items; the error is normalised by the labels used). ``budgets`` defaults to about 200
-    multiples of lcm(m) up to 3,000. The paper's setting is ``IndependentModel(0.7, 0.1, 0.75)``.
+    """Fig. 3 a: the exact normalised log error against the Cramér rate per label, per m and budget.
 
-    >>> from humanly.budget import IndependentModel
-    >>> curve = cramer_convergence(IndependentModel(0.7, 0.1, 0.75), (1, 3), range(1500, 2101, 30))
+    Each m labels ⌊k/m⌋ items of budget k; the error is normalised by the labels used.
+
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate (the paper's setting is
+        ``IndependentErrors(0.7, 0.1, 0.75)``).
+    m : int or sequence of int
+        Labels per item.
+    budgets : sequence of int, optional
+        Label budgets (default about 200 multiples of lcm(m) up to 3,000).
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Returns
+    -------
+    CramerConvergence
+        The points, the rates and the crossing.
+
+    Raises
+    ------
+    InputError
+        When no budget is at least the largest m.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> curve = cramer_convergence(IndependentErrors(0.7, 0.1, 0.75), (1, 3), range(1500, 2101, 30))
     >>> curve.crossing
     1800
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 4 and Fig. 3 a.
     """
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
@@ -164,11 +296,11 @@ def cramer_convergence(
         raise InputError(
             f"budgets: give at least one budget ≥ the largest m ({max(ms)}); each m labels ⌊k/m⌋ items"
         )
-    rate = {mm: model.gap(mm, vote_ties).cramer_rate / mm for mm in ms}
+    rate = {mm: error_model.gap(mm, vote_ties).cramer_rate / mm for mm in ms}
     points = []
     worst = np.zeros(len(grid))
     for mm in ms:
-        g = model.gap(mm, vote_ties)
+        g = error_model.gap(mm, vote_ties)
         for i, k in enumerate(grid):
             n = k // mm
             err = outcome(g, n).error(ties)
@@ -183,8 +315,8 @@ def cramer_convergence(
         grid[0] if bad.size == 0 else (grid[bad[-1] + 1] if bad[-1] + 1 < len(grid) else None)
     )
     return CramerConvergence(
-        model.scenario,
-        model,
+        error_model.scenario,
+        error_model,
         ms,
         ties,
         vote_ties,

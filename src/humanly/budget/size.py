@@ -1,10 +1,14 @@
 """How many labels are needed, and how many classifiers a benchmark can rank.
 
-* :func:`sample_size` — the smallest budget k = m·n with error ≤ δ: exact (bisection on the exact
-  error), by Cramér ((2√(xy) + z)ⁿ ≤ δ, Lemma 2) and by Hoeffding (exp(−nE[G]²/2) ≤ δ, Lemma 1);
-* :func:`capacity` — ⌊δ / P(error)⌋, the whole number of worse classifiers that can be compared with
-  c_b at family error δ by a union bound (section 3.3, Fig. 1), by the exact error and by what the
-  Cramér and Hoeffding bounds guarantee.
+A target ``level`` is the probability of ranking the better classifier first that a budget must reach;
+the paper's error δ is 1 − level.
+
+* :func:`sample_size` — the smallest budget k = m·n with P(c_b ranked first) ≥ level: exact (bisection
+  on the exact error), by Cramér ((2√(xy) + z)ⁿ ≤ δ, Lemma 2) and by Hoeffding (exp(−nE[G]²/2) ≤ δ,
+  Lemma 1);
+* :func:`capacity` — ⌊(1 − level) / P(error)⌋, the whole number of worse classifiers that can each be
+  ranked below c_b, with probability ≥ level for them all by a union bound (section 3.3, Fig. 1), by the
+  exact error and by what the Cramér and Hoeffding bounds guarantee.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from ._args import (
     Ties,
     VoteTies,
     check_budget,
-    check_delta,
+    check_level,
     check_ms,
     check_ties,
     check_vote_ties,
@@ -27,7 +31,7 @@ from ._args import (
 )
 from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
 from .exact import MAX_N, outcome
-from .models import Model
+from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,13 +49,32 @@ __all__ = [
 # --------------------------------------------------------------------------- sample size
 @dataclass(frozen=True, repr=False)
 class SizeRow(Result):
-    """Smallest budget (= m · n) with error ≤ δ: ``budget_exact`` (from the exact error), and the budgets
-    the two *upper bounds* on the error guarantee to suffice, ``budget_cramer_bound`` (Lemma 2) and
-    ``budget_hoeffding_bound`` (Lemma 1) — so budget_exact ≤ budget_cramer_bound ≤ budget_hoeffding_bound;
-    the same in items (``n_*``). None when c_b does not have the higher expected gap, E[G] ≤ 0, or, for
-    the exact search, when Cramér's n exceeds 10⁹ items. JSON also keeps the old keys
-    ``budget_cramer``, ``budget_hoeffding``, ``n_cramer``, ``n_hoeffding`` (also readable as
-    attributes)."""
+    """One m of a :class:`SizeResult`: the smallest budget reaching the level, exactly and by two bounds.
+
+    budget_exact ≤ budget_cramer_bound ≤ budget_hoeffding_bound.
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    budget_exact : int or None
+        The smallest budget (= m · n) from the exact error; None when c_b does not have the higher
+        expected gap (E[G] ≤ 0) or when Cramér's n exceeds 10⁹ items.
+    budget_cramer_bound, budget_hoeffding_bound : int or None
+        The budgets the Cramér (Lemma 2) and Hoeffding (Lemma 1) upper bounds on the error guarantee
+        to suffice; None when E[G] ≤ 0.
+    n_exact, n_cramer_bound, n_hoeffding_bound : int or None
+        The same in items.
+    label_accuracy : float
+        The accuracy of an m-majority label.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, sample_size
+    >>> row = sample_size(IndependentErrors(0.7, 0.1, 0.9), 0.95, (1,)).rows[0]
+    >>> row.budget_exact <= row.budget_cramer_bound <= row.budget_hoeffding_bound
+    True
+    """
 
     m: int
     budget_exact: int | None
@@ -62,36 +85,38 @@ class SizeRow(Result):
     n_hoeffding_bound: int | None
     label_accuracy: float
 
-    @property
-    def budget_cramer(self) -> int | None:
-        """The old name of :attr:`budget_cramer_bound`."""
-        return self.budget_cramer_bound
-
-    @property
-    def budget_hoeffding(self) -> int | None:
-        """The old name of :attr:`budget_hoeffding_bound`."""
-        return self.budget_hoeffding_bound
-
-    @property
-    def n_cramer(self) -> int | None:
-        """The old name of :attr:`n_cramer_bound`."""
-        return self.n_cramer_bound
-
-    @property
-    def n_hoeffding(self) -> int | None:
-        """The old name of :attr:`n_hoeffding_bound`."""
-        return self.n_hoeffding_bound
-
 
 @dataclass(frozen=True, repr=False)
 class SizeResult(Result):
-    """Label budgets for error ≤ δ, one row per m, and the cheapest m (``None`` when none reaches δ).
-    ``scenario`` (JSON also ``model``), ``params``, ``ties`` and ``vote_ties`` as in
-    :class:`~humanly.budget.Comparison`."""
+    """Label budgets that reach a level, one row per m, and the cheapest m.
+
+    Parameters
+    ----------
+    scenario : str
+        The error model's scenario.
+    params : IndependentErrors or CorrelatedErrors
+        The error model.
+    level : float
+        The probability of ranking the better classifier first that a budget must reach.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    rows : tuple of SizeRow
+        One row per m.
+    best_m : int or None
+        The m with the smallest exact budget (None when no m reaches the level).
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, sample_size
+    >>> sample_size(IndependentErrors(0.7, 0.1, 0.9), 0.95, (1, 3)).to_dict()["level"]
+    0.95
+    """
 
     scenario: str
-    params: Model
-    delta: float
+    params: IndependentErrors | CorrelatedErrors
+    level: float
     ties: str
     rows: tuple[SizeRow, ...]
     best_m: int | None
@@ -111,12 +136,12 @@ def _bound_n(exponent: float, delta: float) -> int | None:
 
 
 def _exact_n(
-    model: Model, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
+    error_model: ErrorModel, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
 ) -> int:
     """Smallest n with error(n) ≤ δ by bisection on [0, upper] (error(upper) ≤ δ is guaranteed by
     Cramér's bound), then stepping down while the next smaller n also qualifies (ties make the error
     depend on the parity of n, so it is monotone only up to parity)."""
-    g = model.gap(m, vote_ties)
+    g = error_model.gap(m, vote_ties)
 
     def err(n: int) -> float:
         return outcome(g, n).error(ties)
@@ -136,31 +161,63 @@ def _exact_n(
 
 
 def sample_size(
-    model: Model,
-    delta: float = 0.05,
+    error_model: ErrorModel,
+    level: float = 0.95,
     m: Sequence[int] | int = (1, 3),
     *,
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
 ) -> SizeResult:
-    """Smallest label budget k = m·n with P(c_b not identified) ≤ δ for each m: exactly, by Cramér's and
-    by Hoeffding's bound.
+    """The smallest label budget k = m·n that ranks the better classifier first with probability ≥ level.
 
-    >>> from humanly.budget import IndependentModel
-    >>> res = sample_size(IndependentModel(0.7, 0.1, 0.9), 0.05, (1, 3))
+    Per m: exactly, and by Cramér's and Hoeffding's bounds (the paper's error δ is 1 − level).
+
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    level : float
+        The probability of ranking the better classifier first that the budget must reach.
+    m : int or sequence of int
+        Labels per item to compare.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Returns
+    -------
+    SizeResult
+        One row per m and the cheapest m.
+
+    Raises
+    ------
+    InputError
+        For a level outside (0, 1) or bad settings.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors
+    >>> res = sample_size(IndependentErrors(0.7, 0.1, 0.9), 0.95, (1, 3))
     >>> res.best_m, [r.budget_exact for r in res.rows]
     (1, [171, 372])
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, sections 3.1 and 4.
     """
-    delta = check_delta(delta)
+    level, delta = check_level(level)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     rows = []
     for mm in ms:
-        g = model.gap(mm, vote_ties)
+        g = error_model.gap(mm, vote_ties)
         n_c = _bound_n(float(cramer_exponent(g.x, g.y)), delta)
         n_h = _bound_n(float(hoeffding_exponent(g.x, g.y)), delta)
         n_e = (
-            None if n_c is None or n_c > MAX_N else _exact_n(model, mm, delta, ties, vote_ties, n_c)
+            None
+            if n_c is None or n_c > MAX_N
+            else _exact_n(error_model, mm, delta, ties, vote_ties, n_c)
         )
         rows.append(
             SizeRow(
@@ -171,7 +228,7 @@ def sample_size(
                 n_exact=n_e,
                 n_cramer_bound=n_c,
                 n_hoeffding_bound=n_h,
-                label_accuracy=model.label_accuracy(mm, vote_ties),
+                label_accuracy=error_model.label_accuracy(mm, vote_ties),
             )
         )
     best = min(
@@ -180,9 +237,9 @@ def sample_size(
         default=None,
     )
     return SizeResult(
-        model.scenario,
-        model,
-        delta,
+        error_model.scenario,
+        error_model,
+        level,
         ties,
         tuple(rows),
         None if best is None else best.m,
@@ -200,14 +257,35 @@ def _whole(ratio: float) -> int | None:
 
 @dataclass(frozen=True, repr=False)
 class CapacityRow(Result):
-    """How many worse classifiers can be compared with c_b at family error δ (union bound, section 3.3).
+    """One m of a :class:`CapacityResult`: how many worse classifiers a benchmark can rank below c_b.
 
-    ``classifiers_exact``: the whole number ⌊δ / P(error)⌋ by the exact error; ``classifiers_cramer_bound``
-    / ``classifiers_hoeffding_bound``: the whole numbers the Cramér (Lemma 2) / Hoeffding (Lemma 1) upper
-    bounds on the error guarantee (None when unbounded). ``ratio_*``: the real-valued δ / P(error) behind
-    them; ``error_exact`` the exact error, ``error_cramer_bound`` / ``error_hoeffding_bound`` the two upper
-    bounds on it. JSON also keeps the old keys ``exact``, ``cramer``, ``hoeffding`` (the real-valued
-    ratios) and ``error_cramer``, ``error_hoeffding`` (also readable as attributes)."""
+    Each is ranked below c_b with probability ≥ level for them all, by a union bound (section 3.3):
+    the whole number ⌊(1 − level) / P(error)⌋.
+
+    Parameters
+    ----------
+    m : int
+        Labels per item.
+    n : int
+        Items, ⌊budget/m⌋.
+    classifiers_exact : int or None
+        By the exact error (None when unbounded: the error underflows to 0).
+    classifiers_cramer_bound, classifiers_hoeffding_bound : int or None
+        What the Cramér (Lemma 2) and Hoeffding (Lemma 1) upper bounds on the error guarantee.
+    ratio_exact, ratio_cramer_bound, ratio_hoeffding_bound : float
+        The real-valued (1 − level) / P(error) behind them.
+    error_exact : float
+        The exact error.
+    error_cramer_bound, error_hoeffding_bound : float
+        The two upper bounds on it.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, capacity
+    >>> row = capacity(IndependentErrors(0.75, 0.1, 0.75), 0.95, 1500).rows[0]
+    >>> row.classifiers_exact, row.classifiers_cramer_bound, row.classifiers_hoeffding_bound
+    (141, 16, 0)
+    """
 
     m: int
     n: int
@@ -221,40 +299,38 @@ class CapacityRow(Result):
     error_cramer_bound: float
     error_hoeffding_bound: float
 
-    @property
-    def exact(self) -> float:
-        """The old name of :attr:`ratio_exact` (δ / exact error, real-valued)."""
-        return self.ratio_exact
-
-    @property
-    def cramer(self) -> float:
-        """The old name of :attr:`ratio_cramer_bound` (δ / Cramér's error bound, real-valued)."""
-        return self.ratio_cramer_bound
-
-    @property
-    def hoeffding(self) -> float:
-        """The old name of :attr:`ratio_hoeffding_bound` (δ / Hoeffding's error bound, real-valued)."""
-        return self.ratio_hoeffding_bound
-
-    @property
-    def error_cramer(self) -> float:
-        """The old name of :attr:`error_cramer_bound`."""
-        return self.error_cramer_bound
-
-    @property
-    def error_hoeffding(self) -> float:
-        """The old name of :attr:`error_hoeffding_bound`."""
-        return self.error_hoeffding_bound
-
 
 @dataclass(frozen=True, repr=False)
 class CapacityResult(Result):
-    """Benchmark capacity per m for one budget. ``scenario`` (JSON also ``model``), ``params``,
-    ``ties`` and ``vote_ties`` as in :class:`~humanly.budget.Comparison`."""
+    """Benchmark capacity per m for one budget.
+
+    Parameters
+    ----------
+    scenario : str
+        The error model's scenario.
+    params : IndependentErrors or CorrelatedErrors
+        The error model.
+    level : float
+        The probability that every worse classifier is ranked below c_b.
+    budget : int
+        The label budget.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    rows : tuple of CapacityRow
+        One row per m.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, capacity
+    >>> capacity(IndependentErrors(0.75, 0.1, 0.75), 0.95, 1500).rows[0].n
+    1500
+    """
 
     scenario: str
-    params: Model
-    delta: float
+    params: IndependentErrors | CorrelatedErrors
+    level: float
     budget: int
     ties: str
     rows: tuple[CapacityRow, ...]
@@ -267,51 +343,90 @@ class CapacityResult(Result):
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
 
+def capacity_row(
+    error_model: ErrorModel, delta: float, m: int, n: int, ties: Ties, vote_ties: VoteTies
+) -> CapacityRow:
+    """The :class:`CapacityRow` of n items of m-majority labels at error δ."""
+    g = error_model.gap(m, vote_ties)
+    e_x = outcome(g, n).error(ties)
+    e_c, e_h = cramer_error(g, n), hoeffding_error(g, n)
+    ratios = [delta / e if e > 0 else math.inf for e in (e_x, e_c, e_h)]
+    return CapacityRow(
+        m=m,
+        n=n,
+        classifiers_exact=_whole(ratios[0]),
+        classifiers_cramer_bound=_whole(ratios[1]),
+        classifiers_hoeffding_bound=_whole(ratios[2]),
+        ratio_exact=ratios[0],
+        ratio_cramer_bound=ratios[1],
+        ratio_hoeffding_bound=ratios[2],
+        error_exact=e_x,
+        error_cramer_bound=e_c,
+        error_hoeffding_bound=e_h,
+    )
+
+
 def capacity(
-    model: Model,
-    delta: float = 0.05,
+    error_model: ErrorModel,
+    level: float = 0.95,
     budget: int = 1500,
     m: Sequence[int] | int = (1,),
     *,
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
 ) -> CapacityResult:
-    """Benchmark capacity δ / error for n = ⌊budget/m⌋ items (section 3.3 and Fig. 1).
+    """How many worse classifiers a benchmark of ``budget`` labels can rank below the best.
 
-    The paper's Fig. 1 (p = q = 0.75, ε = 0.1, δ = 0.05, 1,500 labels): Cramér's bound allows "more than
-    17 models" (δ / bound = 16.8: 16 worse classifiers besides the best, 17 models), Hoeffding's "not
-    two" (0.33: none); the exact error allows 141 worse classifiers.
+    The whole number ⌊(1 − level) / P(error)⌋ for n = ⌊budget/m⌋ items (section 3.3 and Fig. 1): by a
+    union bound, every one of them is ranked below the best with probability ≥ level.
 
-    >>> from humanly.budget import IndependentModel
-    >>> row = capacity(IndependentModel(0.75, 0.1, 0.75), 0.05, 1500).rows[0]
-    >>> round(row.cramer, 1), round(row.hoeffding, 2), round(row.exact)
+    Parameters
+    ----------
+    error_model : IndependentErrors or CorrelatedErrors
+        How the classifiers' and the labels' errors relate.
+    level : float
+        The probability that every worse classifier is ranked below the best.
+    budget : int
+        The label budget k.
+    m : int or sequence of int
+        Labels per item.
+    ties : {"failure", "half"}
+        What a tied comparison counts as.
+    vote_ties : {"coin", "failure"}
+        How a tied vote of an even m is settled.
+
+    Returns
+    -------
+    CapacityResult
+        One row per m.
+
+    Raises
+    ------
+    InputError
+        For a level outside (0, 1), a budget below m, or bad settings.
+
+    Examples
+    --------
+    The paper's Fig. 1 (p = q = 0.75, ε = 0.1, level 0.95, 1,500 labels): Cramér's bound allows "more
+    than 17 models" (16.8: 16 worse classifiers besides the best), Hoeffding's "not two" (0.33: none);
+    the exact error allows 141 worse classifiers.
+
+    >>> from humanly.budget import IndependentErrors
+    >>> row = capacity(IndependentErrors(0.75, 0.1, 0.75), 0.95, 1500).rows[0]
+    >>> round(row.ratio_cramer_bound, 1), round(row.ratio_hoeffding_bound, 2), round(row.ratio_exact)
     (16.8, 0.33, 142)
     >>> row.classifiers_exact, row.classifiers_cramer_bound, row.classifiers_hoeffding_bound
     (141, 16, 0)
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.3 and Fig. 1.
     """
-    delta, budget = check_delta(delta), check_budget(budget)
+    (level, delta), budget = check_level(level), check_budget(budget)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
-    rows = []
-    for mm in ms:
-        n = items_for_budget(budget, mm)
-        g = model.gap(mm, vote_ties)
-        e_x = outcome(g, n).error(ties)
-        e_c, e_h = cramer_error(g, n), hoeffding_error(g, n)
-        ratios = [delta / e if e > 0 else math.inf for e in (e_x, e_c, e_h)]
-        rows.append(
-            CapacityRow(
-                m=mm,
-                n=n,
-                classifiers_exact=_whole(ratios[0]),
-                classifiers_cramer_bound=_whole(ratios[1]),
-                classifiers_hoeffding_bound=_whole(ratios[2]),
-                ratio_exact=ratios[0],
-                ratio_cramer_bound=ratios[1],
-                ratio_hoeffding_bound=ratios[2],
-                error_exact=e_x,
-                error_cramer_bound=e_c,
-                error_hoeffding_bound=e_h,
-            )
-        )
-    return CapacityResult(model.scenario, model, delta, budget, ties, tuple(rows), vote_ties)
+    rows = tuple(
+        capacity_row(error_model, delta, mm, items_for_budget(budget, mm), ties, vote_ties)
+        for mm in ms
+    )
+    return CapacityResult(error_model.scenario, error_model, level, budget, ties, rows, vote_ties)

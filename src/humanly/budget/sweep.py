@@ -19,28 +19,30 @@ either way. Chunk files are written by the calling process, so remote workers ne
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from .._core.atomic import atomic_path
-from .._core.checks import check_int, check_number
 from .._core.parallel import check_workers, dask_client
 from .._core.progress import progress
-from .._core.result import Result
 from ..errors import InputError
 from . import _kernel
-from ._args import check_ms
 from .exact import outcomes
 from .gap import gap_correlated
 from .models import majority_accuracy
+from .sweep_results import (
+    PAPER_N,
+    SweepCell,
+    SweepPoint,
+    SweepResult,
+    SweepSpec,
+    SweepViolation,
+)
 
 __all__ = [
     "PAPER_N",
@@ -54,50 +56,8 @@ __all__ = [
     "sweep_chunk",
 ]
 
-#: The sample sizes of Appendix A.
-PAPER_N: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 100, 101, 1000, 1001)
-#: Errors whose Cramér bound is below this are set to 0 without summation (both sides underflow anyway).
 _FLOOR = 1e-300
 _BLOCK = 4096  # configurations per vectorised block (bounds memory to a few hundred MB at n = 1001)
-
-
-@dataclass(frozen=True, repr=False)
-class SweepSpec(Result):
-    """What a sweep computes; stored as ``spec.json`` beside the chunks so a rerun can resume.
-
-    >>> SweepSpec(grid_points=3, n_values=(1, 2), m_values=(3,)).n_chunks
-    9
-    """
-
-    grid_points: int = 50
-    lo: float = 0.5
-    hi: float = 0.99
-    n_values: tuple[int, ...] = PAPER_N
-    m_values: tuple[int, ...] = (3, 11)
-    tolerance: float = 1e-12
-
-    def __post_init__(self) -> None:
-        check_int("grid_points", self.grid_points, minimum=1)
-        lo, hi = float(check_number("lo", self.lo)), float(check_number("hi", self.hi))
-        if not 0.5 <= lo <= hi <= 1.0:
-            raise InputError(f"lo={lo:g}, hi={hi:g}: the grid [lo, hi] must lie inside [0.5, 1]")
-        n_values = check_ms(self.n_values, "n_values")
-        if any(m < 2 for m in check_ms(self.m_values, "m_values")):
-            raise InputError(
-                f"m_values={list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
-            )
-        check_number("tolerance", self.tolerance, minimum=0.0)
-        object.__setattr__(self, "grid_points", int(self.grid_points))
-        object.__setattr__(self, "n_values", n_values)
-        object.__setattr__(self, "m_values", tuple(int(m) for m in self.m_values))
-
-    @property
-    def grid(self) -> np.ndarray:
-        return np.linspace(self.lo, self.hi, self.grid_points)
-
-    @property
-    def n_chunks(self) -> int:
-        return self.grid_points**2
 
 
 def chunk_configs(spec: SweepSpec, chunk: int) -> np.ndarray:
@@ -197,82 +157,6 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
     }
 
 
-@dataclass(frozen=True, repr=False)
-class SweepCell(Result):
-    """Totals of one (n, m): configurations, violations, the largest multi − single under assumption 1
-    (``None`` when no configuration satisfies it), and how often single labels win where q_w > q_b."""
-
-    n: int
-    m: int
-    configurations: int
-    violations: int
-    max_violation: float | None
-    qw_gt_qb: int
-    qw_gt_qb_single_wins: int
-
-
-@dataclass(frozen=True, repr=False)
-class SweepPoint(Result):
-    """A configuration (q_b, q_w, p_w, p_b⁰, p_b¹) with its n and m."""
-
-    q_b: float
-    q_w: float
-    p_w: float
-    p_b0: float
-    p_b1: float
-    n: int
-    m: int
-
-
-@dataclass(frozen=True, repr=False)
-class SweepViolation(Result):
-    """A configuration where m-majority labels beat single labels by more than the tolerance: the
-    win probabilities ``single`` (m·n single labels) and ``multi`` (n m-majority labels)."""
-
-    q_b: float
-    q_w: float
-    p_w: float
-    p_b0: float
-    p_b1: float
-    n: int
-    m: int
-    single: float
-    multi: float
-
-
-@dataclass(frozen=True, repr=False)
-class SweepResult(Result):
-    """Totals over the finished chunks of a sweep (Appendix A); ``by_n_m`` per (n, m), ``violating``
-    the first 1,000 violating configurations; ``vote_ties``: a tied vote of an even m is broken by a fair
-    coin (the sweep's only rule; the paper's m are odd)."""
-
-    spec: SweepSpec
-    chunks_done: int
-    chunks_total: int
-    complete: bool
-    configurations: int
-    probability_pairs: int
-    violations: int
-    max_violation: float | None
-    max_violation_at: SweepPoint | None
-    qw_gt_qb_pairs: int
-    qw_gt_qb_single_wins: int
-    share_single_wins_qw_gt_qb: float | None
-    by_n_m: tuple[SweepCell, ...]
-    violating: tuple[SweepViolation, ...]
-    out: str | None
-    vote_ties: str = "coin"
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per (n, m) (the columns of :class:`SweepCell`)."""
-        return pd.DataFrame([c.to_dict() for c in self.by_n_m])
-
-    def violations_frame(self) -> pd.DataFrame:
-        """One row per recorded violating configuration (the columns of :class:`SweepViolation`)."""
-        cols = [f.name for f in dataclasses.fields(SweepViolation)]
-        return pd.DataFrame([v.to_dict() for v in self.violating], columns=cols)
-
-
 _KEYS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
@@ -321,11 +205,44 @@ def run_sweep(
     client: Any = None,
     show_progress: bool = True,
 ) -> SweepResult:
-    """Run (or resume) the sweep and total the finished chunks.
+    """Run (or resume) the Appendix A sweep and total the finished chunks.
 
-    ``out``: folder for chunk files (resumable); without it, results are kept in memory only.
-    ``chunks``: a subset of chunk indices (default all G² of them). Runs in-process by default;
-    ``workers`` / ``scheduler`` / ``client`` use dask.distributed.
+    Parameters
+    ----------
+    spec : SweepSpec, optional
+        What to compute (default the paper's grid).
+    out : str or pathlib.Path, optional
+        A folder for chunk files (a rerun resumes); without it, results are kept in memory only.
+    chunks : sequence of int, optional
+        A subset of chunk indices (default all G² of them).
+    workers : int, optional
+        Run the chunks on a dask LocalCluster of this many workers (default in-process).
+    scheduler : str, optional
+        Run the chunks on a running dask scheduler.
+    client : distributed.Client, optional
+        Run the chunks on this dask client.
+    show_progress : bool
+        Show a progress bar on a terminal.
+
+    Returns
+    -------
+    SweepResult
+        The totals over every finished chunk of this sweep.
+
+    Raises
+    ------
+    InputError
+        For a chunk index outside the grid, or an ``out`` folder holding another sweep.
+
+    Examples
+    --------
+    >>> spec = SweepSpec(grid_points=2, n_values=(1, 3), m_values=(3,))
+    >>> run_sweep(spec, show_progress=False).chunks_done
+    4
+
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Appendix A.
     """
     spec = spec or SweepSpec()
     check_workers(workers, scheduler)

@@ -13,8 +13,8 @@
 Even m (Lemma C.1): with ties counted as failures M_2k < M_2k−1, with a fair coin M_2k = M_2k−1; either
 way the ratio at 2k is at most the one at 2k − 1 < √(2k − 1) < √(2k).
 
->>> from humanly.budget import IndependentModel
->>> round(float(sigma(3, 0.8)), 4), round(float(mean_gap_ratio(IndependentModel(0.7, 0.1, 0.8), 3)), 4)
+>>> from humanly.budget import IndependentErrors
+>>> round(float(sigma(3, 0.8)), 4), round(float(mean_gap_ratio(IndependentErrors(0.7, 0.1, 0.8), 3)), 4)
 (0.16, 1.32)
 >>> round(lemma_c3_bound(3), 4) < round(3 ** 0.5, 4)
 True
@@ -30,7 +30,7 @@ from scipy import special
 from .._core.checks import check_int
 from ..errors import InputError
 from ._args import VoteTies, check_vote_ties
-from .models import CorrelatedModel, Model, majority_accuracy
+from .models import CorrelatedErrors, ErrorModel, majority_accuracy
 
 __all__ = [
     "lemma_c3_bound",
@@ -63,21 +63,21 @@ def sigma(m: int, q: float | np.ndarray) -> float | np.ndarray:
     return float(out) if np.ndim(out) == 0 else out
 
 
-def mean_gap_ratio(model: Model, m: int, vote_ties: VoteTies = "coin") -> float:
+def mean_gap_ratio(error_model: ErrorModel, m: int, vote_ties: VoteTies = "coin") -> float:
     """E[G] with m-majority labels over E[G] with single labels: (2M_m(q) − 1)/(2q − 1) for the
     independent model (eq. (2)), the ratio of eq. (7) for the correlated one. Hoeffding's bound prefers
     single labels for this m exactly when the ratio is below √m (Propositions C.1, C.2). NaN when
     E[G] = 0 with single labels.
 
-    >>> round(mean_gap_ratio(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), 3), 4)
+    >>> round(mean_gap_ratio(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9), 3), 4)
     1.3033
     """
     m = int(check_int("m", m, minimum=1))
     vote_ties = check_vote_ties(vote_ties)
-    single = model.gap(1).mean
+    single = error_model.gap(1).mean
     if single == 0:
         return float("nan")
-    return float(model.gap(m, vote_ties).mean / single)
+    return float(error_model.gap(m, vote_ties).mean / single)
 
 
 def lemma_c3_bound(m: int) -> float:
@@ -90,16 +90,18 @@ def lemma_c3_bound(m: int) -> float:
     return 1.0 + (2.0 * math.sqrt((m - 1) / 2.0) - 1.0) / math.sqrt(math.pi)
 
 
-def proposition_c2_bound(model: CorrelatedModel, m: int, vote_ties: VoteTies = "coin") -> float:
+def proposition_c2_bound(
+    error_model: CorrelatedErrors, m: int, vote_ties: VoteTies = "coin"
+) -> float:
     """Proposition C.2's bound on the correlated ratio of eq. (7) (via Lemma C.4, when q_b ≥ q_w):
     (2M_m(q_b) − 1)/(2q_b − 1); NaN when q_b = ½.
 
-    >>> model = CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9)
-    >>> mean_gap_ratio(model, 3) <= proposition_c2_bound(model, 3) < 3 ** 0.5
+    >>> errors = CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9)
+    >>> mean_gap_ratio(errors, 3) <= proposition_c2_bound(errors, 3) < 3 ** 0.5
     True
     """
     m = int(check_int("m", m, minimum=1))
-    if model.q_b == 0.5:
+    if error_model.q_b == 0.5:
         return float("nan")
-    mm = float(majority_accuracy(model.q_b, m, check_vote_ties(vote_ties)))
-    return (2.0 * mm - 1.0) / (2.0 * model.q_b - 1.0)
+    mm = float(majority_accuracy(error_model.q_b, m, check_vote_ties(vote_ties)))
+    return (2.0 * mm - 1.0) / (2.0 * error_model.q_b - 1.0)

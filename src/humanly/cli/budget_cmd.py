@@ -2,13 +2,14 @@
 item or majority votes?
 
 Don't Label Twice (Dorner & Hardt); a thin layer over :mod:`humanly.budget`. The error model's
-parameters are one option group, :class:`ModelOptions` (``--p --eps --q`` or ``--qb --qw --pw --pb0
---pb1``), named as :func:`humanly.budget.make_model` names them (``q_b`` is ``--qb``).
+parameters are one option group, :class:`ErrorModelOptions` (``--p --eps --q`` or ``--qb --qw --pw
+--pb0 --pb1``), named as :func:`humanly.budget.make_error_model` names them (``q_b`` is ``--qb``).
+``budget plan DATA`` is :func:`humanly.budget.plan`: the comparison at the crowd's label accuracy, then
+the pilot plan when two models are given.
 """
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -27,7 +28,7 @@ from .options import StudyOptions, load_study, option_group, study_inputs
 if TYPE_CHECKING:
     from .. import budget as bd
 
-__all__ = ["ModelOptions", "budget_app"]
+__all__ = ["ErrorModelOptions", "budget_app"]
 
 budget_app = new_typer(
     help="Label budget (Don't Label Twice): single labels vs m-majority labels for comparing classifiers.",
@@ -41,7 +42,7 @@ def _prob(flag: str, help: str) -> Any:
 
 
 @dataclass(frozen=True)
-class ModelOptions:
+class ErrorModelOptions:
     """The error model: independent (``p``, ``eps``, ``q``) or correlated (``q_b`` … ``p_b1``)."""
 
     p: Annotated[float | None, _prob("--p", "Accuracy of the worse classifier.")] = None
@@ -53,21 +54,27 @@ class ModelOptions:
     p_b0: Annotated[float | None, _prob("--pb0", "P(c_b right | c_w wrong).")] = None
     p_b1: Annotated[float | None, _prob("--pb1", "P(c_b right | c_w right).")] = None
 
-    def model(self) -> bd.Model:
-        """The model :func:`humanly.budget.make_model` builds from the given parameters."""
-        from ..budget import make_model
+    def error_model(self) -> bd.ErrorModel:
+        """The error model :func:`humanly.budget.make_error_model` builds from the given parameters."""
+        from ..budget import make_error_model
 
-        return make_model(**asdict(self))
+        return make_error_model(**asdict(self))
 
 
-model_inputs = option_group(ModelOptions, "model")
+error_model_inputs = option_group(ErrorModelOptions, "errors")
 
 Ms = Annotated[
     list[str] | None,
     typer.Option("--m", metavar="M", help="Labels per item to compare, e.g. --m 1 3 5 (or 1,3,5)."),
 ]
 Budget = Annotated[int, typer.Option("--budget", help="Label budget k (labels in total).")]
-Delta = Annotated[float, typer.Option("--delta", help="Error tolerance δ.")]
+Level = Annotated[
+    float,
+    typer.Option(
+        "--level",
+        help="The probability of ranking the better classifier first to reach (the paper's 1 − δ).",
+    ),
+]
 Ties = Annotated[
     str,
     typer.Option(
@@ -88,9 +95,9 @@ def _figure_rules(ties: str, vote_ties: str) -> dict[str, Any]:
     return {"ties": ties, "vote_ties": vote_ties}
 
 
-@model_inputs
+@error_model_inputs
 def win_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     budget: Budget = 1500,
     m: Ms = None,
     ties: Ties = "failure",
@@ -109,17 +116,18 @@ def win_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), inputs.ints(m, (1, 3, 5), "--m")
+    mod, ms = errors.error_model(), inputs.ints(m, (1, 3, 5), "--m")
     run: dict[str, Any] = dict(simulate=simulate, seed=seed, workers=workers, scheduler=scheduler)
     res = bd.compare(mod, budget, ms, ties=ties, vote_ties=vote_ties, **run)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
         rules = _figure_rules(res.ties, res.vote_ties)
-        if isinstance(mod, bd.IndependentModel):
-            save_plot(pl.win_vs_q_figure(mod.p, mod.eps, budget, ms, **rules), plot)
+        if isinstance(mod, bd.IndependentErrors):
+            curve = bd.accuracy_curve(mod.p, mod.eps, budget, ms, **rules)
+            save_plot(pl.win_vs_q_figure(curve), plot)
         else:
-            save_plot(pl.win_vs_budget_figure(mod, ms, **rules), plot)
+            save_plot(pl.win_vs_budget_figure(bd.win_curve(mod, ms, **rules)), plot)
     if json:
         ui.print_json(res.to_dict())
         return
@@ -131,23 +139,24 @@ def win_command(
     render.show_verdicts(verdicts(res))
 
 
-@model_inputs
+@error_model_inputs
 def size_command(
-    model: ModelOptions,
-    delta: Delta = 0.05,
+    errors: ErrorModelOptions,
+    level: Level = 0.95,
     m: Ms = None,
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Smallest label budget with error ≤ δ per m: exact, and what the Cramér and Hoeffding bounds
-    guarantee to suffice (Lemmas 1 and 2); --plot draws the budgets."""
+    """Smallest label budget per m that ranks the better classifier first with probability ≥ --level:
+    exact, and what the Cramér and Hoeffding bounds guarantee to suffice (Lemmas 1 and 2); --plot draws
+    the budgets."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), inputs.ints(m, (1, 3), "--m")
-    res = bd.sample_size(mod, delta, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
+    mod, ms = errors.error_model(), inputs.ints(m, (1, 3), "--m")
+    res = bd.sample_size(mod, level, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
@@ -160,10 +169,10 @@ def size_command(
         ui.show(f"cheapest m: {res.best_m}")
 
 
-@model_inputs
+@error_model_inputs
 def capacity_command(
-    model: ModelOptions,
-    delta: Delta = 0.05,
+    errors: ErrorModelOptions,
+    level: Level = 0.95,
     budget: Budget = 1500,
     m: Ms = None,
     ties: Ties = "failure",
@@ -171,58 +180,59 @@ def capacity_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """How many worse classifiers a benchmark can rank against the best at error δ, in whole numbers
-    (section 3.3, Fig. 1)."""
+    """How many worse classifiers a benchmark can rank below the best, each with probability ≥ --level
+    for them all, in whole numbers (section 3.3, Fig. 1)."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), inputs.ints(m, (1,), "--m")
-    res = bd.capacity(mod, delta, budget, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
+    mod, ms = errors.error_model(), inputs.ints(m, (1,), "--m")
+    res = bd.capacity(mod, level, budget, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
         rules = _figure_rules(res.ties, res.vote_ties)
-        save_plot(pl.capacity_figure(mod, delta, m=ms[0], **rules), plot)
+        save_plot(pl.capacity_figure(bd.capacity_curve(mod, level, m=ms[0], **rules)), plot)
     if json:
         ui.print_json(res.to_dict())
         return
     render.show_capacity(res)
 
 
-@model_inputs
+@error_model_inputs
 def rates_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     m: Ms = None,
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
 ) -> None:
     """Theorem 2: the exponents of the Cramér and Hoeffding bounds on the error, per item and per label,
-    for each m; --plot draws them against the label accuracy q (Fig. 3 b, independent model)."""
+    for each m; --plot draws them against the label accuracy q (Fig. 3 b, independent errors)."""
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), inputs.ints(m, (1, 3, 5), "--m")
-    if plot is not None and not isinstance(mod, bd.IndependentModel):
+    mod, ms = errors.error_model(), inputs.ints(m, (1, 3, 5), "--m")
+    if plot is not None and not isinstance(mod, bd.IndependentErrors):
         raise InputError(
-            "--plot draws Fig. 3 b against the label accuracy q, for the independent model: give "
+            "--plot draws Fig. 3 b against the label accuracy q, for independent errors: give "
             "--p, --eps and --q"
         )
     res = bd.rates(mod, ms, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
-        assert isinstance(mod, bd.IndependentModel)
-        save_plot(pl.rates_figure(mod.p, mod.eps, ms, vote_ties=vote_ties), plot)  # type: ignore[arg-type]
+        assert isinstance(mod, bd.IndependentErrors)
+        curve = bd.rate_curve(mod.p, mod.eps, ms, vote_ties=vote_ties)  # type: ignore[arg-type]
+        save_plot(pl.rates_figure(curve), plot)
     if json:
         ui.print_json(res.to_dict())
         return
     render.show_rates(res)
 
 
-@model_inputs
+@error_model_inputs
 def convergence_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     m: Ms = None,
     budgets: Annotated[
         list[str] | None,
@@ -244,7 +254,7 @@ def convergence_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = model.model(), inputs.ints(m, (1, 3), "--m")
+    mod, ms = errors.error_model(), inputs.ints(m, (1, 3), "--m")
     grid = inputs.budgets(budgets)
     if grid is not None and max(grid) < max(ms):
         raise InputError(f"--budgets: give budgets of at least the largest m ({max(ms)})")
@@ -318,66 +328,63 @@ def sweep_command(
         render.show_sweep(res, tolerance)
 
 
-def _plan_gold(gold: object) -> dict[str, Any]:
-    """``gold=`` for :func:`humanly.budget.plan` when given and the library takes it."""
-    from .. import budget as bd
-
-    if gold is None:
-        return {}
-    if "gold" not in inspect.signature(bd.plan).parameters:
-        raise InputError(
-            "--gold: budget plan does not use gold labels (it estimates the true labels as a latent "
-            "class, or takes the crowd majority with --method majority); drop --gold"
-        )
-    return {"gold": gold}
-
-
 Method = Annotated[
     str,
     typer.Option(
         "--method",
         metavar="latent|majority",
-        help="Estimator: latent class (EM over the unobserved true label; ≥ 3 labels per item) or "
-        "the crowd majority as the truth (biased towards agreement with the crowd).",
+        help="The pilot's estimator: latent class (EM over the unobserved true label; ≥ 3 labels per "
+        "item) or the crowd majority as the truth (biased towards agreement with the crowd).",
     ),
 ]
-LatentModel = Annotated[
+LatentVariant = Annotated[
     str,
     typer.Option(
-        "--latent-model",
+        "--latent-variant",
         metavar="select|simple|both_wrong|by_class|full",
-        help="Latent model: chosen by BIC on the pilot and on every bootstrap replicate, or fixed.",
+        help="Latent variant: chosen by BIC on the pilot and on every bootstrap replicate, or fixed.",
     ),
 ]
 ModelName = Annotated[str | None, typer.Option(metavar="MODEL")]
 
 
-def _plan_title(res: bd.PlanResult) -> str:
-    """The --plot title: which estimate the curves rest on (wrapped to the axes by the figure)."""
-    how = "latent-class" if res.method == "latent" else "crowd-majority"
-    return f"Fig. 2 b at the pilot's {how} estimates: {res.better} vs {res.worse}"
+def _plan_figure(res: bd.PlanResult) -> Any:
+    """The --plot: Fig. 2 b at the pilot's estimates when there is a pilot, else at q̂."""
+    from ..plots import budget as pl
 
-
-def _plan_budgets(res: bd.PlanResult) -> list[int] | None:
-    """Budgets for the --plot: multiples of lcm(m) (every m labels whole items, so the curves are
-    smooth) up to twice the largest exact budget for δ, or the figure's default when no m reaches δ."""
-    import math
-
-    ms = [x.m for x in res.sizes]
-    exact = [x.budget_exact for x in res.sizes if x.budget_exact is not None]
-    if not exact:
-        return None
-    step = math.lcm(*ms)
-    top = max(2 * max(exact), 10 * step)
-    step *= max(1, math.ceil(top / step / 100))
-    return list(range(step, top + 1, step))
+    pilot = res.pilot
+    if pilot is not None and pilot.curve is not None:
+        how = "latent-class" if pilot.method == "latent" else "crowd-majority"
+        title = f"Fig. 2 b at the pilot's {how} estimates: {pilot.better} vs {pilot.worse}"
+        return pl.win_vs_budget_figure(pilot.curve, title=title)
+    assert res.curve is not None
+    title = f"Fig. 2 b at the crowd's label accuracy q̂ = {res.label_accuracy:.3f}"
+    return pl.win_vs_budget_figure(res.curve, title=title)
 
 
 @study_inputs()
 def plan_command(
     study: StudyOptions,
-    delta: Delta = 0.05,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget", help="The label budget compared (default the labels in the data)."
+        ),
+    ] = None,
     m: Ms = None,
+    level: Level = 0.95,
+    eps: Annotated[
+        float,
+        typer.Option(
+            "--eps", metavar="P", help="Accuracy margin between the two classifiers compared."
+        ),
+    ] = 0.01,
+    method: Method = "latent",
+    bootstrap: Annotated[
+        int,
+        typer.Option("--bootstrap", help="The pilot's bootstrap replicates over items."),
+    ] = 1000,
+    seed: Seed = 0,
     better: Annotated[
         str | None,
         typer.Option(
@@ -390,16 +397,7 @@ def plan_command(
             "--worse", metavar="MODEL", help="The other model (default: the pilot's second)."
         ),
     ] = None,
-    method: Method = "latent",
-    latent_model: LatentModel = "select",
-    bootstrap: Annotated[
-        int,
-        typer.Option("--bootstrap", help="Bootstrap replicates for the parameter ranges."),
-    ] = 200,
-    seed: Seed = 0,
-    budget: Annotated[
-        int | None, typer.Option("--budget", help="Also give win probabilities for this budget.")
-    ] = None,
+    latent_variant: LatentVariant = "select",
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
     workers: Workers = None,
@@ -407,45 +405,43 @@ def plan_command(
     plot: Plot = None,
     json: Json = False,
 ) -> None:
-    """Plan a test set from a pilot: estimate the correlated model's parameters (latent class by
-    default, or the crowd majority), bootstrap their ranges, test assumptions 1 and 2, and recommend
-    m and the label budget for δ."""
+    """The budget analysis of the data: single vs majority labels for the next test set at the
+    crowd's label accuracy; with two models' predictions, also the pilot plan (the correlated error
+    model estimated by latent class or the crowd majority, bootstrap ranges, tests of assumptions 1
+    and 2, and the m and label budget that reach --level)."""
     from .. import budget as bd
 
     check_plot(plot)
-    if study.predictions is None and not (
-        study.prediction_col or study.prob_col or study.score_col
-    ):
-        raise InputError(
-            "plan needs --predictions FILE with the two models' predictions on the pilot"
-        )
     s = load_study(study)
-    ms = inputs.ints(m, (1, 3, 5), "--m")
-    choice: dict[str, Any] = dict(
-        better=better, worse=worse, budget=budget, ties=ties, vote_ties=vote_ties
+    if s.gold is not None:
+        raise InputError(
+            "--gold: budget plan does not use gold labels (it estimates the true labels as a latent "
+            "class, or takes the crowd majority with --method majority); drop --gold"
+        )
+    opts = bd.PlanOptions(
+        better=better,
+        worse=worse,
+        ties=ties,  # type: ignore[arg-type]
+        vote_ties=vote_ties,  # type: ignore[arg-type]
+        latent_variant=latent_variant,
+        workers=workers,
+        scheduler=scheduler,
     )
-    run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, workers=workers, scheduler=scheduler)
-    fit: dict[str, Any] = dict(method=method, latent_model=latent_model)
     res = bd.plan(
         s.ratings,
         s.predictions,
+        budget=budget,
+        m=inputs.ints(m, (1, 3, 5), "--m"),
+        level=level,
+        eps=eps,
+        method=method,  # type: ignore[arg-type]
+        bootstrap=bootstrap,
+        seed=seed,
         missing=study.missing,  # type: ignore[arg-type]
-        delta=delta,
-        m=ms,
-        **choice,
-        **run,
-        **fit,
-        **_plan_gold(s.gold),
+        options=opts,
     )
     if plot is not None:
-        from ..plots import budget as pl
-
-        ms_done = tuple(x.m for x in res.sizes)
-        rules = _figure_rules(res.ties, res.vote_ties)
-        fig = pl.win_vs_budget_figure(
-            res.model(), ms_done, _plan_budgets(res), title=_plan_title(res), **rules
-        )
-        save_plot(fig, plot)
+        save_plot(_plan_figure(res), plot)
     if json:
         ui.print_json(res.to_dict())
         return
@@ -455,17 +451,14 @@ def plan_command(
     render.show_verdicts(verdicts(res))
 
 
-@model_inputs
+@error_model_inputs
 def open_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     budget: Budget = 1500,
     m: Ms = None,
     n_classes: Annotated[
         int, typer.Option("--n-classes", help="K > 2: plurality voting over K classes.")
     ] = 2,
-    classes: Annotated[
-        int | None, typer.Option("--classes", hidden=True, help="Deprecated: use --n-classes.")
-    ] = None,
     adaptive: Annotated[
         bool, typer.Option("--adaptive", help="Two labels, a third only on a tie (binary).")
     ] = False,
@@ -478,17 +471,18 @@ def open_command(
     """The paper's open problems by simulation: plurality voting over --n-classes K, or --adaptive."""
     from .. import budget as bd
 
-    n_classes = classes if classes is not None else n_classes  # the old spelling, kept working
     if adaptive == (n_classes > 2):
         raise InputError("give either --n-classes K (K > 2, plurality voting) or --adaptive")
     run: dict[str, Any] = dict(reps=reps, seed=seed, workers=workers, scheduler=scheduler)
     if adaptive:
-        res = bd.adaptive_vs_single(model.model(), budget, **run)
+        res = bd.adaptive_vs_single(errors.error_model(), budget, **run)
     else:
-        if model.p is None or model.eps is None or model.q is None:
-            raise InputError("plurality voting uses the independent model: give --p, --eps and --q")
+        if errors.p is None or errors.eps is None or errors.q is None:
+            raise InputError(
+                "plurality voting uses the independent error model: give --p, --eps and --q"
+            )
         ms = inputs.ints(m, (1, 3, 5), "--m")
-        res = bd.plurality_vs_single(n_classes, model.q, model.p, model.eps, budget, ms, **run)
+        res = bd.plurality_vs_single(n_classes, errors.q, errors.p, errors.eps, budget, ms, **run)
     if json:
         ui.print_json(res.to_dict())
         return
@@ -506,9 +500,9 @@ def _matrix(flag: str, help: str) -> Any:
 Matrix = Path | None
 
 
-@option_group(ModelOptions, "model", exclude=("q_b", "q_w", "p_w", "p_b0", "p_b1"))
+@option_group(ErrorModelOptions, "errors", exclude=("q_b", "q_w", "p_w", "p_b0", "p_b1"))
 def multiclass_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     n_classes: Annotated[
         int | None,
         typer.Option(
@@ -547,7 +541,7 @@ def multiclass_command(
     from .. import budget as bd
 
     files = {"--labels": labels, "--better": better, "--worse": worse}
-    mats = inputs.confusions(n_classes, model.q, model.p, model.eps, files)
+    mats = inputs.confusions(n_classes, errors.q, errors.p, errors.eps, files)
     res = bd.multiclass_compare(
         *mats,
         budget,

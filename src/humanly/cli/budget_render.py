@@ -23,6 +23,7 @@ __all__ = [
     "show_convergence",
     "show_multiclass",
     "show_open",
+    "show_pilot",
     "show_plan",
     "show_rates",
     "show_size",
@@ -36,7 +37,7 @@ __all__ = [
 #: A column: a result key, or (key, header).
 Column = str | tuple[str, str]
 #: Columns of words, left-aligned (numbers are right-aligned).
-TEXT_COLUMNS = frozenset({"parameter", "meaning", "rule", "strategy"})
+TEXT_COLUMNS = frozenset({"parameter", "meaning", "rule", "strategy", "labelling"})
 
 #: How a tied vote of an even m is settled, as the tables say it.
 VOTE_TIES = {
@@ -161,8 +162,8 @@ SIZE_COLUMNS: tuple[Column, ...] = (
 def show_size(
     res: bd.SizeResult, *, title: str = "", keys: Sequence[Column] = SIZE_COLUMNS
 ) -> None:
-    """Label budgets for error ≤ δ per m: exact, and what each bound guarantees to suffice."""
-    head = title or f"Label budget (labels in total) for error ≤ {res.delta:g}"
+    """Label budgets per m that reach the level: exact, and what each bound guarantees to suffice."""
+    head = title or f"Label budget (labels in total) for P(better ranked first) ≥ {res.level:g}"
     table(head, [r.to_dict() for r in res.rows], keys)
     _rules(res)
     if any(r.budget_exact is None for r in res.rows):
@@ -179,10 +180,10 @@ def _whole(v: int | None) -> str:
 
 
 def show_capacity(res: bd.CapacityResult) -> None:
-    """Whole numbers of worse classifiers testable against the best at family error δ."""
+    """Whole numbers of worse classifiers a benchmark can rank below the best at the level."""
     t = ui.new_table(
-        f"Worse classifiers that can each be compared with the best at family error δ = "
-        f"{res.delta:g} (union bound), budget {res.budget:,} labels",
+        f"Worse classifiers that can each be ranked below the best, with probability ≥ {res.level:g} "
+        f"for them all (union bound), budget {res.budget:,} labels",
         title_justify="center",
     )
     for header in (
@@ -205,7 +206,11 @@ def show_capacity(res: bd.CapacityResult) -> None:
         )
     ui.show(t)
     _rules(res)
-    ui.lines(["whole numbers ⌊δ / P(error)⌋: exactly, and what the bounds on P(error) guarantee"])
+    ui.lines(
+        [
+            "whole numbers ⌊(1 − level) / P(error)⌋: exactly, and what the bounds on P(error) guarantee"
+        ]
+    )
 
 
 # --------------------------------------------------------------------------- rates, convergence
@@ -344,20 +349,20 @@ def _share(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
-def _fit_lines(res: bd.PlanResult) -> list[str]:
-    """The latent model chosen (BIC, bootstrap shares) and EM's convergence."""
+def _fit_lines(res: bd.PilotPlan) -> list[str]:
+    """The latent variant chosen (BIC, bootstrap shares) and EM's convergence."""
     fit = res.fit
     if fit is None:
         return []
     others = sorted(
         (c for c in fit.candidates if not c.selected), key=lambda c: (c.bic != c.bic, c.bic)
     )
-    how = "chosen by BIC" if fit.selection == "bic" else "fixed by --latent-model"
+    how = "chosen by BIC" if fit.selection == "bic" else "fixed by --latent-variant"
     parts = [f"BIC {fit.bic:,.1f}, {how}"]
     if others:
-        parts.append(f"next {others[0].model} {others[0].bic:,.1f}")
-    if res.bootstrap_models:
-        shares = ", ".join(f"{s.model} {_share(s.share)}" for s in res.bootstrap_models)
+        parts.append(f"next {others[0].variant} {others[0].bic:,.1f}")
+    if res.bootstrap_variants:
+        shares = ", ".join(f"{s.variant} {_share(s.share)}" for s in res.bootstrap_variants)
         parts.append(f"bootstrap: {shares}")
     state = (
         f"EM converged in {fit.iterations:,} steps (tolerance {fit.tolerance:g})"
@@ -367,12 +372,62 @@ def _fit_lines(res: bd.PlanResult) -> list[str]:
     )
     if res.bootstrap_converged is not None:
         state += f"; bootstrap fits converged {_share(res.bootstrap_converged)}"
-    return [f"latent model: {fit.latent_model} ({'; '.join(parts)})", state]
+    return [f"latent variant: {fit.latent_variant} ({'; '.join(parts)})", state]
+
+
+COMPARISON_COLUMNS: tuple[Column, ...] = (
+    ("labelling", "labelling"),
+    ("items", "items n"),
+    ("win", "P(better ranked first), exact"),
+    ("budget_needed", "budget to reach the level"),
+)
 
 
 def show_plan(res: bd.PlanResult) -> None:
-    """The plan: the models, the estimates with their ranges and how they were fitted, the assumption
-    tests, the budgets, the recommendation and the notes (stderr)."""
+    """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
+    pilot plan (or why there is none)."""
+    quick = res.comparison
+    ui.show(
+        f"crowd agreement {res.agreement:.3f} → label accuracy q̂ = {res.label_accuracy:.3f}; "
+        f"classifier accuracies {res.better_accuracy:.3f} vs {quick.p:.3f} "
+        f"({res.better_accuracy_source}, ε = {res.eps:g})"
+    )
+    rows = [
+        {
+            "labelling": f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
+            "items": items,
+            "win": win,
+            "budget_needed": need,
+        }
+        for m, items, win, need in zip(
+            quick.m, quick.items, quick.win, quick.budget_needed, strict=True
+        )
+    ]
+    table(
+        f"Budget {res.budget:,} labels at q̂ = {res.label_accuracy:.3f} (independent errors; "
+        f"the level: P(better ranked first) ≥ {res.level:g})",
+        rows,
+        COMPARISON_COLUMNS,
+    )
+    ui.lines(
+        [
+            f"{vote_ties_line(quick.vote_ties)}; —: no budget reaches the level",
+            "single labels are the better use of this budget"
+            if quick.single_is_best
+            else f"{quick.best_m}-majority labels are the better use of this budget",
+        ]
+    )
+    for msg in quick.notes:
+        ui.note(f"note: {msg}")
+    if res.pilot is not None:
+        show_pilot(res.pilot)
+    elif res.pilot_note is not None:
+        ui.show(f"no pilot plan: {res.pilot_note}")
+
+
+def show_pilot(res: bd.PilotPlan) -> None:
+    """The pilot plan: the models, the estimates with their ranges and how they were fitted, the
+    assumption tests, the budgets, the recommendation and the notes (stderr)."""
     ui.show(
         f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,} "
         f"({res.n_used:,} used)"
@@ -399,20 +454,24 @@ def show_plan(res: bd.PlanResult) -> None:
     ui.lines(t.sentence() for t in res.assumptions.tests)
     size_cols = SIZE_COLUMNS[:4]
     table(
-        f"Label budget (labels in total) for error ≤ {res.delta:g} at the point estimates",
+        f"Label budget (labels in total) for P(better ranked first) ≥ {res.level:g} at the pilot's "
+        "point estimates",
         [x.to_dict() for x in res.sizes],
         size_cols,
     )
     _rules(res)
     if res.comparison is not None:
-        show_comparison(res.comparison)
+        head = (
+            f"P(better classifier identified) at the pilot's estimates, budget "
+            f"{res.comparison.budget:,} labels"
+        )
+        show_comparison(res.comparison, title=head)
     if res.recommended_m is None or res.recommended_budget is None:
-        ui.show("recommendation: none (no m reaches the error tolerance under these estimates)")
+        ui.show("recommendation: none (no m reaches the level under these estimates)")
     else:
-        items = res.recommended_budget // res.recommended_m
         ui.show(
             f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
-            f"({items:,} items)"
+            f"({res.recommended_items:,} items)"
         )
     for msg in res.notes:
         ui.note(f"note: {msg}")

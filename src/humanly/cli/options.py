@@ -11,7 +11,7 @@ command's signature (typer reads the signature) and hands the command one :class
 :func:`humanly.read_study`.
 
 :func:`option_group` does the same for any frozen dataclass of options (the budget commands'
-:class:`~humanly.cli.budget_cmd.ModelOptions`).
+:class:`~humanly.cli.budget_cmd.ErrorModelOptions`).
 
 >>> import inspect
 >>> @study_inputs(gold=False)

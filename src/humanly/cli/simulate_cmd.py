@@ -17,7 +17,7 @@ from . import _console as ui
 from ._app import add_command, new_typer
 from ._common import Force, Json, Seed
 from ._output import check_output_file
-from .budget_cmd import ModelOptions, model_inputs
+from .budget_cmd import ErrorModelOptions, error_model_inputs
 from .options import split_list
 
 if TYPE_CHECKING:
@@ -188,9 +188,9 @@ def oracle_command(
     )
 
 
-@model_inputs
+@error_model_inputs
 def pair_command(
-    model: ModelOptions,
+    errors: ErrorModelOptions,
     out: Out,
     m: Annotated[int, typer.Option("--m", min=1, help="Labels per item.")] = 1,
     n_items: Items = 1000,
@@ -198,10 +198,10 @@ def pair_command(
     force: Force = False,
     json: Json = False,
 ) -> None:
-    """Two classifiers and noisy labellers (Don't Label Twice): independent or correlated model."""
+    """Two classifiers and noisy labellers (Don't Label Twice): independent or correlated errors."""
     from .. import simulate as sim
 
-    _finish(lambda: sim.pair(n_items, m, seed=seed, **asdict(model)), out, force, json)
+    _finish(lambda: sim.pair(n_items, m, seed=seed, **asdict(errors)), out, force, json)
 
 
 add_command(simulate_app, "urn", urn_command)

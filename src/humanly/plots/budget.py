@@ -6,31 +6,24 @@ Every figure is at least 450 pt wide (:data:`WIDTH`), with 9–11 pt text, a tit
 a legend entry for every line (below the axes where a legend inside would cover a line). The lines are
 labelling schemes (m), never models, so the figures take no ``colors``.
 
-Functions taking a model compute with :mod:`humanly.budget`; the others
-draw a result (:class:`~humanly.budget.SizeResult`, :class:`~humanly.budget.CramerConvergence`). Each
-returns a matplotlib Figure (save with ``save_figure``).
+Each figure draws one result of :mod:`humanly.budget` and computes nothing: :class:`~humanly.budget.
+CapacityCurve` (:func:`humanly.budget.capacity_curve`), :class:`~humanly.budget.AccuracyCurve`,
+:class:`~humanly.budget.WinCurve`, :class:`~humanly.budget.RateCurve`,
+:class:`~humanly.budget.CramerConvergence` and :class:`~humanly.budget.SizeResult`. Each returns a
+matplotlib Figure (save with ``save_figure``).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..budget import (
-    CramerConvergence,
-    IndependentModel,
-    Model,
-    SizeResult,
-    cramer_error,
-    cramer_exponent,
-    hoeffding_error,
-    hoeffding_exponent,
-    outcome,
-)
-from ..budget._args import Ties, VoteTies
+from ..budget.curves import AccuracyCurve, CapacityCurve, RateCurve, WinCurve
+from ..budget.models import CorrelatedErrors, IndependentErrors
+from ..budget.rate_tables import CramerConvergence
+from ..budget.size import SizeResult
 from ._style import figure
 
 __all__ = [
@@ -83,128 +76,155 @@ def _budget_axis(ax: Any) -> None:
     ax.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
 
 
-def _params_title(model: Model) -> str:
+def _params_title(errors: IndependentErrors | CorrelatedErrors) -> str:
     names = {"p_b0": "p_b⁰", "p_b1": "p_b¹", "eps": "ε"}
-    return ", ".join(f"{names.get(k, k)} = {v:.3g}" for k, v in model.params().items())
+    return ", ".join(f"{names.get(k, k)} = {v:.3g}" for k, v in errors.params().items())
 
 
-def capacity_figure(
-    model: Model,
-    delta: float = 0.05,
-    budgets: Sequence[int] | None = None,
-    m: int = 1,
-    *,
-    ties: Ties = "failure",
-    vote_ties: VoteTies = "coin",
-) -> Any:
-    """Fig. 1: number of worse classifiers testable at family error δ (union bound) vs label budget, by
-    the exact error, and what Cramér's and Hoeffding's bounds guarantee (log scale); ``ties`` and
-    ``vote_ties`` as in :func:`humanly.budget.capacity`."""
-    budgets = list(budgets or np.unique(np.linspace(m, 3000, 60).astype(int)))
-    g = model.gap(m, vote_ties)
-    ns = [max(1, b // m) for b in budgets]
-    exact = [delta / max(outcome(g, n).error(ties), 1e-300) for n in ns]
-    cram = [delta / cramer_error(g, n) for n in ns]
-    hoef = [delta / hoeffding_error(g, n) for n in ns]
+def _scheme(m: int) -> str:
+    return f"m = {m}" + (" (single labels)" if m == 1 else "")
+
+
+def capacity_figure(curve: CapacityCurve) -> Any:
+    """Fig. 1: the number of worse classifiers a benchmark can rank below the best, against the budget.
+
+    By the exact error, and what Cramér's and Hoeffding's bounds guarantee (log scale).
+
+    Parameters
+    ----------
+    curve : CapacityCurve
+        From :func:`humanly.budget.capacity_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, capacity_curve
+    >>> fig = capacity_figure(capacity_curve(IndependentErrors(0.75, 0.1, 0.75), budgets=[300, 1500]))
+    >>> len(fig.axes[0].get_lines())
+    4
+    """
+    budgets = list(curve.budgets)
     fig, ax = _axes()
-    ax.plot(budgets, exact, label="exact error", color="black")
-    ax.plot(budgets, cram, label="Cramér bound (guaranteed)", color="tab:blue")
-    ax.plot(budgets, hoef, label="Hoeffding bound (guaranteed)", color="tab:orange")
+    for field, label, color in (
+        ("ratio_exact", "exact error", "black"),
+        ("ratio_cramer_bound", "Cramér bound (guaranteed)", "tab:blue"),
+        ("ratio_hoeffding_bound", "Hoeffding bound (guaranteed)", "tab:orange"),
+    ):
+        ax.plot(budgets, [getattr(r, field) for r in curve.rows], label=label, color=color)
     ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="one classifier")
     ax.set_yscale("log")
     _budget_axis(ax)
     _finish(
         ax,
-        f"Benchmark capacity, m = {m}: {_params_title(model)}",
+        f"Benchmark capacity, m = {curve.m}: {_params_title(curve.params)}",
         "label budget k",
-        f"testable classifiers (δ = {delta:g})",
+        f"testable classifiers (level {curve.level:g})",
     )
     return fig
 
 
-def win_vs_q_figure(
-    p: float = 0.8,
-    eps: float = 0.01,
-    budget: int = 1500,
-    ms: Sequence[int] = (1, 3, 5),
-    qs: Sequence[float] | None = None,
-    *,
-    ties: Ties = "failure",
-    vote_ties: VoteTies = "coin",
-) -> Any:
-    """Fig. 2 a: exact P(c_b identified) vs label accuracy q for each m at a fixed budget (``ties``
-    and ``vote_ties`` as in :func:`humanly.budget.compare`)."""
-    grid = np.asarray(qs if qs is not None else np.linspace(0.51, 1.0, 50), dtype=float)
+def win_vs_q_figure(curve: AccuracyCurve) -> Any:
+    """Fig. 2 a: the exact P(better classifier ranked first) against the label accuracy q, per m.
+
+    Parameters
+    ----------
+    curve : AccuracyCurve
+        From :func:`humanly.budget.accuracy_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import accuracy_curve
+    >>> fig = win_vs_q_figure(accuracy_curve(qs=[0.6, 0.8]))
+    >>> [line.get_label() for line in fig.axes[0].get_lines()][0]
+    'm = 1 (single labels)'
+    """
     fig, ax = _axes()
-    for m in ms:
-        vals = [
-            outcome(
-                IndependentModel(p, eps, float(q)).gap(m, vote_ties), budget // m
-            ).win_probability(ties)
-            for q in grid
-        ]
-        ax.plot(grid, vals, label=f"m = {m}" + (" (single labels)" if m == 1 else ""))
+    for m in curve.m:
+        qs, wins = curve.series(m)
+        ax.plot(qs, wins, label=_scheme(m))
     _finish(
         ax,
-        f"Fig. 2 a: p = {p:g}, ε = {eps:g}, budget k = {budget:,} labels",
+        f"Fig. 2 a: p = {curve.p:g}, ε = {curve.eps:g}, budget k = {curve.budget:,} labels",
         "label accuracy q",
         "P(better classifier wins)",
     )
     return fig
 
 
-def win_vs_budget_figure(
-    model: Model,
-    ms: Sequence[int] = (1, 3, 5),
-    budgets: Sequence[int] | None = None,
-    title: str | None = None,
-    *,
-    ties: Ties = "failure",
-    vote_ties: VoteTies = "coin",
-) -> Any:
-    """Fig. 2 b: exact P(c_b identified) vs label budget for each m (``title`` replaces the parameter
-    list, e.g. "estimated from the pilot"; ``ties`` and ``vote_ties`` as in
-    :func:`humanly.budget.compare`)."""
-    budgets = list(budgets or np.unique(np.linspace(max(ms), 5000, 60).astype(int)))
+def win_vs_budget_figure(curve: WinCurve, title: str | None = None) -> Any:
+    """Fig. 2 b: the exact P(better classifier ranked first) against the label budget, per m.
+
+    Parameters
+    ----------
+    curve : WinCurve
+        From :func:`humanly.budget.win_curve` (or a plan's ``curve``).
+    title : str, optional
+        Replaces the parameter list, e.g. "estimated from the pilot".
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, win_curve
+    >>> fig = win_vs_budget_figure(win_curve(IndependentErrors(0.8, 0.01, 0.8), (1, 3), [300, 1500]))
+    >>> float(fig.get_figwidth() * 72) >= 450
+    True
+    """
     fig, ax = _axes()
-    for m in ms:
-        g = model.gap(m, vote_ties)
-        ax.plot(
-            budgets,
-            [outcome(g, max(1, b // m)).win_probability(ties) for b in budgets],
-            label=f"m = {m}" + (" (single labels)" if m == 1 else ""),
-        )
+    for m in curve.m:
+        ax.plot(*curve.series(m), label=_scheme(m))
     _budget_axis(ax)
     _finish(
         ax,
-        title or f"Fig. 2 b: {_params_title(model)}",
+        title or f"Fig. 2 b: {_params_title(curve.params)}",
         "label budget k",
         "P(better classifier wins)",
     )
     return fig
 
 
-def rates_figure(
-    p: float = 0.7,
-    eps: float = 0.1,
-    ms: Sequence[int] = (1, 3),
-    *,
-    vote_ties: VoteTies = "coin",
-) -> Any:
-    """Fig. 3 b: per-label upper bounds on the normalised log error rate, (1/k) log P(error), by Cramér
-    (log(2√(xy) + z)/m) and Hoeffding (−E[G]²/(2m)) vs label accuracy q (``vote_ties`` as in
-    :func:`humanly.budget.rates`)."""
-    qs = np.linspace(0.5, 1.0, 101)[1:]
+def rates_figure(curve: RateCurve) -> Any:
+    """Fig. 3 b: per-label upper bounds on the normalised log error rate against the label accuracy q.
+
+    (1/k) log P(error) by Cramér (log(2√(xy) + z)/m) and Hoeffding (−E[G]²/(2m)).
+
+    Parameters
+    ----------
+    curve : RateCurve
+        From :func:`humanly.budget.rate_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import rate_curve
+    >>> len(rates_figure(rate_curve(qs=[0.6, 0.8])).axes[0].get_lines())
+    4
+    """
     fig, ax = _axes()
-    for m in ms:
-        gaps = [IndependentModel(p, eps, float(q)).gap(m, vote_ties) for q in qs]
-        c = [float(cramer_exponent(g.x, g.y)) / m for g in gaps]
-        h = [float(hoeffding_exponent(g.x, g.y)) / m for g in gaps]
-        (line,) = ax.plot(qs, c, label=f"Cramér bound, m = {m}")
-        ax.plot(qs, h, ls="--", color=line.get_color(), label=f"Hoeffding bound, m = {m}")
+    for m in curve.m:
+        qs, cramer, hoeffding = curve.series(m)
+        (line,) = ax.plot(qs, cramer, label=f"Cramér bound, m = {m}")
+        ax.plot(qs, hoeffding, ls="--", color=line.get_color(), label=f"Hoeffding bound, m = {m}")
     _finish(
         ax,
-        f"Fig. 3 b: upper bounds on the log error rate per label, p = {p:g}, ε = {eps:g}",
+        f"Fig. 3 b: upper bounds on the log error rate per label, p = {curve.p:g}, "
+        f"ε = {curve.eps:g}",
         "label accuracy q",
         "(1/k) log P(error): upper bound",
     )
@@ -212,13 +232,27 @@ def rates_figure(
 
 
 def convergence_figure(curve: CramerConvergence) -> Any:
-    """Fig. 3 a: the exact normalised log error (1/k) log P(error) per m against the label budget k
-    (solid), the Cramér rate per label it converges to from below (dashed), and the budget from which
-    the gap between the rates exceeds every approximation error (dotted vertical line). The y axis shows
-    the budgets from a tenth of the largest on (the curves start far below).
+    """Fig. 3 a: the exact normalised log error per m against the label budget, and the Cramér rates.
 
-    >>> from humanly.budget import IndependentModel, cramer_convergence
-    >>> curve = cramer_convergence(IndependentModel(0.7, 0.1, 0.75), (1, 3), range(60, 601, 60))
+    The exact (1/k) log P(error) (solid), the Cramér rate per label it converges to from below
+    (dashed), and the budget from which the gap between the rates exceeds every approximation error
+    (dotted vertical line). The y axis shows the budgets from a tenth of the largest on (the curves
+    start far below).
+
+    Parameters
+    ----------
+    curve : CramerConvergence
+        From :func:`humanly.budget.cramer_convergence`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, cramer_convergence
+    >>> curve = cramer_convergence(IndependentErrors(0.7, 0.1, 0.75), (1, 3), range(60, 601, 60))
     >>> fig = convergence_figure(curve)
     >>> float(fig.get_figwidth() * 72) >= 450
     True
@@ -254,11 +288,25 @@ def convergence_figure(curve: CramerConvergence) -> Any:
 
 
 def size_figure(result: SizeResult) -> Any:
-    """The label budget needed for error ≤ δ per m: exact, and what Cramér's and Hoeffding's bounds
-    guarantee to suffice (grouped bars, log scale, each bar labelled with its budget).
+    """The label budget that reaches the level, per m: exact, and what the two bounds guarantee.
 
-    >>> from humanly.budget import IndependentModel, sample_size
-    >>> fig = size_figure(sample_size(IndependentModel(0.7, 0.1, 0.9), 0.05, (1, 3)))
+    Grouped bars on a log scale, each labelled with its budget (Cramér's and Hoeffding's bounds give
+    budgets guaranteed to suffice).
+
+    Parameters
+    ----------
+    result : SizeResult
+        From :func:`humanly.budget.sample_size`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from humanly.budget import IndependentErrors, sample_size
+    >>> fig = size_figure(sample_size(IndependentErrors(0.7, 0.1, 0.9), 0.95, (1, 3)))
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     ['exact', 'Cramér bound', 'Hoeffding bound']
     """
@@ -285,7 +333,8 @@ def size_figure(result: SizeResult) -> Any:
     best = "" if result.best_m is None else f"; cheapest m = {result.best_m}"
     _finish(
         ax,
-        f"Label budget for error ≤ {result.delta:g}{best} ({_params_title(result.params)})",
+        f"Label budget for P(better ranked first) ≥ {result.level:g}{best} "
+        f"({_params_title(result.params)})",
         "labels per item",
         "label budget k (log scale)",
     )

@@ -32,10 +32,10 @@ def pair(
 ) -> SimulatedData:
     """Two binary classifiers and noisy labellers (Don't Label Twice, sections 2 and 3.2).
 
-    Independent model (Proposition 1): ``p``, ``eps``, ``q`` — the worse classifier is right with
+    Independent errors (Proposition 1): ``p``, ``eps``, ``q`` — the worse classifier is right with
     probability p, the better with p + ε, independently; every label is right with probability q.
 
-    Correlated model (Proposition 2): ``q_b``, ``q_w``, ``p_w``, ``p_b0``, ``p_b1`` — the worse classifier
+    Correlated errors (Proposition 2): ``q_b``, ``q_w``, ``p_w``, ``p_b0``, ``p_b1`` — the worse classifier
     is right with probability p_w; the better one with p_b⁰ when the worse is wrong and p_b¹ when it is
     right; a label is right with probability q_b on items where only the better classifier is right, q_w
     where only the worse one is, and ``q_agree`` (default (q_b + q_w)/2) where they agree.
@@ -47,7 +47,8 @@ def pair(
     towards class 1 when positive).
 
     Classes are 0 and 1 with a fair-coin true label. Models are ``better`` and ``worse`` (hard labels).
-    ``truth`` holds the parameters and the gap indicator G of each item under its own majority label.
+    ``truth`` holds the generator's name (``truth["generator"]``), the parameters, the true labels and
+    the two classifiers' accuracies on the simulated items.
 
     >>> d = pair(200, 3, p=0.7, eps=0.1, q=0.75, seed=1)
     >>> d.ratings.n_items, d.predictions.names
@@ -59,15 +60,15 @@ def pair(
     correlated = any(x is not None for x in (q_b, q_w, p_w, p_b0, p_b1))
     if independent == correlated:
         raise InputError(
-            "give either p, eps and q (independent model) or q_b, q_w, p_w, p_b0 and p_b1 (correlated)"
+            "give either p, eps and q (independent errors) or q_b, q_w, p_w, p_b0 and p_b1 (correlated)"
         )
     if independent:
         if p is None or eps is None or q is None:
-            raise InputError("the independent model needs p, eps and q")
+            raise InputError("independent errors need p, eps and q")
         q_b = q_w = q_agree = q
         p_w, p_b0, p_b1 = p, p + eps, p + eps
     if q_b is None or q_w is None or p_w is None or p_b0 is None or p_b1 is None:
-        raise InputError("the correlated model needs q_b, q_w, p_w, p_b0 and p_b1")
+        raise InputError("correlated errors need q_b, q_w, p_w, p_b0 and p_b1")
     if q_agree is None:
         q_agree = (q_b + q_w) / 2
     if q_both_wrong is None:
@@ -111,7 +112,7 @@ def pair(
     )
     gold = Gold(ratings.items, (0, 1), y, "simulated")
     truth = {
-        "model": "pair-independent" if independent else "pair-correlated",
+        "generator": "pair-independent" if independent else "pair-correlated",
         "params": {
             "q_b": q_b,
             "q_w": q_w,

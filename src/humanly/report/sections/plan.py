@@ -2,21 +2,19 @@
 
 What the data imply for the next test set: the single-label accuracy q̂ estimated from the crowd's own
 agreement, the exact probability that single labels vs m-majority labels identify the better of two
-classifiers for a budget, and the budget each needs for an error of at most δ = 0.05; with two or more
-models and ≥ 3 labels per item, the pilot plan of :func:`humanly.budget.plan` (latent-class estimate;
-with fewer labels a paragraph says why there is none). The numbers come from
-:func:`humanly.budget.assess`; this module only lays them out.
+classifiers for a budget, and the budget each needs to rank it first with probability ≥ the level; with
+two or more models and ≥ 3 labels per item, the pilot plan (latent-class estimate; with fewer labels a
+paragraph says why there is none). The numbers and the curves come from :func:`humanly.budget.plan`;
+this module only lays them out.
 """
 
 from __future__ import annotations
 
-import math
-
-from ...budget import Assessment, PlanResult
+from ...budget import PilotPlan, PlanResult, WinCurve
 from ...study import StudyResult
 from .._cells import number_text
 from .._page import Figure, Section, Table, View
-from ..verdicts.plan import assessment_verdicts
+from ..verdicts.plan import plan_verdicts
 
 __all__ = ["METHODS_TEXT", "plan_headline", "plan_section"]
 
@@ -29,14 +27,16 @@ METHODS_TEXT = (
     "independent errors, Proposition 1) first is P(Σ Gᵢ > 0), computed exactly (the number of non-zero "
     "Gᵢ is binomial; given it, the sign is a regularised incomplete beta function), with majority "
     "accuracy M_m(q) (a tied vote of an even m broken by a fair coin, so M_2k = M_2k−1; a tied "
-    "comparison counts as a failure). The sample size is the smallest budget with error ≤ δ; the "
+    "comparison counts as a failure). The sample size is the smallest budget whose probability of "
+    "ranking the better classifier first reaches the level (the paper's error δ is 1 − level); the "
     "Hoeffding and Cramér bounds (Lemmas 1 and 2) give budgets that are guaranteed to suffice. With two "
-    "models and at least 3 labels per item, the correlated model of section 3.2 (label accuracies q_b, "
-    "q_w where only one classifier is right; p_w, p_b⁰, p_b¹) is estimated as a latent-class model: EM "
-    "over the unobserved true label of each item, the labels of an item independent given its true "
-    "label and which classifiers are right; nested models (one or two label accuracies where the "
-    "classifiers agree, per class or not) are fitted and the lowest BIC is kept. Ranges are 95% "
-    "percentile bootstrap intervals over items, with the model chosen again on every replicate. "
+    "models and at least 3 labels per item, the correlated error model of section 3.2 (label "
+    "accuracies q_b, q_w where only one classifier is right; p_w, p_b⁰, p_b¹) is estimated as a "
+    "latent-class model: EM over the unobserved true label of each item, the labels of an item "
+    "independent given its true label and which classifiers are right; nested latent variants (one or "
+    "two label accuracies where the classifiers agree, per class or not) are fitted and the lowest BIC "
+    "is kept. Ranges are 95% "
+    "percentile bootstrap intervals over items, with the variant chosen again on every replicate. "
     "Assumption 1 (q_b ≥ q_w) and assumption 2 (eq. 3, per m) are each decided by the sign of one "
     "quantity, reported with its estimate and 95% bootstrap interval: 'evidence against at 95%' when the "
     "whole interval is below 0, else 'consistent'. With fewer than 3 labels per item the latent class "
@@ -44,7 +44,7 @@ METHODS_TEXT = (
     "estimate towards agreement with the crowd)."
 )
 
-#: What the parameters of the correlated model are.
+#: What the parameters of the correlated error model are.
 MEANING = {
     "q_b": "label accuracy where only c_b is right",
     "q_w": "label accuracy where only c_w is right",
@@ -58,12 +58,12 @@ METHOD_NAME = {
     "majority": "crowd-majority estimate (the majority as the truth: biased towards agreement with "
     "the crowd)",
 }
-#: Fewest items with ≥ 3 labels the latent-class estimate needs (as :func:`humanly.budget.plan`).
+#: Fewest items with ≥ 3 labels the latent-class estimate needs (as :func:`humanly.budget.pilot_plan`).
 MIN_LATENT_ITEMS = 10
 
 
 def plan_section(study: StudyResult, view: View) -> Section:
-    """Lay out ``study.plan`` (:func:`humanly.budget.assess`); a one-sentence note when it did not
+    """Lay out ``study.plan`` (:func:`humanly.budget.plan`); a one-sentence note when it did not
     apply. ``view`` is not used: the figures draw labelling schemes, not models.
 
     >>> from humanly import analyze
@@ -71,7 +71,7 @@ def plan_section(study: StudyResult, view: View) -> Section:
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
     >>> res = analyze(d.ratings, d.predictions, bootstrap=20)
     >>> section = plan_section(res, View({}, res.models, {}))
-    >>> len(section.verdicts), res.plan.plan.method
+    >>> len(section.verdicts), res.plan.pilot.method
     (2, 'latent')
     """
     del view
@@ -82,20 +82,23 @@ def plan_section(study: StudyResult, view: View) -> Section:
         return Section("plan", title, note=_note(reason))
     paragraphs = [_comparison_text(a)]
     tables = [_comparison_table(a)]
-    figures = [_comparison_figure(a)]
-    if a.plan_note is not None:
-        paragraphs.append(_no_plan_text(study.inspect.labels_per_item.histogram or {}, a.plan_note))
-    if a.plan is not None:
-        tables += [_plan_table(a.plan), _plan_size_table(a.plan)]
-        paragraphs += _plan_text(a.plan)
-        figures.append(_plan_figure(a.plan))
+    first = _comparison_figure(a)
+    figures = [] if first is None else [first]
+    if a.pilot_note is not None and len(study.models) >= 2:
+        histogram = study.inspect.labels_per_item.histogram or {}
+        paragraphs.append(_no_plan_text(histogram, a.pilot_note))
+    if a.pilot is not None:
+        tables += [_plan_table(a.pilot), _plan_size_table(a.pilot)]
+        paragraphs += _plan_text(a.pilot)
+        if a.pilot.curve is not None:
+            figures.append(_plan_figure(a.pilot, a.pilot.curve))
     return Section(
         "plan",
         title,
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
         figures=tuple(figures),
-        verdicts=assessment_verdicts(a),
+        verdicts=plan_verdicts(a),
     )
 
 
@@ -119,8 +122,8 @@ def _no_plan_text(histogram: dict[str, int], note: str) -> str:
     if enough >= MIN_LATENT_ITEMS:
         return f"The pilot plan from the first two models does not apply: {note}."
     return (
-        "No pilot plan from the first two models: the latent-class estimate of the correlated model "
-        f"needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's "
+        "No pilot plan from the first two models: the latent-class estimate of the correlated error "
+        f"model needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's "
         f"labels cannot tell its true label from the label accuracies); here {enough:,} items have 3 "
         f"or more ({_labels_per_item(histogram)}). The crowd-majority estimate (humanly budget plan "
         "--method majority) needs only 2 labels but is biased towards agreement with the crowd — with "
@@ -128,15 +131,15 @@ def _no_plan_text(histogram: dict[str, int], note: str) -> str:
     )
 
 
-def _comparison_text(a: Assessment) -> str:
+def _comparison_text(a: PlanResult) -> str:
     quick = a.comparison
     return (
         f"The crowd's pairwise agreement {a.agreement:.3f} implies a single-label accuracy "
         f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
         f"labels), the table gives the exact probability of ranking a classifier with accuracy "
         f"{a.better_accuracy:.3f} ({a.better_accuracy_source}) above one that is {a.eps:g} worse, "
-        f"and the budget each labelling scheme needs for an error of at most δ = {a.delta:g} (a tied "
-        "vote of an even m is broken by a fair coin). "
+        f"and the budget each labelling scheme needs to rank it first with probability at least "
+        f"{a.level:g} (a tied vote of an even m is broken by a fair coin). "
         + (
             "Single labels are the better use of this budget."
             if quick.single_is_best
@@ -146,52 +149,49 @@ def _comparison_text(a: Assessment) -> str:
     )
 
 
-def _comparison_table(a: Assessment) -> Table:
+def _comparison_table(a: PlanResult) -> Table:
     quick = a.comparison
     rows = tuple(
         (
             f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
-            f"{a.budget // m:,}",
+            f"{items:,}",
             number_text(w),
             "—" if need is None else f"{need:,}",
         )
-        for m, w, need in zip(quick.m, quick.win, quick.budget_needed, strict=True)
+        for m, items, w, need in zip(
+            quick.m, quick.items, quick.win, quick.budget_needed, strict=True
+        )
     )
-    p, eps = a.better_accuracy, a.eps
+    p, worse = a.better_accuracy, quick.p
     return Table(
-        f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {p - eps:.3f} "
+        f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {worse:.3f} "
         "(independent errors; exact)",
-        ("labelling", "items", "P(better ranked first), exact", f"budget for error ≤ {a.delta:g}"),
+        (
+            "labelling",
+            "items",
+            "P(better ranked first), exact",
+            f"budget for P(better ranked first) ≥ {a.level:g}",
+        ),
         rows,
     )
 
 
-def _budgets(top: int, ms: tuple[int, ...]) -> list[int]:
-    """About 100 budgets up to ``top``, multiples of lcm(m) (every m labels whole items, so the
-    figures' curves are smooth)."""
-    step = math.lcm(*ms)
-    top = max(top, 10 * step)
-    step *= max(1, math.ceil(top / step / 100))
-    return list(range(step, top + 1, step))
-
-
-def _comparison_figure(a: Assessment) -> Figure:
+def _comparison_figure(a: PlanResult) -> Figure | None:
     from ...plots.budget import win_vs_budget_figure
 
-    quick = a.comparison
-    needed = [n for n in quick.budget_needed if n is not None]
-    top = min(max([a.budget, *[2 * n for n in needed]]), 10**6)
+    if a.curve is None:
+        return None
     title = f"Fig. 2 b at the crowd's label accuracy q̂ = {a.label_accuracy:.3f}"
     return Figure.from_matplotlib(
-        win_vs_budget_figure(a.model(), quick.m, _budgets(top, quick.m), title=title),
+        win_vs_budget_figure(a.curve, title=title),
         f"Exact probability of ranking the better classifier first against the label budget, for "
         f"single labels and m-majority labels, at the crowd's label accuracy q̂ = "
         f"{a.label_accuracy:.3f} and accuracies {a.better_accuracy:.3f} vs "
-        f"{a.better_accuracy - a.eps:.3f} (independent errors; the paper's Fig. 2 b).",
+        f"{a.comparison.p:.3f} (independent errors; the paper's Fig. 2 b).",
     )
 
 
-def _plan_table(pl: PlanResult) -> Table:
+def _plan_table(pl: PilotPlan) -> Table:
     rows = tuple(
         (
             k,
@@ -204,16 +204,17 @@ def _plan_table(pl: PlanResult) -> Table:
     how = METHOD_NAME.get(pl.method, pl.method)
     if pl.fit is not None:
         chosen = "chosen by BIC" if pl.fit.selection == "bic" else "fixed"
-        how += f", latent model '{pl.fit.latent_model}' ({chosen})"
+        how += f", latent variant '{pl.fit.latent_variant}' ({chosen})"
     return Table(
-        f"Correlated model estimated from this data as a pilot: {how}; {pl.better} vs {pl.worse}, "
+        f"Correlated error model estimated from this data as a pilot: {how}; {pl.better} vs "
+        f"{pl.worse}, "
         f"{pl.n_used:,} items, {pl.bootstrap} bootstrap replicates",
         ("parameter", "meaning", "estimate", "95% bootstrap range"),
         rows,
     )
 
 
-def _plan_size_table(pl: PlanResult) -> Table:
+def _plan_size_table(pl: PilotPlan) -> Table:
     rows = tuple(
         (
             f"m = {r.m}",
@@ -224,28 +225,28 @@ def _plan_size_table(pl: PlanResult) -> Table:
         for r in pl.sizes
     )
     return Table(
-        f"Label budget for error ≤ {pl.delta:g} at the pilot's {_short(pl)} estimates "
-        "(— : no budget reaches δ)",
+        f"Label budget for P(better ranked first) ≥ {pl.level:g} at the pilot's {_short(pl)} "
+        "estimates (— : no budget reaches it)",
         ("labelling", "exact", "guaranteed by Cramér bound", "by Hoeffding bound"),
         rows,
     )
 
 
-def _short(pl: PlanResult) -> str:
+def _short(pl: PilotPlan) -> str:
     return "latent-class" if pl.method == "latent" else "crowd-majority (biased)"
 
 
-def _fit_text(pl: PlanResult) -> str | None:
-    """EM's convergence, the model BIC chose and how often the bootstrap chose each model."""
+def _fit_text(pl: PilotPlan) -> str | None:
+    """EM's convergence, the variant BIC chose and how often the bootstrap chose each variant."""
     fit = pl.fit
     if fit is None:
         return None
     others = sorted((c for c in fit.candidates if not c.selected), key=lambda c: c.bic)
     chosen = (
-        f"BIC chose the latent model '{fit.latent_model}' (BIC {fit.bic:,.1f}"
-        + (f"; next '{others[0].model}' {others[0].bic:,.1f})" if others else ")")
+        f"BIC chose the latent variant '{fit.latent_variant}' (BIC {fit.bic:,.1f}"
+        + (f"; next '{others[0].variant}' {others[0].bic:,.1f})" if others else ")")
         if fit.selection == "bic"
-        else f"The latent model '{fit.latent_model}' was fixed (BIC {fit.bic:,.1f})"
+        else f"The latent variant '{fit.latent_variant}' was fixed (BIC {fit.bic:,.1f})"
     )
     em = (
         f"EM converged in {fit.iterations:,} steps (tolerance {fit.tolerance:g})"
@@ -254,15 +255,15 @@ def _fit_text(pl: PlanResult) -> str | None:
         f"{fit.tolerance:g})"
     )
     boot = ""
-    if pl.bootstrap_models:
-        shares = ", ".join(f"'{s.model}' {100 * s.share:.0f} %" for s in pl.bootstrap_models)
+    if pl.bootstrap_variants:
+        shares = ", ".join(f"'{s.variant}' {100 * s.share:.0f} %" for s in pl.bootstrap_variants)
         boot = f"; the bootstrap replicates chose {shares}"
     if pl.bootstrap_converged is not None:
         boot += f", and {100 * pl.bootstrap_converged:.0f} % of their fits converged"
     return f"{chosen}. {em}{boot}."
 
 
-def _plan_text(pl: PlanResult) -> list[str]:
+def _plan_text(pl: PilotPlan) -> list[str]:
     """The fit, the assumption tests (one sentence each), the recommendation and the notes."""
     out = []
     fit = _fit_text(pl)
@@ -276,24 +277,18 @@ def _plan_text(pl: PlanResult) -> list[str]:
     else:
         rec = "no m reaches the target within the search range"
     notes = "".join(f" Note: {n}." for n in pl.notes)
-    out.append(f"Recommended for δ = {pl.delta:g} at the {_short(pl)} estimates: {rec}.{notes}")
+    out.append(
+        f"Recommended for P(better ranked first) ≥ {pl.level:g} at the {_short(pl)} estimates: "
+        f"{rec}.{notes}"
+    )
     return out
 
 
-def _plan_figure(pl: PlanResult) -> Figure:
+def _plan_figure(pl: PilotPlan, curve: WinCurve) -> Figure:
     from ...plots.budget import win_vs_budget_figure
 
-    ms = tuple(r.m for r in pl.sizes)
-    needed = [r.budget_exact for r in pl.sizes if r.budget_exact is not None]
-    top = min(2 * max(needed), 10**6) if needed else 5000
-    how = _short(pl)
     fig = win_vs_budget_figure(
-        pl.model(),
-        ms,
-        _budgets(top, ms),
-        title=f"Fig. 2 b at the pilot's {how} estimates: {pl.better} vs {pl.worse}",
-        ties=pl.ties,  # type: ignore[arg-type]
-        vote_ties=pl.vote_ties,  # type: ignore[arg-type]
+        curve, title=f"Fig. 2 b at the pilot's {_short(pl)} estimates: {pl.better} vs {pl.worse}"
     )
     return Figure.from_matplotlib(
         fig,

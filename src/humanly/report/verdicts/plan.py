@@ -3,18 +3,18 @@
 * :func:`comparison_verdicts` — a budget comparison (``humanly budget win``,
   :class:`~humanly.budget.Comparison`): with k labels, which labelling identifies the better of the two
   classifiers with which exact probability;
-* :func:`plan_verdicts` — a pilot plan (``humanly budget plan``, :class:`~humanly.budget.PlanResult`):
-  how many items to label how often, under which estimate, and whether the pilot contradicts the
-  paper's assumptions;
-* :func:`assessment_verdicts` — the report's numbers (:class:`~humanly.budget.Assessment`): the
-  comparison at the crowd's own label accuracy, and the plan when there is one;
+* :func:`pilot_verdicts` — a pilot plan (:class:`~humanly.budget.PilotPlan`): how many items to label
+  how often, under which estimate, and whether the pilot contradicts the paper's assumptions;
+* :func:`plan_verdicts` — the budget analysis of a study (``humanly budget plan``,
+  :class:`~humanly.budget.PlanResult`): the comparison at the crowd's own label accuracy, and the pilot
+  plan when there is one;
 * :func:`verdicts` — whichever of the three a result is.
 
-Sentences are about the study (``model=None``) and rest on the Methods paragraph ``methods-budget``.
+Sentences are about the study (``model=None``) and rest on the Methods paragraph ``methods-plan``.
 This module imports no plotting, templating or pandas (the command line prints these sentences).
 
->>> from humanly.budget import IndependentModel, compare
->>> print(verdicts(compare(IndependentModel(0.8, 0.01, 0.8), 1500, (1, 3)))[0].sentence)
+>>> from humanly.budget import IndependentErrors, compare
+>>> print(verdicts(compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1, 3)))[0].sentence)
 ... # doctest: +NORMALIZE_WHITESPACE
 With 1,500 labels, single labels identify the better of two classifiers 1 point apart
 (accuracies 0.81 vs 0.80) with probability 0.652 (exact); 3-label majorities reach 0.609.
@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ...budget import Assessment, Comparison, Model, PlanResult
+    from ...budget import Comparison, PilotPlan, PlanResult
 
 __all__ = [
     "METHODS",
-    "assessment_verdicts",
     "comparison_verdicts",
+    "pilot_verdicts",
     "plan_verdicts",
     "probability",
     "scheme",
@@ -81,15 +81,6 @@ def scheme(m: int, *, plural: bool = True) -> str:
     return f"{m}-label majorities" if plural else f"a {m}-label majority"
 
 
-def _accuracies(model: Model) -> tuple[float, float]:
-    """(better, worse) classifier accuracy of an error model."""
-    params = model.params()
-    if "p" in params:
-        return params["p"] + params["eps"], params["p"]
-    p_w = params["p_w"]
-    return (1.0 - p_w) * params["p_b0"] + p_w * params["p_b1"], p_w
-
-
 def _apart(better: float, worse: float) -> str:
     """ "1 point apart (accuracies 0.81 vs 0.80)"."""
     points = 100.0 * (better - worse)
@@ -132,8 +123,8 @@ def _comparison_sentence(
 def comparison_verdicts(result: Comparison) -> tuple[Verdict, ...]:
     """One sentence for a budget comparison: the best m's exact win probability and the others'.
 
-    >>> from humanly.budget import CorrelatedModel, compare
-    >>> res = compare(CorrelatedModel(0.8, 0.7, 0.6, 0.7, 0.9), 300, (1, 3))
+    >>> from humanly.budget import CorrelatedErrors, compare
+    >>> res = compare(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9), 300, (1, 3))
     >>> print(comparison_verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
     With 300 labels, single labels identify the better of two classifiers 22 points apart
     (accuracies 0.82 vs 0.60) with probability 0.999994 (exact); 3-label majorities reach 0.9996.
@@ -141,13 +132,13 @@ def comparison_verdicts(result: Comparison) -> tuple[Verdict, ...]:
     ms = [r.m for r in result.rows]
     wins = [r.exact for r in result.rows]
     sentence = _comparison_sentence(
-        result.budget, ms, wins, result.best_m, _accuracies(result.params)
+        result.budget, ms, wins, result.best_m, result.params.accuracies()
     )
     status = "single labels best" if result.best_m == 1 else f"{result.best_m}-majority best"
     return (Verdict(TOPIC, sentence, None, status, METHODS),)
 
 
-def _assumption_clause(res: PlanResult) -> str:
+def _assumption_clause(res: PilotPlan) -> str:
     """ "the pilot is consistent with assumptions 1 and 2 (m = 3, 5)", or each verdict in turn."""
     tests = res.assumptions.tests
     if not tests:
@@ -177,17 +168,17 @@ def _verdict_words(verdict: str) -> str:
     return f"contradicted by the pilot ({verdict})"
 
 
-def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
+def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     """One sentence for a pilot plan: the recommended labelling, the estimate it rests on and the
     assumption tests' verdicts.
 
     >>> from humanly.simulate import pair
-    >>> from humanly.budget import plan
+    >>> from humanly.budget import pilot_plan
     >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-    >>> print(plan_verdicts(plan(d.ratings, d.predictions, bootstrap=0))[0].sentence)
+    >>> print(pilot_verdicts(pilot_plan(d.ratings, d.predictions, bootstrap=0))[0].sentence)
     ... # doctest: +NORMALIZE_WHITESPACE
     Label 93 items once (m = 1, 93 labels): under the latent-class estimates from the 400-item
-    pilot this identifies the better of 'better' and 'worse' with error ≤ 0.05 (exact); the
+    pilot this ranks the better of 'better' and 'worse' first with probability ≥ 0.95 (exact); the
     assumptions are untested (no bootstrap intervals).
     """
     res = result
@@ -198,22 +189,31 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     m, budget = res.recommended_m, res.recommended_budget
     if m is None or budget is None:
         sentence = (
-            f"No number of labels per item identifies {pair} with error ≤ {res.delta:g} under "
-            f"{estimate} from the {res.n_items:,}-item pilot (E[G] ≤ 0 for every m tried){tail}"
+            f"No number of labels per item ranks {pair} first with probability ≥ {res.level:g} "
+            f"under {estimate} from the {res.n_items:,}-item pilot (E[G] ≤ 0 for every m tried)"
+            f"{tail}"
         )
         return (Verdict(TOPIC, sentence, None, "not identified", METHODS),)
-    items = budget // m
+    items = res.recommended_items
     how = "once" if m == 1 else f"{m} times each (majority vote)"
     sentence = (
         f"Label {items:,} items {how} (m = {m}, {budget:,} labels): under {estimate} from the "
-        f"{res.n_items:,}-item pilot this identifies {pair} with error ≤ {res.delta:g} (exact){tail}"
+        f"{res.n_items:,}-item pilot this ranks {pair} first with probability ≥ {res.level:g} "
+        f"(exact){tail}"
     )
     status = "single labels" if m == 1 else f"{m}-majority"
     return (Verdict(TOPIC, sentence, None, status, METHODS),)
 
 
-def assessment_verdicts(result: Assessment) -> tuple[Verdict, ...]:
-    """The comparison at the crowd's label accuracy q̂ (one sentence) and the plan's, if any."""
+def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
+    """The comparison at the crowd's label accuracy q̂ (one sentence) and the pilot plan's, if any.
+
+    >>> from humanly import Ratings
+    >>> from humanly.budget import plan
+    >>> r = Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10, classes=[0, 1])
+    >>> [v.status for v in plan_verdicts(plan(r))]
+    ['single labels best']
+    """
     a, quick = result, result.comparison
     lead = f" and the crowd's label accuracy (q̂ = {a.label_accuracy:.3f})"
     sentence = _comparison_sentence(
@@ -221,24 +221,24 @@ def assessment_verdicts(result: Assessment) -> tuple[Verdict, ...]:
         quick.m,
         quick.win,
         quick.best_m,
-        (a.better_accuracy, a.better_accuracy - a.eps),
+        (a.better_accuracy, quick.p),
         lead,
     )
     status = "single labels best" if quick.single_is_best else f"{quick.best_m}-majority best"
     out = [Verdict(TOPIC, sentence, None, status, METHODS)]
-    if a.plan is not None:
-        out.extend(plan_verdicts(a.plan))
+    if a.pilot is not None:
+        out.extend(pilot_verdicts(a.pilot))
     return tuple(out)
 
 
 def verdicts(result: Any) -> tuple[Verdict, ...]:
-    """The verdicts of a :class:`~humanly.budget.Comparison`, :class:`~humanly.budget.PlanResult` or
-    :class:`~humanly.budget.Assessment` (no sentence for other results)."""
+    """The verdicts of a :class:`~humanly.budget.Comparison`, :class:`~humanly.budget.PilotPlan` or
+    :class:`~humanly.budget.PlanResult` (no sentence for other results)."""
     kind = type(result).__name__
     if kind == "Comparison":
         return comparison_verdicts(result)
+    if kind == "PilotPlan":
+        return pilot_verdicts(result)
     if kind == "PlanResult":
         return plan_verdicts(result)
-    if kind == "Assessment":
-        return assessment_verdicts(result)
     return ()
