@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly import InputError, inspect
+from humanly import InputError
 from humanly._core.result import Interval, Result
 from humanly.budget import (
     Assumptions,
