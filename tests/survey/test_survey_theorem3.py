@@ -5,9 +5,19 @@ survey equivalence), checked over random urns — random numbers of states, rand
 * in the population limit, in closed form (sums over count vectors): the ABC's curve is the Bayesian
   posterior predictive's, ≥ the curve of the frequency, plurality and a random table combiner at every
   k, and every classifier score crosses it first (Corollary 1);
-* on 4,000 items drawn from the urn: the exact engine's ABC curve is within 0.02 bits of its limit and
-  not below the frequency or plurality curves (up to 0.01 bits of sampling noise), and the equivalences
-  of a classifier score keep Corollary 1's order.
+* on 4,000 items drawn from the urn: the exact engine's ABC curve is within its sampling error of its
+  limit and not below the frequency or plurality curves beyond their sampling errors, and the
+  equivalences of a classifier score keep Corollary 1's order.
+
+The tolerance on samples follows from the sample size, not a constant (issue 26: a fixed 0.02 bits
+failed on an urn whose items' scores vary widely). A curve point is a mean over n items of each item's
+expected score, so it has standard error SE_k = sd_k/√n, where sd_k is the spread of the per-item
+expected score over the urn's count vectors (computed in closed form below, :func:`_spread`); the ABC
+also learns its predictions from the same n items, which costs about (C − 1)·N_k/(2 n ln 2) bits at
+level k (N_k count vectors of k labels, C − 1 free probabilities each: the usual log-loss penalty of
+estimated probabilities). The check allows 4.5 SE_k plus 1.5 times that penalty: over 400 simulated
+studies of random urns (2–3 classes, 2–4 states) the largest deviation used 65% of it, and the old
+constant was exceeded on urns where SE_k alone was 0.009 bits.
 """
 
 from __future__ import annotations
@@ -124,6 +134,43 @@ def test_theorem_3_and_corollary_1_in_the_limit(
             assert note == "below_0" or (e_abc is not None and e_abc <= e_other + 1e-9)
 
 
+def _spread(states: np.ndarray, weights: np.ndarray, comb, n_labels: int, k: int) -> float:  # type: ignore[no-untyped-def]
+    """The standard deviation, over the urn's items (n_labels labels each), of an item's expected score
+    at level k: k of its labels surveyed at random, one of the others held out, scored by
+    cross-entropy against the combiner's prediction (the posterior predictive when ``comb`` is None)."""
+    n_cls = states.shape[1]
+    pred = {tuple(y): nxt for y, _, nxt in _population(states, weights, k)}
+    ce = get_scorer("cross_entropy")
+    probs, values = [], []
+    for v in _vectors(n_labels, n_cls):
+        v_a = np.array(v)
+        coef = math.factorial(n_labels) / math.prod(math.factorial(x) for x in v)
+        probs.append(coef * float(weights @ np.prod(states**v_a, axis=1)))
+        e = 0.0
+        for y in _vectors(k, n_cls):
+            y_a = np.array(y)
+            if np.any(y_a > v_a):
+                continue
+            hyp = math.prod(math.comb(int(a), int(b)) for a, b in zip(v, y, strict=True))
+            held = (v_a - y_a) / (n_labels - k)
+            p = pred[y] if comb is None else comb(y_a)
+            e += hyp / math.comb(n_labels, k) * float(held @ ce.terms(p[None])[0])
+        values.append(e)
+    pv, ev = np.array(probs), np.array(values)
+    return math.sqrt(max(float(pv @ ev**2 - (pv @ ev) ** 2), 0.0))
+
+
+def _tolerance(states: np.ndarray, weights: np.ndarray, comb, n: int, n_labels: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """Per level: 4.5 standard errors plus 1.5 times the learning penalty (see the module docstring)."""
+    n_cls = states.shape[1]
+    out = []
+    for k in range(n_labels):
+        se = _spread(states, weights, comb, n_labels, k) / math.sqrt(n)
+        penalty = (n_cls - 1) * math.comb(k + n_cls - 1, n_cls - 1) / (2 * n * math.log(2))
+        out.append(4.5 * se + 1.5 * penalty)
+    return np.array(out)
+
+
 @settings(max_examples=8, deadline=None)
 @given(urns(), st.integers(0, 10_000))
 def test_theorem_3_on_samples_from_random_urns(
@@ -136,10 +183,16 @@ def test_theorem_3_on_samples_from_random_urns(
     counts = np.array([g.multinomial(k_labels, states[s]) for s in comp])
     r = Ratings.from_counts(counts)
     abc = equivalence(r, bootstrap=0).scores
-    np.testing.assert_allclose(abc, _limit_curve(states, weights, None, k_labels - 1), atol=0.02)
+    tol = _tolerance(states, weights, None, n, k_labels)
+    limit = _limit_curve(states, weights, None, k_labels - 1)
+    assert np.all(np.abs(abc - limit) <= tol), (abc - limit, tol)
     for name in ("frequency", "plurality"):
         other = equivalence(r, combiner=name, bootstrap=0).scores
-        assert np.all(abc[1:] >= other[1:] - 0.01), name
+        # Theorem 3 holds in the population; on the sample each curve moves by its own error
+        margin = tol + 4.5 * np.array(
+            [_spread(states, weights, _myopic(name), k_labels, k) for k in range(k_labels)]
+        ) / math.sqrt(n)
+        assert np.all(abc[1:] >= other[1:] - margin[1:]), name
         h = other[0] + 0.5 * (other.max() - other[0])
         e_other, _ = equivalence_point(np.arange(k_labels), other, h)
         e_abc, note = equivalence_point(np.arange(k_labels), abc, h)
