@@ -28,7 +28,7 @@ import json, sys, time
 t0 = time.perf_counter()
 if sys.argv[1] == "humanly":
     import humanly
-    r = humanly.read_ratings(sys.argv[2])
+    r = humanly.data.read_ratings(sys.argv[2])
     shape = [r.n_items, r.n_labels]
 else:
     import pandas as pd
@@ -63,7 +63,7 @@ def run_once(which: str, path: Path) -> dict:
 
 
 def measure(items: int, labels: int, raters: int, repeat: int) -> list[dict]:
-    """Time ``humanly.read_ratings`` and the ``pandas.read_parquet`` baseline, fresh process per run."""
+    """Time ``humanly.data.read_ratings`` and the ``pandas.read_parquet`` baseline, fresh process per run."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "ratings.parquet"
         # a separate process, so the parent's memory high-water mark (inherited by the timed children

@@ -27,7 +27,8 @@ CHILD = (
 import json, sys, time
 import numpy as np
 what, n, k, boot = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-from humanly import Ratings, Predictions, ModelOutput
+from humanly import Ratings, Predictions
+from humanly.data import ModelOutput
 rng = np.random.default_rng(0)
 states = np.array([[0.8, 0.15, 0.05], [0.3, 0.4, 0.3], [0.05, 0.15, 0.8]])
 comp = rng.integers(0, 3, n)

@@ -40,7 +40,7 @@ if what == "floor":
     out["rows"] = n
 else:
     import humanly
-    r = humanly.read_ratings(path, options=humanly.data.ReadOptions(stream=True))
+    r = humanly.data.read_ratings(path, options=humanly.data.ReadOptions(stream=True))
     out["read_s"] = time.perf_counter() - t0
     out["items"] = r.n_items
     if what == "inspect":

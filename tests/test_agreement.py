@@ -111,7 +111,7 @@ def test_fleiss_reference_example():
 def rte_counts(shared_data: Path) -> np.ndarray:
     """Snow et al. (2008) RTE: 800 items × 10 labels (skipped when ../shared/data is absent)."""
     path = shared_data / "snow2008_rte" / "rte.standardized.tsv"
-    r = humanly.read_ratings(
+    r = humanly.data.read_ratings(
         path, item_col="orig_id", rater_col="!amt_worker_ids", label_col="response"
     )
     return r.counts

@@ -39,7 +39,7 @@ def test_bundled_dataset_matches_its_source(shared_data):
     from humanly.datasets import wiki_attack
 
     ratings, predictions = wiki_attack()
-    full = humanly.read_ratings(
+    full = humanly.data.read_ratings(
         shared_data / "wiki_attack_se" / "wiki_attack_labels_and_predictor.csv",
         item_col="rev_id",
         counts=humanly.Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),

@@ -109,12 +109,12 @@ def test_write_round_trip(tmp_path, ext):
     d = sim.running_example(120, (3, 6), seed=7)
     files = d.write(tmp_path / f"re{ext}")
     assert set(files) == {"ratings", "gold", "predictions", "states"}
-    r = humanly.read_ratings(files["ratings"])
+    r = humanly.data.read_ratings(files["ratings"])
     np.testing.assert_array_equal(r.counts, d.ratings.counts)
-    p = humanly.read_predictions(files["predictions"], classes=r.classes)
+    p = humanly.data.read_predictions(files["predictions"], classes=r.classes)
     np.testing.assert_allclose(p["soft"].values, d.predictions["soft"].values)
     np.testing.assert_array_equal(p["hard"].values, d.predictions["hard"].values)
-    g = humanly.read_gold(files["gold"], classes=r.classes)
+    g = humanly.data.read_gold(files["gold"], classes=r.classes)
     np.testing.assert_array_equal(g.for_items(r.items), d.gold.codes)
 
 

@@ -1,17 +1,28 @@
 """humanly: how good is this model when the only reference is a crowd of fallible humans?
 
-One data model (:class:`Ratings`, :class:`Predictions`, :class:`Gold`) and three analyses:
+Read the data as it is held — files, crowd-kit long frames, cleanlab N × M arrays, count tables,
+Series by item id — with :func:`read_study` (everything is joined by item id), then ask:
 
-* certify — oracle-accuracy bounds and a superhuman confidence score (Xu, Walder & Xu);
-* survey equivalence — how many raters a classifier is worth (Resnick et al.);
-* label budget — one label per item versus majority votes when ranking classifiers.
+* :func:`inspect` — the ratings at a glance: sizes, agreement, raters, models, gold;
+* :func:`agreement` — the chance-corrected agreement family, for every kind of label;
+* :func:`certify` — is the model more accurate than the average rater (Xu, Walder & Xu)?
+* :func:`equivalence` — how many raters is the model worth (Resnick, Kong, Schoenebeck & Weninger)?
+* :func:`plan` — one label per item or majority votes for the next test set (Dorner & Hardt)?
+* :func:`judge` — a few human labels and a model judge on every item (prediction-powered inference);
+* :func:`analyze` — every analysis that applies, once: the :class:`StudyResult` the report draws.
 
-Read data as it is held — files, crowd-kit long frames, cleanlab N × M arrays, count tables, Series by
-item id — with :func:`read_study` (or :func:`read_ratings` and :func:`join`); everything is joined by
-item id.
+Each returns a typed result (``to_dict``/``from_dict``, ``to_frame``, a readable ``repr``); the rarer
+knobs of each are one options object. The machinery of each analysis stays importable from its
+sub-package (``humanly.certification``, ``humanly.survey``, ``humanly.budget``, ``humanly.judging``,
+``humanly.crowd``, ``humanly.data``).
 
-Names are imported on first use (PEP 562): ``import humanly`` is cheap, and ``humanly.read_ratings``
-loads the readers when it is first touched.
+Names are imported on first use (PEP 562): ``import humanly`` is cheap, and ``humanly.certify`` loads
+the analysis when it is first touched.
+
+>>> import humanly
+>>> study = humanly.read_study(humanly.Ratings.from_counts([[3, 1], [0, 4], [2, 2]]))
+>>> humanly.inspect(study, bootstrap=0).n_labels
+12
 """
 
 from __future__ import annotations
@@ -24,69 +35,61 @@ from .errors import InputError
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from ._core.result import Interval
+    from .budget import PlanOptions, PlanResult, plan
+    from .certification import CertifyOptions, CertifyResult, certify
+    from .crowd.family import AgreementOptions, AgreementResult, agreement
     from .crowd.inspect import InspectResult, inspect
-    from .data import (
-        MISSING,
-        Counts,
-        Gold,
-        ModelOutput,
-        Predictions,
-        Ratings,
-        Study,
-        align,
-        join,
-        read_gold,
-        read_predictions,
-        read_ratings,
-        read_study,
-    )
-    from .study import StudyResult, analyze
+    from .data import Counts, Gold, Predictions, Ratings, ReadOptions, Study, read_study
+    from .judging import JudgeOptions, JudgeResult, judge
+    from .study import AnalyzeOptions, StudyResult, analyze
+    from .survey import EquivalenceOptions, EquivalenceResult, equivalence
 
 #: public name → the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
     **dict.fromkeys(
-        (
-            "MISSING",
-            "Counts",
-            "Gold",
-            "ModelOutput",
-            "Predictions",
-            "Ratings",
-            "Study",
-            "align",
-            "join",
-            "read_gold",
-            "read_predictions",
-            "read_ratings",
-            "read_study",
-        ),
-        ".data",
+        ("Counts", "Gold", "Predictions", "Ratings", "ReadOptions", "Study", "read_study"), ".data"
     ),
-    "InspectResult": ".crowd.inspect",
-    "StudyResult": ".study",
-    "analyze": ".study",
-    "inspect": ".crowd.inspect",
+    "Interval": "._core.result",
+    **dict.fromkeys(("inspect", "InspectResult"), ".crowd.inspect"),
+    **dict.fromkeys(("agreement", "AgreementOptions", "AgreementResult"), ".crowd.family"),
+    **dict.fromkeys(("certify", "CertifyOptions", "CertifyResult"), ".certification"),
+    **dict.fromkeys(("equivalence", "EquivalenceOptions", "EquivalenceResult"), ".survey"),
+    **dict.fromkeys(("plan", "PlanOptions", "PlanResult"), ".budget"),
+    **dict.fromkeys(("judge", "JudgeOptions", "JudgeResult"), ".judging"),
+    **dict.fromkeys(("analyze", "AnalyzeOptions", "StudyResult"), ".study"),
 }
 
 __all__ = [
-    "MISSING",
+    "AgreementOptions",
+    "AgreementResult",
+    "AnalyzeOptions",
+    "CertifyOptions",
+    "CertifyResult",
     "Counts",
+    "EquivalenceOptions",
+    "EquivalenceResult",
     "Gold",
     "InputError",
     "InspectResult",
-    "ModelOutput",
+    "Interval",
+    "JudgeOptions",
+    "JudgeResult",
+    "PlanOptions",
+    "PlanResult",
     "Predictions",
     "Ratings",
+    "ReadOptions",
     "Study",
     "StudyResult",
     "__version__",
-    "align",
+    "agreement",
     "analyze",
+    "certify",
+    "equivalence",
     "inspect",
-    "join",
-    "read_gold",
-    "read_predictions",
-    "read_ratings",
+    "judge",
+    "plan",
     "read_study",
 ]
 

@@ -59,7 +59,22 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class InputFile(Result):
-    """A file the study was read from: its name, the path as given and its SHA-256."""
+    """A file the study was read from.
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    path : str
+        The path as given (files shipped with humanly: relative to the installed package).
+    sha256 : str
+        The SHA-256 of the file's bytes.
+
+    Examples
+    --------
+    >>> InputFile("r.csv", "data/r.csv", "0" * 64).name
+    'r.csv'
+    """
 
     name: str
     path: str
@@ -68,8 +83,22 @@ class InputFile(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Provenance(Result):
-    """Where the numbers come from: humanly's version, the command that computed them (``None`` from
-    Python) and the input files."""
+    """Where the numbers come from.
+
+    Parameters
+    ----------
+    humanly_version : str
+        The version of humanly that computed them.
+    command : str or None
+        The command line that asked for them (``None`` from Python).
+    inputs : tuple of InputFile
+        The files the study was read from, with their SHA-256.
+
+    Examples
+    --------
+    >>> Provenance("0.1.0", None, ()).command is None
+    True
+    """
 
     humanly_version: str
     command: str | None
@@ -78,7 +107,26 @@ class Provenance(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Settings(Result):
-    """The settings every analysis of the study shared."""
+    """The settings every analysis of the study shared.
+
+    Parameters
+    ----------
+    seed : int
+        The one seed of every random step.
+    level : float
+        The confidence level of every interval and of the certificate.
+    bootstrap : int
+        Bootstrap replicates over items behind every interval.
+    tau : float
+        Certify's margin τ.
+    target_width : float or None
+        Survey equivalence: the width of range each model's items needed are computed for.
+
+    Examples
+    --------
+    >>> Settings(0, 0.95, 1000, 0.0, None).level
+    0.95
+    """
 
     seed: int
     level: float
@@ -89,7 +137,20 @@ class Settings(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Skipped(Result):
-    """An analysis that did not run, and why (one sentence)."""
+    """An analysis that did not run, and why.
+
+    Parameters
+    ----------
+    analysis : str
+        Its name (``"certify"``, ``"equivalence"``, ``"plan"``, …).
+    reason : str
+        Why it did not run, in one sentence.
+
+    Examples
+    --------
+    >>> Skipped("plan", "the label-budget analysis is for two classes").analysis
+    'plan'
+    """
 
     analysis: str
     reason: str
@@ -153,11 +214,36 @@ class EquivalenceRun(Result):
 class StudyResult(Result):
     """Every analysis that applies to one study, computed once.
 
-    ``inspect`` is always there; ``certify``, ``plan`` are ``None`` and ``equivalence`` empty when
-    they do not apply (:attr:`skipped` says why). ``models`` are the models' names in the order of the
-    predictions, ``model_kinds`` their kinds (``label``, ``proba``, ``score``). ``to_dict()`` is
-    what ``humanly report --save-results`` writes and :meth:`from_dict` reads back, exactly; the
-    report is drawn from it alone (``humanly report --from``).
+    ``to_dict()`` is what ``humanly report --save-results`` writes and :meth:`from_dict` reads back,
+    exactly; the report is drawn from it alone (``humanly report --from``).
+
+    Parameters
+    ----------
+    title : str
+        The study's title (the report's).
+    source : str or None
+        Where the ratings came from (a file path, ``"DataFrame"``, ``"simulated"``).
+    models : tuple of str
+        The models' names, in the order of the predictions.
+    model_kinds : tuple of str
+        Each model's kind: ``"label"``, ``"proba"`` or ``"score"``.
+    settings : Settings
+        The settings the analyses shared.
+    inspect : InspectResult
+        The ratings at a glance (always there).
+    certify : CertifyResult or None
+        The certificate; ``None`` when it does not apply.
+    equivalence : tuple of EquivalenceRun
+        The survey-equivalence analyses (empty when they do not apply).
+    plan : PlanResult or None
+        The label-budget analysis; ``None`` when it does not apply (two classes only).
+    skipped : tuple of Skipped
+        The analyses that did not run, and why.
+    provenance : Provenance
+        Version, command and input files.
+
+    Examples
+    --------
 
     >>> from humanly import simulate
     >>> d = simulate.oracle(200, [0.8, 0.75, 0.7], models={"m": 0.85}, seed=1)
@@ -181,7 +267,25 @@ class StudyResult(Result):
     provenance: Provenance
 
     def skipped_reason(self, analysis: str) -> str | None:
-        """Why ``analysis`` did not run (``None`` when it ran)."""
+        """Why an analysis did not run.
+
+        Parameters
+        ----------
+        analysis : str
+            The analysis' name.
+
+        Returns
+        -------
+        str or None
+            The reason, or ``None`` when it ran.
+
+        Examples
+        --------
+        >>> from humanly import Ratings
+        >>> res = analyze(Ratings.from_counts([[2, 1, 0], [0, 3, 0]]), bootstrap=0)
+        >>> res.skipped_reason("plan").startswith("the label-budget analysis")
+        True
+        """
         return next((s.reason for s in self.skipped if s.analysis == analysis), None)
 
 
@@ -201,7 +305,12 @@ class AnalyzeOptions:
     title
         The study's title (default ``"humanly report · <source file name>"``).
     progress
-        Show a progress bar on a terminal.
+        Report progress on stderr (a bar on a terminal, a line every ~10 s elsewhere).
+
+    Examples
+    --------
+    >>> AnalyzeOptions(title="my study").title
+    'my study'
     """
 
     states: Any = None
@@ -254,6 +363,21 @@ def analyze(
     ------
     InputError
         For inputs that cannot be read or joined, and settings out of range.
+
+    See Also
+    --------
+    humanly.report.build_report : the page drawn from the result.
+
+    Examples
+    --------
+    >>> import humanly
+    >>> from humanly import simulate
+    >>> d = simulate.running_example(300, 6, seed=1)
+    >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=50)
+    >>> res.certify.model("soft").evidence.status, [run.key for run in res.equivalence]
+    ('not applicable (L_N ≤ U_N + τ)', ['abc+cross_entropy', 'majority+agreement'])
+    >>> humanly.StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
+    True
     """
     opts = options or AnalyzeOptions()
     settings = Settings(

@@ -79,8 +79,8 @@ def test_plan_predictions_file_with_rows_shuffled_identical(tmp_path: Path) -> N
     table = pd.read_csv(written["predictions"])
     table.sample(frac=1.0, random_state=5).to_csv(tmp_path / "shuffled.csv", index=False)
     classes = data.ratings.classes
-    in_order = humanly.read_predictions(written["predictions"], classes=classes)
-    shuffled = humanly.read_predictions(tmp_path / "shuffled.csv", classes=classes)
+    in_order = humanly.data.read_predictions(written["predictions"], classes=classes)
+    shuffled = humanly.data.read_predictions(tmp_path / "shuffled.csv", classes=classes)
     assert list(shuffled.items) != list(in_order.items)  # the rows really are in another order
     a = pilot_plan(data.ratings, in_order, bootstrap=10, seed=0)
     b = pilot_plan(data.ratings, shuffled, bootstrap=10, seed=0)
@@ -118,7 +118,7 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
     p_w = 0.52 (0.486 in the issue's run) instead of ≈ 0.72."""
     path = shared_data / "snow2008_rte" / "rte.standardized.tsv"
     cols = {"item_col": "orig_id", "rater_col": "!amt_worker_ids", "label_col": "response"}
-    ratings = humanly.read_ratings(path, **cols)
+    ratings = humanly.data.read_ratings(path, **cols)
     gold = pd.read_csv(path, sep="\t").groupby("orig_id").gold.first()  # sorted by item id
     rng = np.random.default_rng(0)
     g = gold.to_numpy()
@@ -131,7 +131,7 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         pd.DataFrame({"item": gold.index, "model": k, "prediction": v}) for k, v in models.items()
     ]
     pd.concat(frames).to_csv(pfile, index=False)
-    sorted_preds = humanly.read_predictions(pfile, classes=ratings.classes)
+    sorted_preds = humanly.data.read_predictions(pfile, classes=ratings.classes)
     assert list(sorted_preds.items) != list(ratings.items)
     # the crowd-majority estimator (the default before the latent-class one): the issue's number
     res = pilot_plan(ratings, sorted_preds, bootstrap=0, method="majority")

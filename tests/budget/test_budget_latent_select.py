@@ -323,7 +323,7 @@ def test_snow_rte_selection(shared_data: Path) -> None:
     model by 1.2 over by_class, so p_w stays 0.6879 (by_class: 0.7172; gold: 0.7475), with a note."""
     path = shared_data / "snow2008_rte" / "rte.standardized.tsv"
     cols = {"item_col": "orig_id", "rater_col": "!amt_worker_ids", "label_col": "response"}
-    ratings = humanly.read_ratings(path, **cols)
+    ratings = humanly.data.read_ratings(path, **cols)
     gold = pd.read_csv(path, sep="\t").groupby("orig_id").gold.first()
     rng = np.random.default_rng(0)
     g = gold.to_numpy()

@@ -56,9 +56,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def from_files(files: dict[str, Path]) -> tuple[humanly.Ratings, humanly.Predictions, humanly.Gold]:
-    r = humanly.read_ratings(files["ratings"])
-    p = humanly.read_predictions(files["predictions"], classes=r.classes)
-    g = humanly.read_gold(files["gold"], classes=r.classes)
+    r = humanly.data.read_ratings(files["ratings"])
+    p = humanly.data.read_predictions(files["predictions"], classes=r.classes)
+    g = humanly.data.read_gold(files["gold"], classes=r.classes)
     return r, p, g
 
 
@@ -227,7 +227,7 @@ def test_options_are_typed(small) -> None:
 
 
 def test_a_study_carries_its_predictions_and_gold(small) -> None:
-    study = humanly.join(small.ratings, small.predictions, small.gold)
+    study = humanly.data.join(small.ratings, small.predictions, small.gold)
     assert (
         certify(study).to_dict() == certify(small.ratings, small.predictions, small.gold).to_dict()
     )

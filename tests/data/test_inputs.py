@@ -1,4 +1,4 @@
-"""humanly.join: ratings, predictions and gold as users hold them, always joined by item id."""
+"""humanly.data.join: ratings, predictions and gold as users hold them, always joined by item id."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly import Ratings, join
-from humanly.data import Gold, Predictions
+from humanly import Ratings
+from humanly.data import Gold, Predictions, join
 
 
 def _ratings(n: int = 6) -> Ratings:
@@ -110,15 +110,15 @@ def test_join_reads_paths_with_the_ratings_classes(tmp_path) -> None:
 def test_wide_arrays_and_frames() -> None:
     labels = np.array([[1.0, np.nan, 0.0], [2.0, 2.0, np.nan]])
     a = Ratings.from_wide(labels)
-    b = humanly.read_ratings(labels, wide=True)
-    c = humanly.read_ratings(pd.DataFrame(labels, index=["x", "y"]), wide=True)
+    b = humanly.data.read_ratings(labels, wide=True)
+    c = humanly.data.read_ratings(pd.DataFrame(labels, index=["x", "y"]), wide=True)
     assert a.classes == b.classes == c.classes == (0, 1, 2)  # integral floats are integer labels
     assert list(a.items) == [0, 1] and list(a.raters) == [0, 1, 2]
     assert list(c.items) == ["x", "y"] and list(c.raters) == ["0", "1", "2"]  # column names as text
     np.testing.assert_array_equal(a.matrix(), [[1, -1, 0], [2, 2, -1]])
     np.testing.assert_array_equal(a.counts, c.counts)
     with pytest.raises(ValueError, match="every rater cell is blank"):
-        humanly.read_ratings(np.full((2, 2), np.nan), wide=True)
+        humanly.data.read_ratings(np.full((2, 2), np.nan), wide=True)
     with pytest.raises(TypeError, match=r"frame=None"):
         Ratings.from_wide(None)
 

@@ -30,7 +30,7 @@ def _study() -> tuple[humanly.Ratings, dict[str, object], pd.Series]:
             "label": ["x", "x", "y", "y", "y", "x", "y"],
         }
     )
-    r = humanly.read_ratings(long)
+    r = humanly.data.read_ratings(long)
     preds = {
         "hard": pd.Series(["x", "y", "y"], index=["a", "b", "c"]),
         "score": np.array([0.3, 2.0, 1.5]),
@@ -95,7 +95,7 @@ def test_the_old_names_are_gone() -> None:
 
 def test_a_study_carries_its_predictions_and_gold() -> None:
     r, preds, gold = _study()
-    study = humanly.join(r, {"hard": preds["hard"]}, gold)
+    study = humanly.data.join(r, {"hard": preds["hard"]}, gold)
     assert (
         humanly.inspect(study).to_dict()
         == humanly.inspect(r, {"hard": preds["hard"]}, gold).to_dict()

@@ -65,8 +65,8 @@ def test_inspect_shows_intervals_raters_and_verdicts(cli, study) -> None:
     assert res.exit_code == 0, res.stderr
     out = res.stdout
     s = humanly.inspect(
-        humanly.read_ratings(study["ratings"]),
-        gold=humanly.read_gold(study["gold"]),
+        humanly.data.read_ratings(study["ratings"]),
+        gold=humanly.data.read_gold(study["gold"]),
     )
     ci = s.agreement_ci
     assert ci is not None
@@ -114,7 +114,7 @@ def test_inspect_json_keeps_every_key_and_prints_no_sentence(cli, study) -> None
     res = cli("inspect", study["ratings"], "--gold", study["gold"], "--json")
     d = res.json()
     assert isinstance(d, dict)
-    expected = set(humanly.inspect(humanly.read_ratings(study["ratings"])).to_dict())
+    expected = set(humanly.inspect(humanly.data.read_ratings(study["ratings"])).to_dict())
     assert expected <= set(d) and {"agreement_ci", "raters"} <= set(d)
     assert {"rows", "crowd_agreement", "dawid_skene"} <= set(d["raters"])
     assert len(d["raters"]["rows"]) == d["n_raters"]
@@ -261,7 +261,7 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
 
     frame = _long()
     gold = pd.Series([0, 1, 1], index=["i0", "i1", "i2"])
-    joined = humanly.join(frame, None, gold, missing="drop")
+    joined = humanly.data.join(frame, None, gold, missing="drop")
     section, s = study_section("inspect", joined.ratings, None, joined.gold)
     assert isinstance(s, humanly.InspectResult)
     assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect

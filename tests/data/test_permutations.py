@@ -114,15 +114,15 @@ def test_long_wide_counts_rows_in_any_order(d: dict[str, Any], data: Any) -> Non
         ("counts", {"counts": "n_"}),
     ):
         frame = d[layout]
-        base = humanly.read_ratings(frame, classes=CLASSES, **options)
-        other = humanly.read_ratings(
+        base = humanly.data.read_ratings(frame, classes=CLASSES, **options)
+        other = humanly.data.read_ratings(
             frame.iloc[_perm(data, len(frame))], classes=CLASSES, **options
         )
         pd.testing.assert_frame_equal(_by_item(base), _by_item(other))
         assert base.classes == other.classes
-    a = humanly.read_ratings(d["long"], classes=CLASSES)
-    b = humanly.read_ratings(d["wide"], classes=CLASSES, wide=True)
-    c = humanly.read_ratings(d["counts"], counts="neg=n_neg,pos=n_pos")
+    a = humanly.data.read_ratings(d["long"], classes=CLASSES)
+    b = humanly.data.read_ratings(d["wide"], classes=CLASSES, wide=True)
+    c = humanly.data.read_ratings(d["counts"], counts="neg=n_neg,pos=n_pos")
     pd.testing.assert_frame_equal(_by_item(a).reindex(_by_item(b).index, fill_value=0), _by_item(b))
     pd.testing.assert_frame_equal(_by_item(b), _by_item(c))
 
@@ -134,21 +134,23 @@ def test_predictions_and_gold_rows_in_any_order(d: dict[str, Any], data: Any) ->
         order = np.argsort([str(i) for i in p.items])
         return {m.name: m.values[order].tolist() for m in p.models}
 
-    base = humanly.read_predictions(d["preds"], classes=CLASSES)
-    other = humanly.read_predictions(d["preds"].iloc[_perm(data, len(d["preds"]))], classes=CLASSES)
+    base = humanly.data.read_predictions(d["preds"], classes=CLASSES)
+    other = humanly.data.read_predictions(
+        d["preds"].iloc[_perm(data, len(d["preds"]))], classes=CLASSES
+    )
     assert preds_by_item(base) == preds_by_item(other)
-    g1 = humanly.read_gold(d["gold"], classes=CLASSES)
-    g2 = humanly.read_gold(d["gold"].iloc[_perm(data, len(d["gold"]))], classes=CLASSES)
+    g1 = humanly.data.read_gold(d["gold"], classes=CLASSES)
+    g2 = humanly.data.read_gold(d["gold"].iloc[_perm(data, len(d["gold"]))], classes=CLASSES)
     assert dict(zip(map(str, g1.items), g1.codes.tolist(), strict=True)) == dict(
         zip(map(str, g2.items), g2.codes.tolist(), strict=True)
     )
     # in-memory forms: a Series of probabilities and a per-class DataFrame, by item id
     prob = pd.Series(d["prob"], index=d["items"])
     frame = pd.DataFrame({"pos": prob, "neg": 1 - prob})
-    r = humanly.read_ratings(d["wide"], classes=CLASSES, wide=True)
+    r = humanly.data.read_ratings(d["wide"], classes=CLASSES, wide=True)
     order = _perm(data, len(prob))
-    s1 = humanly.join(r, {"s": prob, "f": frame})
-    s2 = humanly.join(r, {"s": prob.iloc[order], "f": frame.iloc[order[::-1]]})
+    s1 = humanly.data.join(r, {"s": prob, "f": frame})
+    s2 = humanly.data.join(r, {"s": prob.iloc[order], "f": frame.iloc[order[::-1]]})
     pd.testing.assert_frame_equal(canon(s1), canon(s2))
 
 

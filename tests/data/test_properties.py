@@ -34,7 +34,7 @@ def _frame(rows):
 @settings(max_examples=100, deadline=None)
 @given(long_frames)
 def test_counts_equal_brute_force(rows):
-    r = humanly.read_ratings(_frame(rows))
+    r = humanly.data.read_ratings(_frame(rows))
     brute = Counter((f"i{i}", lab) for i, _, lab in rows)
     for i, item in enumerate(r.items):
         for j, cls in enumerate(r.classes):
@@ -54,7 +54,7 @@ def _comparable(summary):
 @settings(max_examples=60, deadline=None)
 @given(long_frames, st.randoms(use_true_random=False))
 def test_permutation_invariance(rows, rnd):
-    base = inspect(humanly.read_ratings(_frame(rows)))
+    base = inspect(humanly.data.read_ratings(_frame(rows)))
     shuffled = list(rows)
     rnd.shuffle(shuffled)
     item_perm = list(range(13))
@@ -62,7 +62,7 @@ def test_permutation_invariance(rows, rnd):
     rnd.shuffle(item_perm)
     rnd.shuffle(rater_perm)
     renamed = [(item_perm[i], rater_perm[w], lab) for i, w, lab in shuffled]
-    other = inspect(humanly.read_ratings(_frame(renamed)))
+    other = inspect(humanly.data.read_ratings(_frame(renamed)))
     a, b = _comparable(base), _comparable(other)
     for key in ("agreement",):
         for k, v in a[key].items():
@@ -100,7 +100,7 @@ def test_permutation_invariance(rows, rnd):
 @settings(max_examples=60, deadline=None)
 @given(long_frames)
 def test_take_and_anonymous_keep_counts(rows):
-    r = humanly.read_ratings(_frame(rows))
+    r = humanly.data.read_ratings(_frame(rows))
     idx = np.arange(r.n_items)[::-1]
     t = r.take(idx)
     np.testing.assert_array_equal(t.counts, r.counts[idx])

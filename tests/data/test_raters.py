@@ -209,7 +209,7 @@ def test_dawid_skene_is_invariant_to_the_order_of_items_and_raters():
     rng = np.random.default_rng(0)
     renamed = {x: f"z{rng.permutation(100)[0]}-{x}" for x in r.raters}
     other = frame.sample(frac=1.0, random_state=1).assign(rater=lambda f: f.rater.map(renamed))
-    s = humanly.read_ratings(other, classes=r.classes)
+    s = humanly.data.read_ratings(other, classes=r.classes)
     a, b = dawid_skene(r), dawid_skene(s)
     assert a.converged and b.converged
     acc_b = dict(zip(s.raters, b.accuracy, strict=True))
@@ -267,10 +267,10 @@ def test_anonymous_counts_have_no_rater_table():
 @pytest.fixture
 def rte(shared_data: Path) -> tuple[humanly.Ratings, np.ndarray]:
     path = shared_data / "snow2008_rte" / "rte.standardized.tsv"
-    r = humanly.read_ratings(
+    r = humanly.data.read_ratings(
         path, item_col="orig_id", rater_col="!amt_worker_ids", label_col="response"
     )
-    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
+    gold = humanly.data.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
     return r, gold.for_items(r.items)
 
 
@@ -351,9 +351,9 @@ def test_rater_summary_takes_a_study_and_gold_by_keyword():
     r = humanly.Ratings.from_long(["a", "a", "b", "b"], ["u", "v", "u", "v"], [0, 0, 1, 0])
     gold = pd.Series([0, 1], index=["a", "b"])
     by_keyword = rater_summary(r, gold=gold)
-    assert rater_summary(humanly.join(r, gold=gold)) == by_keyword
+    assert rater_summary(humanly.data.join(r, gold=gold)) == by_keyword
     assert [row.gold_accuracy for row in by_keyword.rows] == [1.0, 0.5]
     with pytest.raises(TypeError):
         rater_summary(r, gold)  # type: ignore[misc]  # gold is keyword-only
     with pytest.raises(humanly.InputError, match="carries its predictions and gold"):
-        rater_summary(humanly.join(r, gold=gold), gold=gold)
+        rater_summary(humanly.data.join(r, gold=gold), gold=gold)

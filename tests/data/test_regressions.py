@@ -38,13 +38,13 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_align_drops_extra_trailing_predictions(files: dict[str, Path]) -> None:
-    r = humanly.read_ratings(files["ratings"])
-    p = humanly.read_predictions(files["extra"], classes=r.classes)
+    r = humanly.data.read_ratings(files["ratings"])
+    p = humanly.data.read_predictions(files["extra"], classes=r.classes)
     assert p.n_items == 201
-    r2, p2 = humanly.align(r, p, missing="drop")
+    r2, p2 = humanly.data.align(r, p, missing="drop")
     assert r2.n_items == p2.n_items == 200 and list(p2.items) == list(r.items)
     with pytest.raises(InputError, match=r"1 prediction\(s\) are for items with no ratings"):
-        humanly.align(r, p)
+        humanly.data.align(r, p)
     s = humanly.read_study(files["ratings"], files["extra"], missing="drop")
     assert s.predictions is not None and s.predictions.n_items == 200
 
@@ -92,13 +92,13 @@ def test_gold_for_unknown_items_one_rule(cli, files: dict[str, Path], command: s
 
 
 def test_gold_rule_in_python(files: dict[str, Path]) -> None:
-    r = humanly.read_ratings(files["ratings"])
-    g = humanly.read_gold(files["extra_gold"], classes=r.classes)
+    r = humanly.data.read_ratings(files["ratings"])
+    g = humanly.data.read_gold(files["extra_gold"], classes=r.classes)
     with pytest.raises(InputError, match=r"1 gold label\(s\) are for items with no ratings"):
         humanly.inspect(r, gold=g)
     assert humanly.inspect(r, gold=g, missing="drop").gold.n_items == 200
-    assert (humanly.join(r, gold=g, missing="drop").gold.codes >= 0).all()
-    subset = humanly.read_gold(files["gold"], classes=r.classes)
+    assert (humanly.data.join(r, gold=g, missing="drop").gold.codes >= 0).all()
+    subset = humanly.data.read_gold(files["gold"], classes=r.classes)
     subset = Gold(subset.items[:10], subset.classes, subset.codes[:10])
     assert humanly.inspect(r, gold=subset).gold.n_items == 10  # any subset of the rated items
 
@@ -106,11 +106,11 @@ def test_gold_rule_in_python(files: dict[str, Path]) -> None:
 def test_gold_classes_matched_by_name() -> None:
     """A Gold read without the ratings' classes (here: only 'pos' occurs) keeps its labels."""
     r = humanly.Ratings.from_counts([[2, 1], [0, 3]], items=["a", "b"], classes=["neg", "pos"])
-    g = humanly.read_gold(pd.DataFrame({"item": ["b"], "label": ["pos"]}))
+    g = humanly.data.read_gold(pd.DataFrame({"item": ["b"], "label": ["pos"]}))
     assert g.classes == ("pos",)
-    assert humanly.join(r, gold=g).gold.codes.tolist() == [-1, 1]
+    assert humanly.data.join(r, gold=g).gold.codes.tolist() == [-1, 1]
     with pytest.raises(InputError, match="gold class 'maybe' is not one of the ratings' classes"):
-        humanly.join(r, gold=Gold(pd.Index(["a"]), ("maybe",), np.array([0])))
+        humanly.data.join(r, gold=Gold(pd.Index(["a"]), ("maybe",), np.array([0])))
 
 
 def test_one_probability_per_item_from_arrays() -> None:

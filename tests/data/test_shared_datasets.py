@@ -21,8 +21,8 @@ SNOW_COLS = {"item_col": "orig_id", "rater_col": "!amt_worker_ids", "label_col":
 def test_snow(shared_data, folder):
     name, n_items, n_raters, n_classes, plurality_acc = SNOW[folder]
     path = shared_data / folder / name
-    r = humanly.read_ratings(path, **SNOW_COLS)
-    gold = humanly.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
+    r = humanly.data.read_ratings(path, **SNOW_COLS)
+    gold = humanly.data.read_gold(path, classes=r.classes, item_col="orig_id", gold_col="gold")
     s = inspect(r, gold=gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (n_items, n_raters, 10 * n_items)
     assert len(s.classes) == n_classes
@@ -33,8 +33,10 @@ def test_snow(shared_data, folder):
 
 
 def test_product(shared_data):
-    r = humanly.read_ratings(shared_data / "product" / "answer.csv")  # question, worker, answer
-    gold = humanly.read_gold(shared_data / "product" / "truth.csv", classes=r.classes)
+    r = humanly.data.read_ratings(
+        shared_data / "product" / "answer.csv"
+    )  # question, worker, answer
+    gold = humanly.data.read_gold(shared_data / "product" / "truth.csv", classes=r.classes)
     s = inspect(r, gold=gold)
     assert (s.n_items, s.n_raters, s.n_labels) == (8315, 176, 3 * 8315)
     assert s.classes == (0, 1)
@@ -44,7 +46,7 @@ def test_product(shared_data):
 
 def test_wiki_attack(shared_data):
     path = shared_data / "wiki_attack_se" / "wiki_attack_labels_and_predictor.csv"
-    r = humanly.read_ratings(
+    r = humanly.data.read_ratings(
         path,
         item_col="rev_id",
         counts=humanly.Counts("attack=n_labelled_attack", total="n_labels", rest_class="none"),
@@ -53,7 +55,7 @@ def test_wiki_attack(shared_data):
     assert r.n_items == 23178 and r.classes == ("none", "attack")
     lpi = r.labels_per_item
     assert (lpi.min(), np.median(lpi), lpi.max()) == (8, 10, 46)
-    p = humanly.read_predictions(
+    p = humanly.data.read_predictions(
         path, classes=r.classes, item_col="rev_id", prob_col="predictor_prob"
     )
     assert p.names == ("predictor_prob",) and p["predictor_prob"].kind == "proba"
@@ -65,10 +67,10 @@ def test_wiki_attack(shared_data):
 
 def test_credbank(shared_data):
     path = shared_data / "credbank_se" / "credweb.csv"
-    r = humanly.read_ratings(path, item_col="event", counts="credCount*_ret")
+    r = humanly.data.read_ratings(path, item_col="event", counts="credCount*_ret")
     assert r.n_items == 1377 and r.classes == (-2, -1, 0, 1, 2)
     assert (r.labels_per_item.min(), r.labels_per_item.max()) == (29, 30)
-    p = humanly.read_predictions(
+    p = humanly.data.read_predictions(
         path, classes=r.classes, item_col="event", score_col="cscw_predictor"
     )
     assert p["cscw_predictor"].kind == "score"

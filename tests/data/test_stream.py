@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly import read_ratings
+from humanly.data import read_ratings
 from humanly.data.stream import read_counts_stream
 from humanly.errors import InputError
 

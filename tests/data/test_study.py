@@ -209,8 +209,8 @@ def test_bad_arguments_name_python_parameters(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match=r"ratings=array of shape \(2, 2\).*wide=True.*from_counts"):
         read_study(np.zeros((2, 2)))
     with pytest.raises(TypeError, match=r"read_ratings\(array of shape \(2, 2\)\).*wide=True"):
-        humanly.read_ratings(np.zeros((2, 2)))
-    r = humanly.read_ratings(path, wide=True, rater_cols=["r1", "r2"])
+        humanly.data.read_ratings(np.zeros((2, 2)))
+    r = humanly.data.read_ratings(path, wide=True, rater_cols=["r1", "r2"])
     with pytest.raises(InputError, match=r"^prob_col= names a column of the ratings file"):
         read_study(r, prob_col="p")
     with pytest.raises(InputError, match=r"^wide=: options for reading ratings"):

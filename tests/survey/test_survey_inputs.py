@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humanly import InputError, Ratings, read_predictions, read_ratings
+from humanly import InputError, Ratings
+from humanly.data import read_predictions, read_ratings
 from humanly.simulate import running_example
 from humanly.survey import (
     AmateurWorth,

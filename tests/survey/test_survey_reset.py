@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly.survey as survey
-from humanly import InputError, Ratings, join
+from humanly import InputError, Ratings
 from humanly._core.result import Interval
+from humanly.data import join
 from humanly.simulate import running_example
 from humanly.survey import (
     EquivalenceOptions,

@@ -204,7 +204,7 @@ def _options(raters: Any, upper: Any, aggregate: Any, missing: Any, seed: Any) -
 
 
 def _joined(ratings: Any, predictions: Any, gold: Any, missing: Any) -> Study:
-    """Ratings, predictions and gold joined by item id (:func:`humanly.join`), after checking that
+    """Ratings, predictions and gold joined by item id (:func:`humanly.data.join`), after checking that
     ready-made Predictions and Gold use the ratings' classes; a Study as it is."""
     if isinstance(ratings, Study):
         if predictions is not None or gold is not None:

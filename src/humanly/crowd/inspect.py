@@ -293,7 +293,7 @@ def inspect(
 
     Parameters
     ----------
-    ratings : Ratings, Study or any form :func:`humanly.join` accepts
+    ratings : Ratings, Study or any form :func:`humanly.data.join` accepts
         The crowd's labels (a :class:`~humanly.data.Study` carries its predictions and gold).
     predictions : Predictions, dict, Series, numpy.ndarray, str, path or None
         The models' outputs, joined by item id.

@@ -378,7 +378,7 @@ def rater_summary(
 
     Parameters
     ----------
-    ratings : Ratings, Study or any form :func:`humanly.join` accepts
+    ratings : Ratings, Study or any form :func:`humanly.data.join` accepts
         Named ratings (a :class:`~humanly.data.Study` carries its gold).
     gold : Gold, Series, numpy.ndarray, str, path or None
         Gold labels, joined by item id: adds each rater's accuracy on the gold items.

@@ -3,7 +3,7 @@
 Every analysis calls :func:`join` on what it was given, so each accepts the same forms:
 
 * ``ratings``: a :class:`Ratings`, a long DataFrame (crowd-kit ``task, worker, label``), or a file path
-  (other layouts and arrays: :func:`humanly.read_ratings`, or :func:`humanly.read_study`);
+  (other layouts and arrays: :func:`humanly.data.read_ratings`, or :func:`humanly.read_study`);
 * ``predictions``: a :class:`Predictions`; a file path; a ``dict`` mapping model name → a
   ``pandas.Series`` indexed by item id (labels, or the positive-class probability for two classes), a
   ``pandas.DataFrame`` indexed by item id with one column per class (probabilities), or a numpy array
@@ -44,7 +44,7 @@ _PATH = (str, os.PathLike)
 class Study:
     """Ratings with the predictions and gold labels that go with them, aligned to the rated items.
 
-    What :func:`humanly.read_study` and :func:`humanly.join` return, and what every analysis accepts
+    What :func:`humanly.read_study` and :func:`humanly.data.join` return, and what every analysis accepts
     as ``ratings`` (it carries the other two). Unpacks as ``ratings, predictions, gold = study``.
 
     Parameters
@@ -93,7 +93,7 @@ def as_ratings(value: Any, *, name: str = "ratings") -> Ratings:
         shape = np.shape(value)
         raise TypeError(
             f"{name}=array of shape {shape}: say what the array holds — "
-            "humanly.read_ratings(array, wide=True) for an items × raters label matrix (NaN = missing), "
+            "humanly.data.read_ratings(array, wide=True) for an items × raters label matrix (NaN = missing), "
             "or humanly.Ratings.from_counts(array) for items × classes counts"
         )
     raise TypeError(

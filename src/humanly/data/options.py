@@ -37,7 +37,7 @@ def _column_name(name: str, value: Any) -> None:
 class Counts:
     """The count columns of a ratings table with one row per item (the *counts* layout).
 
-    Pass it as ``counts=`` to :func:`humanly.read_study` or :func:`humanly.read_ratings` (a plain
+    Pass it as ``counts=`` to :func:`humanly.read_study` or :func:`humanly.data.read_ratings` (a plain
     ``columns`` value there means ``Counts(columns)``).
 
     Parameters
@@ -64,7 +64,7 @@ class Counts:
     >>> import pandas as pd, humanly
     >>> table = pd.DataFrame({"rev_id": [7, 8], "n_attack": [1, 4], "n": [5, 5]})
     >>> counts = Counts("attack=n_attack", total="n", rest_class="none")
-    >>> humanly.read_ratings(table, item_col="rev_id", counts=counts).counts.tolist()
+    >>> humanly.data.read_ratings(table, item_col="rev_id", counts=counts).counts.tolist()
     [[4, 1], [1, 4]]
     """
 
@@ -97,7 +97,7 @@ class Counts:
 
 @dataclasses.dataclass(frozen=True)
 class ReadOptions:
-    """The rarer knobs of :func:`humanly.read_study` (and :func:`humanly.read_ratings`).
+    """The rarer knobs of :func:`humanly.read_study` (and :func:`humanly.data.read_ratings`).
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ __all__ = [
 class Predictions:
     """Outputs of one or more models for a set of items (immutable).
 
-    Build one with :meth:`from_arrays`, :func:`humanly.read_predictions` or :func:`humanly.join`.
+    Build one with :meth:`from_arrays`, :func:`humanly.data.read_predictions` or :func:`humanly.data.join`.
 
     Parameters
     ----------

@@ -39,7 +39,7 @@ class Ratings:
     """The labels a crowd gave to items (immutable).
 
     Build one with :meth:`from_long`, :meth:`from_frame`, :meth:`from_counts`, :meth:`from_wide` or
-    :func:`humanly.read_ratings`; the constructor itself takes coded arrays and checks little. Items keep
+    :func:`humanly.data.read_ratings`; the constructor itself takes coded arrays and checks little. Items keep
     their ids as given (``str`` or ``int``) in order of first appearance; classes are an ordered tuple
     (the sorted distinct labels unless declared). Named ratings hold one (item, rater, label) code
     triple per label (memory grows with the labels, never an items × raters matrix); anonymous counts

@@ -49,7 +49,7 @@ def read_study(
 
     Predictions and gold come from their own files or tables, from columns of the ratings table (a
     column option given without ``predictions=`` or ``gold=``), or from any in-memory form
-    :func:`humanly.join` accepts; they are read with the ratings' classes, and matched to the rated
+    :func:`humanly.data.join` accepts; they are read with the ratings' classes, and matched to the rated
     items by id, never by position.
 
     Parameters
@@ -59,10 +59,10 @@ def read_study(
         :class:`Ratings`; a :class:`Study` is returned as it is.
     predictions : str, path, DataFrame, Predictions, dict, Series, numpy.ndarray or None
         The models' outputs: a file or a table (a DataFrame is read as a table when a column option
-        names its columns), or an in-memory form of :func:`humanly.join`.
+        names its columns), or an in-memory form of :func:`humanly.data.join`.
     gold : str, path, DataFrame, Gold, Series, numpy.ndarray or None
         Gold labels for any subset of the rated items: a file or a table (an item and a gold column),
-        or an in-memory form of :func:`humanly.join`.
+        or an in-memory form of :func:`humanly.data.join`.
     item_col : str or None
         The item column of the ratings, and of a predictions or gold table that has a column of that
         name (otherwise theirs is found by name).

@@ -14,7 +14,7 @@ from ..data import Counts, Predictions, Ratings, read_predictions, read_ratings
 
 __all__ = ["WIKI_ATTACK_OPTIONS", "wiki_attack", "wiki_attack_path"]
 
-#: How to read the wiki attack counts file: the keywords of :func:`humanly.read_ratings` and
+#: How to read the wiki attack counts file: the keywords of :func:`humanly.data.read_ratings` and
 #: :func:`humanly.read_study` (on the command line ``--item-col rev_id --counts
 #: attack=n_labelled_attack --total n_labels --rest-class none``).
 WIKI_ATTACK_OPTIONS: dict[str, Any] = {
@@ -34,7 +34,7 @@ def wiki_attack_path() -> Path:
     Examples
     --------
     >>> import humanly
-    >>> humanly.read_ratings(wiki_attack_path(), **WIKI_ATTACK_OPTIONS).n_items
+    >>> humanly.data.read_ratings(wiki_attack_path(), **WIKI_ATTACK_OPTIONS).n_items
     2000
     """
     resource = files(__package__).joinpath("wiki_attack_sample.csv")

@@ -72,9 +72,23 @@ _METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": Non
 
 
 def model_colors(names: Any) -> dict[str, str]:
-    """One colour per model, the same in every figure of a report: models take :data:`PALETTE` in
-    sorted order of their names (so the mapping does not depend on which figure lists them first).
+    """One colour per model, the same in every figure of a report.
 
+    Models take :data:`PALETTE` in sorted order of their names, so the mapping does not depend on
+    which figure lists them first.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The models' names.
+
+    Returns
+    -------
+    dict
+        Model name → colour (a hex string).
+
+    Examples
+    --------
     >>> model_colors(["bert", "roberta"])
     {'bert': '#0072B2', 'roberta': '#D55E00'}
     """
@@ -87,6 +101,20 @@ def figure(
 ) -> tuple[Any, Any]:
     """A new (figure, axes) pair with humanly's style.
 
+    Parameters
+    ----------
+    width, height : float
+        The size in inches (default 6.4 × 3.6: 461 pt wide, a page's text width).
+    **kwargs
+        Passed to :func:`matplotlib.pyplot.subplots` (e.g. ``ncols=2``).
+
+    Returns
+    -------
+    tuple
+        The matplotlib ``Figure`` and its axes.
+
+    Examples
+    --------
     >>> fig, ax = figure()
     >>> fig.get_size_inches().tolist()
     [6.4, 3.6]
@@ -98,8 +126,28 @@ def figure(
 
 
 def save_figure(fig: Any, path: str | os.PathLike[str]) -> Path:
-    """Save ``fig`` by extension (.png, .svg, .pdf) atomically and close it.
+    """Save a figure by its file's extension, atomically, and close it.
 
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    path : str or os.PathLike
+        Where to write it: ``.png``, ``.svg`` or ``.pdf`` (no date inside, so the same figure gives
+        the same bytes).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    InputError
+        For another extension.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> fig, ax = figure()
     >>> with tempfile.TemporaryDirectory() as tmp:

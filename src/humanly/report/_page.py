@@ -15,8 +15,25 @@ __all__ = ["Figure", "Section", "Table", "Verdict", "View"]
 
 @dataclasses.dataclass(frozen=True)
 class Table:
-    """A small table: ``rows`` hold plain values (formatted in the template, escaped). ``None``, NaN
-    and infinite cells show as "—"; ``note`` says why under the table (a general footnote otherwise)."""
+    """A small table of the page.
+
+    Parameters
+    ----------
+    caption : str
+        The caption.
+    headers : tuple of str
+        The column headers.
+    rows : tuple of tuple
+        The cells: plain values, formatted and escaped by the page; ``None``, NaN and infinities show
+        as "—".
+    note : str or None
+        Why a "—" shows, under the table (a general footnote otherwise).
+
+    Examples
+    --------
+    >>> Table("Sizes", ("quantity", "value"), (("items", 3),)).rows[0]
+    ('items', 3)
+    """
 
     caption: str
     headers: tuple[str, ...]
@@ -28,9 +45,26 @@ class Table:
 class Figure:
     """A figure as an SVG data URI (scripts in an ``<img>`` never run).
 
-    ``svg`` is the SVG text the page shows and ``source`` the matplotlib figure it was drawn from, kept
-    so that ``humanly report --export`` writes the same SVG and a PDF without parsing the page
-    (``None`` for a figure built from an SVG alone)."""
+    Parameters
+    ----------
+    caption : str
+        The caption.
+    data_uri : str
+        The SVG as a ``data:`` URI.
+    alt : str
+        The text alternative.
+    svg : str
+        The SVG text the page shows (``--export`` writes it as it is).
+    source : matplotlib.figure.Figure or None
+        The figure it was drawn from, for the PDF of ``--export`` (``None`` for an SVG alone).
+
+    Examples
+    --------
+    >>> from humanly.plots import figure
+    >>> fig, ax = figure()
+    >>> Figure.from_matplotlib(fig, "An empty figure.").data_uri.startswith("data:image/svg+xml")
+    True
+    """
 
     caption: str
     data_uri: str
@@ -40,6 +74,29 @@ class Figure:
 
     @classmethod
     def from_matplotlib(cls, fig: Any, caption: str, alt: str | None = None) -> Figure:
+        """The page's figure of a matplotlib figure (drawn to SVG once; its layout then frozen).
+
+        Parameters
+        ----------
+        fig : matplotlib.figure.Figure
+            The figure.
+        caption : str
+            The caption.
+        alt : str, optional
+            The text alternative (default: the caption).
+
+        Returns
+        -------
+        Figure
+            The figure as the page shows it.
+
+        Examples
+        --------
+        >>> from humanly.plots import figure
+        >>> fig, ax = figure()
+        >>> Figure.from_matplotlib(fig, "An empty figure.").alt
+        'An empty figure.'
+        """
         text = to_svg(fig)
         # keep the layout the SVG was drawn with: later renders (the PDF of --export) then place
         # everything where the page shows it, and give the same bytes each time
@@ -50,9 +107,30 @@ class Figure:
 
 @dataclasses.dataclass(frozen=True)
 class Section:
-    """One section of the page. ``note`` replaces the body when the inputs are missing;
-    ``paragraph_ids`` (optional, one per paragraph) give paragraphs an anchor (the Methods section:
-    ``methods-<topic>``)."""
+    """One section of the page.
+
+    Parameters
+    ----------
+    id : str
+        Its anchor (the analysis' name, e.g. ``"certify"``).
+    title : str
+        Its heading.
+    paragraphs : tuple of str
+        Paragraphs of text.
+    tables, figures : tuple
+        Its :class:`Table` and :class:`Figure` objects.
+    note : str or None
+        Replaces the body when the analysis did not apply (one sentence saying why).
+    verdicts : tuple of Verdict
+        The sentences its analysis gives, for the cards.
+    paragraph_ids : tuple of str
+        Anchors of the paragraphs, one per paragraph (the Methods section: ``methods-<topic>``).
+
+    Examples
+    --------
+    >>> Section("certify", "Certify", note="Not applicable: no model.").note
+    'Not applicable: no model.'
+    """
 
     id: str
     title: str
@@ -68,8 +146,20 @@ class Section:
 class View:
     """How the page shows the results: the typed options every section builder takes.
 
-    ``colors`` gives each model one colour in every figure; ``models`` are the models' names in card
-    order; ``kinds`` each model's kind (``label``, ``proba``, ``score``)."""
+    Parameters
+    ----------
+    colors : mapping of str to str
+        One colour per model, the same in every figure.
+    models : tuple of str
+        The models' names, in card order.
+    kinds : mapping of str to str
+        Each model's kind (``label``, ``proba``, ``score``).
+
+    Examples
+    --------
+    >>> View({"m": "#0072B2"}, ("m",), {"m": "label"}).models
+    ('m',)
+    """
 
     colors: Mapping[str, str]
     models: tuple[str, ...]

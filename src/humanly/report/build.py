@@ -32,8 +32,25 @@ Headline = Callable[[StudyResult], "str | None"]
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Report:
-    """A page to be rendered: the study's results, the sections drawn from them, and the page's date
-    (``SOURCE_DATE_EPOCH`` when set, see :func:`report_date`)."""
+    """A page to be rendered (made by :func:`build_report`).
+
+    Parameters
+    ----------
+    study : StudyResult
+        The study's results, all the page draws.
+    sections : tuple of Section
+        The sections drawn from them, in page order (Methods last).
+    date : str
+        The page's date (``SOURCE_DATE_EPOCH`` when set, see :func:`report_date`).
+
+    Examples
+    --------
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.running_example(200, 5, seed=0)
+    >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+    >>> [s.id for s in page.sections]
+    ['inspect', 'certify', 'equivalence', 'plan', 'methods']
+    """
 
     study: StudyResult
     sections: tuple[Section, ...]
@@ -41,18 +58,46 @@ class Report:
 
     @property
     def title(self) -> str:
-        """The page's title, without bidirectional control characters."""
+        """The page's title, without bidirectional control characters.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> page.title
+        'humanly report · simulated'
+        """
         from ._cells import neutral
 
         return neutral(self.study.title)
 
     @property
     def models(self) -> tuple[str, ...]:
+        """The models' names, in card order.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> page.models
+        ('hard', 'soft')
+        """
         return self.study.models
 
     @property
     def reproducibility(self) -> dict[str, Any]:
-        """What the Reproducibility table shows: version, command, seed, date and input files."""
+        """What the Reproducibility table shows: version, command, seed, date and input files.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> sorted(page.reproducibility)
+        ['command', 'date', 'humanly_version', 'inputs', 'seed']
+        """
         p = self.study.provenance
         return {
             "humanly_version": p.humanly_version,
@@ -66,11 +111,39 @@ class Report:
         return f"Report(title={self.title!r}, sections={[s.id for s in self.sections]})"
 
     def verdicts(self) -> tuple[Verdict, ...]:
-        """Every section's verdicts, in card order (model by model, then the study's)."""
+        """Every section's verdicts, in card order (model by model, then the study's).
+
+        Returns
+        -------
+        tuple of Verdict
+            The verdicts.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> {v.topic for v in page.verdicts()} >= {"certify", "equivalence"}
+        True
+        """
         return tuple(line.verdict for card in self.cards() for line in card.lines)
 
     def cards(self) -> tuple[Card, ...]:
-        """The verdict cards that open the page (none when no section gives a verdict)."""
+        """The verdict cards that open the page (none when no section gives a verdict).
+
+        Returns
+        -------
+        tuple of Card
+            One card per model with verdicts, then the study's card.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> [c.title for c in page.cards()][:2]
+        ['hard', 'soft']
+        """
         from .cards import build_cards
 
         keys = {k for s in self.sections if s.id == "methods" for k in s.paragraph_ids}
@@ -88,9 +161,22 @@ class Report:
         return {"study": self.study.to_dict(), "verdicts": verdicts, "date": self.date}
 
     def headline(self) -> list[str]:
-        """The page's main findings in plain words, for the terminal: the data in one line, then the
-        verdict cards' sentences in card order; an analysis that gives no verdicts gets its one-line
-        summary instead."""
+        """The page's main findings in plain words, for the terminal.
+
+        Returns
+        -------
+        list of str
+            The data in one line, then the verdict cards' sentences in card order; an analysis that
+            gives no verdicts gets its one-line summary instead.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> page.headline()[0] == page.cards()[0].lines[0].text
+        True
+        """
         from ._cells import clean_text
 
         with_verdicts = {s.id for s in self.sections if s.verdicts}
@@ -102,15 +188,59 @@ class Report:
         return [clean_text(line, protected) for line in lines]
 
     def html(self) -> str:
+        """The page as one self-contained HTML document.
+
+        Returns
+        -------
+        str
+            The HTML (inline CSS and SVG figures, the results embedded as JSON).
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> page.html().startswith("<!DOCTYPE html>")
+        True
+        """
         from .render import render
 
         return render(self)
 
     def write(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-        """Write the page atomically: to a temporary file in the target folder, then published under
-        ``path`` in one step — replacing an existing page only with ``force``; without it, of two
-        writers of the same new page exactly one succeeds (the other raises
-        :class:`~humanly._core.atomic.OutputExists`, an :class:`InputError`)."""
+        """Write the page atomically.
+
+        It is written to a temporary file in the target folder, then published under ``path`` in
+        one step — replacing an existing page only with ``force``; without it, of two writers of the
+        same new page exactly one succeeds.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The page's file (``*.html``; its folder must exist).
+        force : bool
+            Replace an existing file.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+
+        Raises
+        ------
+        InputError
+            For a folder, another suffix, or an existing file without ``force``.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     page.write(pathlib.Path(tmp) / "r.html").name
+        'r.html'
+        """
         target = Path(path)
         if target.is_dir():
             raise InputError(
@@ -128,8 +258,31 @@ class Report:
         return target
 
     def export(self, folder: str | os.PathLike[str], *, force: bool = False) -> Export:
-        """Write every table as CSV and LaTeX (booktabs) and every figure as PDF and SVG into
-        ``folder``, with an index ``README.txt`` (see :mod:`humanly.report.export`)."""
+        """Write every table as CSV and LaTeX (booktabs) and every figure as PDF and SVG.
+
+        Parameters
+        ----------
+        folder : str or os.PathLike
+            The export folder (created if its parent exists; an existing one must be empty unless
+            ``force``); published in one step (see :mod:`humanly.report.export`).
+        force : bool
+            Replace files of the same names in an existing folder (others are kept).
+
+        Returns
+        -------
+        Export
+            The folder and the files written, with an index ``README.txt``.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     "README.txt" in page.export(pathlib.Path(tmp) / "paper").files
+        True
+        """
         from .export import export_report
 
         return export_report(self, folder, force=force)

@@ -52,7 +52,26 @@ class CardLine:
 
 @dataclasses.dataclass(frozen=True)
 class Card:
-    """One card: a model's verdicts (``model``), or the study's (``model=None``)."""
+    """One card of the page: a model's verdicts, or the study's.
+
+    Parameters
+    ----------
+    id : str
+        Its anchor (``verdict-1``, …, ``verdict-study``).
+    title : str
+        The model's name, or "This dataset (every model)".
+    model : str or None
+        The model (``None``: the card of the whole study).
+    lines : tuple of CardLine
+        Its sentences, in page order, each with its Methods link.
+
+    Examples
+    --------
+    >>> from humanly.report.verdicts import Verdict
+    >>> (card,) = build_cards([Verdict("certify", "m is certified.", "m", "certified")], ["m"], {"certify"})
+    >>> card.title, card.lines[0].href
+    ('m', '#methods-certify')
+    """
 
     id: str
     title: str

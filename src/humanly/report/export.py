@@ -153,14 +153,33 @@ def _csv(table: TableView) -> str:
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Export(Result):
-    """What :func:`export_report` wrote: the folder and the files in it (names, in index order)."""
+    """What :func:`export_report` wrote.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The export folder.
+    files : tuple of str
+        The files in it, by name, in the index's order.
+
+    Examples
+    --------
+    >>> Export(Path("paper"), ("README.txt",)).index.name
+    'README.txt'
+    """
 
     folder: Path
     files: tuple[str, ...]
 
     @property
     def index(self) -> Path:
-        """The index of the files, ``README.txt``."""
+        """The index of the files, ``README.txt``.
+
+        Examples
+        --------
+        >>> Export(Path("paper"), ()).index.as_posix()
+        'paper/README.txt'
+        """
         return self.folder / "README.txt"
 
     def to_dict(self) -> dict[str, Any]:
@@ -240,7 +259,9 @@ def export_report(report: Report, folder: str | os.PathLike[str], *, force: bool
             if view.id == "methods":
                 continue
             for t in view.tables:
-                head = f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
+                head = (
+                    f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
+                )
                 names = [_write(tmp, f"{t.id}.csv", _csv(t))]
                 names.append(_write(tmp, f"{t.id}.tex", latex_table(t, header=head)))
                 files += names

@@ -32,24 +32,58 @@ def pair(
 ) -> SimulatedData:
     """Two binary classifiers and noisy labellers (Don't Label Twice, sections 2 and 3.2).
 
-    Independent errors (Proposition 1): ``p``, ``eps``, ``q`` — the worse classifier is right with
-    probability p, the better with p + ε, independently; every label is right with probability q.
+    Classes are 0 and 1. Models are ``better`` and ``worse`` (hard labels). Give either the
+    independent parameters (``p``, ``eps``, ``q``) or the correlated ones (``q_b``, ``q_w``, ``p_w``,
+    ``p_b0``, ``p_b1``).
 
-    Correlated errors (Proposition 2): ``q_b``, ``q_w``, ``p_w``, ``p_b0``, ``p_b1`` — the worse classifier
-    is right with probability p_w; the better one with p_b⁰ when the worse is wrong and p_b¹ when it is
-    right; a label is right with probability q_b on items where only the better classifier is right, q_w
-    where only the worse one is, and ``q_agree`` (default (q_b + q_w)/2) where they agree.
+    Parameters
+    ----------
+    n_items : int
+        Items to simulate.
+    labels_per_item : int
+        Crowd labels per item (m).
+    p, eps, q : float, optional
+        Independent errors (Proposition 1): the worse classifier is right with probability p, the
+        better with p + ε, independently; every label is right with probability q.
+    q_b, q_w, p_w, p_b0, p_b1 : float, optional
+        Correlated errors (Proposition 2): the worse classifier is right with probability p_w; the
+        better one with p_b⁰ when the worse is wrong and p_b¹ when it is right; a label is right with
+        probability q_b on items where only the better classifier is right, q_w where only the worse
+        one is.
+    q_agree : float, optional
+        Label accuracy where the classifiers agree (default (q_b + q_w)/2).
+    n_raters : int, optional
+        Size of the rater pool (default: one rater per label slot).
+    seed : int or numpy.random.Generator, optional
+        The seed; the same seed gives the same data.
+    q_both_wrong : float, optional
+        Label accuracy where both classifiers are wrong (default ``q_agree``): beyond the paper, for
+        checking estimators.
+    prior : float, optional
+        P(true label = 1) (default a fair coin).
+    class_shift : float
+        Label accuracies are q + class_shift on items of class 1 and q − class_shift on items of
+        class 0 (labellers leaning towards class 1).
 
-    Options beyond the paper's parameters (for checking estimators; the defaults draw the same data as
-    before): ``q_both_wrong`` — label accuracy where both classifiers are wrong (default ``q_agree``);
-    ``prior`` — P(true label = 1) (default a fair coin); ``class_shift`` — label accuracies are
-    q + class_shift on items of class 1 and q − class_shift on items of class 0 (labellers leaning
-    towards class 1 when positive).
+    Returns
+    -------
+    SimulatedData
+        Ratings, gold labels, the two models' predictions, and ``truth``: the generator's name
+        (``truth["generator"]``), the parameters, the true labels and the two classifiers' accuracies
+        on the simulated items.
 
-    Classes are 0 and 1 with a fair-coin true label. Models are ``better`` and ``worse`` (hard labels).
-    ``truth`` holds the generator's name (``truth["generator"]``), the parameters, the true labels and
-    the two classifiers' accuracies on the simulated items.
+    Raises
+    ------
+    InputError
+        For a mix of the two parameterisations, a missing parameter, or a probability outside [0, 1].
 
+    References
+    ----------
+    Dorner & Hardt, *Don't Label Twice: Quantity Beats Quality when Comparing Binary Classifiers on a
+    Budget*, sections 2 and 3.2.
+
+    Examples
+    --------
     >>> d = pair(200, 3, p=0.7, eps=0.1, q=0.75, seed=1)
     >>> d.ratings.n_items, d.predictions.names
     (200, ('better', 'worse'))

@@ -136,10 +136,10 @@ def equivalence(
     Parameters
     ----------
     ratings : Ratings, DataFrame, path or Study
-        The crowd's labels in any form :func:`humanly.read_ratings` reads, or a
+        The crowd's labels in any form :func:`humanly.data.read_ratings` reads, or a
         :class:`~humanly.data.Study` (which carries the predictions).
     predictions : optional
-        The models' outputs in any form :func:`humanly.join` accepts, joined by item id; ``None``:
+        The models' outputs in any form :func:`humanly.data.join` accepts, joined by item id; ``None``:
         the power curve only.
     combiner : str or object
         ``"majority"`` (two classes), ``"plurality"``, ``"frequency"``, ``"abc"`` (the Anonymous
@@ -274,7 +274,7 @@ def power_curve(
     Parameters
     ----------
     ratings : Ratings, DataFrame, path or Study
-        The crowd's labels in any form :func:`humanly.read_ratings` reads (a
+        The crowd's labels in any form :func:`humanly.data.read_ratings` reads (a
         :class:`~humanly.data.Study`'s predictions are not read).
     combiner : str or object
         The combiner of k labels (see :func:`equivalence`).

@@ -18,19 +18,33 @@ __all__ = ["Verdict"]
 
 @dataclasses.dataclass(frozen=True)
 class Verdict:
-    """One plain sentence a reviewer can quote — about one model (``model``) or the whole study
-    (``model=None``).
-
-    ``topic`` names the analysis (``"inspect"``, ``"certify"``, ``"equivalence"``, ``"plan"``), ``status`` a
-    short machine-readable outcome for styling (e.g. ``"certified"``, ``"not certified"``,
-    ``"no evidence"``), and ``methods`` the Methods paragraph the sentence rests on: its key (e.g.
-    ``"certify"``, shown on the page as the anchor ``#methods-certify``; ``"methods-certify"`` is read
-    the same way). The card links to it; empty, or a key the page has no paragraph for, links to the
-    topic's paragraph.
+    """One plain sentence a reviewer can quote, about one model or the whole study.
 
     The report puts verdicts with a ``model`` on that model's card and verdicts about the study
-    (``model=None``, e.g. the labelling advice) on one card of their own, and prints the same sentences
-    in the same order on the terminal (``Report.headline()``)."""
+    (``model=None``, e.g. the labelling advice) on one card of their own, and prints the same
+    sentences in the same order on the terminal (``Report.headline()``).
+
+    Parameters
+    ----------
+    topic : str
+        The analysis: ``"inspect"``, ``"certify"``, ``"equivalence"``, ``"plan"``, ``"judge"``.
+    sentence : str
+        The sentence.
+    model : str or None
+        The model it is about; ``None`` for the whole study.
+    status : str
+        A short machine-readable outcome for styling (``"certified"``, ``"not certified"``,
+        ``"no evidence"``).
+    methods : str
+        The Methods paragraph the sentence rests on: its key (``"certify"``, shown as the anchor
+        ``#methods-certify``; ``"methods-certify"`` is read the same way). Empty, or a key the page
+        has no paragraph for, links to the topic's paragraph.
+
+    Examples
+    --------
+    >>> Verdict("certify", "m is certified superhuman.", "m", "certified").status
+    'certified'
+    """
 
     topic: str
     sentence: str
