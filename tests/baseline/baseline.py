@@ -66,14 +66,22 @@ def compare(
     renames: Iterable[tuple[str, str]] = (),
     skip: Iterable[str] = (),
     strings: bool = False,
+    part: str | None = None,
 ) -> None:
     """Assert that every number and boolean (and with ``strings`` every string) recorded for ``name``
-    is in ``new`` under its renamed path with the same value."""
+    is in ``new`` under its renamed path with the same value. ``part``: compare only the recorded
+    values under that path prefix (e.g. ``"certify"`` of a report), the prefix taken off."""
     renames = list(renames)
     skip_res = [re.compile(s) for s in skip]
     now = leaves(new)
     missing, changed = [], []
-    for path, value in leaves(old(name)).items():
+    recorded = leaves(old(name))
+    if part is not None:
+        recorded = {
+            path[len(part) + 1 :]: v for path, v in recorded.items() if path.startswith(part + ".")
+        }
+        assert recorded, f"{name}: nothing recorded under {part}"
+    for path, value in recorded.items():
         if value is None or (isinstance(value, str) and not strings):
             continue
         if any(s.search(path) for s in skip_res):
