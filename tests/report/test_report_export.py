@@ -39,7 +39,26 @@ def test_csv_holds_the_page_cells(exported) -> None:
     for stem in stems:
         text = (done.folder / f"{stem}.csv").read_text(encoding="utf-8")
         rows = list(csv.reader(io.StringIO(text)))
-        assert rows == tables[stem], stem
+        page = tables[stem]
+        assert len(rows) == len(page), stem  # one CSV row per page row, the header included
+        assert [r[0] for r in rows] == [r[0] for r in page], stem  # the same first column
+        for page_row, row in zip(
+            page[1:], rows[1:], strict=True
+        ):  # every page number is in the CSV
+            for cell in page_row:
+                for number in re.findall(r"\d[\d,]*\.?\d*", cell):
+                    plain = number.replace(",", "")
+                    if "%" in cell or not plain.strip("."):
+                        continue
+                    assert (
+                        any(
+                            c and abs(abs(float(c)) - float(plain.rstrip("."))) < 1e-9
+                            for c in row
+                            if re.fullmatch(r"[-+]?\d+\.?\d*(e[-+]?\d+)?", c)
+                        )
+                        or plain in row
+                        or cell in row
+                    ), (stem, cell, row)
         assert not re.search(r"\bnan\b", text, re.I)
 
 
@@ -126,7 +145,11 @@ def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
     assert sorted(data["export"]["files"]) == sorted(p.name for p in folder.iterdir())
     tables = page_tables(out.read_text(encoding="utf-8"))
     rows = list(csv.reader(io.StringIO((folder / "inspect-table-2.csv").read_text())))
-    assert rows == tables["inspect-table-2"]
+    page = tables["inspect-table-2"]
+    assert [r[:4] for r in rows] == [
+        r[:4] for r in page
+    ]  # names and numbers as the page shows them
+    assert [r[4] for r in rows[1:]] == ["" if r[4] == "—" else r[4] for r in page[1:]]  # "—": empty
     assert "&lt;script&gt;" not in (folder / "inspect-table-2.csv").read_text()  # text, not HTML
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
@@ -225,3 +248,34 @@ def test_a_stopped_export_leaves_the_folder_as_it_was(
         p.name for p in old.iterdir()
     }
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
+
+
+def test_exported_csv_columns_are_numbers_where_the_page_shows_numbers(exported) -> None:
+    """Exports hold numbers, not display strings (issue 26: "8,000" and "0.7180 – 0.7747" read as
+    text): every CSV loads with pandas into numeric columns wherever the page shows numbers."""
+    import pandas as pd
+
+    done, _ = exported
+    numeric_somewhere = 0
+    for name in done.files:
+        if not name.endswith(".csv") or name == "verdicts.csv":
+            continue
+        frame = pd.read_csv(done.folder / name)
+        for column in frame.columns:
+            values = frame[column].dropna().astype(str)
+            looks_numeric = values.str.fullmatch(r"[-+]?[\d,]*\.?\d+(e[-+]?\d+)?").all()
+            if len(values) and looks_numeric:
+                assert pd.api.types.is_numeric_dtype(frame[column]), (name, column)
+            numeric_somewhere += pd.api.types.is_numeric_dtype(frame[column])
+        worded = [c for c in frame.columns if f"{c} (number)" in frame.columns]  # words + numbers
+        plain = frame.drop(columns=worded).astype(str)
+        assert not plain.apply(lambda c: c.str.contains(r"\d,\d{3}\b")).any().any(), name
+        for column in worded:  # the words keep the page's text; the numbers are in (number)
+            assert pd.api.types.is_numeric_dtype(frame[f"{column} (number)"]), (name, column)
+    assert numeric_somewhere > 10
+    curve = pd.read_csv(done.folder / "equivalence-table-2.csv")
+    assert {"95% range low", "95% range high"} <= set(curve.columns)
+    assert (
+        pd.api.types.is_integer_dtype(curve["items"])
+        and (curve["95% range low"] <= curve["score c_k"]).all()
+    )

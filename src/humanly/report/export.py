@@ -31,7 +31,14 @@ if TYPE_CHECKING:
     from .build import Report
     from .render import TableView
 
-__all__ = ["Export", "check_export_folder", "export_report", "latex_escape", "latex_table"]
+__all__ = [
+    "Export",
+    "check_export_folder",
+    "csv_columns",
+    "export_report",
+    "latex_escape",
+    "latex_table",
+]
 
 _LATEX = {
     "\\": r"\textbackslash{}",
@@ -143,11 +150,115 @@ def latex_table(table: TableView, *, header: str = "") -> str:
     return "\n".join(body) + "\n"
 
 
+_NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?"
+_CELL_NUMBER = re.compile(rf"^({_NUM})(%?)$")
+_CELL_RANGE = re.compile(rf"^\[?({_NUM}|—)\s*(?:–|,)\s*({_NUM}|—)\]?$")
+_CELL_ESTIMATE = re.compile(rf"^({_NUM})\s*\[({_NUM}|—),\s*({_NUM}|—)\]$")
+
+
+def _number(text: str) -> float | int | None:
+    """A number as the page writes it ("1,234", "−0.05", "35%") as a number; "—" → None."""
+    if text in ("—", ""):
+        return None
+    m = _CELL_NUMBER.match(text.replace(" ", ""))
+    if m is None:
+        return None
+    raw = m.group(1).replace(",", "").replace("−", "-")
+    value: float | int = int(raw) if re.fullmatch(r"[-+]?\d+", raw) else float(raw)
+    return value / 100 if m.group(2) else value
+
+
+def _parts(text: str) -> tuple[str, list[float | int | None]] | None:
+    """The shape of one cell and its numbers: ``("number", [x])``, ``("range", [low, high])``,
+    ``("estimate", [x, low, high])``, ``("dash", [])``; ``None`` for text."""
+    cell = text.strip()
+    if cell in ("—", ""):  # an empty cell is a missing number, as "—" is
+        return "dash", []
+    if _CELL_NUMBER.match(cell.replace(" ", "")):
+        return "number", [_number(cell)]
+    m = _CELL_ESTIMATE.match(cell)
+    if m:
+        return "estimate", [_number(g) for g in m.groups()]
+    m = _CELL_RANGE.match(cell)
+    if m and not re.fullmatch(_NUM, cell):
+        return "range", [_number(g) for g in m.groups()]
+    return None
+
+
+def _base(header: str) -> str:
+    """A header without its bracketed note ("score [95% range]" → "score")."""
+    return re.sub(r"\s*\[[^]]*\]\s*$", "", header) or header
+
+
+def csv_columns(table: TableView) -> tuple[list[str], list[list[Any]]]:
+    """The table as numbers where the page shows numbers (what a CSV reader wants): thousands
+    separators and the typographic minus dropped, percentages as fractions (the header says so),
+    ranges ("0.72 – 0.77", "[0.61, 0.64]") split into ``low`` and ``high`` columns, an estimate with
+    its interval into three; "—" is an empty cell. A column mixing numbers and words keeps its text
+    and gains a ``(number)`` column beside it (the number, or the estimate of an estimate with
+    its interval; percentages as fractions), and ``(low)``/``(high)`` columns when it holds ranges.
+
+    >>> from humanly.report.render import TableView
+    >>> t = TableView("t", "c", ("k", "score [95% range]", "items"),
+    ...               (("0", "0.5 [0.4, 0.6]", "2,000"), ("1", "0.7 [—, 0.8]", "2,000")), None)
+    >>> headers, rows = csv_columns(t)
+    >>> headers
+    ['k', 'score', 'score low', 'score high', 'items']
+    >>> rows
+    [[0, 0.5, 0.4, 0.6, 2000], [1, 0.7, None, 0.8, 2000]]
+    """
+    ncol = max([len(table.headers), *(len(r) for r in table.rows)], default=0)
+    rows = [list(r) + [""] * (ncol - len(r)) for r in table.rows]
+    headers = list(table.headers) + [""] * (ncol - len(table.headers))
+    out_headers: list[str] = []
+    columns: list[list[Any]] = []
+    for j, header in enumerate(headers):
+        cells = [r[j] for r in rows]
+        shapes = [_parts(c) for c in cells]
+        kinds = {s[0] for s in shapes if s is not None and s[0] != "dash"}
+        if all(s is not None for s in shapes) and len(kinds) <= 1:
+            kind = kinds.pop() if kinds else "number"  # a column of "—" only: empty numbers
+            base = _base(header)
+            names = {
+                "number": [header],
+                "range": [f"{header} low", f"{header} high"],
+                "estimate": [base, f"{base} low", f"{base} high"],
+            }[kind]
+            if kind == "number" and any(c.strip().endswith("%") for c in cells):
+                names = [f"{header} (fraction)"]
+            out_headers += names
+            for k in range(len(names)):
+                columns.append([s[1][k] if s[0] != "dash" else None for s in shapes])  # type: ignore[index]
+            continue
+        out_headers.append(header)
+        columns.append(cells)
+        if j == 0 or not kinds:
+            continue
+        numbers: list[Any] = []
+        lows: list[Any] = []
+        highs: list[Any] = []
+        for cell, shape in zip(cells, shapes, strict=True):
+            kind, values = shape if shape is not None else ("text", [])
+            share = kind == "number" and cell.strip().endswith("%")  # a fraction, as above
+            numbers.append(values[0] if kind in ("number", "estimate") and not share else None)
+            if share:
+                numbers[-1] = values[0]
+            lows.append(values[-2] if kind in ("range", "estimate") else None)
+            highs.append(values[-1] if kind in ("range", "estimate") else None)
+        out_headers.append(f"{header} (number)")
+        columns.append(numbers)
+        if any(v is not None for v in lows + highs):
+            out_headers += [f"{header} (low)", f"{header} (high)"]
+            columns += [lows, highs]
+    return out_headers, [list(r) for r in zip(*columns, strict=True)] if columns else []
+
+
 def _csv(table: TableView) -> str:
+    headers, rows = csv_columns(table)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(table.headers)
-    writer.writerows(table.rows)
+    writer.writerow(headers)
+    writer.writerows([["" if v is None else v for v in row] for row in rows])
     return buf.getvalue()
 
 
@@ -282,8 +393,11 @@ def _readme(report: Report, index: list[tuple[str, str]]) -> str:
         f"humanly {r.get('humanly_version', '')}, seed {r.get('seed', '')}, date {r.get('date', '')}",
         f"command: {r.get('command') or '(Python API)'}",
         "",
-        "Tables: CSV (UTF-8, the cells as the report page shows them) and LaTeX (a table environment",
-        "with a booktabs tabular: \\usepackage{booktabs}). Figures: PDF and SVG (the page's SVG).",
+        "Tables: CSV (UTF-8, numbers as numbers: no thousands separators, percentages as fractions,",
+        "ranges split into low and high columns, '—' an empty cell; a column of words and numbers",
+        "keeps its words and adds a '(number)' column) and LaTeX (the cells as the page shows them, a",
+        "table environment with a booktabs tabular: \\usepackage{booktabs}). Figures: PDF and SVG",
+        "(the page's SVG).",
         "Names: <section>-table-<n> and <section>-figure-<n>, numbered from 1 within each section in",
         "page order; the page has the same anchors (report.html#certify-table-1).",
         *textwrap.wrap(DASH_NOTE, 100),
