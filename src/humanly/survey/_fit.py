@@ -56,6 +56,9 @@ EXACT_TIME_BUDGET = 3600.0
 # replicate; composition path per pair, per (pair × replicate), per (level × replicate).
 _SUB_UNIT, _SUB_BUILD = 15e-9, 2e-6
 _COMP_PAIR, _COMP_CELL, _COMP_LEVEL = 0.5e-6, 15e-9, 20e-6
+#: Work of the composition path per (pair × replicate) when every pair is worked out in full (the ABC
+#: scored by agreement), relative to cross-entropy's route.
+_FULL = 8.0
 #: Bytes per pair of one level of the composition path, plus this many per class (two levels live).
 _COMP_PAIR_BYTES, _COMP_CLASS_BYTES = 160, 40
 #: Bytes per (column or vector) × replicate of the composition path's per-batch arrays.
@@ -88,10 +91,18 @@ def _class_factor(n_cls: int) -> float:
 
 
 def needs(
-    v: np.ndarray, n_lab: np.ndarray, max_k: int, r: int, abc: bool, n_rep: int
+    v: np.ndarray,
+    n_lab: np.ndarray,
+    max_k: int,
+    r: int,
+    abc: bool,
+    n_rep: int,
+    shortcut: bool = True,
 ) -> tuple[Need, Need]:
     """The needs of both exact paths for every max_k' ≤ ``max_k`` (``n_rep`` replicates: the data
-    and the bootstrap), from the distinct count vectors ``v``."""
+    and the bootstrap), from the distinct count vectors ``v``; ``shortcut``: the ABC is scored by
+    cross-entropy (the composition path's one-logarithm route; other scorers work every pair out in
+    full, about :data:`_FULL` times the work)."""
     n_d, n_cls = v.shape
     sub = count_subvectors(v, max_k + 2)
     ks = np.arange(max_k + 1)
@@ -110,7 +121,8 @@ def needs(
     level = per_pair * pairs + dense + batch
     new_b = np.maximum.accumulate(level[:-1] + level[1:])
     if abc:
-        share = _COMP_CELL * _class_factor(n_cls) * n_rep / min(_cores(), 4, max(1, n_rep // 4))
+        cell = _COMP_CELL * _class_factor(n_cls) * (1.0 if shortcut else _FULL)
+        share = cell * n_rep / min(_cores(), 4, max(1, n_rep // 4))
         step = pairs[1:] * (_COMP_PAIR + share) + _COMP_LEVEL * n_rep
     else:
         step = pairs[:-1] * _COMP_PAIR * (1 + n_cls / 8)
@@ -148,6 +160,7 @@ def choose(
     abc: bool,
     n_rep: int,
     prefer: str | None = None,
+    shortcut: bool = True,
 ) -> Choice:
     """The exact path for levels 0..max_k over the distinct count vectors ``v`` with ``n_rep``
     replicates (see the module docstring): the faster of those that fit (``prefer`` forces one),
@@ -157,7 +170,7 @@ def choose(
     budget = float(_levels.EXACT_MEMORY_BUDGET)
     if max_k < 0:
         return Choice(prefer or "subvector", 0.0, 0.0)
-    old, new = needs(v, n_lab, max_k, r, abc, n_rep)
+    old, new = needs(v, n_lab, max_k, r, abc, n_rep, shortcut)
     fit = [nd for nd in (old, new) if nd.fits(max_k, budget) and prefer in (None, nd.path)]
     if fit:
         best = min(fit, key=lambda nd: (nd.seconds[max_k], nd.path != "subvector"))
@@ -238,16 +251,19 @@ def build_plan(
     return scale, "sampled", note
 
 
-def settle(plan: Any, n_rep: int, prefer: str | None = None) -> Any:
-    """The ABC's exact plan for ``n_rep`` replicates: ``plan`` itself (the composition path) or the
-    subvector plan of the same data; raises :class:`InputError` when neither fits."""
+def settle(plan: Any, n_rep: int, scorer: Any, prefer: str | None = None) -> Any:
+    """The ABC's exact plan for ``n_rep`` replicates scored by ``scorer``: ``plan`` itself (the
+    composition path) or the subvector plan of the same data; raises :class:`InputError` when
+    neither fits."""
     from ._levels import make_plan
     from ._scale import ScalePlan
+    from .scorers import ce_terms
 
     if not isinstance(plan, ScalePlan) or not plan.abc or not len(plan.ks):
         return plan
     max_k = int(plan.ks[-1])
-    choice = choose(plan.v, max_k, plan.r, True, n_rep, prefer or PATH)
+    shortcut = scorer.terms is ce_terms
+    choice = choose(plan.v, max_k, plan.r, True, n_rep, prefer or PATH, shortcut)
     if choice.path == "subvector":
         counts = plan.v[plan.inv]
         return make_plan(counts, max_k, plan.r, abc=True, abc_floor=plan.abc_floor)

@@ -179,7 +179,7 @@ def run(
     (:func:`~humanly.survey._fit.settle`, before anything is allocated); on the composition path
     the data and every replicate go through the levels once, in-process."""
     if e.method == "exact":
-        e = dataclasses.replace(e, plan=settle(e.plan, bootstrap + 1))
+        e = dataclasses.replace(e, plan=settle(e.plan, bootstrap + 1, e.scorer))
         if (
             isinstance(e.plan, _scale.ScalePlan)
             and workers is None
