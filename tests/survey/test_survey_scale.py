@@ -399,3 +399,25 @@ def test_a_thousand_labels_per_item_against_a_40_digit_reference() -> None:
 
     v, _, _ = unique_rows(c)
     assert any(level_pairs(v, v.sum(1), j).tiny for j in (364, 400))  # the log-space route ran
+
+
+def test_chunks_of_replicates_equal_the_one_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    # in-process the composition path runs the data and every replicate in one sweep; on dask the
+    # replicates go in chunks (_boot_chunk): the numbers must be the same
+    from humanly.survey import _replicates
+    from humanly.survey._prepare import check_options, prepare
+
+    monkeypatch.setattr(_fit, "PATH", "composition")
+    ratings = Ratings.from_counts(_chaos_counts(60, 14))
+    opts = check_options(
+        combiner="abc", scorer="cross_entropy", method=None, calibrate="none",
+        calibration_folds=None, reference_size=1, max_k=None, positive=None, clip=CLIP,
+        n_draws=200, seed=5,
+    )  # fmt: skip
+    e = prepare(ratings, None, opts).engine
+    swept = _replicates.run(e, 7, 5)
+    assert isinstance(e.plan, _scale.ScalePlan) and swept.curves is not None
+    parts = [_replicates._boot_chunk(e, b0, min(7, b0 + 3), 5) for b0 in range(0, 7, 3)]
+    np.testing.assert_array_equal(np.vstack([p[0] for p in parts]), swept.curves)
+    point, _ = _replicates._curve(e, None, np.random.default_rng(0))
+    np.testing.assert_array_equal(point, swept.curve)
