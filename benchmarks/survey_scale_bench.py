@@ -61,12 +61,18 @@ from humanly.simulate import running_example
 from humanly.survey import equivalence
 what, n, k, boot = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 max_k = None if sys.argv[5] == "none" else int(sys.argv[5])
+import inspect
+if "options" in inspect.signature(equivalence).parameters:  # the API since the 0.1.0 reset
+    from humanly.survey import EquivalenceOptions
+    kw = {"options": EquivalenceOptions(max_k=max_k, progress=False)}
+else:  # the code before it (benchmarks/survey_scale_bench.py --before)
+    kw = {"max_k": max_k, "progress": False}
 d = running_example(n, k, seed=0) if what == "running" else chaos_like(n, k)
 if what == "running":
-    equivalence(d.ratings, d.predictions, bootstrap=boot, progress=False)  # warm-up
+    equivalence(d.ratings, d.predictions, bootstrap=boot, **kw)  # warm-up
 t, c = time.perf_counter(), time.process_time()
 try:
-    res = equivalence(d.ratings, d.predictions, bootstrap=boot, max_k=max_k, progress=False)
+    res = equivalence(d.ratings, d.predictions, bootstrap=boot, **kw)
     out = {"ok": True, "eq": res.models[-1].equivalence, "ks": len(res.power_curve)}
 except InputError as exc:
     out = {"ok": False, "error": str(exc)}

@@ -26,12 +26,17 @@ from survey_brute import abc as brute_abc
 from humanly import InputError, Ratings
 from humanly._core.counts import unique_rows
 from humanly.simulate import running_example, urn
+from humanly.survey import EquivalenceOptions, _fit, _levels, _scale, equivalence
 from humanly.survey import _engine as eng
-from humanly.survey import _fit, _levels, _scale, equivalence
 from humanly.survey.combiners import ABC, get_combiner
 from humanly.survey.scorers import get_scorer
 
 CLIP = (0.02, 0.98)
+QUIET = EquivalenceOptions(progress=False)
+
+
+def _opts(**kw: object) -> EquivalenceOptions:
+    return EquivalenceOptions(**{"progress": False, **kw})  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ brute force
@@ -193,7 +198,7 @@ def test_both_paths_give_the_same_equivalence(monkeypatch: pytest.MonkeyPatch, c
     for path in ("subvector", "composition"):
         monkeypatch.setattr(_fit, "PATH", path)
         res[path] = equivalence(
-            d.ratings, d.predictions, combiner=comb, bootstrap=30, seed=3, progress=False
+            d.ratings, d.predictions, combiner=comb, bootstrap=30, seed=3, options=QUIET
         )
     a, b = res["subvector"], res["composition"]
     assert isinstance(b.curve_samples, np.ndarray) and a.method == b.method == "exact"
@@ -201,8 +206,9 @@ def test_both_paths_give_the_same_equivalence(monkeypatch: pytest.MonkeyPatch, c
     np.testing.assert_allclose(b.curve_samples, a.curve_samples, rtol=1e-9)
     for ma, mb in zip(a.models, b.models, strict=True):
         assert mb.equivalence_note == ma.equivalence_note
-        for x, y in ((ma.equivalence, mb.equivalence), (ma.equivalence_low, mb.equivalence_low),
-                     (ma.equivalence_high, mb.equivalence_high)):  # fmt: skip
+        ends = zip(ma.equivalence_range, mb.equivalence_range, strict=True)
+        pairs = [(ma.equivalence, mb.equivalence), *ends]
+        for x, y in pairs:
             assert (x is None and y is None) or y == pytest.approx(x, rel=1e-9)
     assert comb != "abc" or any(m.equivalence is not None for m in a.models)
 
@@ -218,7 +224,7 @@ def test_many_labels_per_item_run_over_every_k_within_budget() -> None:
     tracemalloc.start()
     t = time.perf_counter()
     try:
-        res = equivalence(ratings, bootstrap=20, progress=False)
+        res = equivalence(ratings, bootstrap=20, options=QUIET)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -247,7 +253,7 @@ def test_a_refusal_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch)
     tracemalloc.start()
     try:
         with pytest.raises(InputError) as err:
-            equivalence(ratings, bootstrap=10, progress=False)
+            equivalence(ratings, bootstrap=10, options=QUIET)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -256,19 +262,19 @@ def test_a_refusal_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch)
     assert peak < 30 << 20  # it stopped before building anything
     fits = int(msg.split("pass max_k=")[1].rstrip("."))
     assert 0 < fits < 39
-    res = equivalence(ratings, bootstrap=10, max_k=fits, progress=False)
+    res = equivalence(ratings, bootstrap=10, options=_opts(max_k=fits))
     assert [p.k for p in res.power_curve] == list(range(fits + 1))
     with pytest.raises(InputError, match="pass max_k="):
-        equivalence(ratings, bootstrap=10, max_k=fits + 1, progress=False)
+        equivalence(ratings, bootstrap=10, options=_opts(max_k=fits + 1))
 
 
 def test_a_refusal_on_time_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     ratings = Ratings.from_counts(_chaos_counts(120, 40))
     monkeypatch.setattr(_fit, "EXACT_TIME_BUDGET", 0.05)
     with pytest.raises(InputError, match="of work") as err:
-        equivalence(ratings, bootstrap=10, progress=False)
+        equivalence(ratings, bootstrap=10, options=QUIET)
     fits = int(str(err.value).split("pass max_k=")[1].rstrip("."))
-    res = equivalence(ratings, bootstrap=10, max_k=fits, progress=False)
+    res = equivalence(ratings, bootstrap=10, options=_opts(max_k=fits))
     assert len(res.power_curve) == fits + 1
 
 
@@ -278,12 +284,12 @@ def test_a_fixed_combiner_falls_back_to_sampling_with_its_error(
     ratings = Ratings.from_counts(_chaos_counts(60, 30))
     with monkeypatch.context() as mp:
         mp.setattr(_levels, "EXACT_MEMORY_BUDGET", 1 << 16)
-        res = equivalence(ratings, combiner="frequency", bootstrap=0, n_draws=100, progress=False)
+        res = equivalence(ratings, combiner="frequency", bootstrap=0, options=_opts(draws=100))
     assert res.method == "sampled"
     note = next(n for n in res.notes if "Monte Carlo" in n)
     bound = float(note.split("at most ")[1].split(" ")[0])
     assert 0 < bound < 0.1
-    exact = equivalence(ratings, combiner="frequency", bootstrap=0, max_k=3, progress=False)
+    exact = equivalence(ratings, combiner="frequency", bootstrap=0, options=_opts(max_k=3))
     assert exact.method == "exact"
     # the sampled curve is within a few standard errors of the exact one where both exist
     assert np.abs(res.scores[:4] - exact.scores).max() < 6 * bound
@@ -299,10 +305,10 @@ def test_progress_is_reported_per_level(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(_scale, "progress", spy)
     monkeypatch.setattr(_fit, "PATH", "composition")
     ratings = Ratings.from_counts(_chaos_counts(50, 12))
-    equivalence(ratings, bootstrap=3, progress=True)
+    equivalence(ratings, bootstrap=3, options=_opts(progress=True))
     assert seen == [(13, "survey curve", True)]  # levels 0..11 (max_k = 12 − 1) and the next
     seen.clear()
-    equivalence(ratings, bootstrap=3, progress=False)
+    equivalence(ratings, bootstrap=3, options=QUIET)
     assert seen == [(13, "survey curve", False)]
 
 
@@ -410,10 +416,8 @@ def test_chunks_of_replicates_equal_the_one_sweep(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(_fit, "PATH", "composition")
     ratings = Ratings.from_counts(_chaos_counts(60, 14))
     opts = check_options(
-        combiner="abc", scorer="cross_entropy", method=None, calibrate="none",
-        calibration_folds=None, reference_size=1, max_k=None, positive=None, clip=CLIP,
-        n_draws=200, seed=5,
-    )  # fmt: skip
+        combiner="abc", scorer="cross_entropy", calibrate="none", seed=5, options=QUIET
+    )
     e = prepare(ratings, None, opts).engine
     swept = _replicates.run(e, 7, 5)
     assert isinstance(e.plan, _scale.ScalePlan) and swept.curves is not None
