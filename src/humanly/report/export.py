@@ -240,9 +240,7 @@ def export_report(report: Report, folder: str | os.PathLike[str], *, force: bool
             if view.id == "methods":
                 continue
             for t in view.tables:
-                head = (
-                    f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
-                )
+                head = f"% humanly {version} · {view.title} · {t.id} (needs \\usepackage{{booktabs}})"
                 names = [_write(tmp, f"{t.id}.csv", _csv(t))]
                 names.append(_write(tmp, f"{t.id}.tex", latex_table(t, header=head)))
                 files += names
