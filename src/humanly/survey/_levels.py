@@ -34,7 +34,15 @@ from .._core.counts import (
 )
 from ..data import InputError
 
-__all__ = ["EXACT_MEMORY_BUDGET", "AbcLevel", "Level", "Plan", "make_plan", "row_codes"]
+__all__ = [
+    "EXACT_MEMORY_BUDGET",
+    "AbcLevel",
+    "Level",
+    "Plan",
+    "make_plan",
+    "plan_bytes",
+    "row_codes",
+]
 
 #: Bytes the exact engine's plan may hold (the arrays of every level together); beyond it
 #: :func:`make_plan` stops before allocating and says what to change.
@@ -202,26 +210,40 @@ class _Budget:
         self.used += nbytes
 
 
-def _check_memory(
-    v: np.ndarray, n_lab: np.ndarray, max_k: int, r: int, abc: bool, budget: _Budget
-) -> None:
-    """Before enumerating anything: the rows, reference triplets and contributor pairs of every level
-    (kept), plus the dense count vectors of the largest level (built while enumerating it), counted
-    exactly per distinct vector (:func:`count_subvectors`), must fit the budget (the ABC's entries are
-    checked when they are counted)."""
+def plan_bytes(
+    v: np.ndarray, n_lab: np.ndarray, max_k: int, r: int, abc: bool, sub: np.ndarray | None = None
+) -> np.ndarray:
+    """``out[k]``: the bytes the plan of levels 0..k needs (k = 0..max_k), from the number of
+    sub-count vectors of each distinct vector (``sub``, :func:`count_subvectors` up to max_k + 1):
+    the rows, reference triplets and contributor pairs of every level (kept), the ABC's entries (at
+    most one per row and class) and the dense count vectors of the largest level (built while
+    enumerating it)."""
     if max_k < 0:
-        return
-    sub = count_subvectors(v, max_k + 1)
+        return np.zeros(0)
+    sub = count_subvectors(v, max_k + 1) if sub is None else sub
     n_cls = v.shape[1]
+    out = np.zeros(max_k + 1)
     kept = peak = 0.0
     for k in range(max_k + 1):
         rows = float(sub[n_lab >= k + r, k].sum())
         refs = rows * min(n_cls, r * max(1, int(n_lab.max()) - k))
         pairs = float(sub[n_lab >= k + 1, k + 1].sum()) if abc else 0.0
+        entries = rows * n_cls if abc else 0.0
         kept += rows * (_ROW_BYTES + 8 * n_cls) + refs * _REF_BYTES + pairs * _PAIR_BYTES
+        kept += entries * _ENTRY_BYTES
         peak = max(peak, (rows + pairs) * n_cls * _CELL_BYTES)
-        if kept + peak > budget.limit:
-            raise budget.fail(kept + peak, k)
+        out[k] = kept + peak
+    return out
+
+
+def _check_memory(
+    v: np.ndarray, n_lab: np.ndarray, max_k: int, r: int, abc: bool, budget: _Budget
+) -> None:
+    """Before enumerating anything, :func:`plan_bytes` of every level must fit the budget."""
+    need = plan_bytes(v, n_lab, max_k, r, abc)
+    over = np.flatnonzero(need > budget.limit)
+    if len(over):
+        raise budget.fail(float(need[over[0]]), int(over[0]))
 
 
 # ----------------------------------------------------------------------------- levels

@@ -13,8 +13,10 @@ import numpy as np
 from .._core.checks import check_choice, check_int
 from ..data import InputError, Predictions, Ratings
 from . import _engine as eng
+from ._fit import build_plan
 from ._replicates import Engine
 from ._sampled import label_matrix
+from ._scale import fixed_terms
 from .calibration import CALIBRATIONS, calibrate_outputs
 from .combiners import ABC, get_combiner, is_matrix_combiner
 from .options import EquivalenceOptions
@@ -223,13 +225,12 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     n_lab = counts.sum(axis=1)
     comb, sc, r = opts.combiner, opts.scorer, opts.reference_size
     is_abc = isinstance(comb, ABC)
-    plan = eng.make_plan(
-        counts,
-        _max_k(n_lab, r, opts.max_k),
-        r,
-        abc=is_abc,
-        abc_floor=getattr(comb, "floor", 1e-3),
+    # the engine's path, fitted to the data before anything is allocated (humanly.survey._fit)
+    plan, method, fit_note = build_plan(
+        counts, _max_k(n_lab, r, opts.max_k), r, comb, sc, opts.method, opts.clip, opts.draws
     )
+    if method != opts.method:
+        opts = dataclasses.replace(opts, method=method)
     out = _model_outputs(ratings, predictions, opts, pos)
     n = ratings.n_items
     ref_elig = plan.ref_elig[plan.inv]
@@ -247,7 +248,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     if opts.method == "sampled" or (not sc.decomposable and out.probs):
         labels, complete = _sampled_labels(ratings, n_lab)
     myopic = (
-        eng.fixed_terms(plan, comb, sc, opts.clip)
+        fixed_terms(plan, comb, sc, opts.clip)  # either path's plan (humanly.survey._scale)
         if opts.method == "exact" and not is_abc
         else None
     )
@@ -266,7 +267,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
         ref_elig=ref_elig,
         myopic_terms=myopic,
     )
-    notes = list(out.notes)
+    notes = list(out.notes) + ([fit_note] if fit_note else [])
     if opts.method == "sampled" and not complete and ratings.has_raters:
         notes.append(
             "raters did not all label every item: rater subsets are drawn from each item's own labels"

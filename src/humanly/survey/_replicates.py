@@ -12,7 +12,8 @@ import numpy as np
 
 from .._core.parallel import run_tasks
 from .._core.rng import stream
-from . import _engine as eng
+from . import _scale
+from ._fit import settle
 from ._sampled import sampled_classifier, sampled_curve
 from .scorers import Scorer
 
@@ -38,7 +39,7 @@ class Engine:
     rater labelled every item); ``myopic_terms`` (D, L): the exact curve terms of a combiner that does
     not learn from the data, computed once."""
 
-    plan: eng.Plan
+    plan: Any  # a _levels.Plan, or a _scale.ScalePlan for the composition path
     combiner: Any
     scorer: Scorer
     clip: tuple[float, float]
@@ -93,7 +94,7 @@ def _curve(
             if idx is None
             else np.bincount(plan.inv, weights=e.item_counts(idx), minlength=len(plan.v))
         )
-        c, n = eng.curves(plan, mult[None], e.myopic_terms, e.scorer, e.clip)
+        c, n = _scale.curves(plan, mult[None], e.myopic_terms, e.scorer, e.clip)
         return c[0], n[0]
     inv = plan.inv if idx is None else plan.inv[idx]
     mult = np.bincount(inv, minlength=len(plan.v)).astype(float)
@@ -143,7 +144,7 @@ def _boot_chunk(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bootstrap replicates b0..b1-1: replicate b resamples items with ``stream(seed, b)``. With the
     exact method the curves of the whole chunk are one batch (the same numbers as one by one)."""
-    n_lv = len(e.plan.levels)
+    n_lv = len(e.plan.ks)
     curves = np.empty((b1 - b0, n_lv))
     counts = np.empty((b1 - b0, n_lv))
     models = np.empty((b1 - b0, e.n_models))
@@ -154,7 +155,7 @@ def _boot_chunk(
             idx = stream(seed, b).integers(0, e.n, size=e.n)
             mult[i] = np.bincount(e.plan.inv, weights=e.item_counts(idx), minlength=len(mult[i]))
             models[i] = _models(e, idx, unused)
-        curves[:], counts[:] = eng.curves(e.plan, mult, e.myopic_terms, e.scorer, e.clip)
+        curves[:], counts[:] = _scale.curves(e.plan, mult, e.myopic_terms, e.scorer, e.clip)
         return curves, counts, models
     for i, b in enumerate(range(b0, b1)):
         g = stream(seed, b)
@@ -174,7 +175,18 @@ def run(
     progress: bool = False,
 ) -> Replicates:
     """The point estimate, then ``bootstrap`` replicates in chunks (same numbers however the chunks are
-    spread over processes)."""
+    spread over processes). The exact engine's path is fitted to the number of replicates first
+    (:func:`~humanly.survey._fit.settle`, before anything is allocated); on the composition path
+    the data and every replicate go through the levels once, in-process."""
+    if e.method == "exact":
+        e = dataclasses.replace(e, plan=settle(e.plan, bootstrap + 1, e.scorer))
+        if (
+            isinstance(e.plan, _scale.ScalePlan)
+            and workers is None
+            and scheduler is None
+            and client is None
+        ):
+            return _one_sweep(e, bootstrap, seed, progress)
     g = _point_rng(seed)
     curve, nit = _curve(e, None, g)
     scores = _models(e, None, g)
@@ -194,3 +206,23 @@ def run(
     curves = np.vstack([p[0] for p in parts])
     models = np.vstack([p[2] for p in parts])
     return Replicates(curve, nit, scores, curves, models)
+
+
+def _one_sweep(e: Engine, bootstrap: int, seed: int | None, progress: bool) -> Replicates:
+    """The composition path in-process: the data's multiplicities and every replicate's (replicate b
+    from ``stream(seed, b)``, as :func:`_boot_chunk` draws them) in one batch, so that each level is
+    built once; the numbers are those of any other split of the replicates."""
+    plan = e.plan
+    mult = np.empty((bootstrap + 1, len(plan.v)))
+    mult[0] = plan.mult
+    models = np.empty((bootstrap, e.n_models))
+    unused = np.random.default_rng(0)  # decomposable scorers draw nothing
+    for b in range(bootstrap):
+        idx = stream(seed, b).integers(0, e.n, size=e.n)
+        mult[b + 1] = np.bincount(plan.inv, weights=e.item_counts(idx), minlength=len(plan.v))
+        models[b] = _models(e, idx, unused)
+    out, n_items = _scale.curves(plan, mult, e.myopic_terms, e.scorer, e.clip, show=progress)
+    scores = _models(e, None, _point_rng(seed))
+    if bootstrap <= 0:
+        return Replicates(out[0], n_items[0], scores, None, None)
+    return Replicates(out[0], n_items[0], scores, out[1:], models)
