@@ -154,7 +154,7 @@ def rater_agreement(ratings: Ratings) -> RaterAgreement:
     Examples
     --------
     >>> import pandas as pd
-    >>> from humanly import read_ratings
+    >>> from humanly.data import read_ratings
     >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
     ...                                      "rater": list("abcabcabc"),
     ...                                      "label": list("xxyyyyxyx")}))
@@ -404,7 +404,7 @@ def rater_summary(
     Examples
     --------
     >>> import pandas as pd
-    >>> from humanly import read_ratings
+    >>> from humanly.data import read_ratings
     >>> ratings = read_ratings(pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
     ...                                      "rater": list("abcabcabc"),
     ...                                      "label": list("xxyyyyxyx")}))
