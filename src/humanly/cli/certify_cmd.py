@@ -34,7 +34,7 @@ Raters = Annotated[
     typer.Option(
         "--raters",
         metavar="slots|named",
-        help="Who the average annotator is: a random one of each item's label slots (default), "
+        help="Who the average rater is: a random one of each item's label slots (default), "
         "or of the named raters.",
     ),
 ]
@@ -118,7 +118,7 @@ Models = Annotated[
     str | None,
     typer.Option("--models", metavar="A,B,...", help="Model names.", rich_help_panel=_SUMMARY),
 ]
-Curve = Annotated[bool, typer.Option("--curve", help="Bounds for k = 1 … K annotators (Fig. 3).")]
+Curve = Annotated[bool, typer.Option("--curve", help="Bounds for k = 1 … K raters (Fig. 3).")]
 CurveSubsets = Annotated[
     int,
     typer.Option("--curve-subsets", help="Named raters: rater subsets per k (sampled if more)."),
@@ -250,7 +250,7 @@ def certify_command(
     n_upper: NUpper = None,
     models: Models = None,
 ) -> None:
-    """Certify models as superhuman: upper bound for the average annotator (Theorems 1, 5), lower
+    """Certify models as superhuman: upper bound for the average rater (Theorems 1, 5), lower
     bound for each model (Theorems 3, 6), confidence S with HMS and OMS (Theorem 7), and a verdict.
     Without RATINGS, certify published numbers (summary mode). --plot draws the curve with --curve,
     else S(t_u) per model."""

@@ -157,7 +157,7 @@ def oracle_command(
     labels_per_item: Annotated[
         str | None,
         typer.Option(
-            "--labels", metavar="K|LOW-HIGH", help="Labels per item (default: every annotator)."
+            "--labels", metavar="K|LOW-HIGH", help="Labels per item (default: every rater)."
         ),
     ] = None,
     seed: Seed = 0,
