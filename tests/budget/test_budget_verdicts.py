@@ -164,7 +164,7 @@ def test_section_notes_when_plan_refuses(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_plan_verdict_quotes_the_table(five) -> None:
     a = plan(five.ratings, five.predictions, bootstrap=0)
     first = verdicts(a)[0].sentence
-    assert first.startswith(f"With {a.budget:,} labels and the crowd's label accuracy (q̂ = ")
+    assert first.startswith(f"With {a.budget:,} labels and the crowd's label accuracy of 0.")
     assert f"{a.label_accuracy:.3f}" in first and probability(a.comparison.win[0]) in first
     assert verdicts(IndependentErrors(0.8, 0.01, 0.8)) == ()
     assert [v.status for v in verdicts(a)] == ["single labels best", "single labels"]

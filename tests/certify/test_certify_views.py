@@ -42,10 +42,20 @@ def copycat():  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------ verdict sentences
+def _split(sentence: str) -> tuple[str, str]:
+    """A verdict's plain first sentence (issue 26) and the technical rest."""
+    plain, rest = re.split(r"(?<=\.)\s", sentence, maxsplit=1)
+    return plain, rest
+
+
 def test_table4_sembert_is_superhuman_under_the_empirical_bound_only(table4) -> None:
     v = table4["SemBERT"]
     assert v.topic == "certify" and v.status == "certified" and v.methods == "methods-certify"
-    s = v.sentence
+    plain, s = _split(v.sentence)
+    assert (
+        plain
+        == "SemBERT beats the average rater: the crowd's labels alone show it with 95% confidence."
+    )
     assert s.startswith("SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds")
     assert "U_N = 0.879 (margin +0.040)" in s and "S = 0.999996 ≥ 0.95" in s
     assert "(Hoeffding, N = 10,000 items)" in s
@@ -82,6 +92,8 @@ def test_the_demo_data_has_no_evidence_beside_a_positive_margin() -> None:
     (v,) = verdicts(res)
     assert v.status == "no evidence"
     assert v.sentence == (
+        "predictor_prob is not yet shown to beat the average rater: the test set is too small to "
+        "tell; about 31,000 items would show it if the gap holds. "
         "predictor_prob is not certified: the margin L_N − U_N = +0.0118 (L_N = 0.9315, U_N = "
         "0.9197) is smaller than the finite-sample deviations at N = 2,000 items (S < 0: no "
         "evidence; Hoeffding); about 31,211 items would certify it at this margin. U_N is U⁽ᵉ⁾, the "
@@ -97,7 +109,9 @@ def test_a_certified_simulation_and_a_copycat_against_gold(copycat) -> None:
     v = _by_model(res)
     strong, copy = v["strong"].sentence, v["copycat"].sentence
     assert v["strong"].status == "certified"
-    assert strong.startswith("strong is certified superhuman: its lower bound L_N = 0.894")
+    assert _split(strong)[1].startswith(
+        "strong is certified superhuman: its lower bound L_N = 0.894"
+    )
     assert "S = 0.9894 ≥ 0.95 (Hoeffding, N = 1,000 items)" in strong
     assert "under U⁽ᵗ⁾ = 0.853 it is not certified: S = 0.5058 < 0.95, about 2,717 items" in strong
     assert "On the 1,000 gold items its accuracy is 0.970 and the average rater's 0.7754." in strong
@@ -111,10 +125,22 @@ def test_a_certified_simulation_and_a_copycat_against_gold(copycat) -> None:
 def test_not_applicable_tau_theoretical_and_unknown_k() -> None:
     (v,) = verdicts(certify_summary([0.80], 0.85, 500, models=["m"]))
     assert v.status == "not applicable"
-    assert v.sentence.startswith("m is not superhuman by these bounds: L_N = 0.800 ≤ U_N = 0.850")
+    assert _split(v.sentence)[0].startswith(
+        "m is not shown to beat the average rater: its agreement"
+    )
+    assert _split(v.sentence)[1].startswith(
+        "m is not superhuman by these bounds: L_N = 0.800 ≤ U_N = 0.850"
+    )
     assert "U⁽ᵗ⁾ needs K, the number of raters per item, which was not given" in v.sentence
     (t,) = verdicts(certify_summary([0.919], 0.879, 10000, models=["SemBERT"], tau=0.02))
-    assert t.sentence.startswith(
+    needed = re.search(r"about ([\d,]+) items would certify", t.sentence)
+    assert needed is not None
+    rounded = f"{round(int(needed.group(1).replace(',', '')), -3):,}"  # two significant digits
+    assert _split(t.sentence)[0] == (
+        "SemBERT is not yet shown to beat the average rater by at least 2 points: the evidence "
+        f"falls short of 95% confidence; about {rounded} items would show it if the gap holds."
+    )
+    assert _split(t.sentence)[1].startswith(
         "SemBERT is not certified to beat the average rater by at least τ = 0.02: the margin "
         "L_N − U_N − τ = +0.020"
     )
@@ -169,7 +195,8 @@ def _every_number_in_the_tables(stdout: str, n_models: int) -> None:
     assert len(sentences) == n_models
     flat = tables.replace("\n", " ")
     for sentence in sentences:
-        for num in _numbers(sentence):
+        # the plain first sentence rounds the items needed ("about 31,000"); the rest quotes the table
+        for num in _numbers(_split(sentence)[1]):
             if num.rstrip(".") in {"1", "2", "3", "5", "7"}:  # Theorem/Lemma numbers
                 continue
             assert num.rstrip(".,") in flat, (num, sentence)

@@ -206,3 +206,29 @@ def test_print_shows_the_cards_and_hides_navigation(browser, carded):
     (ARTIFACTS / "cards-print.pdf").write_bytes(pdf)
     page.screenshot(path=str(ARTIFACTS / "cards-print.png"))
     page.close()
+
+
+def _glossary_symbols() -> list[str]:
+    """The symbols of docs/glossary.md's "Symbols" table (first column, each in backticks)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "glossary.md").read_text("utf-8")
+    table = text.split("## Symbols", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    return [sym for row in rows for sym in re.findall(r"`([^`]+)`", row.split("|")[1])]
+
+
+@pytest.mark.parametrize("which", ["report", "simulated_report"])
+def test_every_card_begins_with_a_plain_sentence(browser, demo, which):
+    """Issue 26: a verdict begins with one sentence a reader without the papers can follow — none of
+    the glossary's symbols (L_N, U_N, S < 0, Hoeffding, Lemma 2, q̂, c_0 …) before its first stop."""
+    symbols = _glossary_symbols()
+    assert {"L_N", "U_N", "U⁽ᵉ⁾", "S <", "Hoeffding", "Lemma", "q̂", "c_0"} <= set(symbols)
+    page, _, _ = _open(browser, getattr(demo, which))
+    quotes = page.locator(".verdict .quote")
+    assert quotes.count() >= 3
+    for i in range(quotes.count()):
+        text = quotes.nth(i).inner_text()
+        first = re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
+        assert first.endswith(".") and len(first) < len(text) + 1
+        found = [s for s in symbols if s in first]
+        assert not found, (found, first)
+    page.close()

@@ -53,7 +53,11 @@ def test_below_0_and_above_max_read_as_sentences() -> None:
     below = _m(equivalence=None, equivalence_note="below_0", low=0.0, high=0.0,
                equivalence_mean=0.0, score=-1.5)  # fmt: skip
     s = worth(below, "abc", "cross_entropy", c0=-0.9591, largest_k=9)
-    assert s.startswith("m is worth less than 0 raters with the ABC combiner")
+    assert s.startswith("m does no better than the ABC's prediction from no labels at all")
+    assert (
+        "so no number of raters matches it. It is worth less than 0 raters with the ABC combiner"
+        in s
+    )
     assert "c_0 = -0.9591, the score of the ABC's prediction from no labels" in s
     assert "0.00" not in s  # not "≡ < 0 raters, 0.00 – 0.00"
     s = worth(below, "majority", "agreement", c0=0.5)
@@ -134,7 +138,8 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
     assert "items for width < 0.5" in out
     assert "< 0: the score is at or below c_0 = -0.9591, the score of the ABC's prediction" in out
     assert "candidate states" in out and "converged in" in out
-    assert "hard is worth less than 0 raters with the ABC combiner" in out
+    assert "hard does no better than the ABC's prediction from no labels at all" in out
+    assert "It is worth less than 0 raters with the ABC combiner" in out
     assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
     assert "items_needed assumes" in r.stderr  # the width note
     j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json").json()

@@ -11,6 +11,7 @@ probability; a model whose L_N does not exceed U_N is "not superhuman by these b
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
 >>> print(verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
+SemBERT beats the average rater: the crowd's labels alone show it with 95% confidence.
 SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds the average rater's upper bound
 U_N = 0.879 (margin +0.040) with confidence S = 0.999996 ≥ 0.95 (Hoeffding, N = 10,000 items).
 U_N is U⁽ᵉ⁾, the paper's empirical approximation that approaches the theorem-backed U⁽ᵗ⁾ only as K
@@ -246,15 +247,17 @@ def _interval(value: float, interval: tuple[float | None, float | None] | None) 
     return f"{format_number(value, sign=True)} [{ends}]"
 
 
-def _gold(result: CertifyResult, m: ModelCertificate) -> str:
-    """With gold labels: the true accuracies, and any evidence against an assumption of the bounds."""
+def _gold(result: CertifyResult, m: ModelCertificate, *, said: bool = False) -> str:
+    """With gold labels: the true accuracies (unless ``said`` already), and any evidence against an
+    assumption of the bounds."""
     o = result.oracle
     if o is None or m.model not in o.models:
         return ""
-    text = (
+    head = (
         f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
         f"the average rater's {format_number(o.average_rater)}"
     )
+    text = head
     against = [a for a in o.assumptions if a.status == "evidence against at 95%"]
     for a in against:
         if a.name == f"theorem3:{m.model}":
@@ -275,7 +278,62 @@ def _gold(result: CertifyResult, m: ModelCertificate) -> str:
                 f"correlated; difference {_interval(a.difference or 0.0, a.interval)}, below 0), so "
                 "U_N may not bound the average rater"
             )
+    if said:  # the accuracies are already in the plain sentence: only the evidence against
+        rest = text[len(head) :]
+        return "" if not rest else " The gold labels" + rest.replace(", but they", "", 1) + "."
     return text + "."
+
+
+def _about(n: int) -> str:
+    """An item count as a plain sentence says it: two significant digits ("about 31,000")."""
+    if n < 100:
+        return f"{n:,}"
+    digits = len(str(n)) - 2
+    return f"{round(n, -digits):,}"
+
+
+def _plain(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
+    """The first sentence of a verdict, for a reader without the paper: no symbol, no bound's name."""
+    by = "" if result.tau == 0 else f" by at least {100 * result.tau:g} points"
+    level = f"{100 * e.level:g}%"
+    if e.status == "certified":
+        return (
+            f"{m.model} beats the average rater{by}: the crowd's labels alone show it with "
+            f"{level} confidence."
+        )
+    if e.status in ("not certified", "no evidence (S < 0)"):
+        why = (
+            "the test set is too small to tell"
+            if e.status == "no evidence (S < 0)"
+            else f"the evidence falls short of {level} confidence"
+        )
+        more = (
+            f"; about {_about(e.items_needed)} items would show it if the gap holds"
+            if e.items_needed is not None
+            else "; more items at this gap would not show it"
+        )
+        return f"{m.model} is not yet shown to beat the average rater{by}: {why}{more}."
+    return (
+        f"{m.model} is not shown to beat the average rater{by}: its agreement with the crowd is "
+        "not above the highest accuracy the raters' own agreement allows, so more items would not "
+        "show it (which does not mean it is worse)."
+    )
+
+
+def _beats_on_gold(result: CertifyResult, m: ModelCertificate, status: str) -> str:
+    """Where gold says the model beats the raters but the certificate does not: why it asks more."""
+    o = result.oracle
+    if status == "certified" or o is None or m.model not in o.models:
+        return ""
+    acc = o.models[m.model]
+    if acc is None or o.average_rater is None or not acc > o.average_rater:
+        return ""
+    return (
+        f" On the {o.n_items:,} gold items it is more accurate than the average rater "
+        f"({format_number(acc)} vs {format_number(o.average_rater)}); the certificate asks more: "
+        f"it must show this from the crowd's labels alone, without gold, at "
+        f"{100 * result.level:g}% confidence."
+    )
 
 
 def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
@@ -294,8 +352,10 @@ def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
             else "no evidence (S < 0)"
         )
         e = Evidence(status, "", s, result.level, m.margin - result.tau, m.n, m.items_needed)
+    beats = _beats_on_gold(result, m, e.status)
     sentence = (
-        f"{_main(result, m, e)} {_other(result, m, e.status == 'certified')}{_gold(result, m)}"
+        f"{_plain(result, m, e)}{beats} {_main(result, m, e)} "
+        f"{_other(result, m, e.status == 'certified')}{_gold(result, m, said=bool(beats))}"
     )
     return Verdict(
         "certify",
@@ -327,6 +387,6 @@ def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
     >>> from humanly.certification import certify_summary
     >>> v = verdicts(certify_summary([0.80], 0.85, 500, models=["m"]))[0]
     >>> v.status, v.sentence.split(":")[0]
-    ('not applicable', 'm is not superhuman by these bounds')
+    ('not applicable', 'm is not shown to beat the average rater')
     """
     return tuple(_verdict(result, m) for m in result.models)

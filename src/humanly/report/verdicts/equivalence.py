@@ -205,7 +205,8 @@ def worth(
         base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
         zero = m.equivalence_range.low == 0 == m.equivalence_range.high
         body = (
-            f"{m.model} is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
+            f"{m.model} does no better than {baseline_meaning(combiner)}, so no number of raters "
+            f"matches it. It is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
             f"{base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
             "baseline"
         ) + (f" ({rng})" if rng and not zero else "")

@@ -190,8 +190,8 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     if m is None or budget is None:
         sentence = (
             f"No number of labels per item ranks {pair} first with probability ≥ {res.level:g} "
-            f"under {estimate} from the {res.n_items:,}-item pilot (E[G] ≤ 0 for every m tried)"
-            f"{tail}"
+            f"under {estimate} from the {res.n_items:,}-item pilot. The expected gap E[G] is ≤ 0 "
+            f"for every m tried{tail}"
         )
         return (Verdict(TOPIC, sentence, None, "not identified", METHODS),)
     items = res.recommended_items
@@ -215,7 +215,7 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     ['single labels best']
     """
     a, quick = result, result.comparison
-    lead = f" and the crowd's label accuracy (q̂ = {a.label_accuracy:.3f})"
+    lead = f" and the crowd's label accuracy of {a.label_accuracy:.3f}"
     sentence = _comparison_sentence(
         quick.budget,
         quick.m,
