@@ -90,31 +90,9 @@ def pair(
     """
     _check_sizes(n_items, labels_per_item)
     rng = _rng(seed)
-    independent = p is not None or eps is not None or q is not None
-    correlated = any(x is not None for x in (q_b, q_w, p_w, p_b0, p_b1))
-    if independent == correlated:
-        raise InputError(
-            "give either p, eps and q (independent errors) or q_b, q_w, p_w, p_b0 and p_b1 (correlated)"
-        )
-    if independent:
-        if p is None or eps is None or q is None:
-            raise InputError("independent errors need p, eps and q")
-        q_b = q_w = q_agree = q
-        p_w, p_b0, p_b1 = p, p + eps, p + eps
-    if q_b is None or q_w is None or p_w is None or p_b0 is None or p_b1 is None:
-        raise InputError("correlated errors need q_b, q_w, p_w, p_b0 and p_b1")
-    if q_agree is None:
-        q_agree = (q_b + q_w) / 2
-    if q_both_wrong is None:
-        q_both_wrong = q_agree
-    checks = [("q_b", q_b), ("q_w", q_w), ("q_agree", q_agree), ("p_w", p_w)]
-    checks += [("q_both_wrong", q_both_wrong)] + ([] if prior is None else [("prior", prior)])
-    for name, v in checks:
-        if not 0 <= v <= 1:
-            raise InputError(f"{name} = {v} must be a probability in [0, 1]")
-    for name, v in (("p_b0", p_b0), ("p_b1", p_b1)):
-        if not 0 <= v <= 1:
-            raise InputError(f"{name} = {v} must be a probability in [0, 1]")
+    independent, (q_b, q_w, q_agree, p_w, p_b0, p_b1, q_both_wrong) = _pair_params(
+        p, eps, q, (q_b, q_w, p_w, p_b0, p_b1), q_agree, q_both_wrong, prior
+    )
     if prior is None:
         y = rng.integers(0, 2, size=n_items).astype(np.int16)
     else:
@@ -163,3 +141,43 @@ def pair(
         "worse_accuracy": float(w_right.mean()),
     }
     return SimulatedData(ratings, gold, preds, truth)
+
+
+def _pair_params(
+    p: float | None,
+    eps: float | None,
+    q: float | None,
+    correlated_params: tuple[float | None, ...],
+    q_agree: float | None,
+    q_both_wrong: float | None,
+    prior: float | None,
+) -> tuple[bool, tuple[float, float, float, float, float, float, float]]:
+    """:func:`pair`'s parameters, checked: whether they are the independent ones, and
+    ``(q_b, q_w, q_agree, p_w, p_b0, p_b1, q_both_wrong)``."""
+    q_b, q_w, p_w, p_b0, p_b1 = correlated_params
+    independent = p is not None or eps is not None or q is not None
+    correlated = any(x is not None for x in (q_b, q_w, p_w, p_b0, p_b1))
+    if independent == correlated:
+        raise InputError(
+            "give either p, eps and q (independent errors) or q_b, q_w, p_w, p_b0 and p_b1 (correlated)"
+        )
+    if independent:
+        if p is None or eps is None or q is None:
+            raise InputError("independent errors need p, eps and q")
+        q_b = q_w = q_agree = q
+        p_w, p_b0, p_b1 = p, p + eps, p + eps
+    if q_b is None or q_w is None or p_w is None or p_b0 is None or p_b1 is None:
+        raise InputError("correlated errors need q_b, q_w, p_w, p_b0 and p_b1")
+    if q_agree is None:
+        q_agree = (q_b + q_w) / 2
+    if q_both_wrong is None:
+        q_both_wrong = q_agree
+    checks = [("q_b", q_b), ("q_w", q_w), ("q_agree", q_agree), ("p_w", p_w)]
+    checks += [("q_both_wrong", q_both_wrong)] + ([] if prior is None else [("prior", prior)])
+    for name, v in checks:
+        if not 0 <= v <= 1:
+            raise InputError(f"{name} = {v} must be a probability in [0, 1]")
+    for name, v in (("p_b0", p_b0), ("p_b1", p_b1)):
+        if not 0 <= v <= 1:
+            raise InputError(f"{name} = {v} must be a probability in [0, 1]")
+    return independent, (q_b, q_w, q_agree, p_w, p_b0, p_b1, q_both_wrong)
