@@ -56,11 +56,9 @@ def pair(
         Size of the rater pool (default: one rater per label slot).
     seed : int or numpy.random.Generator, optional
         The seed; the same seed gives the same data.
-    q_both_wrong : float, optional
-        Label accuracy where both classifiers are wrong (default ``q_agree``): beyond the paper, for
-        checking estimators.
-    prior : float, optional
-        P(true label = 1) (default a fair coin).
+    q_both_wrong, prior : float, optional
+        Label accuracy where both classifiers are wrong (default ``q_agree``; beyond the paper, for
+        checking estimators), and P(true label = 1) (default a fair coin).
     class_shift : float
         Label accuracies are q + class_shift on items of class 1 and q − class_shift on items of
         class 0 (labellers leaning towards class 1).
@@ -68,14 +66,13 @@ def pair(
     Returns
     -------
     SimulatedData
-        Ratings, gold labels, the two models' predictions, and ``truth``: the generator's name
-        (``truth["generator"]``), the parameters, the true labels and the two classifiers' accuracies
-        on the simulated items.
+        Ratings, gold, the two models' predictions and ``truth`` (``"generator"``, the parameters,
+        the true labels, the classifiers' accuracies on the simulated items).
 
     Raises
     ------
     InputError
-        For a mix of the two parameterisations, a missing parameter, or a probability outside [0, 1].
+        A mix of the two parameterisations, a missing parameter, a probability outside [0, 1].
 
     References
     ----------
@@ -123,19 +120,12 @@ def pair(
         source="simulated",
     )
     gold = Gold(ratings.items, (0, 1), y, "simulated")
+    names = ("q_b", "q_w", "q_agree", "p_w", "p_b0", "p_b1", "q_both_wrong")
+    params = dict(zip(names, (q_b, q_w, q_agree, p_w, p_b0, p_b1, q_both_wrong), strict=True))
+    params |= {"prior": 0.5 if prior is None else prior, "class_shift": class_shift}
     truth = {
         "generator": "pair-independent" if independent else "pair-correlated",
-        "params": {
-            "q_b": q_b,
-            "q_w": q_w,
-            "q_agree": q_agree,
-            "p_w": p_w,
-            "p_b0": p_b0,
-            "p_b1": p_b1,
-            "q_both_wrong": q_both_wrong,
-            "prior": 0.5 if prior is None else prior,
-            "class_shift": class_shift,
-        },
+        "params": params,
         "labels": y,
         "better_accuracy": float(b_right.mean()),
         "worse_accuracy": float(w_right.mean()),
