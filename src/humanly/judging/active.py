@@ -45,7 +45,7 @@ __all__ = ["Selection", "sampling_probabilities", "select"]
 class Selection(Result):
     """The items to send to human raters next (:func:`select`).
 
-    Attributes
+    Parameters
     ----------
     judge : str
         The judge whose uncertainty steered the selection.
@@ -88,8 +88,20 @@ class Selection(Result):
     notes: tuple[str, ...] = ()
 
     def to_series(self) -> pd.Series:
-        """Each pool item's probability, indexed by item id (what ``JudgeOptions.probabilities``
-        takes)."""
+        """Each pool item's probability, indexed by item id (what ``JudgeOptions.probabilities`` takes).
+
+        Returns
+        -------
+        pandas.Series
+            ``probability`` by item id, in sorted item order.
+
+        Examples
+        --------
+        >>> s = Selection("llm", 1.0, 2, 1, 0.5, 0.9, 0, ("a", "b"), np.array([0.3, 0.7]),
+        ...               np.array([0, 1]))
+        >>> s.to_series().to_dict()
+        {'a': 0.3, 'b': 0.7}
+        """
         return pd.Series(
             np.asarray(self.probability, dtype=float),
             index=pd.Index(self.items),
@@ -97,7 +109,20 @@ class Selection(Result):
         )
 
     def selected_items(self) -> tuple[Any, ...]:
-        """The ids of the items to send to raters."""
+        """The ids of the items to send to raters.
+
+        Returns
+        -------
+        tuple
+            The drawn items' ids, in sorted item order.
+
+        Examples
+        --------
+        >>> s = Selection("llm", 1.0, 2, 1, 0.5, 0.9, 0, ("a", "b"), np.array([0.3, 0.7]),
+        ...               np.array([0, 1]))
+        >>> s.selected_items()
+        ('b',)
+        """
         return tuple(i for i, s in zip(self.items, np.asarray(self.selected), strict=True) if s)
 
     def to_frame(self) -> pd.DataFrame:
