@@ -40,6 +40,9 @@ from .api import JudgeOptions, checked_options
 
 __all__ = ["Selection", "sampling_probabilities", "select"]
 
+#: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
+MIN_PROBABILITY = float(np.finfo(float).tiny)
+
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Selection(Result):
@@ -169,7 +172,8 @@ def sampling_probabilities(
     budget : float
         The expected number of items to send: Σ π = ``budget`` (at most ``max_probability`` × items).
     mixing : float
-        The share of the budget spread uniformly.
+        The share of the budget spread uniformly; when positive, every π is at least the smallest
+        normal float (``MIN_PROBABILITY``), so every weight 1/π is finite however small ``mixing``.
     max_probability : float
         The cap on every π (< 1).
 
@@ -192,7 +196,12 @@ def sampling_probabilities(
     f = np.asarray(scores, dtype=float)
     u = np.sqrt(np.clip(f * (1 - f), 0, None).mean(axis=1))
     active = _water_fill(u, budget, max_probability)
-    return (1 - mixing) * active + mixing * budget / len(u)
+    pi = (1 - mixing) * active + mixing * (budget / len(u))
+    if mixing > 0:
+        # a tiny (subnormal) mixing would make the uniform share underflow to 0, or to a subnormal
+        # whose 1/π overflows: a positive mixing promises every item a π whose weight is finite
+        pi = np.maximum(pi, MIN_PROBABILITY)
+    return pi
 
 
 def select(
