@@ -423,7 +423,13 @@ def prepare(
     if isinstance(ratings, Study):
         predictions = ratings.predictions if predictions is None else predictions
         gold = ratings.gold if gold is None else gold
+        judge = ratings.judge if judge is None else judge
         ratings = ratings.ratings
+    if judge is None:
+        raise TypeError(
+            "judge=None: give the judge's labels or class probabilities per item (or a Study that "
+            "carries them as Study.judge)"
+        )
     r = as_ratings(ratings)
     classes = r.classes
     entries = _model_entries(predictions, classes)

@@ -209,7 +209,7 @@ def select(
     predictions: Any = None,
     gold: Any = None,
     *,
-    judge: Any,
+    judge: Any = None,
     budget: float,
     missing: Literal["error", "drop"] = "error",
     seed: int | None = 0,
