@@ -63,3 +63,16 @@ def test_no_judge_no_section_and_a_failed_judge_says_why(monkeypatch) -> None:
     failed = humanly.analyze(dataclasses.replace(study, ratings=full), bootstrap=0)
     (section,) = [s for s in build_report(failed).sections if s.id == "judge"]
     assert section.note.startswith("Judge: every item has a human label")
+
+
+def test_the_demo_judge_example_covers_the_answer_from_all_labels() -> None:
+    from humanly.demo import _judge_line, judge_example
+
+    res, answer = judge_example(0)
+    assert (res.n_labelled, res.n_unlabelled) == (200, 1800)
+    assert res.judge == "one rater (simulated)" and res.models[1].model == "noisy (simulated)"
+    for m in res.models:
+        assert m.accuracy.interval.low <= answer[m.model] <= m.accuracy.interval.high
+        assert m.accuracy.interval.width < m.accuracy.classical.width
+    line = _judge_line(0)
+    assert line.startswith("judge (simulated one-rater judge") and "from all labels" in line
