@@ -161,6 +161,10 @@ def test_bad_files_are_one_sentence(cli, files, tmp_path: Path) -> None:
         tmp_path / "short.csv",
     )
     assert res.exit_code == 2 and "--missing drop" in res.stderr, res.stderr
+    res = cli("judge", "select", *_args(files), "--budget", "10", "-o", tmp_path / "m.csv",
+              "--mixing", "2")  # fmt: skip
+    assert res.exit_code == 2 and "--mixing 2: give a share" in res.stderr
+    assert not (tmp_path / "m.csv").exists()
     out = tmp_path / "sub" / "x.csv"
     res = cli("judge", "select", *_args(files), "--budget", "10", "-o", out)
     assert res.exit_code == 2 and "does not exist; create it first" in res.stderr

@@ -256,6 +256,10 @@ def select_command(
     labelling, Zrnic & Candès): writes item, probability, selected; estimate afterwards with
     `humanly judge RATINGS ... --probabilities FILE`."""
     check_output_file(out, force=force, suffixes=(".csv",), option="--out")
+    if not 0 <= mixing <= 1:
+        raise InputError(f"--mixing {mixing:g}: give a share of the budget between 0 and 1")
+    if not 0 < max_probability < 1:
+        raise InputError(f"--max-probability {max_probability:g}: give a probability in (0, 1)")
     from .._core.atomic import atomic_path
     from ..judging import JudgeOptions, select
 
