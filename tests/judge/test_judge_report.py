@@ -26,7 +26,7 @@ def test_the_section_shows_the_estimates_and_the_cards_their_sentences(result, m
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     page = build_report(result)
     (section,) = [s for s in page.sections if s.id == "judge"]
-    assert section.note is None and len(section.tables) == 2
+    assert section.note is None and len(section.tables) == 2 and len(section.figures) == 1
     assert [row[0] for row in section.tables[0].rows] == ["accuracy of a", "accuracy of b",
                                                           "a − b (points)"]  # fmt: skip
     cards = {c.model: [ln.verdict for ln in c.lines] for c in page.cards()}

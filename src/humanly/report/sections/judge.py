@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...judging import Estimate, JudgeResult
 from ...study import StudyResult
-from .._page import Section, Table, View
+from .._page import Figure, Section, Table, View
 from ..verdicts.judge import ESTIMATOR_NAMES, percent, points, verdicts
 
 __all__ = ["METHODS_TEXT", "judge_headline", "judge_section"]
@@ -151,7 +151,7 @@ def _intro(r: JudgeResult) -> str:
 
 def judge_section(study: StudyResult, view: View) -> Section | None:
     """Lay out ``study.judge``; a one-sentence note when the judge analysis could not run; ``None``
-    (no section) when the study carries no judge. ``view`` is not used (no figures).
+    (no section) when the study carries no judge. ``view`` gives the models' colours.
 
     >>> from humanly._core.result import Interval
     >>> from humanly import analyze, Ratings
@@ -159,7 +159,6 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
     >>> judge_section(res, View({}, (), {})) is None
     True
     """
-    del view
     r = study.judge
     if r is None:
         reason = study.skipped_reason("judge")
@@ -176,7 +175,20 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
         TITLE,
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
+        figures=(_figure(r, view),),
         verdicts=verdicts(r),
+    )
+
+
+def _figure(r: JudgeResult, view: View) -> Figure:
+    from ...plots.judge import judge_intervals
+
+    level = f"{round(r.level * 100, 6):g}%"
+    return Figure.from_matplotlib(
+        judge_intervals(r, view.colors),
+        f"Each model's accuracy and each pair's difference: the {level} interval from the human "
+        f"labels and the judge's ({ESTIMATOR_NAMES.get(r.estimator, r.estimator)}, thick) above the "
+        "interval from the human labels alone (grey).",
     )
 
 
