@@ -44,12 +44,21 @@ def _pct(low: float | None, high: float | None) -> str:
     return f"[{percent(low)}, {percent(high)}]"
 
 
+def _share(x: float | None) -> str:
+    """An accuracy in a table: a fraction with 3 decimals (the export keeps it a number)."""
+    return "—" if x is None else f"{x:.3f}"
+
+
+def _shares(low: float | None, high: float | None) -> str:
+    return f"[{_share(low)}, {_share(high)}]"
+
+
 def _pts(low: float | None, high: float | None) -> str:
     return f"[{points(low)}, {points(high)}]"
 
 
 def _row(name: str, e: Estimate, difference: bool) -> tuple[object, ...]:
-    show, span = (points, _pts) if difference else (percent, _pct)
+    show, span = (points, _pts) if difference else (_share, _shares)
     return (
         name,
         show(e.point),
@@ -106,8 +115,8 @@ def _frontier_table(r: JudgeResult) -> Table:
         tuple(
             (
                 row.model,
-                percent(row.model_accuracy),
-                _pct(*row.model_interval),
+                _share(row.model_accuracy),
+                _shares(*row.model_interval),
                 points(row.judge_minus_model),
                 _pts(*row.judge_minus_model_interval),
                 row.status,
@@ -123,7 +132,7 @@ def _gold_table(r: JudgeResult) -> Table:
     return Table(
         "Validation against gold labels (never used by the estimates).",
         ("name", "role", "items with gold", "accuracy", "interval"),
-        tuple((g.name, g.role, g.n, percent(g.accuracy), _pct(*g.interval)) for g in r.gold),
+        tuple((g.name, g.role, g.n, _share(g.accuracy), _shares(*g.interval)) for g in r.gold),
     )
 
 
