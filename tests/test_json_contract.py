@@ -44,7 +44,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     urn.write(d / "u.csv")
     pair = simulate.pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=3)
     pair.write(d / "p.csv")
-    return {"dir": d, "o": d / "o.csv", "u": d / "u.csv", "p": d / "p.csv"}
+    import pandas as pd  # the judge: human labels on 60 of the 150 items, the gold labels as judge
+
+    long = pd.read_csv(d / "o.csv")
+    long[long["item"].isin(sorted(set(long["item"]))[:60])].to_csv(d / "j.csv", index=False)
+    pd.read_csv(d / "o.gold.csv").rename(columns={"label": "prediction"}).to_csv(
+        d / "j.judge.csv", index=False
+    )
+    return {"dir": d, "o": d / "o.csv", "u": d / "u.csv", "p": d / "p.csv", "j": d / "j.csv"}
 
 
 def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
@@ -90,6 +97,12 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
                      "--preset", "running-example"],
         "report": ["report", o, "--predictions", op, "--gold", og, "-o", str(d / "r.html"),
                    "--force", "--bootstrap", "10"],
+        "judge": ["judge", str(f["j"]), "--predictions", op, "--judge",
+                  str(d / "j.judge.csv"), "--cost-human", "1", "--cost-judge", "0.01",
+                  "--budget", "200"],
+        "judge_select": ["judge", "select", str(f["j"]), "--predictions", op, "--judge",
+                         str(d / "j.judge.csv"), "--budget", "20", "-o", str(d / "next.csv"),
+                         "--force"],
     }  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from .report import build_report
 from .simulate import SimulatedData, running_example
 from .study import AnalyzeOptions, StudyResult, analyze
 
-__all__ = ["DEMO_BOOTSTRAP", "DemoResult", "run_demo", "simulated_states"]
+__all__ = ["DEMO_BOOTSTRAP", "DemoResult", "judge_example", "run_demo", "simulated_states"]
 
 #: The demo's bootstrap replicates (the library's default).
 DEMO_BOOTSTRAP = 1000
@@ -49,6 +49,56 @@ def simulated_states(sim: SimulatedData) -> Any:
     frame = pd.DataFrame(sim.truth["states"], index=sim.ratings.items.map(str))
     frame.columns = list(sim.ratings.classes)
     return frame
+
+
+def judge_example(seed: int = 0, labelled: int = 200) -> tuple[Any, dict[str, float]]:
+    """The demo's judge example on the bundled data (docs/judge.md does the same by hand).
+
+    ``labelled`` of the 2,000 comments keep their human labels; the judge (**simulated**) is one crowd
+    label per comment drawn at random, and beside the classifier ``noisy (simulated)`` is it with 15%
+    of its labels flipped. Returns :func:`humanly.judging.judge`'s result and each model's accuracy
+    from all the labels (its mean agreement with the raters on every comment), to compare.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .data import Ratings
+    from .judging import judge
+
+    ratings, predictions = wiki_attack()
+    counts = np.asarray(ratings.counts)
+    classes = np.array(ratings.classes)
+    rng = np.random.default_rng(seed)
+    share = counts / counts.sum(axis=1, keepdims=True)
+    drawn = (rng.random(len(counts)) < share[:, 1]).astype(int)  # one label, two classes
+    llm = pd.Series(classes[drawn], index=ratings.items, name="one rater (simulated)")
+    hard = np.asarray(predictions.hard(predictions.names[0]))
+    noisy = np.where(rng.random(len(hard)) < 0.15, 1 - hard, hard)
+    codes = {"predictor": hard, "noisy (simulated)": noisy}
+    keep = np.zeros_like(counts)
+    rows = rng.choice(len(counts), labelled, replace=False)
+    keep[rows] = counts[rows]
+    few = Ratings.from_counts(keep, items=list(ratings.items), classes=ratings.classes)
+    models = {k: pd.Series(classes[c], index=ratings.items) for k, c in codes.items()}
+    answer = {k: float(share[np.arange(len(c)), c].mean()) for k, c in codes.items()}
+    return judge(few, models, judge=llm, seed=seed), answer
+
+
+def _judge_line(seed: int) -> str:
+    from .report.verdicts.judge import comparison_sentence, percent
+
+    res, answer = judge_example(seed)
+    a = res.models[0]
+    ci = a.accuracy.interval
+    return (
+        f"judge (simulated one-rater judge, human labels kept on {res.n_labelled:,} of "
+        f"{res.n_labelled + res.n_unlabelled:,} comments): {a.model}'s accuracy "
+        f"{percent(a.accuracy.point)} [{percent(ci.low)}, {percent(ci.high)}] (PPI++), "
+        f"{percent(answer[a.model])} from all labels; "
+        + comparison_sentence(
+            res.comparisons[0], res.level, res.n_labelled, res.n_labelled + res.n_unlabelled
+        )
+    )
 
 
 def _check_folder(out: Path, what: str) -> None:
@@ -125,6 +175,7 @@ def run_demo(
         f"{d.n_labels:,} labels, pairwise agreement {d.agreement.pairwise:.3f}"
     ]
     lines += [line for line in real.headline() if not line.startswith("data:")]
+    lines.append(_judge_line(seed))
     lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
     if exports:
         lines.append(f"paper-ready tables and figures: {exports[0]} and {exports[1]}")

@@ -12,7 +12,7 @@ What runs (the choices the report used to make section by section, now made once
   (hard models under agreement and soft ones under cross-entropy when both kinds are given, the
   paper's running example; otherwise every model under both);
 * ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
-  labels for the next test set, and with two models the pilot plan.
+  labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`.
 
 An analysis that does not apply leaves its field empty and says why in :attr:`StudyResult.skipped`.
 """
@@ -37,6 +37,7 @@ from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Predictions, Ratings, Study, join
+from .judging import JudgeResult, judge_study
 from .survey import (
     EquivalenceOptions,
     EquivalenceResult,
@@ -241,6 +242,8 @@ class StudyResult(Result):
         The analyses that did not run, and why.
     provenance : Provenance
         Version, command and input files.
+    judge : JudgeResult or None
+        With a judge (``Study.judge``), the judge-assisted accuracies (else ``None``).
 
     Examples
     --------
@@ -265,6 +268,7 @@ class StudyResult(Result):
     plan: PlanResult | None
     skipped: tuple[Skipped, ...]
     provenance: Provenance
+    judge: JudgeResult | None = None
 
     def skipped_reason(self, analysis: str) -> str | None:
         """Why an analysis did not run.
@@ -400,7 +404,7 @@ def analyze(
     r, preds = study.ratings, study.predictions
     models = tuple(str(n) for n in preds.names) if preds is not None else ()
     kinds = tuple(m.kind for m in preds.models) if preds is not None else ()
-    steps = ("inspect", "certify", "equivalence", "plan")
+    steps = ("inspect", "certify", "equivalence", "plan", "judge")
     found: dict[str, Any] = {}
     skipped: list[Skipped] = []
     for step in progress_bar(steps, total=len(steps), description="analyze", enabled=opts.progress):
@@ -417,6 +421,7 @@ def analyze(
         plan=found["plan"],
         skipped=tuple(skipped),
         provenance=provenance,
+        judge=found["judge"],
     )
 
 
@@ -529,11 +534,20 @@ def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped
         return None
 
 
+def _judge(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
+    try:
+        return judge_study(study, level=s.level, seed=s.seed)
+    except InputError as exc:
+        skipped.append(Skipped("judge", str(exc)))
+        return None
+
+
 _RUNNERS = {
     "inspect": _inspect,
     "certify": _certify,
     "equivalence": _equivalence,
     "plan": _plan,
+    "judge": _judge,
 }
 
 
@@ -547,12 +561,9 @@ def _sha256(path: Path) -> str:
 
 
 def _shown_path(path: Path) -> str:
-    """How the provenance names an input file: as given, except files shipped with humanly (the
-    demo's data), named relative to the installed package so the page does not depend on where it
-    is installed."""
-    here = Path(__file__).resolve().parent
+    """An input file as given, or relative to the package if humanly ships it (the demo's data)."""
     try:
-        return Path(path).resolve().relative_to(here.parent).as_posix()
+        return Path(path).resolve().relative_to(Path(__file__).resolve().parent.parent).as_posix()
     except ValueError:
         return str(path)
 
@@ -573,9 +584,7 @@ def _shown_source(source: str | None) -> str:
 
 
 def _states_frame(states: Any, ratings: Ratings) -> Any:
-    """The true item states as :func:`humanly.survey.truth_equivalence` takes them — a DataFrame
-    indexed by item id with one column per class; an items × classes array in the ratings' order is
-    turned into one (a DataFrame is passed on as given)."""
+    """The true states for :func:`~humanly.survey.truth_equivalence`: a DataFrame by item id."""
     if states is None:
         return None
     import pandas as pd

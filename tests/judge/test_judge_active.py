@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly import Ratings
+from humanly.errors import InputError
 from humanly.judging import JudgeOptions, judge, sampling_probabilities, select
 
 
@@ -30,10 +31,32 @@ def test_probabilities_spend_the_budget_under_the_cap(seed, size, share, mixing,
     pi = sampling_probabilities(scores, budget, mixing=mixing, max_probability=cap)
     assert pi.sum() == pytest.approx(budget, rel=1e-9)
     assert np.all(pi > 0) or mixing == 0
+    assert np.all(np.isfinite(1 / pi[pi > 0]))  # every weight 1/π is a number
     assert np.all(pi <= cap * (1 + 1e-9))
     u = np.sqrt((scores * (1 - scores)).mean(axis=1))
     order = np.argsort(u, kind="stable")
     assert np.all(np.diff(pi[order]) >= -1e-12)  # more uncertain, more likely sent
+
+
+@pytest.mark.parametrize("mixing", [5e-324, 1e-310, float(np.finfo(float).tiny), 1e-300])
+def test_a_subnormal_mixing_keeps_every_probability_positive_and_its_weight_finite(mixing) -> None:
+    # the uniform share mixing·budget/n underflowed to 0 (5e-324) or to a subnormal whose 1/π is inf
+    scores = np.array([[1.0], [1.0], [0.5], [0.9], [0.0]])
+    with np.errstate(all="raise"):
+        pi = sampling_probabilities(scores, 0.001, mixing=mixing, max_probability=0.9)
+        weights = 1 / pi
+    assert np.all(pi >= np.finfo(float).tiny) and np.all(np.isfinite(weights))
+    assert pi.sum() == pytest.approx(0.001, rel=1e-12)
+
+
+def test_a_subnormal_sampling_probability_is_refused() -> None:
+    human, models, llm, _, ids = _study()
+    pi = pd.Series(0.05, index=ids[100:])
+    pi.iloc[0] = 1e-310
+    with pytest.raises(
+        InputError, match=r"options.probabilities: item 'q100' has probability 1e-310"
+    ):
+        judge(human, models, judge=llm, options=JudgeOptions(probabilities=pi))
 
 
 def _study(seed: int = 0, soft: bool = True):

@@ -22,6 +22,7 @@ from .certify_cmd import certify_command
 from .demo_cmd import demo_command
 from .equivalence_cmd import equivalence_command
 from .inspect_cmd import inspect_command
+from .judge_cmd import judge_app
 from .report_cmd import report_command
 from .simulate_cmd import simulate_app
 
@@ -58,6 +59,7 @@ add_command(app, "certify", certify_command)
 add_command(app, "equivalence", equivalence_command)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")
+app.add_typer(judge_app, name="judge")
 
 
 def main() -> None:

@@ -55,6 +55,10 @@ class Study:
         The models' outputs for exactly the rated items, in the ratings' order.
     gold : Gold or None
         One gold code per rated item, -1 where an item has no gold label.
+    judge : Predictions, Series, DataFrame or None
+        A judge's labels or class probabilities on every item (one entry, by item id), for
+        :func:`humanly.judge`: items with no human label (no labels in ``ratings``) are the
+        unlabelled ones. Not unpacked with the other three.
 
     Examples
     --------
@@ -68,6 +72,7 @@ class Study:
     ratings: Ratings
     predictions: Predictions | None = None
     gold: Gold | None = None
+    judge: Any = None
 
     def __iter__(self) -> Iterator[Any]:
         """``ratings, predictions, gold = join(...)``."""

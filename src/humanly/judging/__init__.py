@@ -37,7 +37,7 @@ the data", ICLR 2025.
 from __future__ import annotations
 
 from .active import Selection, sampling_probabilities, select
-from .api import ESTIMATORS, REFERENCES, JudgeOptions, judge
+from .api import ESTIMATORS, REFERENCES, JudgeOptions, judge, judge_study
 from .planning import LabelPlan, Pilot, PlannedEstimand, plan_labels
 from .results import (
     Comparison,
@@ -65,6 +65,7 @@ __all__ = [
     "PlannedEstimand",
     "Selection",
     "judge",
+    "judge_study",
     "plan_labels",
     "sampling_probabilities",
     "select",

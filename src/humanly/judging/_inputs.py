@@ -357,11 +357,13 @@ def _probabilities(
             "sampling probabilities indexed by item id (or a Selection)"
         )
     pi = value.to_numpy(dtype=float)
-    if not np.all((pi > 0) & (pi <= 1)):
-        k = int(np.flatnonzero(~((pi > 0) & (pi <= 1)))[0])
+    ok = (pi >= np.finfo(float).tiny) & (pi <= 1)  # subnormal π: its weight 1/π overflows
+    if not np.all(ok):
+        k = int(np.flatnonzero(~ok)[0])
         raise InputError(
             f"options.probabilities: item {value.index[k]!r} has probability {pi[k]:g}; give "
-            "each item's probability of being sent to raters, in (0, 1]"
+            "each item's probability of being sent to raters, in (0, 1] (and not below 2.2e-308, "
+            "whose weight 1/π is not a finite number)"
         )
     pos = align_index(items, value.index)
     used = np.zeros(len(value), dtype=bool)
@@ -421,7 +423,13 @@ def prepare(
     if isinstance(ratings, Study):
         predictions = ratings.predictions if predictions is None else predictions
         gold = ratings.gold if gold is None else gold
+        judge = ratings.judge if judge is None else judge
         ratings = ratings.ratings
+    if judge is None:
+        raise TypeError(
+            "judge=None: give the judge's labels or class probabilities per item (or a Study that "
+            "carries them as Study.judge)"
+        )
     r = as_ratings(ratings)
     classes = r.classes
     entries = _model_entries(predictions, classes)

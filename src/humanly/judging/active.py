@@ -40,12 +40,15 @@ from .api import JudgeOptions, checked_options
 
 __all__ = ["Selection", "sampling_probabilities", "select"]
 
+#: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
+MIN_PROBABILITY = float(np.finfo(float).tiny)
+
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Selection(Result):
     """The items to send to human raters next (:func:`select`).
 
-    Attributes
+    Parameters
     ----------
     judge : str
         The judge whose uncertainty steered the selection.
@@ -88,8 +91,20 @@ class Selection(Result):
     notes: tuple[str, ...] = ()
 
     def to_series(self) -> pd.Series:
-        """Each pool item's probability, indexed by item id (what ``JudgeOptions.probabilities``
-        takes)."""
+        """Each pool item's probability, indexed by item id (what ``JudgeOptions.probabilities`` takes).
+
+        Returns
+        -------
+        pandas.Series
+            ``probability`` by item id, in sorted item order.
+
+        Examples
+        --------
+        >>> s = Selection("llm", 1.0, 2, 1, 0.5, 0.9, 0, ("a", "b"), np.array([0.3, 0.7]),
+        ...               np.array([0, 1]))
+        >>> s.to_series().to_dict()
+        {'a': 0.3, 'b': 0.7}
+        """
         return pd.Series(
             np.asarray(self.probability, dtype=float),
             index=pd.Index(self.items),
@@ -97,7 +112,20 @@ class Selection(Result):
         )
 
     def selected_items(self) -> tuple[Any, ...]:
-        """The ids of the items to send to raters."""
+        """The ids of the items to send to raters.
+
+        Returns
+        -------
+        tuple
+            The drawn items' ids, in sorted item order.
+
+        Examples
+        --------
+        >>> s = Selection("llm", 1.0, 2, 1, 0.5, 0.9, 0, ("a", "b"), np.array([0.3, 0.7]),
+        ...               np.array([0, 1]))
+        >>> s.selected_items()
+        ('b',)
+        """
         return tuple(i for i, s in zip(self.items, np.asarray(self.selected), strict=True) if s)
 
     def to_frame(self) -> pd.DataFrame:
@@ -144,7 +172,8 @@ def sampling_probabilities(
     budget : float
         The expected number of items to send: Σ π = ``budget`` (at most ``max_probability`` × items).
     mixing : float
-        The share of the budget spread uniformly.
+        The share of the budget spread uniformly; when positive, every π is at least the smallest
+        normal float (``MIN_PROBABILITY``), so every weight 1/π is finite however small ``mixing``.
     max_probability : float
         The cap on every π (< 1).
 
@@ -167,7 +196,12 @@ def sampling_probabilities(
     f = np.asarray(scores, dtype=float)
     u = np.sqrt(np.clip(f * (1 - f), 0, None).mean(axis=1))
     active = _water_fill(u, budget, max_probability)
-    return (1 - mixing) * active + mixing * budget / len(u)
+    pi = (1 - mixing) * active + mixing * (budget / len(u))
+    if mixing > 0:
+        # a tiny (subnormal) mixing would make the uniform share underflow to 0, or to a subnormal
+        # whose 1/π overflows: a positive mixing promises every item a π whose weight is finite
+        pi = np.maximum(pi, MIN_PROBABILITY)
+    return pi
 
 
 def select(
@@ -175,7 +209,7 @@ def select(
     predictions: Any = None,
     gold: Any = None,
     *,
-    judge: Any,
+    judge: Any = None,
     budget: float,
     missing: Literal["error", "drop"] = "error",
     seed: int | None = 0,

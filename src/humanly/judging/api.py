@@ -24,6 +24,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int, check_probability
 from .._core.counts import plurality_shares
 from .._core.result import Interval
+from ..data import Study
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._inputs import JudgeInputs, prepare
@@ -38,7 +39,7 @@ from .results import (
     ModelAccuracy,
 )
 
-__all__ = ["ESTIMATORS", "REFERENCES", "JudgeOptions", "judge"]
+__all__ = ["ESTIMATORS", "REFERENCES", "JudgeOptions", "judge", "judge_study"]
 
 #: estimator → λ (``None``: tuned)
 ESTIMATORS: dict[str, float | None] = {"ppi++": None, "ppi": 1.0, "classical": 0.0}
@@ -100,7 +101,7 @@ def judge(
     predictions: Any = None,
     gold: Any = None,
     *,
-    judge: Any,
+    judge: Any = None,
     level: float = 0.95,
     estimator: Literal["ppi++", "ppi", "classical"] = "ppi++",
     reference: Literal["label", "plurality"] = "label",
@@ -129,8 +130,8 @@ def judge(
         Gold labels for some items: each model's and the judge's accuracy against them is reported
         beside the estimates (validation only).
     judge : Series, DataFrame, Predictions or dict of one entry
-        The judge's outputs on every item: labels, or class probabilities (a DataFrame with one column
-        per class, or for two classes a Series of the second class's probability).
+        The judge's outputs on every item (default: the ``Study``'s): labels, or class probabilities
+        (a DataFrame with one column per class; two classes: a Series of the second's probability).
     level : float
         The level of every interval (default 0.95).
     estimator : {"ppi++", "ppi", "classical"}
@@ -214,6 +215,65 @@ def judge(
         frontier=_frontier(data, ref, scored, accuracy, level),
         gold=_gold(data, level),
         notes=_notes(data, estimator, accuracy, comparisons),
+    )
+
+
+def judge_study(study: Study, *, level: float = 0.95, seed: int | None = 0) -> JudgeResult | None:
+    """The judge analysis of a study that carries a judge, as :func:`humanly.analyze` runs it.
+
+    The models given as labels or probabilities are evaluated (a score has no class to compare with
+    the judge's); the defaults of :func:`judge` otherwise.
+
+    Parameters
+    ----------
+    study : Study
+        Ratings (items with no label are the unlabelled ones), predictions, gold and ``judge``.
+    level : float
+        The level of every interval.
+    seed : int or None
+        Recorded in the result.
+
+    Returns
+    -------
+    JudgeResult or None
+        ``None`` when the study carries no judge.
+
+    Raises
+    ------
+    InputError
+        The analysis cannot run (no model given as labels or probabilities, every item labelled,
+        fewer than 2 labelled items, classes that differ, ...).
+
+    Examples
+    --------
+    >>> import dataclasses, numpy as np, pandas as pd
+    >>> from humanly import Ratings
+    >>> from humanly.data import join
+    >>> counts = np.zeros((500, 2), dtype=int)
+    >>> counts[:100, 1] = 1  # 100 items labelled 1 by one rater; 400 with no label
+    >>> r = Ratings.from_counts(counts, classes=[0, 1])
+    >>> study = join(r, {"m": pd.Series(1, index=r.items)})
+    >>> judge_study(study) is None
+    True
+    >>> judge_study(dataclasses.replace(study, judge=pd.Series(1, index=r.items))).n_unlabelled
+    400
+    """
+    if study.judge is None:
+        return None
+    preds = study.predictions
+    usable = [m.name for m in preds.models if m.kind in ("label", "proba")] if preds else []
+    if not usable:
+        raise InputError(
+            "predictions: the judge analysis needs at least one model given as labels or "
+            "probabilities; give the models' predictions"
+        )
+    return judge(
+        study.ratings,
+        preds.select(usable) if preds is not None else None,
+        study.gold,
+        judge=study.judge,
+        level=level,
+        seed=seed,
     )
 
 

@@ -74,7 +74,7 @@ class Pilot:
 class PlannedEstimand(Result):
     """The plan for one estimand.
 
-    Attributes
+    Parameters
     ----------
     estimand, kind, models : str, str, tuple of str
         The model (accuracy) or the pair ``"a − b"`` (difference) planned for.
@@ -120,7 +120,7 @@ class LabelPlan(Result):
     """How many items to send to human raters and to the judge, per estimand
     (:meth:`humanly.judging.JudgeResult.plan`).
 
-    Attributes
+    Parameters
     ----------
     cost_human, cost_judge : float
         The cost of one human label and of one judge call.

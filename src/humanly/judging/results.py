@@ -43,7 +43,7 @@ STATUSES = ("judge more accurate", "no clear difference", "judge less accurate")
 class Estimate(Result):
     """One mean estimated from n human-labelled items and the judge's scores on every item.
 
-    Attributes
+    Parameters
     ----------
     point : float
         The estimate (PPI++, PPI, classical, or their active form).
@@ -94,7 +94,7 @@ class Estimate(Result):
 class ModelAccuracy(Result):
     """A model's accuracy against the human reference.
 
-    Attributes
+    Parameters
     ----------
     model : str
         The model's name.
@@ -118,7 +118,7 @@ class Comparison(Result):
     """Two models compared item by item: the difference of their accuracies, ``first − second``
     (paired: one per-item difference of credits, so what the items share cancels).
 
-    Attributes
+    Parameters
     ----------
     first, second : str
         The models.
@@ -142,7 +142,7 @@ class Comparison(Result):
 class FrontierRow(Result):
     """The judge against one model on the labelled items (human-only estimates).
 
-    Attributes
+    Parameters
     ----------
     model : str
         The model.
@@ -185,7 +185,7 @@ class FrontierRow(Result):
 class FrontierCheck(Result):
     """The judge's own accuracy against the human reference on the labelled items, and each model's.
 
-    Attributes
+    Parameters
     ----------
     judge_accuracy : float
         The judge's accuracy (its most probable class for a soft judge) on the labelled items.
@@ -241,7 +241,7 @@ class GoldAccuracy(Result):
     """An accuracy against gold labels on the items that have one (validation; never used by the
     estimates).
 
-    Attributes
+    Parameters
     ----------
     name : str
         A model's name, or the judge's.
@@ -271,7 +271,7 @@ class GoldAccuracy(Result):
 class JudgeResult(Result):
     """Model accuracies from few human labels and many judge labels (:func:`~humanly.judging.judge`).
 
-    Attributes
+    Parameters
     ----------
     judge : str
         The judge's name.
@@ -335,14 +335,72 @@ class JudgeResult(Result):
     notes: tuple[str, ...] = ()
 
     def model(self, name: str) -> ModelAccuracy:
-        """The accuracy of the model called ``name`` (``KeyError`` if there is none)."""
+        """The accuracy of the model called ``name``.
+
+        Parameters
+        ----------
+        name : str
+            A model's name.
+
+        Returns
+        -------
+        ModelAccuracy
+
+        Raises
+        ------
+        KeyError
+            No model has that name.
+
+        Examples
+        --------
+        >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0,
+        ...              1.22, 0.52, 0.45, 100)
+        >>> d = Estimate(0.02, Interval(0.0, 0.04), 0.01, 0.6, 0.03, Interval(-0.01, 0.07), 300.0,
+        ...              3.0, 0.8, 0.3, 100)
+        >>> row = FrontierRow("a", 0.7, Interval(0.6, 0.8), 0.1, Interval(0.05, 0.15),
+        ...                   "judge more accurate", False, 1.22)
+        >>> res = JudgeResult("llm", "label", "label", "ppi++", "uniform", 0.95, 0, 100, 900,
+        ...                   (ModelAccuracy("a", e), ModelAccuracy("b", e)),
+        ...                   (Comparison("a", "b", d),), FrontierCheck(0.8, Interval(0.7, 0.9), 100, (row,)))
+        >>> res.model("a").accuracy.point
+        0.7
+        """
         for m in self.models:
             if m.model == name:
                 return m
         raise KeyError(f"no model {name!r}; models are {[m.model for m in self.models]}")
 
     def comparison(self, first: str, second: str) -> Comparison:
-        """The comparison ``first − second`` (``KeyError`` if it was not computed)."""
+        """The comparison ``first − second``.
+
+        Parameters
+        ----------
+        first, second : str
+            The two models, in the order they were compared.
+
+        Returns
+        -------
+        Comparison
+
+        Raises
+        ------
+        KeyError
+            That comparison was not computed.
+
+        Examples
+        --------
+        >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0,
+        ...              1.22, 0.52, 0.45, 100)
+        >>> d = Estimate(0.02, Interval(0.0, 0.04), 0.01, 0.6, 0.03, Interval(-0.01, 0.07), 300.0,
+        ...              3.0, 0.8, 0.3, 100)
+        >>> row = FrontierRow("a", 0.7, Interval(0.6, 0.8), 0.1, Interval(0.05, 0.15),
+        ...                   "judge more accurate", False, 1.22)
+        >>> res = JudgeResult("llm", "label", "label", "ppi++", "uniform", 0.95, 0, 100, 900,
+        ...                   (ModelAccuracy("a", e), ModelAccuracy("b", e)),
+        ...                   (Comparison("a", "b", d),), FrontierCheck(0.8, Interval(0.7, 0.9), 100, (row,)))
+        >>> res.comparison("a", "b").difference.point
+        0.02
+        """
         for c in self.comparisons:
             if (c.first, c.second) == (first, second):
                 return c
@@ -373,7 +431,27 @@ class JudgeResult(Result):
         )
 
     def pilot(self) -> tuple[Pilot, ...]:
-        """What :meth:`plan` reads: ρ, σ and n of every estimand."""
+        """What :meth:`plan` reads: ρ, σ and n of every estimand.
+
+        Returns
+        -------
+        tuple of Pilot
+            One per model accuracy, then one per comparison.
+
+        Examples
+        --------
+        >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0,
+        ...              1.22, 0.52, 0.45, 100)
+        >>> d = Estimate(0.02, Interval(0.0, 0.04), 0.01, 0.6, 0.03, Interval(-0.01, 0.07), 300.0,
+        ...              3.0, 0.8, 0.3, 100)
+        >>> row = FrontierRow("a", 0.7, Interval(0.6, 0.8), 0.1, Interval(0.05, 0.15),
+        ...                   "judge more accurate", False, 1.22)
+        >>> res = JudgeResult("llm", "label", "label", "ppi++", "uniform", 0.95, 0, 100, 900,
+        ...                   (ModelAccuracy("a", e), ModelAccuracy("b", e)),
+        ...                   (Comparison("a", "b", d),), FrontierCheck(0.8, Interval(0.7, 0.9), 100, (row,)))
+        >>> [p.kind for p in res.pilot()]
+        ['accuracy', 'accuracy', 'difference']
+        """
         out = [
             Pilot(
                 m.model, "accuracy", (m.model,), m.accuracy.correlation, m.accuracy.sd, m.accuracy.n

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 __all__ = ["Figure", "Report", "Section", "Table", "View", "build_report", "report_date"]
 
 
-#: A section builder: the study's results and the view → one section of the page.
-SectionBuilder = Callable[[StudyResult, View], Section]
+#: A section builder: the study's results and the view → one section of the page (``None``: no
+#: section, for an analysis the study did not ask for, e.g. ``judge`` without a judge).
+SectionBuilder = Callable[[StudyResult, View], "Section | None"]
 #: A headline: one line for the terminal from the study's results (``None`` when nothing to say).
 Headline = Callable[[StudyResult], "str | None"]
 
@@ -304,6 +305,7 @@ def _builders() -> dict[str, SectionBuilder]:
     from .sections.certify import certify_section
     from .sections.equivalence import equivalence_section
     from .sections.inspect import inspect_section
+    from .sections.judge import judge_section
     from .sections.plan import plan_section
 
     return {
@@ -311,6 +313,7 @@ def _builders() -> dict[str, SectionBuilder]:
         "certify": certify_section,
         "equivalence": equivalence_section,
         "plan": plan_section,
+        "judge": judge_section,
     }
 
 
@@ -323,6 +326,7 @@ def _headlines() -> dict[str, Headline]:
     from .sections.certify import certify_headline
     from .sections.equivalence import equivalence_headline
     from .sections.inspect import inspect_headline
+    from .sections.judge import judge_headline
     from .sections.plan import plan_headline
 
     return {
@@ -330,6 +334,7 @@ def _headlines() -> dict[str, Headline]:
         "certify": certify_headline,
         "equivalence": equivalence_headline,
         "plan": plan_headline,
+        "judge": judge_headline,
     }
 
 
@@ -413,6 +418,7 @@ def build_report(study: StudyResult) -> Report:
         models=study.models,
         kinds=dict(zip(study.models, study.model_kinds, strict=True)),
     )
-    sections = [builder(study, view) for builder in BUILDERS.values()]
+    built = (builder(study, view) for builder in BUILDERS.values())
+    sections = [s for s in built if s is not None]
     sections.append(_methods_section())
     return Report(study=study, sections=tuple(sections), date=date)

@@ -33,6 +33,7 @@ TOPIC_LABELS = {
     "equivalence": "Worth in raters",
     "plan": "Labelling advice",
     "inspect": "The crowd",
+    "judge": "With the judge",
 }
 
 _POSITIVE = ("certified", "superhuman", "consistent")

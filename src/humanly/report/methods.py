@@ -20,6 +20,7 @@ _MODULES = {
     "certify": ".sections.certify",
     "equivalence": ".sections.equivalence",
     "plan": ".sections.plan",
+    "judge": ".sections.judge",
 }
 
 

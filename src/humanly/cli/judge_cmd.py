@@ -1,0 +1,290 @@
+"""``humanly judge RATINGS --predictions F --judge F``: model accuracies from a few human labels and a
+judge's labels on every item (prediction-powered inference, PPI++), and ``humanly judge select``: which
+unlabelled items to send to human raters next (active labelling).
+
+A thin layer over :func:`humanly.judging.judge`, :meth:`~humanly.judging.JudgeResult.plan` and
+:func:`humanly.judging.select`; the sentences come from :mod:`humanly.report.verdicts.judge`, the tables
+from :mod:`humanly.cli.judge_render`. ``humanly judge RATINGS ...`` runs the default command
+``estimate`` (so ``humanly judge select ...`` and ``humanly judge RATINGS ...`` both work).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import InputError
+from . import _console as ui
+from ._app import HumanlyGroup, add_command, new_typer
+from ._common import Force, Json, Seed
+from ._output import check_output_file
+
+__all__ = ["judge_app"]
+
+DEFAULT = "estimate"
+
+
+class JudgeGroup(HumanlyGroup):
+    """``humanly judge``: a group whose first argument, when it names no sub-command, is the
+    default command's (``humanly judge r.csv ...`` is ``humanly judge estimate r.csv ...``)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = [DEFAULT, *args]
+        return super().parse_args(ctx, args)
+
+
+judge_app = new_typer(
+    cls=JudgeGroup,
+    help="Few human labels, many judge labels: PPI++ accuracies, comparisons, the frontier check, "
+    "planning, and which items to send to raters next.",
+)
+
+_FILES = "Input files"
+Ratings = Annotated[
+    Path,
+    typer.Argument(
+        metavar="RATINGS",
+        help="Human labels (item, rater, label): on some items (the others are unlabelled).",
+        show_default=False,
+    ),
+]
+Predictions = Annotated[
+    Path,
+    typer.Option(
+        "--predictions",
+        metavar="FILE",
+        help="The models' predictions on every item (item, [model,] prediction or prob_<class>).",
+        rich_help_panel=_FILES,
+        show_default=False,
+    ),
+]
+JudgeFile = Annotated[
+    Path,
+    typer.Option(
+        "--judge",
+        metavar="FILE",
+        help="The judge's labels or class probabilities on every item (any predictions layout).",
+        rich_help_panel=_FILES,
+        show_default=False,
+    ),
+]
+Gold = Annotated[
+    Path | None,
+    typer.Option(
+        "--gold", metavar="FILE", help="Gold labels (validation).", rich_help_panel=_FILES
+    ),
+]
+Missing = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        metavar="error|drop",
+        help="Items some input lacks: an error, or keep the items every input has.",
+        rich_help_panel=_FILES,
+    ),
+]
+Probabilities = Annotated[
+    Path | None,
+    typer.Option(
+        "--probabilities",
+        metavar="FILE",
+        help="The CSV `humanly judge select` wrote (item, probability): the active design's "
+        "inverse-probability-weighted estimate.",
+        rich_help_panel=_FILES,
+    ),
+]
+Level = Annotated[float, typer.Option("--level", help="Confidence level of every interval.")]
+Estimator = Annotated[
+    str,
+    typer.Option("--estimator", metavar="ppi++|ppi|classical", help="λ tuned, 1, or 0."),
+]
+Reference = Annotated[
+    str,
+    typer.Option(
+        "--reference",
+        metavar="label|plurality",
+        help="Per item: mean agreement with its raters, or its plurality label.",
+    ),
+]
+_PLAN = "Planning"
+CostHuman = Annotated[
+    float | None,
+    typer.Option("--cost-human", help="Cost of one human label.", rich_help_panel=_PLAN),
+]
+CostJudge = Annotated[
+    float | None,
+    typer.Option("--cost-judge", help="Cost of one judge call.", rich_help_panel=_PLAN),
+]
+Budget = Annotated[
+    float | None,
+    typer.Option("--budget", help="Money for the next evaluation.", rich_help_panel=_PLAN),
+]
+TargetWidth = Annotated[
+    float | None,
+    typer.Option("--target-width", help="Interval width to reach.", rich_help_panel=_PLAN),
+]
+
+
+def _probabilities(path: Path | None) -> Any:
+    """The ``select`` CSV as a Series of probabilities by item id."""
+    if path is None:
+        return None
+    import pandas as pd
+
+    if not path.is_file():
+        raise InputError(
+            f"--probabilities {path}: no such file; give the CSV humanly judge select wrote"
+        )
+    frame = pd.read_csv(path)
+    if not {"item", "probability"} <= set(frame.columns):
+        raise InputError(
+            f"--probabilities {path}: needs the columns item and probability (humanly judge select "
+            "writes them)"
+        )
+    return pd.Series(frame["probability"].to_numpy(dtype=float), index=pd.Index(frame["item"]))
+
+
+def _check_plan(
+    cost_human: float | None, cost_judge: float | None, budget: float | None, width: float | None
+) -> bool:
+    """Whether to plan; a partial set of planning flags is one sentence, before any work."""
+    given = [cost_human, cost_judge, budget, width]
+    if all(v is None for v in given):
+        return False
+    if cost_human is None or cost_judge is None:
+        raise InputError(
+            "planning needs both costs: give --cost-human and --cost-judge (with --budget or "
+            "--target-width)"
+        )
+    if (budget is None) == (width is None):
+        raise InputError("planning: give one of --budget and --target-width")
+    for flag, value in (("--cost-human", cost_human), ("--cost-judge", cost_judge)):
+        if not value > 0:
+            raise InputError(f"{flag} {value:g}: give a cost above 0")
+    return True
+
+
+def estimate_command(
+    ratings: Ratings,
+    predictions: Predictions,
+    judge: JudgeFile,
+    gold: Gold = None,
+    missing: Missing = "error",
+    probabilities: Probabilities = None,
+    level: Level = 0.95,
+    estimator: Estimator = "ppi++",
+    reference: Reference = "label",
+    cost_human: CostHuman = None,
+    cost_judge: CostJudge = None,
+    budget: Budget = None,
+    target_width: TargetWidth = None,
+    seed: Seed = 0,
+    json: Json = False,
+) -> None:
+    """Each model's accuracy from the human labels and the judge's (PPI++), every pair's difference,
+    the frontier check (Dorner, Nastl & Hardt) and, with costs, the plan for the next evaluation.
+    Also runs as `humanly judge RATINGS ...`."""
+    plan_it = _check_plan(cost_human, cost_judge, budget, target_width)
+    from ..judging import JudgeOptions
+    from ..judging import judge as judge_models
+    from ..report.verdicts.judge import plan_sentences, verdicts
+    from .judge_render import render
+
+    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
+        if not path.exists():
+            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    options = JudgeOptions(probabilities=_probabilities(probabilities))
+    result = judge_models(
+        ratings, predictions, gold, judge=judge, level=level, estimator=estimator,  # type: ignore[arg-type]
+        reference=reference, missing=missing, seed=seed, options=options,  # type: ignore[arg-type]
+    )  # fmt: skip
+    plan = None
+    if plan_it:
+        assert cost_human is not None and cost_judge is not None
+        plan = result.plan(cost_human, cost_judge, budget=budget, target_width=target_width)
+    if json:
+        ui.print_json({"judge": result.to_dict(), "plan": None if plan is None else plan.to_dict()})
+        return
+    ui.show(*render(result))
+    ui.lines(["", *(v.sentence for v in verdicts(result))])
+    ui.lines([f"Note: {n}." for n in result.notes])
+    if plan is not None:
+        ui.lines(["", *plan_sentences(plan)])
+
+
+Out = Annotated[
+    Path,
+    typer.Option(
+        "-o",
+        "--out",
+        metavar="FILE",
+        help="The CSV to write (item, probability, selected).",
+        show_default=False,
+    ),
+]
+SelectBudget = Annotated[
+    float,
+    typer.Option(
+        "--budget", help="Expected number of items to send to raters.", show_default=False
+    ),
+]
+Mixing = Annotated[
+    float, typer.Option("--mixing", help="Share of the budget spread uniformly over the pool.")
+]
+MaxProbability = Annotated[
+    float, typer.Option("--max-probability", help="No item is sent with a higher probability.")
+]
+
+
+def select_command(
+    ratings: Ratings,
+    predictions: Predictions,
+    judge: JudgeFile,
+    budget: SelectBudget,
+    out: Out,
+    missing: Missing = "error",
+    mixing: Mixing = 0.5,
+    max_probability: MaxProbability = 0.9,
+    seed: Seed = 0,
+    force: Force = False,
+    json: Json = False,
+) -> None:
+    """Which unlabelled items to send to human raters next, from the judge's uncertainty (active
+    labelling, Zrnic & Candès): writes item, probability, selected; estimate afterwards with
+    `humanly judge RATINGS ... --probabilities FILE`."""
+    check_output_file(out, force=force, suffixes=(".csv",), option="--out")
+    if not 0 <= mixing <= 1:
+        raise InputError(f"--mixing {mixing:g}: give a share of the budget between 0 and 1")
+    if not 0 < max_probability < 1:
+        raise InputError(f"--max-probability {max_probability:g}: give a probability in (0, 1)")
+    from .._core.atomic import atomic_path
+    from ..judging import JudgeOptions, select
+
+    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
+        if not path.exists():
+            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    sel = select(
+        ratings, predictions, judge=judge, budget=budget, missing=missing,  # type: ignore[arg-type]
+        seed=seed, options=JudgeOptions(mixing=mixing, max_probability=max_probability),
+    )  # fmt: skip
+    with atomic_path(out, overwrite=force) as tmp:
+        sel.to_frame().to_csv(tmp, index=False)
+    if json:
+        ui.print_json(sel.to_dict())
+        return
+    ui.lines(
+        [
+            f"Send {sel.n_selected:,} of the {sel.pool:,} unlabelled items to human raters (expected "
+            f"{sel.budget:,.6g}, steered by the judge {sel.judge}'s uncertainty); wrote {out}.",
+            f"Once they are labelled: humanly judge RATINGS --predictions {predictions} --judge "
+            f"{judge} --probabilities {out}",
+            *(f"Note: {n}." for n in sel.notes),
+        ]
+    )
+
+
+add_command(judge_app, DEFAULT, estimate_command)
+add_command(judge_app, "select", select_command)
