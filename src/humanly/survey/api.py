@@ -97,6 +97,8 @@ def _model_rows(
                 ),
                 performance_ratio=ratio,
                 equivalence_mean=mean,
+                calibration=prep.calibrations[j],
+                uncalibrated=prep.uncalibrated[j],
             )
         )
     return tuple(rows)
@@ -149,8 +151,11 @@ def equivalence(
         ``"cross_entropy"`` (bits), ``"agreement"``, ``"precision"``, ``"recall"``, ``"f1"``,
         ``"auc"``, ``"dmi"``, ``"pearson"``, ``"spearman"``, or a callable ``f(y_true, y_prob)``
         (:func:`~humanly.survey.make_scorer`).
-    calibrate : {"none", "isotonic", "per-value"}
-        How each model's outputs are calibrated against the ratings before scoring (Appendix A).
+    calibrate : {"auto", "none", "isotonic", "temperature", "per-value"}
+        How each model's outputs are calibrated against the ratings before scoring (Appendix A;
+        :mod:`humanly.survey.calibration`). ``"auto"`` does what the paper does: with
+        cross-entropy it calibrates in-sample (isotonic; per-value for labels of more than two
+        classes), with any other scorer it scores the outputs as given.
     bootstrap : int
         Bootstrap replicates over items (replicate b draws from ``stream(seed, b)``); 0: no ranges.
     level : float
@@ -245,7 +250,7 @@ def _result(
         level=level,
         seed=opts.seed,
         reference_size=opts.reference_size,
-        calibration=opts.calibration,
+        calibration=prep.calibration,
         classes=tuple(prep.ratings.classes),
         positive=prep.positive,
         power_curve=points,

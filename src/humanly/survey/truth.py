@@ -223,7 +223,7 @@ def truth_equivalence(
         The combiner of k labels (see :func:`~humanly.survey.equivalence`).
     scorer : {"cross_entropy", "agreement"} or Scorer
         A scorer that is a mean of per-item terms.
-    calibrate : {"none", "isotonic", "per-value"}
+    calibrate : {"auto", "none", "isotonic", "temperature", "per-value"}
         Calibrate the models against the ratings exactly as :func:`~humanly.survey.equivalence`
         does, so SEQ* and SEQ score the same predictions (calibration never sees the states).
     seed : int or None
