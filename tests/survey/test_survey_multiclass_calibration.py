@@ -217,3 +217,38 @@ def test_default_and_refusals() -> None:
     # labels of more than two classes are one-hot outputs for one-vs-rest isotonic
     out = calibrate_outputs("label", np.array([0, 0, 2]), counts, "isotonic", positive=0)
     np.testing.assert_allclose(out.sum(axis=1), 1.0)
+
+
+# ------------------------------------------------------------------ one default: API, CLI, report
+def test_one_default_for_the_api_the_command_line_and_the_report(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import inspect
+
+    from humanly import analyze
+    from humanly import equivalence as top_level
+    from humanly.simulate import running_example
+    from humanly.survey import truth_equivalence
+
+    for fn in (equivalence, top_level, truth_equivalence):
+        assert inspect.signature(fn).parameters["calibrate"].default == DEFAULT_CALIBRATION
+    d = running_example(300, 6, seed=2)
+    paths = d.write(tmp_path / "re.csv")
+    api = equivalence(d.ratings, d.predictions, bootstrap=0)
+    out = cli("equivalence", paths["ratings"], "--predictions", paths["predictions"],
+              "--bootstrap", 0, "--json")  # fmt: skip
+    assert out.exit_code == 0, out.stderr
+    j = out.json()
+    assert j["calibration"] == api.calibration == "isotonic (in-sample)"
+    assert [m["score"] for m in j["models"]] == pytest.approx([m.score for m in api.models])
+    study = analyze(d.ratings, d.predictions, bootstrap=0)
+    runs = {r.key: r for r in study.equivalence}
+    ce = runs["abc+cross_entropy"].result
+    assert ce is not None and ce.calibration == api.calibration
+    assert [m.score for m in ce.models] == pytest.approx([m.score for m in api.models], rel=1e-12)
+    agree = runs["majority+agreement"].result
+    assert agree is not None and agree.calibration == "none"  # auto: only a proper scorer
+    assert not any(m.uncalibrated for m in agree.models)  # agreement is not a proper scorer
+    # asked for by name, no calibration: the command's sentence says so
+    raw = cli("equivalence", paths["ratings"], "--predictions", paths["predictions"],
+              "--bootstrap", 0, "--calibrate", "none")  # fmt: skip
+    assert raw.exit_code == 0, raw.stderr
+    assert raw.stdout.count("(not calibrated: its outputs were scored as given") == 2

@@ -498,7 +498,7 @@ class EquivalenceResult(_Curve, Result):
         >>> from humanly.survey import equivalence
         >>> d = running_example(200, 5, seed=1)
         >>> round(equivalence(d.ratings, d.predictions, bootstrap=0).model("soft").equivalence, 2)
-        1.7
+        1.8
         """
         for m in self.models:
             if m.model == name:
@@ -531,7 +531,7 @@ class EquivalenceResult(_Curve, Result):
         >>> from humanly.simulate import running_example
         >>> from humanly.survey import equivalence
         >>> d = running_example(500, 10, seed=4)
-        >>> res = equivalence(d.ratings, d.predictions, bootstrap=100, seed=2)
+        >>> res = equivalence(d.ratings, d.predictions, calibrate="none", bootstrap=100, seed=2)
         >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
         [0.0, 1.35]
         >>> res.items_needed(0.5)  # about 3,700 items would narrow soft's range to 0.5 raters
