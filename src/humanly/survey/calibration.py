@@ -152,12 +152,17 @@ def temperature_fit(logits: np.ndarray, freq: np.ndarray) -> float:
     from scipy.optimize import minimize_scalar
 
     z = np.asarray(logits, dtype=float)
+    zc = z - z.max(axis=1, keepdims=True)  # softmax(z / T) = softmax(zc / T); zc ≤ 0, max 0
     f = np.asarray(freq, dtype=float)
+    w = f.sum(axis=1)
+    a = float((f * zc).sum())
 
-    def loss(log_t: float) -> float:  # summed in sorted order: the same whatever the row order
-        return -float(np.sort((f * _log_softmax(z / np.exp(log_t))).sum(axis=1)).sum()) / len(z)
+    def loss(log_t: float) -> float:  # −mean Σ_c f_ic (zc_ic / T − log Σ_c' exp(zc_ic' / T))
+        inv = float(np.exp(-log_t))
+        lse = np.log(np.exp(zc * inv).sum(axis=1))  # each sum ≥ 1 (its largest term is 1)
+        return -(a * inv - float(w @ lse)) / len(z)
 
-    res = minimize_scalar(loss, bounds=_LOG_T_BOUNDS, method="bounded", options={"xatol": 1e-10})
+    res = minimize_scalar(loss, bounds=_LOG_T_BOUNDS, method="bounded", options={"xatol": 1e-9})
     return float(np.exp(res.x))
 
 
