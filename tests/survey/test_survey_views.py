@@ -126,7 +126,9 @@ def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-unty
     assert "against the true item states it is worth 1.90 raters (SEQ*; HSCORE* -0.8253)" in soft
     assert all("nan" not in v.sentence.lower() for v in vs)
     # scored uncalibrated by cross-entropy, each sentence says so in words
-    assert all("(not calibrated: its outputs were scored as given" in v.sentence for v in vs)
+    hard, soft_v = vs
+    assert "matches it, but its outputs were scored as given, not calibrated" in hard.sentence
+    assert "(not calibrated: its outputs were scored as given" in soft_v.sentence
     cal = verdicts(equivalence(sim.ratings, sim.predictions, bootstrap=0))
     assert all("not calibrated" not in v.sentence for v in cal)
     assert all("(model calibrated: isotonic (in-sample))" in v.sentence for v in cal)
@@ -149,7 +151,9 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
     assert "candidate states" in out and "converged in" in out
     assert "hard does no better than the ABC's prediction from no labels at all" in out
     assert "It is worth less than 0 raters with the ABC combiner" in out
-    assert "on 1,000 items (not calibrated: its outputs were scored as given" in out
+    assert "matches it, but its outputs were scored as given, not calibrated, and" in out
+    assert "on 1,000 items (not calibrated): its score" in out
+    assert "on 1,000 items (not calibrated: its outputs were scored as given" in out  # soft
     assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
     assert "items_needed assumes" in r.stderr  # the width note
     j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json", "--calibrate",

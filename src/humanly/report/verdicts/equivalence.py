@@ -22,11 +22,12 @@ A model scored by cross-entropy without calibration (``calibrate="none"``) says 
 >>> raw = ModelEquivalence("m", -1.5, Interval(None, None), None, "below_0", Interval(None, None), 900,
 ...                        uncalibrated=True)
 >>> print(worth(raw, "abc", "cross_entropy", c0=-0.96))  # doctest: +NORMALIZE_WHITESPACE
-m is worth less than 0 raters with the ABC combiner and cross-entropy scorer, on 900 items (not
-calibrated: its outputs were scored as given, and cross-entropy understates what uncalibrated outputs
-carry; calibrated first, as the paper does, it may be worth more): its score (-1.5000) is at or
-below c_0 = -0.9600, the score of the ABC's prediction from no labels at all (each class's share of the
-other items' labels), so it does no better than that baseline.
+m does no better than the ABC's prediction from no labels at all (each class's share of the other
+items' labels), so no number of raters matches it, but its outputs were scored as given, not
+calibrated, and calibrated first, as the paper does, it may do better. It is worth less than 0 raters
+with the ABC combiner and cross-entropy scorer, on 900 items (not calibrated): its score (-1.5000) is at
+or below c_0 = -0.9600, the score of the ABC's prediction from no labels at all (each class's share of
+the other items' labels), so it does no better than that baseline.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "METHODS_ID",
     "UNCALIBRATED",
+    "UNCALIBRATED_FIRST",
     "baseline_meaning",
     "combiner_phrase",
     "equivalence_range",
@@ -89,6 +91,11 @@ _BASELINES = {
 UNCALIBRATED = (
     "not calibrated: its outputs were scored as given, and cross-entropy understates what "
     "uncalibrated outputs carry; calibrated first, as the paper does, it may be worth more"
+)
+#: The same, in the first sentence of a model worth less than 0 raters.
+UNCALIBRATED_FIRST = (
+    "its outputs were scored as given, not calibrated, and calibrated first, as the paper does, it "
+    "may do better"
 )
 
 
@@ -213,8 +220,9 @@ def worth(
     """The verdict sentence of one model (see the module docstring)."""
     how = f"with {combiner_phrase(combiner)} and {scorer_phrase(scorer)}, on {m.n_items:,} items"
     calibration = m.calibration if m.calibration != "none" else calibration
-    if m.uncalibrated:
-        how += f" ({UNCALIBRATED})"
+    below = m.equivalence is None and m.equivalence_note == "below_0"
+    if m.uncalibrated:  # below 0, the first sentence says it in words (the clause stays short)
+        how += " (not calibrated)" if below else f" ({UNCALIBRATED})"
     elif calibration not in ("", "none"):
         how += f" (model calibrated: {calibration})"
     kmax = "the largest k raters" if largest_k is None else _raters(largest_k)
@@ -227,10 +235,11 @@ def worth(
     elif m.equivalence_note == "below_0":
         base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
         zero = m.equivalence_range.low == 0 == m.equivalence_range.high
+        but = f", but {UNCALIBRATED_FIRST}" if m.uncalibrated else ""
         body = (
             f"{m.model} does no better than {baseline_meaning(combiner)}, so no number of raters "
-            f"matches it. It is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
-            f"{base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
+            f"matches it{but}. It is worth less than 0 raters {how}: its score ({m.score:.4f}) is "
+            f"at or below {base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
             "baseline"
         ) + (f" ({rng})" if rng and not zero else "")
     elif m.equivalence_note == "above_max":
