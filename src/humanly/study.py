@@ -6,8 +6,9 @@ What runs (the choices the report used to make section by section, now made once
 * ``inspect`` — always: sizes, agreement with bootstrap intervals, raters, models, gold;
 * ``certify`` — on every model given as labels or probabilities (a score has no label), with the
   Fig. 3 curve and the margin ``tau``;
-* ``equivalence`` — the Anonymous Bayesian Combiner scored by cross-entropy (models calibrated in-sample
-  by isotonic regression, with the headroom), and majority vote (two classes) or plurality scored by
+* ``equivalence`` — the Anonymous Bayesian Combiner scored by cross-entropy (models calibrated in-sample,
+  the default of :func:`~humanly.survey.equivalence`: isotonic, per-value for labels of more than two
+  classes; with the headroom), and majority vote (two classes) or plurality scored by
   agreement; with a simulation's true states, HSCORE* and SEQ* beside each; which models each shows
   (hard models under agreement and soft ones under cross-entropy when both kinds are given, the
   paper's running example; otherwise every model under both);
@@ -45,6 +46,7 @@ from .survey import (
     equivalence,
     truth_equivalence,
 )
+from .survey.calibration import DEFAULT_CALIBRATION
 
 __all__ = [
     "AnalyzeOptions",
@@ -166,7 +168,9 @@ class EquivalenceRun(Result):
     combiner, scorer : str
         The combiner of k labels and the scorer (e.g. ``"abc"`` and ``"cross_entropy"``).
     calibrate : str
-        How the models were calibrated before scoring (``"isotonic"`` or ``"none"``).
+        The ``calibrate=`` the analysis ran with (``"auto"``, the default of
+        :func:`~humanly.survey.equivalence`, or ``"none"`` without models); how each model was
+        calibrated is in the result (:attr:`~humanly.survey.ModelEquivalence.calibration`).
     shown : tuple of str
         The models the report shows under this analysis.
     result : EquivalenceResult or None
@@ -184,7 +188,7 @@ class EquivalenceRun(Result):
 
     Examples
     --------
-    >>> run = EquivalenceRun("abc", "cross_entropy", "isotonic", ("m",), None, note="one label")
+    >>> run = EquivalenceRun("abc", "cross_entropy", "auto", ("m",), None, note="one label")
     >>> run.key, run.result is None
     ('abc+cross_entropy', True)
     """
@@ -474,11 +478,9 @@ def _equivalence(
     states = _states_frame(opts.states, r)
     runs = []
     second = "majority" if r.n_classes == 2 else "plurality"
-    for combiner, scorer, calibrate in (
-        ("abc", "cross_entropy", "isotonic"),
-        (second, "agreement", "none"),
-    ):
-        cal = calibrate if usable is not None else "none"
+    for combiner, scorer in (("abc", "cross_entropy"), (second, "agreement")):
+        # the one default of the API and the command line: calibrated for cross-entropy only
+        cal = DEFAULT_CALIBRATION if usable is not None else "none"
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)
         try:
             res = equivalence(

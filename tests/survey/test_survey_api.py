@@ -204,7 +204,7 @@ def test_calibration_per_value_and_isotonic_cross_fitted() -> None:
         sel = p["h"].values == c
         np.testing.assert_allclose(cal[sel][0], frac[sel].mean(0))
     res = equivalence(r, p, calibrate="per-value", bootstrap=0)
-    raw = equivalence(r, p, bootstrap=0)
+    raw = equivalence(r, p, calibrate="none", bootstrap=0)
     assert res.calibration == "per-value (in-sample)"
     assert res.models[0].score > raw.models[0].score
     five = EquivalenceOptions(calibration_folds=5)
@@ -219,6 +219,7 @@ def test_calibration_per_value_and_isotonic_cross_fitted() -> None:
         equivalence(
             r,
             Predictions.from_arrays(r.items, {"s": x}, classes=r.classes, kind="score"),
+            calibrate="none",
             bootstrap=0,
         )
 

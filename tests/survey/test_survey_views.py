@@ -108,9 +108,12 @@ def test_width_phrases() -> None:
 
 
 def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-untyped-def]
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=50)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=50)
     vs = verdicts(
-        res, truth=truth_equivalence(sim), target_width=0.5, items_needed=res.items_needed(0.5)
+        res,
+        truth=truth_equivalence(sim, calibrate="none"),
+        target_width=0.5,
+        items_needed=res.items_needed(0.5),
     )
     assert [v.model for v in vs] == ["hard", "soft"]
     assert [v.status for v in vs] == ["below 0", "equivalent"]
@@ -122,6 +125,13 @@ def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-unty
     assert "bootstrap mean" in soft and "items would narrow" in soft
     assert "against the true item states it is worth 1.90 raters (SEQ*; HSCORE* -0.8253)" in soft
     assert all("nan" not in v.sentence.lower() for v in vs)
+    # scored uncalibrated by cross-entropy, each sentence says so in words
+    hard, soft_v = vs
+    assert "matches it, but its outputs were scored as given, not calibrated" in hard.sentence
+    assert "(not calibrated: its outputs were scored as given" in soft_v.sentence
+    cal = verdicts(equivalence(sim.ratings, sim.predictions, bootstrap=0))
+    assert all("not calibrated" not in v.sentence for v in cal)
+    assert all("(model calibrated: isotonic (in-sample))" in v.sentence for v in cal)
 
 
 # ------------------------------------------------------------------------------------ command line
@@ -130,7 +140,8 @@ def _run(cli, files: dict[str, Path], *args: object):  # type: ignore[no-untyped
 
 
 def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
-    r = _run(cli, files, "--bootstrap", 100, "--headroom", "--target-width", 0.5)
+    r = _run(cli, files, "--bootstrap", 100, "--headroom", "--target-width", 0.5, "--calibrate",
+             "none")  # fmt: skip
     assert r.exit_code == 0, r.stderr
     out = r.stdout
     assert "nan" not in out.lower() and "0.00 – 0.00" not in out
@@ -140,9 +151,13 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
     assert "candidate states" in out and "converged in" in out
     assert "hard does no better than the ABC's prediction from no labels at all" in out
     assert "It is worth less than 0 raters with the ABC combiner" in out
+    assert "matches it, but its outputs were scored as given, not calibrated, and" in out
+    assert "on 1,000 items (not calibrated): its score" in out
+    assert "on 1,000 items (not calibrated: its outputs were scored as given" in out  # soft
     assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
     assert "items_needed assumes" in r.stderr  # the width note
-    j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json").json()
+    j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json", "--calibrate",
+             "none").json()  # fmt: skip
     i = next(i for i, m in enumerate(j["models"]) if m["model"] == "soft")
     soft = j["models"][i]
     assert f"{soft['equivalence_mean']:.2f}" in out and f"{j['items_needed'][i]:,}" in out
@@ -224,9 +239,9 @@ def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-
 
     from humanly.plots.equivalence import plot_power_curve
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=30)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=30)
     colors = {"hard": "#123456", "soft": "#abcdef"}
-    fig = plot_power_curve(res, colors=colors, truth=truth_equivalence(sim))
+    fig = plot_power_curve(res, colors=colors, truth=truth_equivalence(sim, calibrate="none"))
     assert fig.get_size_inches()[0] * 72 == pytest.approx(460.8)
     ax = fig.axes[0]
     lines = {ln.get_label(): to_hex(ln.get_color()) for ln in ax.get_lines()}
@@ -308,9 +323,9 @@ def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untype
     from humanly.report.sections import equivalence as sv
     from humanly.study import EquivalenceRun
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=20)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=20)
     run = sv._Run(EquivalenceRun("abc", "cross_entropy", "none", ("hard", "soft"), res), None)
-    table = sv._model_table(run, False)
+    table = sv._model_table(run, "none")
     assert table is not None
     hard = table.rows[0]
     assert "below 0 (at or below c_0)" in hard and "0 – 0" in hard
@@ -322,17 +337,20 @@ def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untype
 # ------------------------------------------------------------------------------- library addition
 def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ignore[no-untyped-def]
     """``calibrate=`` scores the calibrated predictions (the ones ``equivalence`` scores); the
-    default leaves the numbers as they were."""
+    default is ``equivalence``'s; ``"none"`` leaves the numbers as they were."""
     from humanly import Predictions
     from humanly.survey.calibration import calibrate_outputs
 
-    plain = truth_equivalence(sim)
+    plain = truth_equivalence(sim, calibrate="none")
+    assert truth_equivalence(sim).model("soft").score == pytest.approx(
+        truth_equivalence(sim, calibrate="isotonic").model("soft").score, rel=1e-12
+    )  # the default: calibrated for cross-entropy, as equivalence
     assert plain.model("soft").score == pytest.approx(-0.8253, abs=5e-5)
     cal = truth_equivalence(sim, calibrate="isotonic")
     m = sim.predictions["soft"]
     p = calibrate_outputs(m.kind, m.values, sim.ratings.counts, "isotonic", positive=1, name="soft")
     mine = Predictions.from_arrays(sim.ratings.items, {"soft": p}, classes=sim.ratings.classes)
-    by_hand = truth_equivalence(sim.ratings, mine, sim.truth["states"])
+    by_hand = truth_equivalence(sim.ratings, mine, sim.truth["states"], calibrate="none")
     assert cal.model("soft").score == pytest.approx(by_hand.model("soft").score, rel=1e-12)
     assert cal.model("soft").equivalence == pytest.approx(by_hand.model("soft").equivalence)
     assert not np.isclose(cal.model("soft").score, plain.model("soft").score, rtol=1e-9, atol=0)

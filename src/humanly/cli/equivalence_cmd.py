@@ -50,7 +50,14 @@ Bootstrap = Annotated[
 ]
 Level = Annotated[float, typer.Option("--level", help="Confidence level of the ranges.")]
 Calibrate = Annotated[
-    str, typer.Option("--calibrate", metavar="none|isotonic|per-value", help="Calibrate scores.")
+    str | None,
+    typer.Option(
+        "--calibrate",
+        metavar="auto|none|isotonic|temperature|per-value",
+        help="Calibrate the models' outputs before scoring. Default: the library's (auto: calibrate "
+        "for cross-entropy, as the paper; isotonic, or per-value for labels of more than two "
+        "classes; no calibration for the other scorers).",
+    ),
 ]
 CalibrationFolds = Annotated[
     int,
@@ -193,7 +200,7 @@ def equivalence_command(
     bootstrap: Bootstrap = 1000,
     level: Level = 0.95,
     seed: Seed = 0,
-    calibrate: Calibrate = "none",
+    calibrate: Calibrate = None,
     calibration_folds: CalibrationFolds = 0,
     reference_size: ReferenceSize = 1,
     max_k: MaxK = None,
@@ -211,6 +218,8 @@ def equivalence_command(
     (Resnick et al., Algorithms 1–6). --plot draws the power curve."""
     check_plot(plot)
     folds = _folds(calibration_folds)
+    # no --calibrate: the library's default (humanly.survey.calibration.DEFAULT_CALIBRATION)
+    cal: dict[str, Any] = {} if calibrate is None else {"calibrate": calibrate}
     width = _width(target_width, bootstrap)
     from ..survey import EquivalenceOptions, equivalence
 
@@ -234,16 +243,16 @@ def equivalence_command(
         s.predictions,
         combiner=combiner,
         scorer=scorer,
-        calibrate=calibrate,
         bootstrap=bootstrap,
         level=level,
         seed=seed,
         missing=study.missing,  # type: ignore[arg-type]
         options=options,
+        **cal,
     )
     truth = _truth(
         s.ratings, s.predictions, true_states, states, missing=study.missing, combiner=combiner,
-        scorer=scorer, calibrate=calibrate, seed=seed,
+        scorer=scorer, seed=seed, **cal,
         options=EquivalenceOptions(max_k=max_k, positive=study.positive, calibration_folds=folds),
     )  # fmt: skip
     expert = _amateurs(

@@ -17,7 +17,7 @@ from ._fit import build_plan
 from ._replicates import Engine
 from ._sampled import label_matrix
 from ._scale import fixed_terms
-from .calibration import CALIBRATIONS, calibrate_outputs
+from .calibration import CALIBRATIONS, calibrate_outputs, resolve_calibration
 from .combiners import ABC, get_combiner, is_matrix_combiner
 from .options import EquivalenceOptions
 from .scorers import Scorer, get_scorer
@@ -42,17 +42,17 @@ class Options:
     draws: int
     seed: int | None
 
-    @property
-    def calibration(self) -> str:
-        """How the classifiers were calibrated, as the result reports it."""
-        if self.calibrate == "none":
+    def describe(self, method: str) -> str:
+        """How a classifier calibrated by ``method`` was calibrated, as the result reports it
+        (``"none"``, ``"isotonic (in-sample)"``, ``"temperature (5-fold cross-fitted)"``, …)."""
+        if method == "none":
             return "none"
         how = (
             "in-sample"
             if self.calibration_folds is None
             else f"{self.calibration_folds}-fold cross-fitted"
         )
-        return f"{self.calibrate} ({how})"
+        return f"{method} ({how})"
 
 
 def check_options(
@@ -144,6 +144,22 @@ class _Outputs:
     probs: tuple[np.ndarray, ...]
     hard: tuple[bool, ...]
     notes: tuple[str, ...]
+    calibrations: tuple[str, ...] = ()
+    uncalibrated: tuple[bool, ...] = ()
+
+
+def canonical_order(ratings: Ratings) -> np.ndarray:
+    """Each item's position among the items sorted by id (as text where ids mix types): the order
+    calibration fits in and cross-fitted calibration deals its folds in, whatever the order of the
+    input rows."""
+    ids = np.asarray(ratings.items)
+    try:
+        order = np.argsort(ids, kind="stable")
+    except TypeError:
+        order = np.argsort(ids.astype(str), kind="stable")
+    rank = np.empty(len(ids), dtype=np.int64)
+    rank[order] = np.arange(len(ids))
+    return rank
 
 
 def _model_outputs(
@@ -153,19 +169,28 @@ def _model_outputs(
     probs: list[np.ndarray] = []
     hard: list[bool] = []
     notes: list[str] = []
+    cals: list[str] = []
+    raw: list[bool] = []
     n_cls = ratings.n_classes
-    for m in predictions.models if predictions is not None else ():
+    proper = opts.scorer.proper
+    models = predictions.models if predictions is not None else ()
+    order = canonical_order(ratings) if models else None
+    for m in models:
         names.append(m.name)
-        if opts.calibrate != "none":
+        method = resolve_calibration(opts.calibrate, proper=proper, kind=m.kind, n_classes=n_cls)
+        cals.append(opts.describe(method))
+        raw.append(proper and method == "none")
+        if method != "none":
             p = calibrate_outputs(
                 m.kind,
                 m.values,
                 ratings.counts,
-                opts.calibrate,
+                method,
                 positive=positive,
                 folds=opts.calibration_folds,
                 seed=opts.seed,
                 name=m.name,
+                order=order,
             )
             probs.append(p)
             hard.append(False)
@@ -192,7 +217,7 @@ def _model_outputs(
                 f'model {m.name!r} outputs scores, not probabilities; pass calibrate="isotonic" '
                 'or calibrate="per-value" (or score it with auc, pearson or spearman)'
             )
-    return _Outputs(tuple(names), tuple(probs), tuple(hard), tuple(notes))
+    return _Outputs(tuple(names), tuple(probs), tuple(hard), tuple(notes), tuple(cals), tuple(raw))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,6 +232,18 @@ class Prepared:
     notes: tuple[str, ...]
     positive: Any
     engine: Engine
+    calibrations: tuple[str, ...] = ()
+    uncalibrated: tuple[bool, ...] = ()
+
+    @property
+    def calibration(self) -> str:
+        """How the models were calibrated, in one string: the one way all were, or each model's
+        (``"name: how"``, joined by ``"; "``); ``"none"`` without models."""
+        distinct = tuple(dict.fromkeys(self.calibrations))
+        if len(distinct) <= 1:
+            return distinct[0] if distinct else "none"
+        pairs = zip(self.model_names, self.calibrations, strict=True)
+        return "; ".join(f"{n}: {c}" for n, c in pairs)
 
 
 def _sampled_labels(ratings: Ratings, n_lab: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -274,4 +311,7 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
         )
     if plan.abc and plan.abc_floor > 0:
         notes.append(f"ABC predictions are kept at or above {plan.abc_floor:g} per class")
-    return Prepared(ratings, opts, out.names, tuple(notes), ratings.classes[pos], engine)
+    return Prepared(
+        ratings, opts, out.names, tuple(notes), ratings.classes[pos], engine,
+        out.calibrations, out.uncalibrated,
+    )  # fmt: skip

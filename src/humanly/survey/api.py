@@ -16,6 +16,7 @@ from .._core.result import Interval
 from ..data import InputError, Study, join
 from ._prepare import Options, Prepared, check_options, prepare
 from ._replicates import Replicates, run
+from .calibration import DEFAULT_CALIBRATION
 from .crossing import (
     curve_points,
     equivalence_mean,
@@ -97,6 +98,8 @@ def _model_rows(
                 ),
                 performance_ratio=ratio,
                 equivalence_mean=mean,
+                calibration=prep.calibrations[j],
+                uncalibrated=prep.uncalibrated[j],
             )
         )
     return tuple(rows)
@@ -119,7 +122,7 @@ def equivalence(
     *,
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",
-    calibrate: str = "none",
+    calibrate: str = DEFAULT_CALIBRATION,
     bootstrap: int = 1000,
     level: float = 0.95,
     seed: int | None = 0,
@@ -149,8 +152,14 @@ def equivalence(
         ``"cross_entropy"`` (bits), ``"agreement"``, ``"precision"``, ``"recall"``, ``"f1"``,
         ``"auc"``, ``"dmi"``, ``"pearson"``, ``"spearman"``, or a callable ``f(y_true, y_prob)``
         (:func:`~humanly.survey.make_scorer`).
-    calibrate : {"none", "isotonic", "per-value"}
-        How each model's outputs are calibrated against the ratings before scoring (Appendix A).
+    calibrate : {"auto", "none", "isotonic", "temperature", "per-value"}
+        How each model's outputs are calibrated against the ratings before scoring (Appendix A;
+        :mod:`humanly.survey.calibration`). The default, ``"auto"``
+        (:data:`~humanly.survey.calibration.DEFAULT_CALIBRATION`, also the command line's and the
+        report's), does what the paper does: with cross-entropy it calibrates in-sample (isotonic;
+        per-value for labels and scores of more than two classes), with any other scorer it scores
+        the outputs as given. ``"none"`` with cross-entropy scores the raw outputs, and each
+        verdict then says so (:attr:`ModelEquivalence.uncalibrated`).
     bootstrap : int
         Bootstrap replicates over items (replicate b draws from ``stream(seed, b)``); 0: no ranges.
     level : float
@@ -192,10 +201,13 @@ def equivalence(
     >>> from humanly.simulate import running_example
     >>> d = running_example(200, 5, seed=1)
     >>> res = equivalence(d.ratings, d.predictions, bootstrap=0)
-    >>> [p.k for p in res.power_curve], round(res.model("soft").equivalence, 2)
-    ([0, 1, 2, 3, 4], 1.7)
+    >>> [p.k for p in res.power_curve], round(res.model("soft").equivalence, 2), res.calibration
+    ([0, 1, 2, 3, 4], 1.8, 'isotonic (in-sample)')
     >>> res.to_frame().set_index("model")["score"].round(3).to_dict()
-    {'hard': -1.54, 'soft': -0.847}
+    {'hard': -0.84, 'soft': -0.84}
+    >>> raw = equivalence(d.ratings, d.predictions, calibrate="none", bootstrap=0)
+    >>> raw.to_frame().set_index("model")["score"].round(3).to_dict(), raw.model("soft").uncalibrated
+    ({'hard': -1.54, 'soft': -0.847}, True)
     """
     opts = checked(options)
     n_boot = int(check_int("bootstrap", bootstrap, minimum=0))
@@ -245,7 +257,7 @@ def _result(
         level=level,
         seed=opts.seed,
         reference_size=opts.reference_size,
-        calibration=opts.calibration,
+        calibration=prep.calibration,
         classes=tuple(prep.ratings.classes),
         positive=prep.positive,
         power_curve=points,

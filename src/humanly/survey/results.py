@@ -163,6 +163,13 @@ class ModelEquivalence(Result):
     equivalence_mean : float or None
         The mean equivalence over the bootstrap replicates (the paper's "mean survey equivalence",
         e.g. 4.17 beside 4.31); ``None`` without a bootstrap or when a replicate lies above the curve.
+    calibration : str
+        How this model's outputs were calibrated before scoring (``"none"``,
+        ``"isotonic (in-sample)"``, ``"temperature (5-fold cross-fitted)"``, …).
+    uncalibrated : bool
+        ``True`` when the scorer is proper (cross-entropy) and the outputs were scored as given, not
+        calibrated: the score then understates what the outputs carry (the paper's footnote 7), and
+        the verdict sentence says so.
 
     See Also
     --------
@@ -187,6 +194,8 @@ class ModelEquivalence(Result):
     information_range: Interval | None = None
     performance_ratio: float | None = None
     equivalence_mean: float | None = None
+    calibration: str = "none"
+    uncalibrated: bool = False
 
     def items_needed(self, width: float) -> int | None:
         """About how many items would narrow the equivalence's range below ``width`` raters.
@@ -380,7 +389,9 @@ class EquivalenceResult(_Curve, Result):
     reference_size : int
         r, the held-out raters whose plurality is the reference label.
     calibration : str
-        How the models were calibrated (``"none"``, ``"isotonic (in-sample)"``, …).
+        How the models were calibrated (``"none"``, ``"isotonic (in-sample)"``, …; each model's
+        as ``"name: how"`` joined by ``"; "`` when they differ, see
+        :attr:`ModelEquivalence.calibration`).
     classes : tuple
         The ratings' classes.
     positive : object
@@ -487,7 +498,7 @@ class EquivalenceResult(_Curve, Result):
         >>> from humanly.survey import equivalence
         >>> d = running_example(200, 5, seed=1)
         >>> round(equivalence(d.ratings, d.predictions, bootstrap=0).model("soft").equivalence, 2)
-        1.7
+        1.8
         """
         for m in self.models:
             if m.model == name:
@@ -520,7 +531,7 @@ class EquivalenceResult(_Curve, Result):
         >>> from humanly.simulate import running_example
         >>> from humanly.survey import equivalence
         >>> d = running_example(500, 10, seed=4)
-        >>> res = equivalence(d.ratings, d.predictions, bootstrap=100, seed=2)
+        >>> res = equivalence(d.ratings, d.predictions, calibrate="none", bootstrap=100, seed=2)
         >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
         [0.0, 1.35]
         >>> res.items_needed(0.5)  # about 3,700 items would narrow soft's range to 0.5 raters

@@ -57,6 +57,9 @@ class Scorer:
     #: optional ``grouped(p[S, n, C], y[P, n], group[P], positive) -> (P,)``: scores of pairs
     #: (prediction set ``group[j]``, reference ``y[j]``) sharing work per prediction set (ranks)
     grouped: Callable[..., np.ndarray] | None = None
+    #: a proper scoring rule (cross-entropy): its score rewards calibrated probabilities, so an
+    #: uncalibrated model's score understates what its outputs carry (the paper's footnote 7)
+    proper: bool = False
 
     def score(
         self, p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Generator | None = None
@@ -184,7 +187,7 @@ def _spearman(p: np.ndarray, y: np.ndarray, positive: int, rng: np.random.Genera
 
 SCORERS: dict[str, Scorer] = {
     "agreement": Scorer("agreement", True, terms=agreement_terms),
-    "cross_entropy": Scorer("cross_entropy", True, terms=ce_terms),
+    "cross_entropy": Scorer("cross_entropy", True, terms=ce_terms, proper=True),
     "precision": Scorer("precision", False, batch=_prf("precision")),
     "recall": Scorer("recall", False, batch=_prf("recall")),
     "f1": Scorer("f1", False, batch=_prf("f1")),

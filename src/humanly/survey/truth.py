@@ -26,6 +26,7 @@ from .._core.result import Result
 from ..data import InputError, Ratings, Study, join
 from . import _engine as eng
 from ._prepare import _max_k, _model_outputs, check_options, positive_index
+from .calibration import DEFAULT_CALIBRATION
 from .combiners import ABC
 from .crossing import curve_points, equivalence_point
 from .options import EquivalenceOptions, checked, only
@@ -197,7 +198,7 @@ def truth_equivalence(
     *,
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",
-    calibrate: str = "none",
+    calibrate: str = DEFAULT_CALIBRATION,
     seed: int | None = 0,
     missing: Literal["error", "drop"] = "error",
     options: EquivalenceOptions | None = None,
@@ -223,9 +224,10 @@ def truth_equivalence(
         The combiner of k labels (see :func:`~humanly.survey.equivalence`).
     scorer : {"cross_entropy", "agreement"} or Scorer
         A scorer that is a mean of per-item terms.
-    calibrate : {"none", "isotonic", "per-value"}
+    calibrate : {"auto", "none", "isotonic", "temperature", "per-value"}
         Calibrate the models against the ratings exactly as :func:`~humanly.survey.equivalence`
-        does, so SEQ* and SEQ score the same predictions (calibration never sees the states).
+        does (the same default, ``"auto"``), so SEQ* and SEQ score the same predictions
+        (calibration never sees the states).
     seed : int or None
         The seed of cross-fitted calibration.
     missing : {"error", "drop"}

@@ -1,7 +1,7 @@
 """The survey-equivalence section of ``humanly report`` (Resnick et al., *Survey Equivalence*).
 
 Two analyses, as the paper's running example and case studies: the Anonymous Bayesian Combiner scored by
-cross-entropy (models calibrated in-sample by isotonic regression, Appendix A; with the information view
+cross-entropy (models calibrated in-sample, the default calibration, Appendix A; with the information view
 c_k − c_0 and the headroom estimate) and majority vote (two classes) or plurality scored by agreement.
 Both run on every model that gives labels or probabilities, so the embedded results are what
 ``humanly equivalence --json`` prints. Which rows the page shows follows one rule (``METHODS_TEXT``):
@@ -49,7 +49,8 @@ METHODS_TEXT = (
     "the ABC is re-learned on each replicate); in the equivalence's range and its bootstrap mean a "
     "replicate at or below c_0 counts as 0 raters, and a replicate above the curve leaves the range "
     "open and the mean undefined. Which analyses the page shows: the ABC scored by cross-entropy, "
-    "with probability and label models calibrated in-sample by isotonic regression (Appendix A), "
+    "with probability and label models calibrated in-sample (Appendix A; the default of the API "
+    "and the command line: isotonic regression, per value for labels of more than two classes), "
     "and majority vote (two classes) or plurality (more) scored by agreement. When the predictions "
     "hold both hard models (labels) and soft ones (probabilities), hard models are shown under "
     "majority or plurality + agreement and soft ones under ABC + cross-entropy, as in the paper's "
@@ -62,7 +63,7 @@ _TITLE = "Survey equivalence: how many raters is the model worth?"
 _RULE = (
     "Every model is shown under two analyses, as in the paper: the Anonymous Bayesian Combiner (ABC) "
     "scored by cross-entropy, which asks how much information a prediction carries about a rater's "
-    "label, in bits (models calibrated in-sample by isotonic regression, Appendix A), and majority "
+    "label, in bits (models calibrated in-sample, Appendix A), and majority "
     "vote (two classes) or plurality scored by agreement, which asks how often a label matches a "
     "rater's. The paper prefers the first (section 4): the ABC gives the highest cross-entropy power "
     "curve of any combiner (Theorem 3), hence the lowest equivalence. The verdict sentences quote the first."
@@ -130,7 +131,7 @@ class _Run:
         return [m for m in self.res.models if m.model in self.shown]
 
 
-def _model_table(run: _Run, calibrated: bool) -> Table | None:
+def _model_table(run: _Run, calibration: str) -> Table | None:
     res, truth, kmax = run.res, run.truth, run.largest_k
     info = res.information is not None
     pct = percent(res.level)
@@ -169,7 +170,7 @@ def _model_table(run: _Run, calibrated: bool) -> Table | None:
         rows.append(tuple(row))
     if not rows:
         return None
-    cal = " (models calibrated: isotonic, in-sample)" if calibrated else ""
+    cal = "" if calibration == "none" else f" (models calibrated: {calibration})"
     caption = (
         f"{run.what}{cal}: each model's score and survey equivalence ({pct} ranges and bootstrap "
         f"mean over {res.bootstrap} bootstraps)"
@@ -394,7 +395,7 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
             )
         run = _Run(r, study.settings.target_width)
         runs.append(run)
-        table = _model_table(run, r.calibrate != "none")
+        table = _model_table(run, r.result.calibration)
         tables += [t for t in (table, _curve_table(run)) if t is not None]
         figures.append(_figure(plot_power_curve, run, view.colors))
         notes += _cell_notes(run)

@@ -16,6 +16,18 @@ serves the command line (:mod:`humanly.cli.equivalence_render`) and the report s
 >>> print(worth(m, "abc", "cross_entropy"))  # doctest: +NORMALIZE_WHITESPACE
 m is worth 3.13 raters (95% range 2.69–3.69; bootstrap mean 3.16) with the ABC combiner and
 cross-entropy scorer, on 2,000 items.
+
+A model scored by cross-entropy without calibration (``calibrate="none"``) says so in its sentence:
+
+>>> raw = ModelEquivalence("m", -1.5, Interval(None, None), None, "below_0", Interval(None, None), 900,
+...                        uncalibrated=True)
+>>> print(worth(raw, "abc", "cross_entropy", c0=-0.96))  # doctest: +NORMALIZE_WHITESPACE
+m does no better than the ABC's prediction from no labels at all (each class's share of the other
+items' labels), so no number of raters matches it, but its outputs were scored as given, not
+calibrated, and calibrated first, as the paper does, it may do better. It is worth less than 0 raters
+with the ABC combiner and cross-entropy scorer, on 900 items (not calibrated): its score (-1.5000) is at
+or below c_0 = -0.9600, the score of the ABC's prediction from no labels at all (each class's share of
+the other items' labels), so it does no better than that baseline.
 """
 
 from __future__ import annotations
@@ -31,6 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "METHODS_ID",
+    "UNCALIBRATED",
+    "UNCALIBRATED_FIRST",
     "baseline_meaning",
     "combiner_phrase",
     "equivalence_range",
@@ -70,6 +84,19 @@ _BASELINES = {
     "majority": "a label picked at random, the majority vote of no raters",
     "plurality": "a label picked at random, the plurality of no raters",
 }
+
+
+#: Said in the verdict of a model scored by a proper scorer (cross-entropy) without calibration
+#: (:attr:`~humanly.survey.ModelEquivalence.uncalibrated`).
+UNCALIBRATED = (
+    "not calibrated: its outputs were scored as given, and cross-entropy understates what "
+    "uncalibrated outputs carry; calibrated first, as the paper does, it may be worth more"
+)
+#: The same, in the first sentence of a model worth less than 0 raters.
+UNCALIBRATED_FIRST = (
+    "its outputs were scored as given, not calibrated, and calibrated first, as the paper does, it "
+    "may do better"
+)
 
 
 def combiner_phrase(combiner: str) -> str:
@@ -192,7 +219,11 @@ def worth(
 ) -> str:
     """The verdict sentence of one model (see the module docstring)."""
     how = f"with {combiner_phrase(combiner)} and {scorer_phrase(scorer)}, on {m.n_items:,} items"
-    if calibration not in ("", "none"):
+    calibration = m.calibration if m.calibration != "none" else calibration
+    below = m.equivalence is None and m.equivalence_note == "below_0"
+    if m.uncalibrated:  # below 0, the first sentence says it in words (the clause stays short)
+        how += " (not calibrated)" if below else f" ({UNCALIBRATED})"
+    elif calibration not in ("", "none"):
         how += f" (model calibrated: {calibration})"
     kmax = "the largest k raters" if largest_k is None else _raters(largest_k)
     rng = equivalence_range(m, largest_k if largest_k is not None else 0, bootstrap, level)
@@ -204,10 +235,11 @@ def worth(
     elif m.equivalence_note == "below_0":
         base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
         zero = m.equivalence_range.low == 0 == m.equivalence_range.high
+        but = f", but {UNCALIBRATED_FIRST}" if m.uncalibrated else ""
         body = (
             f"{m.model} does no better than {baseline_meaning(combiner)}, so no number of raters "
-            f"matches it. It is worth less than 0 raters {how}: its score ({m.score:.4f}) is at or below "
-            f"{base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
+            f"matches it{but}. It is worth less than 0 raters {how}: its score ({m.score:.4f}) is "
+            f"at or below {base}, the score of {baseline_meaning(combiner)}, so it does no better than that "
             "baseline"
         ) + (f" ({rng})" if rng and not zero else "")
     elif m.equivalence_note == "above_max":
@@ -268,7 +300,7 @@ def verdicts(
     >>> d = running_example(300, 6, seed=1)
     >>> res = equivalence(d.ratings, d.predictions, bootstrap=20)
     >>> [v.status for v in verdicts(res)]
-    ['below 0', 'equivalent']
+    ['equivalent', 'equivalent']
     """
     pts = result.power_curve
     c0 = pts[0].score if pts else None
@@ -284,7 +316,7 @@ def verdicts(
             largest_k=largest,
             bootstrap=result.bootstrap,
             level=result.level,
-            calibration=result.calibration,
+            calibration=m.calibration,
             target_width=target_width,
             items_needed=n,
         )
