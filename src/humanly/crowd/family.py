@@ -47,7 +47,7 @@ from ._compute import compute, from_values
 from ._conger import Patterns, patterns
 from .agreement import _seed_int
 from .benchmarks import BENCHMARK_SCALES
-from .family_results import AgreementOptions, AgreementResult, Coefficient
+from .family_results import AgreementOptions, AgreementResult
 from .weights import (
     DEFAULT_WEIGHTS,
     SCALES,
@@ -61,7 +61,8 @@ from .weights import (
     weight_matrix,
 )
 
-__all__ = ["COEFFICIENTS", "AgreementOptions", "AgreementResult", "Coefficient", "agreement"]
+# the result types are documented in (and exported by) family_results, where they are defined
+__all__ = ["COEFFICIENTS", "agreement"]
 
 #: every coefficient id, in the order of the result's rows (``gwet_ac1`` becomes ``gwet_ac2`` weighted)
 COEFFICIENTS: tuple[str, ...] = (
