@@ -187,7 +187,7 @@ def _too_many(q: int, memory: int, scale: str) -> str | None:
 def agreement(
     ratings: Any,
     *,
-    scale: str = "nominal",
+    scale: str | None = None,
     weights: Any = None,
     coefficients: Any = None,
     level: float = 0.95,
@@ -203,9 +203,10 @@ def agreement(
     ratings : humanly.data.Ratings or humanly.data.Study
         The crowd's labels. Cohen's and Conger's κ need named raters (rater identity); the other
         coefficients need only per-item class counts, so anonymous counts work for them.
-    scale : {"nominal", "ordinal", "interval", "ratio"}
-        The measurement scale. Ordinal classes are ordered as ``ratings.classes`` holds them, or by value
-        when they are numbers; interval and ratio need numeric labels.
+    scale : {"nominal", "ordinal", "interval", "ratio"}, optional
+        The measurement scale (default: the ratings' own, :attr:`humanly.data.Ratings.scale`,
+        nominal unless read with another). Ordinal classes are ordered as ``ratings.classes`` holds
+        them, or by value when they are numbers; interval and ratio need numeric labels.
     weights : str or array_like, optional
         The κ family's weights: one of Gwet's (``identity``, ``linear``, ``quadratic``, ``ordinal``,
         ``radical``, ``ratio``, ``circular``, ``bipolar``) or a q × q matrix (symmetric, 1 on the
@@ -272,6 +273,7 @@ def agreement(
     prevalence and kappa. *Journal of Clinical Epidemiology*, 46, 423–429.
     """
     r = _as_ratings(ratings)
+    scale = r.scale if scale is None else scale
     opts, level, b, seed_, benchmark = _arguments(options, scale, level, bootstrap, seed, benchmark)
     classes = tuple(r.classes)
     values = class_values(classes, scale)

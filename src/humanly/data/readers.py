@@ -15,6 +15,7 @@ To read ratings, predictions and gold together, joined by item id, use :func:`hu
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -136,6 +137,22 @@ def read_ratings(
     if isinstance(source, Ratings):
         return source
     opts = as_read_options(options)
+    if opts.scale is not None:  # read as nominal, then put the labels on their scale
+        plain = dataclasses.replace(opts, scale=None)
+        r = read_ratings(
+            source,
+            item_col=item_col,
+            rater_col=rater_col,
+            label_col=label_col,
+            wide=wide,
+            counts=counts,
+            classes=classes,
+            rater_cols=rater_cols,
+            ignore_cols=ignore_cols,
+            name=name,
+            options=plain,
+        )
+        return r.with_scale(opts.scale)
     named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
     if named:
         raise InputError(
