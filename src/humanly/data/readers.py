@@ -138,21 +138,8 @@ def read_ratings(
         return source
     opts = as_read_options(options)
     if opts.scale is not None:  # read as nominal, then put the labels on their scale
-        plain = dataclasses.replace(opts, scale=None)
-        r = read_ratings(
-            source,
-            item_col=item_col,
-            rater_col=rater_col,
-            label_col=label_col,
-            wide=wide,
-            counts=counts,
-            classes=classes,
-            rater_cols=rater_cols,
-            ignore_cols=ignore_cols,
-            name=name,
-            options=plain,
-        )
-        return r.with_scale(opts.scale)
+        args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols, name)
+        return _nominal(source, args, opts).with_scale(opts.scale)
     named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
     if named:
         raise InputError(
@@ -189,6 +176,13 @@ def read_ratings(
         duplicates=opts.duplicates,
     )
     return Ratings._from_coded(coded, source=table.name)
+
+
+def _nominal(source: Any, args: tuple[Any, ...], opts: ReadOptions) -> Ratings:
+    """:func:`read_ratings` with ``args`` (its keyword arguments in order) and ``opts`` on no scale."""
+    keys = ("item_col", "rater_col", "label_col", "wide", "counts", "classes", "rater_cols")
+    kwargs = dict(zip((*keys, "ignore_cols", "name"), args, strict=True))
+    return read_ratings(source, options=dataclasses.replace(opts, scale=None), **kwargs)
 
 
 def _stream(
