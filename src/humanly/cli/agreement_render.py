@@ -19,7 +19,7 @@ _NO_WRAP = {"coefficient", "estimate", "SE", "interval", "bootstrap"}
 
 def render(result: AgreementResult, source: str | None = None) -> CleanTable:
     """One row per coefficient; the caption says what the intervals and the reading are."""
-    title = "agreement" + ("" if source is None else f" · {source}")
+    title = "agreement" if source is None else source if " " in source else f"agreement · {source}"
     t = new_table(title)
     for header in family_headers(result):
         justify = "right" if header in _RIGHT else "left"

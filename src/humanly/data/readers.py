@@ -138,8 +138,8 @@ def read_ratings(
         return source
     opts = as_read_options(options)
     if opts.scale is not None:  # read as nominal, then put the labels on their scale
-        args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols, name)
-        return _nominal(source, args, opts).with_scale(opts.scale)
+        args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols)
+        return _nominal(source, (*args, name), opts).with_scale(opts.scale)
     named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
     if named:
         raise InputError(
