@@ -101,7 +101,7 @@ def test_paradox_line_when_kappa_is_low_and_agreement_high(cli, tmp_path) -> Non
     result = humanly.agreement(humanly.read_study(path).ratings, bootstrap=0)
     line = paradox_sentence(result)
     assert line is not None and result.paradox is not None and result.paradox.flagged
-    assert "Cohen's κ is low" in line and "prevalence index" in line and "Gwet's AC" in line
+    assert "Cohen's κ is low" in line and "prevalence index" in line and "Gwet's AC1" in line
     assert line in res.stdout.replace("\n", " ") or line[:60] in res.stdout
     assert [v.status for v in verdicts(result)] == ["agreement", "paradox"]
 
@@ -177,3 +177,23 @@ def test_permuting_input_rows_leaves_every_coefficient_identical(data, order, sc
                 x is not None and y is not None and ((math.isnan(x) and math.isnan(y)) or x == y)
             ), (name, values, after[name])
     assert np.isfinite([v[0] for v in before.values()]).any()
+
+
+def test_report_from_saved_results_draws_the_same_family_table(
+    cli, k2011, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first, again, saved = tmp_path / "a.html", tmp_path / "b.html", tmp_path / "s.json"
+    res = cli(
+        "report", k2011, "--scale", "ordinal", "--bootstrap", "10", "-o", first,
+        "--save-results", saved,
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    res = cli("report", "--from", saved, "-o", again)
+    assert res.exit_code == 0, res.stderr
+    page = first.read_bytes()
+    assert page == again.read_bytes()
+    text = page.decode("utf-8")
+    assert "The agreement family" in text and "Krippendorff" in text and "0.815" in text
+    saved_family = json.loads(saved.read_text())["inspect"]["family"]
+    assert saved_family["scale"] == "ordinal"

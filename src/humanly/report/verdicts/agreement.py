@@ -216,8 +216,13 @@ def _headline(res: AgreementResult, c: Coefficient) -> str:
     else:
         how = "no interval"
     sentence = f"{c.label} is {_num(c.estimate)} ({how})"
-    if c.interpretations and c.interpretations[0].band is not None:
-        first = c.interpretations[0]
+    first = c.interpretations[0] if c.interpretations else None
+    if first is not None and first.band is not None and first.band == first.bands[-1].label:
+        sentence += (
+            f": too uncertain to place above {first.band} on the {first.source} scale at "
+            f"{first.level:.0%} (the estimate itself reads {first.estimate_band})"
+        )
+    elif first is not None and first.band is not None:
         sentence += (
             f": at least {first.band} on the {first.source} scale with probability "
             f"{first.probability:.2f} (the estimate itself reads {first.estimate_band})"
@@ -258,7 +263,8 @@ def paradox_sentence(res: AgreementResult) -> str | None:
     if _finite(p.prevalence_index):
         text += f" (prevalence index {_num(p.prevalence_index)}, bias index {_num(p.bias_index)})"
     if _finite(p.gwet_ac):
-        text += f"; Gwet's AC, which prevalence does not pull down, is {_num(p.gwet_ac)}"
+        ac = "AC2" if "gwet_ac2" in res.names() else "AC1"
+        text += f"; Gwet's {ac}, which prevalence does not pull down, is {_num(p.gwet_ac)}"
     if _finite(p.pabak):
         text += f", PABAK {_num(p.pabak)}"
     return text + "."
