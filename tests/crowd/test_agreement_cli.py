@@ -197,3 +197,15 @@ def test_report_from_saved_results_draws_the_same_family_table(
     assert "The agreement family" in text and "Krippendorff" in text and "0.815" in text
     saved_family = json.loads(saved.read_text())["inspect"]["family"]
     assert saved_family["scale"] == "ordinal"
+
+
+def test_one_class_on_every_pairable_item_gives_dashes_not_an_error(cli, tmp_path) -> None:
+    # item a: both raters say y; item b has one label (x): κ and α are undefined, not a crash
+    r = humanly.Ratings.from_long(["a", "a", "b"], ["r1", "r2", "r1"], ["y", "y", "x"])
+    res = humanly.agreement(r, bootstrap=0)
+    for name in ("fleiss_kappa_pooled", "krippendorff_alpha"):
+        assert math.isnan(res[name].estimate) and math.isnan(res[name].standard_error)
+    path = tmp_path / "dup.csv"
+    path.write_text("item,rater,label\na,r1,x\na,r2,y\nb,r1,x\na,r1,y\n")
+    out = cli("inspect", path, "--duplicates", "last", "--bootstrap", "0", "--json")
+    assert out.exit_code == 0, out.stderr
