@@ -17,16 +17,29 @@ The ratio columns are reference seconds over humanly seconds (> 1: humanly is fa
 krippendorff are GPL: used here and in the tests only, never imported by humanly.
 
     python benchmarks/agreement_bench.py [--items 1000000] [--raters 5] [--classes 5] [--repeat 3]
+
+``run(quick)`` (the rows of ``benchmarks/run.py``) times the other question — the family *from a file*:
+a long Parquet file of 10⁶ labels (10⁵ with ``quick``; 5 raters, 5 ordered classes, ragged) read and
+turned into the table, each library in a fresh process per run (imports not timed): humanly's
+``read_study`` + ``agreement`` + the table's cells, against ``pandas.read_parquet`` + the pivot each
+reference needs + its calls (`krippendorff`: α at the four scales; irrCAC: percent agreement,
+Brennan–Prediger, Conger's and Fleiss' κ, AC2 and α with ordinal weights, with standard errors).
+
+    python benchmarks/agreement_bench.py --e2e [--labels 1000000] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -196,5 +209,173 @@ def main() -> None:
         print()
 
 
+# ---------------------------------------------------------------------------- from a Parquet file
+
+#: the timed part of each child (after its imports); ``PATH`` and ``B`` are set before it runs
+_CHILD = {
+    "humanly_family": """
+from humanly.data import ReadOptions, read_study
+from humanly.crowd.family import agreement
+from humanly.report.verdicts.agreement import family_rows
+t0 = time.perf_counter()
+res = agreement(read_study(PATH, options=ReadOptions(scale="ordinal")), bootstrap=B)
+rows = family_rows(res)
+seconds = time.perf_counter() - t0
+values = {c.name: c.estimate for c in res.coefficients}
+""",
+    "humanly_alpha": """
+from humanly.data import read_study
+from humanly.crowd.family import agreement
+t0 = time.perf_counter()
+r = read_study(PATH).ratings
+values = {s: agreement(r, scale=s, coefficients=["krippendorff_alpha"], bootstrap=0)[
+    "krippendorff_alpha"].estimate for s in ("nominal", "ordinal", "interval", "ratio")}
+seconds = time.perf_counter() - t0
+""",
+    "krippendorff": """
+import pandas as pd, krippendorff
+t0 = time.perf_counter()
+df = pd.read_parquet(PATH)
+data = df.pivot(index="rater", columns="item", values="label").to_numpy(float)
+values = {s: float(krippendorff.alpha(reliability_data=data, level_of_measurement=s))
+          for s in ("nominal", "ordinal", "interval", "ratio")}
+seconds = time.perf_counter() - t0
+""",
+    "irrcac": """
+import warnings, pandas as pd
+from irrCAC.raw import CAC
+warnings.simplefilter("ignore")
+t0 = time.perf_counter()
+df = pd.read_parquet(PATH)
+wide = df.pivot(index="item", columns="rater", values="label").astype(float)
+cac = CAC(wide, weights="ordinal", categories=[1.0, 2.0, 3.0, 4.0, 5.0])
+out = {f: getattr(cac, f)() for f in ("bp", "conger", "fleiss", "gwet", "krippendorff")}
+seconds = time.perf_counter() - t0
+values = {f: float(o["est"]["coefficient_value"]) for f, o in out.items()}  # rounded to 5 decimals
+""",
+}
+
+_PRELUDE = "import json, resource, sys, time\nPATH, B = sys.argv[1], int(sys.argv[2])\n"
+_REPORT = (
+    "\nprint(json.dumps({'seconds': seconds, 'values': values, "
+    "'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))"
+)
+
+
+def make_parquet(path: Path, labels: int, seed: int = 0) -> int:
+    """A long Parquet file of about ``labels`` labels (5 raters, 5 ordered classes, 10% missing
+    beyond the first two raters); returns the exact number of labels."""
+    items = max(round(labels / 4.7), 10)
+    item, rater, label = make_data(items, 5, 5, 0.1, seed)
+    frame = pd.DataFrame(
+        {"item": item, "rater": "r" + pd.Series(rater).astype(str), "label": label}
+    )
+    frame.to_parquet(path, index=False)
+    return len(frame)
+
+
+def _child(which: str, path: Path, bootstrap: int = 0) -> dict[str, Any]:
+    code = _PRELUDE + _CHILD[which] + _REPORT
+    cmd = [sys.executable, "-c", code, str(path), str(bootstrap)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _cli(path: Path) -> float:
+    """Wall time of ``humanly agreement FILE --scale ordinal --bootstrap 0`` (start-up included)."""
+    cmd = [sys.executable, "-m", "humanly", "agreement", str(path), "--scale", "ordinal"]
+    t0 = time.perf_counter()
+    subprocess.run([*cmd, "--bootstrap", "0"], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    secs = [r["seconds"] for r in runs]
+    return {
+        "median_s": statistics.median(secs),
+        "min_s": min(secs),
+        "max_s": max(secs),
+        "runs": len(secs),
+        "peak_mb": max(r["peak_mb"] for r in runs),
+    }
+
+
+def measure(labels: int, repeat: int) -> list[dict[str, Any]]:
+    """The rows: humanly against each reference on the same Parquet file, fresh process per run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ratings.parquet"
+        n = make_parquet(path, labels)
+        runs = {
+            w: [_child(w, path) for _ in range(repeat)] for w in _CHILD if w != "humanly_family"
+        }
+        runs["humanly_family"] = [_child("humanly_family", path) for _ in range(repeat)]
+        boot = [_child("humanly_family", path, 1000)]
+        cli = [_cli(path) for _ in range(repeat)]
+    stats = {w: _stats(r) for w, r in runs.items()}
+    h, k = runs["humanly_alpha"][0]["values"], runs["krippendorff"][0]["values"]
+    gap = max(abs(h[s] - k[s]) for s in h)
+    fam, irr = runs["humanly_family"][0]["values"], runs["irrcac"][0]["values"]
+    pairs = {"bp": "brennan_prediger", "conger": "conger_kappa", "fleiss": "fleiss_kappa",
+             "gwet": "gwet_ac2", "krippendorff": "krippendorff_alpha_weighted"}  # fmt: skip
+    gap_irr = max(abs(irr[f] - fam[name]) for f, name in pairs.items())
+    size = f"{n:,} labels (5 raters, 5 classes, ragged), long Parquet"
+    rows = [
+        {
+            "name": f"agreement: α at 4 scales from Parquet, {n:,} labels",
+            **stats["humanly_alpha"],
+            "baseline": "pandas.read_parquet + pivot + krippendorff.alpha ×4",
+            "ratio": stats["krippendorff"]["median_s"] / stats["humanly_alpha"]["median_s"],
+            "target": "> 1 (issue 27)",
+            "notes": f"{size}; reference {stats['krippendorff']['median_s']:.2f} s; "
+            f"largest |α difference| {gap:.1e}",
+        },
+        {
+            "name": f"agreement: the family with SEs from Parquet, {n:,} labels",
+            **stats["humanly_family"],
+            "baseline": "pandas.read_parquet + pivot + irrCAC bp/conger/fleiss/gwet/krippendorff",
+            "ratio": stats["irrcac"]["median_s"] / stats["humanly_family"]["median_s"],
+            "target": "> 1 (issue 27)",
+            "notes": f"{size}; humanly: the whole ordinal family and the table's cells; reference "
+            f"{stats['irrcac']['median_s']:.2f} s; largest |difference| {gap_irr:.1e} (irrCAC rounds "
+            "to 5 decimals)",
+        },
+        {
+            "name": f"agreement: the family + 1,000 bootstraps from Parquet, {n:,} labels",
+            **_stats(boot),
+            "baseline": None,
+            "ratio": None,
+            "target": None,
+            "notes": "neither reference has a bootstrap",
+        },
+        {
+            "name": f"humanly agreement FILE --scale ordinal --bootstrap 0, {n:,} labels",
+            "median_s": statistics.median(cli),
+            "min_s": min(cli),
+            "max_s": max(cli),
+            "runs": len(cli),
+            "peak_mb": None,
+            "baseline": None,
+            "ratio": None,
+            "target": None,
+            "notes": "wall time of the command, start-up included",
+        },
+    ]
+    return rows
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    """Entry point for benchmarks/run.py: 10⁶ labels (10⁵ with ``quick``), 3 runs each."""
+    return measure(100_000 if quick else 1_000_000, 3)
+
+
 if __name__ == "__main__":
-    main()
+    if "--e2e" in sys.argv:
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--e2e", action="store_true")
+        ap.add_argument("--labels", type=int, default=1_000_000)
+        ap.add_argument("--repeat", type=int, default=3)
+        a = ap.parse_args()
+        for row in measure(a.labels, a.repeat):
+            print(json.dumps(row, allow_nan=False), flush=True)
+    else:
+        main()

@@ -16,7 +16,7 @@ ROOT = typer.main.get_command(app)
 DATA_COMMANDS = [["inspect"], ["report"], ["certify"], ["equivalence"], ["budget", "plan"]]
 STUDY_FLAGS = {
     "--predictions", "--gold", "--missing", "--item-col", "--rater-col", "--label-col", "--wide",
-    "--counts", "--total", "--rest-class", "--classes", "--duplicates", "--stream",
+    "--counts", "--total", "--rest-class", "--classes", "--duplicates", "--stream", "--scale",
     "--prediction-col", "--prob-col", "--score-col", "--model-col", "--positive", "--gold-col",
 }  # fmt: skip
 

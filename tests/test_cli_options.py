@@ -16,8 +16,8 @@ from humanly.cli.options import StudyOptions, load_study
 
 def test_every_option_reaches_read_study(monkeypatch) -> None:
     """Each flag reaches read_study under its own name: a parameter, a field of Counts (--total,
-    --rest-class) or a field of ReadOptions (--duplicates, --stream, --score-col, --model-col,
-    --positive)."""
+    --rest-class) or a field of ReadOptions (--duplicates, --stream, --scale, --score-col,
+    --model-col, --positive)."""
     from humanly.data import Counts, ReadOptions
     from humanly.data.study import read_study
 
@@ -36,7 +36,7 @@ def test_every_option_reaches_read_study(monkeypatch) -> None:
         for f in dataclasses.fields(StudyOptions)
     }
     values.update(ratings=Path("r.csv"), predictions=Path("p.csv"), gold=Path("g.csv"))
-    values.update(classes="a, b", duplicates="keep")
+    values.update(classes="a, b", duplicates="keep", scale="ordinal")
     assert load_study(StudyOptions(**values)) == "study"  # type: ignore[arg-type]
     fields = {f.name for f in dataclasses.fields(StudyOptions)}
     assert fields == (set(seen) - {"options"}) | counts_fields | option_fields
@@ -45,7 +45,7 @@ def test_every_option_reaches_read_study(monkeypatch) -> None:
     assert seen["counts"] == Counts("v-counts", total="v-total", rest_class="v-rest_class")
     assert seen["options"] == ReadOptions(
         duplicates="keep", stream=True, score_col="v-score_col", model_col="v-model_col",
-        positive="v-positive",
+        positive="v-positive", scale="ordinal",
     )  # fmt: skip
 
 

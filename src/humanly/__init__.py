@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from ._core.result import Interval
     from .budget import PlanOptions, PlanResult, plan
     from .certification import CertifyOptions, CertifyResult, certify
-    from .crowd.family import AgreementOptions, AgreementResult, agreement
+    from .crowd.family import agreement
+    from .crowd.family_results import AgreementOptions, AgreementResult
     from .crowd.inspect import InspectResult, inspect
     from .data import Counts, Gold, Predictions, Ratings, ReadOptions, Study, read_study
     from .judging import JudgeOptions, JudgeResult, judge
@@ -52,7 +53,8 @@ _LAZY: dict[str, str] = {
     ),
     "Interval": "._core.result",
     **dict.fromkeys(("inspect", "InspectResult"), ".crowd.inspect"),
-    **dict.fromkeys(("agreement", "AgreementOptions", "AgreementResult"), ".crowd.family"),
+    "agreement": ".crowd.family",
+    **dict.fromkeys(("AgreementOptions", "AgreementResult"), ".crowd.family_results"),
     **dict.fromkeys(("certify", "CertifyOptions", "CertifyResult"), ".certification"),
     **dict.fromkeys(("equivalence", "EquivalenceOptions", "EquivalenceResult"), ".survey"),
     **dict.fromkeys(("plan", "PlanOptions", "PlanResult"), ".budget"),

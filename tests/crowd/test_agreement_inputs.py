@@ -18,7 +18,8 @@ from humanly._core.bootstrap import percentile_interval
 from humanly._core.rng import stream
 from humanly.crowd._coefficients import CountDesign, estimates, features
 from humanly.crowd._conger import patterns
-from humanly.crowd.family import AgreementOptions, AgreementResult, agreement
+from humanly.crowd.family import agreement
+from humanly.crowd.family_results import AgreementOptions, AgreementResult
 from humanly.crowd.weights import (
     DEFAULT_WEIGHTS,
     class_values,

@@ -84,14 +84,14 @@ def test_inspect_shows_intervals_raters_and_verdicts(cli, study) -> None:
     for v in verdicts(s):  # the same sentences, after the tables
         assert v.sentence in " ".join(out.split())
     assert out.rstrip().endswith(verdicts(s)[-1].sentence)
-    assert "nan" not in out.lower()
+    assert not re.search(r"\bnan\b", out.lower())
 
 
 def test_inspect_flags_reach_inspect(cli, study) -> None:
     r = study["ratings"]
     plain = cli("inspect", r, "--bootstrap", "0", "--no-dawid-skene")
     assert plain.exit_code == 0, plain.stderr
-    assert "[" not in plain.stdout.split("raters by labels")[0]  # no intervals, no caption
+    assert "[" not in plain.stdout.split("agreement family")[0]  # no intervals, no caption
     assert "resamples" not in plain.stdout
     assert "not fitted (--no-dawid-skene)" in plain.stdout
     header = next(line for line in plain.stdout.splitlines() if "compared" in line)
@@ -129,7 +129,7 @@ def test_undefined_statistics_read_as_sentences_not_nan(cli, tmp_path) -> None:
     res = cli("inspect", same, "--classes", "x,y")
     assert res.exit_code == 0, res.stderr
     assert "— (undefined: every label is the same class)" in res.stdout
-    assert "nan" not in res.stdout.lower()
+    assert not re.search(r"\bnan\b", res.stdout.lower())
     assert "Fleiss' κ is undefined (every label is the same class)" in res.stdout
     d = cli("inspect", same, "--classes", "x,y", "--json").json()
     assert d["agreement"]["fleiss_kappa"] is None  # type: ignore[index]
@@ -144,7 +144,7 @@ def test_undefined_statistics_read_as_sentences_not_nan(cli, tmp_path) -> None:
     assert "— (undefined: no item has two labels)" in res.stdout
     assert "no item has two labels, so agreement is undefined." in res.stdout
     assert "resamples" not in res.stdout  # no interval caption when nothing is defined
-    assert "nan" not in res.stdout.lower()
+    assert not re.search(r"\bnan\b", res.stdout.lower())
     assert "No rater's label can be compared" in res.stdout
 
 
@@ -265,7 +265,11 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     section, s = study_section("inspect", joined.ratings, None, joined.gold)
     assert isinstance(s, humanly.InspectResult)
     assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect
-    glance, raters = section.tables
+    glance, raters, family = section.tables
+    assert family.headers[:6] == ("coefficient", "weights", "estimate", "SE", "interval", "method")
+    assert s.family is not None and [row[0] for row in family.rows] == [
+        c.label for c in s.family.coefficients
+    ]
     assert "1,000 resamples, seed 0); raters are not resampled" in glance.caption
     values = dict(glance.rows)
     assert re.fullmatch(r"\d\.\d{4} \[\d\.\d{3}, \d\.\d{3}\]", values["pairwise agreement"])
@@ -287,7 +291,8 @@ def test_report_section_for_counts_has_no_rater_parts() -> None:
     r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10)
     section, s = study_section("inspect", r, seed=3, bootstrap=1000)
     assert s.raters is None and s.agreement_ci is not None and s.agreement_ci.seed == 3
-    assert len(section.tables) == 1 and len(section.figures) == 1 and len(section.verdicts) == 1
+    assert len(section.tables) == 2 and len(section.figures) == 1 and len(section.verdicts) == 1
+    assert section.tables[1].headers[0] == "coefficient"  # the agreement family
 
 
 def test_figures_are_461_pt_labelled_and_deterministic() -> None:
@@ -314,5 +319,5 @@ def test_report_on_real_data_matches_inspect_json(cli, shared_data, tmp_path) ->
     assert len(d["raters"]["rows"]) == 176  # type: ignore[index]
     out = cli("inspect", product).stdout
     assert "raters by labels given (top and bottom 10 of 176)" in out
-    assert "2,944" in out and "nan" not in out.lower()
+    assert "2,944" in out and not re.search(r"\bnan\b", out.lower())
     json.dumps(d)

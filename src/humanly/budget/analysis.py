@@ -410,6 +410,7 @@ def plan(
     bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
     study = _study(ratings, predictions, missing)
     r, preds = study.ratings, study.predictions
+    r.require_classes("plan")
     if r.n_classes != 2:
         classes = ", ".join(map(str, r.classes))
         raise InputError(

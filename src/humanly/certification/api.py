@@ -120,6 +120,7 @@ def certify(
     verdict = settings(bound=bound, level=level, options=opts, tau=tau)
     read = _options(raters, upper, aggregate, missing, seed)
     study = _joined(ratings, predictions, gold, read.missing)
+    study.ratings.require_classes("certify")
     up = upper_bound(study.ratings, read.raters, read.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
     agg = aggregate_of(study.ratings, read.aggregate if isinstance(aggregate, str) else aggregate)

@@ -17,6 +17,7 @@ import typer
 from .. import __version__
 from .._core.atomic import exit_on_signals
 from ._app import add_command, new_typer
+from .agreement_cmd import agreement_command
 from .budget_cmd import budget_app
 from .certify_cmd import certify_command
 from .demo_cmd import demo_command
@@ -53,6 +54,7 @@ def _root(
 
 
 add_command(app, "inspect", inspect_command)
+add_command(app, "agreement", agreement_command)
 add_command(app, "report", report_command)
 add_command(app, "demo", demo_command)
 add_command(app, "certify", certify_command)

@@ -168,5 +168,8 @@ def _raters_caption(raters: RaterSummary, with_gold: bool) -> str:
 
 def render(s: InspectResult) -> list[CleanTable]:
     """Every table of ``humanly inspect`` in print order."""
+    from .agreement_render import render as render_family
+
     raters = render_raters(s)
-    return [render_summary(s)] + ([raters] if raters is not None else [])
+    family = [] if s.family is None else [render_family(s.family, "agreement family")]
+    return [render_summary(s), *family] + ([raters] if raters is not None else [])

@@ -22,7 +22,8 @@ command's signature (typer reads the signature) and hands the command one :class
 >>> command(ratings=Path("r.csv"), json=True, predictions=None, missing="error", item_col="id",
 ...         rater_col=None, label_col=None, wide=False, counts=None, total=None,
 ...         rest_class="other", classes=None, duplicates="error", stream=False,
-...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None)
+...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None,
+...         scale=None)
 r.csv id True
 """
 
@@ -155,6 +156,16 @@ Stream = Annotated[
         rich_help_panel=LAYOUT,
     ),
 ]
+Scale = Annotated[
+    str | None,
+    _column(
+        "--scale",
+        "Measurement scale of the labels (ordinal: classes in --classes order, or by value; "
+        "interval and ratio: numeric labels). Default: nominal.",
+        LAYOUT,
+        "nominal|ordinal|interval|ratio",
+    ),
+]
 PredictionCol = Annotated[
     str | None, _column("--prediction-col", "Hard prediction column (a class per item).")
 ]
@@ -199,8 +210,8 @@ class StudyOptions:
 
     Field names are the Python names they feed: parameters of :func:`humanly.read_study`, fields of
     :class:`humanly.data.Counts` (``total``, ``rest_class``) and of :class:`humanly.data.ReadOptions`
-    (``duplicates``, ``stream``, ``score_col``, ``model_col``, ``positive``); the order is the order
-    of ``--help``.
+    (``duplicates``, ``stream``, ``scale``, ``score_col``, ``model_col``, ``positive``); the order is
+    the order of ``--help``.
     """
 
     ratings: RatingsArg
@@ -217,6 +228,7 @@ class StudyOptions:
     classes: Classes = None
     duplicates: Duplicates = "error"
     stream: Stream = False
+    scale: Scale = None
     prediction_col: PredictionCol = None
     prob_col: ProbCol = None
     score_col: ScoreCol = None
@@ -400,6 +412,7 @@ def load_study(options: StudyOptions) -> Study:
         score_col=options.score_col,
         model_col=options.model_col,
         positive=options.positive,
+        scale=options.scale,
     )
     with reading(options.ratings):
         return read_study(

@@ -35,6 +35,7 @@ moves with the data, so its α has the full delta-method variance (:func:`rank_a
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -289,6 +290,8 @@ def _pooled_variance(design: CountDesign, est: dict[str, np.ndarray], f: float) 
     w = design.weights
     pe = float(est["pe_fleiss_kappa_pooled"][0])
     c = float(est["fleiss_kappa_pooled"][0])
+    if pe >= 1.0:  # one class on every pairable item: κ undefined, so is its variance
+        return math.nan
     pa_i = _sum_q(rows, w) / (r * (r - 1.0))
     pe_i = rows @ (w @ pooled) / r_bar - pe * (r - r_bar) / r_bar
     x = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - c) * (pe_i - pe) / (1.0 - pe)
@@ -306,6 +309,8 @@ def _alpha_variance(design: CountDesign, est: dict[str, np.ndarray], name: str, 
     w = design.weights if name == "krippendorff_alpha_weighted" else design.metric
     assert w is not None
     pe = float(est[f"pe_{name}"][0])
+    if pe >= 1.0:  # one class on every pairable item: α undefined, so is its variance
+        return math.nan
     n2 = float(mult.sum())
     sum_q = _sum_q(rows, w)
     pa_prime = float((mult * sum_q / (r_bar * (r - 1.0))).sum() / n2)

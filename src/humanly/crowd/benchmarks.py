@@ -74,6 +74,17 @@ class Band(Result):
     """One band of a benchmark scale: the coefficient lies in ``(low, high]`` with ``probability``;
     ``cumulative`` is the probability that it lies in this band or a higher one (Gwet 2014, ch. 6).
 
+    Parameters
+    ----------
+    label : str
+        The band's name on its scale.
+    low, high : float
+        The band's ends: it holds ``(low, high]`` (the lowest band holds −1 too).
+    probability : float
+        The probability that the coefficient lies in this band.
+    cumulative : float
+        The probability that it lies in this band or a higher one.
+
     Examples
     --------
     >>> interpret(0.67, 0.15, "fleiss", 0.95).bands[0].label
@@ -91,10 +102,10 @@ class Band(Result):
 class Interpretation(Result):
     """A coefficient read on one benchmark scale, as data the verdict layer turns into one sentence.
 
-    Attributes
+    Parameters
     ----------
-    scale : str
-        The scale's key (``landis_koch``, ``altman``, ``fleiss``); ``source`` its citation.
+    scale, source : str
+        The scale's key (``landis_koch``, ``altman``, ``fleiss``) and its citation.
     band : str or None
         Gwet's reading: the highest band whose cumulative probability reaches ``level`` (``None`` when
         the standard error is not defined).
@@ -102,6 +113,8 @@ class Interpretation(Result):
         That band's cumulative probability (the probability the coefficient is at least its low end).
     estimate_band : str or None
         The naive reading: the band the estimate falls in.
+    level : float
+        The cumulative probability the band had to reach.
     bands : tuple of Band
         Every band, top first, with its probability.
 

@@ -47,7 +47,7 @@ from ._compute import compute, from_values
 from ._conger import Patterns, patterns
 from .agreement import _seed_int
 from .benchmarks import BENCHMARK_SCALES
-from .family_results import AgreementOptions, AgreementResult, Coefficient
+from .family_results import AgreementOptions, AgreementResult
 from .weights import (
     DEFAULT_WEIGHTS,
     SCALES,
@@ -61,7 +61,8 @@ from .weights import (
     weight_matrix,
 )
 
-__all__ = ["COEFFICIENTS", "AgreementOptions", "AgreementResult", "Coefficient", "agreement"]
+# the result types are documented in (and exported by) family_results, where they are defined
+__all__ = ["COEFFICIENTS", "agreement"]
 
 #: every coefficient id, in the order of the result's rows (``gwet_ac1`` becomes ``gwet_ac2`` weighted)
 COEFFICIENTS: tuple[str, ...] = (
@@ -186,7 +187,7 @@ def _too_many(q: int, memory: int, scale: str) -> str | None:
 def agreement(
     ratings: Any,
     *,
-    scale: str = "nominal",
+    scale: str | None = None,
     weights: Any = None,
     coefficients: Any = None,
     level: float = 0.95,
@@ -202,9 +203,10 @@ def agreement(
     ratings : humanly.data.Ratings or humanly.data.Study
         The crowd's labels. Cohen's and Conger's κ need named raters (rater identity); the other
         coefficients need only per-item class counts, so anonymous counts work for them.
-    scale : {"nominal", "ordinal", "interval", "ratio"}
-        The measurement scale. Ordinal classes are ordered as ``ratings.classes`` holds them, or by value
-        when they are numbers; interval and ratio need numeric labels.
+    scale : {"nominal", "ordinal", "interval", "ratio"}, optional
+        The measurement scale (default: the ratings' own, :attr:`humanly.data.Ratings.scale`,
+        nominal unless read with another). Ordinal classes are ordered as ``ratings.classes`` holds
+        them, or by value when they are numbers; interval and ratio need numeric labels.
     weights : str or array_like, optional
         The κ family's weights: one of Gwet's (``identity``, ``linear``, ``quadratic``, ``ordinal``,
         ``radical``, ``ratio``, ``circular``, ``bipolar``) or a q × q matrix (symmetric, 1 on the
@@ -271,6 +273,7 @@ def agreement(
     prevalence and kappa. *Journal of Clinical Epidemiology*, 46, 423–429.
     """
     r = _as_ratings(ratings)
+    scale = r.scale if scale is None else scale
     opts, level, b, seed_, benchmark = _arguments(options, scale, level, bootstrap, seed, benchmark)
     classes = tuple(r.classes)
     values = class_values(classes, scale)

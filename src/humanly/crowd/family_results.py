@@ -64,10 +64,10 @@ class AgreementOptions(Result):
 class Coefficient(Result):
     """One agreement coefficient with its uncertainty and its reading.
 
-    Attributes
+    Parameters
     ----------
-    name : str
-        The coefficient's id (``fleiss_kappa``, ``gwet_ac1``, …); ``label`` its display name.
+    name, label : str
+        The coefficient's id (``fleiss_kappa``, ``gwet_ac1``, …) and its display name.
     weights : str
         The weights it uses (``identity`` when unweighted, a weight name, ``custom``, or
         ``krippendorff <scale> metric`` for Krippendorff's α).
@@ -123,14 +123,15 @@ class Coefficient(Result):
 class AgreementResult(Result):
     """The inter-rater agreement family on one set of ratings: one row per coefficient.
 
-    Attributes
+    Parameters
     ----------
     coefficients : tuple of Coefficient
         One row per coefficient, in a fixed order; ``result["fleiss_kappa"]`` picks one.
-    scale : str
-        The measurement scale; ``weights`` the weights of the κ family; ``classes`` the classes in
-        order (as strings) and ``values`` the numbers the weights and metrics use (both empty when α
-        was computed from the values, which may be many).
+    scale, weights : str
+        The measurement scale and the weights of the κ family.
+    classes, values : tuple of str, tuple of float
+        The classes in order (as strings) and the numbers the weights and metrics use (both empty when
+        α was computed from the values, which may be many).
     items, pairable_items, raters, labels : int
         Items with a label, items with two or more, named raters (``None`` for anonymous counts),
         labels.
@@ -198,7 +199,19 @@ class AgreementResult(Result):
         raise KeyError(f"{name!r}: not in this result (it holds {names})")
 
     def names(self) -> tuple[str, ...]:
-        """The coefficients' ids, in order."""
+        """The coefficients' ids, in order.
+
+        Returns
+        -------
+        tuple of str
+
+        Examples
+        --------
+        >>> from humanly.data import Ratings
+        >>> from humanly.crowd.family import agreement
+        >>> agreement(Ratings.from_counts([[3, 0], [0, 3], [2, 1]]), bootstrap=0).names()[:2]
+        ('percent_agreement', 'fleiss_kappa')
+        """
         return tuple(c.name for c in self.coefficients)
 
     def to_frame(self) -> Any:

@@ -8,7 +8,7 @@ the 2 × 2 table ``[[a, b], [c, d]]`` of the items both rated (n of them):
 * PABAK, the prevalence-adjusted bias-adjusted κ, ``2 p_o − 1`` (``(q p_o − 1)/(q − 1)`` for q classes:
   Brennan–Prediger's coefficient on those items);
 
-and ``κ = (PABAK − PI² + BI²) / (1 − PI² + BI²)``. A large |PI| (one class dominates) pulls κ down even
+and ``κ = (PABAK − PI² + BI²) / (1 − PI² + BI²)``. A large ``|PI|`` (one class dominates) pulls κ down even
 when raters agree on most items: the *kappa paradox* (Feinstein & Cicchetti 1990). :func:`paradox` flags
 it — raw agreement at least ``paradox_agreement`` while κ is at most ``paradox_kappa`` — with the numbers
 that explain it: the share of the most common class, the chance agreement it implies, and Gwet's AC1,
@@ -32,7 +32,7 @@ __all__ = ["Paradox", "TwoRaters", "paradox", "two_raters"]
 class TwoRaters(Result):
     """Prevalence and bias indices and PABAK for two named raters (Byrt, Bishop & Carlin 1993).
 
-    Attributes
+    Parameters
     ----------
     raters : tuple of str
         The two raters: the table's rows are the first, its columns the second.
@@ -116,7 +116,7 @@ def two_raters(table: np.ndarray, raters: tuple[str, str]) -> TwoRaters:
 class Paradox(Result):
     """The kappa paradox, as data: κ is low while raw agreement is high, and the numbers that explain it.
 
-    Attributes
+    Parameters
     ----------
     flagged : bool
         ``agreement ≥ threshold_agreement`` and ``kappa ≤ threshold_kappa``.
@@ -124,8 +124,8 @@ class Paradox(Result):
         The κ looked at (``cohen_kappa`` for two named raters, else ``fleiss_kappa``).
     kappa, agreement, chance_agreement : float
         κ, the percent agreement and κ's chance agreement.
-    top_class : str
-        The most common class; ``top_share`` its share of all labels.
+    top_class, top_share : str, float
+        The most common class and its share of all labels.
     gwet_ac : float
         Gwet's AC1 on the same data (AC2 when weighted; NaN when not computed).
     pabak, prevalence_index, bias_index : float

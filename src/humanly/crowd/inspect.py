@@ -28,6 +28,7 @@ from .agreement import (
     krippendorff_alpha_nominal,
     mean_pairwise_agreement,
 )
+from .family_results import AgreementResult
 from .raters import RaterSummary, rater_summary
 
 __all__ = [
@@ -193,6 +194,11 @@ class InspectResult(Result):
         with ``bootstrap=0``).
     raters : RaterSummary or None
         The raters table (named raters only).
+    family : AgreementResult or None
+        The chance-corrected agreement family at the ratings' scale (:func:`humanly.agreement`) with
+        Gwet's analytic intervals at ``level`` (no bootstrap here, to keep ``inspect`` fast:
+        :func:`humanly.agreement` adds the family's bootstrap intervals); ``None`` where no
+        coefficient is defined (no item with two labels, or a single class used).
 
     Examples
     --------
@@ -219,6 +225,18 @@ class InspectResult(Result):
     models: tuple[ModelSummary, ...] = ()
     agreement_ci: AgreementIntervals | None = None
     raters: RaterSummary | None = None
+    family: AgreementResult | None = None
+
+
+def _family(study: Study, level: float) -> AgreementResult | None:
+    """The agreement family of the ratings (analytic intervals), or ``None`` where undefined."""
+    from ..errors import InputError
+    from .family import agreement
+
+    try:
+        return agreement(study, bootstrap=0, level=level)
+    except InputError:
+        return None
 
 
 def _describe(x: np.ndarray, histogram: bool = False) -> CountSummary:
@@ -355,10 +373,8 @@ def inspect(
     per_item = r.labels_per_item
     totals = counts.sum(axis=0)
     n_labels = int(totals.sum())
-    class_freq = {
-        str(c): float(t / n_labels) if n_labels else 0.0
-        for c, t in zip(r.classes, totals, strict=True)
-    }
+    shares = [float(t / n_labels) if n_labels else 0.0 for t in totals]
+    class_freq = dict(zip(map(str, r.classes), shares, strict=True))
     agreement = AgreementSummary(
         pairwise=mean_pairwise_agreement(counts),
         fleiss_kappa=fleiss_kappa(counts),
@@ -389,4 +405,5 @@ def inspect(
             if r.has_raters
             else None
         ),
+        family=_family(study, level),
     )

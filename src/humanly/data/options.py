@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from .._core.checks import check_choice
 from ..errors import InputError
+from ._scale import SCALES
 
 __all__ = ["Counts", "CountsSpec", "DuplicatePolicy", "ReadOptions"]
 
@@ -116,13 +117,16 @@ class ReadOptions:
     positive : object
         The class whose probability a single probability column holds (two classes; default: the
         second class).
+    scale : {"nominal", "ordinal", "interval", "ratio"} or None
+        The labels' measurement scale (:meth:`humanly.data.Ratings.with_scale`); ``None``: nominal for
+        a file or table, a :class:`~humanly.data.Ratings`' own scale.
 
     Raises
     ------
     TypeError
         For a field of the wrong type.
     InputError
-        For a ``duplicates`` policy that is not one of the four.
+        For a ``duplicates`` policy or a ``scale`` that is not one of the four.
 
     Examples
     --------
@@ -137,9 +141,12 @@ class ReadOptions:
     score_col: str | None = None
     model_col: str | None = None
     positive: Any = None
+    scale: str | None = None
 
     def __post_init__(self) -> None:
         check_choice("duplicates", self.duplicates, _DUPLICATES)
+        if self.scale is not None:
+            check_choice("scale", self.scale, SCALES)
         if not isinstance(self.stream, bool):
             raise TypeError(f"stream={self.stream!r}: give True or False")
         for name in ("score_col", "model_col"):

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import InputError
 from . import _build
+from ._scale import check_scale
 from .layouts import Coded
 from .options import DuplicatePolicy
 
@@ -60,11 +61,15 @@ class Ratings:
         The rater ids (named raters).
     source : str or None
         Where the ratings were read from (shown in messages).
+    scale : {"nominal", "ordinal", "interval", "ratio"}
+        The labels' measurement scale: unordered classes, ordered classes (in the order of ``classes``,
+        or by value when they are numbers), or numbers whose differences (interval) and ratios
+        (ratio) mean something. See :meth:`with_scale`.
 
     Raises
     ------
     InputError
-        For fewer than two classes.
+        For fewer than two classes, or a scale the classes do not fit.
     ValueError
         For codes or counts that do not fit together.
 
@@ -86,6 +91,7 @@ class Ratings:
         "_offsets",
         "_rater_codes",
         "_raters",
+        "_scale",
         "_source",
     )
 
@@ -100,6 +106,7 @@ class Ratings:
         label_codes: np.ndarray | None = None,
         raters: pd.Index | None = None,
         source: str | None = None,
+        scale: str = "nominal",
     ) -> None:
         self._items = pd.Index(items)
         self._classes = tuple(classes)
@@ -111,6 +118,7 @@ class Ratings:
                 f"{where}only {len(self._classes)} class(es) {self._classes!r}; agreement needs at "
                 "least two classes: declare them with classes= (e.g. 0 and 1)"
             )
+        self._scale = check_scale(scale, self._classes, source)
         if item_codes is not None:
             if label_codes is None or rater_codes is None or self._raters is None:
                 raise ValueError(
@@ -187,6 +195,79 @@ class Ratings:
         ('no', 'yes')
         """
         return self._classes
+
+    @property
+    def scale(self) -> str:
+        """The labels' measurement scale: ``nominal``, ``ordinal``, ``interval`` or ``ratio``.
+
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1], ["u", "v"], [1, 5]).with_scale("interval").scale
+        'interval'
+        """
+        return self._scale
+
+    def with_scale(self, scale: str) -> Ratings:
+        """The same ratings on another measurement scale (a new object sharing the arrays).
+
+        Ordinal classes are ordered as :attr:`classes` holds them (the order declared with
+        ``classes=``, or by value for numeric labels, which the loader sorts); interval and ratio
+        scales need numeric labels, a ratio scale values ≥ 0.
+
+        Parameters
+        ----------
+        scale : {"nominal", "ordinal", "interval", "ratio"}
+            The measurement scale.
+
+        Returns
+        -------
+        Ratings
+            The same labels, on ``scale``.
+
+        Raises
+        ------
+        InputError
+            For an unknown scale, non-numeric labels on an interval or ratio scale, ordinal classes
+            mixing numbers and words, or a negative value on a ratio scale.
+
+        Examples
+        --------
+        >>> r = Ratings.from_long([1, 1, 2, 2], ["u", "v"] * 2, [1.5, 2.0, 4.0, 4.0])
+        >>> r.with_scale("ratio")
+        Ratings(2 items, 2 raters, 4 labels, classes=(1.5, 2.0, 4.0), scale='ratio')
+        """
+        if scale == self._scale:
+            return self
+        out = object.__new__(Ratings)
+        for name in Ratings.__slots__:
+            object.__setattr__(out, name, getattr(self, name))
+        out._scale = check_scale(scale, self._classes, self._source)
+        return out
+
+    def require_classes(self, what: str) -> None:
+        """Refuse, in one sentence, ratings whose labels are measurements rather than classes.
+
+        Parameters
+        ----------
+        what : str
+            The analysis that needs classes (named in the sentence).
+
+        Raises
+        ------
+        InputError
+            When the scale is ``interval`` or ``ratio``.
+
+        Examples
+        --------
+        >>> Ratings.from_long([1, 1], ["u", "v"], [0, 1]).require_classes("certify")
+        """
+        if self._scale in ("interval", "ratio"):
+            where = f"{self._source}: " if self._source else ""
+            raise InputError(
+                f"{where}{what} needs classes, but these ratings are on an {self._scale} scale "
+                f"(scale={self._scale!r}); read them with scale='ordinal' (or scale='nominal'), or "
+                "measure only their agreement"
+            )
 
     @property
     def raters(self) -> pd.Index | None:
@@ -423,6 +504,7 @@ class Ratings:
                 classes=self.classes,
                 counts=self._counts[idx],
                 source=self.source,
+                scale=self._scale,
             )
         if len(np.unique(idx)) != len(idx):
             raise ValueError("take() on named ratings needs distinct item positions")
@@ -437,6 +519,7 @@ class Ratings:
             label_codes=self._label_codes[keep],
             raters=self.raters,
             source=self.source,
+            scale=self._scale,
         )
 
     def anonymous(self) -> Ratings:
@@ -453,7 +536,11 @@ class Ratings:
         Ratings(1 items, anonymous counts, 2 labels, classes=(0, 1))
         """
         return Ratings(
-            items=self.items, classes=self.classes, counts=self._counts, source=self.source
+            items=self.items,
+            classes=self.classes,
+            counts=self._counts,
+            source=self.source,
+            scale=self._scale,
         )
 
     def to_frame(self) -> pd.DataFrame:
@@ -490,7 +577,8 @@ class Ratings:
     def __repr__(self) -> str:
         who = f"{self.n_raters} raters" if self.raters is not None else "anonymous counts"
         src = f", source={self.source!r}" if self.source else ""
+        scale = f", scale={self._scale!r}" if self._scale != "nominal" else ""
         return (
             f"Ratings({self.n_items} items, {who}, {self.n_labels} labels, "
-            f"classes={self.classes!r}{src})"
+            f"classes={self.classes!r}{src}{scale})"
         )

@@ -15,6 +15,7 @@ To read ratings, predictions and gold together, joined by item id, use :func:`hu
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -136,6 +137,9 @@ def read_ratings(
     if isinstance(source, Ratings):
         return source
     opts = as_read_options(options)
+    if opts.scale is not None:  # read as nominal, then put the labels on their scale
+        args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols)
+        return _nominal(source, (*args, name), opts).with_scale(opts.scale)
     named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
     if named:
         raise InputError(
@@ -172,6 +176,13 @@ def read_ratings(
         duplicates=opts.duplicates,
     )
     return Ratings._from_coded(coded, source=table.name)
+
+
+def _nominal(source: Any, args: tuple[Any, ...], opts: ReadOptions) -> Ratings:
+    """:func:`read_ratings` with ``args`` (its keyword arguments in order) and ``opts`` on no scale."""
+    keys = ("item_col", "rater_col", "label_col", "wide", "counts", "classes", "rater_cols")
+    kwargs = dict(zip((*keys, "ignore_cols", "name"), args, strict=True))
+    return read_ratings(source, options=dataclasses.replace(opts, scale=None), **kwargs)
 
 
 def _stream(

@@ -141,6 +141,8 @@ def read_study(
         ignore_cols=[c for c in ignore if c is not None],
         options=ReadOptions(duplicates=opts.duplicates, stream=opts.stream),
     )
+    if opts.scale is not None:
+        r = r.with_scale(opts.scale)
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p = _predictions(source if preds_here else predictions, r, item_col, column_options)
     g = _gold(source if gold_here else gold, r, item_col, gold_col)

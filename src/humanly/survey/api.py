@@ -217,6 +217,7 @@ def equivalence(
         combiner=combiner, scorer=scorer, calibrate=calibrate, seed=seed, options=opts
     )
     study = _inputs(ratings, predictions, missing)
+    study.ratings.require_classes("equivalence")
     prep = prepare(study.ratings, study.predictions, checked_opts)
     reps = run(
         prep.engine, n_boot, checked_opts.seed, opts.workers, opts.scheduler, opts.client,

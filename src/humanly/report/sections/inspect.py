@@ -10,6 +10,7 @@ from typing import Any
 from ...crowd.inspect import InspectResult
 from ...study import StudyResult
 from .._page import Figure, Section, Table, View
+from ..verdicts.agreement import family_caption, family_headers, family_rows
 from ..verdicts.inspect import (
     RATERS_SHOWN,
     bootstrap_caption,
@@ -45,7 +46,13 @@ METHODS_TEXT = (
     "SQUAREM, converged when no parameter moves by more than 1e-6); it assumes raters are independent "
     "given the true class and that their confusion matrices do not depend on the item. Gold accuracy "
     "is the share of a rater's labels on gold items that equal gold. The per-rater numbers have no "
-    "intervals: a rater with few labels has a noisy score, so read it next to the number of labels."
+    "intervals: a rater with few labels has a noisy score, so read it next to the number of labels. "
+    "The agreement family table gives each chance-corrected coefficient at the labels' measurement "
+    "scale (Gwet 2014; Krippendorff 2011): its estimate, Gwet's analytic standard error (conditional "
+    "on the raters, over items) with a t interval on n − 1 degrees of freedom capped at 1, the "
+    "percentile bootstrap interval over items, and Gwet's benchmark reading — the highest Landis & "
+    "Koch band whose probability, under a normal distribution centred on the estimate with that "
+    "standard error and truncated to [−1, 1], reaches the confidence level."
 )
 
 
@@ -175,7 +182,7 @@ def inspect_section(study: StudyResult, view: View) -> Section:
     >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
     >>> section = inspect_section(res, View({}, res.models, {}))
     >>> len(section.tables), len(section.figures), len(section.verdicts)
-    (3, 2, 2)
+    (4, 2, 2)
     """
     from ...plots.inspect import data_overview, rater_quality
 
@@ -194,6 +201,11 @@ def inspect_section(study: StudyResult, view: View) -> Section:
         tables.append(_raters_table(s))
         if any(r.agreement is not None for r in s.raters.rows):
             figures.append(Figure.from_matplotlib(rater_quality(s.raters), _rater_caption(s)))
+    if s.family is not None:
+        caption = "The agreement family, one row per coefficient. " + family_caption(s.family)
+        notes = " ".join(s.family.notes) or None
+        rows = tuple(family_rows(s.family))
+        tables.append(Table(caption + ".", family_headers(s.family), rows, notes))
     return Section(
         "inspect", "Data", tables=tuple(tables), figures=tuple(figures), verdicts=verdicts(s)
     )

@@ -1,9 +1,10 @@
 """Verdicts: the plain sentences a reviewer can quote, one per model and analysis (or per study).
 
 The report opens with them (one card per model) and the command line prints the same sentences, so
-they are built in one place: one module per analysis (``inspect``, ``certify``, ``equivalence``, ``plan``),
-each with a function ``verdicts(result) -> tuple[Verdict, ...]`` that reads a result only. This package
-imports no plotting or templating library, so the command line can use it at no start-up cost.
+they are built in one place: one module per analysis (``inspect``, ``agreement``, ``certify``,
+``equivalence``, ``plan``), each with a function ``verdicts(result) -> tuple[Verdict, ...]`` that
+reads a result only. This package imports no plotting or templating library, so the command line can
+use it at no start-up cost.
 
 >>> Verdict("certify", "m is certified superhuman.", model="m", status="certified").model
 'm'
