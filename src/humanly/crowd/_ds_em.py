@@ -254,6 +254,47 @@ def solve(
     return Run(x, steps, False)
 
 
+Outcome = tuple[str, float, Run, np.ndarray]
+
+
+def multistart(
+    ratings: Ratings,
+    k: Codes,
+    names: tuple[str, ...],
+    seed: int | None,
+    rule: tuple[float, float, int, bool],
+    tick: Callable[[], None] | None = None,
+) -> list[Outcome]:
+    """EM from each start to the screening tolerance, then the best on to ``tol`` — and any other
+    start whose screened log-likelihood (a lower bound of its final one: EM never lowers it) is above
+    the polished best's. ``rule`` is (screen, tol, max_iter, accelerate). Per start: its name, final
+    log-likelihood, run and raters' accuracies (in the ratings' rater order)."""
+    screen, tol, max_iter, accelerate = rule
+    n_c = k.n_classes
+
+    def finish(run: Run, name: str) -> Outcome:
+        prior, theta = run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c)
+        _, loglik = e_step(prior, theta, k)
+        return name, loglik, run, np.einsum("c,rcc->r", prior, theta)[k.rater_rank]
+
+    runs = []
+    for name in names:
+        prior, theta = m_step(start_posteriors(ratings, name, seed, k), k)
+        start = np.concatenate([prior, theta.reshape(-1)])
+        runs.append(finish(solve(start, k, screen, max_iter, accelerate, tick), name))
+    polished: set[int] = set()
+    while screen > tol:
+        todo = [i for i in range(len(runs)) if i not in polished]
+        top = max((runs[i][1] for i in polished), default=-np.inf)
+        nxt = max(todo, key=lambda i: (runs[i][1], -i)) if todo else None
+        if nxt is None or runs[nxt][1] < top:
+            break
+        name, _, run, _ = runs[nxt]
+        runs[nxt] = finish(solve(run.x, k, tol, max_iter, accelerate, tick, run.steps), name)
+        polished.add(nxt)
+    return runs
+
+
 def start_posteriors(ratings: Ratings, name: str, seed: int | None, k: Codes) -> np.ndarray:
     """The classes × items posteriors (canonical item order) a start's first M step turns into π, θ.
 

@@ -406,32 +406,11 @@ def dawid_skene(
     em.check_memory(ratings, len(raters), memory)
     k = em.codes(ratings, len(raters))
     n_c = k.n_classes
-    runs: list[tuple[str, float, em.Run, np.ndarray]] = []
     screen = max(tol, SCREEN) if len(names) > 1 else tol
     with task("Dawid–Skene") as bar:
-
-        def finish(run: em.Run, name: str) -> tuple[str, float, em.Run, np.ndarray]:
-            prior, theta = run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c)
-            _, loglik = em.e_step(prior, theta, k)
-            return name, loglik, run, np.einsum("c,rcc->r", prior, theta)[k.rater_rank]
-
-        for name in names:
-            prior, theta = em.m_step(em.start_posteriors(ratings, name, seed, k), k)
-            start = np.concatenate([prior, theta.reshape(-1)])
-            runs.append(finish(em.solve(start, k, screen, max_iter, accelerate, bar.advance), name))
-        polished: set[int] = set()
-        while (
-            screen > tol
-        ):  # run the best start on to ``tol``, and any start that might overtake it
-            todo = [i for i in range(len(runs)) if i not in polished]
-            top = max(runs[i][1] for i in polished) if polished else -np.inf
-            best_todo = max(todo, key=lambda i: (runs[i][1], -i)) if todo else None
-            if best_todo is None or runs[best_todo][1] < top:
-                break
-            name, _, run, _ = runs[best_todo]
-            run = em.solve(run.x, k, tol, max_iter, accelerate, bar.advance, run.steps)
-            runs[best_todo] = finish(run, name)
-            polished.add(best_todo)
+        runs = em.multistart(
+            ratings, k, names, seed, (screen, tol, max_iter, bool(accelerate)), bar.advance
+        )
     best = max(range(len(runs)), key=lambda i: (runs[i][1], -i))
     name, _, run, acc = runs[best]
     post, loglik = em.e_step(run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c), k)
