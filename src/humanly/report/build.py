@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._core.atomic import atomic_path
+from .._core.progress import progress
 from ..errors import InputError
 from ..study import StudyResult
 from ._page import Figure, Section, Table, View
@@ -413,6 +414,9 @@ def build_report(study: StudyResult) -> Report:
         models=study.models,
         kinds=dict(zip(study.models, study.model_kinds, strict=True)),
     )
-    sections = [builder(study, view) for builder in BUILDERS.values()]
+    builders = BUILDERS.values()
+    sections = [
+        b(study, view) for b in progress(builders, total=len(BUILDERS), description="report")
+    ]
     sections.append(_methods_section())
     return Report(study=study, sections=tuple(sections), date=date)
