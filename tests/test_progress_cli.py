@@ -52,3 +52,19 @@ def test_inspect_writes_progress_lines_and_quiet_silences_them(ratings_csv: Path
     assert any(x.startswith("humanly: bootstrap: ") and "/200" in x for x in lines)
     assert not any(x.startswith("humanly: ") for x in quiet.stderr.splitlines())
     assert loud.stdout == quiet.stdout and "Dawid" in loud.stdout
+
+
+def test_a_step_inside_a_barred_step_shows_no_second_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal shows one live bar at a time (rich refuses a second): the inner step is silent."""
+    from humanly._core import progress as p
+
+    monkeypatch.setattr(p.sys.stderr, "isatty", lambda: True, raising=False)
+    assert p._mode(True) == "bar"
+    monkeypatch.setattr(p, "_BAR_OPEN", True)
+    assert p._mode(True) == "off"
+    p.set_quiet(True)
+    try:
+        monkeypatch.setattr(p, "_BAR_OPEN", False)
+        assert p._mode(True) == "off"
+    finally:
+        p.set_quiet(False)

@@ -180,3 +180,22 @@ def test_permuting_rows_does_not_change_the_fit(rows, order):
     np.testing.assert_allclose(a.accuracy, [acc_b[x] for x in a.raters], atol=atol, rtol=0)
     np.testing.assert_allclose(a.prior, b.prior, atol=atol, rtol=0)
     assert a.log_likelihood == pytest.approx(b.log_likelihood, abs=1e-9)
+
+
+def test_inspect_verdict_quotes_disagreeing_starts_and_non_convergence():
+    """What the fit says reaches the reader: the raters table's Dawid–Skene row and the raters
+    sentence of ``inspect`` carry disagreeing starts; a fit that did not converge says so."""
+    from humanly.crowd.raters import rater_summary
+    from humanly.report.verdicts.inspect import dawid_skene_text, verdicts
+
+    r = _ragged(0, 3_000, 150)
+    res = humanly.inspect(r, bootstrap=0)
+    assert res.raters is not None and res.raters.dawid_skene is not None
+    summary = res.raters.dawid_skene
+    assert summary.start != "majority" and summary.accuracy_shift > DISAGREE
+    assert "starts disagree" in dawid_skene_text(res.raters)
+    sentence = [v.sentence for v in verdicts(res) if v.status == "raters"][0]
+    assert "The starts disagree" in sentence and "weakly identified" in sentence
+    short = rater_summary(r, max_iter=3)
+    assert short.dawid_skene is not None and not short.dawid_skene.converged
+    assert "did not converge" in dawid_skene_text(short)

@@ -262,14 +262,16 @@ def multistart(
     k: Codes,
     names: tuple[str, ...],
     seed: int | None,
-    rule: tuple[float, float, int, bool],
+    rule: tuple[float, float, int, bool, float],
     tick: Callable[[], None] | None = None,
 ) -> list[Outcome]:
     """EM from each start to the screening tolerance, then the best on to ``tol`` — and any other
     start whose screened log-likelihood (a lower bound of its final one: EM never lowers it) is above
-    the polished best's. ``rule`` is (screen, tol, max_iter, accelerate). Per start: its name, final
+    the polished best's, or whose raters' accuracies differ from the best's by more than
+    ``disagree`` (on a flat ridge the screening rule can stop a start far from where it would end).
+    ``rule`` is (screen, tol, max_iter, accelerate, disagree). Per start: its name, final
     log-likelihood, run and raters' accuracies (in the ratings' rater order)."""
-    screen, tol, max_iter, accelerate = rule
+    screen, tol, max_iter, accelerate, disagree = rule
     n_c = k.n_classes
 
     def finish(run: Run, name: str) -> Outcome:
@@ -283,15 +285,24 @@ def multistart(
         start = np.concatenate([prior, theta.reshape(-1)])
         runs.append(finish(solve(start, k, screen, max_iter, accelerate, tick), name))
     polished: set[int] = set()
+
+    def polish(i: int) -> None:
+        name, _, run, _ = runs[i]
+        runs[i] = finish(solve(run.x, k, tol, max_iter, accelerate, tick, run.steps), name)
+        polished.add(i)
+
     while screen > tol:
         todo = [i for i in range(len(runs)) if i not in polished]
         top = max((runs[i][1] for i in polished), default=-np.inf)
         nxt = max(todo, key=lambda i: (runs[i][1], -i)) if todo else None
         if nxt is None or runs[nxt][1] < top:
             break
-        name, _, run, _ = runs[nxt]
-        runs[nxt] = finish(solve(run.x, k, tol, max_iter, accelerate, tick, run.steps), name)
-        polished.add(nxt)
+        polish(nxt)
+    if screen > tol:  # a start that seems to disagree is run on to ``tol`` before it is believed
+        best = max(polished, key=lambda i: (runs[i][1], -i))
+        for i in range(len(runs)):
+            if i not in polished and np.abs(runs[i][3] - runs[best][3]).max() > disagree:
+                polish(i)
     return runs
 
 

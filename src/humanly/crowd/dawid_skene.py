@@ -320,12 +320,16 @@ def _notes(runs: list[tuple[str, float, em.Run, np.ndarray]], best: int, max_ite
     shift = float(np.abs(runs[worst][3] - acc).max(initial=0.0))
     if shift > DISAGREE:
         other, gap = runs[worst][0], runs[best][1] - runs[worst][1]
+        where = (
+            f"stops at a log-likelihood {gap:,.1f} lower"
+            if gap >= 0.05
+            else "ends at the same log-likelihood (to 0.05)"
+        )
         notes.append(
-            f"The starts disagree: EM from the {_START_NAMES[other]} start stops at a "
-            f"log-likelihood {gap:,.1f} lower, where some rater's accuracy differs by {shift:.2f}; "
-            f"the fit kept (from the {_START_NAMES[name]} start) is the best found, but the "
-            "likelihood has several optima on these data, so the raters' accuracies are weakly "
-            "identified."
+            f"The starts disagree: EM from the {_START_NAMES[other]} start {where}, where some "
+            f"rater's accuracy differs by {shift:.2f}; the fit kept (from the "
+            f"{_START_NAMES[name]} start) is the best found, but the likelihood has several optima "
+            "or a flat ridge on these data, so the raters' accuracies are weakly identified."
         )
     return tuple(notes)
 
@@ -407,10 +411,9 @@ def dawid_skene(
     k = em.codes(ratings, len(raters))
     n_c = k.n_classes
     screen = max(tol, SCREEN) if len(names) > 1 else tol
+    rule = (screen, tol, max_iter, bool(accelerate), DISAGREE)
     with task("Dawid–Skene") as bar:
-        runs = em.multistart(
-            ratings, k, names, seed, (screen, tol, max_iter, bool(accelerate)), bar.advance
-        )
+        runs = em.multistart(ratings, k, names, seed, rule, bar.advance)
     best = max(range(len(runs)), key=lambda i: (runs[i][1], -i))
     name, _, run, acc = runs[best]
     post, loglik = em.e_step(run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c), k)
