@@ -194,7 +194,7 @@ def test_inspect_verdict_quotes_disagreeing_starts_and_non_convergence():
     summary = res.raters.dawid_skene
     assert summary.start != "majority" and summary.accuracy_shift > DISAGREE
     assert "starts disagree" in dawid_skene_text(res.raters)
-    sentence = [v.sentence for v in verdicts(res) if v.status == "raters"][0]
+    sentence = next(v.sentence for v in verdicts(res) if v.status == "raters")
     assert "The starts disagree" in sentence and "weakly identified" in sentence
     short = rater_summary(r, max_iter=3)
     assert short.dawid_skene is not None and not short.dawid_skene.converged
