@@ -199,3 +199,30 @@ def test_inspect_verdict_quotes_disagreeing_starts_and_non_convergence():
     short = rater_summary(r, max_iter=3)
     assert short.dawid_skene is not None and not short.dawid_skene.converged
     assert "did not converge" in dawid_skene_text(short)
+
+
+def test_cli_refuses_too_many_classes_in_one_sentence(tmp_path: Path):
+    """``humanly inspect`` on 2,000 items with labels from 2,577 classes and 765 raters: exit 2, one
+    line naming the command line's way out (``--no-dawid-skene``), no traceback, nothing on stdout."""
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"i{i}", f"r{r}", int(rng.integers(0, 3000)))
+        for i in range(2000)
+        for r in rng.choice(766, 3, replace=False)
+    ]
+    path = tmp_path / "many.csv"
+    pd.DataFrame(rows, columns=["item", "rater", "label"]).to_csv(path, index=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "humanly", "inspect", str(path), "--bootstrap", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 2 and res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr
+    assert lines[0].startswith("humanly: error: ratings: Dawid–Skene with 2,577 classes")
+    assert lines[0].endswith("or pass --no-dawid-skene")

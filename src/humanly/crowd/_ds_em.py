@@ -117,8 +117,7 @@ def check_memory(ratings: Ratings, n_raters: int, memory: int) -> None:
         raise InputError(
             f"ratings: Dawid–Skene with {ratings.n_classes:,} classes and {n_raters:,} raters needs "
             f"{n_raters:,} × {ratings.n_classes:,}² confusion cells, about {_bytes(need)} in all, over "
-            f"the memory budget of {_bytes(memory)} (memory=): merge rare classes, or pass "
-            "dawid_skene=False"
+            f"the memory budget of {_bytes(memory)}: merge rare classes, or pass dawid_skene=False"
         )
 
 
