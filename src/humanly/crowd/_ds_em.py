@@ -14,7 +14,7 @@ likelihood); the estimate is never below ``d₂``, so this rule is stricter than
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -255,6 +255,17 @@ def solve(
 
 Outcome = tuple[str, float, Run, np.ndarray]
 
+#: log-likelihoods this close (relative) are a tie, which goes to the earlier start: sums in another
+#: order must not pick another start on a flat likelihood
+TIE = 1e-9
+
+
+def best_of(runs: list[Outcome], among: Iterable[int] | None = None) -> int:
+    """The index of the highest log-likelihood (of ``among``, default all), ties to the earliest."""
+    idx = list(range(len(runs))) if among is None else sorted(among)
+    top = max(runs[i][1] for i in idx)
+    return next(i for i in idx if runs[i][1] >= top - TIE * max(1.0, abs(top)))
+
 
 def multistart(
     ratings: Ratings,
@@ -293,12 +304,12 @@ def multistart(
     while screen > tol:
         todo = [i for i in range(len(runs)) if i not in polished]
         top = max((runs[i][1] for i in polished), default=-np.inf)
-        nxt = max(todo, key=lambda i: (runs[i][1], -i)) if todo else None
+        nxt = best_of(runs, todo) if todo else None
         if nxt is None or runs[nxt][1] < top:
             break
         polish(nxt)
     if screen > tol:  # a start that seems to disagree is run on to ``tol`` before it is believed
-        best = max(polished, key=lambda i: (runs[i][1], -i))
+        best = best_of(runs, polished)
         for i in range(len(runs)):
             if i not in polished and np.abs(runs[i][3] - runs[best][3]).max() > disagree:
                 polish(i)

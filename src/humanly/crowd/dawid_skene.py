@@ -414,7 +414,7 @@ def dawid_skene(
     rule = (screen, tol, max_iter, bool(accelerate), DISAGREE)
     with task("Dawid–Skene") as bar:
         runs = em.multistart(ratings, k, names, seed, rule, bar.advance)
-    best = max(range(len(runs)), key=lambda i: (runs[i][1], -i))
+    best = em.best_of(runs)
     name, _, run, acc = runs[best]
     post, loglik = em.e_step(run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c), k)
     prior, theta = k.unpack(run.x)
