@@ -60,6 +60,17 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _ds_same(path: str, a: Any, b: Any) -> bool:
+    """Dawid–Skene's fit changed after the record (issue 25: several starts, a stopping rule on the
+    distance from the fixed point instead of the last step's size): the same optimum, so its numbers
+    agree to 1e-5 (the old rule's precision), and its step count is not compared."""
+    if path.endswith("iterations"):
+        return True
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-5 * max(1.0, abs(a))
+    return False
+
+
 def compare(
     name: str,
     new: Any,
@@ -91,6 +102,8 @@ def compare(
             target = re.sub(pattern, replacement, target)
         if target not in now:
             missing.append(f"{path} → {target}")
+        elif "dawid_skene" in path and _ds_same(path, value, now[target]):
+            continue
         elif not _same(value, now[target]):
             changed.append(f"{path} → {target}: {value!r} became {now[target]!r}")
     assert not missing and not changed, (

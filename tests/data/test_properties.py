@@ -103,13 +103,19 @@ def test_permutation_invariance(rows, rnd):
     # Dawid–Skene is defined up to its convergence tolerance: sums in another order take EM along a
     # slightly different path, and on the flat likelihoods of tiny data (maxima on the boundary of θ)
     # the stopping point moves by up to tol / (1 − rate) and whether the step limit suffices can
-    # differ; its invariance on a well-posed crowd is tested in test_raters.py.
+    # differ; its invariance on a well-posed crowd is tested in test_raters.py. Renamed items also
+    # get other draws of the seeded random start (drawn in sorted-id order), which on tiny data can
+    # find another optimum, so accuracies are compared where every start of both fits ends at the same
+    # point (accuracy_shift ≤ 1e-3; above 0.05 the fit notes that its starts disagree). Row order
+    # alone changes nothing: tests/crowd/test_dawid_skene.py.
     ra, rb = a.pop("raters"), b.pop("raters")
     rows_b = {row["rater"]: row for row in rb.pop("rows")}
+    shifts = [(r["dawid_skene"] or {}).get("accuracy_shift") or 0.0 for r in (ra, rb)]
+    identified = max(shifts) <= 1e-3
     for row in ra.pop("rows"):
         other_row = rows_b.pop(f"w{rater_perm[int(row['rater'][1:])]}")
         ds_a, ds_b = row.pop("dawid_skene_accuracy"), other_row.pop("dawid_skene_accuracy")
-        if ds_a is not None and ds_b is not None:
+        if ds_a is not None and ds_b is not None and identified:
             assert abs(ds_a - ds_b) < 1e-3
         for k, v in row.items():
             if k != "rater":
@@ -117,7 +123,7 @@ def test_permutation_invariance(rows, rnd):
     assert not rows_b
     ra.pop("dawid_skene"), rb.pop("dawid_skene")
     ds_a, ds_b = ra.pop("dawid_skene_spread"), rb.pop("dawid_skene_spread")
-    if ds_a is not None and ds_b is not None:
+    if ds_a is not None and ds_b is not None and identified:
         assert all(abs(ds_a[k] - ds_b[k]) < 1e-3 for k in ("min", "q1", "median", "q3", "max"))
     for key in ("agreement_spread", "gold_spread"):  # order statistics over the same raters
         sa, sb = ra.pop(key), rb.pop(key)

@@ -35,6 +35,7 @@ T = TypeVar("T")
 INTERVAL = 10.0
 
 _QUIET = False
+_BAR_OPEN = False  # a terminal shows one live bar at a time: a step inside a barred step shows none
 
 
 def set_quiet(quiet: bool = True) -> None:
@@ -83,8 +84,10 @@ class Task:
             MofNCompleteColumn(),
             TimeRemainingColumn(),
         )
+        global _BAR_OPEN
         self._bar = Progress(*columns, console=Console(stderr=True), transient=True)
         self._bar.start()
+        _BAR_OPEN = True
         self._id = self._bar.add_task(self.description, total=self.total)
 
     def advance(self, n: int = 1) -> None:
@@ -113,8 +116,10 @@ class Task:
         self.printed = True
 
     def close(self) -> None:
+        global _BAR_OPEN
         if self.mode == "bar" and self._bar is not None:
             self._bar.stop()
+            _BAR_OPEN = False
         elif self.mode == "lines" and self.printed:
             self._line(time.monotonic(), final=True)
 
@@ -123,7 +128,7 @@ def _mode(enabled: bool) -> str:
     if not enabled or _QUIET:
         return "off"
     if sys.stderr.isatty():
-        return "bar"
+        return "off" if _BAR_OPEN else "bar"
     return "lines"
 
 

@@ -46,6 +46,7 @@ from .assumptions import (
 )
 from .comparison import Comparison, compare
 from .curves import WinCurve
+from .identification import WeakEstimate, weak_estimates, weak_sentence
 from .latent import LatentClassFit
 from .models import CorrelatedErrors
 from .options import PlanOptions
@@ -114,6 +115,11 @@ class PilotPlan(Result):
     curve : WinCurve, optional
         The exact win probability against the budget at the estimates (:func:`~humanly.budget.plan`
         fills it; :func:`pilot_plan` leaves it empty).
+    warnings : tuple of WeakEstimate
+        The estimates the pilot identifies weakly: on the edge of their range, or with a bootstrap
+        range wider than 0.2 (:mod:`humanly.budget.identification`).
+    weak_note : str, optional
+        One plain sentence about them, quoted by the plan's verdict (None when none is weak).
 
     Examples
     --------
@@ -149,6 +155,8 @@ class PilotPlan(Result):
     bootstrap_variants: tuple[VariantShare, ...] = ()
     recommended_items: int | None = None
     curve: WinCurve | None = None
+    warnings: tuple[WeakEstimate, ...] = ()
+    weak_note: str | None = None
 
     def error_model(self) -> CorrelatedErrors:
         """The estimated correlated error model.
@@ -303,6 +311,15 @@ def _study(ratings: Any, predictions: Any, missing: Any) -> Study:
     return join(ratings, predictions, missing=missing)
 
 
+def _identification(
+    est: CorrelatedErrors, reps: list[dict[str, float]], bootstrap: int, n_used: int
+) -> dict[str, Any]:
+    """The bootstrap ranges, the weakly identified estimates and their sentence."""
+    ranges = parameter_ranges(est, reps)
+    weak = weak_estimates(est, dict(ranges.items()), bootstrap)
+    return {"ranges": ranges, "warnings": weak, "weak_note": weak_sentence(weak, n_used)}
+
+
 def pilot_plan(
     ratings: Any,
     predictions: Any = None,
@@ -402,7 +419,7 @@ def pilot_plan(
         n_items=r.n_items,
         n_used=pilot.n_used,
         estimates=est,
-        ranges=parameter_ranges(est, pilot.replicates),
+        **_identification(est, pilot.replicates, bootstrap, pilot.n_used),
         assumptions=assumptions,
         assumption1_share=assumption1_share(est, pilot.replicates),
         sizes=size.rows,

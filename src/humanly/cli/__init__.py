@@ -16,6 +16,7 @@ import typer
 
 from .. import __version__
 from .._core.atomic import exit_on_signals
+from .._core.progress import set_quiet
 from ._app import add_command, new_typer
 from .agreement_cmd import agreement_command
 from .budget_cmd import budget_app
@@ -49,8 +50,16 @@ def _root(
             "--version", callback=_version, is_eager=True, help="Show the version and exit."
         ),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            help="Show no progress on stderr (bars on a terminal, a line every ~10 s elsewhere).",
+        ),
+    ] = False,
 ) -> None:
     """How good is this model when the only reference is a crowd of fallible humans?"""
+    set_quiet(quiet)
 
 
 add_command(app, "inspect", inspect_command)

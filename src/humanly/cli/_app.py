@@ -61,6 +61,9 @@ def _flag_table(root: Any) -> dict[str, tuple[str, bool]]:
                 continue
             longs = [o for o in p.opts if o.startswith("--")] or list(p.opts)
             table[p.name] = (longs[0], bool(p.is_flag))
+            off = [o for o in getattr(p, "secondary_opts", ()) or () if o.startswith("--")]
+            if off:  # an on/off pair: ``name=False`` is written as the off flag
+                table[f"{p.name}=False"] = (off[0], True)
     for name, flag in PYTHON_TO_FLAG.items():
         table.setdefault(name, (flag, False))
     return table
@@ -79,6 +82,8 @@ def to_flags(message: str, root: Any) -> str:
 
     def swap(m: re.Match[str]) -> str:
         known = table.get(m.group("name"))
+        if m.group("bare") == "False" and f"{m.group('name')}=False" in table:
+            known = table[f"{m.group('name')}=False"]
         if known is None:
             return m.group(0)
         flag, is_flag = known

@@ -23,6 +23,7 @@ import numpy as np
 from .._core.bootstrap import percentile_interval
 from .._core.checks import check_int, check_probability, check_seed
 from .._core.counts import pairwise_agreement, unique_rows
+from .._core.progress import task
 from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError
@@ -295,10 +296,12 @@ def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -
     p = mult / n_items
     block = max(1, min(b, _BLOCK_CELLS // max(len(rows), 1)))
     out = np.empty((b, 3))
-    for start in range(0, b, block):
-        stop = min(b, start + block)
-        w = np.stack([stream(seed_, i).multinomial(n_items, p) for i in range(start, stop)])
-        out[start:stop] = _statistics(w.astype(np.float64) @ feats)
+    with task("bootstrap", b) as bar:
+        for start in range(0, b, block):
+            stop = min(b, start + block)
+            w = np.stack([stream(seed_, i).multinomial(n_items, p) for i in range(start, stop)])
+            out[start:stop] = _statistics(w.astype(np.float64) @ feats)
+            bar.advance(stop - start)
     return out
 
 

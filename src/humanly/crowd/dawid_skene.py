@@ -8,19 +8,30 @@ the class. EM alternates the E step (each item's posterior over classes from π 
 
 Choices, documented because every implementation makes them differently:
 
-* **initialisation** — the majority vote: each item's posterior is uniform over its most frequent
-  classes (:func:`humanly._core.counts.plurality_shares`); the first M step turns it into π, θ;
+* **starts** — the likelihood can have several local maxima (sparse, ragged designs have long flat
+  ridges), so EM runs from several starts and keeps the highest log-likelihood: the majority vote
+  (each item's posterior uniform over its most frequent classes), the vote shares (crowd-kit's start)
+  and a seeded random perturbation of the vote shares; the first M step turns each into π, θ. The fit
+  records which start won, every start's log-likelihood and how far the raters' accuracies moved
+  between starts; a note says when they disagree materially (an accuracy moving by more than
+  :data:`DISAGREE`);
 * **floor** — probabilities are floored at :data:`FLOOR` inside logarithms (crowd-kit uses the same
   ``1e-10``), so a rater who never gave label k to class c in the current fit cannot veto class c;
   a true class a rater never met (no posterior mass on their items) gets a uniform row of θ;
-* **convergence** — the EM map moves no entry of π or θ by more than ``tol`` (default :data:`TOL`),
-  within ``max_iter`` M steps (default :data:`MAX_ITER`); otherwise ``converged=False``;
+* **convergence** — a rule on the parameters: two successive EM steps of sizes ``d₁``, ``d₂``
+  (largest change of any entry of π or θ) put the fit about ``d₂ / (1 − d₂/d₁)`` from its fixed
+  point; converged when that is at most ``tol`` (default :data:`TOL`) within ``max_iter`` M steps
+  (default :data:`MAX_ITER`); otherwise ``converged=False``. A small step on a flat stretch of the
+  likelihood is not convergence;
 * **acceleration** — by default the fixed point of the *same* EM map is found with SQUAREM
   (Varadhan & Roland 2008, the squared-extrapolation "SqS3" step with a monotone safeguard: an
   extrapolated point must be a probability vector and is kept only if its log-likelihood is at least
   that of the plain EM step). On sparse designs (three labels per item) plain EM moves at a
-  linear rate close to 1 and needs thousands of steps; SQUAREM needs 4–10 times fewer. Pass
-  ``accelerate=False`` for the textbook iteration, step for step.
+  linear rate close to 1 and needs thousands of steps; SQUAREM needs far fewer. Pass
+  ``accelerate=False`` for the textbook iteration, step for step;
+* **memory** — ``O(labels × classes)`` plus the ``raters × classes²`` confusion matrices; a fit that
+  would need more than ``memory`` bytes (default :data:`MEMORY`) is refused before anything is
+  allocated.
 
 A rater's accuracy is ``Σ_c π_c θ_r[c, c]``: the chance that their label is right on an item drawn from
 the prior.
@@ -29,22 +40,30 @@ the prior.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int, check_number
-from .._core.counts import plurality_shares
+from .._core.checks import check_int, check_number, check_seed
+from .._core.progress import task
 from .._core.result import Result
 from ..data import InputError, Ratings
+from . import _ds_em as em
+from ._ds_em import FLOOR as FLOOR
+from ._ds_em import STARTS
 
-__all__ = ["DawidSkeneFit", "dawid_skene"]
+__all__ = ["DawidSkeneFit", "DawidSkeneStart", "dawid_skene"]
 
-#: probabilities are floored at this value inside logarithms (as crowd-kit does)
-FLOOR = 1e-10
-#: default tolerance: converged when the EM map moves no entry of π or θ by more than this
+#: default tolerance: converged when the estimated distance of π and θ from the fixed point is at most
+#: this (largest entry)
 TOL = 1e-6
+#: starts disagree materially when a rater's accuracy moves by more than this between two of them
+DISAGREE = 0.05
+#: the starts are first run to this tolerance (or ``tol`` when larger), then the best on to ``tol``
+SCREEN = 1e-3
+#: default memory budget of one fit, in bytes
+MEMORY = 2 * 2**30
 #: default limit on M steps; a fit that has not converged by then reports ``converged=False``
 MAX_ITER = 5000
 
@@ -73,6 +92,37 @@ def _coded_labels(ratings: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
+class DawidSkeneStart(Result):
+    """Where EM ended from one start.
+
+    Parameters
+    ----------
+    name : str
+        The start: ``majority``, ``vote_shares`` or ``random``.
+    log_likelihood : float
+        The observed-data log-likelihood where this start's EM stopped.
+    iterations : int
+        The M steps it took.
+    converged : bool
+        Whether it met the stopping rule within ``max_iter`` steps.
+    accuracy_shift : float
+        The largest difference between a rater's accuracy at this start's end and at the kept fit's
+        (0 for the kept start).
+
+    Examples
+    --------
+    >>> DawidSkeneStart("majority", -120.5, 14, True, 0.0).name
+    'majority'
+    """
+
+    name: str
+    log_likelihood: float
+    iterations: int
+    converged: bool
+    accuracy_shift: float
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class DawidSkeneFit(Result):
     """A Dawid–Skene fit, its arrays labelled by the classes and raters they are indexed by.
 
@@ -96,13 +146,26 @@ class DawidSkeneFit(Result):
     iterations : int
         The M steps taken.
     converged : bool
-        Whether the EM map moved no entry of π or θ by more than ``tol`` within ``max_iter`` steps.
+        Whether the kept start met the stopping rule (π and θ within about ``tol`` of the fixed
+        point) within ``max_iter`` steps.
     tol : float
         The convergence tolerance.
     max_iter : int
-        The limit on M steps.
+        The limit on M steps (per start).
     accelerate : bool
         Whether SQUAREM was used.
+    start : str
+        The start whose fit is kept (the highest log-likelihood; ties go to the earlier start).
+    starts : tuple of DawidSkeneStart
+        Every start tried, in the order tried.
+    log_likelihood_spread : float
+        The highest minus the lowest final log-likelihood over the starts (0 for one start).
+    accuracy_shift : float
+        The largest move of a rater's accuracy between the kept fit and another start's.
+    seed : int or None
+        The seed of the random start.
+    notes : tuple of str
+        Plain sentences on what makes this fit weak: no convergence, starts that disagree materially.
     posterior : numpy.ndarray
         Items × classes posteriors, in the ratings' item order (zero rows for items without labels).
         In memory only: not in the JSON, empty after :meth:`from_dict`.
@@ -130,6 +193,12 @@ class DawidSkeneFit(Result):
     tol: float
     max_iter: int
     accelerate: bool
+    start: str
+    starts: tuple[DawidSkeneStart, ...]
+    log_likelihood_spread: float
+    accuracy_shift: float
+    seed: int | None
+    notes: tuple[str, ...]
     posterior: np.ndarray = dataclasses.field(
         default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
     )
@@ -221,178 +290,93 @@ class DawidSkeneFit(Result):
         return pd.DataFrame(self.posterior, index=self.items, columns=columns)
 
 
-class _Codes(NamedTuple):
-    """The coded labels as the EM steps use them: item code, ``rater × C + label`` (a cell of the
-    per-rater label counts) and ``rater × C² + label`` (plus ``c × C``: the cell ``θ_r[c, label]`` of
-    the flattened confusion matrices)."""
-
-    items: np.ndarray
-    rater_label: np.ndarray
-    theta_cell: np.ndarray
-    n_items: int
-    n_raters: int
-    n_classes: int
-    labelled: np.ndarray
+_START_NAMES = {"majority": "majority vote", "vote_shares": "vote shares", "random": "random"}
 
 
-def _codes(ratings: Ratings, n_raters: int) -> _Codes:
-    items, raters, labels = _coded_labels(ratings)
-    n_c = ratings.n_classes
-    return _Codes(
-        items=items,
-        rater_label=raters * n_c + labels,
-        theta_cell=raters * n_c * n_c + labels,
-        n_items=ratings.n_items,
-        n_raters=n_raters,
-        n_classes=n_c,
-        labelled=ratings.labels_per_item > 0,
-    )
+def _check_starts(starts: Any) -> tuple[str, ...]:
+    if isinstance(starts, str):
+        starts = (starts,)
+    try:
+        names = tuple(starts)
+    except TypeError:
+        names = ()
+    if not names or any(n not in STARTS for n in names) or len(set(names)) < len(names):
+        raise InputError(
+            f"starts={starts!r}: give one or more distinct starts of {', '.join(STARTS)}"
+        )
+    return names
 
 
-def _m_step(post: np.ndarray, k: _Codes) -> tuple[np.ndarray, np.ndarray]:
-    """Class prior (mean posterior over labelled items) and confusion matrices (posterior-weighted
-    label counts per rater and true class, normalised over labels; a true class a rater never met
-    gets a uniform row). ``post`` is classes × items (class-major: reductions over classes are then
-    element-wise over items, much faster than row reductions of a narrow items × classes array)."""
-    n_c, n_r = k.n_classes, k.n_raters
-    prior = post.sum(axis=1) / np.count_nonzero(k.labelled)  # unlabelled items have zero columns
-    mass = np.empty((n_r, n_c, n_c))
-    for c in range(n_c):
-        w = post[c][k.items]
-        mass[:, c, :] = np.bincount(k.rater_label, weights=w, minlength=n_r * n_c).reshape(n_r, n_c)
-    tot = mass[:, :, 0].copy()
-    for j in range(1, n_c):  # faster than a sum over the short last axis
-        tot += mass[:, :, j]
-    met = tot > 0
-    mass /= np.where(met, tot, 1.0)[:, :, None]
-    mass[~met] = 1.0 / n_c
-    return prior, mass
-
-
-def _e_step(prior: np.ndarray, theta: np.ndarray, k: _Codes) -> tuple[np.ndarray, float]:
-    """Item posteriors (classes × items) ∝ π_c Π_labels θ_r[c, label] (floored at :data:`FLOOR` in
-    logs) and the observed-data log-likelihood Σ_items log Σ_c π_c Π_labels θ_r[c, label]."""
-    n_c = k.n_classes
-    log_theta = np.log(np.maximum(theta, FLOOR)).reshape(-1)
-    log_prior = np.log(np.maximum(prior, FLOOR))
-    log_post = np.empty((n_c, k.n_items))
-    for c in range(n_c):
-        w = log_theta[k.theta_cell + c * n_c]
-        log_post[c] = np.bincount(k.items, weights=w, minlength=k.n_items) + log_prior[c]
-    top = log_post.max(axis=0)
-    post = np.exp(log_post - top)
-    total = post.sum(axis=0)
-    post /= total
-    post[:, ~k.labelled] = 0.0
-    norm = top + np.log(total)  # log Σ_c exp(log_post[c])
-    return post, float(norm[k.labelled].sum())
-
-
-def _em_map(x: np.ndarray, k: _Codes) -> tuple[np.ndarray, float]:
-    """One EM step on the flat parameter vector ``x = [π, θ.ravel()]``: the next vector and the
-    log-likelihood at ``x``."""
-    n_c = k.n_classes
-    prior, theta = x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c)
-    post, loglik = _e_step(prior, theta, k)
-    new_prior, new_theta = _m_step(post, k)
-    return np.concatenate([new_prior, new_theta.reshape(-1)]), loglik
-
-
-def _extrapolate(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray) -> np.ndarray | None:
-    """SQUAREM's squared extrapolation from two EM steps ``x0 → x1 → x2``: ``x0 − 2αr + α²v`` with
-    ``r = x1 − x0``, ``v = x2 − 2 x1 + x0``, ``α = −‖r‖/‖v‖`` (at most −1). The coefficients sum to
-    one, so π and every row of θ keep summing to one; while an entry would be negative α is moved
-    half-way to −1 (at most 8 times). ``None`` when no such point exists short of ``α ≈ −1``, i.e.
-    the plain step ``x2`` (clipping negative entries at zero instead would park them on the boundary,
-    where EM creeps away from zero by tiny steps that look like convergence)."""
-    r = x1 - x0
-    v = x2 - x1 - r
-    norm_v = float(np.sqrt(v @ v))
-    if norm_v == 0.0:
-        return None
-    alpha = min(-float(np.sqrt(r @ r)) / norm_v, -1.0)
-    for _ in range(8):
-        if alpha > -1.01:
-            return None
-        x = x0 - 2.0 * alpha * r + alpha * alpha * v
-        if x.min() >= 0.0:
-            return x
-        alpha = (alpha - 1.0) / 2.0
-    return None
-
-
-def _plain(x: np.ndarray, k: _Codes, tol: float, max_iter: int) -> tuple[np.ndarray, int, bool]:
-    """Plain EM from ``x`` (one M step already taken): (parameters, M steps, converged)."""
-    steps = 1
-    while steps < max_iter:
-        new, _ = _em_map(x, k)
-        steps += 1
-        change = float(np.abs(new - x).max())
-        x = new
-        if change <= tol:
-            return x, steps, True
-    return x, steps, False
-
-
-def _squarem(x: np.ndarray, k: _Codes, tol: float, max_iter: int) -> tuple[np.ndarray, int, bool]:
-    """SQUAREM from ``x`` (one M step already taken): two EM steps, an extrapolated point, one EM
-    step from it when its log-likelihood is no worse than the plain path's; converged when an EM step
-    moves no entry by more than ``tol`` (the same test as :func:`_plain`)."""
-    steps = 1
-    while steps < max_iter:
-        x1, _ = _em_map(x, k)
-        steps += 1
-        if float(np.abs(x1 - x).max()) <= tol:
-            return x1, steps, True
-        if steps >= max_iter:
-            return x1, steps, False
-        x2, loglik_1 = _em_map(x1, k)
-        steps += 1
-        if float(np.abs(x2 - x1).max()) <= tol:
-            return x2, steps, True
-        jump = _extrapolate(x, x1, x2)
-        if jump is None or steps >= max_iter:
-            x = x2
-            continue
-        x3, loglik_jump = _em_map(jump, k)
-        steps += 1
-        if not (np.isfinite(loglik_jump) and loglik_jump >= loglik_1):
-            x = x2  # the safeguard: never worse than plain EM
-            continue
-        if float(np.abs(x3 - jump).max()) <= tol:
-            return x3, steps, True
-        x = x3
-    return x, steps, False
+def _notes(runs: list[tuple[str, float, em.Run, np.ndarray]], best: int, max_iter: int) -> tuple:
+    """The plain sentences of a weak fit: the kept start did not converge; starts disagree."""
+    notes = []
+    name, _, run, acc = runs[best]
+    if not run.converged:
+        notes.append(
+            f"Dawid–Skene did not converge: EM from the {_START_NAMES[name]} start was still moving "
+            f"after {max_iter:,} steps, so its accuracies are not reported."
+        )
+    worst = max(range(len(runs)), key=lambda i: float(np.abs(runs[i][3] - acc).max(initial=0.0)))
+    shift = float(np.abs(runs[worst][3] - acc).max(initial=0.0))
+    if shift > DISAGREE:
+        other, gap = runs[worst][0], runs[best][1] - runs[worst][1]
+        where = (
+            f"stops at a log-likelihood {gap:,.1f} lower"
+            if gap >= 0.05
+            else "ends at the same log-likelihood (to 0.05)"
+        )
+        notes.append(
+            f"The starts disagree: EM from the {_START_NAMES[other]} start {where}, where some "
+            f"rater's accuracy differs by {shift:.2f}; the fit kept (from the "
+            f"{_START_NAMES[name]} start) is the best found, but the likelihood has several optima "
+            "or a flat ridge on these data, so the raters' accuracies are weakly identified."
+        )
+    return tuple(notes)
 
 
 def dawid_skene(
-    ratings: Ratings, *, tol: float = TOL, max_iter: int = MAX_ITER, accelerate: bool = True
+    ratings: Ratings,
+    *,
+    tol: float = TOL,
+    max_iter: int = MAX_ITER,
+    accelerate: bool = True,
+    starts: Any = STARTS,
+    seed: Any = 0,
+    memory: int = MEMORY,
 ) -> DawidSkeneFit:
-    """The maximum-likelihood Dawid–Skene fit of named ratings, by EM.
+    """The maximum-likelihood Dawid–Skene fit of named ratings, by EM from several starts.
 
-    Deterministic (the choices — majority-vote start, floor, tolerance, SQUAREM — are in the module
-    docstring). Each step costs ``O(labels × classes)`` time and memory, plus ``raters × classes²``.
+    Deterministic for a given ``seed`` (the choices — starts, floor, stopping rule, SQUAREM — are in
+    the module docstring). Each step costs ``O(labels × classes)`` time and memory, plus
+    ``raters × classes²``. Progress (EM steps) is reported on stderr for long fits.
 
     Parameters
     ----------
     ratings : Ratings
         Named ratings (anonymous counts have no raters to fit).
     tol : float
-        Converged when an EM step moves no entry of π or θ by more than this.
+        Converged when π and θ are estimated to be within this of the fixed point (largest entry).
     max_iter : int
-        The limit on M steps; a fit that has not converged by then has ``converged=False``.
+        The limit on M steps per start; a fit that has not converged by then has ``converged=False``.
     accelerate : bool
         Find the fixed point of the same EM map with SQUAREM (``False``: the textbook iteration).
+    starts : sequence of str
+        The starts to try, of ``majority``, ``vote_shares`` and ``random`` (all three by default).
+    seed : int or None
+        The seed of the ``random`` start.
+    memory : int
+        The most bytes the fit may hold; a larger fit is refused before allocating.
 
     Returns
     -------
     DawidSkeneFit
-        π, θ and the raters' accuracies, labelled by classes and raters, with the item posteriors.
+        π, θ and the raters' accuracies of the best start, labelled by classes and raters, with the
+        item posteriors, every start's outcome and notes on a weak fit.
 
     Raises
     ------
     InputError
-        For anonymous counts, or ``tol``/``max_iter`` out of range.
+        For anonymous counts, settings out of range, or a fit over the memory budget.
     TypeError
         For ``ratings`` that is not a :class:`~humanly.data.Ratings`, or ``accelerate`` not a bool.
 
@@ -402,6 +386,8 @@ def dawid_skene(
     >>> fit = dawid_skene(r)  # u and v always agree; w agrees with them on two items of four
     >>> fit.converged, fit.prior.round(3).tolist(), fit.accuracy.round(3).tolist()
     (True, [0.5, 0.5], [1.0, 1.0, 0.5])
+    >>> fit.start, [s.name for s in fit.starts], fit.notes
+    ('majority', ['majority', 'vote_shares', 'random'], ())
 
     References
     ----------
@@ -415,28 +401,45 @@ def dawid_skene(
     max_iter = check_int("max_iter", max_iter, minimum=1)
     if not isinstance(accelerate, (bool, np.bool_)):
         raise TypeError(f"accelerate={accelerate!r}: give True or False")
+    names = _check_starts(starts)
+    check_seed("seed", seed)
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(2**63))
+    memory = check_int("memory", memory, minimum=1)
     raters = _require_raters(ratings, "Dawid–Skene")
-    k = _codes(ratings, len(raters))
-    post = np.ascontiguousarray(plurality_shares(ratings.counts).T, dtype=np.float64)
-    prior, theta = _m_step(post, k)
-    start = np.concatenate([prior, theta.reshape(-1)])
-    solve = _squarem if accelerate else _plain
-    x, steps, converged = solve(start, k, tol, max_iter)
+    em.check_memory(ratings, len(raters), memory)
+    k = em.codes(ratings, len(raters))
     n_c = k.n_classes
-    prior, theta = x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c)
-    post, loglik = _e_step(prior, theta, k)
+    screen = max(tol, SCREEN) if len(names) > 1 else tol
+    rule = (screen, tol, max_iter, bool(accelerate), DISAGREE)
+    with task("Dawid–Skene") as bar:
+        runs = em.multistart(ratings, k, names, seed, rule, bar.advance)
+    best = em.best_of(runs)
+    name, _, run, acc = runs[best]
+    post, loglik = em.e_step(run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c), k)
+    prior, theta = k.unpack(run.x)
+    outcomes = tuple(
+        DawidSkeneStart(n, ll, r.steps, r.converged, float(np.abs(a - acc).max(initial=0.0)))
+        for n, ll, r, a in runs
+    )
     return DawidSkeneFit(
         classes=tuple(ratings.classes),
         raters=tuple(raters.tolist()),
         prior=prior,
         confusion=theta,
-        accuracy=np.einsum("c,rcc->r", prior, theta),
+        accuracy=acc,
         log_likelihood=loglik,
-        iterations=steps,
-        converged=converged,
+        iterations=run.steps,
+        converged=run.converged,
         tol=float(tol),
         max_iter=max_iter,
         accelerate=bool(accelerate),
-        posterior=np.ascontiguousarray(post.T),
+        start=name,
+        starts=outcomes,
+        log_likelihood_spread=max(r[1] for r in runs) - min(r[1] for r in runs),
+        accuracy_shift=max(o.accuracy_shift for o in outcomes),
+        seed=seed,
+        notes=_notes(runs, best, max_iter),
+        posterior=np.ascontiguousarray(post.T[k.item_rank]),
         items=ratings.items,
     )

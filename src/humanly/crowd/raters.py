@@ -233,6 +233,14 @@ class DawidSkeneSummary(Result):
         The estimated class prior, class (as text) → π_c.
     log_likelihood : float
         The observed-data log-likelihood at the fit.
+    start : str
+        The start whose fit is kept (``majority``, ``vote_shares`` or ``random``).
+    log_likelihood_spread : float
+        The highest minus the lowest final log-likelihood over the starts.
+    accuracy_shift : float
+        The largest move of a rater's accuracy between the kept fit and another start's.
+    notes : tuple of str
+        Plain sentences on a weak fit (no convergence; starts that disagree materially).
 
     Examples
     --------
@@ -248,6 +256,10 @@ class DawidSkeneSummary(Result):
     accelerate: bool
     prior: dict[str, float]
     log_likelihood: float
+    start: str = "majority"
+    log_likelihood_spread: float = 0.0
+    accuracy_shift: float = 0.0
+    notes: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -358,6 +370,10 @@ def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSumm
         accelerate=fit.accelerate,
         prior={str(c): float(p) for c, p in zip(classes, fit.prior, strict=True)},
         log_likelihood=fit.log_likelihood,
+        start=fit.start,
+        log_likelihood_spread=fit.log_likelihood_spread,
+        accuracy_shift=fit.accuracy_shift,
+        notes=fit.notes,
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._core.atomic import atomic_path
+from .._core.progress import progress
 from ..errors import InputError
 from ..study import StudyResult
 from ._page import Figure, Section, Table, View
@@ -418,7 +419,10 @@ def build_report(study: StudyResult) -> Report:
         models=study.models,
         kinds=dict(zip(study.models, study.model_kinds, strict=True)),
     )
-    built = (builder(study, view) for builder in BUILDERS.values())
+    built = (
+        builder(study, view)
+        for builder in progress(BUILDERS.values(), total=len(BUILDERS), description="report")
+    )
     sections = [s for s in built if s is not None]
     sections.append(_methods_section())
     return Report(study=study, sections=tuple(sections), date=date)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.progress import task
 from ._levels import AbcLevel, Level, Plan, make_plan
 from .combiners import TIE_TOL, clip_probs
 from .scorers import LOG_FLOOR, Scorer, agreement_terms, ce_terms
@@ -210,6 +211,7 @@ def curves(
     fixed: np.ndarray | None,
     scorer: Scorer,
     clip: tuple[float, float],
+    show: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Curve points (B, L) and items per level (B, L) of replicates with multiplicities ``mult``
     (B, D); ``fixed``: the terms of a combiner that does not learn (:func:`fixed_terms`), else the ABC
@@ -227,16 +229,19 @@ def curves(
     else:
         fbs = [_fallback(lvl, scorer, plan.abc_floor, n_cls) for lvl in plan.levels]
         step = _batch_size(plan)
-        for b0 in range(0, mt.shape[1], step):
-            m = np.ascontiguousarray(mt[:, b0 : b0 + step])
-            for j, lvl in enumerate(plan.levels):
-                t = _abc_ref_terms(lvl, m, scorer, plan.abc_floor, n_cls, fbs[j])
-                t *= lvl.ref_w[:, None]
-                e = _by_owner(lvl, t, len(plan.v))
-                e *= elig[:, j : j + 1]
-                e *= m
-                # each replicate's sum over its own contiguous row: the same for any batch
-                out[b0 : b0 + step, j] = np.ascontiguousarray(e.T).sum(axis=1)
+        n_steps = math.ceil(mt.shape[1] / step) * len(plan.levels)
+        with task("survey curve", n_steps, enabled=show) as bar:
+            for b0 in range(0, mt.shape[1], step):
+                m = np.ascontiguousarray(mt[:, b0 : b0 + step])
+                for j, lvl in enumerate(plan.levels):
+                    t = _abc_ref_terms(lvl, m, scorer, plan.abc_floor, n_cls, fbs[j])
+                    t *= lvl.ref_w[:, None]
+                    e = _by_owner(lvl, t, len(plan.v))
+                    e *= elig[:, j : j + 1]
+                    e *= m
+                    # each replicate's sum over its own contiguous row: the same for any batch
+                    out[b0 : b0 + step, j] = np.ascontiguousarray(e.T).sum(axis=1)
+                    bar.advance()
     with np.errstate(invalid="ignore", divide="ignore"):
         return out / n_items, n_items
 

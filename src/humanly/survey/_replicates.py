@@ -84,7 +84,7 @@ class Replicates:
 
 
 def _curve(
-    e: Engine, idx: np.ndarray | None, rng: np.random.Generator
+    e: Engine, idx: np.ndarray | None, rng: np.random.Generator, show: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """The curve of the data (``idx=None``) or of one replicate (item indices ``idx``)."""
     plan = e.plan
@@ -94,7 +94,7 @@ def _curve(
             if idx is None
             else np.bincount(plan.inv, weights=e.item_counts(idx), minlength=len(plan.v))
         )
-        c, n = _scale.curves(plan, mult[None], e.myopic_terms, e.scorer, e.clip)
+        c, n = _scale.curves(plan, mult[None], e.myopic_terms, e.scorer, e.clip, show)
         return c[0], n[0]
     inv = plan.inv if idx is None else plan.inv[idx]
     mult = np.bincount(inv, minlength=len(plan.v)).astype(float)
@@ -188,7 +188,7 @@ def run(
         ):
             return _one_sweep(e, bootstrap, seed, progress)
     g = _point_rng(seed)
-    curve, nit = _curve(e, None, g)
+    curve, nit = _curve(e, None, g, progress)
     scores = _models(e, None, g)
     if bootstrap <= 0:
         return Replicates(curve, nit, scores, None, None)

@@ -524,4 +524,4 @@ def curves(
     by :func:`abc_curves` (progress per level when ``show``)."""
     if fixed is None and isinstance(plan, ScalePlan):
         return abc_curves(plan, mult, scorer, show)
-    return eng.curves(plan, mult, fixed, scorer, clip)
+    return eng.curves(plan, mult, fixed, scorer, clip, show)

@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_probability
 from .._core.counts import lncomb, lnfall, subvectors
+from .._core.progress import progress
 from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
@@ -439,7 +440,8 @@ def expert_equivalence(
     sizes = _sizes(e, a, opts.max_k, opts.max_k_amateurs)
     curves = _Curves.build(e, a, comb, sc, opts.clip, *sizes)
     ce, nce, ca, nca = curves(None)
-    boot = [curves(stream(seed, b).integers(0, n, size=n)) for b in range(bootstrap)]
+    draws = progress(range(bootstrap), total=bootstrap, description="bootstrap")
+    boot = [curves(stream(seed, b).integers(0, n, size=n)) for b in draws]
     be = np.array([c[0] for c in boot]) if bootstrap else None
     ba = np.array([c[2] for c in boot]) if bootstrap else None
     ks_e, ks_a = curves.eplan.ks, curves.aplan.ks

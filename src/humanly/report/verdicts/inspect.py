@@ -115,8 +115,14 @@ def dawid_skene_text(raters: RaterSummary) -> str:
     if fit is None:
         return "not fitted"
     if fit.converged:
-        return f"converged in {fit.iterations:,} steps"
-    return f"did not converge in {fit.iterations:,} steps (limit {fit.max_iter:,}): no accuracies"
+        text = f"converged in {fit.iterations:,} steps"
+    else:
+        text = (
+            f"did not converge in {fit.iterations:,} steps (limit {fit.max_iter:,}): no accuracies"
+        )
+    if fit.accuracy_shift > 0.05:  # the starts reached materially different optima
+        text += f"; starts disagree (accuracies move by up to {fit.accuracy_shift:.2f})"
+    return text
 
 
 def _agreement_sentence(s: InspectResult) -> str:
@@ -165,7 +171,12 @@ def _raters_sentence(raters: RaterSummary) -> str | None:
         text += (
             f"; Dawid–Skene did not converge in {fit.iterations:,} steps, so it gives no accuracies"
         )
-    return text + "."
+    text += "."
+    if (
+        fit is not None
+    ):  # the fit's own sentences: disagreeing starts (non-convergence is said above)
+        text += "".join(f" {n}" for n in fit.notes if not n.startswith("Dawid–Skene did not"))
+    return text
 
 
 def verdicts(summary: InspectResult) -> tuple[Verdict, ...]:

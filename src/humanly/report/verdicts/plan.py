@@ -186,6 +186,8 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     pair = f"the better of {res.better!r} and {res.worse!r}"
     clause = _assumption_clause(res)
     tail = f"; {clause}." if clause else "."
+    if res.weak_note:  # the result's own sentence on weakly identified estimates
+        tail += f" {res.weak_note}."
     m, budget = res.recommended_m, res.recommended_budget
     if m is None or budget is None:
         sentence = (

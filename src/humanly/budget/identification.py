@@ -1,0 +1,152 @@
+"""Weak identification of a pilot's estimates: estimates on the boundary, and estimates the pilot
+leaves loose.
+
+Two checks, both cheap (they read the point estimates and the bootstrap replicates the plan already
+has):
+
+* **boundary** — a parameter within :data:`EDGE` of the edge of its range (p_w, p_b⁰, p_b¹ at 0 or
+  1; q_b, q_w at ½ — the fit keeps label accuracies ≥ ½ — or 1). At a boundary maximum the likelihood
+  is not curved in the usual way, bootstrap ranges lose their coverage and the estimate is often
+  where EM stopped, not where the truth is (a crowd at accuracy 0.6 with 3 labels per item puts
+  p_b⁰ at 1.0 against a truth near 0.55);
+* **loose** — the bootstrap range of a parameter (its ``level`` percentile interval) is wider than
+  :data:`WIDE`: the pilot pins it down no better than ± 0.1 on a probability scale, coarser than the
+  differences of a few hundredths the budget turns on (a flat likelihood; e.g. q_w when the worse
+  model is rarely the only one right, as with p_w = 0.85).
+
+A flagged plan carries the flagged parameters (:class:`WeakEstimate`) and one plain sentence that
+the plan's verdict quotes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .._core.result import Interval, Result
+from .models import CorrelatedErrors
+
+__all__ = ["EDGE", "WIDE", "WeakEstimate", "weak_estimates", "weak_sentence"]
+
+#: a parameter this close to an edge of its range is on the boundary
+EDGE = 1e-3
+#: a bootstrap range wider than this makes a parameter loosely identified
+WIDE = 0.2
+
+_BOUNDS = {
+    "q_b": (0.5, 1.0),
+    "q_w": (0.5, 1.0),
+    "p_w": (0.0, 1.0),
+    "p_b0": (0.0, 1.0),
+    "p_b1": (0.0, 1.0),
+}
+_WORDS = {
+    "q_b": "the crowd's accuracy where only the better model is right (q_b)",
+    "q_w": "the crowd's accuracy where only the worse model is right (q_w)",
+    "p_w": "the worse model's accuracy (p_w)",
+    "p_b0": "the better model's accuracy where the worse one errs (p_b0)",
+    "p_b1": "the better model's accuracy where the worse one is right (p_b1)",
+}
+
+
+@dataclass(frozen=True, repr=False)
+class WeakEstimate(Result):
+    """A parameter of the pilot's estimate that the pilot identifies weakly.
+
+    Parameters
+    ----------
+    parameter : str
+        ``q_b``, ``q_w``, ``p_w``, ``p_b0`` or ``p_b1``.
+    estimate : float
+        The point estimate.
+    reason : {"boundary", "loose"}
+        On the edge of its range, or a bootstrap range wider than :data:`WIDE`.
+    range : Interval
+        Its bootstrap range (both ends ``None`` without bootstrap).
+
+    Examples
+    --------
+    >>> WeakEstimate("p_b0", 1.0, "boundary", Interval(None, None)).reason
+    'boundary'
+    """
+
+    parameter: str
+    estimate: float
+    reason: str
+    range: Interval
+
+
+def weak_estimates(
+    est: CorrelatedErrors, ranges: dict[str, Interval], bootstrap: int
+) -> tuple[WeakEstimate, ...]:
+    """The parameters on the boundary of their range or with a bootstrap range wider than
+    :data:`WIDE`, in the order q_b, q_w, p_w, p_b0, p_b1.
+
+    Parameters
+    ----------
+    est : CorrelatedErrors
+        The point estimates.
+    ranges : dict
+        Parameter name → its bootstrap range.
+    bootstrap : int
+        The bootstrap replicates behind the ranges (0: only the boundary is checked).
+
+    Returns
+    -------
+    tuple of WeakEstimate
+        The flagged parameters (empty when none is).
+
+    Examples
+    --------
+    >>> est = CorrelatedErrors(q_b=0.8, q_w=0.7, p_w=0.7, p_b0=1.0, p_b1=0.9, check=False)
+    >>> [w.parameter for w in weak_estimates(est, {}, 0)]
+    ['p_b0']
+    """
+    out = []
+    for name, (low, high) in _BOUNDS.items():
+        value = float(getattr(est, name))
+        if not math.isfinite(value):
+            continue
+        rng = ranges.get(name, Interval(None, None)) if bootstrap else Interval(None, None)
+        if value <= low + EDGE or value >= high - EDGE:
+            out.append(WeakEstimate(name, value, "boundary", rng))
+        elif rng.width is not None and rng.width > WIDE:
+            out.append(WeakEstimate(name, value, "loose", rng))
+    return tuple(out)
+
+
+def weak_sentence(weak: tuple[WeakEstimate, ...], n_items: int) -> str | None:
+    """One plain sentence saying which estimates are weak and what that means for the plan
+    (``None`` when none is).
+
+    Examples
+    --------
+    >>> w = (WeakEstimate("p_b0", 1.0, "boundary", Interval(None, None)),)
+    >>> weak_sentence(w, 2000)[:60]
+    'The estimate is weak: the 2,000-item pilot puts the better m'
+    """
+    if not weak:
+        return None
+    if len(weak) > 2:
+        names = ", ".join(w.parameter for w in weak)
+        return (
+            f"The estimate is weak: the {n_items:,}-item pilot leaves {len(weak)} of its five "
+            f"parameters ({names}) on the edge of their range or spread over more than {WIDE:g} "
+            "in the bootstrap, so the budget rests on numbers the pilot does not pin down — label a "
+            "larger pilot, or more labels per pilot item, before relying on it"
+        )
+    parts = []
+    for w in weak:
+        if w.reason == "boundary":
+            parts.append(f"{_WORDS[w.parameter]} at {w.estimate:.2f}, the edge of its range")
+        else:
+            low, high = w.range
+            parts.append(
+                f"{_WORDS[w.parameter]} anywhere from {float(low or 0.0):.2f} to "
+                f"{float(high or 0.0):.2f}"
+            )
+    return (
+        f"The estimate is weak: the {n_items:,}-item pilot puts {'; '.join(parts)}, so the "
+        "budget rests on numbers the pilot does not pin down — label a larger pilot, or more "
+        "labels per pilot item, before relying on it"
+    )
