@@ -6,12 +6,10 @@ What runs (the choices the report used to make section by section, now made once
 * ``inspect`` — always: sizes, agreement with bootstrap intervals, raters, models, gold;
 * ``certify`` — on every model given as labels or probabilities (a score has no label), with the
   Fig. 3 curve and the margin ``tau``;
-* ``equivalence`` — the Anonymous Bayesian Combiner scored by cross-entropy (models calibrated in-sample,
-  the default of :func:`~humanly.survey.equivalence`: isotonic, per-value for labels of more than two
-  classes; with the headroom), and majority vote (two classes) or plurality scored by
-  agreement; with a simulation's true states, HSCORE* and SEQ* beside each; which models each shows
-  (hard models under agreement and soft ones under cross-entropy when both kinds are given, the
-  paper's running example; otherwise every model under both);
+* ``equivalence`` — the ABC scored by cross-entropy (calibrated as :func:`~humanly.survey.equivalence`
+  does by default; with the headroom), and majority vote (two classes) or plurality scored by agreement;
+  with true states, HSCORE* and SEQ* beside each; hard models under agreement and soft ones under
+  cross-entropy when both kinds are given (the paper's running example), else every model under both;
 * ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
   labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`.
 

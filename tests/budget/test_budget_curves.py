@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from humanly import InputError, Ratings
@@ -79,6 +79,7 @@ def test_curve_budgets_are_multiples_of_lcm(top: int, ms: list[int]) -> None:
 
 
 @settings(max_examples=10, deadline=None)
+@example(q=1.0, p=0.9, eps=0.1, budgets=[1])  # found locally: 1 − 0.9 < 0.1 in floating point
 @given(
     q=st.floats(0.51, 1.0),
     p=st.floats(0.5, 0.9),
@@ -124,3 +125,13 @@ def test_the_simulated_pair_names_its_generator() -> None:
     assert d.truth["generator"] == "pair-independent" and "model" not in d.truth
     c = pair(20, 3, q_b=0.8, q_w=0.7, p_w=0.6, p_b0=0.7, p_b1=0.9, seed=1)
     assert c.truth["generator"] == "pair-correlated"
+
+
+def test_a_bound_computed_in_floating_point_admits_its_decimal_value() -> None:
+    """p = 0.9, eps = 0.1: p + eps = 1 in decimals, although 1 − 0.9 < 0.1 in floating point (found
+    by hypothesis: the check refused eps=0.1 saying 'give a value with eps ∈ (0, 0.1]')."""
+    from humanly.budget._args import check_accuracy
+
+    assert check_accuracy("eps", 0.1, 0.0, 1 - 0.9, open_low=True) == 0.1
+    with pytest.raises(ValueError, match=r"eps=0.11: give a value with eps ∈ \(0, 0.1\]"):
+        check_accuracy("eps", 0.11, 0.0, 1 - 0.9, open_low=True)

@@ -108,7 +108,9 @@ def check_accuracy(
     """A finite number in ``[low, high]`` (``(low, high]`` with ``open_low``), with a message that states
     the condition, e.g. ``eps=0.3: give a value with eps ∈ (0, 0.2]``."""
     x = float(check_number(name, value))
-    if (x <= low if open_low else x < low) or x > high:
+    # the bound is often computed (eps ≤ 1 − p): 1 − 0.9 is 0.09999999999999998 in floating point,
+    # and eps = 0.1 with p = 0.9 (p + eps = 1 exactly in decimals) must not be refused for it
+    if (x <= low if open_low else x < low) or x > high + 1e-12:
         left = "(" if open_low else "["
         raise InputError(f"{name}={x:g}: give a value with {name} ∈ {left}{low:g}, {high:g}]")
     return x
