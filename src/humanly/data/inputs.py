@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ._canonical import canonical_ratings
 from ._coding import code_labels, show
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .predictions import Gold, ModelOutput, Predictions, align, model_output
@@ -46,6 +47,9 @@ class Study:
 
     What :func:`humanly.read_study` and :func:`humanly.data.join` return, and what every analysis accepts
     as ``ratings`` (it carries the other two). Unpacks as ``ratings, predictions, gold = study``.
+    A study holds its items and raters in the canonical order (sorted by id; each item's labels by
+    rater), predictions and gold along: the same data give the same random streams, numbers and
+    report bytes whatever the row order of the inputs.
 
     Parameters
     ----------
@@ -69,6 +73,21 @@ class Study:
     predictions: Predictions | None = None
     gold: Gold | None = None
 
+    def __post_init__(self) -> None:
+        # the canonical order (items and raters sorted by id): the same data give the same random
+        # streams, numbers and report bytes whatever the row order of every input
+        r, order = canonical_ratings(self.ratings)
+        if r is self.ratings:
+            return
+        object.__setattr__(self, "ratings", r)
+        if order is None:
+            return
+        p, g = self.predictions, self.gold
+        if p is not None and len(p.items) == len(order):
+            object.__setattr__(self, "predictions", p.take(order))
+        if g is not None and len(g.items) == len(order):
+            object.__setattr__(self, "gold", Gold(r.items, g.classes, g.codes[order], g.source))
+
     def __iter__(self) -> Iterator[Any]:
         """``ratings, predictions, gold = join(...)``."""
         return iter((self.ratings, self.predictions, self.gold))
@@ -82,9 +101,9 @@ def as_ratings(value: Any, *, name: str = "ratings") -> Ratings:
     TypeError: ratings=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path
     """
     if isinstance(value, Ratings):
-        return value
+        return canonical_ratings(value)[0]
     if isinstance(value, (pd.DataFrame, *_PATH)):
-        return read_ratings(value)
+        return canonical_ratings(read_ratings(value))[0]
     if value is None:
         raise TypeError(
             f"{name}=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path"
@@ -332,8 +351,9 @@ def join(
     Returns
     -------
     Study
-        Predictions covering exactly the rated items in the ratings' order, and gold holding one code
-        per rated item (-1: no gold label).
+        The ratings in the canonical order (items and raters sorted by id), predictions covering
+        exactly the rated items in that order, and gold holding one code per rated item (-1: no gold
+        label).
 
     Raises
     ------

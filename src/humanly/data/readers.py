@@ -405,7 +405,11 @@ def _rows_by_model(
         model_names = [str(default)]
     else:
         mc, mi = ids_to_index(df[mcol], column=mcol, locate=table.locate)
-        model_codes, model_names = mc.astype(np.int64), [str(x) for x in mi]
+        # models in order of name, not of first row: the row order of the file never matters
+        by_name = np.argsort([str(x) for x in mi], kind="stable")
+        rank = np.empty(len(mi), dtype=np.int64)
+        rank[by_name] = np.arange(len(mi))
+        model_codes, model_names = rank[mc], [str(mi[j]) for j in by_name]
     key = model_codes * len(item_index) + item_codes
     dup = pd.Series(key).duplicated().to_numpy()
     if dup.any():
