@@ -29,7 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import __version__
-from ._core.checks import check_int, check_number, check_probability
+from ._core.checks import check_bootstrap, check_int, check_number, check_probability
 from ._core.progress import progress as progress_bar
 from ._core.result import Result
 from .budget import PlanResult
@@ -383,7 +383,7 @@ def analyze(
     settings = Settings(
         seed=int(check_int("seed", seed, minimum=0)),
         level=float(check_probability("level", level, open_low=True, open_high=True)),
-        bootstrap=int(check_int("bootstrap", bootstrap, minimum=0)),
+        bootstrap=int(check_bootstrap(bootstrap, bytes_per_replicate=8)),
         tau=float(check_number("tau", tau, minimum=0.0)),
         target_width=check_number(
             "target_width", target_width, minimum=0.0, open_low=True, allow_none=True

@@ -30,7 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_choice, check_int
+from .._core.checks import check_bootstrap, check_choice, check_int
 from .._core.result import Result
 from ..data import InputError, Predictions, Ratings, Study, join
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
@@ -251,7 +251,7 @@ def check_run(bootstrap: Any, seed: Any, method: Any, opts: PlanOptions) -> tupl
     """The pilot's bootstrap, seed and estimator, checked (and the latent variant against it)."""
     if not isinstance(opts, PlanOptions):
         raise TypeError(f"options={opts!r}: give a PlanOptions (or None)")
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=8)
     seed = check_int("seed", seed, minimum=0)
     method = check_choice("method", method, METHODS)
     if method == "majority" and opts.latent_variant != "select":

@@ -7,8 +7,9 @@ Every analysis calls :func:`join` on what it was given, so each accepts the same
 * ``predictions``: a :class:`Predictions`; a file path; a ``dict`` mapping model name → a
   ``pandas.Series`` indexed by item id (labels, or the positive-class probability for two classes), a
   ``pandas.DataFrame`` indexed by item id with one column per class (probabilities), or a numpy array
-  in the ratings' item order (1-D labels or positive-class probabilities, or items × classes
-  probabilities); or one such value alone (a model named ``"model"``, or the Series' name);
+  in the ratings' item order when that order is unambiguous (the rated items sorted by id, e.g. ratings
+  from an array) — 1-D labels or positive-class probabilities, or items × classes probabilities when
+  the classes are ``0..K-1``; or one such value alone (a model named ``"model"``, or the Series' name);
 * ``gold``: a :class:`Gold`, a file path, a ``Series`` indexed by item id, or an array in the ratings'
   item order (every entry a class; use a Series for gold on a subset of items).
 
@@ -29,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ._canonical import canonical_ratings
+from ._canonical import canonical_ratings, is_sorted
 from ._coding import code_labels, show
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .predictions import Gold, ModelOutput, Predictions, align, model_output
@@ -93,17 +94,17 @@ class Study:
         return iter((self.ratings, self.predictions, self.gold))
 
 
-def as_ratings(value: Any, *, name: str = "ratings") -> Ratings:
+def as_ratings(value: Any, *, name: str = "ratings", canonical: bool = True) -> Ratings:
     """A :class:`Ratings` from a Ratings, a long DataFrame or a file path (``TypeError`` otherwise).
 
     >>> as_ratings(None)
     Traceback (most recent call last):
     TypeError: ratings=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path
     """
-    if isinstance(value, Ratings):
-        return canonical_ratings(value)[0]
     if isinstance(value, (pd.DataFrame, *_PATH)):
-        return canonical_ratings(read_ratings(value))[0]
+        value = read_ratings(value)
+    if isinstance(value, Ratings):
+        return canonical_ratings(value)[0] if canonical else value
     if value is None:
         raise TypeError(
             f"{name}=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path"
@@ -171,6 +172,13 @@ def _model_values(
                 f"{what}: an array in the ratings' item order needs {ratings.n_items} entries "
                 f"(one per rated item), got {got}; or give a pandas Series indexed by item id"
             )
+        _check_positional(ratings, what)
+        if vals.ndim == 2 and ratings.classes != tuple(range(ratings.n_classes)):
+            raise InputError(
+                f"{what}: an items × classes array does not say which column is which of the classes "
+                f"{ratings.classes!r}; give a pandas DataFrame indexed by item id with one column per "
+                "class (named by class)"
+            )
         return np.arange(ratings.n_items), vals
     if raw is None:
         raise TypeError(f"{what}=None: give labels, probabilities or a Series per model")
@@ -178,6 +186,18 @@ def _model_values(
         f"{what}={type(raw).__name__}: give a pandas Series or DataFrame indexed by item id, "
         "or a numpy array in the ratings' item order"
     )
+
+
+def _check_positional(ratings: Ratings, what: str) -> None:
+    """An array without ids is matched by position only when the order is unambiguous: the rated
+    items are in sorted order (e.g. ratings from an array, items ``0..n-1``)."""
+    if not is_sorted(ratings.items):
+        raise InputError(
+            f"{what}: an array has no item ids and the rated items are not in sorted order (they are "
+            f"in order of first appearance: {show(ratings.items[0])}, {show(ratings.items[1])}, …), "
+            "so which entry is which item is ambiguous; give a pandas Series indexed by item id, "
+            "e.g. pd.Series(values, index=item_ids)"
+        )
 
 
 def _predictions(
@@ -303,6 +323,7 @@ def as_gold(
                 f"{name}: an array in the ratings' item order needs {ratings.n_items} entries, got "
                 f"shape {arr.shape}; or give a pandas Series indexed by item id (gold on a subset)"
             )
+        _check_positional(ratings, name)
         codes, _ = code_labels(
             pd.Series(arr), ratings.classes, column=name, locate=lambda i: f"{name} item {i + 1}"
         )
@@ -339,11 +360,12 @@ def join(
     predictions : Predictions, dict, Series, DataFrame, numpy.ndarray, str, path or None
         A :class:`Predictions`; a file; a dict model name → a Series indexed by item id (labels, or the
         positive-class probability with two classes), a DataFrame indexed by item id with one
-        probability column per class, or an array in the ratings' item order; or one such value
+        probability column per class, or an array in the ratings' item order (only when the rated
+        items are sorted by id; items × classes only for classes ``0..K-1``); or one such value
         alone (a model named ``"model"``, or the Series' name).
     gold : Gold, Series, numpy.ndarray, str, path or None
         A :class:`Gold`, a file, a Series indexed by item id (any subset of the rated items), or an
-        array in the ratings' item order.
+        array in the ratings' item order (only when the rated items are sorted by id).
     missing : {"error", "drop"}
         Rated items without a prediction, and predictions or gold for items with no ratings: an error
         naming the counts and the first id, or dropped (the items both have are kept).
@@ -383,7 +405,7 @@ def join(
                 "and gold="
             )
         return ratings
-    r = as_ratings(ratings)
+    r = as_ratings(ratings, canonical=False)  # arrays are matched in the order given; Study sorts
     keep, preds = _predictions(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not
     # about rated items dropped for want of a prediction

@@ -204,7 +204,9 @@ class ModelEquivalence(Result):
         Returns
         -------
         int or None
-            The items needed; ``None`` without a bootstrap range or when the range has no upper end.
+            The items needed; ``None`` without a bootstrap range, when the range has no upper end,
+            or when the model has no equivalence (below 0 or above the largest k raters: no range
+            of raters to narrow, however many items).
 
         Examples
         --------
@@ -214,7 +216,7 @@ class ModelEquivalence(Result):
         4000
         """
         target = _check_width(width)
-        if self.equivalence_range.low is None:
+        if self.equivalence is None or self.equivalence_range.low is None:
             return None
         return items_for_width(self.n_items, self.equivalence_range.width, target)
 
@@ -523,8 +525,8 @@ class EquivalenceResult(_Curve, Result):
         >>> res = equivalence(d.ratings, d.predictions, bootstrap=100, seed=2)
         >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
         [0.0, 1.35]
-        >>> res.items_needed(0.5)  # about 3,700 items would narrow soft's range to 0.5 raters
-        (1, 3672)
+        >>> res.items_needed(0.5)  # hard: below 0 raters; about 3,700 items for soft's range
+        (None, 3672)
         """
         target = _check_width(width)
         if self.bootstrap == 0:
