@@ -185,6 +185,32 @@ Positive = Annotated[
         metavar="CLASS",
     ),
 ]
+CountsCol = Annotated[
+    str | None,
+    _column(
+        "--counts-col",
+        "Column of per-item count dictionaries, e.g. ChaosNLI's label_counter "
+        '({"e": 30, "n": 70}); detected in JSON files.',
+        LAYOUT,
+    ),
+]
+GoldItemCol = Annotated[
+    str | None, _column("--gold-item-col", "Item id column of the gold file (if named otherwise).")
+]
+PredictionsItemCol = Annotated[
+    str | None,
+    _column(
+        "--predictions-item-col", "Item id column of the predictions file (if named otherwise)."
+    ),
+]
+PredictionCols = Annotated[
+    str | None,
+    _column(
+        "--prediction-cols",
+        "Several models as columns of the predictions file, one model per column, e.g. 'better,worse'.",
+        metavar="COL,COL,...",
+    ),
+]
 GoldCol = Annotated[
     str | None,
     _column(
@@ -223,6 +249,10 @@ class StudyOptions:
     model_col: ModelCol = None
     positive: Positive = None
     gold_col: GoldCol = None
+    counts_col: CountsCol = None
+    gold_item_col: GoldItemCol = None
+    predictions_item_col: PredictionsItemCol = None
+    prediction_cols: PredictionCols = None
 
     def given(self) -> list[str]:
         """The flags given a value other than their default (``--predictions``, ``--item-col``)."""
@@ -247,6 +277,9 @@ class StudyOptions:
             model_col=None,
             positive=None,
             gold_col=None,
+            gold_item_col=None,
+            predictions_item_col=None,
+            prediction_cols=None,
         )
 
 
@@ -400,9 +433,13 @@ def load_study(options: StudyOptions) -> Study:
         score_col=options.score_col,
         model_col=options.model_col,
         positive=options.positive,
+        counts_col=options.counts_col,
+        gold_item_col=options.gold_item_col,
+        predictions_item_col=options.predictions_item_col,
+        prediction_cols=split_list(options.prediction_cols),
     )
     with reading(options.ratings):
-        return read_study(
+        study = read_study(
             options.ratings,
             options.predictions,
             options.gold,
@@ -418,3 +455,9 @@ def load_study(options: StudyOptions) -> Study:
             missing=options.missing,  # type: ignore[arg-type]
             options=read,
         )
+    if study.notes:
+        from ._console import note
+
+        for text in study.notes:
+            note(text)
+    return study

@@ -60,6 +60,9 @@ class Study:
         The models' outputs for exactly the rated items, in the ratings' order.
     gold : Gold or None
         One gold code per rated item, -1 where an item has no gold label.
+    notes : tuple of str
+        What the join did that a reader should know: with ``missing="drop"``, how many rows of each
+        input it dropped.
 
     Examples
     --------
@@ -73,6 +76,7 @@ class Study:
     ratings: Ratings
     predictions: Predictions | None = None
     gold: Gold | None = None
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # the canonical order (items and raters sorted by id): the same data give the same random
@@ -406,6 +410,7 @@ def join(
             )
         return ratings
     r = as_ratings(ratings, canonical=False)  # arrays are matched in the order given; Study sorts
+    n_rated = r.n_items
     keep, preds = _predictions(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not
     # about rated items dropped for want of a prediction
@@ -414,4 +419,45 @@ def join(
         r = r.take(np.flatnonzero(keep))
         if g is not None:
             g = Gold(r.items, r.classes, g.codes[keep], source=g.source)
-    return Study(r, preds, g)
+    notes: tuple[str, ...] = ()
+    if missing == "drop":
+        notes = _dropped(n_rated, r.n_items, _given(predictions), preds, _given(gold), g)
+    return Study(r, preds, g, notes)
+
+
+def _given(value: Any) -> int | None:
+    """How many entries (items with an output or a gold label) an input held, if it says."""
+    if isinstance(value, Predictions):
+        return len(value.items)
+    if isinstance(value, Gold):
+        return int((np.asarray(value.codes) >= 0).sum())
+    if isinstance(value, pd.Series):
+        return int(value.notna().sum())
+    if isinstance(value, (pd.DataFrame, np.ndarray, list, tuple)):
+        return len(value)
+    if isinstance(value, Mapping) and value:
+        return max((n for n in map(_given, value.values()) if n is not None), default=None)
+    return None
+
+
+def _dropped(
+    n_rated: int,
+    n_kept: int,
+    n_preds: int | None,
+    preds: Predictions | None,
+    n_gold: int | None,
+    gold: Gold | None,
+) -> tuple[str, ...]:
+    """The note of ``missing="drop"``: how many entries of each input were dropped."""
+    parts = []
+    if n_kept < n_rated:
+        parts.append(f"{n_rated - n_kept:,} of {n_rated:,} rated items (no prediction)")
+    if preds is not None and n_preds is not None and len(preds.items) < n_preds:
+        parts.append(
+            f"{n_preds - len(preds.items):,} of {n_preds:,} predictions (items with no ratings)"
+        )
+    if gold is not None and n_gold is not None:
+        kept = int((np.asarray(gold.codes) >= 0).sum())
+        if kept < n_gold:
+            parts.append(f"{n_gold - kept:,} of {n_gold:,} gold labels")
+    return (f'missing="drop" dropped {"; ".join(parts)}',) if parts else ()

@@ -35,6 +35,7 @@ from .columns import (
     normalise_name,
     pick_column,
 )
+from .formats import special_format
 from .layouts import (
     counts_layout,
     index_as_items,
@@ -136,7 +137,11 @@ def read_ratings(
     if isinstance(source, Ratings):
         return source
     opts = as_read_options(options)
-    named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
+    named = [
+        k
+        for k in ("score_col", "model_col", "positive", "prediction_cols")
+        if getattr(opts, k) is not None
+    ]
     if named:
         raise InputError(
             f"options.{named[0]}= names a column of a predictions table; read_ratings reads ratings "
@@ -156,6 +161,9 @@ def read_ratings(
         raise TypeError(
             f"source={type(source).__name__}: give a file path, a DataFrame or an array of labels"
         )
+    special = special_format(source, item_col, classes, name, opts, wide or spec is not None)
+    if special is not None:
+        return Ratings._from_coded(special[0], source=special[1])
     if spec is not None:
         return _one_row_per_item(source, item_col, classes, name, counts=spec)
     if wide:
