@@ -61,25 +61,25 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
             "--k", "3",
         ],
         "equivalence": [
-            "equivalence", u, "--predictions", up, "--bootstrap", "20", "--headroom",
+            "equivalence", u, "--predictions", up, "--bootstrap", "100", "--headroom",
             "--amateurs", u, "--target-width", "0.5", "--states", us,
         ],
         "equivalence_sampled": [
-            "equivalence", u, "--predictions", up, "--scorer", "auc", "--bootstrap", "5",
+            "equivalence", u, "--predictions", up, "--scorer", "auc", "--bootstrap", "100",
             "--draws", "20",
         ],
         "budget_win": ["budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8",
                        "--simulate", "50"],
         "budget_size": ["budget", "size", "--p", "0.8", "--eps", "0.01", "--q", "0.8"],
         "budget_capacity": ["budget", "capacity", "--p", "0.75", "--eps", "0.1", "--q", "0.75"],
-        "budget_plan": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "20",
+        "budget_plan": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100",
                         "--budget", "600"],
         "budget_open_plurality": ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7",
                                   "--n-classes", "3", "--reps", "50"],
         "budget_open_adaptive": ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7",
                                  "--adaptive", "--reps", "50"],
         "budget_sweep": ["budget", "sweep", "--grid-points", "3", "--n", "1,3", "--m", "3"],
-        "budget_plan_majority": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "20",
+        "budget_plan_majority": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100",
                                  "--method", "majority"],
         "budget_rates": ["budget", "rates", "--p", "0.7", "--eps", "0.1", "--q", "0.75"],
         "budget_convergence": ["budget", "convergence", "--p", "0.7", "--eps", "0.1", "--q", "0.75",
@@ -89,7 +89,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
         "simulate": ["simulate", "urn", "-o", str(d / "s.csv"), "--items", "20", "--force",
                      "--preset", "running-example"],
         "report": ["report", o, "--predictions", op, "--gold", og, "-o", str(d / "r.html"),
-                   "--force", "--bootstrap", "10"],
+                   "--force", "--bootstrap", "100"],
     }  # fmt: skip
 
 

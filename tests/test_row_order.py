@@ -90,7 +90,7 @@ def _numbers(f: dict[str, pd.DataFrame]) -> dict[str, str]:
         "equivalence": humanly.equivalence(study, bootstrap=100),
         "plan": humanly.plan(study, bootstrap=100),
         "judge": humanly.judge(**_judge_inputs(f)),
-        "analyze": humanly.analyze(study, bootstrap=60),
+        "analyze": humanly.analyze(study, bootstrap=100),
     }
     return {k: v.to_json() for k, v in out.items()}
 
@@ -146,7 +146,7 @@ def _report(folder: Path, frames: dict[str, pd.DataFrame]) -> bytes:
         frame.to_csv(paths[-1], index=False)
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     cmd = [sys.executable, "-m", "humanly", "report", "ratings.csv", "--predictions"]
-    cmd += ["predictions.csv", "--gold", "gold.csv", "--bootstrap", "60", "-o", "r.html"]
+    cmd += ["predictions.csv", "--gold", "gold.csv", "--bootstrap", "100", "-o", "r.html"]
     subprocess.run(cmd, cwd=folder, env=env, check=True, capture_output=True)
     return (folder / "r.html").read_bytes()
 

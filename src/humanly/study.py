@@ -247,7 +247,7 @@ class StudyResult(Result):
 
     >>> from humanly import simulate
     >>> d = simulate.oracle(200, [0.8, 0.75, 0.7], models={"m": 0.85}, seed=1)
-    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> res.certify.model("m").lower > 0.7, [run.key for run in res.equivalence]
     (True, ['abc+cross_entropy', 'majority+agreement'])
     >>> StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
@@ -373,7 +373,7 @@ def analyze(
     >>> import humanly
     >>> from humanly import simulate
     >>> d = simulate.running_example(300, 6, seed=1)
-    >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=50)
+    >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> res.certify.model("soft").evidence.status, [run.key for run in res.equivalence]
     ('not applicable (L_N ≤ U_N + τ)', ['abc+cross_entropy', 'majority+agreement'])
     >>> humanly.StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()

@@ -154,7 +154,7 @@ def test_fit_reports_convergence_and_runs_out_of_iterations_honestly() -> None:
         data.ratings.counts, preds.hard("better"), preds.hard("worse"), max_iter=3
     )
     assert not short.converged and short.iterations <= 3
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=20, seed=1)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
     assert res.method == "latent" and res.fit is not None and res.fit.converged
     assert res.bootstrap_converged == 1.0
     d = res.to_dict()
@@ -216,7 +216,7 @@ def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> 
     res = pilot_plan(
         data.ratings,
         data.predictions,
-        bootstrap=60,
+        bootstrap=100,
         seed=0,
         options=PlanOptions(latent_variant="full"),
     )
@@ -253,7 +253,7 @@ def test_latent_estimates_are_probabilities_and_order_free(seed: int) -> None:
 # --------------------------------------------------------------------------- assumption tests
 def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
     data = pair(3000, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=2)
     tests = res.assumptions.tests
     assert [t.name for t in tests] == ["assumption1", "assumption2_m3", "assumption2_m5"]
     for t in tests:
@@ -280,7 +280,7 @@ def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
 
 def test_biased_label_accuracy_is_evidence_against() -> None:
     data = pair(3000, 5, q_b=0.7, q_w=0.9, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=2)
     assert res.assumptions.assumption1 is False
     assert res.assumptions.tests[0].verdict == AGAINST
 
@@ -289,8 +289,8 @@ def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_estimate
     """Issue 15: with the crowd majority as truth a pilot that satisfies assumption 2 (homogeneous
     labels) shows a 'violation' at m = 3; the latent estimate's interval covers 0."""
     data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1, method="majority")
-    latent = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1)
+    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1, method="majority")
+    latent = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
     assert dict(proxy.assumptions.verdicts())["assumption2_m3"] == AGAINST
     m3 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m3"]
     assert m3.verdict == CONSISTENT and m3.interval.low < 0 < m3.interval.high
@@ -315,7 +315,7 @@ def test_majority_method_keeps_the_old_numbers() -> None:
     res = pilot_plan(
         data.ratings,
         data.predictions,
-        bootstrap=30,
+        bootstrap=100,
         seed=2,
         budget=600,
         m=(1, 2, 3, 5),

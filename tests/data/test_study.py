@@ -47,8 +47,15 @@ def test_rte_same_study_from_every_form(rte: dict, tmp_path: Path) -> None:
     items = list(r.items)
     gold_labels = np.asarray(r.classes)[base.gold.codes]
     models = {"hard": rte["labels"], "soft": rte["prob"]}
-    # arrays in the ratings' order
-    arrays = read_study(rte["frame"], models, gold_labels, **SNOW)
+    # arrays without ids: the file's items are not sorted, so the order is ambiguous (issue 26.2)
+    with pytest.raises(InputError, match="not in sorted order"):
+        read_study(rte["frame"], models, gold_labels, **SNOW)
+    arrays = read_study(
+        rte["frame"],
+        {k: pd.Series(v, index=items) for k, v in models.items()},
+        pd.Series(gold_labels, index=items),
+        **SNOW,
+    )
     # Series by item id, in shuffled order, and a shuffled long frame
     order = np.random.default_rng(1).permutation(len(items))
     shuffled = rte["frame"].sample(frac=1, random_state=2)

@@ -111,7 +111,7 @@ def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
     for name in ("report.html", "running-example.html"):
         html = (tmp_path / "humanly-demo" / name).read_text()
         assert _embedded(html)["study"]["inspect"]["n_items"] in (1000, 2000)
-    again = run_demo(tmp_path / "humanly-demo", bootstrap=10, show_progress=False)
+    again = run_demo(tmp_path / "humanly-demo", bootstrap=100, show_progress=False)
     assert again.report.exists()  # the demo replaces its own files
 
 

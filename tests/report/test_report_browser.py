@@ -81,7 +81,7 @@ def _open(browser, path: Path):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    return run_demo(tmp_path_factory.mktemp("demo"), bootstrap=20, show_progress=False)
+    return run_demo(tmp_path_factory.mktemp("demo"), bootstrap=100, show_progress=False)
 
 
 @pytest.mark.parametrize("which", ["report", "simulated_report"])

@@ -26,7 +26,7 @@ from humanly.survey import (
     power_curve,
 )
 
-KW: dict[str, Any] = dict(bootstrap=10, seed=4)
+KW: dict[str, Any] = dict(bootstrap=100, seed=4)
 
 
 @pytest.fixture(scope="module")
@@ -125,10 +125,10 @@ def _groups(n: int = 240) -> tuple[Ratings, Ratings]:
 
 def test_expert_equivalence_matches_items_by_id() -> None:
     e, a = _groups()
-    ref = expert_equivalence(e, a, bootstrap=6, seed=2)
+    ref = expert_equivalence(e, a, bootstrap=100, seed=2)
     shuffled = a.take(_shuffled(a.items, 2))
-    assert expert_equivalence(e, shuffled, bootstrap=6, seed=2).to_dict() == ref.to_dict()
-    as_frames = expert_equivalence(e.to_frame(), a.to_frame(), bootstrap=6, seed=2)
+    assert expert_equivalence(e, shuffled, bootstrap=100, seed=2).to_dict() == ref.to_dict()
+    as_frames = expert_equivalence(e.to_frame(), a.to_frame(), bootstrap=100, seed=2)
     assert as_frames.to_dict() == ref.to_dict()
     assert isinstance(ref.worth[1], AmateurWorth)
     assert ref.to_dict()["worth"][1] == {
@@ -149,10 +149,11 @@ def test_expert_equivalence_missing_items() -> None:
     part = a.take(np.arange(200))
     with pytest.raises(InputError, match=r'40 expert-labelled item.*missing="drop"'):
         expert_equivalence(e, part, bootstrap=0)
-    dropped = expert_equivalence(e, part, missing="drop", bootstrap=3)
+    dropped = expert_equivalence(e, part, missing="drop", bootstrap=100)
     assert dropped.n_items == 200
     assert (
-        dropped.to_dict() == expert_equivalence(e.take(np.arange(200)), part, bootstrap=3).to_dict()
+        dropped.to_dict()
+        == expert_equivalence(e.take(np.arange(200)), part, bootstrap=100).to_dict()
     )
 
 
@@ -161,7 +162,7 @@ def test_expert_equivalence_missing_items() -> None:
     ("kwargs", "error", "needle"),
     [
         ({"bootstrap": -1}, InputError, "bootstrap=-1"),
-        ({"bootstrap": 2.5}, TypeError, "bootstrap=2.5"),
+        ({"bootstrap": 2.5}, TypeError, "bootstrap=100.5"),
         ({"seed": -1}, InputError, "seed=-1"),
         ({"seed": "x"}, TypeError, "seed='x'"),
         ({"level": 0.0}, InputError, "level=0.0"),

@@ -77,7 +77,7 @@ def test_bootstrap_mean_and_items_needed() -> None:
     with pytest.raises(TypeError, match="width"):
         res.items_needed("wide")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="target_width"):
-        equivalence(d.ratings, d.predictions, bootstrap=5, target_width=0.5)  # type: ignore[call-arg]
+        equivalence(d.ratings, d.predictions, bootstrap=100, target_width=0.5)  # type: ignore[call-arg]
 
 
 def test_mean_is_none_when_a_replicate_is_above_the_curve() -> None:

@@ -183,7 +183,7 @@ class PilotPlan(Result):
         --------
         >>> from humanly.simulate import pair
         >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-        >>> list(pilot_plan(d.ratings, d.predictions, bootstrap=10).estimates_frame().columns)
+        >>> list(pilot_plan(d.ratings, d.predictions, bootstrap=100).estimates_frame().columns)
         ['parameter', 'estimate', 'low', 'high']
         """
         return pd.DataFrame(
@@ -210,7 +210,7 @@ class PilotPlan(Result):
         --------
         >>> from humanly.simulate import pair
         >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-        >>> pilot_plan(d.ratings, d.predictions, bootstrap=10).assumptions_frame()["name"].tolist()
+        >>> pilot_plan(d.ratings, d.predictions, bootstrap=100).assumptions_frame()["name"].tolist()
         ['assumption1', 'assumption2_m3', 'assumption2_m5']
         """
         return pd.DataFrame(

@@ -198,7 +198,7 @@ class InspectResult(Result):
     --------
     >>> import json, humanly
     >>> r = humanly.Ratings.from_long(list("aabb"), list("uvuv"), [0, 0, 1, 0])
-    >>> res = inspect(r, bootstrap=20)
+    >>> res = inspect(r, bootstrap=100)
     >>> res.n_raters, res.agreement.pairwise, res.raters.crowd_agreement
     (2, 0.5, 0.5)
     >>> InspectResult.from_dict(json.loads(res.to_json())).to_dict() == res.to_dict()

@@ -413,12 +413,12 @@ class EquivalenceResult(_Curve, Result):
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import EquivalenceOptions, equivalence
     >>> d = running_example(100, 4, seed=1)
-    >>> res = equivalence(d.ratings, d.predictions, bootstrap=5,
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=100,
     ...                   options=EquivalenceOptions(progress=False))
     >>> res.curve_frame().columns.tolist()
     ['k', 'score', 'score_low', 'score_high', 'n_items', 'information', 'information_low', 'information_high']
     >>> res.to_frame()["model"].tolist(), res.curve_samples.shape
-    (['hard', 'soft'], (5, 4))
+    (['hard', 'soft'], (100, 4))
     """
 
     combiner: str
