@@ -368,15 +368,23 @@ def _dictionary_to_categorical(col: Any) -> pd.Categorical:
             return pd.Categorical.from_codes(codes, categories=pd.Index(dicts[0].to_pandas()))
         except ValueError:  # a dictionary holding a value twice: unify below
             pass
-    encoded = pc.dictionary_encode(pa.concat_arrays(dicts))
+    # batches of one row group share its dictionary: hash each distinct dictionary once
+    distinct: list[Any] = []
+    which = []
+    for d in dicts:
+        if not distinct or not (d is distinct[-1] or d.equals(distinct[-1])):
+            distinct.append(d)
+        which.append(len(distinct) - 1)
+    encoded = pc.dictionary_encode(pa.concat_arrays(distinct))
     global_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
     uniques = encoded.dictionary.to_pandas()
-    offsets = np.concatenate([[0], np.cumsum([len(d) for d in dicts])])
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in distinct])])
     out = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
     pos = 0
     for k, c in enumerate(chunks):
         idx = c.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-        mapped = global_codes[offsets[k] : offsets[k + 1]][np.maximum(idx, 0)] if len(idx) else idx
+        w = which[k]
+        mapped = global_codes[offsets[w] : offsets[w + 1]][np.maximum(idx, 0)] if len(idx) else idx
         if c.null_count:
             mapped = np.where(c.is_null().to_numpy(zero_copy_only=False), -1, mapped)
         out[pos : pos + len(c)] = mapped
