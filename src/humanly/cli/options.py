@@ -284,7 +284,7 @@ class StudyOptions:
         )
 
 
-GOLD_FIELDS = ("gold", "gold_col")
+GOLD_FIELDS = ("gold", "gold_col", "gold_item_col")
 
 
 def _flag(annotation: Any, name: str) -> str:
@@ -456,9 +456,10 @@ def load_study(options: StudyOptions) -> Study:
             missing=options.missing,  # type: ignore[arg-type]
             options=read,
         )
-    if study.notes:
+    notes = getattr(study, "notes", ())
+    if notes:
         from ._console import note
 
-        for text in study.notes:
+        for text in notes:
             note(text)
     return study
