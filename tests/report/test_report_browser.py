@@ -115,7 +115,7 @@ def test_hostile_model_name_shows_as_text(browser, cli, xss_files, tmp_path):
     out = tmp_path / "xss.html"
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "-o", out, "--bootstrap", 10,
+        "-o", out, "--bootstrap", 100,
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     page, errors, _ = _open(browser, out)

@@ -123,11 +123,11 @@ def test_level_reaches_the_curve_the_experts_and_the_command(cli, sim, tmp_path)
     assert w.low <= n.low <= n.high <= w.high and wide.level == 0.99
     files = sim.write(tmp_path / "s.csv")
     r = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
-            "--bootstrap", 40, "--level", 0.9)  # fmt: skip
+            "--bootstrap", 100, "--level", 0.9)  # fmt: skip
     assert r.exit_code == 0, r.stderr
     assert "90% range" in r.stdout and "95%" not in r.stdout
     j = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
-            "--bootstrap", 40, "--level", 0.9, "--json").json()  # fmt: skip
+            "--bootstrap", 100, "--level", 0.9, "--json").json()  # fmt: skip
     assert j["level"] == 0.9
 
 

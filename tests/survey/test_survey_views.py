@@ -152,12 +152,12 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
 
 
 def test_cli_states_adds_hscore_and_seq_star(cli, files: dict[str, Path], sim) -> None:  # type: ignore[no-untyped-def]
-    r = _run(cli, files, "--bootstrap", 20, "--states", files["states"])
+    r = _run(cli, files, "--bootstrap", 100, "--states", files["states"])
     assert r.exit_code == 0, r.stderr
     assert "HSCORE*" in r.stdout and "SEQ*" in r.stdout and "c*_k (states)" in r.stdout
     assert "ideal" in r.stdout and "-0.6989" in r.stdout
     assert "(SEQ*; HSCORE* -0.8253)" in r.stdout
-    j = _run(cli, files, "--bootstrap", 20, "--states", files["states"], "--json").json()
+    j = _run(cli, files, "--bootstrap", 100, "--states", files["states"], "--json").json()
     assert j["truth"] == json.loads(json.dumps(truth_equivalence(sim).to_dict()))
     # the same calibration on both sides
     j = _run(cli, files, "--bootstrap", 0, "--states", files["states"], "--calibrate", "isotonic",
@@ -181,7 +181,7 @@ def test_cli_states_errors_are_one_line(cli, files: dict[str, Path], tmp_path: P
     cases.append((["--target-width", "0"], "--target-width"))
     cases.append((["--target-width", "0.5", "--bootstrap", "0"], "--bootstrap"))
     for args, needle in cases:
-        r = _run(cli, files, "--bootstrap", 2, *args)
+        r = _run(cli, files, "--bootstrap", 100, *args)
         assert r.exit_code == 2, (args, r.stdout)
         assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert r.stdout == ""

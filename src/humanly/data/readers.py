@@ -137,11 +137,8 @@ def read_ratings(
     if isinstance(source, Ratings):
         return source
     opts = as_read_options(options)
-    named = [
-        k
-        for k in ("score_col", "model_col", "positive", "prediction_cols")
-        if getattr(opts, k) is not None
-    ]
+    keys = ("score_col", "model_col", "positive", "prediction_cols")
+    named = [k for k in keys if getattr(opts, k) is not None]
     if named:
         raise InputError(
             f"options.{named[0]}= names a column of a predictions table; read_ratings reads ratings "

@@ -141,25 +141,13 @@ def read_study(
         counts=spec,
         classes=classes,
         ignore_cols=[c for c in ignore if c is not None],
-        options=ReadOptions(
-            duplicates=opts.duplicates, stream=opts.stream, counts_col=opts.counts_col
-        ),
+        options=ReadOptions(opts.duplicates, opts.stream, counts_col=opts.counts_col),
     )
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
-    p = _predictions(
-        source if preds_here else predictions,
-        r,
-        item_col if preds_here else (opts.predictions_item_col or item_col),
-        column_options,
-        opts.prediction_cols,
-    )
-    g = _gold(
-        source if gold_here else gold,
-        r,
-        item_col if gold_here else (opts.gold_item_col or item_col),
-        gold_col,
-        explicit=opts.gold_item_col is not None and not gold_here,
-    )
+    p_icol = item_col if preds_here else (opts.predictions_item_col or item_col)
+    p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
+    g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
+    g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
     return join(r, p, g, missing=missing)
 
 
@@ -239,11 +227,12 @@ def _predictions(
     ratings: Ratings,
     item_col: str | None,
     options: dict[str, Any],
-    columns: Sequence[str] | None = None,
+    opts: ReadOptions | None = None,
 ) -> Any:
     """Predictions read from a file or table, or the in-memory value for :func:`join`; with
     ``columns``, one model per column of the table."""
     given = [k for k, v in options.items() if v is not None]
+    columns = opts.prediction_cols if opts is not None else None
     if columns is not None and not isinstance(value, (str, os.PathLike, pd.DataFrame)):
         raise InputError(
             "prediction_cols= names columns of a predictions file or table; give predictions= as one"

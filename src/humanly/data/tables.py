@@ -258,7 +258,7 @@ def _read_csv_fast(path: Path, sep: str, dtype: dict[str, Any]) -> pd.DataFrame 
     if b"\r" in head:  # \r\n line ends: leave them to pandas' parser
         return None
     try:
-        return pd.read_csv(
+        frame = pd.read_csv(
             path,
             sep=sep,
             engine="pyarrow",
@@ -269,6 +269,10 @@ def _read_csv_fast(path: Path, sep: str, dtype: dict[str, Any]) -> pd.DataFrame 
         )
     except Exception:  # any problem: pandas' parser reads it or says where
         return None
+    for col in frame.columns:  # text that is not UTF-8 arrives as bytes: pandas' parser says where
+        if frame[col].dtype == object and any(isinstance(v, bytes) for v in frame[col]):
+            return None
+    return frame
 
 
 def _flat_json(
