@@ -310,7 +310,7 @@ def test_without_bootstrap_the_verdict_is_untested() -> None:
 
 def test_majority_method_keeps_the_old_numbers() -> None:
     """method="majority" is the estimator that was the default before: the same numbers (recorded from
-    the previous release on this pilot, m = 1, 2, 3, 5, 30 bootstrap replicates, seed 2)."""
+    the previous release on this pilot, m = 1, 2, 3, 5, seed 2; ranges at 100 bootstrap replicates)."""
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
     res = pilot_plan(
         data.ratings,
@@ -331,11 +331,13 @@ def test_majority_method_keeps_the_old_numbers() -> None:
         },
         abs=1e-9,
     )
+    # ranges at 100 replicates (30, as recorded before, is now refused: fewer than 100); the same
+    # numbers as main's tip gives at 100 replicates
     assert tuple(res.ranges.p_b0) == pytest.approx(
-        (0.46141747237569064, 0.5917814391620758), abs=1e-12
+        (0.4630638966480447, 0.5948145245559038), abs=1e-12
     )
     assert tuple(res.ranges.q_w) == pytest.approx(
-        (0.6135833333333334, 0.7340528455284553), abs=1e-12
+        (0.6067045454545454, 0.7549662162162163), abs=1e-12
     )
     assert [r.budget_exact for r in res.sizes] == [106, 212, 186, 255]
-    assert res.recommended_budget == 106 and res.assumption1_share == 1.0
+    assert res.recommended_budget == 106 and res.assumption1_share == 0.99
