@@ -40,7 +40,7 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
     assert (
         out["combiner"] == "abc" and out["scorer"] == "cross_entropy" and out["method"] == "exact"
     )
-    assert out["n_items"] == 200 and out["bootstrap"] == 20 and out["level"] == 0.95
+    assert out["n_items"] == 200 and out["bootstrap"] == 100 and out["level"] == 0.95
     assert [p["k"] for p in out["power_curve"]] == [0, 1, 2, 3, 4, 5]
     assert {m["model"] for m in out["models"]} == {"hard", "soft"}
     for m in out["models"]:
