@@ -89,7 +89,7 @@ PILOT = [
 def test_budget_plan_numbers_unchanged(cli, sim) -> None:
     p = sim["p"]
     pp = p.with_name("p.predictions.csv")
-    args = ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100", "--budget", "600"]
+    args = ["budget", "plan", p, "--predictions", pp, "--bootstrap", "20", "--budget", "600"]
     new = _run(cli, *args)
     compare("budget_plan", new, PILOT, skip=DELTA)
     _same_level("budget_plan", new, ("pilot",))
@@ -99,7 +99,7 @@ def test_budget_plan_numbers_unchanged(cli, sim) -> None:
 def test_budget_plan_majority_numbers_unchanged(cli, sim) -> None:
     p = sim["p"]
     pp = p.with_name("p.predictions.csv")
-    args = ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100", "--method", "majority"]
+    args = ["budget", "plan", p, "--predictions", pp, "--bootstrap", "10", "--method", "majority"]
     new = _run(cli, *args, "--level", "0.9")
     compare("budget_plan_majority", new, PILOT, skip=DELTA)
     _same_level("budget_plan_majority", new, ("pilot",))

@@ -38,16 +38,16 @@ def _cases(sim: dict[str, Path]) -> dict[str, list[str]]:
     up, us = sibling(u, "predictions"), sibling(u, "states")
     return {
         "equivalence_wiki": ["equivalence", WIKI, *WIKI_COUNTS, "--prob-col", "predictor_prob",
-                             "--calibrate", "isotonic", "--bootstrap", "100"],
+                             "--calibrate", "isotonic", "--bootstrap", "50"],
         "equivalence_wiki_agreement": ["equivalence", WIKI, *WIKI_COUNTS, "--prob-col",
                                        "predictor_prob", "--combiner", "plurality", "--scorer",
-                                       "agreement", "--bootstrap", "100"],
+                                       "agreement", "--bootstrap", "50"],
         "equivalence_rte": ["equivalence", RTE, *SNOW, "--combiner", "plurality", "--scorer",
-                            "agreement", "--bootstrap", "100"],
-        "equivalence_urn": ["equivalence", u, "--predictions", up, "--bootstrap", "100",
+                            "agreement", "--bootstrap", "50"],
+        "equivalence_urn": ["equivalence", u, "--predictions", up, "--bootstrap", "50",
                             "--headroom", "--target-width", "0.5", "--states", us],
         "equivalence_urn_sampled": ["equivalence", u, "--predictions", up, "--scorer", "auc",
-                                    "--bootstrap", "100", "--draws", "20"],
+                                    "--bootstrap", "5", "--draws", "20"],
     }  # fmt: skip
 
 

@@ -38,14 +38,14 @@ def _cases(sim: dict[str, Path], out: Path) -> dict[str, list[str]]:
     pp = str(sibling(sim["p"], "predictions"))
     return {
         "report_wiki": ["report", str(WIKI), *WIKI_COUNTS, "--prob-col", "predictor_prob",
-                        "--bootstrap", "100", "-o", str(out / "wiki.html")],
-        "report_rte": ["report", str(RTE), *SNOW, "--gold-col", "gold", "--bootstrap", "100",
+                        "--bootstrap", "50", "-o", str(out / "wiki.html")],
+        "report_rte": ["report", str(RTE), *SNOW, "--gold-col", "gold", "--bootstrap", "50",
                        "-o", str(out / "rte.html")],
-        "report_oracle": ["report", o, "--predictions", op, "--gold", og, "--bootstrap", "100",
+        "report_oracle": ["report", o, "--predictions", op, "--gold", og, "--bootstrap", "50",
                           "-o", str(out / "oracle.html")],
-        "report_urn": ["report", u, "--predictions", up, "--states", us, "--bootstrap", "100",
+        "report_urn": ["report", u, "--predictions", up, "--states", us, "--bootstrap", "50",
                        "-o", str(out / "urn.html")],
-        "report_pair": ["report", p, "--predictions", pp, "--bootstrap", "100",
+        "report_pair": ["report", p, "--predictions", pp, "--bootstrap", "20",
                         "-o", str(out / "pair.html")],
     }  # fmt: skip
 

@@ -23,7 +23,7 @@ command's signature (typer reads the signature) and hands the command one :class
 ...         rater_col=None, label_col=None, wide=False, counts=None, total=None,
 ...         rest_class="other", classes=None, duplicates="error", stream=False,
 ...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None,
-...         counts_col=None, gold_item_col=None, predictions_item_col=None, prediction_cols=None)
+...         counts_col=None, predictions_item_col=None, prediction_cols=None)
 r.csv id True
 """
 
