@@ -174,7 +174,7 @@ def test_intervals_match_an_item_index_bootstrap_in_law(rte_counts):
 @settings(max_examples=80, deadline=None)
 @given(ragged_counts, st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
 def test_interval_properties(counts, seed, rnd):
-    ci = agreement_intervals(counts, bootstrap=60, seed=seed)
+    ci = agreement_intervals(counts, bootstrap=100, seed=seed)
     ranges = {"pairwise": (0.0, 1.0), "fleiss_kappa": (-np.inf, 1.0), "krippendorff_alpha": (-1, 1)}
     for name, (lo, hi) in ranges.items():
         low, high = getattr(ci, name)
@@ -183,33 +183,33 @@ def test_interval_properties(counts, seed, rnd):
             assert lo - 1e-12 <= low <= high <= hi + 1e-12
     order = list(range(len(counts)))
     rnd.shuffle(order)
-    shuffled = agreement_intervals(counts[order], bootstrap=60, seed=seed)
+    shuffled = agreement_intervals(counts[order], bootstrap=100, seed=seed)
     assert shuffled == ci  # item order never matters: the same bytes
-    again = agreement_intervals(counts, bootstrap=60, seed=seed)
+    again = agreement_intervals(counts, bootstrap=100, seed=seed)
     assert again == ci
 
 
 def test_replicate_statistics_follow_the_plain_rules():
     """Replicates with no pairable item are NaN, a single used class makes kappa and alpha NaN."""
-    values = agreement_replicates([[1, 0], [0, 1]], bootstrap=5)
+    values = agreement_replicates([[1, 0], [0, 1]], bootstrap=100)
     assert np.isnan(values).all()
-    values = agreement_replicates([[3, 0], [2, 0]], bootstrap=5)
+    values = agreement_replicates([[3, 0], [2, 0]], bootstrap=100)
     assert (values[:, 0] == 1.0).all() and np.isnan(values[:, 1:]).all()
-    ci = agreement_intervals([[3, 0], [2, 0]], bootstrap=5)
+    ci = agreement_intervals([[3, 0], [2, 0]], bootstrap=100)
     assert ci.fleiss_kappa == (None, None) and ci.pairwise == (1.0, 1.0)
     assert agreement_replicates([[2, 1]], bootstrap=0).shape == (0, 3)
 
 
 def test_seeds_and_arguments():
     counts = np.array([[3, 0], [2, 1], [0, 3], [1, 2], [2, 2]])
-    a = agreement_intervals(counts, bootstrap=50, seed=1)
-    assert a == agreement_intervals(counts, bootstrap=50, seed=1)
-    assert a != agreement_intervals(counts, bootstrap=50, seed=2)
-    from_gen = agreement_intervals(counts, bootstrap=50, seed=np.random.default_rng(5))
+    a = agreement_intervals(counts, bootstrap=100, seed=1)
+    assert a == agreement_intervals(counts, bootstrap=100, seed=1)
+    assert a != agreement_intervals(counts, bootstrap=100, seed=2)
+    from_gen = agreement_intervals(counts, bootstrap=100, seed=np.random.default_rng(5))
     assert from_gen.seed is not None  # the int drawn from the Generator: the run can be replayed
-    assert from_gen == agreement_intervals(counts, bootstrap=50, seed=from_gen.seed)
-    fresh = agreement_intervals(counts, bootstrap=50, seed=None)
-    assert fresh == agreement_intervals(counts, bootstrap=50, seed=fresh.seed)  # replayable too
+    assert from_gen == agreement_intervals(counts, bootstrap=100, seed=from_gen.seed)
+    fresh = agreement_intervals(counts, bootstrap=100, seed=None)
+    assert fresh == agreement_intervals(counts, bootstrap=100, seed=fresh.seed)  # replayable too
     for bad in ([[1, -1]], [[0.5, 1]], [1, 2], "x"):
         with pytest.raises(ValueError, match=r"^counts=\w+: give an items × classes matrix"):
             agreement_intervals(bad)

@@ -26,7 +26,7 @@ def test_python_dash_m_and_exit_status():
 
 def test_demo_json(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    res = cli("demo", "--json", "--bootstrap", 10)
+    res = cli("demo", "--json", "--bootstrap", 100)
     assert res.exit_code == 0
     out = json.loads(res.stdout)  # exactly one JSON object on stdout
     inspect = out["study"]["inspect"]

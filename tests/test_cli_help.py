@@ -18,6 +18,7 @@ STUDY_FLAGS = {
     "--predictions", "--gold", "--missing", "--item-col", "--rater-col", "--label-col", "--wide",
     "--counts", "--total", "--rest-class", "--classes", "--duplicates", "--stream", "--scale",
     "--prediction-col", "--prob-col", "--score-col", "--model-col", "--positive", "--gold-col",
+    "--counts-col", "--gold-item-col", "--predictions-item-col", "--prediction-cols",
 }  # fmt: skip
 
 
@@ -40,7 +41,8 @@ def _flags(path: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("path", DATA_COMMANDS, ids=" ".join)
 def test_data_commands_take_every_study_option(path: list[str]) -> None:
-    expected = STUDY_FLAGS - ({"--gold", "--gold-col"} if path == ["equivalence"] else set())
+    no_gold = {"--gold", "--gold-col", "--gold-item-col"}
+    expected = STUDY_FLAGS - (no_gold if path == ["equivalence"] else set())
     assert expected <= _flags(path)
 
 

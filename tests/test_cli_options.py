@@ -45,7 +45,9 @@ def test_every_option_reaches_read_study(monkeypatch) -> None:
     assert seen["counts"] == Counts("v-counts", total="v-total", rest_class="v-rest_class")
     assert seen["options"] == ReadOptions(
         duplicates="keep", stream=True, score_col="v-score_col", model_col="v-model_col",
-        positive="v-positive", scale="ordinal",
+        positive="v-positive", scale="ordinal", counts_col="v-counts_col",
+        gold_item_col="v-gold_item_col", predictions_item_col="v-predictions_item_col",
+        prediction_cols=("v-prediction_cols",),
     )  # fmt: skip
 
 

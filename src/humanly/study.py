@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import __version__
-from ._core.checks import check_int, check_number, check_probability
+from ._core.checks import check_bootstrap, check_int, check_number, check_probability
 from ._core.progress import progress as progress_bar
 from ._core.result import Result
 from .budget import PlanResult
@@ -252,7 +252,7 @@ class StudyResult(Result):
 
     >>> from humanly import simulate
     >>> d = simulate.oracle(200, [0.8, 0.75, 0.7], models={"m": 0.85}, seed=1)
-    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> res.certify.model("m").lower > 0.7, [run.key for run in res.equivalence]
     (True, ['abc+cross_entropy', 'majority+agreement'])
     >>> StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
@@ -379,7 +379,7 @@ def analyze(
     >>> import humanly
     >>> from humanly import simulate
     >>> d = simulate.running_example(300, 6, seed=1)
-    >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=50)
+    >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> res.certify.model("soft").evidence.status, [run.key for run in res.equivalence]
     ('not applicable (L_N ≤ U_N + τ)', ['abc+cross_entropy', 'majority+agreement'])
     >>> humanly.StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
@@ -389,7 +389,7 @@ def analyze(
     settings = Settings(
         seed=int(check_int("seed", seed, minimum=0)),
         level=float(check_probability("level", level, open_low=True, open_high=True)),
-        bootstrap=int(check_int("bootstrap", bootstrap, minimum=0)),
+        bootstrap=int(check_bootstrap(bootstrap, bytes_per_replicate=8)),
         tau=float(check_number("tau", tau, minimum=0.0)),
         target_width=check_number(
             "target_width", target_width, minimum=0.0, open_low=True, allow_none=True

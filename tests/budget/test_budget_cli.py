@@ -157,7 +157,7 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
         "--level",
         "0.95",
         "--bootstrap",
-        "20",
+        "100",
         "--json",
     )
     assert r.exit_code == 0, r.stderr

@@ -130,7 +130,7 @@ def test_new_results_are_typed_values() -> None:
     preds = data.predictions
     results = {
         "latent": fit_latent_class(data.ratings.counts, preds.hard("better"), preds.hard("worse")),
-        "plan": pilot_plan(data.ratings, preds, bootstrap=5),
+        "plan": pilot_plan(data.ratings, preds, bootstrap=100),
         "rates": rates(FIG2, (1, 3)),
         "convergence": cramer_convergence(FIG2, (1, 3), range(30, 301, 30)),
         "multiclass": multiclass_compare(

@@ -57,18 +57,18 @@ def _series(preds: humanly.Predictions, order: np.ndarray | None = None) -> dict
 # --------------------------------------------------------------------------- plan joins by item id
 def test_plan_series_in_another_order_identical() -> None:
     data = _pilot()
-    base = pilot_plan(data.ratings, data.predictions, bootstrap=20, seed=3, budget=600)
+    base = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=3, budget=600)
     perm = np.random.default_rng(1).permutation(data.ratings.n_items)
     shuffled = pilot_plan(
-        data.ratings, _series(data.predictions, perm), bootstrap=20, seed=3, budget=600
+        data.ratings, _series(data.predictions, perm), bootstrap=100, seed=3, budget=600
     )
     assert shuffled == base
     assert shuffled.to_dict() == base.to_dict()
     # sorted in reverse item order, and the Predictions object itself taken in another order
     rev = pilot_plan(
-        data.ratings, _series(data.predictions, np.arange(400)[::-1]), bootstrap=20, seed=3
+        data.ratings, _series(data.predictions, np.arange(400)[::-1]), bootstrap=100, seed=3
     )
-    taken = pilot_plan(data.ratings, data.predictions.take(perm), bootstrap=20, seed=3)
+    taken = pilot_plan(data.ratings, data.predictions.take(perm), bootstrap=100, seed=3)
     assert rev.estimates == base.estimates and taken.estimates == base.estimates
     assert rev.ranges == base.ranges == taken.ranges
 
@@ -82,8 +82,8 @@ def test_plan_predictions_file_with_rows_shuffled_identical(tmp_path: Path) -> N
     in_order = humanly.data.read_predictions(written["predictions"], classes=classes)
     shuffled = humanly.data.read_predictions(tmp_path / "shuffled.csv", classes=classes)
     assert list(shuffled.items) != list(in_order.items)  # the rows really are in another order
-    a = pilot_plan(data.ratings, in_order, bootstrap=10, seed=0)
-    b = pilot_plan(data.ratings, shuffled, bootstrap=10, seed=0)
+    a = pilot_plan(data.ratings, in_order, bootstrap=100, seed=0)
+    b = pilot_plan(data.ratings, shuffled, bootstrap=100, seed=0)
     assert a == b
 
 

@@ -154,7 +154,7 @@ def test_fit_reports_convergence_and_runs_out_of_iterations_honestly() -> None:
         data.ratings.counts, preds.hard("better"), preds.hard("worse"), max_iter=3
     )
     assert not short.converged and short.iterations <= 3
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=20, seed=1)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
     assert res.method == "latent" and res.fit is not None and res.fit.converged
     assert res.bootstrap_converged == 1.0
     d = res.to_dict()
@@ -216,7 +216,7 @@ def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> 
     res = pilot_plan(
         data.ratings,
         data.predictions,
-        bootstrap=60,
+        bootstrap=100,
         seed=0,
         options=PlanOptions(latent_variant="full"),
     )
@@ -253,7 +253,7 @@ def test_latent_estimates_are_probabilities_and_order_free(seed: int) -> None:
 # --------------------------------------------------------------------------- assumption tests
 def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
     data = pair(3000, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=2)
     tests = res.assumptions.tests
     assert [t.name for t in tests] == ["assumption1", "assumption2_m3", "assumption2_m5"]
     for t in tests:
@@ -280,7 +280,7 @@ def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
 
 def test_biased_label_accuracy_is_evidence_against() -> None:
     data = pair(3000, 5, q_b=0.7, q_w=0.9, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=60, seed=2)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=2)
     assert res.assumptions.assumption1 is False
     assert res.assumptions.tests[0].verdict == AGAINST
 
@@ -289,8 +289,8 @@ def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_estimate
     """Issue 15: with the crowd majority as truth a pilot that satisfies assumption 2 (homogeneous
     labels) shows a 'violation' at m = 3; the latent estimate's interval covers 0."""
     data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1, method="majority")
-    latent = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=1)
+    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1, method="majority")
+    latent = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
     assert dict(proxy.assumptions.verdicts())["assumption2_m3"] == AGAINST
     m3 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m3"]
     assert m3.verdict == CONSISTENT and m3.interval.low < 0 < m3.interval.high
@@ -310,12 +310,12 @@ def test_without_bootstrap_the_verdict_is_untested() -> None:
 
 def test_majority_method_keeps_the_old_numbers() -> None:
     """method="majority" is the estimator that was the default before: the same numbers (recorded from
-    the previous release on this pilot, m = 1, 2, 3, 5, 30 bootstrap replicates, seed 2)."""
+    the previous release on this pilot, m = 1, 2, 3, 5, seed 2; ranges at 100 bootstrap replicates)."""
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
     res = pilot_plan(
         data.ratings,
         data.predictions,
-        bootstrap=30,
+        bootstrap=100,
         seed=2,
         budget=600,
         m=(1, 2, 3, 5),
@@ -331,11 +331,13 @@ def test_majority_method_keeps_the_old_numbers() -> None:
         },
         abs=1e-9,
     )
+    # ranges at 100 replicates (30, as recorded before, is now refused: fewer than 100); the same
+    # numbers as main's tip gives at 100 replicates
     assert tuple(res.ranges.p_b0) == pytest.approx(
-        (0.46141747237569064, 0.5917814391620758), abs=1e-12
+        (0.4630638966480447, 0.5948145245559038), abs=1e-12
     )
     assert tuple(res.ranges.q_w) == pytest.approx(
-        (0.6135833333333334, 0.7340528455284553), abs=1e-12
+        (0.6067045454545454, 0.7549662162162163), abs=1e-12
     )
     assert [r.budget_exact for r in res.sizes] == [106, 212, 186, 255]
-    assert res.recommended_budget == 106 and res.assumption1_share == 1.0
+    assert res.recommended_budget == 106 and res.assumption1_share == 0.99

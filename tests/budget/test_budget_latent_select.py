@@ -269,7 +269,7 @@ def test_full_model_keeps_the_previous_numbers() -> None:
 
 def test_plan_reports_the_variant_and_the_bootstrap_selection() -> None:
     data = pair(1500, 3, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=5)
-    res = pilot_plan(data.ratings, data.predictions, bootstrap=40, seed=3)
+    res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=3)
     assert res.latent_variant == res.fit.latent_variant  # type: ignore[union-attr]
     shares = {s.variant: s.share for s in res.bootstrap_variants}
     assert set(shares) <= set(LATENT_VARIANTS) and sum(shares.values()) == pytest.approx(1.0)
@@ -289,7 +289,7 @@ def test_plan_reports_the_variant_and_the_bootstrap_selection() -> None:
     fixed = pilot_plan(
         data.ratings,
         data.predictions,
-        bootstrap=40,
+        bootstrap=100,
         seed=3,
         options=PlanOptions(latent_variant="simple"),
     )

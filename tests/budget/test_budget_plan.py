@@ -17,7 +17,7 @@ def _pilot(n: int = 800, labels: int = 7, seed: int = 4, **kw: float):
 
 def test_plan_recovers_parameters_roughly() -> None:
     ratings, preds = _pilot(3000, 9)
-    res = pilot_plan(ratings, preds, level=0.95, bootstrap=30, seed=1)
+    res = pilot_plan(ratings, preds, level=0.95, bootstrap=100, seed=1)
     est = res.estimates
     # the crowd majority of 9 labels is a good proxy; plug-in estimates land near the truth
     assert est.p_w == pytest.approx(0.7, abs=0.05)
@@ -32,9 +32,9 @@ def test_plan_recovers_parameters_roughly() -> None:
 
 def test_plan_seeded_and_deterministic() -> None:
     ratings, preds = _pilot()
-    a = pilot_plan(ratings, preds, bootstrap=15, seed=2)
-    b = pilot_plan(ratings, preds, bootstrap=15, seed=2)
-    c = pilot_plan(ratings, preds, bootstrap=15, seed=3)
+    a = pilot_plan(ratings, preds, bootstrap=100, seed=2)
+    b = pilot_plan(ratings, preds, bootstrap=100, seed=2)
+    c = pilot_plan(ratings, preds, bootstrap=100, seed=3)
     assert a.ranges == b.ranges and a.ranges != c.ranges
 
 

@@ -81,10 +81,10 @@ def results(pilot) -> dict[str, Result]:
         "compare": compare(COR, 600, (1, 3), simulate=50),
         "size": sample_size(FIG2, 0.95, (1, 3)),
         "capacity": capacity(FIG2, 0.95, 1500, (1, 3)),
-        "pilot": pilot_plan(pilot.ratings, pilot.predictions, bootstrap=10, budget=600),
+        "pilot": pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=600),
         "quick": quick_compare(0.7, 900),
-        "plan": plan(pilot.ratings, pilot.predictions, bootstrap=10),
-        "plan_majority": plan(pilot.ratings, pilot.predictions, bootstrap=5, method="majority"),
+        "plan": plan(pilot.ratings, pilot.predictions, bootstrap=100),
+        "plan_majority": plan(pilot.ratings, pilot.predictions, bootstrap=100, method="majority"),
         "plan_bare": plan(pilot.ratings),
         "latent": fit_latent_class(
             pilot.ratings.counts, pilot.predictions.hard("better"), pilot.predictions.hard("worse")
@@ -240,7 +240,7 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
     assert a.better_accuracy_source == "the best model's agreement with the plurality label"
     assert a.budget == int(pilot.ratings.counts.sum()) and a.level == 0.95
     assert a.comparison == quick_compare(q, a.budget, p=p - 0.01, eps=0.01, m=(1, 3, 5))
-    pilot_alone = pilot_plan(pilot.ratings, pilot.predictions, bootstrap=10, budget=a.budget)
+    pilot_alone = pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=a.budget)
     assert a.pilot is not None and a.pilot.curve is not None
     assert dataclasses.replace(a.pilot, curve=None) == pilot_alone
     d = a.to_dict()
@@ -266,7 +266,7 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
 
 
 def test_plan_with_one_model_says_what_it_can(pilot) -> None:
-    one = plan(pilot.ratings, pilot.predictions.select(["better"]), bootstrap=5)
+    one = plan(pilot.ratings, pilot.predictions.select(["better"]), bootstrap=100)
     assert one.pilot is None and "two models (given: 1)" in (one.pilot_note or "")
     assert one.better_accuracy_source == "the best model's agreement with the plurality label"
     off = plan(pilot.ratings, pilot.predictions, options=PlanOptions(with_pilot=False))
@@ -275,7 +275,7 @@ def test_plan_with_one_model_says_what_it_can(pilot) -> None:
 
 def test_plan_pilot_note_when_the_pilot_does_not_apply() -> None:
     small = pair(8, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    a = plan(small.ratings, small.predictions, bootstrap=5)
+    a = plan(small.ratings, small.predictions, bootstrap=100)
     assert a.pilot is None and a.pilot_note is not None and "need at least 10" in a.pilot_note
 
 
@@ -283,7 +283,7 @@ def test_plan_takes_a_study(pilot) -> None:
     from humanly.data import join
 
     study = join(pilot.ratings, pilot.predictions)
-    assert plan(study, bootstrap=5) == plan(pilot.ratings, pilot.predictions, bootstrap=5)
+    assert plan(study, bootstrap=100) == plan(pilot.ratings, pilot.predictions, bootstrap=100)
     with pytest.raises(InputError, match="drop predictions="):
         plan(study, pilot.predictions)
     assert pilot_plan(study, bootstrap=0) == pilot_plan(

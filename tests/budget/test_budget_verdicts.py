@@ -57,17 +57,17 @@ def test_comparison_verdict_leads_with_the_best_m() -> None:
 
 
 def test_plan_verdict_names_the_estimate_and_the_tests(five) -> None:
-    res = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0)
+    res = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0)
     (v,) = verdicts(res)
     assert v.sentence.startswith(f"Label {res.recommended_budget:,} items once (m = 1, ")
     assert "under the latent-class estimates from the 2,000-item pilot" in v.sentence
     assert "the pilot is consistent with assumptions 1 and 2 (m = 3, 5)" in v.sentence
-    proxy = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0, method="majority")
+    proxy = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0, method="majority")
     assert "crowd-majority estimates (biased towards agreement" in verdicts(proxy)[0].sentence
 
 
 def test_plan_verdict_reports_evidence_against(five) -> None:
-    res = pilot_plan(five.ratings, five.predictions, bootstrap=30, seed=0)
+    res = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0)
     tests = list(res.assumptions.tests)
     tests[1] = dataclasses.replace(tests[1], verdict="evidence against at 95%")
     changed = dataclasses.replace(
@@ -107,7 +107,7 @@ def test_methods_describe_the_latent_class_estimate() -> None:
 
 
 def test_section_lays_out_the_latent_plan(five) -> None:
-    section, a = study_section("plan", five.ratings, five.predictions, bootstrap=30)
+    section, a = study_section("plan", five.ratings, five.predictions, bootstrap=100)
     text = _text(section)
     assert a.pilot is not None and a.pilot.method == "latent"
     assert "latent-class estimate (EM over the true label)" in text
@@ -123,7 +123,7 @@ def test_section_lays_out_the_latent_plan(five) -> None:
 
 def test_section_with_two_labels_explains_why_there_is_no_plan() -> None:
     d = pair(300, 2, p=0.7, eps=0.1, q=0.75, seed=1)
-    section, a = study_section("plan", d.ratings, d.predictions, bootstrap=10)
+    section, a = study_section("plan", d.ratings, d.predictions, bootstrap=100)
     text = _text(section)
     assert a is not None and a.pilot is None and section.note is None
     assert "No pilot plan" in text and "here 0 items have 3 or more (2 labels: 300 items)" in text

@@ -27,7 +27,7 @@ def pilot(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _plan(cli, pilot: dict[str, Path], *args: str):
     return cli(
         "budget", "plan", pilot["ratings"], "--predictions", pilot["predictions"],
-        "--bootstrap", "30", *args,
+        "--bootstrap", "100", *args,
     )  # fmt: skip
 
 

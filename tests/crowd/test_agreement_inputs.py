@@ -146,8 +146,8 @@ def test_bad_arguments(four, kwargs, words) -> None:
 def test_type_errors(four) -> None:
     with pytest.raises(TypeError, match="ratings=list"):
         agreement([[1, 2]])
-    with pytest.raises(TypeError, match=r"bootstrap=1\.5"):
-        agreement(four, bootstrap=1.5)
+    with pytest.raises(TypeError, match=r"bootstrap=100\.5"):
+        agreement(four, bootstrap=100.5)
     with pytest.raises(TypeError, match="options=dict"):
         agreement(four, options={"population": 3})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
@@ -231,7 +231,7 @@ def test_from_dict_round_trip(four, kwargs) -> None:
 
 def test_round_trip_with_two_raters_and_the_paradox() -> None:
     r = _paradox_ratings()
-    res = agreement(r, bootstrap=20)
+    res = agreement(r, bootstrap=100)
     assert res.pair is not None and res.paradox is not None
     data = json.loads(res.to_json())
     back = AgreementResult.from_dict(data)
@@ -272,8 +272,8 @@ def test_row_order_does_not_matter(r) -> None:
     again = humanly.Ratings.from_long(
         shuffled["item"], shuffled["rater"], shuffled["label"], classes=r.classes
     )
-    a = agreement(r, scale="ordinal", bootstrap=40, seed=5)
-    b = agreement(again, scale="ordinal", bootstrap=40, seed=5)
+    a = agreement(r, scale="ordinal", bootstrap=100, seed=5)
+    b = agreement(again, scale="ordinal", bootstrap=100, seed=5)
     assert a.to_dict() == b.to_dict()
 
 
@@ -297,7 +297,7 @@ def _replay(r: humanly.Ratings, i: int, seed: int) -> humanly.Ratings:
 
 
 def test_bootstrap_replicates_are_the_estimator_on_the_resamples(four) -> None:
-    res = agreement(four, scale="ordinal", bootstrap=12, seed=11)
+    res = agreement(four, scale="ordinal", bootstrap=100, seed=11)
     for i in range(12):
         again = _replay(four, i, 11)
         try:
@@ -315,9 +315,9 @@ def test_bootstrap_replicates_are_the_estimator_on_the_resamples(four) -> None:
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers(four) -> None:
-    a = agreement(four, bootstrap=50, seed=1)
-    b = agreement(four, bootstrap=50, seed=1)
-    c = agreement(four, bootstrap=50, seed=2)
+    a = agreement(four, bootstrap=100, seed=1)
+    b = agreement(four, bootstrap=100, seed=1)
+    c = agreement(four, bootstrap=100, seed=2)
     assert np.array_equal(a.replicates, b.replicates, equal_nan=True)
     assert not np.array_equal(a.replicates, c.replicates, equal_nan=True)
 
@@ -325,8 +325,8 @@ def test_same_seed_same_numbers_other_seed_other_numbers(four) -> None:
 def test_bootstrap_blocks_do_not_change_numbers(four) -> None:
     """A small memory budget splits the replicates into many blocks; each replicate has its own
     stream, so the numbers are the same."""
-    a = agreement(four, bootstrap=30, seed=4)
-    b = agreement(four, bootstrap=30, seed=4, options=AgreementOptions(memory=60_000))
+    a = agreement(four, bootstrap=100, seed=4)
+    b = agreement(four, bootstrap=100, seed=4, options=AgreementOptions(memory=60_000))
     assert np.array_equal(a.replicates, b.replicates, equal_nan=True)
 
 
@@ -491,7 +491,7 @@ def test_duplicate_labels_drop_rater_identity() -> None:
         ["x", "x", "y", "y", "y", "x", "x", "y"],
         duplicates="keep",
     )
-    res = agreement(r, bootstrap=10)
+    res = agreement(r, bootstrap=100)
     assert "conger_kappa" not in res.names()
     assert any("more than once" in note for note in res.notes)
     assert res["fleiss_kappa"].estimate == pytest.approx(

@@ -54,7 +54,7 @@ def test_align_drops_extra_trailing_predictions(files: dict[str, Path]) -> None:
     [
         ["inspect"],
         ["report", "-o", "{dir}/r.html", "--force", "--bootstrap", "0"],
-        ["budget", "plan", "--bootstrap", "5"],
+        ["budget", "plan", "--bootstrap", "100"],
     ],
     ids=["inspect", "report", "budget-plan"],
 )

@@ -83,7 +83,7 @@ def test_stream_via_cli_certify_and_equivalence(cli, tmp_path):
     pd.DataFrame({"item": counts["item"], "prob": rng.uniform(size=len(counts))}).to_csv(
         preds, index=False
     )
-    for cmd, extra in (("certify", ()), ("equivalence", ("--bootstrap", "20", "--seed", "4"))):
+    for cmd, extra in (("certify", ()), ("equivalence", ("--bootstrap", "100", "--seed", "4"))):
         streamed = cli(cmd, folder, "--stream", "--predictions", preds, *extra, "--json").json()
         full = cli(
             cmd, counts_path, "--counts", "a,b", "--predictions", preds, *extra, "--json"

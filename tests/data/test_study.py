@@ -47,8 +47,15 @@ def test_rte_same_study_from_every_form(rte: dict, tmp_path: Path) -> None:
     items = list(r.items)
     gold_labels = np.asarray(r.classes)[base.gold.codes]
     models = {"hard": rte["labels"], "soft": rte["prob"]}
-    # arrays in the ratings' order
-    arrays = read_study(rte["frame"], models, gold_labels, **SNOW)
+    # arrays without ids: the file's items are not sorted, so the order is ambiguous (issue 26.2)
+    with pytest.raises(InputError, match="not in sorted order"):
+        read_study(rte["frame"], models, gold_labels, **SNOW)
+    arrays = read_study(
+        rte["frame"],
+        {k: pd.Series(v, index=items) for k, v in models.items()},
+        pd.Series(gold_labels, index=items),
+        **SNOW,
+    )
     # Series by item id, in shuffled order, and a shuffled long frame
     order = np.random.default_rng(1).permutation(len(items))
     shuffled = rte["frame"].sample(frac=1, random_state=2)
@@ -111,10 +118,14 @@ def test_wiki_attack_prob_column_of_the_ratings_file(shared_data: Path) -> None:
     raw = pd.read_csv(path)
     assert s.ratings.classes == ("none", "attack") and s.ratings.n_items == 23178
     assert s.predictions is not None and s.predictions.names == ("predictor_prob",)
-    np.testing.assert_allclose(s.predictions["predictor_prob"].values[:, 1], raw["predictor_prob"])
+    by_id = raw.set_index("rev_id")["predictor_prob"]  # the study holds items sorted by id
+    by_text = by_id.set_axis(by_id.index.astype(str))
+    np.testing.assert_allclose(
+        s.predictions["predictor_prob"].values[:, 1], by_text[s.ratings.items]
+    )
     counts = np.column_stack([raw["n_labels"] - raw["n_labelled_attack"], raw["n_labelled_attack"]])
     ratings = Ratings.from_counts(counts, items=raw["rev_id"], classes=["none", "attack"])
-    from_arrays = read_study(ratings, {"predictor_prob": raw["predictor_prob"].to_numpy()})
+    from_arrays = read_study(ratings, {"predictor_prob": by_id})
     assert_same(s, from_arrays)
     frame = read_study(
         raw.iloc[::-1],
@@ -163,7 +174,12 @@ def test_named_columns_are_not_raters(tmp_path: Path) -> None:
     assert list(s.ratings.raters) == ["r1", "r2"]
     assert s.gold.codes.tolist() == [0, 1, 1]
     assert s.predictions.proba("p")[:, 1].tolist() == [0.1, 0.8, 0.7]
-    assert list(read_study(path, wide=True).ratings.raters) == ["r1", "r2", "gold", "p"]
+    assert list(read_study(path, wide=True).ratings.raters) == [
+        "gold",
+        "p",
+        "r1",
+        "r2",
+    ]  # sorted by id
 
 
 def test_item_col_applies_to_files_that_have_it(tmp_path: Path) -> None:
@@ -177,7 +193,7 @@ def test_item_col_applies_to_files_that_have_it(tmp_path: Path) -> None:
     s = read_study(
         ratings, preds, gold, item_col="doc", wide=True, rater_col=None, gold_col="label"
     )
-    assert list(s.ratings.raters) == ["r1", "r2", "gold"]
+    assert list(s.ratings.raters) == ["gold", "r1", "r2"]  # sorted by id
     assert s.predictions.hard(s.predictions.names[0]).tolist() == [0, 1, 1]
     assert s.gold.codes.tolist() == [-1, 1, -1]
 

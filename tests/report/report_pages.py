@@ -15,7 +15,7 @@ from humanly.study import AnalyzeOptions, analyze
 XSS = "<script>alert(1)</script>"
 
 
-def simulated_report(n_items: int = 200, labels: int = 6, *, bootstrap: int = 10) -> Report:
+def simulated_report(n_items: int = 200, labels: int = 6, *, bootstrap: int = 100) -> Report:
     """The running example (hard and soft model, with the true states), small and quick."""
     sim = running_example(n_items, labels, seed=3)
     study = analyze(

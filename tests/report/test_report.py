@@ -22,7 +22,7 @@ def _embedded(html: str) -> dict:
 def _report(cli, files: dict[str, Path], out: Path, *extra: object):
     return cli(
         "report", files["ratings"], "--predictions", files["predictions"], "--gold",
-        files["gold"], "-o", out, "--bootstrap", 20, *extra,
+        files["gold"], "-o", out, "--bootstrap", 100, *extra,
     )  # fmt: skip
 
 
@@ -54,7 +54,7 @@ def test_embedded_json_matches_inspect_json(cli, xss_files, tmp_path):
     embedded = _embedded(out.read_text())["study"]
     res = cli(
         "inspect", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "--gold", xss_files["gold"], "--bootstrap", 20, "--json",
+        "--gold", xss_files["gold"], "--bootstrap", 100, "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     ours = res.json()
@@ -96,7 +96,7 @@ def test_report_json_and_headline(cli, xss_files, tmp_path):
 
 def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    res = cli("demo", "--bootstrap", 10)
+    res = cli("demo", "--bootstrap", 100)
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.strip().splitlines()
     assert lines[0].startswith("humanly demo · Wikipedia personal attacks")
@@ -111,7 +111,7 @@ def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
     for name in ("report.html", "running-example.html"):
         html = (tmp_path / "humanly-demo" / name).read_text()
         assert _embedded(html)["study"]["inspect"]["n_items"] in (1000, 2000)
-    again = run_demo(tmp_path / "humanly-demo", bootstrap=10, show_progress=False)
+    again = run_demo(tmp_path / "humanly-demo", bootstrap=100, show_progress=False)
     assert again.report.exists()  # the demo replaces its own files
 
 
@@ -131,7 +131,7 @@ def test_embedded_json_matches_certify_and_equivalence_json(cli, xss_files, tmp_
     ):
         res = cli(
             "equivalence", *common, "--combiner", combiner, "--scorer", scorer,
-            "--calibrate", calibrate, "--bootstrap", 20, "--seed", 5, *extra, "--json",
+            "--calibrate", calibrate, "--bootstrap", 100, "--seed", 5, *extra, "--json",
         )  # fmt: skip
         assert res.exit_code == 0, res.stderr
         assert runs[f"{combiner}+{scorer}"] == res.json()

@@ -81,7 +81,7 @@ def _open(browser, path: Path):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    return run_demo(tmp_path_factory.mktemp("demo"), bootstrap=20, show_progress=False)
+    return run_demo(tmp_path_factory.mktemp("demo"), bootstrap=100, show_progress=False)
 
 
 @pytest.mark.parametrize("which", ["report", "simulated_report"])
@@ -115,7 +115,7 @@ def test_hostile_model_name_shows_as_text(browser, cli, xss_files, tmp_path):
     out = tmp_path / "xss.html"
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "-o", out, "--bootstrap", 10,
+        "-o", out, "--bootstrap", 100,
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     page, errors, _ = _open(browser, out)

@@ -137,7 +137,7 @@ def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
     out, folder = tmp_path / "r.html", tmp_path / "paper"
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "-o", out, "--bootstrap", 10, "--export", folder, "--json",
+        "-o", out, "--bootstrap", 100, "--export", folder, "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     data = res.json()
@@ -153,7 +153,7 @@ def test_cli_export_writes_the_files(cli, xss_files, tmp_path: Path) -> None:
     assert "&lt;script&gt;" not in (folder / "inspect-table-2.csv").read_text()  # text, not HTML
     res = cli(
         "report", xss_files["ratings"], "--predictions", xss_files["predictions"],
-        "-o", tmp_path / "s.html", "--bootstrap", 10, "--export", tmp_path / "p2",
+        "-o", tmp_path / "s.html", "--bootstrap", 100, "--export", tmp_path / "p2",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1].startswith("export: ")

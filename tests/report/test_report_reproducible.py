@@ -17,7 +17,7 @@ EPOCH = "1700000000"  # 2023-11-14T22:13:20+00:00
 
 def _demo(folder: Path, hash_seed: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, PYTHONHASHSEED=hash_seed, MPLBACKEND="Agg")
-    args = ["demo", "-o", str(folder / "demo"), "--bootstrap", "20", "--export", str(folder / "x")]
+    args = ["demo", "-o", str(folder / "demo"), "--bootstrap", "100", "--export", str(folder / "x")]
     return subprocess.Popen(
         [sys.executable, "-m", "humanly", *args],
         cwd=folder,

@@ -63,8 +63,8 @@ def test_item_order_does_not_matter(rows: list[list[int]], comb: str, rnd) -> No
 
 def test_ragged_named_equals_anonymous_and_reports_items_per_k() -> None:
     d = running_example(400, (3, 9), seed=2)
-    named = equivalence(d.ratings, d.predictions, bootstrap=20)
-    anon = equivalence(d.ratings.anonymous(), d.predictions, bootstrap=20)
+    named = equivalence(d.ratings, d.predictions, bootstrap=100)
+    anon = equivalence(d.ratings.anonymous(), d.predictions, bootstrap=100)
     np.testing.assert_allclose(named.scores, anon.scores)
     n = [p.n_items for p in named.power_curve]
     lab = d.ratings.labels_per_item
@@ -95,9 +95,9 @@ def test_sampled_converges_to_exact_on_ragged_anonymous_data(comb: str) -> None:
 
 def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
     d = running_example(300, 6, seed=3)
-    a = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5)
-    b = equivalence(d.ratings, d.predictions, bootstrap=30, seed=5)
-    c = equivalence(d.ratings, d.predictions, bootstrap=30, seed=6)
+    a = equivalence(d.ratings, d.predictions, bootstrap=100, seed=5)
+    b = equivalence(d.ratings, d.predictions, bootstrap=100, seed=5)
+    c = equivalence(d.ratings, d.predictions, bootstrap=100, seed=6)
     assert a.to_dict() == b.to_dict()
     assert a.to_dict() != c.to_dict()
     for p in a.power_curve:
@@ -137,7 +137,7 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
 def test_workers_give_identical_numbers() -> None:
     pytest.importorskip("distributed")  # the humanly[dask] extra
     d = running_example(200, 5, seed=8)
-    kw = dict(combiner="abc", scorer="cross_entropy", bootstrap=8, seed=3)
+    kw = dict(combiner="abc", scorer="cross_entropy", bootstrap=100, seed=3)
     local = equivalence(d.ratings, d.predictions, **kw)
     dist = equivalence(d.ratings, d.predictions, options=EquivalenceOptions(workers=2), **kw)
     assert local.to_dict() == dist.to_dict()
@@ -145,7 +145,7 @@ def test_workers_give_identical_numbers() -> None:
 
 def test_power_curve_and_errors() -> None:
     d = running_example(100, 5, seed=1)
-    pc = power_curve(d.ratings, combiner="majority", scorer="agreement", bootstrap=5)
+    pc = power_curve(d.ratings, combiner="majority", scorer="agreement", bootstrap=100)
     assert list(pc.ks) == [0, 1, 2, 3, 4]
     assert pc.power_curve[0].score == pytest.approx(0.5)
     with pytest.raises(InputError, match="sampled"):
@@ -240,8 +240,8 @@ def test_predictions_are_aligned_by_item_id() -> None:
     d = running_example(120, 5, seed=9)
     order = np.random.default_rng(0).permutation(120)
     shuffled = d.predictions.take(order)
-    a = equivalence(d.ratings, d.predictions, bootstrap=5)
-    b = equivalence(d.ratings, shuffled, bootstrap=5)
+    a = equivalence(d.ratings, d.predictions, bootstrap=100)
+    b = equivalence(d.ratings, shuffled, bootstrap=100)
     assert a.to_dict() == b.to_dict()
     with pytest.raises(InputError, match="no prediction"):
         equivalence(d.ratings, d.predictions.take(np.arange(100)), bootstrap=0)

@@ -28,7 +28,7 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
         "--scorer",
         "cross_entropy",
         "--bootstrap",
-        "20",
+        "100",
         "--seed",
         "3",
         "--plot",
@@ -40,7 +40,7 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
     assert (
         out["combiner"] == "abc" and out["scorer"] == "cross_entropy" and out["method"] == "exact"
     )
-    assert out["n_items"] == 200 and out["bootstrap"] == 20 and out["level"] == 0.95
+    assert out["n_items"] == 200 and out["bootstrap"] == 100 and out["level"] == 0.95
     assert [p["k"] for p in out["power_curve"]] == [0, 1, 2, 3, 4, 5]
     assert {m["model"] for m in out["models"]} == {"hard", "soft"}
     for m in out["models"]:
@@ -61,7 +61,7 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
         "--predictions",
         files["predictions"],
         "--bootstrap",
-        "20",
+        "100",
         "--seed",
         "3",
         "--json",
@@ -80,7 +80,7 @@ def test_table_output_and_sampled(cli, files: dict[str, Path]) -> None:  # type:
         "--scorer",
         "f1",
         "--bootstrap",
-        "3",
+        "100",
         "--draws",
         "10",
     )
@@ -97,7 +97,7 @@ def test_model_names_printed_as_given(cli, files: dict[str, Path], tmp_path: Pat
     preds["model"] = "[/b]" + preds["model"].astype(str)
     hostile = tmp_path / "hostile.csv"
     preds.to_csv(hostile, index=False)
-    for command in (["equivalence", "--bootstrap", "2"], ["inspect"], ["certify"]):
+    for command in (["equivalence", "--bootstrap", "100"], ["inspect"], ["certify"]):
         r = cli(command[0], files["ratings"], "--predictions", hostile, *command[1:])
         assert r.exit_code == 0, (command, r.stderr)
         assert "[/b]" in r.stdout, command
@@ -176,7 +176,7 @@ def test_plot_power_curve_figure(tmp_path: Path) -> None:
 
     d = running_example(150, 5, seed=2)
     for comb, sc in (("abc", "cross_entropy"), ("majority", "agreement")):
-        res = equivalence(d.ratings, d.predictions, combiner=comb, scorer=sc, bootstrap=10)
+        res = equivalence(d.ratings, d.predictions, combiner=comb, scorer=sc, bootstrap=100)
         fig = plot_power_curve(res)
         ax = fig.axes[0]
         assert ax.get_xlabel() == "number of raters k"
@@ -222,7 +222,7 @@ def test_amateurs_option(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
 
     counts(6, 0.9, 0.1).to_csv(tmp_path / "experts.csv", index=False)
     counts(8, 0.7, 0.35).to_csv(tmp_path / "amateurs.csv", index=False)
-    args = ["--counts", "pos=pos", "--total", "n", "--rest-class", "neg", "--bootstrap", "5"]
+    args = ["--counts", "pos=pos", "--total", "n", "--rest-class", "neg", "--bootstrap", "100"]
     r = cli(
         "equivalence",
         tmp_path / "experts.csv",

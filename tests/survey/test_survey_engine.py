@@ -171,7 +171,7 @@ def test_memory_follows_the_data_under_a_3_gb_address_space_limit() -> None:
             p[np.arange(n), fav] = 0.6
             preds = Predictions.from_arrays(r.items, {"m": p}, classes=r.classes)
             t = time.perf_counter()
-            res = equivalence(r, preds, bootstrap=40)
+            res = equivalence(r, preds, bootstrap=100)
             assert np.isfinite(res.scores).all() and np.isfinite(res.models[0].score)
             print(n, n_cls, round(time.perf_counter() - t, 2), flush=True)
         """
@@ -189,7 +189,7 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     tracemalloc.start()
     try:
         with pytest.raises(InputError) as err:
-            equivalence(Ratings.from_counts(counts), bootstrap=10)
+            equivalence(Ratings.from_counts(counts), bootstrap=100)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -206,7 +206,7 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     with pytest.raises(InputError, match=r"pass max_k=(\d+)") as err:
         equivalence(small, bootstrap=0)
     fits = int(err.value.args[0].split("max_k=")[1].split(" ")[0].rstrip(";."))
-    res = equivalence(small, bootstrap=2, options=EquivalenceOptions(max_k=fits))
+    res = equivalence(small, bootstrap=100, options=EquivalenceOptions(max_k=fits))
     assert res.ks.tolist() == list(range(fits + 1))
 
 

@@ -76,10 +76,10 @@ def test_prevalence_combiner_gives_the_expected_curve() -> None:
     assert np.all(res.scores[1:] <= abc.scores[1:] + 0.005)
     # bootstraps re-run it on the resampled matrix; seeded
     a = equivalence(
-        d.ratings, combiner=comb, bootstrap=3, seed=1, options=EquivalenceOptions(draws=20)
+        d.ratings, combiner=comb, bootstrap=100, seed=1, options=EquivalenceOptions(draws=20)
     )
     b = equivalence(
-        d.ratings, combiner=comb, bootstrap=3, seed=1, options=EquivalenceOptions(draws=20)
+        d.ratings, combiner=comb, bootstrap=100, seed=1, options=EquivalenceOptions(draws=20)
     )
     np.testing.assert_array_equal(a.curve_samples, b.curve_samples)
 

@@ -132,7 +132,7 @@ def test_no_overflow_with_1000_labels_on_an_item() -> None:
             p,
             combiner=comb,
             scorer=sc,
-            bootstrap=1 if comb == "abc" else 0,
+            bootstrap=100 if comb == "abc" else 0,
             options=EquivalenceOptions(max_k=mk),
         )
         scores = np.array([pt.score for pt in res.power_curve])
@@ -217,7 +217,7 @@ def test_expert_vs_amateur_section_7() -> None:
     amateur_states = np.array([[0.7, 0.3], [0.4, 0.6]])  # noisier view of the same states
     experts = Ratings.from_counts(_group(expert_states, n, 6, s, 1), classes=["a", "b"])
     amateurs = Ratings.from_counts(_group(amateur_states, n, 8, s, 2), classes=["a", "b"])
-    res = expert_equivalence(experts, amateurs, bootstrap=20, seed=1)
+    res = expert_equivalence(experts, amateurs, bootstrap=100, seed=1)
     worth = {w.amateurs: w for w in res.worth}
     assert worth[0].note == "below_0" or worth[0].experts is None or worth[0].experts < 0.2
     xs = [worth[k].experts for k in range(1, 9) if worth[k].experts is not None]

@@ -60,7 +60,7 @@ def _groups(n: int = 200) -> tuple[Ratings, Ratings]:
 # ------------------------------------------------------------------------------ round trips
 def test_every_result_type_round_trips_through_its_json(sim) -> None:  # type: ignore[no-untyped-def]
     full = equivalence(
-        sim.ratings, sim.predictions, bootstrap=30, options=EquivalenceOptions(headroom=True)
+        sim.ratings, sim.predictions, bootstrap=100, options=EquivalenceOptions(headroom=True)
     )
     assert full.headroom is not None and full.information_range is not None
     _roundtrip(EquivalenceResult, full)
@@ -70,11 +70,11 @@ def test_every_result_type_round_trips_through_its_json(sim) -> None:  # type: i
     assert back.information_range == full.information_range
     _roundtrip(EquivalenceResult, equivalence(sim.ratings, bootstrap=0, combiner="majority",
                                               scorer="agreement"))  # fmt: skip
-    _roundtrip(PowerCurve, power_curve(sim.ratings, bootstrap=10))
+    _roundtrip(PowerCurve, power_curve(sim.ratings, bootstrap=100))
     _roundtrip(Headroom, headroom(sim.ratings))
     _roundtrip(TruthEquivalence, truth_equivalence(sim))
     e, a = _groups()
-    _roundtrip(ExpertEquivalence, expert_equivalence(e, a, bootstrap=5))
+    _roundtrip(ExpertEquivalence, expert_equivalence(e, a, bootstrap=100))
     for row in full.models:
         _roundtrip(type(row), row)
     _roundtrip(type(full.power_curve[0]), full.power_curve[0])
@@ -117,17 +117,17 @@ def test_level_reaches_the_curve_the_experts_and_the_command(cli, sim, tmp_path)
     full = equivalence(sim.ratings, bootstrap=100, level=0.8)
     assert pc.level == 0.8 and pc.to_dict()["power_curve"] == full.to_dict()["power_curve"]
     e, a = _groups()
-    wide = expert_equivalence(e, a, bootstrap=40, level=0.99)
-    narrow = expert_equivalence(e, a, bootstrap=40, level=0.5)
+    wide = expert_equivalence(e, a, bootstrap=100, level=0.99)
+    narrow = expert_equivalence(e, a, bootstrap=100, level=0.5)
     w, n = wide.worth[3].experts_range, narrow.worth[3].experts_range
     assert w.low <= n.low <= n.high <= w.high and wide.level == 0.99
     files = sim.write(tmp_path / "s.csv")
     r = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
-            "--bootstrap", 40, "--level", 0.9)  # fmt: skip
+            "--bootstrap", 100, "--level", 0.9)  # fmt: skip
     assert r.exit_code == 0, r.stderr
     assert "90% range" in r.stdout and "95%" not in r.stdout
     j = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
-            "--bootstrap", 40, "--level", 0.9, "--json").json()  # fmt: skip
+            "--bootstrap", 100, "--level", 0.9, "--json").json()  # fmt: skip
     assert j["level"] == 0.9
 
 
@@ -136,7 +136,7 @@ def test_level_reaches_the_curve_the_experts_and_the_command(cli, sim, tmp_path)
 def test_ranges_are_ordered_and_hold_the_point_at_any_level(level: float, seed: int) -> None:
     d = running_example(60, 5, seed=seed % 7)
     res = equivalence(d.ratings, d.predictions, combiner="majority", scorer="agreement",
-                      bootstrap=40, seed=seed, level=level)  # fmt: skip
+                      bootstrap=100, seed=seed, level=level)  # fmt: skip
     for p in res.power_curve:
         lo, hi = p.score_range
         assert lo is not None and hi is not None and lo <= hi
@@ -190,7 +190,7 @@ def test_retired_keywords_are_gone(sim, call, retired: str) -> None:  # type: ig
 
 
 def test_retired_names_are_gone(sim) -> None:  # type: ignore[no-untyped-def]
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=5)
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=100)
     m, p = res.models[0], res.power_curve[0]
     for obj, names in (
         (m, ("low", "high", "equivalence_low", "equivalence_high")),
@@ -210,8 +210,8 @@ def test_retired_names_are_gone(sim) -> None:  # type: ignore[no-untyped-def]
 # ----------------------------------------------------------------------------------- a study
 def test_a_study_carries_its_predictions(sim) -> None:  # type: ignore[no-untyped-def]
     study = join(sim.ratings, sim.predictions)
-    a = equivalence(study, bootstrap=10)
-    b = equivalence(sim.ratings, sim.predictions, bootstrap=10)
+    a = equivalence(study, bootstrap=100)
+    b = equivalence(sim.ratings, sim.predictions, bootstrap=100)
     assert a.to_dict() == b.to_dict()
     with pytest.raises(InputError, match="ratings= is a Study"):
         equivalence(study, sim.predictions, bootstrap=0)
@@ -243,7 +243,7 @@ def test_options_that_do_not_apply_are_refused_and_run_knobs_ignored(sim) -> Non
 def test_a_result_read_back_draws_the_same_figure(sim) -> None:  # type: ignore[no-untyped-def]
     from humanly.plots.equivalence import plot_power_curve
 
-    res = equivalence(sim.ratings, sim.predictions, bootstrap=40)
+    res = equivalence(sim.ratings, sim.predictions, bootstrap=100)
     back = EquivalenceResult.from_dict(json.loads(res.to_json()))
     assert back.curve_samples is None  # the replicates are not in the JSON
 
@@ -257,7 +257,7 @@ def test_a_result_read_back_draws_the_same_figure(sim) -> None:  # type: ignore[
 
     assert drawn(plot_power_curve(back)) == drawn(plot_power_curve(res))
     majority = equivalence(sim.ratings, sim.predictions, combiner="majority", scorer="agreement",
-                           bootstrap=40)  # fmt: skip
+                           bootstrap=100)  # fmt: skip
     again = EquivalenceResult.from_dict(json.loads(majority.to_json()))
     assert drawn(plot_power_curve(again)) == drawn(plot_power_curve(majority))
     forced = dataclasses.replace(again)

@@ -198,7 +198,7 @@ def test_both_paths_give_the_same_equivalence(monkeypatch: pytest.MonkeyPatch, c
     for path in ("subvector", "composition"):
         monkeypatch.setattr(_fit, "PATH", path)
         res[path] = equivalence(
-            d.ratings, d.predictions, combiner=comb, bootstrap=30, seed=3, options=QUIET
+            d.ratings, d.predictions, combiner=comb, bootstrap=100, seed=3, options=QUIET
         )
     a, b = res["subvector"], res["composition"]
     assert isinstance(b.curve_samples, np.ndarray) and a.method == b.method == "exact"
@@ -215,22 +215,22 @@ def test_both_paths_give_the_same_equivalence(monkeypatch: pytest.MonkeyPatch, c
 
 # ------------------------------------------------------------------ many labels per item
 def test_many_labels_per_item_run_over_every_k_within_budget() -> None:
-    # ChaosNLI-like at test size: 300 items × 60 labels × 3 classes, every k, 20 bootstraps (the
+    # ChaosNLI-like at test size: 300 items × 60 labels × 3 classes, every k, 100 bootstraps (the
     # subvector path: 330 MB and 14 s here; the composition path: 17 MB and 2 s)
     counts = _chaos_counts(300, 60)
     v, _, _ = unique_rows(counts)
-    assert _fit.choose(v, 59, 1, True, 21).path == "composition"
+    assert _fit.choose(v, 59, 1, True, 101).path == "composition"
     ratings = Ratings.from_counts(counts)
     tracemalloc.start()
     t = time.perf_counter()
     try:
-        res = equivalence(ratings, bootstrap=20, options=QUIET)
+        res = equivalence(ratings, bootstrap=100, options=QUIET)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     took = time.perf_counter() - t
     assert [p.k for p in res.power_curve] == list(range(60))
-    assert np.isfinite(res.scores).all() and res.curve_samples.shape == (20, 60)
+    assert np.isfinite(res.scores).all() and res.curve_samples.shape == (100, 60)
     assert peak < 200 << 20  # measured: see the comment above
     assert took < 30  # measured: 2.2 s on the shared 2-core machine at load 8 (tracemalloc off)
 
@@ -253,7 +253,7 @@ def test_a_refusal_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch)
     tracemalloc.start()
     try:
         with pytest.raises(InputError) as err:
-            equivalence(ratings, bootstrap=10, options=QUIET)
+            equivalence(ratings, bootstrap=100, options=QUIET)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -262,19 +262,19 @@ def test_a_refusal_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch)
     assert peak < 30 << 20  # it stopped before building anything
     fits = int(msg.split("pass max_k=")[1].rstrip("."))
     assert 0 < fits < 39
-    res = equivalence(ratings, bootstrap=10, options=_opts(max_k=fits))
+    res = equivalence(ratings, bootstrap=100, options=_opts(max_k=fits))
     assert [p.k for p in res.power_curve] == list(range(fits + 1))
     with pytest.raises(InputError, match="pass max_k="):
-        equivalence(ratings, bootstrap=10, options=_opts(max_k=fits + 1))
+        equivalence(ratings, bootstrap=100, options=_opts(max_k=fits + 1))
 
 
 def test_a_refusal_on_time_names_a_max_k_that_then_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     ratings = Ratings.from_counts(_chaos_counts(120, 40))
     monkeypatch.setattr(_fit, "EXACT_TIME_BUDGET", 0.05)
     with pytest.raises(InputError, match="of work") as err:
-        equivalence(ratings, bootstrap=10, options=QUIET)
+        equivalence(ratings, bootstrap=100, options=QUIET)
     fits = int(str(err.value).split("pass max_k=")[1].rstrip("."))
-    res = equivalence(ratings, bootstrap=10, options=_opts(max_k=fits))
+    res = equivalence(ratings, bootstrap=100, options=_opts(max_k=fits))
     assert len(res.power_curve) == fits + 1
 
 
@@ -305,10 +305,10 @@ def test_progress_is_reported_per_level(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(_scale, "progress", spy)
     monkeypatch.setattr(_fit, "PATH", "composition")
     ratings = Ratings.from_counts(_chaos_counts(50, 12))
-    equivalence(ratings, bootstrap=3, options=_opts(progress=True))
+    equivalence(ratings, bootstrap=100, options=_opts(progress=True))
     assert seen == [(13, "survey curve", True)]  # levels 0..11 (max_k = 12 − 1) and the next
     seen.clear()
-    equivalence(ratings, bootstrap=3, options=QUIET)
+    equivalence(ratings, bootstrap=100, options=QUIET)
     assert seen == [(13, "survey curve", False)]
 
 

@@ -89,7 +89,7 @@ def test_sentences_follow_the_level() -> None:
     assert "(99% range 1.50–2.50;" in s and "narrow the 99% range to 0.5 raters" in s
     above = _m(equivalence=None, equivalence_note="above_max", low=None, high=None)
     assert "at least 95% of the bootstrap replicates lie above" in str(
-        equivalence_range(above, 9, bootstrap=10, level=0.9)
+        equivalence_range(above, 9, bootstrap=100, level=0.9)
     )
 
 
@@ -108,7 +108,7 @@ def test_width_phrases() -> None:
 
 
 def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-untyped-def]
-    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=50)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=100)
     vs = verdicts(
         res,
         truth=truth_equivalence(sim, calibrate="none"),
@@ -172,12 +172,12 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
 
 
 def test_cli_states_adds_hscore_and_seq_star(cli, files: dict[str, Path], sim) -> None:  # type: ignore[no-untyped-def]
-    r = _run(cli, files, "--bootstrap", 20, "--states", files["states"])
+    r = _run(cli, files, "--bootstrap", 100, "--states", files["states"])
     assert r.exit_code == 0, r.stderr
     assert "HSCORE*" in r.stdout and "SEQ*" in r.stdout and "c*_k (states)" in r.stdout
     assert "ideal" in r.stdout and "-0.6989" in r.stdout
     assert "(SEQ*; HSCORE* -0.8253)" in r.stdout
-    j = _run(cli, files, "--bootstrap", 20, "--states", files["states"], "--json").json()
+    j = _run(cli, files, "--bootstrap", 100, "--states", files["states"], "--json").json()
     assert j["truth"] == json.loads(json.dumps(truth_equivalence(sim).to_dict()))
     # the same calibration on both sides
     j = _run(cli, files, "--bootstrap", 0, "--states", files["states"], "--calibrate", "isotonic",
@@ -201,7 +201,7 @@ def test_cli_states_errors_are_one_line(cli, files: dict[str, Path], tmp_path: P
     cases.append((["--target-width", "0"], "--target-width"))
     cases.append((["--target-width", "0.5", "--bootstrap", "0"], "--bootstrap"))
     for args, needle in cases:
-        r = _run(cli, files, "--bootstrap", 2, *args)
+        r = _run(cli, files, "--bootstrap", 100, *args)
         assert r.exit_code == 2, (args, r.stdout)
         assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert r.stdout == ""
@@ -239,7 +239,7 @@ def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-
 
     from humanly.plots.equivalence import plot_power_curve
 
-    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=30)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=100)
     colors = {"hard": "#123456", "soft": "#abcdef"}
     fig = plot_power_curve(res, colors=colors, truth=truth_equivalence(sim, calibrate="none"))
     assert fig.get_size_inches()[0] * 72 == pytest.approx(460.8)
@@ -272,7 +272,7 @@ def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # 
         sim.ratings,
         sim.predictions,
         sim.gold,
-        bootstrap=40,
+        bootstrap=100,
         options=AnalyzeOptions(states=sim.truth["states"]),
     )
     section = equivalence_section(study, view_of(study))
@@ -305,7 +305,7 @@ def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ig
     from study_sections import section as study_section
 
     section, runs = study_section(
-        "equivalence", sim.ratings, sim.predictions.select(["soft"]), bootstrap=40,
+        "equivalence", sim.ratings, sim.predictions.select(["soft"]), bootstrap=100,
         target_width=0.5,
     )  # fmt: skip
     assert [r[0] for r in section.tables[0].rows] == ["soft"]
@@ -314,7 +314,7 @@ def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ig
     assert "Every model is shown under two analyses" in section.paragraphs[0]
     assert [v.model for v in section.verdicts] == ["soft"]
     assert runs and all(run.truth is None for run in runs)
-    nothing, _ = study_section("equivalence", sim.ratings, None, bootstrap=5)
+    nothing, _ = study_section("equivalence", sim.ratings, None, bootstrap=100)
     assert not nothing.verdicts and len(nothing.tables) == 2
 
 
@@ -323,7 +323,7 @@ def test_section_below_0_cells_are_words(sim) -> None:  # type: ignore[no-untype
     from humanly.report.sections import equivalence as sv
     from humanly.study import EquivalenceRun
 
-    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=20)
+    res = equivalence(sim.ratings, sim.predictions, calibrate="none", bootstrap=100)
     run = sv._Run(EquivalenceRun("abc", "cross_entropy", "none", ("hard", "soft"), res), None)
     table = sv._model_table(run, "none")
     assert table is not None
@@ -392,6 +392,6 @@ def test_information_ranges_only_for_abc_cross_entropy_and_empty_without_replica
     assert all(r == (None, None) for r in res.information_range)
     assert all(m.information_range == (None, None) for m in res.models)
     other = equivalence(d.ratings, d.predictions, combiner="majority", scorer="agreement",
-                        bootstrap=10)  # fmt: skip
+                        bootstrap=100)  # fmt: skip
     assert other.information is None and other.information_range is None
     assert all(m.information_range is None for m in other.models)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from humanly import InputError
@@ -23,7 +24,10 @@ from humanly.survey.crossing import equivalence_replicates
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_width_follows_one_over_root_n_on_subsamples(seed: int) -> None:
     d = running_example(4000, 10, seed=seed)
-    soft = d.predictions["soft"].values
+    # probabilities by class name (an items × classes array does not say its class order)
+    soft = pd.DataFrame(
+        d.predictions["soft"].values, index=d.ratings.items, columns=list(d.ratings.classes)
+    )
     full = equivalence(d.ratings, {"soft": soft}, bootstrap=300).model("soft")
     w_full = full.equivalence_range.width
     assert w_full is not None
@@ -32,7 +36,8 @@ def test_width_follows_one_over_root_n_on_subsamples(seed: int) -> None:
         widths = []
         for j in range(4000 // m):
             idx = np.arange(j * m, (j + 1) * m)
-            e = equivalence(d.ratings.take(idx), {"soft": soft[idx]}, bootstrap=300).model("soft")
+            e = equivalence(d.ratings.take(idx), {"soft": soft.iloc[idx]}, bootstrap=300)
+            e = e.model("soft")
             widths.append(e.equivalence_range.width)
         measured[m] = float(np.mean(widths))
         predicted = w_full * np.sqrt(4000 / m)
@@ -77,7 +82,7 @@ def test_bootstrap_mean_and_items_needed() -> None:
     with pytest.raises(TypeError, match="width"):
         res.items_needed("wide")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="target_width"):
-        equivalence(d.ratings, d.predictions, bootstrap=5, target_width=0.5)  # type: ignore[call-arg]
+        equivalence(d.ratings, d.predictions, bootstrap=100, target_width=0.5)  # type: ignore[call-arg]
 
 
 def test_mean_is_none_when_a_replicate_is_above_the_curve() -> None:

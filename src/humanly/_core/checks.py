@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -28,8 +29,11 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = [
+    "MIN_BOOTSTRAP",
+    "check_bootstrap",
     "check_choice",
     "check_int",
+    "check_memory",
     "check_number",
     "check_probability",
     "check_seed",
@@ -121,3 +125,68 @@ def check_choice(name: str, value: T, choices: Sequence[T]) -> T:
         listed = ", ".join(repr(c) for c in choices)
         raise InputError(f"{name}={_show(value)}: use one of {listed}")
     return value
+
+
+#: The fewest bootstrap replicates behind an interval: with fewer, the 2.5 % and 97.5 % percentiles are
+#: the sample's extremes (or one replicate), not an interval.
+MIN_BOOTSTRAP = 100
+
+
+#: The most memory one array may take before it is refused (bytes): a quarter of the machine's memory,
+#: at most 16 GiB (8 GiB when the machine's memory is unknown).
+def _memory_limit() -> int:
+    try:
+        total = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return 8 * 2**30
+    return int(min(total // 4, 16 * 2**30))
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{n_bytes / 2**10:.1f} KiB"
+
+
+def check_memory(what: str, n_bytes: float, fix: str) -> None:
+    """Refuse, before allocating, an array of ``n_bytes`` above the memory limit (one sentence).
+
+    >>> check_memory("bootstrap=10**12", 24 * 10**12, "give at most 10000 replicates")
+    Traceback (most recent call last):
+    ...
+    humanly.errors.InputError: bootstrap=10**12 needs 21.8 TiB of memory, more than this machine \
+allows (...); give at most 10000 replicates
+    """
+    limit = _memory_limit()
+    if n_bytes > limit:
+        raise InputError(
+            f"{what} needs {_size(n_bytes)} of memory, more than this machine allows "
+            f"({_size(limit)}); {fix}"
+        )
+
+
+def check_bootstrap(value: Any, *, name: str = "bootstrap", bytes_per_replicate: int = 0) -> int:
+    """A bootstrap count: 0 (no intervals) or at least :data:`MIN_BOOTSTRAP`; with
+    ``bytes_per_replicate``, one whose replicates fit in memory (refused before allocating).
+
+    >>> check_bootstrap(0), check_bootstrap(1000)
+    (0, 1000)
+    >>> check_bootstrap(5)
+    Traceback (most recent call last):
+    ...
+    humanly.errors.InputError: bootstrap=5: give 0 (no intervals) or at least 100 replicates; \
+fewer cannot carry a 95% interval
+    """
+    b = int(check_int(name, value, minimum=0))
+    if 0 < b < MIN_BOOTSTRAP:
+        raise InputError(
+            f"{name}={b}: give 0 (no intervals) or at least {MIN_BOOTSTRAP} replicates; fewer "
+            "cannot carry a 95% interval"
+        )
+    if bytes_per_replicate:
+        most = max(MIN_BOOTSTRAP, _memory_limit() // bytes_per_replicate)
+        check_memory(
+            f"{name}={b}", float(b) * bytes_per_replicate, f"give at most {most} replicates"
+        )
+    return b

@@ -395,7 +395,7 @@ def plan(
     --------
     >>> from humanly.simulate import pair
     >>> d = pair(400, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    >>> res = plan(d.ratings, d.predictions, bootstrap=20)
+    >>> res = plan(d.ratings, d.predictions, bootstrap=100)
     >>> res.comparison.best_m, res.pilot.recommended_m, res.pilot.method
     (1, 1, 'latent')
 

@@ -203,6 +203,8 @@ def compare(
     ------
     InputError
         For a budget below 1 or below an m, or bad settings.
+    TypeError
+        For an ``error_model`` that is not one of the two error models.
 
     Examples
     --------
@@ -215,6 +217,11 @@ def compare(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3 and Fig. 2.
     """
+    if not isinstance(error_model, (IndependentErrors, CorrelatedErrors)):
+        got = None if error_model is None else type(error_model).__name__
+        raise TypeError(
+            f"error_model={got}: give humanly.budget.IndependentErrors(...) or CorrelatedErrors(...)"
+        )
     budget = check_budget(budget)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)

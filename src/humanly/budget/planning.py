@@ -30,7 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_choice, check_int
+from .._core.checks import check_bootstrap, check_choice, check_int
 from .._core.result import Result
 from ..data import InputError, Predictions, Ratings, Study, join
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
@@ -191,7 +191,7 @@ class PilotPlan(Result):
         --------
         >>> from humanly.simulate import pair
         >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-        >>> list(pilot_plan(d.ratings, d.predictions, bootstrap=10).estimates_frame().columns)
+        >>> list(pilot_plan(d.ratings, d.predictions, bootstrap=100).estimates_frame().columns)
         ['parameter', 'estimate', 'low', 'high']
         """
         return pd.DataFrame(
@@ -218,7 +218,7 @@ class PilotPlan(Result):
         --------
         >>> from humanly.simulate import pair
         >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-        >>> pilot_plan(d.ratings, d.predictions, bootstrap=10).assumptions_frame()["name"].tolist()
+        >>> pilot_plan(d.ratings, d.predictions, bootstrap=100).assumptions_frame()["name"].tolist()
         ['assumption1', 'assumption2_m3', 'assumption2_m5']
         """
         return pd.DataFrame(
@@ -259,7 +259,7 @@ def check_run(bootstrap: Any, seed: Any, method: Any, opts: PlanOptions) -> tupl
     """The pilot's bootstrap, seed and estimator, checked (and the latent variant against it)."""
     if not isinstance(opts, PlanOptions):
         raise TypeError(f"options={opts!r}: give a PlanOptions (or None)")
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=8)
     seed = check_int("seed", seed, minimum=0)
     method = check_choice("method", method, METHODS)
     if method == "majority" and opts.latent_variant != "select":

@@ -23,7 +23,7 @@ command's signature (typer reads the signature) and hands the command one :class
 ...         rater_col=None, label_col=None, wide=False, counts=None, total=None,
 ...         rest_class="other", classes=None, duplicates="error", stream=False,
 ...         prediction_col=None, prob_col=None, score_col=None, model_col=None, positive=None,
-...         scale=None)
+...         scale=None, counts_col=None, predictions_item_col=None, prediction_cols=None)
 r.csv id True
 """
 
@@ -196,6 +196,32 @@ Positive = Annotated[
         metavar="CLASS",
     ),
 ]
+CountsCol = Annotated[
+    str | None,
+    _column(
+        "--counts-col",
+        "Column of per-item count dictionaries, e.g. ChaosNLI's label_counter "
+        '({"e": 30, "n": 70}); detected in JSON files.',
+        LAYOUT,
+    ),
+]
+GoldItemCol = Annotated[
+    str | None, _column("--gold-item-col", "Item id column of the gold file (if named otherwise).")
+]
+PredictionsItemCol = Annotated[
+    str | None,
+    _column(
+        "--predictions-item-col", "Item id column of the predictions file (if named otherwise)."
+    ),
+]
+PredictionCols = Annotated[
+    str | None,
+    _column(
+        "--prediction-cols",
+        "Several models as columns of the predictions file, one model per column, e.g. 'better,worse'.",
+        metavar="COL,COL,...",
+    ),
+]
 GoldCol = Annotated[
     str | None,
     _column(
@@ -235,6 +261,10 @@ class StudyOptions:
     model_col: ModelCol = None
     positive: Positive = None
     gold_col: GoldCol = None
+    counts_col: CountsCol = None
+    gold_item_col: GoldItemCol = None
+    predictions_item_col: PredictionsItemCol = None
+    prediction_cols: PredictionCols = None
 
     def given(self) -> list[str]:
         """The flags given a value other than their default (``--predictions``, ``--item-col``)."""
@@ -259,10 +289,13 @@ class StudyOptions:
             model_col=None,
             positive=None,
             gold_col=None,
+            gold_item_col=None,
+            predictions_item_col=None,
+            prediction_cols=None,
         )
 
 
-GOLD_FIELDS = ("gold", "gold_col")
+GOLD_FIELDS = ("gold", "gold_col", "gold_item_col")
 
 
 def _flag(annotation: Any, name: str) -> str:
@@ -413,9 +446,13 @@ def load_study(options: StudyOptions) -> Study:
         model_col=options.model_col,
         positive=options.positive,
         scale=options.scale,
+        counts_col=options.counts_col,
+        gold_item_col=options.gold_item_col,
+        predictions_item_col=options.predictions_item_col,
+        prediction_cols=split_list(options.prediction_cols),
     )
     with reading(options.ratings):
-        return read_study(
+        study = read_study(
             options.ratings,
             options.predictions,
             options.gold,
@@ -431,3 +468,10 @@ def load_study(options: StudyOptions) -> Study:
             missing=options.missing,  # type: ignore[arg-type]
             options=read,
         )
+    notes = getattr(study, "notes", ())
+    if notes:
+        from ._console import note
+
+        for text in notes:
+            note(text)
+    return study

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._core.bootstrap import percentile_interval
-from .._core.checks import check_int, check_probability, check_seed
+from .._core.checks import check_int, check_memory, check_probability, check_seed
 from .._core.counts import pairwise_agreement, unique_rows
 from .._core.progress import task
 from .._core.result import Interval, Result
@@ -148,10 +148,12 @@ def krippendorff_alpha_nominal(counts: np.ndarray) -> float:
         return float("nan")
     c, n_i = c[use], n_i[use]
     w = c / (n_i - 1)[:, None]
-    o = c.T @ w - np.diag(w.sum(axis=0))
-    n_c = o.sum(axis=1)
+    # the coincidence matrix's row sums and trace, without the classes × classes matrix itself
+    # (memory grows with items × classes, not classes²)
+    w_c = w.sum(axis=0)
+    n_c = c.T @ (n_i / (n_i - 1)) - w_c
     n = n_c.sum()
-    disagree_obs = n - np.trace(o)
+    disagree_obs = n - (float((c * w).sum()) - float(w_c.sum()))
     disagree_exp = n * n - float((n_c**2).sum())
     if disagree_exp <= 0:
         return float("nan")
@@ -286,6 +288,7 @@ def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -
     (3, 3)
     """
     b = check_int("bootstrap", bootstrap, minimum=0)
+    check_memory(f"bootstrap={b}", 24.0 * b, "give fewer replicates")
     seed_ = _seed_int(seed)
     c = _counts_matrix(counts)
     if len(c) == 0:

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.checks import check_choice, check_int, check_number, check_probability
+from .._core.checks import check_bootstrap, check_choice, check_int, check_number, check_probability
 from ..errors import InputError
 from ._coefficients import (
     CountDesign,
@@ -313,7 +313,7 @@ def _arguments(
     _check_options(opts)
     check_choice("scale", scale, SCALES)
     level = float(check_probability("level", level, open_low=True, open_high=True))
-    b = check_int("bootstrap", bootstrap, minimum=0)
+    b = check_bootstrap(bootstrap, bytes_per_replicate=8)
     seed_ = _seed_int(seed)
     benchmark = float(check_number("benchmark", benchmark, minimum=-1.0, maximum=1.0))
     return opts, level, b, seed_, benchmark

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.checks import check_choice, check_int, check_probability, check_seed
+from .._core.checks import check_bootstrap, check_choice, check_probability, check_seed
 from .._core.counts import plurality_credit
 from .._core.result import Result
 from ..data import Predictions, Study, join
@@ -204,7 +204,7 @@ class InspectResult(Result):
     --------
     >>> import json, humanly
     >>> r = humanly.Ratings.from_long(list("aabb"), list("uvuv"), [0, 0, 1, 0])
-    >>> res = inspect(r, bootstrap=20)
+    >>> res = inspect(r, bootstrap=100)
     >>> res.n_raters, res.agreement.pairwise, res.raters.crowd_agreement
     (2, 0.5, 0.5)
     >>> InspectResult.from_dict(json.loads(res.to_json())).to_dict() == res.to_dict()
@@ -361,7 +361,7 @@ def inspect(
     Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer error-rates using
     the EM algorithm. *Applied Statistics* 28(1), 20–28.
     """
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=24)
     level = check_probability("level", level, open_low=True, open_high=True)
     check_seed("seed", seed)
     check_choice("missing", missing, ("error", "drop"))

@@ -77,6 +77,11 @@ def coerce_classes(declared: Sequence[Any]) -> tuple[Any, ...]:
 
     Command-line users type ``--classes 0,1``; the labels in a CSV are read as the integers 0 and 1.
     """
+    if isinstance(declared, (str, bytes)):
+        raise TypeError(
+            f"classes={declared!r}: give a list of classes (e.g. {list(str(declared))!r}), not a "
+            "string"
+        )
     out: list[Any] = []
     for c in declared:
         c = python_scalar(c)

@@ -7,8 +7,9 @@ Every analysis calls :func:`join` on what it was given, so each accepts the same
 * ``predictions``: a :class:`Predictions`; a file path; a ``dict`` mapping model name → a
   ``pandas.Series`` indexed by item id (labels, or the positive-class probability for two classes), a
   ``pandas.DataFrame`` indexed by item id with one column per class (probabilities), or a numpy array
-  in the ratings' item order (1-D labels or positive-class probabilities, or items × classes
-  probabilities); or one such value alone (a model named ``"model"``, or the Series' name);
+  in the ratings' item order when that order is unambiguous (the rated items sorted by id, e.g. ratings
+  from an array) — 1-D labels or positive-class probabilities, or items × classes probabilities when
+  the classes are ``0..K-1``; or one such value alone (a model named ``"model"``, or the Series' name);
 * ``gold``: a :class:`Gold`, a file path, a ``Series`` indexed by item id, or an array in the ratings'
   item order (every entry a class; use a Series for gold on a subset of items).
 
@@ -29,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ._canonical import canonical_ratings, is_sorted
 from ._coding import code_labels, show
 from .matching import MissingPolicy, align_index, check_missing, mismatch, no_match
 from .predictions import Gold, ModelOutput, Predictions, align, model_output
@@ -46,6 +48,9 @@ class Study:
 
     What :func:`humanly.read_study` and :func:`humanly.data.join` return, and what every analysis accepts
     as ``ratings`` (it carries the other two). Unpacks as ``ratings, predictions, gold = study``.
+    A study holds its items and raters in the canonical order (sorted by id; each item's labels by
+    rater), predictions and gold along: the same data give the same random streams, numbers and
+    report bytes whatever the row order of the inputs.
 
     Parameters
     ----------
@@ -59,6 +64,9 @@ class Study:
         A judge's labels or class probabilities on every item (one entry, by item id), for
         :func:`humanly.judge`: items with no human label (no labels in ``ratings``) are the
         unlabelled ones. Not unpacked with the other three.
+    notes : tuple of str
+        What the join did that a reader should know: with ``missing="drop"``, how many rows of each
+        input it dropped.
 
     Examples
     --------
@@ -73,23 +81,39 @@ class Study:
     predictions: Predictions | None = None
     gold: Gold | None = None
     judge: Any = None
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # the canonical order (items and raters sorted by id): the same data give the same random
+        # streams, numbers and report bytes whatever the row order of every input
+        r, order = canonical_ratings(self.ratings)
+        if r is self.ratings:
+            return
+        object.__setattr__(self, "ratings", r)
+        if order is None:
+            return
+        p, g = self.predictions, self.gold
+        if p is not None and len(p.items) == len(order):
+            object.__setattr__(self, "predictions", p.take(order))
+        if g is not None and len(g.items) == len(order):
+            object.__setattr__(self, "gold", Gold(r.items, g.classes, g.codes[order], g.source))
 
     def __iter__(self) -> Iterator[Any]:
         """``ratings, predictions, gold = join(...)``."""
         return iter((self.ratings, self.predictions, self.gold))
 
 
-def as_ratings(value: Any, *, name: str = "ratings") -> Ratings:
+def as_ratings(value: Any, *, name: str = "ratings", canonical: bool = True) -> Ratings:
     """A :class:`Ratings` from a Ratings, a long DataFrame or a file path (``TypeError`` otherwise).
 
     >>> as_ratings(None)
     Traceback (most recent call last):
     TypeError: ratings=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path
     """
-    if isinstance(value, Ratings):
-        return value
     if isinstance(value, (pd.DataFrame, *_PATH)):
-        return read_ratings(value)
+        value = read_ratings(value)
+    if isinstance(value, Ratings):
+        return canonical_ratings(value)[0] if canonical else value
     if value is None:
         raise TypeError(
             f"{name}=None: give the crowd's labels as a humanly.Ratings, a long DataFrame or a file path"
@@ -157,6 +181,13 @@ def _model_values(
                 f"{what}: an array in the ratings' item order needs {ratings.n_items} entries "
                 f"(one per rated item), got {got}; or give a pandas Series indexed by item id"
             )
+        _check_positional(ratings, what)
+        if vals.ndim == 2 and ratings.classes != tuple(range(ratings.n_classes)):
+            raise InputError(
+                f"{what}: an items × classes array does not say which column is which of the classes "
+                f"{ratings.classes!r}; give a pandas DataFrame indexed by item id with one column per "
+                "class (named by class)"
+            )
         return np.arange(ratings.n_items), vals
     if raw is None:
         raise TypeError(f"{what}=None: give labels, probabilities or a Series per model")
@@ -164,6 +195,18 @@ def _model_values(
         f"{what}={type(raw).__name__}: give a pandas Series or DataFrame indexed by item id, "
         "or a numpy array in the ratings' item order"
     )
+
+
+def _check_positional(ratings: Ratings, what: str) -> None:
+    """An array without ids is matched by position only when the order is unambiguous: the rated
+    items are in sorted order (e.g. ratings from an array, items ``0..n-1``)."""
+    if not is_sorted(ratings.items):
+        raise InputError(
+            f"{what}: an array has no item ids and the rated items are not in sorted order (they are "
+            f"in order of first appearance: {show(ratings.items[0])}, {show(ratings.items[1])}, …), "
+            "so which entry is which item is ambiguous; give a pandas Series indexed by item id, "
+            "e.g. pd.Series(values, index=item_ids)"
+        )
 
 
 def _predictions(
@@ -289,6 +332,7 @@ def as_gold(
                 f"{name}: an array in the ratings' item order needs {ratings.n_items} entries, got "
                 f"shape {arr.shape}; or give a pandas Series indexed by item id (gold on a subset)"
             )
+        _check_positional(ratings, name)
         codes, _ = code_labels(
             pd.Series(arr), ratings.classes, column=name, locate=lambda i: f"{name} item {i + 1}"
         )
@@ -325,11 +369,12 @@ def join(
     predictions : Predictions, dict, Series, DataFrame, numpy.ndarray, str, path or None
         A :class:`Predictions`; a file; a dict model name → a Series indexed by item id (labels, or the
         positive-class probability with two classes), a DataFrame indexed by item id with one
-        probability column per class, or an array in the ratings' item order; or one such value
+        probability column per class, or an array in the ratings' item order (only when the rated
+        items are sorted by id; items × classes only for classes ``0..K-1``); or one such value
         alone (a model named ``"model"``, or the Series' name).
     gold : Gold, Series, numpy.ndarray, str, path or None
         A :class:`Gold`, a file, a Series indexed by item id (any subset of the rated items), or an
-        array in the ratings' item order.
+        array in the ratings' item order (only when the rated items are sorted by id).
     missing : {"error", "drop"}
         Rated items without a prediction, and predictions or gold for items with no ratings: an error
         naming the counts and the first id, or dropped (the items both have are kept).
@@ -337,8 +382,9 @@ def join(
     Returns
     -------
     Study
-        Predictions covering exactly the rated items in the ratings' order, and gold holding one code
-        per rated item (-1: no gold label).
+        The ratings in the canonical order (items and raters sorted by id), predictions covering
+        exactly the rated items in that order, and gold holding one code per rated item (-1: no gold
+        label).
 
     Raises
     ------
@@ -368,7 +414,8 @@ def join(
                 "and gold="
             )
         return ratings
-    r = as_ratings(ratings)
+    r = as_ratings(ratings, canonical=False)  # arrays are matched in the order given; Study sorts
+    n_rated = r.n_items
     keep, preds = _predictions(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not
     # about rated items dropped for want of a prediction
@@ -377,4 +424,45 @@ def join(
         r = r.take(np.flatnonzero(keep))
         if g is not None:
             g = Gold(r.items, r.classes, g.codes[keep], source=g.source)
-    return Study(r, preds, g)
+    notes: tuple[str, ...] = ()
+    if missing == "drop":
+        notes = _dropped(n_rated, r.n_items, _given(predictions), preds, _given(gold), g)
+    return Study(r, preds, g, notes)
+
+
+def _given(value: Any) -> int | None:
+    """How many entries (items with an output or a gold label) an input held, if it says."""
+    if isinstance(value, Predictions):
+        return len(value.items)
+    if isinstance(value, Gold):
+        return int((np.asarray(value.codes) >= 0).sum())
+    if isinstance(value, pd.Series):
+        return int(value.notna().sum())
+    if isinstance(value, (pd.DataFrame, np.ndarray, list, tuple)):
+        return len(value)
+    if isinstance(value, Mapping) and value:
+        return max((n for n in map(_given, value.values()) if n is not None), default=None)
+    return None
+
+
+def _dropped(
+    n_rated: int,
+    n_kept: int,
+    n_preds: int | None,
+    preds: Predictions | None,
+    n_gold: int | None,
+    gold: Gold | None,
+) -> tuple[str, ...]:
+    """The note of ``missing="drop"``: how many entries of each input were dropped."""
+    parts = []
+    if n_kept < n_rated:
+        parts.append(f"{n_rated - n_kept:,} of {n_rated:,} rated items (no prediction)")
+    if preds is not None and n_preds is not None and len(preds.items) < n_preds:
+        parts.append(
+            f"{n_preds - len(preds.items):,} of {n_preds:,} predictions (items with no ratings)"
+        )
+    if gold is not None and n_gold is not None:
+        kept = int((np.asarray(gold.codes) >= 0).sum())
+        if kept < n_gold:
+            parts.append(f"{n_gold - kept:,} of {n_gold:,} gold labels")
+    return (f'missing="drop" dropped {"; ".join(parts)}',) if parts else ()

@@ -65,6 +65,33 @@ class Coded:
 
 
 # ------------------------------------------------------------------------------------------ long
+def _one_dimensional(param: str, value: Any) -> None:
+    """One id or label per row: a 1-D sequence of hashable values (one sentence otherwise)."""
+    if isinstance(value, str):
+        raise TypeError(f"{param}={value!r}: give a sequence with one {param[:-1]} per label")
+    shape = np.shape(value) if isinstance(value, np.ndarray) else None
+    if shape is not None and len(shape) != 1:
+        raise InputError(
+            f"{param}=array of shape {shape}: give a 1-D sequence with one entry per label"
+        )
+    if shape is None and not isinstance(value, (pd.Series, pd.Index)):
+        for k, v in enumerate(value):
+            try:
+                hash(v)
+            except TypeError:
+                raise InputError(
+                    f"{param}[{k}]={v!r}: each {param[:-1]} must be a single id or label (a string "
+                    "or a number), not a list; give one per row"
+                ) from None
+    elif isinstance(value, (pd.Series, np.ndarray)) and value.dtype == object and len(value):
+        bad = [k for k, v in enumerate(value) if isinstance(v, (list, dict, set, np.ndarray))]
+        if bad:
+            raise InputError(
+                f"{param}[{bad[0]}]={value[bad[0]]!r}: each {param[:-1]} must be a single id or label "
+                "(a string or a number), not a list; give one per row"
+            )
+
+
 def code_long(
     items: Any,
     raters: Any,
@@ -90,6 +117,8 @@ def code_long(
         if value is None:
             raise TypeError(f"{param}=None: give one {param[:-1]} per label")
     item_col, rater_col, label_col = columns
+    for param, value in (("items", items), ("raters", raters), ("labels", labels)):
+        _one_dimensional(param, value)
     n = len(items)
     if not (len(raters) == n == len(labels)):
         raise InputError("items, raters and labels must have the same length")

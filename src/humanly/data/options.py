@@ -120,6 +120,15 @@ class ReadOptions:
     scale : {"nominal", "ordinal", "interval", "ratio"} or None
         The labels' measurement scale (:meth:`humanly.data.Ratings.with_scale`); ``None``: nominal for
         a file or table, a :class:`~humanly.data.Ratings`' own scale.
+    counts_col : str or None
+        A ratings column holding each item's count dictionary (``{"e": 30, "n": 70}``, ChaosNLI's
+        ``label_counter``); detected in JSON tables without rater and label columns.
+    gold_item_col, predictions_item_col : str or None
+        The item column of the gold and of the predictions table when it is named differently from
+        the ratings' (default: ``item_col`` if the table has it, else found by name).
+    prediction_cols : sequence of str or None
+        Several models as columns of one predictions table, one hard-label (or, for two classes,
+        positive-class probability) column per model, named by the column.
 
     Raises
     ------
@@ -142,6 +151,10 @@ class ReadOptions:
     model_col: str | None = None
     positive: Any = None
     scale: str | None = None
+    counts_col: str | None = None
+    gold_item_col: str | None = None
+    predictions_item_col: str | None = None
+    prediction_cols: Sequence[str] | None = None
 
     def __post_init__(self) -> None:
         check_choice("duplicates", self.duplicates, _DUPLICATES)
@@ -149,10 +162,25 @@ class ReadOptions:
             check_choice("scale", self.scale, SCALES)
         if not isinstance(self.stream, bool):
             raise TypeError(f"stream={self.stream!r}: give True or False")
-        for name in ("score_col", "model_col"):
+        for name in (
+            "score_col",
+            "model_col",
+            "counts_col",
+            "gold_item_col",
+            "predictions_item_col",
+        ):
             value = getattr(self, name)
             if value is not None:
                 _column_name(name, value)
+        cols = self.prediction_cols
+        if cols is not None:
+            if isinstance(cols, str):
+                cols = [c.strip() for c in cols.split(",") if c.strip()]
+            if len(cols) < 1:
+                raise InputError("prediction_cols=(): name at least one prediction column")
+            for c in cols:
+                _column_name("prediction_cols", c)
+            object.__setattr__(self, "prediction_cols", tuple(cols))
 
 
 def as_counts(counts: Any) -> Counts | None:

@@ -125,9 +125,11 @@ class Predictions:
         Raises
         ------
         InputError
-            For outputs that fit no kind, or probabilities that are not probabilities.
+            For outputs that fit no kind, probabilities that are not probabilities, or an item id given
+            twice.
         TypeError
-            For ``items``, ``classes`` or an output that is ``None``, or ``outputs`` not a dict.
+            For ``items``, ``classes`` or an output that is ``None``, ``classes`` given as a string,
+            or ``outputs`` not a dict.
 
         Examples
         --------
@@ -147,14 +149,23 @@ class Predictions:
             raise TypeError(
                 f"outputs={type(outputs).__name__}: give a dict mapping model name → outputs"
             )
+        if isinstance(classes, (str, bytes)):
+            raise TypeError(f"classes={classes!r}: give a list of classes, not a string")
         cls_ = tuple(classes)
+        index = pd.Index(items)
+        if index.has_duplicates:
+            dup = index[index.duplicated()][0]
+            raise InputError(
+                f"items: item {dup!r} appears more than once; give one output per item (distinct "
+                "item ids)"
+            )
         models = []
         for name, raw in outputs.items():
             if raw is None:
                 raise TypeError(f"outputs[{name!r}]=None: give labels, probabilities or scores")
             k = kind.get(name) if isinstance(kind, dict) else kind
             models.append(model_output(str(name), raw, cls_, kind=k))
-        return cls(pd.Index(items), cls_, models, source=source)
+        return cls(index, cls_, models, source=source)
 
     # ------------------------------------------------------------------ access
     @property
@@ -467,6 +478,17 @@ def align(
     (['a', 'b'], [0, 1])
     """
     missing = check_missing(missing)
+    if not isinstance(ratings, Ratings):
+        raise TypeError(
+            f"ratings={type(ratings).__name__ if ratings is not None else None}: give a "
+            "humanly.Ratings (humanly.read_study reads files and frames)"
+        )
+    if not isinstance(predictions, Predictions):
+        got = type(predictions).__name__ if predictions is not None else None
+        raise TypeError(
+            f"predictions={got}: give a humanly.Predictions (humanly.data.read_predictions, or "
+            "Predictions.from_arrays)"
+        )
     what = predictions.source or "predictions"
     if tuple(map(str, predictions.classes)) != tuple(map(str, ratings.classes)):
         raise InputError(

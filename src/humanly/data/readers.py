@@ -36,6 +36,7 @@ from .columns import (
     normalise_name,
     pick_column,
 )
+from .formats import special_format
 from .layouts import (
     counts_layout,
     index_as_items,
@@ -140,7 +141,8 @@ def read_ratings(
     if opts.scale is not None:  # read as nominal, then put the labels on their scale
         args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols)
         return _nominal(source, (*args, name), opts).with_scale(opts.scale)
-    named = [k for k in ("score_col", "model_col", "positive") if getattr(opts, k) is not None]
+    keys = ("score_col", "model_col", "positive", "prediction_cols")
+    named = [k for k in keys if getattr(opts, k) is not None]
     if named:
         raise InputError(
             f"options.{named[0]}= names a column of a predictions table; read_ratings reads ratings "
@@ -160,6 +162,9 @@ def read_ratings(
         raise TypeError(
             f"source={type(source).__name__}: give a file path, a DataFrame or an array of labels"
         )
+    special = special_format(source, item_col, classes, name, opts, wide or spec is not None)
+    if special is not None:
+        return Ratings._from_coded(special[0], source=special[1])
     if spec is not None:
         return _one_row_per_item(source, item_col, classes, name, counts=spec)
     if wide:
@@ -416,7 +421,11 @@ def _rows_by_model(
         model_names = [str(default)]
     else:
         mc, mi = ids_to_index(df[mcol], column=mcol, locate=table.locate)
-        model_codes, model_names = mc.astype(np.int64), [str(x) for x in mi]
+        # models in order of name, not of first row: the row order of the file never matters
+        by_name = np.argsort([str(x) for x in mi], kind="stable")
+        rank = np.empty(len(mi), dtype=np.int64)
+        rank[by_name] = np.arange(len(mi))
+        model_codes, model_names = rank[mc], [str(mi[j]) for j in by_name]
     key = model_codes * len(item_index) + item_codes
     dup = pd.Series(key).duplicated().to_numpy()
     if dup.any():

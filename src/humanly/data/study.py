@@ -19,9 +19,11 @@ from .inputs import Study, join
 from .layouts import index_as_items
 from .matching import MissingPolicy, check_missing
 from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
+from .outputs import ModelOutput
+from .predictions import Predictions
 from .ratings import Ratings
 from .readers import read_gold, read_predictions, read_ratings
-from .tables import read_columns
+from .tables import read_columns, read_table
 
 __all__ = ["read_study"]
 
@@ -139,13 +141,15 @@ def read_study(
         counts=spec,
         classes=classes,
         ignore_cols=[c for c in ignore if c is not None],
-        options=ReadOptions(duplicates=opts.duplicates, stream=opts.stream),
+        options=ReadOptions(opts.duplicates, opts.stream, counts_col=opts.counts_col),
     )
     if opts.scale is not None:
         r = r.with_scale(opts.scale)
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
-    p = _predictions(source if preds_here else predictions, r, item_col, column_options)
-    g = _gold(source if gold_here else gold, r, item_col, gold_col)
+    p_icol = item_col if preds_here else (opts.predictions_item_col or item_col)
+    p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
+    g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
+    g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
     return join(r, p, g, missing=missing)
 
 
@@ -221,14 +225,28 @@ def _item_col(source: Any, item_col: str | None) -> str | None:
 
 
 def _predictions(
-    value: Any, ratings: Ratings, item_col: str | None, options: dict[str, Any]
+    value: Any,
+    ratings: Ratings,
+    item_col: str | None,
+    options: dict[str, Any],
+    opts: ReadOptions | None = None,
 ) -> Any:
-    """Predictions read from a file or table, or the in-memory value for :func:`join`."""
+    """Predictions read from a file or table, or the in-memory value for :func:`join`; with
+    ``columns``, one model per column of the table."""
     given = [k for k, v in options.items() if v is not None]
-    if isinstance(value, (str, os.PathLike)) or (isinstance(value, pd.DataFrame) and given):
+    columns = opts.prediction_cols if opts is not None else None
+    if columns is not None and not isinstance(value, (str, os.PathLike, pd.DataFrame)):
+        raise InputError(
+            "prediction_cols= names columns of a predictions file or table; give predictions= as one"
+        )
+    if isinstance(value, (str, os.PathLike)) or (
+        isinstance(value, pd.DataFrame) and (given or columns)
+    ):
         icol = _item_col(value, item_col)
         if isinstance(value, pd.DataFrame):
             value, icol = index_as_items(value, icol)  # a table indexed by item id
+        if columns:
+            return _model_columns(value, ratings, icol, columns, options)
         return read_predictions(value, classes=ratings.classes, item_col=icol, **options)
     if given and value is not None:
         raise InputError(
@@ -238,10 +256,58 @@ def _predictions(
     return value
 
 
-def _gold(value: Any, ratings: Ratings, item_col: str | None, gold_col: str | None) -> Any:
+def _model_columns(
+    value: Any, ratings: Ratings, item_col: str | None, columns: Sequence[str], options: Any
+) -> Predictions:
+    """One model per named column of a predictions table (each read as its hard labels, or with two
+    classes as a positive-class probability when the column holds numbers in [0, 1])."""
+    given = [k for k, v in options.items() if v is not None and k != "positive"]
+    if given:
+        raise InputError(
+            f"prediction_cols= and {given[0]}= both choose prediction columns; give one of them"
+        )
+    table = read_table(value)
+    models = []
+    for col in columns:
+        if col not in table.columns:
+            raise InputError(
+                f"prediction_cols: {table.name} has no column {col!r} (columns: "
+                f"{', '.join(table.columns)}); name the columns holding one model each"
+            )
+        numeric = pd.to_numeric(table.frame[col], errors="coerce")
+        as_prob = (
+            len(ratings.classes) == 2
+            and numeric.notna().all()
+            and bool(((numeric >= 0) & (numeric <= 1)).all())
+            and not set(numeric.unique()) <= set(range(2)) | set(ratings.classes)
+        )
+        kind = {"prob_col": col} if as_prob else {"prediction_col": col}
+        p = read_predictions(
+            table.frame, classes=ratings.classes, item_col=item_col, positive=options["positive"],
+            model_name=col, **kind,
+        )  # fmt: skip
+        models.append((p, p.models[0]))
+    first = models[0][0]
+    outs = [m if p.items.equals(first.items) else _reorder(m, p, first) for p, m in models]
+    return Predictions(first.items, first.classes, outs, source=table.name)
+
+
+def _reorder(model: ModelOutput, p: Predictions, like: Predictions) -> ModelOutput:
+    pos = p.items.get_indexer(like.items)
+    return ModelOutput(model.name, model.kind, model.values[pos])
+
+
+def _gold(
+    value: Any,
+    ratings: Ratings,
+    item_col: str | None,
+    gold_col: str | None,
+    *,
+    explicit: bool = False,
+) -> Any:
     """Gold read from a file or table, or the in-memory value for :func:`join`."""
     if isinstance(value, _TABLE):
-        icol = _item_col(value, item_col)
+        icol = item_col if explicit else _item_col(value, item_col)
         if isinstance(value, pd.DataFrame):
             value, icol = index_as_items(value, icol)  # a table indexed by item id
         return read_gold(value, classes=ratings.classes, item_col=icol, gold_col=gold_col)

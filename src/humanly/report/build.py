@@ -402,7 +402,7 @@ def build_report(study: StudyResult) -> Report:
     --------
     >>> from humanly import analyze, simulate
     >>> d = simulate.running_example(200, 5, seed=0)
-    >>> report = build_report(analyze(d.ratings, d.predictions, bootstrap=20))
+    >>> report = build_report(analyze(d.ratings, d.predictions, bootstrap=100))
     >>> report.html().startswith("<!DOCTYPE html>")
     True
     """

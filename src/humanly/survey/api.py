@@ -11,7 +11,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core.bootstrap import percentile_interval
-from .._core.checks import check_int, check_probability
+from .._core.checks import check_bootstrap, check_probability
 from .._core.result import Interval
 from ..data import InputError, Study, join
 from ._prepare import Options, Prepared, check_options, prepare
@@ -210,7 +210,7 @@ def equivalence(
     ({'hard': -1.54, 'soft': -0.847}, True)
     """
     opts = checked(options)
-    n_boot = int(check_int("bootstrap", bootstrap, minimum=0))
+    n_boot = int(check_bootstrap(bootstrap, bytes_per_replicate=8))
     level = float(check_probability("level", level, open_low=True, open_high=True))
     only(opts, _EQUIVALENCE_FIELDS, "equivalence")
     checked_opts = check_options(

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int, check_probability
+from .._core.checks import check_bootstrap, check_int, check_probability
 from .._core.counts import lncomb, lnfall, subvectors
 from .._core.progress import progress
 from .._core.result import Interval, Result
@@ -432,7 +432,7 @@ def expert_equivalence(
             f"scorer={sc.name!r}: expert equivalence needs an exact scorer (agreement or "
             "cross_entropy)"
         )
-    bootstrap = check_int("bootstrap", bootstrap, minimum=0)
+    bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=8)
     level = float(check_probability("level", level, open_low=True, open_high=True))
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     e, a = _groups(experts, amateurs, missing)

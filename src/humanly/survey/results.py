@@ -213,7 +213,9 @@ class ModelEquivalence(Result):
         Returns
         -------
         int or None
-            The items needed; ``None`` without a bootstrap range or when the range has no upper end.
+            The items needed; ``None`` without a bootstrap range, when the range has no upper end,
+            or when the model has no equivalence (below 0 or above the largest k raters: no range
+            of raters to narrow, however many items).
 
         Examples
         --------
@@ -223,7 +225,7 @@ class ModelEquivalence(Result):
         4000
         """
         target = _check_width(width)
-        if self.equivalence_range.low is None:
+        if self.equivalence is None or self.equivalence_range.low is None:
             return None
         return items_for_width(self.n_items, self.equivalence_range.width, target)
 
@@ -422,12 +424,12 @@ class EquivalenceResult(_Curve, Result):
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import EquivalenceOptions, equivalence
     >>> d = running_example(100, 4, seed=1)
-    >>> res = equivalence(d.ratings, d.predictions, bootstrap=5,
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=100,
     ...                   options=EquivalenceOptions(progress=False))
     >>> res.curve_frame().columns.tolist()
     ['k', 'score', 'score_low', 'score_high', 'n_items', 'information', 'information_low', 'information_high']
     >>> res.to_frame()["model"].tolist(), res.curve_samples.shape
-    (['hard', 'soft'], (5, 4))
+    (['hard', 'soft'], (100, 4))
     """
 
     combiner: str
@@ -534,8 +536,8 @@ class EquivalenceResult(_Curve, Result):
         >>> res = equivalence(d.ratings, d.predictions, calibrate="none", bootstrap=100, seed=2)
         >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
         [0.0, 1.35]
-        >>> res.items_needed(0.5)  # about 3,700 items would narrow soft's range to 0.5 raters
-        (1, 3672)
+        >>> res.items_needed(0.5)  # hard: below 0 raters; about 3,700 items for soft's range
+        (None, 3672)
         """
         target = _check_width(width)
         if self.bootstrap == 0:

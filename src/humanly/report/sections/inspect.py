@@ -179,7 +179,7 @@ def inspect_section(study: StudyResult, view: View) -> Section:
 
     >>> from humanly import analyze, simulate
     >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
-    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=20)
+    >>> res = analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> section = inspect_section(res, View({}, res.models, {}))
     >>> len(section.tables), len(section.figures), len(section.verdicts)
     (4, 2, 2)

@@ -69,7 +69,7 @@ def plan_section(study: StudyResult, view: View) -> Section:
     >>> from humanly import analyze
     >>> from humanly.simulate import pair
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    >>> res = analyze(d.ratings, d.predictions, bootstrap=20)
+    >>> res = analyze(d.ratings, d.predictions, bootstrap=100)
     >>> section = plan_section(res, View({}, res.models, {}))
     >>> len(section.verdicts), res.plan.pilot.method
     (2, 'latent')

@@ -298,7 +298,7 @@ def verdicts(
     >>> from humanly.simulate import running_example
     >>> from humanly.survey import equivalence
     >>> d = running_example(300, 6, seed=1)
-    >>> res = equivalence(d.ratings, d.predictions, bootstrap=20)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=100)
     >>> [v.status for v in verdicts(res)]
     ['equivalent', 'equivalent']
     """
