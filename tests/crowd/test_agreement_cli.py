@@ -56,14 +56,14 @@ def test_the_table_and_the_verdict(cli, k2011) -> None:
 
     from humanly.cli.agreement_render import render
 
-    res = cli("agreement", k2011, "--scale", "interval", "--bootstrap", "50")
+    res = cli("agreement", k2011, "--scale", "interval", "--bootstrap", "100")
     assert res.exit_code == 0, res.stderr
     assert "Krippendorff's α is 0.849" in res.stdout
     assert "on the Landis & Koch (1977) scale with probability" in res.stdout
     assert not re.search(r"\bnan\b", res.stdout)
     r = humanly.read_study(k2011, options=humanly.ReadOptions(scale="interval")).ratings
     console = Console(width=200, record=True)
-    console.print(render(humanly.agreement(r, bootstrap=50), "k2011.csv").table)
+    console.print(render(humanly.agreement(r, bootstrap=100), "k2011.csv").table)
     table = console.export_text()
     for header in ("coefficient", "estimate", "SE", "interval", "method", "bootstrap"):
         assert header in table
@@ -135,7 +135,7 @@ def test_single_rater_and_words_on_an_interval_scale(cli, tmp_path) -> None:
 
 def _family(frame: pd.DataFrame, scale: str) -> dict[str, tuple[float, ...]]:
     r = humanly.read_study(frame, options=humanly.ReadOptions(scale=scale)).ratings
-    res = humanly.agreement(r, bootstrap=20, seed=3)
+    res = humanly.agreement(r, bootstrap=100, seed=3)
     return {
         c.name: (c.estimate, c.standard_error, *c.interval, *c.bootstrap_interval)
         for c in res.coefficients
@@ -185,7 +185,7 @@ def test_report_from_saved_results_draws_the_same_family_table(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     first, again, saved = tmp_path / "a.html", tmp_path / "b.html", tmp_path / "s.json"
     res = cli(
-        "report", k2011, "--scale", "ordinal", "--bootstrap", "10", "-o", first,
+        "report", k2011, "--scale", "ordinal", "--bootstrap", "100", "-o", first,
         "--save-results", saved,
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr

@@ -219,8 +219,8 @@ def test_values_path_equals_classes_path(four, scale) -> None:
     "kwargs",
     [
         {},
-        {"scale": "ordinal", "bootstrap": 50},
-        {"scale": "interval", "options": AgreementOptions(memory=1000), "bootstrap": 30},
+        {"scale": "ordinal", "bootstrap": 100},
+        {"scale": "interval", "options": AgreementOptions(memory=1000), "bootstrap": 100},
     ],
 )
 def test_from_dict_round_trip(four, kwargs) -> None:

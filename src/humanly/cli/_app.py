@@ -90,8 +90,9 @@ def to_flags(message: str, root: Any) -> str:
         value = next(
             (v for v in (m.group("dq"), m.group("sq"), m.group("bare")) if v is not None), ""
         )
-        if is_flag:  # an on/off flag: dawid_skene=False is --no-dawid-skene
-            return f"--no-{flag[2:]}" if value == "False" and flag.startswith("--") else flag
+        if is_flag:  # an on/off flag: dawid_skene=False is --no-dawid-skene (once)
+            off = value == "False" and flag.startswith("--") and not flag.startswith("--no-")
+            return f"--no-{flag[2:]}" if off else flag
         return f"{flag} {value}" if value else flag
 
     return _ASSIGN.sub(swap, message)

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_memory
 from .._core.result import Result
 from ..data import Ratings, join
 from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, _coded_labels, _require_raters
@@ -378,10 +377,6 @@ def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSumm
     )
 
 
-#: copies of the raters × classes × classes confusion array the accelerated EM holds at once
-_DS_COPIES = 6
-
-
 def rater_summary(
     ratings: Any,
     *,
@@ -450,14 +445,7 @@ def rater_summary(
     fit = None
     ds_acc = np.full(n_r, np.nan)
     if dawid_skene:
-        # one confusion matrix per rater, a few copies during the accelerated EM: refuse before
-        # allocating when that cannot fit
-        n_c = ratings.n_classes
-        check_memory(
-            f"Dawid–Skene over {n_c} classes for {n_r} raters",
-            8.0 * _DS_COPIES * n_r * n_c * n_c,
-            "pass dawid_skene=False to skip it",
-        )
+        # the fit refuses, before allocating, what would not fit its memory budget
         fit = fit_dawid_skene(ratings, tol=tol, max_iter=max_iter, accelerate=accelerate)
         if fit.converged:
             ds_acc = np.where(n_labels > 0, fit.accuracy, np.nan)

@@ -427,7 +427,7 @@ def join(
     notes: tuple[str, ...] = ()
     if missing == "drop":
         notes = _dropped(n_rated, r.n_items, _given(predictions), preds, _given(gold), g)
-    return Study(r, preds, g, notes)
+    return Study(r, preds, g, notes=notes)
 
 
 def _given(value: Any) -> int | None:

@@ -59,6 +59,10 @@ _ARRAY_HINT = (
 
 
 # ------------------------------------------------------------------------------------------ ratings
+#: ReadOptions fields that name columns of a predictions table, not of ratings
+_PREDICTION_KEYS = ("score_col", "model_col", "positive", "prediction_cols")
+
+
 def read_ratings(
     source: Source | np.ndarray | Ratings,
     *,
@@ -115,10 +119,9 @@ def read_ratings(
     Raises
     ------
     InputError
-        For a file that cannot be read, a missing or ambiguous column, a blank id or label, or a label
-        outside ``classes``: one line naming the file, row and column.
-    TypeError
-        For a source of the wrong type, or an array without ``wide=True``.
+        A file that cannot be read, a missing or ambiguous column, a blank id or label, a label outside
+        ``classes``: one line naming the file, row and column. ``TypeError``: a source of the wrong
+        type, or an array without ``wide=True``.
 
     Examples
     --------
@@ -141,8 +144,7 @@ def read_ratings(
     if opts.scale is not None:  # read as nominal, then put the labels on their scale
         args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols)
         return _nominal(source, (*args, name), opts).with_scale(opts.scale)
-    keys = ("score_col", "model_col", "positive", "prediction_cols")
-    named = [k for k in keys if getattr(opts, k) is not None]
+    named = [k for k in _PREDICTION_KEYS if getattr(opts, k) is not None]
     if named:
         raise InputError(
             f"options.{named[0]}= names a column of a predictions table; read_ratings reads ratings "
@@ -168,9 +170,8 @@ def read_ratings(
     if spec is not None:
         return _one_row_per_item(source, item_col, classes, name, counts=spec)
     if wide:
-        return _one_row_per_item(
-            source, item_col, classes, name, rater_cols=rater_cols, ignore_cols=ignore_cols
-        )
+        rest = {"rater_cols": rater_cols, "ignore_cols": ignore_cols}
+        return _one_row_per_item(source, item_col, classes, name, **rest)
     table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
     coded = long_layout(
         table,

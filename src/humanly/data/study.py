@@ -87,7 +87,8 @@ def read_study(
         Rated items without a prediction, and predictions or gold for items with no ratings: an error
         naming the counts and the first id, or dropped (the items both have are kept).
     options : ReadOptions or None
-        The rarer knobs: ``duplicates``, ``stream``, ``score_col``, ``model_col``, ``positive``.
+        The rarer knobs (:class:`ReadOptions`: duplicates, streaming, score and model columns, the
+        scale, count dictionaries, other item columns, models as columns).
 
     Returns
     -------
@@ -98,10 +99,9 @@ def read_study(
     Raises
     ------
     InputError
-        For a file that cannot be read, a column that is missing or ambiguous, ids that do not match
-        (with ``missing="error"``), or options that do not apply to what was given.
-    TypeError
-        For ``ratings=None``, or an array without ``wide=True``.
+        A file that cannot be read, a missing or ambiguous column, ids that do not match (with
+        ``missing="error"``), options that do not apply. ``TypeError``: ``ratings=None``, or an
+        array without ``wide=True``.
 
     Examples
     --------
@@ -143,8 +143,7 @@ def read_study(
         ignore_cols=[c for c in ignore if c is not None],
         options=ReadOptions(opts.duplicates, opts.stream, counts_col=opts.counts_col),
     )
-    if opts.scale is not None:
-        r = r.with_scale(opts.scale)
+    r = r if opts.scale is None else r.with_scale(opts.scale)
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p_icol = item_col if preds_here else (opts.predictions_item_col or item_col)
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
