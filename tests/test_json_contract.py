@@ -61,7 +61,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
     pp = p.replace(".csv", ".predictions.csv")
     return {
         "inspect": ["inspect", o, "--predictions", op, "--gold", og],
-        "agreement": ["agreement", o, "--scale", "ordinal", "--bootstrap", "20"],
+        "agreement": ["agreement", o, "--scale", "ordinal", "--bootstrap", "100"],
         "certify": ["certify", o, "--predictions", op, "--gold", og, "--curve"],
         "certify_named": ["certify", o, "--predictions", op, "--raters", "named", "--curve"],
         "certify_summary": [
