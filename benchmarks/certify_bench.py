@@ -100,7 +100,7 @@ def measure(n_items: int, k: int, repeat: int) -> list[dict[str, Any]]:
     a, b = numpy_core(ratings.counts, pred)
     c, d = pandas_groupby(labels, pred)
     assert abs(res.upper_bound.empirical**2 - a) < 1e-9 and abs(a - c) < 1e-9
-    assert abs(res.models[0].lower_bound - b) < 1e-9 and abs(b - d) < 1e-9
+    assert abs(res.models[0].lower - b) < 1e-9 and abs(b - d) < 1e-9
     name = f"certify slots, {n_items:,} items × {k} labels, 1 model"
     curve = _time(lambda: certify(ratings, preds, curve=True), 5)
     return [

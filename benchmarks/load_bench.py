@@ -27,7 +27,7 @@ CHILD = (
 import json, sys, time
 t0 = time.perf_counter()
 if sys.argv[1] == "humanly":
-    import humanly
+    import humanly.data
     r = humanly.data.read_ratings(sys.argv[2])
     shape = [r.n_items, r.n_labels]
 else:

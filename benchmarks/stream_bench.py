@@ -39,7 +39,7 @@ if what == "floor":
         n += b.num_rows
     out["rows"] = n
 else:
-    import humanly
+    import humanly.data
     r = humanly.data.read_ratings(path, options=humanly.data.ReadOptions(stream=True))
     out["read_s"] = time.perf_counter() - t0
     out["items"] = r.n_items
