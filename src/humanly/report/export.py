@@ -237,12 +237,10 @@ def csv_columns(table: TableView) -> tuple[list[str], list[list[Any]]]:
         numbers: list[Any] = []
         lows: list[Any] = []
         highs: list[Any] = []
-        for cell, shape in zip(cells, shapes, strict=True):
+        for shape in shapes:
             kind, values = shape if shape is not None else ("text", [])
-            share = kind == "number" and cell.strip().endswith("%")  # a fraction, as above
-            numbers.append(values[0] if kind in ("number", "estimate") and not share else None)
-            if share:
-                numbers[-1] = values[0]
+            # a number (a percentage already as a fraction), or an estimate's point
+            numbers.append(values[0] if kind in ("number", "estimate") else None)
             lows.append(values[-2] if kind in ("range", "estimate") else None)
             highs.append(values[-1] if kind in ("range", "estimate") else None)
         out_headers.append(f"{header} (number)")

@@ -253,13 +253,10 @@ def _gold(result: CertifyResult, m: ModelCertificate, *, said: bool = False) -> 
     o = result.oracle
     if o is None or m.model not in o.models:
         return ""
-    head = (
-        f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
-        f"the average rater's {format_number(o.average_rater)}"
-    )
-    text = head
-    against = [a for a in o.assumptions if a.status == "evidence against at 95%"]
-    for a in against:
+    clauses = []  # each a piece of evidence against an assumption of the bounds
+    for a in o.assumptions:
+        if a.status != "evidence against at 95%":
+            continue
         if a.name == f"theorem3:{m.model}":
             ci = a.conclusion_interval
             if a.conclusion is not None and ci is not None and ci[0] is not None and ci[0] > 0:
@@ -268,20 +265,23 @@ def _gold(result: CertifyResult, m: ModelCertificate, *, said: bool = False) -> 
                 what = f"difference {_interval(a.difference, a.interval)}, below 0"
             else:
                 what = "see the gold checks"
-            text += (
-                f", but they give evidence against Theorem 3's assumption for {m.model} ({what}), "
+            clauses.append(
+                f"give evidence against Theorem 3's assumption for {m.model} ({what}), "
                 f"so L_N = {format_number(m.lower)} may not bound its accuracy"
             )
         elif a.name.startswith("theorem1"):
-            text += (
-                ", but they give evidence against Theorem 1's assumption (raters positively "
+            clauses.append(
+                "give evidence against Theorem 1's assumption (raters positively "
                 f"correlated; difference {_interval(a.difference or 0.0, a.interval)}, below 0), so "
                 "U_N may not bound the average rater"
             )
+    but = "".join(f", but they {c}" for c in clauses)
     if said:  # the accuracies are already in the plain sentence: only the evidence against
-        rest = text[len(head) :]
-        return "" if not rest else " The gold labels" + rest.replace(", but they", "", 1) + "."
-    return text + "."
+        return "" if not clauses else f" The gold labels {but[len(', but they ') :]}."
+    return (
+        f" On the {o.n_items:,} gold items its accuracy is {format_number(o.models[m.model])} and "
+        f"the average rater's {format_number(o.average_rater)}{but}."
+    )
 
 
 def _about(n: int) -> str:
