@@ -69,3 +69,14 @@ def cli():
         return CliResult(result.exit_code, result.stdout, result.stderr)
 
     return run
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The marker ``extras`` on every test whose module names an optional extra or a reference
+    package (tests/extras_scan.py): CI's second pass, with the extras installed, runs only those."""
+    from extras_scan import uses_extras
+
+    for item in items:
+        path = getattr(item, "path", None)
+        if path is not None and Path(path).suffix == ".py" and uses_extras(Path(path)):
+            item.add_marker(pytest.mark.extras)
