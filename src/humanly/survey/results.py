@@ -81,6 +81,21 @@ class PowerCurvePoint(Result):
         bootstrap).
     n_items : int
         The items with at least k + r labels (the items used at this k).
+    computed : {"exact", "score", "interpolated"}
+        What was computed at this k (the ABC on many labels per item computes the sizes its verdicts
+        need, :mod:`humanly.survey._adaptive`): ``"exact"`` the score and its range from the data
+        and every replicate (the numbers of ``EquivalenceOptions(every_k=True)``); ``"score"`` the
+        score only, its range drawn straight between the nearest exact k's; ``"interpolated"``
+        both drawn straight between the nearest computed k's.
+    fallback_share : float or None
+        The ABC: the share of the draws at this k (items × surveyed labels, as weighted in c_k)
+        whose prediction used the fallback rule, (y + 1) / (k + C), because no other item has any
+        sequence y + e_l; ``None`` for other combiners and where the score was not computed.
+    flags : tuple of str
+        Codes for a point to read with care: ``"outside_range"`` (the estimate lies outside its
+        own bootstrap range), ``"not_informative"`` (k is past the result's
+        ``informative_max_k``: the ABC no longer learns from the other items, see
+        ``informative_reason``).
 
     Examples
     --------
@@ -94,9 +109,12 @@ class PowerCurvePoint(Result):
     score: float
     score_range: Interval
     n_items: int
+    computed: str = "exact"
+    fallback_share: float | None = None
+    flags: tuple[str, ...] = ()
 
 
-_POINT_COLUMNS = ("k", "score", "score_range", "n_items")
+_POINT_COLUMNS = ("k", "score", "score_range", "n_items", "computed", "fallback_share")
 
 
 class _Curve:
@@ -270,6 +288,8 @@ class PowerCurve(_Curve, Result):
         replicate.
     curve_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points); in memory only, not in the JSON.
+    informative_max_k, informative_reason
+        See :class:`EquivalenceResult`.
 
     Examples
     --------
@@ -291,6 +311,8 @@ class PowerCurve(_Curve, Result):
     power_curve: tuple[PowerCurvePoint, ...]
     information_range: tuple[Interval, ...] | None = None
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    informative_max_k: int | None = None
+    informative_reason: str | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The curve as a table: one row per k (``k, score, score_low, score_high, n_items``)."""
@@ -413,7 +435,17 @@ class EquivalenceResult(_Curve, Result):
         What the reader should know about how the numbers were made.
     curve_samples, model_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points) and of the models' scores
-        (replicates × models); in memory only, not in the JSON.
+        (replicates × models); in memory only, not in the JSON (NaN where a replicate's curve was
+        not computed, see :attr:`PowerCurvePoint.computed`).
+    informative_max_k : int or None
+        The ABC: the largest k up to which the curve is informative — before the first computed
+        point that falls below an earlier one (the ABC scored by cross-entropy rises with k as the
+        items grow many, Corollary 2; a fall means it learns from too few other items) or whose
+        ``fallback_share`` exceeds one half; the points beyond carry the flag
+        ``"not_informative"``. The largest k when every point is informative; ``None`` for other
+        combiners.
+    informative_reason : {None, "falls", "fallback"}
+        Why the curve stops being informative after ``informative_max_k`` (``None`` when it does not).
 
     See Also
     --------
@@ -451,6 +483,8 @@ class EquivalenceResult(_Curve, Result):
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    informative_max_k: int | None = None
+    informative_reason: str | None = None
 
     @property
     def curve(self) -> PowerCurve:
@@ -475,6 +509,8 @@ class EquivalenceResult(_Curve, Result):
             self.power_curve,
             self.information_range,
             self.curve_samples,
+            informative_max_k=self.informative_max_k,
+            informative_reason=self.informative_reason,
         )
 
     def model(self, name: str) -> ModelEquivalence:
