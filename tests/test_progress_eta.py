@@ -41,7 +41,9 @@ def test_time_left_from_weighted_work_is_within_a_factor_2_after_10_percent(cloc
     counted = []
     with p.task("survey curve", float(costs.sum()), enabled=False, counted=False) as t:
         for c in costs:
-            clock.now += c  # the work takes its cost in seconds (a fixed speed, unknown to progress)
+            clock.now += (
+                c  # the work takes its cost in seconds (a fixed speed, unknown to progress)
+            )
             t.advance(c)
             done = t.elapsed()
             if 0.1 * truth_total <= done < truth_total - 1e-6:
@@ -93,7 +95,9 @@ def test_nested_stages_weighted_by_measured_and_estimated_seconds(clock) -> None
                         clock.now += seconds / 4
                         check(outer)
                 else:
-                    with p.task("survey curve", float(costs.sum()), seconds=40.0, counted=False) as t:
+                    with p.task(
+                        "survey curve", float(costs.sum()), seconds=40.0, counted=False
+                    ) as t:
                         assert t.mode == "child" and outer.child is t
                         for c in costs:
                             clock.now += c * scale
@@ -101,7 +105,9 @@ def test_nested_stages_weighted_by_measured_and_estimated_seconds(clock) -> None
                             check(outer)
             finished[0] += 1
 
-    def good(est: float, true: float) -> bool:  # within 2×, or within a second (a line shows no more)
+    def good(
+        est: float, true: float
+    ) -> bool:  # within 2×, or within a second (a line shows no more)
         return abs(est - true) <= 1.0 + 1e-9 or 0.5 <= est / true <= 2.0
 
     assert len(seen) > 50

@@ -26,6 +26,7 @@ computed (:func:`~humanly.survey._scale.sweep`), so every computed number equals
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Any
 
 import numpy as np
@@ -149,7 +150,8 @@ class _Run:
         limit = int(STRAGGLERS * n_b)
 
         def enough(k: int, total: np.ndarray) -> bool:
-            dec.update(k, total / self.n_items[:, k], every)
+            with np.errstate(invalid="ignore", divide="ignore"):  # no item at k: NaN, decided
+                dec.update(k, total / self.n_items[:, k], every)
             return k >= DENSE_MIN and len(dec.open_rows()) <= limit
 
         self.k_dense = self.full(0, n_lv - 1, every, enough)
@@ -157,7 +159,8 @@ class _Run:
         if len(rows) and self.k_dense < n_lv - 1:
 
             def placed(k: int, total: np.ndarray) -> bool:
-                dec.update(k, total / self.n_items[rows, k], rows)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    dec.update(k, total / self.n_items[rows, k], rows)
                 return len(dec.open_rows()) == 0
 
             self.full(self.k_dense + 1, n_lv - 1, rows, placed)
@@ -165,10 +168,9 @@ class _Run:
     def beyond(self) -> None:
         """Step 3 of the module docstring: the marks, then the sizes where the curve bends; past
         the data's first fall (the ABC no longer informative) the data alone."""
-        n_b, top = len(self.mult), len(self.plan.ks) - 1
+        _n_b, top = len(self.mult), len(self.plan.ks) - 1
         if self.k_dense >= top:
             return
-        every, data = np.arange(n_b), np.array([0])
         marks = sorted({2**i for i in range(1, top.bit_length() + 1)} | {top})
         marks = [k for k in marks if self.k_dense < k <= top]
         known = [k for k in range(self.k_dense + 1) if self.every[k]]
@@ -177,23 +179,30 @@ class _Run:
         for k in marks:
             c = self._probe(k)
             if fell is None and c < best:
-                fell = k
+                fell = k  # the data's curve falls: the ABC is no longer informative
             best = max(best, c)
             if fell is None:
                 self._all(k)
         vals = self._data([self.k_dense, *marks])
-        tol = TOLERANCE * float(np.nanmax(vals) - np.nanmin(vals)) if np.isfinite(vals).any() else 0.0
+        tol = (
+            TOLERANCE * float(np.nanmax(vals) - np.nanmin(vals)) if np.isfinite(vals).any() else 0.0
+        )
         cuts = [self.k_dense, *marks]
-        todo = list(zip(cuts[:-1], cuts[1:], strict=True))
+        todo = list(itertools.pairwise(cuts))
         while todo:
-            a, b = todo.pop()
+            todo.sort()  # leftmost first: every size left of an interval is settled
+            a, b = todo.pop(0)
             if b - a < 2:
                 continue
             m = (a + b) // 2
-            c = self._data([a, m, b]) if np.isfinite(self._probe(m)) else np.full(3, np.nan)
-            line = c[0] + (c[2] - c[0]) * (m - a) / (b - a)
-            if not abs(c[1] - line) <= tol:
-                if fell is None or b <= fell:
+            c = self._probe(m)
+            left = [j for j in range(m) if np.isfinite(self.sums[0, j])]
+            if fell is None or m < fell:
+                fell = m if c < float(np.nanmax(self._data(left))) else fell
+            ends = self._data([a, b])
+            line = ends[0] + (ends[1] - ends[0]) * (m - a) / (b - a)
+            if not abs(c - line) <= tol:
+                if fell is None or m < fell:
                     self._all(m)
                 todo += [(a, m), (m, b)]
 

@@ -462,7 +462,9 @@ def abc_curves(
     mult = np.atleast_2d(np.asarray(mult, dtype=float))
     costs = level_costs(plan, len(mult))
     with task("survey curve", float(costs.sum()), enabled=show, counted=False) as bar:
-        out, _, _ = sweep(plan, mult, scorer, 0, len(plan.ks) - 1, on_level=bar.advance, costs=costs)
+        out, _, _ = sweep(
+            plan, mult, scorer, 0, len(plan.ks) - 1, on_level=bar.advance, costs=costs
+        )
     n_items = items_per_level(plan, mult)
     with np.errstate(invalid="ignore", divide="ignore"):
         return out / n_items, n_items
@@ -535,10 +537,12 @@ def sweep(
             if on_level is not None:
                 on_level(float(costs[j]) if costs is not None else 1.0)
             if j > k0:
-                for col, arr in ((0, total), (1, fell)):
-                    arr[:, j - 1] = np.concatenate(
-                        [o[col][: len(g)] for o, g in zip(done, groups, strict=True)]
-                    )
+                total[:, j - 1] = np.concatenate(
+                    [o[0][: len(g)] for o, g in zip(done, groups, strict=True)]
+                )
+                fell[:, j - 1] = np.concatenate(
+                    [o[1][: len(g)] for o, g in zip(done, groups, strict=True)]
+                )
                 if stop is not None and j <= k1 and stop(j - 1, total[:, j - 1]):
                     last = j - 1
                     break

@@ -19,13 +19,13 @@ from ._replicates import Replicates, run
 from .calibration import DEFAULT_CALIBRATION
 from .crossing import (
     curve_points,
-    flag_points,
-    straight_interval,
     equivalence_mean,
     equivalence_point,
     equivalence_replicates,
+    flag_points,
     information_ranges,
     model_information_range,
+    straight_interval,
 )
 from .headroom import headroom as estimate_headroom
 from .options import EquivalenceOptions, checked, only
@@ -291,7 +291,9 @@ def _information_range(
         for p, r in zip(points, information_ranges(reps.curves, points, level), strict=True)
     ]
     ks = np.array([p.k for p in points])
-    return tuple(r if r is not None else straight_interval(ks, exact, j) for j, r in enumerate(exact))
+    return tuple(
+        r if r is not None else straight_interval(ks, exact, j) for j, r in enumerate(exact)
+    )
 
 
 def _grid_notes(points: tuple[PowerCurvePoint, ...]) -> tuple[str, ...]:
@@ -303,10 +305,11 @@ def _grid_notes(points: tuple[PowerCurvePoint, ...]) -> tuple[str, ...]:
     rest = len(points) - len(done) - score
     return (
         f"the ABC curve was computed with every bootstrap replicate at {len(done)} of its "
-        f"{len(points)} survey sizes (k = {_spans(done)}: every crossing of a model's score, in "
-        f"every replicate, and the curve's shape), the data alone at {score} more, and drawn "
-        f"straight through the other {rest}; the equivalences and their ranges are exact "
-        "(options.every_k=True computes every k)",
+        f"{len(points)} survey sizes (k = {_spans(done)}: every crossing of a model's score in "
+        f"every replicate, k ≤ 3, and where the curve bends), for the data alone at {score} more "
+        f"(their ranges drawn straight between the sizes computed with every replicate, none past "
+        f"the last of those), and drawn straight through the other {rest}; the equivalences and "
+        "their ranges are those of every k (options.every_k=True computes every k)",
     )
 
 

@@ -15,13 +15,13 @@ from .results import PowerCurvePoint
 
 __all__ = [
     "curve_points",
-    "flag_points",
-    "informative",
     "equivalence_interval",
     "equivalence_mean",
     "equivalence_point",
     "equivalence_replicates",
+    "flag_points",
     "information_ranges",
+    "informative",
     "model_information_range",
 ]
 
@@ -174,7 +174,9 @@ def straight_interval(ks: np.ndarray, ranges: list[Interval | None], j: int) -> 
     each end ``None`` when either neighbour's is."""
     known = np.array([i for i, r in enumerate(ranges) if r is not None and i != j], dtype=int)
     lows = np.array([np.nan if r is None or r.low is None else r.low for r in ranges], dtype=float)
-    highs = np.array([np.nan if r is None or r.high is None else r.high for r in ranges], dtype=float)
+    highs = np.array(
+        [np.nan if r is None or r.high is None else r.high for r in ranges], dtype=float
+    )
     ends = [_straight(ks, known, x, j) for x in (lows, highs)]
     low, high = (float(v) if np.isfinite(v) else None for v in ends)
     return Interval(low, high)

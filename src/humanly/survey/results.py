@@ -82,20 +82,14 @@ class PowerCurvePoint(Result):
     n_items : int
         The items with at least k + r labels (the items used at this k).
     computed : {"exact", "score", "interpolated"}
-        What was computed at this k (the ABC on many labels per item computes the sizes its verdicts
-        need, :mod:`humanly.survey._adaptive`): ``"exact"`` the score and its range from the data
-        and every replicate (the numbers of ``EquivalenceOptions(every_k=True)``); ``"score"`` the
-        score only, its range drawn straight between the nearest exact k's; ``"interpolated"``
-        both drawn straight between the nearest computed k's.
+        ``"exact"``: score and range from the data and every replicate (as ``every_k=True``);
+        ``"score"``: the score, its range drawn straight; ``"interpolated"``: both drawn straight.
     fallback_share : float or None
-        The ABC: the share of the draws at this k (items × surveyed labels, as weighted in c_k)
-        whose prediction used the fallback rule, (y + 1) / (k + C), because no other item has any
-        sequence y + e_l; ``None`` for other combiners and where the score was not computed.
+        The ABC: the share of the draws at this k whose prediction used the fallback rule (no
+        other item has any y + e_l); ``None`` for other combiners or when not computed.
     flags : tuple of str
-        Codes for a point to read with care: ``"outside_range"`` (the estimate lies outside its
-        own bootstrap range), ``"not_informative"`` (k is past the result's
-        ``informative_max_k``: the ABC no longer learns from the other items, see
-        ``informative_reason``).
+        ``"outside_range"`` (the estimate outside its own range), ``"fallback"`` (fallback share
+        above one half), ``"not_informative"`` (past the result's ``informative_max_k``).
 
     Examples
     --------
@@ -114,7 +108,7 @@ class PowerCurvePoint(Result):
     flags: tuple[str, ...] = ()
 
 
-_POINT_COLUMNS = ("k", "score", "score_range", "n_items", "computed", "fallback_share")
+_POINT_COLUMNS = ("k", "score", "score_range", "n_items")
 
 
 class _Curve:
@@ -288,8 +282,7 @@ class PowerCurve(_Curve, Result):
         replicate.
     curve_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points); in memory only, not in the JSON.
-    informative_max_k, informative_reason
-        See :class:`EquivalenceResult`.
+        (``informative_max_k``, ``informative_reason``: see :class:`EquivalenceResult`.)
 
     Examples
     --------
@@ -435,17 +428,10 @@ class EquivalenceResult(_Curve, Result):
         What the reader should know about how the numbers were made.
     curve_samples, model_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points) and of the models' scores
-        (replicates × models); in memory only, not in the JSON (NaN where a replicate's curve was
-        not computed, see :attr:`PowerCurvePoint.computed`).
-    informative_max_k : int or None
-        The ABC: the largest k up to which the curve is informative — before the first computed
-        point that falls below an earlier one (the ABC scored by cross-entropy rises with k as the
-        items grow many, Corollary 2; a fall means it learns from too few other items) or whose
-        ``fallback_share`` exceeds one half; the points beyond carry the flag
-        ``"not_informative"``. The largest k when every point is informative; ``None`` for other
-        combiners.
-    informative_reason : {None, "falls", "fallback"}
-        Why the curve stops being informative after ``informative_max_k`` (``None`` when it does not).
+        (replicates × models); in memory only, not in the JSON (NaN: not computed).
+    informative_max_k, informative_reason : int or None, {None, "falls"}
+        ABC + cross-entropy: the last computed k before the curve first falls below an earlier
+        point (it rises with k when the ABC learns from enough items, Corollary 2), and why.
 
     See Also
     --------
