@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
-from ._core.progress import task as progress_task
+from ._core.progress import stages as progress_stages
 from ._core.result import Result
 from .budget import PlanResult
 from .budget import plan as budget_plan
@@ -409,11 +409,8 @@ def analyze(
     steps = ("inspect", "certify", "equivalence", "plan", "judge")
     found: dict[str, Any] = {}
     skipped: list[Skipped] = []
-    # each stage weighs its measured time; a long one reports its own work (humanly._core.progress)
-    with progress_task("analyze", enabled=opts.progress, stages=dict.fromkeys(steps, 1.0)) as bar:
-        for step in steps:
-            with bar.stage(step):
-                found[step] = _RUNNERS[step](study, settings, opts, skipped)
+    for step in progress_stages(steps, "analyze", enabled=opts.progress):  # measured, nested
+        found[step] = _RUNNERS[step](study, settings, opts, skipped)
     return StudyResult(
         title=opts.title or f"humanly report · {_shown_source(r.source)}",
         source=r.source,

@@ -40,7 +40,6 @@ __all__ = [
     "Need",
     "build_plan",
     "choose",
-    "level_seconds",
     "needs",
     "settle",
 ]
@@ -89,14 +88,6 @@ def _class_factor(n_cls: int) -> float:
     """Extra work of the composition path with many classes (most ABC predictions are floored and
     worked out class by class)."""
     return 1.0 + 0.35 * max(0, n_cls - 3) ** 2
-
-
-def level_seconds(pairs: np.ndarray, n_cls: int, n_rep: int) -> np.ndarray:
-    """Estimated seconds (one core) of the composition path's ABC pass at levels with ``pairs``
-    (vector, sub-count) pairs each, for ``n_rep`` replicates: building the level, one logarithm per
-    pair and replicate, and the per-replicate work of a level."""
-    cell = _COMP_CELL * _class_factor(n_cls)
-    return np.asarray(pairs, dtype=float) * (_COMP_PAIR + cell * n_rep) + _COMP_LEVEL * n_rep
 
 
 def needs(
