@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
-from ._core.progress import progress as progress_bar
+from ._core.progress import stages as progress_stages
 from ._core.result import Result
 from .budget import PlanResult
 from .budget import plan as budget_plan
@@ -409,7 +409,7 @@ def analyze(
     steps = ("inspect", "certify", "equivalence", "plan", "judge")
     found: dict[str, Any] = {}
     skipped: list[Skipped] = []
-    for step in progress_bar(steps, total=len(steps), description="analyze", enabled=opts.progress):
+    for step in progress_stages(steps, "analyze", enabled=opts.progress):  # measured, nested
         found[step] = _RUNNERS[step](study, settings, opts, skipped)
     return StudyResult(
         title=opts.title or f"humanly report · {_shown_source(r.source)}",

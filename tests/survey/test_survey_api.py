@@ -117,7 +117,8 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
         "power_curve",
         "models",
     }
-    assert set(d2["power_curve"][0]) == {"k", "score", "score_range", "n_items"}
+    assert set(d2["power_curve"][0]) == {"k", "score", "score_range", "n_items", "computed",
+                                         "fallback_share", "flags"}  # fmt: skip
     assert set(d2["models"][0]) >= {
         "model",
         "score",

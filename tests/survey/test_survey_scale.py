@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
 import tracemalloc
@@ -296,20 +297,29 @@ def test_a_fixed_combiner_falls_back_to_sampling_with_its_error(
 
 
 def test_progress_is_reported_per_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[int | None, str, bool]] = []
+    # the curve's progress is one task weighted by each level's estimated cost (issue 34): its total
+    # is the cost of the levels planned, and what is advanced adds up to it
+    from humanly._core import progress as pg
+    from humanly.survey import _adaptive
 
-    def spy(items, *, total=None, description="", enabled=True):  # type: ignore[no-untyped-def]
-        seen.append((total, description, enabled))
-        yield from items
+    seen: list[tuple[str, bool, float, float]] = []
+    real = pg.task
 
-    monkeypatch.setattr(_scale, "progress", spy)
+    @contextlib.contextmanager
+    def spy(description, total=None, *, enabled=True, **kw):  # type: ignore[no-untyped-def]
+        with real(description, total, enabled=False, **kw) as t:
+            yield t
+            seen.append((description, enabled, float(t.total or 0.0), t.done))
+
+    monkeypatch.setattr(_adaptive, "task", spy)
     monkeypatch.setattr(_fit, "PATH", "composition")
     ratings = Ratings.from_counts(_chaos_counts(50, 12))
-    equivalence(ratings, bootstrap=100, options=_opts(progress=True))
-    assert seen == [(13, "survey curve", True)]  # levels 0..11 (max_k = 12 − 1) and the next
-    seen.clear()
-    equivalence(ratings, bootstrap=100, options=QUIET)
-    assert seen == [(13, "survey curve", False)]
+    for show in (True, False):
+        seen.clear()
+        equivalence(ratings, bootstrap=100, options=_opts(progress=show, every_k=True))
+        ((what, enabled, total, done),) = seen
+        assert (what, enabled) == ("survey curve", show)
+        assert total > 0 and done == pytest.approx(total, rel=1e-12)
 
 
 def test_the_abc_floor_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:

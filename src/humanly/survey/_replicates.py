@@ -13,6 +13,7 @@ import numpy as np
 from .._core.parallel import run_tasks
 from .._core.rng import stream
 from . import _scale
+from ._adaptive import abc_grid
 from ._fit import settle
 from ._sampled import sampled_classifier, sampled_curve
 from .scorers import Scorer
@@ -74,13 +75,17 @@ class Engine:
 @dataclasses.dataclass(frozen=True)
 class Replicates:
     """Point estimates (``curve``, ``n_items`` per level, classifier ``scores``) and, with a bootstrap,
-    the replicates of the curve (B, L) and of the scores (B, M)."""
+    the replicates of the curve (B, L) and of the scores (B, M). On the ABC's composition path:
+    what each survey size holds (``computed``, :mod:`._adaptive`; NaN in ``curve`` and ``curves``
+    where nothing was computed) and the data's share of fallback draws per size (``fallback``)."""
 
     curve: np.ndarray
     n_items: np.ndarray
     scores: np.ndarray
     curves: np.ndarray | None
     models: np.ndarray | None
+    computed: tuple[str, ...] | None = None
+    fallback: np.ndarray | None = None
 
 
 def _curve(
@@ -173,11 +178,13 @@ def run(
     scheduler: str | None = None,
     client: Any = None,
     progress: bool = False,
+    every_k: bool = True,
 ) -> Replicates:
     """The point estimate, then ``bootstrap`` replicates in chunks (same numbers however the chunks are
     spread over processes). The exact engine's path is fitted to the number of replicates first
     (:func:`~humanly.survey._fit.settle`, before anything is allocated); on the composition path
-    the data and every replicate go through the levels once, in-process."""
+    the data and every replicate go through the levels once, in-process (the ABC's survey sizes
+    chosen by :mod:`._adaptive` unless ``every_k``)."""
     if e.method == "exact":
         e = dataclasses.replace(e, plan=settle(e.plan, bootstrap + 1, e.scorer))
         if (
@@ -186,7 +193,7 @@ def run(
             and scheduler is None
             and client is None
         ):
-            return _one_sweep(e, bootstrap, seed, progress)
+            return _one_sweep(e, bootstrap, seed, progress, every_k)
     g = _point_rng(seed)
     curve, nit = _curve(e, None, g, progress)
     scores = _models(e, None, g)
@@ -208,10 +215,13 @@ def run(
     return Replicates(curve, nit, scores, curves, models)
 
 
-def _one_sweep(e: Engine, bootstrap: int, seed: int | None, progress: bool) -> Replicates:
+def _one_sweep(
+    e: Engine, bootstrap: int, seed: int | None, progress: bool, every_k: bool = True
+) -> Replicates:
     """The composition path in-process: the data's multiplicities and every replicate's (replicate b
     from ``stream(seed, b)``, as :func:`_boot_chunk` draws them) in one batch, so that each level is
-    built once; the numbers are those of any other split of the replicates."""
+    built once; the numbers are those of any other split of the replicates. The ABC's survey sizes
+    are chosen from the models' scores (:func:`~._adaptive.abc_grid`) unless ``every_k``."""
     plan = e.plan
     mult = np.empty((bootstrap + 1, len(plan.v)))
     mult[0] = plan.mult
@@ -221,8 +231,14 @@ def _one_sweep(e: Engine, bootstrap: int, seed: int | None, progress: bool) -> R
         idx = stream(seed, b).integers(0, e.n, size=e.n)
         mult[b + 1] = np.bincount(plan.inv, weights=e.item_counts(idx), minlength=len(plan.v))
         models[b] = _models(e, idx, unused)
-    out, n_items = _scale.curves(plan, mult, e.myopic_terms, e.scorer, e.clip, show=progress)
     scores = _models(e, None, _point_rng(seed))
+    computed = fallback = None
+    if e.myopic_terms is None:
+        targets = np.vstack([scores[None], models]) if len(scores) else np.zeros((len(mult), 0))
+        grid = abc_grid(plan, mult, e.scorer, targets, not every_k, progress)
+        out, n_items, computed, fallback = grid.curves, grid.n_items, grid.computed, grid.fallback
+    else:
+        out, n_items = _scale.curves(plan, mult, e.myopic_terms, e.scorer, e.clip, show=progress)
     if bootstrap <= 0:
-        return Replicates(out[0], n_items[0], scores, None, None)
-    return Replicates(out[0], n_items[0], scores, out[1:], models)
+        return Replicates(out[0], n_items[0], scores, None, None, computed, fallback)
+    return Replicates(out[0], n_items[0], scores, out[1:], models, computed, fallback)

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from .._core.counts import unique_rows
-from .._core.progress import progress
+from .._core.progress import task
 from . import _engine as eng
 from ._compositions import Pairs, level_pairs, lookup, next_columns
 from ._levels import _qref, _references
@@ -66,6 +66,8 @@ BLOCK_CELLS = 1 << 18
 SPLIT = 4096
 #: Entries (pair, replicate) worked out exactly at a time.
 EXACT_CHUNK = 1 << 18
+#: Seconds per pair of a level and per (pair × replicate), measured (the progress weights).
+LEVEL_PAIR_SECONDS, LEVEL_CELL_SECONDS = 0.5e-6, 15e-9
 
 
 @dataclasses.dataclass(frozen=True)
@@ -254,9 +256,10 @@ class _Step:
     zmap: np.ndarray
 
 
-def _predict(ll: np.ndarray, y: np.ndarray, k: int, floor: float) -> np.ndarray:
+def _predict(ll: np.ndarray, y: np.ndarray, k: int, floor: float) -> tuple[np.ndarray, np.ndarray]:
     """The ABC's floored predictions from log2 L_d(y + e_l) (−inf: no other item has it), as
-    Algorithm 6 with the engine's floor and fallback."""
+    Algorithm 6 with the engine's floor and fallback, and which rows used the fallback rule (no
+    other item has any y + e_l)."""
     n_cls = y.shape[1]
     fin = np.isfinite(ll)
     ok = fin.any(axis=1)
@@ -271,14 +274,15 @@ def _predict(ll: np.ndarray, y: np.ndarray, k: int, floor: float) -> np.ndarray:
     smooth = (y + 1.0) / (k + n_cls)
     if floor > 0:
         smooth = clip_probs(smooth, (floor, 1.0))
-    return np.where(ok[:, None], p, smooth)
+    return np.where(ok[:, None], p, smooth), ~ok
 
 
 def _exact(
     st: _Step, mt: np.ndarray, pairs: np.ndarray, reps: np.ndarray, scorer: Scorer, floor: float
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """m × expected score of pairs ``pairs`` (level k) in replicates ``reps``, worked out in full; for
-    cross-entropy minus what the main pass counted for them (so that adding replaces it)."""
+    cross-entropy minus what the main pass counted for them (so that adding replaces it); and m ×
+    P(y | v) where the prediction used the fallback rule (0 elsewhere)."""
     lo, hi, k = st.lo, st.hi, st.lo.j
     n_cls = lo.ys.shape[1]
     d, col = lo.owner[pairs], lo.col[pairs]
@@ -293,7 +297,7 @@ def _exact(
     vnum[whole] = st.num.lsum[zc[whole], rr[whole]]
     # log2 L relative to the column scale of y (scales cancel before anything is weighted)
     scale = np.where(zc >= 0, hi.ls2[np.maximum(zc, 0)] - lo.ls2[col][:, None], 0.0)
-    probs = _predict(np.where(zc >= 0, scale + vnum, -np.inf), y, k, floor)
+    probs, fell = _predict(np.where(zc >= 0, scale + vnum, -np.inf), y, k, floor)
     assert scorer.terms is not None
     w = st.base.wq[pairs]
     val = (w * scorer.terms(probs)).sum(axis=1)
@@ -303,7 +307,8 @@ def _exact(
         vden = loo_values(st.den, lo, pairs, reps)
         vden = np.where(np.isfinite(vden), vden, 0.0)
         val -= raw - st.base.hd[pairs] * (math.log2(k + 1) + vden)
-    return mt[d, reps] * val
+    m = mt[d, reps]
+    return m * val, np.where(fell, m * st.base.hd[pairs], 0.0)
 
 
 def _floor_cases(st: _Step, floor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -331,21 +336,25 @@ def _exact_cases(
     cases: tuple[np.ndarray, np.ndarray],
     scorer: Scorer,
     floor: float,
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Σ over the present eligible pairs of the (column, replicate) ``cases`` of :func:`_exact`, per
     replicate (B,): each case summed on its own, then the cases of a replicate in column order (the
-    same sums whatever else is in the batch), in chunks of cases."""
+    same sums whatever else is in the batch), in chunks of cases; and the fallback mass per
+    replicate (B,) (every fallback case is among the ``cases``: its bound is −∞)."""
     cols, reps = cases
     per_case = np.zeros(st.den.s.shape)
+    fell = np.zeros(st.den.s.shape[1])
     use = st.base.elig[st.lo.owner]
     lens = st.lo.cstart[cols + 1] - st.lo.cstart[cols]
     cuts = np.searchsorted(np.cumsum(lens), np.arange(EXACT_CHUNK, int(lens.sum()), EXACT_CHUNK))
     for a, b in zip(np.r_[0, cuts], np.r_[cuts, len(cols)], strict=True):
         case, pair, _ = expand_cases(st.lo, mt, cols[a:b], reps[a:b], use)
         if len(pair):
-            val = _exact(st, mt, pair, reps[a:b][case], scorer, floor)
+            rep = reps[a:b][case]
+            val, fb = _exact(st, mt, pair, rep, scorer, floor)
             per_case[cols[a:b], reps[a:b]] = np.bincount(case, weights=val, minlength=b - a)
-    return per_case.sum(axis=0)
+            fell += np.bincount(rep, weights=fb, minlength=len(fell))
+    return per_case.sum(axis=0), fell
 
 
 # ----------------------------------------------------------------------------- curves
@@ -387,15 +396,16 @@ class _State:
 
 def _batch_level(
     plan: ScalePlan, mt: np.ndarray, fx: _Fixed, prev: _State | None, scorer: Scorer
-) -> tuple[np.ndarray, _State | None]:
-    """Level j for one batch of replicates: the finished total of level j − 1 (B,) and the state
-    for level j + 1."""
+) -> tuple[np.ndarray, np.ndarray, _State | None]:
+    """Level j for one batch of replicates: the finished total of level j − 1 (B,), its fallback
+    mass (B,) and the state for level j + 1."""
     hi, n_lab, floor = fx.hi, plan.n_labels, plan.abc_floor
     ce = scorer.terms is ce_terms
     num = den = column_sums(hi, mt)
     if ce and fx.base is not None and (n_lab == hi.j).any():
         den = column_sums(hi, mt, use=n_lab[hi.owner] >= hi.j + 1)
     out = np.zeros(mt.shape[1])
+    fell = np.zeros(mt.shape[1])
     acc_b = None
     step = None
     if prev is not None and fx.lo is not None and fx.lo_base is not None and fx.zmap is not None:
@@ -417,12 +427,11 @@ def _batch_level(
             with np.errstate(invalid="ignore"):
                 part = step.base.elig[:, None] * (fx.const[:, None] + acc_a - prev.acc_b)
                 part = np.where(mt > 0, mt * part, 0.0)  # absent vectors' logs are garbage
-            out = part.sum(axis=0) + _exact_cases(
-                step, mt, _floor_cases(step, floor), scorer, floor
-            )
+            extra, fell = _exact_cases(step, mt, _floor_cases(step, floor), scorer, floor)
+            out = part.sum(axis=0) + extra
     elif step is not None:
-        out = _exact_cases(step, mt, _all_cases(step, mt), scorer, floor)
-    return out, (_State(den, num, acc_b) if fx.base is not None else None)
+        out, fell = _exact_cases(step, mt, _all_cases(step, mt), scorer, floor)
+    return out, fell, (_State(den, num, acc_b) if fx.base is not None else None)
 
 
 def _all_cases(st: _Step, mt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -450,10 +459,65 @@ def abc_curves(
     plan: ScalePlan, mult: np.ndarray, scorer: Scorer, show: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ABC's curve points (B, L) and items per level (B, L) of replicates with multiplicities
-    ``mult`` (B, D), level by level (progress per level when ``show``). The replicates are split
-    into contiguous groups, one per thread; a replicate's numbers do not depend on its group."""
+    ``mult`` (B, D), level by level (progress per level when ``show``): :func:`sweep` over every
+    survey size."""
     mult = np.atleast_2d(np.asarray(mult, dtype=float))
-    n_b = len(mult)
+    costs = level_costs(plan, len(mult))
+    with task("survey curve", float(costs.sum()), enabled=show, counted=False) as bar:
+        out, _, _ = sweep(
+            plan, mult, scorer, 0, len(plan.ks) - 1, on_level=bar.advance, costs=costs
+        )
+    n_items = items_per_level(plan, mult)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return out / n_items, n_items
+
+
+def items_per_level(plan: ScalePlan, mult: np.ndarray) -> np.ndarray:
+    """The items (with multiplicity) of each replicate with k + r labels, per level (B, L)."""
+    mult = np.atleast_2d(np.asarray(mult, dtype=float))
+    elig = np.column_stack([plan.n_labels >= k + plan.r for k in plan.ks]).astype(float)
+    if not len(plan.ks):
+        return np.zeros((len(mult), 0))
+    return np.stack([(mult * elig[:, j]).sum(axis=1) for j in range(len(plan.ks))], axis=1)
+
+
+def level_costs(plan: ScalePlan, n_rep: int) -> np.ndarray:
+    """The estimated cost (seconds on one core, :mod:`._fit`'s unit costs) of the pass at each level
+    j = 0 … L (L + 1 passes) for ``n_rep`` replicates: what progress is weighted by."""
+    from .._core.counts import count_subvectors
+
+    n_lv = len(plan.ks)
+    sub = count_subvectors(plan.v, n_lv + 1) if len(plan.v) else np.zeros((0, n_lv + 2))
+    pairs = np.array([sub[plan.n_labels >= j, j].sum() for j in range(n_lv + 1)], dtype=float)
+    # building a level, one logarithm per pair and replicate, per-replicate work of a level
+    return pairs * (LEVEL_PAIR_SECONDS + LEVEL_CELL_SECONDS * n_rep) + 20e-6 * n_rep
+
+
+def sweep(
+    plan: ScalePlan,
+    mult: np.ndarray,
+    scorer: Scorer,
+    k0: int,
+    k1: int,
+    stop: Any = None,
+    on_level: Any = None,
+    costs: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The ABC's curve points c_k0 … c_k1 and their fallback mass of replicates ``mult`` (B, D),
+    each (B, L) with NaN at the levels not computed, and the last size computed: the passes at
+    levels k0 … k1 + 1, in order.
+
+    ``stop(k, c_k)`` (c_k of every replicate, (B,)) may end the sweep after any c_k; ``on_level(x)``
+    is told the cost ``costs[j]`` of each pass done. The replicates are split into contiguous groups,
+    one per thread; a replicate's numbers do not depend on its group, on the other replicates or on
+    where the sweep started (every sum runs down that replicate's own column, in a fixed order)."""
+    mult = np.atleast_2d(np.asarray(mult, dtype=float))
+    n_b, n_lv = len(mult), len(plan.ks)
+    total = np.full((n_b, n_lv), np.nan)
+    fell = np.full((n_b, n_lv), np.nan)
+    if n_lv == 0 or k0 > k1:
+        return total, fell, k0 - 1
+    last = k1
     n_thr = _threads(plan, n_b)
     groups = np.array_split(np.arange(n_b), n_thr)
     # sums run down a replicate's own column of a block of at least two columns, as in any batch
@@ -461,31 +525,34 @@ def abc_curves(
     mts = [
         np.ascontiguousarray(np.vstack([mult[g], z]).T) for g, z in zip(groups, pad, strict=True)
     ]
-    n_lv = len(plan.ks)
-    elig = np.column_stack([plan.n_labels >= k + plan.r for k in plan.ks]).astype(float)
-    n_items = np.stack([(mult * elig[:, j]).sum(axis=1) for j in range(n_lv)], axis=1)
-    total = np.zeros((n_lv, n_b))
     ce = scorer.terms is ce_terms
     states: list[_State | None] = [None] * n_thr
     with ThreadPoolExecutor(max_workers=n_thr) as pool:
-        fx = _fixed(plan, 0, None, ce)
-        steps = progress(range(n_lv + 1), total=n_lv + 1, description="survey curve", enabled=show)
-        for j in steps:
+        fx = _fixed(plan, k0, None, ce)
+        for j in range(k0, k1 + 2):
             jobs = [
                 pool.submit(_batch_level, plan, mt, fx, st, scorer)
                 for mt, st in zip(mts, states, strict=True)
             ]
-            nxt = _fixed(plan, j + 1, fx, ce) if j < n_lv else None  # while the threads work
+            nxt = _fixed(plan, j + 1, fx, ce) if j <= k1 else None  # while the threads work
             done = [job.result() for job in jobs]
-            if j:
-                total[j - 1] = np.concatenate(
-                    [o[: len(g)] for (o, _), g in zip(done, groups, strict=True)]
+            if on_level is not None:
+                on_level(float(costs[j]) if costs is not None else 1.0)
+            if j > k0:
+                total[:, j - 1] = np.concatenate(
+                    [o[0][: len(g)] for o, g in zip(done, groups, strict=True)]
                 )
-            states = [st for _, st in done]
-            if nxt is not None:
-                fx = nxt
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return total.T / n_items, n_items
+                fell[:, j - 1] = np.concatenate(
+                    [o[1][: len(g)] for o, g in zip(done, groups, strict=True)]
+                )
+                if stop is not None and j <= k1 and stop(j - 1, total[:, j - 1]):
+                    last = j - 1
+                    break
+            states = [o[2] for o in done]
+            if nxt is None:
+                break
+            fx = nxt
+    return total, fell, last
 
 
 def scale_fixed_terms(

@@ -22,12 +22,14 @@ from .crossing import (
     equivalence_mean,
     equivalence_point,
     equivalence_replicates,
+    flag_points,
     information_ranges,
     model_information_range,
+    straight_interval,
 )
 from .headroom import headroom as estimate_headroom
 from .options import EquivalenceOptions, checked, only
-from .results import EquivalenceResult, Headroom, ModelEquivalence, PowerCurve
+from .results import EquivalenceResult, Headroom, ModelEquivalence, PowerCurve, PowerCurvePoint
 
 __all__ = ["equivalence", "power_curve"]
 
@@ -221,7 +223,7 @@ def equivalence(
     prep = prepare(study.ratings, study.predictions, checked_opts)
     reps = run(
         prep.engine, n_boot, checked_opts.seed, opts.workers, opts.scheduler, opts.client,
-        opts.progress,
+        opts.progress, opts.every_k,
     )  # fmt: skip
     return _result(prep, reps, n_boot, level, _headroom(prep, opts.headroom))
 
@@ -236,6 +238,7 @@ _EQUIVALENCE_FIELDS = (
     "clip",
     "draws",
     "headroom",
+    "every_k",
 )
 
 
@@ -247,8 +250,12 @@ def _result(
     JSON, without the replicates, shows the same ranges)."""
     opts = prep.options
     ks = prep.engine.plan.ks
-    points = curve_points(ks, reps.curve, reps.n_items, reps.curves, level)
+    points = curve_points(
+        ks, reps.curve, reps.n_items, reps.curves, level, reps.computed, reps.fallback
+    )
     info = _information_view(opts)
+    points, reach, why = flag_points(points, info)
+    shown = np.array([p.score for p in points])
     return EquivalenceResult(
         combiner=opts.combiner.name,
         scorer=opts.scorer.name,
@@ -263,13 +270,61 @@ def _result(
         positive=prep.positive,
         power_curve=points,
         models=_model_rows(prep, reps, ks, head, level),
-        information=tuple(float(c - reps.curve[0]) for c in reps.curve) if info else None,
-        information_range=information_ranges(reps.curves, points, level) if info else None,
+        information=tuple(float(c - shown[0]) for c in shown) if info else None,
+        information_range=_information_range(reps, points, level) if info else None,
         headroom=head,
-        notes=prep.notes + _headroom_notes(head),
+        notes=prep.notes + _headroom_notes(head) + _grid_notes(points),
         curve_samples=reps.curves,
         model_samples=reps.models,
+        informative_max_k=reach,
+        informative_reason=why,
     )
+
+
+def _information_range(
+    reps: Replicates, points: tuple[PowerCurvePoint, ...], level: float
+) -> tuple[Interval, ...]:
+    """The range of c_k − c_0 at each k, replicate by replicate where every replicate was computed,
+    drawn straight between those k elsewhere."""
+    exact: list[Interval | None] = [
+        r if p.computed == "exact" else None
+        for p, r in zip(points, information_ranges(reps.curves, points, level), strict=True)
+    ]
+    ks = np.array([p.k for p in points])
+    return tuple(
+        r if r is not None else straight_interval(ks, exact, j) for j, r in enumerate(exact)
+    )
+
+
+def _grid_notes(points: tuple[PowerCurvePoint, ...]) -> tuple[str, ...]:
+    """What was computed, when not every k was (one note, for the reader of the numbers)."""
+    done = [p.k for p in points if p.computed == "exact"]
+    if len(done) == len(points):
+        return ()
+    score = sum(p.computed == "score" for p in points)
+    rest = len(points) - len(done) - score
+    return (
+        f"the ABC curve was computed with every bootstrap replicate at {len(done)} of its "
+        f"{len(points)} survey sizes (k = {_spans(done)}: every crossing of a model's score in "
+        f"every replicate, k ≤ 3, and where the curve bends), for the data alone at {score} more "
+        f"(their ranges drawn straight between the sizes computed with every replicate, none past "
+        f"the last of those), and drawn straight through the other {rest}; the equivalences and "
+        "their ranges are those of every k (options.every_k=True computes every k)",
+    )
+
+
+def _spans(ks: list[int]) -> str:
+    """``0–7, 8, 16, 32`` from sorted integers."""
+    out: list[str] = []
+    start = prev = None
+    for k in [*ks, None]:
+        if k is not None and prev is not None and k == prev + 1:
+            prev = k
+            continue
+        if start is not None:
+            out.append(f"{start}–{prev}" if prev != start else f"{start}")
+        start = prev = k
+    return ", ".join(out)
 
 
 def power_curve(

@@ -4,6 +4,7 @@ curve and of the reading, with the percentile rule shared by every analysis (:mo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -18,7 +19,9 @@ __all__ = [
     "equivalence_mean",
     "equivalence_point",
     "equivalence_replicates",
+    "flag_points",
     "information_ranges",
+    "informative",
     "model_information_range",
 ]
 
@@ -112,22 +115,124 @@ def curve_points(
     n_items: np.ndarray,
     replicates: np.ndarray | None,
     level: float = 0.95,
+    computed: tuple[str, ...] | None = None,
+    fallback: np.ndarray | None = None,
 ) -> tuple[PowerCurvePoint, ...]:
     """Typed curve points from the point estimate, the items per level and the bootstrap replicates
-    (replicates × levels; ``None``: no range), with ranges at ``level``.
+    (replicates × levels; ``None``: no range), with ranges at ``level``. ``computed`` says what each
+    level holds (:mod:`humanly.survey._adaptive`; every level exact when ``None``): a range not
+    computed is drawn straight between the nearest exact levels', a score between the nearest
+    computed ones; ``fallback``: the ABC's share of fallback draws per level (NaN: not computed).
 
     >>> curve_points(np.arange(2), np.array([0.5, 0.6]), np.array([9, 8]), None)[1]
-    PowerCurvePoint(k=1, score=0.6, score_range=(None, None), n_items=8)
+    PowerCurvePoint(k=1, score=0.6, score_range=(None, None), n_items=8, computed='exact', \
+fallback_share=None, flags=())
+    >>> pts = curve_points(np.arange(3), np.array([0.5, np.nan, 0.7]), np.array([9, 9, 9]), None,
+    ...                    computed=("exact", "interpolated", "exact"))
+    >>> round(pts[1].score, 3), pts[1].computed
+    (0.6, 'interpolated')
     """
+    n_lv = len(ks)
+    what = computed if computed is not None else ("exact",) * n_lv
+    ranges: list[Interval | None] = [None] * n_lv
+    for j in range(n_lv):
+        if what[j] == "exact":
+            ranges[j] = (
+                Interval(None, None)
+                if replicates is None
+                else percentile_interval(replicates[:, j], level)
+            )
+    scores = np.array(curve, dtype=float)
+    known = np.flatnonzero([w != "interpolated" for w in what])
+    exact = list(ranges)
+    for j in range(n_lv):
+        if what[j] == "interpolated":
+            scores[j] = _straight(ks, known, scores, j)
+        if exact[j] is None:
+            ranges[j] = straight_interval(ks, exact, j)
     out = []
     for j, k in enumerate(ks):
-        rng = (
-            Interval(None, None)
-            if replicates is None
-            else percentile_interval(replicates[:, j], level)
-        )
-        out.append(PowerCurvePoint(int(k), float(curve[j]), rng, int(n_items[j])))
+        share = None if fallback is None or not np.isfinite(fallback[j]) else float(fallback[j])
+        rng = ranges[j]
+        assert rng is not None
+        out.append(PowerCurvePoint(int(k), float(scores[j]), rng, int(n_items[j]), what[j], share))
     return tuple(out)
+
+
+def _straight(ks: np.ndarray, known: np.ndarray, values: np.ndarray, j: int) -> float:
+    """The value at level j on the straight line between the nearest levels ``known`` around it."""
+    left, right = known[known < j], known[known > j]
+    if not len(left) or not len(right):
+        return math.nan
+    a, b = int(left[-1]), int(right[0])
+    t = (ks[j] - ks[a]) / (ks[b] - ks[a])
+    return float(values[a] + (values[b] - values[a]) * t)
+
+
+def straight_interval(ks: np.ndarray, ranges: list[Interval | None], j: int) -> Interval:
+    """A range at level j drawn straight between the nearest levels with a range (``None``: none),
+    each end ``None`` when either neighbour's is."""
+    known = np.array([i for i, r in enumerate(ranges) if r is not None and i != j], dtype=int)
+    lows = np.array([np.nan if r is None or r.low is None else r.low for r in ranges], dtype=float)
+    highs = np.array(
+        [np.nan if r is None or r.high is None else r.high for r in ranges], dtype=float
+    )
+    ends = [_straight(ks, known, x, j) for x in (lows, highs)]
+    low, high = (float(v) if np.isfinite(v) else None for v in ends)
+    return Interval(low, high)
+
+
+def informative(
+    scores: np.ndarray, computed: tuple[str, ...], ks: np.ndarray
+) -> tuple[int | None, str | None]:
+    """The ABC's ``informative_max_k`` and its reason: the largest computed k before the first
+    computed point below an earlier one (``"falls"``: the ABC scored by cross-entropy rises with k
+    when it learns from enough other items, Corollary 2; it falls where the other items that hold
+    the surveyed sequence become few); the largest k and ``None`` when it never falls.
+
+    >>> informative(np.array([-1.5, -1.2, -1.1, -1.3]), ("exact",) * 4, np.arange(4))
+    (2, 'falls')
+    """
+    best, last = -math.inf, None
+    for j, k in enumerate(ks):
+        if computed[j] == "interpolated" or not np.isfinite(scores[j]):
+            continue
+        if scores[j] < best:
+            return last, "falls"
+        best, last = max(best, float(scores[j])), int(k)
+    return (int(ks[-1]) if len(ks) else None), None
+
+
+def flag_points(
+    points: tuple[PowerCurvePoint, ...], abc: bool
+) -> tuple[tuple[PowerCurvePoint, ...], int | None, str | None]:
+    """The points with their flags (``"outside_range"``: a computed estimate outside its own range;
+    ``"fallback"``: more than half of its draws on the ABC's fallback rule; ``"not_informative"``:
+    past the ABC's ``informative_max_k``), and, for the ABC, ``informative_max_k`` and its reason
+    (:func:`informative`).
+
+    >>> from humanly._core.result import Interval as I
+    >>> pts = (PowerCurvePoint(0, -1.5, I(-1.6, -1.4), 9), PowerCurvePoint(1, -1.0, I(-1.3, -1.1), 9))
+    >>> [p.flags for p in flag_points(pts, abc=False)[0]]
+    [(), ('outside_range',)]
+    """
+    ks = np.array([p.k for p in points])
+    scores = np.array([p.score for p in points])
+    reach, why = informative(scores, tuple(p.computed for p in points), ks) if abc else (None, None)
+    out = []
+    for p in points:
+        flags = []
+        low, high = p.score_range
+        if p.computed == "exact" and (
+            (low is not None and p.score < low) or (high is not None and p.score > high)
+        ):
+            flags.append("outside_range")
+        if p.fallback_share is not None and p.fallback_share > 0.5:
+            flags.append("fallback")
+        if why is not None and (reach is None or p.k > reach):
+            flags.append("not_informative")
+        out.append(dataclasses.replace(p, flags=tuple(flags)) if flags else p)
+    return tuple(out), reach, why
 
 
 def information_ranges(

@@ -80,6 +80,12 @@ class EquivalenceOptions:
         in-process.
     progress : bool
         Show a progress bar of the bootstrap on a terminal. Default ``True``.
+    every_k : bool
+        The ABC with many labels per item: compute every survey size with every bootstrap replicate
+        (``True``), or, by default, the sizes the verdicts need — every crossing of a model's score
+        in every replicate, k ≤ 3, the sizes 2^i and the largest k, and more where the curve bends —
+        and draw the rest straight (each point's ``computed`` says which; the equivalences and their
+        ranges are the same either way).
 
     Raises
     ------
@@ -116,6 +122,7 @@ class EquivalenceOptions:
     scheduler: str | None = None
     client: Any = None
     progress: bool = True
+    every_k: bool = False
 
     def __post_init__(self) -> None:
         if self.method is not None:
@@ -126,7 +133,7 @@ class EquivalenceOptions:
         check_int("max_k_amateurs", self.max_k_amateurs, minimum=1, allow_none=True)
         check_int("draws", self.draws, minimum=1)
         object.__setattr__(self, "clip", _clip(self.clip))
-        for name in ("headroom", "progress"):
+        for name in ("headroom", "progress", "every_k"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}={getattr(self, name)!r}: give True or False")
         check_workers(self.workers, self.scheduler)
@@ -155,6 +162,7 @@ _STATISTICAL = (
     "clip",
     "draws",
     "headroom",
+    "every_k",
 )
 
 

@@ -81,6 +81,15 @@ class PowerCurvePoint(Result):
         bootstrap).
     n_items : int
         The items with at least k + r labels (the items used at this k).
+    computed : {"exact", "score", "interpolated"}
+        ``"exact"``: score and range from the data and every replicate (as ``every_k=True``);
+        ``"score"``: the score, its range drawn straight; ``"interpolated"``: both drawn straight.
+    fallback_share : float or None
+        The ABC: the share of the draws at this k whose prediction used the fallback rule (no
+        other item has any y + e_l); ``None`` for other combiners or when not computed.
+    flags : tuple of str
+        ``"outside_range"`` (the estimate outside its own range), ``"fallback"`` (fallback share
+        above one half), ``"not_informative"`` (past the result's ``informative_max_k``).
 
     Examples
     --------
@@ -94,6 +103,9 @@ class PowerCurvePoint(Result):
     score: float
     score_range: Interval
     n_items: int
+    computed: str = "exact"
+    fallback_share: float | None = None
+    flags: tuple[str, ...] = ()
 
 
 _POINT_COLUMNS = ("k", "score", "score_range", "n_items")
@@ -270,6 +282,7 @@ class PowerCurve(_Curve, Result):
         replicate.
     curve_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points); in memory only, not in the JSON.
+        (``informative_max_k``, ``informative_reason``: see :class:`EquivalenceResult`.)
 
     Examples
     --------
@@ -291,6 +304,8 @@ class PowerCurve(_Curve, Result):
     power_curve: tuple[PowerCurvePoint, ...]
     information_range: tuple[Interval, ...] | None = None
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    informative_max_k: int | None = None
+    informative_reason: str | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The curve as a table: one row per k (``k, score, score_low, score_high, n_items``)."""
@@ -413,7 +428,10 @@ class EquivalenceResult(_Curve, Result):
         What the reader should know about how the numbers were made.
     curve_samples, model_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points) and of the models' scores
-        (replicates × models); in memory only, not in the JSON.
+        (replicates × models); in memory only, not in the JSON (NaN: not computed).
+    informative_max_k, informative_reason : int or None, {None, "falls"}
+        ABC + cross-entropy: the last computed k before the curve first falls below an earlier
+        point (it rises with k when the ABC learns from enough items, Corollary 2), and why.
 
     See Also
     --------
@@ -451,6 +469,8 @@ class EquivalenceResult(_Curve, Result):
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    informative_max_k: int | None = None
+    informative_reason: str | None = None
 
     @property
     def curve(self) -> PowerCurve:
@@ -475,6 +495,8 @@ class EquivalenceResult(_Curve, Result):
             self.power_curve,
             self.information_range,
             self.curve_samples,
+            informative_max_k=self.informative_max_k,
+            informative_reason=self.informative_reason,
         )
 
     def model(self, name: str) -> ModelEquivalence:
