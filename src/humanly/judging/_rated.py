@@ -19,7 +19,47 @@ from ._vectors import INF, lam_of, three
 from .extended import IntervalChoice, QuantileEstimate, estimate_of
 from .results import Estimate
 
-__all__ = ["paired_difference", "rating_quantile", "share_at_least", "small_sample_mean"]
+__all__ = [
+    "paired_difference",
+    "rating_mean",
+    "rating_quantile",
+    "share_at_least",
+    "small_sample_mean",
+]
+
+
+def rating_mean(
+    y: Any, f: Any, f_unlabelled: Any, *, level: float = 0.95, lam: float | None = None
+) -> Estimate:
+    """The mean human rating (1–5, 1–10, any real score) from human ratings on the labelled items
+    and the judge's on all items: PPI++ (ppi-python's ``ppi_mean_ci``).
+
+    Parameters
+    ----------
+    y : array_like
+        The human rating on the labelled items.
+    f, f_unlabelled : array_like
+        The judge's rating on the labelled and the unlabelled items.
+    level : float
+        The interval's level.
+    lam : float or None
+        λ; ``None`` tunes it (PPI++), 1 is PPI, 0 the human ratings alone.
+
+    Returns
+    -------
+    Estimate
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.integers(1, 6, 1100); judged = np.clip(human + rng.integers(-1, 2, 1100), 1, 5)
+    >>> e = rating_mean(human[:100], judged[:100], judged[100:])
+    >>> bool(e.interval.low < 3 < e.interval.high), bool(e.effective_n > 100)
+    (True, True)
+    """
+    level = check_probability("level", level, open_low=True, open_high=True)
+    y_, f_, fu = three(y, f, f_unlabelled)
+    return estimate_of(fit(y_, f_, moments(fu), lam=lam_of(lam)), 0, level, -INF, INF)
 
 
 def share_at_least(

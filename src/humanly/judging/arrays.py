@@ -11,6 +11,7 @@ extra arrays). Each function returns a typed result (:mod:`humanly.judging.exten
 :func:`crossppi_mean`                  cross-PPI from cross-fitted scores (Zrnic & Candès 2024)
 :func:`crossfit_mean`                  fit a judge's calibration on K folds, then cross-PPI
 :func:`self_judge_check`               is the judge one of the models?
+:func:`rating_mean`                    the mean of a rating (1–5, 1–10, real)
 :func:`share_at_least`                 the share of ratings at or above a threshold
 :func:`paired_difference`              two models rated on the same items
 :func:`rating_quantile`                a quantile of a rating (ppi-python's ``ppi_quantile_ci``)
@@ -20,7 +21,7 @@ extra arrays). Each function returns a typed result (:mod:`humanly.judging.exten
 =====================================  ================================================================
 
 The estimates are not clipped to the estimand's range here (as ppi-python); :func:`~humanly.judge`
-clips what it reports. The mean of a rating is PPI++ itself: :func:`stratified_mean` with one stratum.
+clips what it reports.
 """
 
 from __future__ import annotations
@@ -35,7 +36,13 @@ from ..errors import InputError
 from . import _crossfit, _multi, _strata
 from ._checked import coverage_table, design_check, self_judge_check
 from ._ppi import fit, moments
-from ._rated import paired_difference, rating_quantile, share_at_least, small_sample_mean
+from ._rated import (
+    paired_difference,
+    rating_mean,
+    rating_quantile,
+    share_at_least,
+    small_sample_mean,
+)
 from ._vectors import INF, lam_of, three, vector
 from .extended import (
     CombinedJudges,
@@ -57,6 +64,7 @@ __all__ = [
     "design_check",
     "neyman_allocation",
     "paired_difference",
+    "rating_mean",
     "rating_quantile",
     "self_judge_check",
     "share_at_least",
