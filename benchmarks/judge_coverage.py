@@ -30,7 +30,10 @@ COLUMNS = {
     "adjusted": "small-sample",
     "auto": "**default**",
 }
-ESTIMANDS = {"difference": "the difference of two models (a − b)", "accuracy": "one model's accuracy"}
+ESTIMANDS = {
+    "difference": "the difference of two models (a − b)",
+    "accuracy": "one model's accuracy",
+}
 
 
 def markdown(table: CoverageTable) -> str:
@@ -65,7 +68,9 @@ def main() -> None:
     table = coverage_table(runs=args.runs, seed=args.seed)
     print(markdown(table))
     pd.set_option("display.width", 120)
-    print(f"<!-- {args.runs} runs per cell, seed {args.seed}, {time.perf_counter() - start:.0f} s -->")
+    print(
+        f"<!-- {args.runs} runs per cell, seed {args.seed}, {time.perf_counter() - start:.0f} s -->"
+    )
 
 
 if __name__ == "__main__":

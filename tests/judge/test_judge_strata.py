@@ -254,3 +254,30 @@ def test_stratified_active_design_covers() -> None:
         )
         hits += r.estimate.interval.low <= y.mean() <= r.estimate.interval.high
     assert 0.93 <= hits / runs <= 0.995, hits / runs
+
+
+def _greedy(budget: int, r: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The allocation one label at a time (the reference: no shortcut)."""
+    n = low.copy()
+    for _ in range(budget - int(n.sum())):
+        gain = np.where(n < high, np.where(n == 0, np.inf, r / (n * (n + 1.0))), -1.0)
+        n[int(np.argmax(gain))] += 1
+    return n
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), budget=st.integers(50, 20_000), k=st.integers(1, 12))
+def test_the_shortcut_gives_the_greedy_allocation(seed: int, budget: int, k: int) -> None:
+    from humanly.judging._strata import allocate
+
+    rng = np.random.default_rng(seed)
+    w = rng.dirichlet(np.ones(k))
+    spread = rng.uniform(0, 1, k) * (rng.random(k) < 0.9)
+    sizes = rng.integers(budget // k + 1, budget + 2, k) if rng.random() < 0.5 else None
+    got = allocate(budget, w, spread, sizes, 2)
+    high = np.full(k, budget) if sizes is None else sizes
+    r = (w * spread) ** 2 if (w * spread).sum() > 0 else w**2
+    ref = _greedy(budget, r, np.minimum(np.full(k, 2), high), high)
+    variance = lambda n: float((r / np.maximum(n, 1e-300)).sum())  # noqa: E731
+    assert got.sum() == budget
+    assert variance(got) == pytest.approx(variance(ref), rel=1e-12)

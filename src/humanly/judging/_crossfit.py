@@ -47,6 +47,15 @@ __all__ = ["CALIBRATIONS", "CrossFit", "crossfit_scores", "fit_crossppi", "folds
 Calibrate = Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]
 
 
+def _line(s: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Intercept and slope of the least-squares line of ``y`` on ``s`` (slope 0 when ``s`` is
+    constant)."""
+    ms, my = s.mean(), y.mean()
+    var = ((s - ms) ** 2).mean()
+    slope = ((s - ms) * (y - my)).mean() / var if var > 0 else 0.0
+    return float(my - slope * ms), float(slope)
+
+
 def linear(s: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     """The least-squares line of ``y`` on ``s`` (a constant when ``s`` does not vary).
 
@@ -54,10 +63,8 @@ def linear(s: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     >>> predict(np.array([3.0])).tolist()
     [7.0]
     """
-    ms, my = s.mean(), y.mean()
-    var = ((s - ms) ** 2).mean()
-    slope = ((s - ms) * (y - my)).mean() / var if var > 0 else 0.0
-    return lambda x: my + slope * (np.asarray(x, dtype=float) - ms)
+    intercept, slope = _line(s, y)
+    return lambda x: intercept + slope * np.asarray(x, dtype=float)
 
 
 #: the calibrations fitted by name
@@ -115,6 +122,16 @@ def crossfit_scores(
     k = int(folds.max()) + 1
     f = np.empty_like(y_)
     f_u = np.zeros((su.shape[0], y_.shape[1]))
+    if isinstance(calibrate, str) and calibrate == "linear":
+        # the mean of the K fitted lines is the line of their mean coefficients: one pass over N
+        mean_line = np.zeros((2, y_.shape[1]))
+        for fold in range(k):
+            held = folds == fold
+            for col in range(y_.shape[1]):
+                a, b = _line(s[~held, col], y_[~held, col])
+                f[held, col] = a + b * s[held, col]
+                mean_line[:, col] += (a / k, b / k)
+        return CrossFit(f, mean_line[0] + mean_line[1] * su, folds)
     for fold in range(k):
         held = folds == fold
         for col in range(y_.shape[1]):

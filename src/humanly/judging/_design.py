@@ -42,6 +42,7 @@ import pandas as pd
 
 from .._core.rng import stream
 from ..errors import InputError
+from ._vectors import factorize
 from .extended import ColumnTest, DesignCheck
 
 __all__ = ["BINS", "DRAWS", "THRESHOLD", "categories", "check"]
@@ -60,19 +61,32 @@ def categories(values: np.ndarray, bins: int = BINS) -> np.ndarray:
     [0, 2, 0, 1]
     """
     values = np.ascontiguousarray(values)
-    if len(np.unique(values[:10_000])) <= bins:  # few values in the first items: maybe a label
+    head = np.unique(values[:10_000])
+    if len(head) <= bins:  # few values in the first items: perhaps a label or a 0/1 score
+        codes = _counted(values, head[1:])
+        if np.array_equal(head[codes], values):
+            return codes.astype(np.intp)
         codes, distinct = pd.factorize(values, sort=True)
         if len(distinct) <= bins:
-            return np.asarray(codes, dtype=np.int64)
+            return np.asarray(codes, dtype=np.intp)
     # any binning fixed before looking at which items are labelled keeps the test exact: the
     # quantiles of every k-th item (at most ~100,000 of them) are as good as all items' and cheaper
     sample = values[:: max(1, len(values) // 100_000)]
     edges = np.quantile(sample, np.linspace(0, 1, bins + 1)[1:-1])
-    raw = np.zeros(len(values), dtype=np.uint8)  # the edges ≤ each value (a few comparisons beat
-    for edge in edges:  # a binary search per item on 10⁶ items)
-        raw += values >= edge
+    raw = _counted(values, edges)
     present = np.bincount(raw, minlength=bins) > 0
+    if present.all():
+        return raw.astype(np.intp)
     return (np.cumsum(present) - 1)[raw]
+
+
+def _counted(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """How many of the (few, sorted) ``edges`` are ≤ each value: a few comparisons per item beat a
+    binary search per item on 10⁶ items."""
+    raw = np.zeros(len(values), dtype=np.uint8)
+    for edge in edges:
+        raw += values >= edge
+    return raw
 
 
 def _statistic(labelled: np.ndarray, totals: np.ndarray, n: int) -> np.ndarray:
@@ -86,14 +100,20 @@ def _statistic(labelled: np.ndarray, totals: np.ndarray, n: int) -> np.ndarray:
     return (((labelled[..., present] - expected) ** 2) * scale).sum(axis=-1)
 
 
+def _counts(codes: np.ndarray, strata: np.ndarray | None, k: int, c: int) -> np.ndarray:
+    """Items per stratum and category (k × c)."""
+    if strata is None:
+        return np.bincount(codes, minlength=c).reshape(1, c)
+    return np.bincount(strata * c + codes, minlength=k * c).reshape(k, c)
+
+
 def _column(
-    codes: np.ndarray, labelled: np.ndarray, strata: np.ndarray, k: int, draws: int, seed, index
+    codes: np.ndarray, rows: np.ndarray, strata: np.ndarray | None, k: int, draws: int, seed, index
 ) -> tuple[float, float, int]:
-    """The column's statistic, p-value and number of categories."""
+    """The column's statistic, p-value and number of categories (``rows``: the labelled items)."""
     c = int(codes.max()) + 1
-    cell = strata * c + codes
-    totals = np.bincount(cell, minlength=k * c).reshape(k, c)
-    seen = np.bincount(cell[labelled], minlength=k * c).reshape(k, c)
+    totals = _counts(codes, strata, k, c)
+    seen = _counts(codes[rows], None if strata is None else strata[rows], k, c)
     rng = stream(seed, index)
     observed, null = 0.0, np.zeros(draws)
     for s in range(k):
@@ -127,18 +147,23 @@ def check(
         raise InputError(
             f"labelled: {len(mask)} flags for {len(x)} items; give one per item, in the same order"
         )
-    n, big_n = int(mask.sum()), int((~mask).sum())
+    rows = np.flatnonzero(mask)
+    n, big_n = len(rows), len(mask) - len(rows)
     if weighted:
         return DesignCheck("weighted", "weighted_design", None, threshold, 0, seed, n, big_n)
-    if strata is None:
-        codes_s, k = np.zeros(len(x), dtype=np.int64), 1
-    else:
-        names_s, codes_s = np.unique(np.asarray(strata).astype(str), return_inverse=True)
-        codes_s, k = codes_s.reshape(-1), len(names_s)
+    codes_s: np.ndarray | None = None
+    k = 1
+    if strata is not None:
+        codes_s, names_s = factorize(strata)
+        k = len(names_s)
+        if len(codes_s) != len(x):
+            raise InputError(
+                f"strata: {len(codes_s)} strata for {len(x)} items; give one per item, in order"
+            )
     labels = [f"column {j}" for j in range(x.shape[1])] if names is None else list(names)
     tests = []
     for j in range(x.shape[1]):
-        stat, p, cats = _column(categories(x[:, j], bins), mask, codes_s, k, draws, seed, j)
+        stat, p, cats = _column(categories(x[:, j], bins), rows, codes_s, k, draws, seed, j)
         tests.append(ColumnTest(str(labels[j]), stat, p, cats))
     p_all = min(1.0, min(t.p_value for t in tests) * len(tests))
     fired = p_all < threshold

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ._ppi import Fit, fit, moments
+from ._ppi import Fit, Moments, fit
 
 __all__ = ["MAX_JUDGES", "JudgesFit", "box_weights", "fit_judges"]
 
@@ -91,6 +91,17 @@ def box_weights(a: np.ndarray, b: np.ndarray, clip: bool = True) -> np.ndarray:
     return best
 
 
+def _unlabelled_moments(fu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per column, the judges' mean (E × J) and covariance with divisor N (E × J × J) on the
+    unlabelled items, from one pass (one matrix product of the N × EJ scores)."""
+    big_n, e, j = fu.shape
+    x = fu.reshape(big_n, e * j)
+    mu = x.mean(axis=0)
+    gram = x.T @ x / big_n - np.outer(mu, mu)
+    blocks = np.stack([gram[c * j : (c + 1) * j, c * j : (c + 1) * j] for c in range(e)])
+    return mu.reshape(e, j), blocks
+
+
 def fit_judges(y: Any, f: Any, f_unlabelled: Any, *, clip: bool = True) -> JudgesFit:
     """Multi-judge PPI++ column by column.
 
@@ -98,34 +109,37 @@ def fit_judges(y: Any, f: Any, f_unlabelled: Any, *, clip: bool = True) -> Judge
     """
     y_ = np.asarray(y, dtype=float)
     y_ = y_[:, None] if y_.ndim == 1 else y_
-    fl, fu = _cube(f, "f"), _cube(f_unlabelled, "f_unlabelled")
+    fl, fu = _cube(f, "f"), np.ascontiguousarray(_cube(f_unlabelled, "f_unlabelled"))
     n, e, j = fl.shape
     big_n = fu.shape[0]
     if j > MAX_JUDGES:
         raise InputError(f"f: {j} judges; combine at most {MAX_JUDGES} at once")
-    my, mf, mu = y_.mean(axis=0), fl.mean(axis=0), fu.mean(axis=0)
+    my, mf = y_.mean(axis=0), fl.mean(axis=0)
+    mu, s_unl = _unlabelled_moments(fu)
     yc, fc = y_ - my, fl - mf
     weights = np.zeros((e, j))
     se = np.zeros(e)
     rho = np.full(e, np.nan)
     for col in range(e):
         s_lab = fc[:, col, :].T @ fc[:, col, :] / n
-        xu = fu[:, col, :] - mu[col]
-        s_unl = xu.T @ xu / big_n
         pooled = (n * mf[col] + big_n * mu[col]) / (n + big_n)
         dl, du = mf[col] - pooled, mu[col] - pooled
-        ss = n * s_lab + big_n * s_unl + n * np.outer(dl, dl) + big_n * np.outer(du, du)
+        ss = n * s_lab + big_n * s_unl[col] + n * np.outer(dl, dl) + big_n * np.outer(du, du)
         c = fc[:, col, :].T @ yc[:, col] / n
         lam = box_weights((1.0 + n / big_n) * ss / (n + big_n - 1), c, clip)
         weights[col] = lam
         rect = y_[:, col] - fl[:, col, :] @ lam
-        se[col] = np.sqrt(lam @ s_unl @ lam / big_n + rect.var() / n)
+        se[col] = np.sqrt(max(lam @ s_unl[col] @ lam, 0.0) / big_n + rect.var() / n)
         combo = fc[:, col, :] @ lam
         den = np.sqrt(yc[:, col].var() * combo.var())
         rho[col] = combo @ yc[:, col] / n / den if den > 0 else np.nan
     point = my + np.einsum("ej,ej->e", weights, mu - mf)
     var_y = (yc**2).mean(axis=0)
-    alone = tuple(fit(y_, fl[:, :, k], moments(fu[:, :, k])) for k in range(j))
+    count = np.full(e, float(big_n))
+    alone = tuple(
+        fit(y_, fl[:, :, k], Moments(count, mu[:, k], np.maximum(s_unl[:, k, k], 0) / big_n, False))
+        for k in range(j)
+    )
     return JudgesFit(
         point=point,
         se=se,

@@ -36,6 +36,7 @@ import math
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..errors import InputError
 from ._ppi import z_value
@@ -81,8 +82,18 @@ def _normalised(w: Any, n: int) -> np.ndarray | None:
     return v / v.sum() * n
 
 
-def _below(values: np.ndarray, w: np.ndarray | None, grid: np.ndarray):
-    """(Σ w·1{v ≤ t}, Σ w²·1{v ≤ t}) at every grid value t (counts when unweighted)."""
+def _below(values: np.ndarray, w: np.ndarray | None, grid: np.ndarray, levels: bool):
+    """(Σ w·1{v ≤ t}, Σ w²·1{v ≤ t}) at every grid value t (counts when unweighted). With
+    ``levels`` the grid holds every value seen, and the values are counted per level (a bincount)
+    instead of sorted."""
+    if levels:
+        codes = np.searchsorted(grid, values)
+        size = len(grid)
+        if w is None:
+            c = np.cumsum(np.bincount(codes, minlength=size)).astype(float)
+            return c, c
+        s1 = np.cumsum(np.bincount(codes, weights=w, minlength=size))
+        return s1, np.cumsum(np.bincount(codes, weights=w**2, minlength=size))
     order = np.argsort(values, kind="stable")
     pos = np.searchsorted(values[order], grid, side="right")
     if w is None:
@@ -94,20 +105,22 @@ def _below(values: np.ndarray, w: np.ndarray | None, grid: np.ndarray):
     return s1[pos], s2[pos]
 
 
-def _cdf(values: np.ndarray, w: np.ndarray | None, grid: np.ndarray):
+def _cdf(values: np.ndarray, w: np.ndarray | None, grid: np.ndarray, levels: bool = False):
     """The (weighted) empirical distribution function and the standard deviation of its terms."""
     n = len(values)
-    s1, s2 = _below(values, w, grid)
+    s1, s2 = _below(values, w, grid, levels)
     mean = s1 / n
     return mean, np.sqrt(np.maximum(s2 / n - mean**2, 0.0))
 
 
-def _cdf_difference(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, grid: np.ndarray):
+def _cdf_difference(
+    y: np.ndarray, f: np.ndarray, w: np.ndarray | None, grid: np.ndarray, levels: bool = False
+):
     """mean and standard deviation of w·(1{y ≤ t} − 1{f ≤ t}) at every t."""
     n = len(y)
-    y1, y2 = _below(y, w, grid)
-    f1, f2 = _below(f, w, grid)
-    _, both2 = _below(np.maximum(y, f), w, grid)
+    y1, y2 = _below(y, w, grid, levels)
+    f1, f2 = _below(f, w, grid, levels)
+    _, both2 = _below(np.maximum(y, f), w, grid, levels)
     mean = (y1 - f1) / n
     second = (y2 + f2 - 2 * both2) / n  # w²(1{y ≤ t} − 1{f ≤ t})², with 1{y ≤ t}1{f ≤ t}
     return mean, np.sqrt(np.maximum(second - mean**2, 0.0))
@@ -138,9 +151,9 @@ def _levels(
 ) -> tuple[float, float, float]:
     """A quantile of a rating with few levels: the least level t with F̂(t) ≥ q, and every level t
     where neither F̂(t) < q nor F̂(t⁻) > q is rejected (one-sided tests at (1 − level)/2 each)."""
-    grid = np.unique(np.concatenate([y, f, fu]))
-    cdf_u, sd_u = _cdf(fu, w_u, grid)
-    rect, sd_r = _cdf_difference(y, f, w, grid)
+    grid = np.sort(pd.unique(np.concatenate([y, f, fu])))
+    cdf_u, sd_u = _cdf(fu, w_u, grid, levels=True)
+    rect, sd_r = _cdf_difference(y, f, w, grid, levels=True)
     rectified = cdf_u + rect
     sd = np.maximum(np.sqrt(sd_u**2 / len(fu) + sd_r**2 / len(y)), 1e-16)
     z = (rectified - q) / sd
@@ -178,8 +191,8 @@ def fit_quantile(
     w, w_u = _normalised(weights, n), _normalised(weights_unlabelled, big_n)
     c_point, c_low, c_high = _classical(y_, q, level)
     zc = z_value(level)
-    distinct = len(np.unique(np.concatenate([y_, f_, fu])))
-    if distinct <= max_levels:
+    every = np.concatenate([y_, f_, fu])
+    if len(pd.unique(every[:10_000])) <= max_levels and len(pd.unique(every)) <= max_levels:
         point, low, high = _levels(y_, f_, fu, w, w_u, q, zc)
         return QuantileFit(q, point, low, high, c_point, c_low, c_high, n, big_n, "levels")
     grid = grid_of(y_, f_, fu, exact_grid)

@@ -49,6 +49,7 @@ import numpy as np
 
 from ..errors import InputError
 from ._ppi import Fit, Moments, classical, fit, moments
+from ._vectors import factorize
 
 __all__ = ["StrataFit", "allocate", "codes_of", "fit_strata", "shares_of"]
 
@@ -61,12 +62,10 @@ def codes_of(labelled: Any, unlabelled: Any) -> tuple[np.ndarray, np.ndarray, tu
     (array([0, 1]), array([0]), ('2', '10'))
     """
     a, b = np.asarray(labelled).reshape(-1), np.asarray(unlabelled).reshape(-1)
-    numeric = a.dtype.kind in "iub" and b.dtype.kind in "iub"
-    if not numeric and not (a.dtype.kind == b.dtype.kind == "U"):
+    if not (a.dtype.kind in "iub" and b.dtype.kind in "iub"):
         a, b = a.astype(str), b.astype(str)
-    names, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
-    codes = codes.reshape(-1)
-    return codes[: len(a)], codes[len(a) :], tuple(str(x) for x in names.tolist())
+    codes, names = factorize(np.concatenate([a, b]))
+    return codes[: len(a)], codes[len(a) :], names
 
 
 def shares_of(codes_labelled: np.ndarray, codes_unlabelled: np.ndarray, k: int) -> np.ndarray:
@@ -232,7 +231,8 @@ def allocate(
     r = (shares * spread) ** 2
     if not r.sum() > 0:
         r = shares.astype(float) ** 2
-    heap = []
+    n = np.maximum(n, _sure(r, budget - int(n.sum()), n, high))
+    heap: list[tuple[float, int]] = []
     for j in range(k):
         if n[j] < high[j]:
             heapq.heappush(heap, (-_gain(r[j], n[j]), j))
@@ -244,6 +244,32 @@ def allocate(
         if n[j] < high[j]:
             heapq.heappush(heap, (-_gain(r[j], n[j]), j))
     return n
+
+
+def _sure(r: np.ndarray, left: int, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Counts the greedy allocation surely reaches, found at once: every label whose gain is at least
+    a threshold τ (the c-th label of stratum k gains r_k / (c(c − 1)), the first infinitely), with τ
+    the smallest for which they fit in the budget — the greedy takes the labels in order of gain, so
+    it takes all of these. The greedy then adds the rest one at a time."""
+
+    def counts(tau: float) -> np.ndarray:
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            c = np.floor((1 + np.sqrt(1 + 4 * r / tau)) / 2)
+            c = np.minimum(np.nan_to_num(c, posinf=float(high.max())), float(high.max()) + 1)
+            c = np.where((c >= 2) & (r / ((c - 1) * c) < tau), c - 1, c)  # against rounding
+            c = np.where(r / (c * (c + 1)) >= tau, c + 1, c)
+        c = np.where(r > 0, c, 0.0)
+        return np.clip(c, low, high).astype(np.int64)
+
+    total = int(low.sum()) + left
+    lo, hi = -700.0, math.log(max(float(r.max()), 1e-300))  # log τ
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if counts(math.exp(mid)).sum() <= total:
+            hi = mid
+        else:
+            lo = mid
+    return counts(math.exp(hi))
 
 
 def _gain(r: float, count: int) -> float:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._core.checks import check_number
 from ..errors import InputError
 
-__all__ = ["INF", "lam_of", "three", "vector"]
+__all__ = ["INF", "factorize", "lam_of", "three", "vector"]
 
 INF = float("inf")
 
@@ -61,3 +62,18 @@ def three(
 def lam_of(lam: Any) -> float | None:
     """``None`` (tuned), or λ in [0, 1]."""
     return None if lam is None else float(check_number("lam", lam, minimum=0, maximum=1))
+
+
+def factorize(labels: Any) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Integer codes of any labels and the names they stand for: whole numbers sorted as numbers,
+    anything else as text (a hash table, not a sort of strings: 10⁶ labels in milliseconds).
+
+    >>> codes, names = factorize(np.array([10, 2, 10]))
+    >>> codes.tolist(), names
+    ([1, 0, 1], ('2', '10'))
+    """
+    a = np.asarray(labels).reshape(-1)
+    if a.dtype.kind not in "iub":
+        a = a.astype(str)
+    codes, uniques = pd.factorize(a, sort=True)
+    return np.asarray(codes, dtype=np.intp), tuple(str(x) for x in np.asarray(uniques).tolist())
