@@ -7,7 +7,7 @@ not flagged.
   matching data (hardness: a 2–1 split of its three labels), with a judge that is one crowd label
   drawn at random;
 * 20 random designs of the same size stay silent but for at most one (false alarms ≤ 1 in 20), and
-  over many random designs the alarm rate is at most the threshold (the test is exact);
+  over many random designs the alarm rate is at most the significance (the test is exact);
 * strata sampled at different rates are fine when the strata are given; sampling probabilities
   switch the check off (the estimate weights by them);
 * invariances (hypothesis): the order of the items does not change the statistic or the p-value.
@@ -91,8 +91,8 @@ def test_hard_product_items_are_caught(shared_data: Path) -> None:
     assert _random_designs_alarms(columns, 400) <= 1
 
 
-def test_false_alarms_stay_below_the_threshold() -> None:
-    """The permutation p-value is exact: over 400 random designs, alarms at threshold 0.05 happen at
+def test_false_alarms_stay_below_the_significance() -> None:
+    """The permutation p-value is exact: over 400 random designs, alarms at significance 0.05 happen at
     most 5% of the time (up to three binomial standard errors)."""
     rng = np.random.default_rng(9)
     columns = np.column_stack([rng.integers(0, 3, 3000), rng.random(3000)])
@@ -100,7 +100,8 @@ def test_false_alarms_stay_below_the_threshold() -> None:
     for seed in range(400):
         labelled = rng.random(3000) < 0.05
         alarms += (
-            design_check(columns, labelled, threshold=0.05, draws=199, seed=seed).code is not None
+            design_check(columns, labelled, significance=0.05, draws=199, seed=seed).code
+            is not None
         )
     assert alarms / 400 <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400), alarms
 

@@ -86,7 +86,7 @@ def test_small_sample_mean_switches_and_otherwise_is_ppi() -> None:
     f = np.where(rng.random(600) < 0.9, y, 1 - y)
     f_u = (rng.random(20_000) < 0.78).astype(float)
     small = small_sample_mean(y[:60], f[:60], f_u)
-    assert (small.method, small.code, small.threshold) == ("adjusted", "small_sample", 500)
+    assert (small.method, small.code, small.small_n) == ("adjusted", "small_sample", 500)
     point, se = adjusted(y[:60])
     assert small.estimate.point == pytest.approx(point[0]) and small.estimate.lam == 0.0
     assert small.estimate.se == pytest.approx(se[0])

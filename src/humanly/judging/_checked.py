@@ -54,7 +54,7 @@ def design_check(
     names: Sequence[str] | None = None,
     bins: int = _design.BINS,
     draws: int = _design.DRAWS,
-    threshold: float = _design.THRESHOLD,
+    significance: float = _design.SIGNIFICANCE,
     seed: int | None = 0,
     probabilities: Any = None,
 ) -> DesignCheck:
@@ -76,7 +76,7 @@ def design_check(
         Score columns with more distinct values are cut into this many quantile bins (2–255).
     draws : int
         Random designs drawn per column for the null distribution.
-    threshold : float
+    significance : float
         The check fires (``not_random_sample``) when the combined p-value is below it.
     seed : int or None
         The seed of the draws (column j draws from ``stream(seed, j)``).
@@ -110,7 +110,7 @@ def design_check(
     """
     b = check_int("bins", bins, minimum=2, maximum=255)
     d = check_int("draws", draws, minimum=1)
-    t = check_probability("threshold", threshold, open_low=True, open_high=True)
+    t = check_probability("significance", significance, open_low=True, open_high=True)
     s = check_int("seed", seed, minimum=0, allow_none=True)
     shape = np.shape(columns)
     count = 1 if len(shape) == 1 else shape[1]
@@ -123,7 +123,7 @@ def design_check(
         names=names,
         bins=b,
         draws=d,
-        threshold=t,
+        significance=t,
         seed=s,
         weighted=probabilities is not None,
     )

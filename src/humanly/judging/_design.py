@@ -18,7 +18,7 @@ the null distribution is drawn exactly (numpy's ``multivariate_hypergeometric``,
 and N: a random design gives p < α with probability at most α. With strata (items sampled at
 different rates by design) each stratum is compared with itself and the statistics add up. The
 columns' p-values are combined by Bonferroni (the smallest times the number of columns), and the check
-fires (``not_random_sample``) below ``threshold`` — 0.01 by default, so that at most 1 random design in
+fires (``not_random_sample``) below ``significance`` — 0.01 by default, so that at most 1 random design in
 100 raises a false alarm, far below the 1 in 20 the check is allowed.
 
 With sampling probabilities (the active design, or a weights column) the labelled items are *meant* to
@@ -45,12 +45,12 @@ from ..errors import InputError
 from ._vectors import factorize
 from .extended import ColumnTest, DesignCheck
 
-__all__ = ["BINS", "DRAWS", "THRESHOLD", "categories", "check"]
+__all__ = ["BINS", "DRAWS", "SIGNIFICANCE", "categories", "check"]
 
 #: categories per score column; random designs per column; the p-value below which the check fires
 BINS = 10
 DRAWS = 1999
-THRESHOLD = 0.01
+SIGNIFICANCE = 0.01
 
 
 def categories(values: np.ndarray, bins: int = BINS) -> np.ndarray:
@@ -134,7 +134,7 @@ def check(
     names: Any = None,
     bins: int = BINS,
     draws: int = DRAWS,
-    threshold: float = THRESHOLD,
+    significance: float = SIGNIFICANCE,
     seed: int | None = 0,
     weighted: bool = False,
 ) -> DesignCheck:
@@ -150,7 +150,7 @@ def check(
     rows = np.flatnonzero(mask)
     n, big_n = len(rows), len(mask) - len(rows)
     if weighted:
-        return DesignCheck("weighted", "weighted_design", None, threshold, 0, seed, n, big_n)
+        return DesignCheck("weighted", "weighted_design", None, significance, 0, seed, n, big_n)
     codes_s: np.ndarray | None = None
     k = 1
     if strata is not None:
@@ -166,12 +166,12 @@ def check(
         stat, p, cats = _column(categories(x[:, j], bins), rows, codes_s, k, draws, seed, j)
         tests.append(ColumnTest(str(labels[j]), stat, p, cats))
     p_all = min(1.0, min(t.p_value for t in tests) * len(tests))
-    fired = p_all < threshold
+    fired = p_all < significance
     return DesignCheck(
         status="not random" if fired else "random-looking",
         code="not_random_sample" if fired else None,
         p_value=p_all,
-        threshold=float(threshold),
+        significance=float(significance),
         draws=int(draws),
         seed=seed,
         n=n,

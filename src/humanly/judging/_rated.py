@@ -289,7 +289,7 @@ def small_sample_mean(
     >>> rng = np.random.default_rng(0)
     >>> y = (rng.random(50) < 0.8).astype(float); f = np.where(rng.random(50) < 0.9, y, 1 - y)
     >>> r = small_sample_mean(y, f, (rng.random(5000) < 0.78).astype(float))
-    >>> r.method, r.code, r.threshold
+    >>> r.method, r.code, r.small_n
     ('adjusted', 'small_sample', 500)
     """
     level = check_probability("level", level, open_low=True, open_high=True)

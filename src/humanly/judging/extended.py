@@ -352,7 +352,7 @@ class IntervalChoice(Result):
         ``"clt"`` (PPI's central-limit interval) or ``"adjusted"`` (the small-sample interval).
     kind : str
         ``"mean"`` or ``"difference"``.
-    threshold : int
+    small_n : int
         The n below which the rule takes the small-sample interval for this kind.
     code : str or None
         ``"small_sample"`` when the rule chose the small-sample interval.
@@ -368,7 +368,7 @@ class IntervalChoice(Result):
     estimate: Estimate
     method: str
     kind: str
-    threshold: int
+    small_n: int
     code: str | None = None
 
 
@@ -412,7 +412,7 @@ class DesignCheck(Result):
         ``"not_random_sample"``, ``"weighted_design"`` or ``None``.
     p_value : float or None
         The smallest column's p-value times the number of columns (Bonferroni), at most 1.
-    threshold : float
+    significance : float
         The check fires when ``p_value`` is below it.
     draws : int
         Random designs drawn for each column's null distribution.
@@ -432,7 +432,7 @@ class DesignCheck(Result):
     status: str
     code: str | None
     p_value: float | None
-    threshold: float
+    significance: float
     draws: int
     seed: int | None
     n: int
