@@ -88,11 +88,11 @@ def _bins(s: np.ndarray, y: np.ndarray):
 def test_cross_fitting_restores_coverage() -> None:
     """The reference depends on the score only loosely; a 25-bin calibration fitted on all 60
     labelled items fits their noise (its residuals look small), so PPI's 95% interval covers far
-    less than 95%; cross-fitted on 10 folds it covers."""
+    less than 95% (about 82%); cross-fitted on 10 folds it covers (about 94%)."""
     rng = np.random.default_rng(0)
     runs, n, big_n = 500, 60, 3000
     naive = cross = 0
-    for _ in range(runs):
+    for run in range(runs):
         raw = rng.random(n + big_n)
         y = (rng.random(n + big_n) < 0.3 + 0.4 * raw).astype(float)
         truth = 0.5  # E[0.3 + 0.4·U]
@@ -100,10 +100,10 @@ def test_cross_fitting_restores_coverage() -> None:
         in_sample = fit(y[:n], calibrated(raw[:n]), moments(calibrated(raw[n:])), lam=1.0)
         low, high = in_sample.interval(0.95)
         naive += low[0] <= truth <= high[0]
-        r = crossfit_mean(y[:n], raw[:n], raw[n:], folds=10, calibrate=_bins, seed=None)
+        r = crossfit_mean(y[:n], raw[:n], raw[n:], folds=10, calibrate=_bins, seed=run)
         cross += r.estimate.interval.low <= truth <= r.estimate.interval.high
     assert naive / runs < 0.85, naive / runs
-    assert 0.93 <= cross / runs <= 0.975, cross / runs
+    assert 0.92 <= cross / runs <= 0.98, cross / runs  # 95% ± 3 standard errors of 500 runs
 
 
 def test_self_judge_check() -> None:

@@ -17,7 +17,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from humanly.errors import InputError
@@ -106,6 +106,8 @@ def test_strata_match_ppi_python_per_stratum(seed, n, big_n, k, lam, kind, level
     y, f, f_u, s, s_u = _data(seed, n, big_n, k, kind)
     r = stratified_mean(y, f, f_u, s, s_u, lam=lam, level=level)
     point, se = _ppi_reference(ppi, y, f, f_u, s, s_u, lam, level)
+    # a stratum whose judge scores never vary: ppi-python divides 0 by 0 (NaN), humanly takes λ = 0
+    assume(np.isfinite(point) and np.isfinite(se))
     assert r.estimate.point == pytest.approx(point, abs=1e-10)
     assert r.estimate.se == pytest.approx(se, abs=1e-10)
     z = (r.estimate.interval.high - r.estimate.interval.low) / (2 * r.estimate.se)

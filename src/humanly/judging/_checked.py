@@ -1,7 +1,7 @@
 """The design checks on plain arrays (public through :mod:`humanly.judging.arrays`): do the labelled
 items look like a random sample, is the judge one of the models, and how often do the intervals
-cover (the coverage table). The machinery is in :mod:`humanly.judging._design`,
-:mod:`humanly.judging._crossfit` (agreement) and :mod:`humanly.judging._coverage`."""
+cover (the coverage table). The machinery is in :mod:`humanly.judging._design` and
+:mod:`humanly.judging._crossfit` (agreement); the coverage table is :mod:`humanly.judging._coverage`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import numpy as np
 
 from .._core.checks import check_int, check_probability
 from ..errors import InputError
-from . import _coverage, _crossfit, _design
-from .extended import CoverageTable, DesignCheck, SelfJudgeCheck, SelfJudgeRow
+from . import _crossfit, _design
+from .extended import DesignCheck, SelfJudgeCheck, SelfJudgeRow
 
-__all__ = ["coverage_table", "design_check", "self_judge_check"]
+__all__ = ["design_check", "self_judge_check"]
 
 
 def self_judge_check(judge: Any, models: Mapping[str, Any]) -> SelfJudgeCheck:
@@ -126,62 +126,4 @@ def design_check(
         significance=t,
         seed=s,
         weighted=probabilities is not None,
-    )
-
-
-def coverage_table(
-    ns: Sequence[int] = _coverage.NS,
-    judge_accuracies: Sequence[float] = _coverage.QUALITIES,
-    *,
-    runs: int = 10_000,
-    accuracies: tuple[float, float] = (0.85, 0.80),
-    n_unlabelled: int = 10_000,
-    level: float = 0.95,
-    seed: int | None = 0,
-) -> CoverageTable:
-    """How often the intervals of PPI++, PPI, the human labels alone, the small-sample interval and
-    the default rule cover the truth, by simulation (a judge that gives labels; docs/judge.md).
-
-    Parameters
-    ----------
-    ns : sequence of int
-        Labelled items per study.
-    judge_accuracies : sequence of float
-        How often the judge gives the human label.
-    runs : int
-        Studies per cell.
-    accuracies : tuple of float
-        The two models' accuracies (model a's accuracy and a − b are estimated).
-    n_unlabelled : int
-        Unlabelled items per study.
-    level : float
-        The intervals' level.
-    seed : int or None
-        The seed (cell i draws from ``stream(seed, i)``).
-
-    Returns
-    -------
-    CoverageTable
-
-    Examples
-    --------
-    >>> t = coverage_table([50], [0.9], runs=400)
-    >>> sorted(set(t.to_frame()["method"]))
-    ['adjusted', 'auto', 'classical', 'ppi', 'ppi++']
-    """
-    r = check_int("runs", runs, minimum=1)
-    big_n = check_int("n_unlabelled", n_unlabelled, minimum=1)
-    level = check_probability("level", level, open_low=True, open_high=True)
-    for q in (*judge_accuracies, *accuracies):
-        check_probability("judge_accuracies", q)
-    for n in ns:
-        check_int("ns", n, minimum=2)
-    return _coverage.table(
-        tuple(ns),
-        tuple(judge_accuracies),
-        runs=r,
-        accuracies=accuracies,
-        n_unlabelled=big_n,
-        level=level,
-        seed=check_int("seed", seed, minimum=0, allow_none=True),
     )

@@ -26,12 +26,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.checks import check_int, check_probability
 from .._core.rng import stream
 from ._ppi import Fit, Moments, fit, z_value
 from ._small import SMALL_N, adjusted
 from .extended import CoverageCell, CoverageTable
 
-__all__ = ["METHODS", "NS", "QUALITIES", "table"]
+__all__ = ["METHODS", "NS", "QUALITIES", "coverage_table"]
 
 #: the table's rows: labelled items per study, and the judge's accuracy
 NS = (25, 50, 100, 200, 500)
@@ -100,7 +101,7 @@ def _chunk(rng, n, runs, acc, q, big_n, level) -> dict[tuple[str, str], tuple[np
     return out
 
 
-def table(
+def coverage_table(
     ns: Sequence[int] = NS,
     judge_accuracies: Sequence[float] = QUALITIES,
     *,
@@ -110,24 +111,75 @@ def table(
     level: float = 0.95,
     seed: int | None = 0,
 ) -> CoverageTable:
-    """Simulate every cell (see the module docstring) and return the table."""
+    """How often the intervals of PPI++, PPI, the human labels alone, the small-sample interval and
+    the default rule cover the truth, by simulation (a judge that gives labels; docs/judge.md).
+
+    Parameters
+    ----------
+    ns : sequence of int
+        Labelled items per study.
+    judge_accuracies : sequence of float
+        How often the judge gives the human label.
+    runs : int
+        Studies per cell.
+    accuracies : tuple of float
+        The two models' accuracies (model a's accuracy and a − b are estimated).
+    n_unlabelled : int
+        Unlabelled items per study.
+    level : float
+        The intervals' level.
+    seed : int or None
+        The seed (cell i draws from ``stream(seed, i)``).
+
+    Returns
+    -------
+    CoverageTable
+
+    Examples
+    --------
+    >>> t = coverage_table([50], [0.9], runs=400)
+    >>> sorted(set(t.to_frame()["method"]))
+    ['adjusted', 'auto', 'classical', 'ppi', 'ppi++']
+    """
+    runs = check_int("runs", runs, minimum=1)
+    big_n = check_int("n_unlabelled", n_unlabelled, minimum=1)
+    level = check_probability("level", level, open_low=True, open_high=True)
+    seed = check_int("seed", seed, minimum=0, allow_none=True)
+    for q in judge_accuracies:
+        check_probability("judge_accuracies", q)
+    for a in accuracies:
+        check_probability("accuracies", a)
+    for n in ns:
+        check_int("ns", n, minimum=2)
     cells = []
     index = 0
     for q in judge_accuracies:
         for n in ns:
-            rng = stream(seed, index)
+            cells += _cell(stream(seed, index), int(n), float(q), runs, accuracies, big_n, level)
             index += 1
-            parts: dict[tuple[str, str], list[tuple[np.ndarray, ...]]] = {}
-            for start in range(0, runs, _CHUNK):
-                size = min(_CHUNK, runs - start)
-                for key, value in _chunk(rng, n, size, accuracies, q, n_unlabelled, level).items():
-                    parts.setdefault(key, []).append(value)
-            for (estimand, method), chunks in parts.items():
-                covered = np.concatenate([c[0] for c in chunks])
-                width = np.concatenate([c[1] for c in chunks])
-                cell = CoverageCell(
-                    float(q), int(n), estimand, method, float(covered.mean()), 0.0, int(runs)
-                )
-                cells.append(dataclasses.replace(cell, width=float(width.mean())))
     pair = (float(accuracies[0]), float(accuracies[1]))
-    return CoverageTable(pair, int(n_unlabelled), float(level), seed, tuple(cells))
+    return CoverageTable(pair, int(big_n), float(level), seed, tuple(cells))
+
+
+def _cell(
+    rng: np.random.Generator,
+    n: int,
+    q: float,
+    runs: int,
+    accuracies: tuple[float, float],
+    big_n: int,
+    level: float,
+) -> list[CoverageCell]:
+    """One (judge accuracy, n) cell: every estimand and method, ``runs`` studies in chunks."""
+    parts: dict[tuple[str, str], list[tuple[np.ndarray, ...]]] = {}
+    for start in range(0, runs, _CHUNK):
+        size = min(_CHUNK, runs - start)
+        for key, value in _chunk(rng, n, size, accuracies, q, big_n, level).items():
+            parts.setdefault(key, []).append(value)
+    cells = []
+    for (estimand, method), chunks in parts.items():
+        covered = np.concatenate([c[0] for c in chunks])
+        width = np.concatenate([c[1] for c in chunks])
+        cell = CoverageCell(q, n, estimand, method, float(covered.mean()), 0.0, int(runs))
+        cells.append(dataclasses.replace(cell, width=float(width.mean())))
+    return cells

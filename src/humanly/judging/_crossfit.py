@@ -41,6 +41,7 @@ import numpy as np
 from .._core.rng import stream
 from ..errors import InputError
 from ._ppi import Fit, fit, moments
+from ._vectors import columns
 
 __all__ = ["CALIBRATIONS", "CrossFit", "crossfit_scores", "fit_crossppi", "folds_of", "linear"]
 
@@ -113,12 +114,7 @@ def crossfit_scores(
     """Fit the judge K times (each on the other folds), column by column; score the held-out fold
     and every unlabelled item (the K fitted judges' mean)."""
     fitter = _calibration(calibrate)
-    y_ = np.asarray(y, dtype=float)
-    y_ = y_[:, None] if y_.ndim == 1 else y_
-    s = np.asarray(score, dtype=float)
-    s = s[:, None] if s.ndim == 1 else s
-    su = np.asarray(score_unlabelled, dtype=float)
-    su = su[:, None] if su.ndim == 1 else su
+    y_, s, su = columns(y), columns(score), columns(score_unlabelled)
     k = int(folds.max()) + 1
     f = np.empty_like(y_)
     f_u = np.zeros((su.shape[0], y_.shape[1]))

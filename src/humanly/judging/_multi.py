@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import InputError
 from ._ppi import Fit, Moments, fit
+from ._vectors import columns
 
 __all__ = ["MAX_JUDGES", "JudgesFit", "box_weights", "fit_judges"]
 
@@ -107,8 +108,7 @@ def fit_judges(y: Any, f: Any, f_unlabelled: Any, *, clip: bool = True) -> Judge
 
     Parameters: ``y`` n × E (or n), ``f`` n × E × J (or n × J), ``f_unlabelled`` N × E × J (or N × J).
     """
-    y_ = np.asarray(y, dtype=float)
-    y_ = y_[:, None] if y_.ndim == 1 else y_
+    y_ = columns(y)
     fl, fu = _cube(f, "f"), np.ascontiguousarray(_cube(f_unlabelled, "f_unlabelled"))
     n, e, j = fl.shape
     big_n = fu.shape[0]

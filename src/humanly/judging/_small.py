@@ -44,6 +44,7 @@ import numpy as np
 
 from .._core.checks import check_choice
 from ._ppi import z_value
+from ._vectors import columns
 
 __all__ = ["INTERVALS", "KINDS", "SMALL_N", "adjusted", "interval_method"]
 
@@ -92,8 +93,7 @@ def adjusted(
     >>> round(float(point[0]), 4)
     0.7167
     """
-    x = np.asarray(y, dtype=float)
-    x = x[:, None] if x.ndim == 1 else x
+    x = columns(y)
     check_choice("kind", kind, KINDS)
     values, weights = _pseudo(kind, low, high, level)
     total = x.shape[0] + weights.sum()

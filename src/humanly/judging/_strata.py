@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import InputError
 from ._ppi import Fit, Moments, classical, fit, moments
-from ._vectors import factorize
+from ._vectors import columns, factorize
 
 __all__ = ["StrataFit", "allocate", "codes_of", "fit_strata", "shares_of"]
 
@@ -160,12 +160,7 @@ def fit_strata(
     ``estimator`` (a callable ``(y, f, f_unlabelled) -> fit``) replaces PPI++ within each stratum
     (several judges: :func:`humanly.judging._multi.fit_judges`).
     """
-    y_ = np.asarray(y, dtype=float)
-    y_ = y_[:, None] if y_.ndim == 1 else y_
-    f_ = np.asarray(f, dtype=float)
-    f_ = f_[:, None] if f_.ndim == 1 else f_
-    fu = np.asarray(f_unlabelled, dtype=float)
-    fu = fu[:, None] if fu.ndim == 1 else fu
+    y_, f_, fu = columns(y), columns(f), columns(f_unlabelled)
     cl, cu, names = codes_of(strata, strata_unlabelled)
     if len(cl) != len(y_) or len(cu) != len(fu):
         raise InputError(

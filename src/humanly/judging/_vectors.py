@@ -11,9 +11,19 @@ import pandas as pd
 from .._core.checks import check_number
 from ..errors import InputError
 
-__all__ = ["INF", "factorize", "lam_of", "three", "vector"]
+__all__ = ["INF", "columns", "factorize", "lam_of", "three", "vector"]
 
 INF = float("inf")
+
+
+def columns(x: Any) -> np.ndarray:
+    """A float array with one column per estimand (a 1-D array is one column).
+
+    >>> columns([1, 2]).shape
+    (2, 1)
+    """
+    a = np.asarray(x, dtype=float)
+    return a[:, None] if a.ndim == 1 else a
 
 
 def vector(name: str, x: Any, ndim: tuple[int, ...] = (1,)) -> np.ndarray:

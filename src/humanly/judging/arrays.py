@@ -34,7 +34,8 @@ import numpy as np
 from .._core.checks import check_int, check_probability
 from ..errors import InputError
 from . import _crossfit, _multi, _strata
-from ._checked import coverage_table, design_check, self_judge_check
+from ._checked import design_check, self_judge_check
+from ._coverage import coverage_table
 from ._ppi import fit, moments
 from ._rated import (
     paired_difference,
@@ -43,7 +44,7 @@ from ._rated import (
     share_at_least,
     small_sample_mean,
 )
-from ._vectors import INF, lam_of, three, vector
+from ._vectors import INF, columns, lam_of, three, vector
 from .extended import (
     CombinedJudges,
     CrossFitEstimate,
@@ -351,7 +352,7 @@ def combine_judges(
     """
     level = check_probability("level", level, open_low=True, open_high=True)
     y_, f_, fu = three(y, f, f_unlabelled, judges=True)
-    f_, fu = (f_[:, None] if f_.ndim == 1 else f_), (fu[:, None] if fu.ndim == 1 else fu)
+    f_, fu = columns(f_), columns(fu)
     r = _multi.fit_judges(y_, f_, fu, clip=bool(clip))
     names = [f"judge {j}" for j in range(f_.shape[1])] if judges is None else list(judges)
     if len(names) != f_.shape[1]:
