@@ -33,15 +33,13 @@ import pandas as pd
 from .._core.checks import check_int, check_number
 from .._core.result import Result
 from .._core.rng import stream
+from .._core.sampling import MIN_PROBABILITY, probabilities
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._inputs import prepare
 from .api import JudgeOptions, checked_options
 
-__all__ = ["Selection", "sampling_probabilities", "select"]
-
-#: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
-MIN_PROBABILITY = float(np.finfo(float).tiny)
+__all__ = ["MIN_PROBABILITY", "Selection", "sampling_probabilities", "select"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -139,24 +137,6 @@ class Selection(Result):
         )
 
 
-def _water_fill(u: np.ndarray, budget: float, cap: float) -> np.ndarray:
-    """π = min(cap, κ·u) with Σ π = budget (items with u = 0 share what the others cannot take)."""
-    n = len(u)
-    positive = u > 0
-    if not positive.any():
-        return np.full(n, budget / n)
-    if cap * positive.sum() <= budget:
-        rest = (budget - cap * positive.sum()) / max(int((~positive).sum()), 1)
-        return np.where(positive, cap, rest)
-    s = np.sort(u)[::-1]
-    suffix = np.cumsum(s[::-1])[::-1]
-    k = np.arange(n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = (budget - k * cap) / suffix
-        valid = (suffix > 0) & (kappa * s <= cap * (1 + 1e-12))
-    return np.minimum(cap, kappa[int(np.argmax(valid))] * u)
-
-
 def sampling_probabilities(
     scores: np.ndarray, budget: float, *, mixing: float = 0.5, max_probability: float = 0.9
 ) -> np.ndarray:
@@ -195,13 +175,7 @@ def sampling_probabilities(
     """
     f = np.asarray(scores, dtype=float)
     u = np.sqrt(np.clip(f * (1 - f), 0, None).mean(axis=1))
-    active = _water_fill(u, budget, max_probability)
-    pi = (1 - mixing) * active + mixing * (budget / len(u))
-    if mixing > 0:
-        # a tiny (subnormal) mixing would make the uniform share underflow to 0, or to a subnormal
-        # whose 1/π overflows: a positive mixing promises every item a π whose weight is finite
-        pi = np.maximum(pi, MIN_PROBABILITY)
-    return pi
+    return probabilities(u, budget, mixing=mixing, cap=max_probability)
 
 
 def select(

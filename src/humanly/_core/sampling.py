@@ -1,0 +1,53 @@
+"""Sampling probabilities of an active design (Zrnic & Candès 2024), shared by the analyses that pick
+what to send to human raters next (``judging`` picks items, ``ranking`` comparisons).
+
+Given a score u ≥ 0 per candidate (the square root of the expected squared error of the judge-assisted
+estimate were it labelled), each candidate is sent with probability
+
+    π_active = min(cap, κ·u),   Σ π_active = budget   (water-filling)
+    π = (1 − mixing)·π_active + mixing·budget / pool
+
+so the expected number sent is ``budget``, and the uniform share keeps every weight 1/π bounded.
+
+>>> p = probabilities(np.array([0.0, 1.0, 3.0]), 1.5, mixing=0.5, cap=0.9)
+>>> round(float(p.sum()), 12), bool(p[2] > p[1] > p[0] > 0)
+(1.5, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["MIN_PROBABILITY", "probabilities", "water_fill"]
+
+#: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
+MIN_PROBABILITY = float(np.finfo(float).tiny)
+
+
+def water_fill(u: np.ndarray, budget: float, cap: float) -> np.ndarray:
+    """π = min(cap, κ·u) with Σ π = budget (candidates with u = 0 share what the others cannot take)."""
+    n = len(u)
+    positive = u > 0
+    if not positive.any():
+        return np.full(n, budget / n)
+    if cap * positive.sum() <= budget:
+        rest = (budget - cap * positive.sum()) / max(int((~positive).sum()), 1)
+        return np.where(positive, cap, rest)
+    s = np.sort(u)[::-1]
+    suffix = np.cumsum(s[::-1])[::-1]
+    k = np.arange(n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (budget - k * cap) / suffix
+        valid = (suffix > 0) & (kappa * s <= cap * (1 + 1e-12))
+    return np.minimum(cap, kappa[int(np.argmax(valid))] * u)
+
+
+def probabilities(u: np.ndarray, budget: float, *, mixing: float, cap: float) -> np.ndarray:
+    """Each candidate's probability of being sent, from its score ``u`` (see the module docstring);
+    with a positive ``mixing`` every π is at least :data:`MIN_PROBABILITY`."""
+    pi = (1 - mixing) * water_fill(u, budget, cap) + mixing * (budget / len(u))
+    if mixing > 0:
+        # a tiny (subnormal) mixing would make the uniform share underflow to 0, or to a subnormal
+        # whose 1/π overflows: a positive mixing promises every candidate a π whose weight is finite
+        pi = np.maximum(pi, MIN_PROBABILITY)
+    return pi
