@@ -100,18 +100,57 @@ class Votes:
 
     @property
     def has_models(self) -> bool:
-        """Whether the rows name their two models."""
+        """Whether the rows name their two models.
+
+        Examples
+        --------
+        >>> Votes("llm", pd.Index([1]), (), None, None, np.array([2], dtype=np.int8)).has_models
+        False
+        """
         return self.model_a is not None
 
     def locate(self, i: int) -> str:
-        """Where row ``i`` (0-based) is, for an error message: ``"votes.jsonl line 3"``."""
+        """Where a row is, for an error message.
+
+        Parameters
+        ----------
+        i : int
+            The row (0-based).
+
+        Returns
+        -------
+        str
+            E.g. ``"votes.jsonl line 3"``.
+
+        Examples
+        --------
+        >>> v = Votes("h", pd.Index([1]), (), None, None, np.array([2], dtype=np.int8),
+        ...           where="v.csv", first_line=2)
+        >>> v.locate(0)
+        'v.csv line 2'
+        """
         label = self.where or self.name
         if self.first_line is None:
             return f"{label} row {i + 1}"
         return f"{label} line {i + self.first_line}"
 
     def with_name(self, name: str) -> Votes:
-        """The same votes under another source name."""
+        """The same votes under another source name.
+
+        Parameters
+        ----------
+        name : str
+            The new name.
+
+        Returns
+        -------
+        Votes
+
+        Examples
+        --------
+        >>> Votes("h", pd.Index([1]), (), None, None, np.array([2], dtype=np.int8)).with_name("llm").name
+        'llm'
+        """
         return dataclasses.replace(self, name=str(name))
 
     def to_frame(self) -> pd.DataFrame:
@@ -266,26 +305,86 @@ class VoteStudy:
 
     @property
     def n_comparisons(self) -> int:
-        """The number of comparisons (human-voted or judge-only)."""
+        """The number of comparisons (human-voted or judge-only).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from humanly.data import join_votes
+        >>> study = join_votes(pd.DataFrame({"id": [1, 2], "model_a": ["y", "x"],
+        ...                                  "model_b": ["x", "z"], "winner": ["model_a", "tie"]}),
+        ...                    {"llm": pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "x", "y"],
+        ...                                          "model_b": ["y", "z", "z"],
+        ...                                          "winner": ["tie", "tie", "tie"]})})
+        >>> study.n_comparisons
+        3
+        """
         return len(self.ids)
 
     @property
     def judge_names(self) -> tuple[str, ...]:
-        """The judges' names, in order."""
+        """The judges' names, in order.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from humanly.data import join_votes
+        >>> study = join_votes(pd.DataFrame({"id": [1, 2], "model_a": ["y", "x"],
+        ...                                  "model_b": ["x", "z"], "winner": ["model_a", "tie"]}),
+        ...                    {"llm": pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "x", "y"],
+        ...                                          "model_b": ["y", "z", "z"],
+        ...                                          "winner": ["tie", "tie", "tie"]})})
+        >>> study.judge_names
+        ('llm',)
+        """
         return tuple(j.name for j in self.judges)
 
     @property
     def labelled(self) -> np.ndarray:
-        """bool per comparison: it has at least one human vote."""
+        """bool per comparison: it has at least one human vote.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from humanly.data import join_votes
+        >>> study = join_votes(pd.DataFrame({"id": [1, 2], "model_a": ["y", "x"],
+        ...                                  "model_b": ["x", "z"], "winner": ["model_a", "tie"]}),
+        ...                    {"llm": pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "x", "y"],
+        ...                                          "model_b": ["y", "z", "z"],
+        ...                                          "winner": ["tie", "tie", "tie"]})})
+        >>> study.labelled.tolist()
+        [True, True, False]
+        """
         return self.human.counts(self.n_comparisons) > 0
 
     def judge(self, name: str) -> VoteSet:
         """The votes of the judge called ``name``.
 
+        Parameters
+        ----------
+        name : str
+            The judge's name.
+
+        Returns
+        -------
+        VoteSet
+
         Raises
         ------
         KeyError
             No judge has that name.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from humanly.data import join_votes
+        >>> study = join_votes(pd.DataFrame({"id": [1, 2], "model_a": ["y", "x"],
+        ...                                  "model_b": ["x", "z"], "winner": ["model_a", "tie"]}),
+        ...                    {"llm": pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "x", "y"],
+        ...                                          "model_b": ["y", "z", "z"],
+        ...                                          "winner": ["tie", "tie", "tie"]})})
+        >>> study.judge("llm").comparison.tolist()
+        [0, 1, 2]
         """
         for j in self.judges:
             if j.name == name:
@@ -293,7 +392,25 @@ class VoteStudy:
         raise KeyError(f"no judge {name!r}; judges are {list(self.judge_names)}")
 
     def pair_names(self) -> tuple[np.ndarray, np.ndarray]:
-        """The ``first`` and ``second`` model's name per comparison."""
+        """The two models' names per comparison.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            The ``first`` and the ``second`` model of each comparison.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from humanly.data import join_votes
+        >>> study = join_votes(pd.DataFrame({"id": [1, 2], "model_a": ["y", "x"],
+        ...                                  "model_b": ["x", "z"], "winner": ["model_a", "tie"]}),
+        ...                    {"llm": pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "x", "y"],
+        ...                                          "model_b": ["y", "z", "z"],
+        ...                                          "winner": ["tie", "tie", "tie"]})})
+        >>> [a.tolist() for a in study.pair_names()]
+        [['x', 'x', 'y'], ['y', 'z', 'z']]
+        """
         names = np.asarray(self.models, dtype=object)
         return names[self.first], names[self.second]
 

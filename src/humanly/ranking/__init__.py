@@ -19,37 +19,21 @@ from .._core.lazy import attach
 if TYPE_CHECKING:
     from .active import ComparisonSelection, select
     from .api import RankOptions, rank, rank_study
-    from .result_parts import Flag, ModelRow, PairTable, RankSet, Separation
-    from .results import (
-        Estimates,
-        FrontierModel,
-        JudgeAgreement,
-        JudgeWorth,
-        PositionBias,
-        Ranking,
-        RankResult,
-        RepeatPlan,
-        RepeatRow,
-    )
+    from .judge_results import FrontierModel, JudgeAgreement, JudgeWorth, PositionBias
+    from .result_parts import Flag, ModelRow, PairTable, RankSet, RepeatPlan, RepeatRow, Separation
+    from .results import Estimates, Ranking, RankResult
 
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("ComparisonSelection", "select"), "active"),
     **dict.fromkeys(("RankOptions", "rank", "rank_study"), "api"),
-    **dict.fromkeys(("Flag", "ModelRow", "PairTable", "RankSet", "Separation"), "result_parts"),
     **dict.fromkeys(
-        (
-            "Estimates",
-            "FrontierModel",
-            "JudgeAgreement",
-            "JudgeWorth",
-            "PositionBias",
-            "RankResult",
-            "Ranking",
-            "RepeatPlan",
-            "RepeatRow",
-        ),
-        "results",
+        ("Flag", "ModelRow", "PairTable", "RankSet", "RepeatPlan", "RepeatRow", "Separation"),
+        "result_parts",
     ),
+    **dict.fromkeys(
+        ("FrontierModel", "JudgeAgreement", "JudgeWorth", "PositionBias"), "judge_results"
+    ),
+    **dict.fromkeys(("Estimates", "RankResult", "Ranking"), "results"),
 }
 
 __all__ = [

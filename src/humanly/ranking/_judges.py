@@ -26,7 +26,7 @@ from .._core.normal import z_value
 from .._core.result import Interval
 from ..data.votes import FIRST, SECOND, TIE, VoteSet
 from ._design import Design
-from .results import FrontierModel, JudgeAgreement, PositionBias
+from .judge_results import FrontierModel, JudgeAgreement, PositionBias
 
 __all__ = ["agreement", "frontier", "position_bias"]
 

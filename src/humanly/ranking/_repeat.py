@@ -30,7 +30,8 @@ import numpy as np
 
 from .._core.result import Interval
 from ._design import Design
-from .results import Estimates, RepeatPlan, RepeatRow
+from .result_parts import RepeatPlan, RepeatRow
+from .results import Estimates
 
 __all__ = ["MIN_REPEATED", "majority", "probability_ahead", "repeat_plan"]
 

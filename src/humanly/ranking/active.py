@@ -88,8 +88,20 @@ class ComparisonSelection(Result):
     codes: tuple[str, ...] = ()
 
     def to_series(self) -> pd.Series:
-        """Each pool comparison's probability, by comparison id (what ``RankOptions.probabilities``
-        takes)."""
+        """Each pool comparison's probability, by comparison id.
+
+        Returns
+        -------
+        pandas.Series
+            What ``RankOptions.probabilities`` takes.
+
+        Examples
+        --------
+        >>> s = ComparisonSelection(1.0, 2, 1, 0.5, 0.9, 0, (4, 7), np.array([0.3, 0.7]),
+        ...                         np.array([0, 1]))
+        >>> s.to_series().to_dict()
+        {4: 0.3, 7: 0.7}
+        """
         return pd.Series(
             np.asarray(self.probability, dtype=float),
             index=pd.Index(self.comparisons),
@@ -97,7 +109,20 @@ class ComparisonSelection(Result):
         )
 
     def selected_comparisons(self) -> tuple[Any, ...]:
-        """The ids of the comparisons to send to human voters."""
+        """The ids of the comparisons to send to human voters.
+
+        Returns
+        -------
+        tuple
+            The drawn comparisons' ids, sorted.
+
+        Examples
+        --------
+        >>> s = ComparisonSelection(1.0, 2, 1, 0.5, 0.9, 0, (4, 7), np.array([0.3, 0.7]),
+        ...                         np.array([0, 1]))
+        >>> s.selected_comparisons()
+        (7,)
+        """
         chosen = np.asarray(self.selected).astype(bool)
         return tuple(c for c, s in zip(self.comparisons, chosen, strict=True) if s)
 

@@ -24,8 +24,9 @@ from ._judges import agreement, frontier, position_bias
 from ._repeat import repeat_plan
 from ._weights import comparison_weights
 from ._winrate import win_rates
+from .judge_results import JudgeWorth
 from .result_parts import Flag
-from .results import JudgeWorth, Ranking, RankResult
+from .results import Ranking, RankResult
 
 __all__ = ["ESTIMATORS", "TIES", "RankOptions", "rank", "rank_study"]
 
@@ -42,8 +43,8 @@ class RankOptions:
     Parameters
     ----------
     draws : int
-        Normal vectors drawn for each simultaneous critical value (the max-|z| quantile); 0 uses
-        Bonferroni's. Default 4000.
+        Normal vectors drawn for each simultaneous critical value (the quantile of the largest
+        standardised difference); 0 uses Bonferroni's. Default 4000.
     power : float
         The chance of separating two models that the votes needed are planned for. Default 0.8.
     probabilities : pandas.Series or ComparisonSelection, optional

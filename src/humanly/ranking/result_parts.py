@@ -8,41 +8,64 @@ is a field.
   intervals, a status code (columns, one entry per pair);
 * :class:`Separation` — two models adjacent in the order: separated or not, and the human votes
   needed to separate them;
-* :class:`Flag` — a reason code with the models and count it is about.
+* :class:`Flag` — a reason code with the models and count it is about;
+* :class:`RepeatRow`, :class:`RepeatPlan` — one vote per comparison or several (*Don't Label Twice*).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from .._core.result import Interval, Result
 
-__all__ = ["Flag", "ModelRow", "PairTable", "RankSet", "Separation"]
+__all__ = ["Flag", "ModelRow", "PairTable", "RankSet", "RepeatPlan", "RepeatRow", "Separation"]
 
 
-class RankSet(NamedTuple):
-    """The ranks a model may hold, ``low`` (best) to ``high`` (worst), 1 = first; JSON ``[low, high]``.
+@dataclasses.dataclass(frozen=True)
+class RankSet:
+    """The ranks a model may hold, ``low`` (best) to ``high`` (worst), 1 = first.
 
+    Parameters
+    ----------
+    low, high : int
+        The best and the worst rank of the set.
+
+    Examples
+    --------
     >>> r = RankSet(2, 3)
-    >>> r.size, 2 in r.ranks
-    (2, True)
+    >>> r.size, 2 in r, 1 in r
+    (2, True, False)
     """
 
     low: int
     high: int
 
+    def __contains__(self, rank: object) -> bool:
+        return isinstance(rank, int) and self.low <= rank <= self.high
+
     @property
     def size(self) -> int:
-        """How many ranks the set holds."""
+        """How many ranks the set holds.
+
+        Examples
+        --------
+        >>> RankSet(1, 4).size
+        4
+        """
         return self.high - self.low + 1
 
     @property
     def ranks(self) -> range:
-        """The ranks, as a range."""
+        """The ranks, as a range.
+
+        Examples
+        --------
+        >>> list(RankSet(2, 3).ranks)
+        [2, 3]
+        """
         return range(self.low, self.high + 1)
 
 
@@ -206,12 +229,32 @@ class PairTable(Result):
         return pd.DataFrame(out)
 
     def pair(self, first: str, second: str) -> dict[str, object]:
-        """The entry of one pair (in either order; the numbers are then for ``first`` − ``second``).
+        """The entry of one pair, in either order: the numbers are for ``first`` − ``second``.
+
+        Parameters
+        ----------
+        first, second : str
+            The two models.
+
+        Returns
+        -------
+        dict
+            ``first``, ``second``, ``difference``, ``se``, ``interval`` and
+            ``simultaneous_interval`` (:class:`~humanly.Interval`), ``status``.
 
         Raises
         ------
         KeyError
             The pair is not in the table.
+
+        Examples
+        --------
+        >>> t = PairTable(("a",), ("b",), np.array([0.1]), np.array([0.02]), np.array([0.06]),
+        ...               np.array([0.14]), np.array([0.05]), np.array([0.15]), None, None, None,
+        ...               ("first_better",))
+        >>> e = t.pair("b", "a")
+        >>> e["difference"], e["status"], e["interval"].high
+        (-0.1, 'second_better', -0.06)
         """
         for k, (a, b) in enumerate(zip(self.first, self.second, strict=True)):
             if (a, b) in ((first, second), (second, first)):
@@ -269,3 +312,89 @@ class Separation(Result):
     separated: bool
     votes_needed: int | None
     votes_needed_pairwise: int | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RepeatRow(Result):
+    """One design: ``votes_per_comparison`` votes on each of ``comparisons`` comparisons, for the
+    same budget of human votes.
+
+    Parameters
+    ----------
+    votes_per_comparison : int
+        m.
+    comparisons : int
+        budget // m.
+    variance_ratio : float or None
+        The variance of an estimate that averages the m votes of each comparison, over that of one
+        vote on each of m times as many comparisons: 1 + (m − 1)·ICC (exact; ``None`` when the ICC is
+        not identified).
+    variance_ratio_range : Interval
+        What the ratio can be whatever the ICC: [1, m].
+    probability_correct : float or None
+        Under Dorner & Hardt's model (each vote names the truly better answer with probability q,
+        ties with probability t), the probability that the higher of the two closest models wins
+        their head-to-head when each comparison's m votes are combined by majority (exact, binomial).
+
+    Examples
+    --------
+    >>> RepeatRow(3, 1000, 1.4, Interval(1.0, 3.0), 0.91).comparisons
+    1000
+    """
+
+    votes_per_comparison: int
+    comparisons: int
+    variance_ratio: float | None
+    variance_ratio_range: Interval
+    probability_correct: float | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RepeatPlan(Result):
+    """One vote per comparison, or several (*Don't Label Twice*, Dorner & Hardt 2024, in the pairwise
+    setting), for a budget of human votes.
+
+    Parameters
+    ----------
+    status : str
+        ``"identified"`` (comparisons with several human votes measure the noise of a vote),
+        ``"not_identified"`` (one vote per comparison: the noise cannot be told from real
+        disagreement; the paper's theorem still says one vote each is best when a vote is better
+        than chance).
+    method : str
+        ``"exact"``: the variance ratios are exact for averaged votes (variance components), the
+        probabilities exact binomial sums under the paper's model.
+    budget : int
+        The human votes planned for.
+    icc : float or None
+        The intra-comparison correlation of human votes (one-way ANOVA on the comparisons with
+        several votes).
+    repeated : int
+        Comparisons with two or more human votes.
+    accuracy : float or None
+        q: a decisive vote's chance of naming the better answer, from the agreement of two decisive
+        votes on one comparison (q² + (1 − q)²).
+    tie_share : float
+        t: the share of human votes that are ties.
+    higher, lower : str or None
+        The two closest models of the human-only strengths (the head-to-head the probabilities are
+        about).
+    rows : tuple of RepeatRow
+        One per number of votes per comparison.
+
+    Examples
+    --------
+    >>> RepeatPlan("not_identified", "exact", 1000, None, 0, None, 0.3, "a", "b", ()).status
+    'not_identified'
+    """
+
+    status: str
+    method: str
+    budget: int
+    icc: float | None
+    repeated: int
+    accuracy: float | None
+    tie_share: float
+    higher: str | None
+    lower: str | None
+    rows: tuple[RepeatRow, ...]

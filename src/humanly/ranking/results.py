@@ -4,10 +4,8 @@
 * :class:`Estimates` — one family (``win_rate`` or ``strength``) of one ranking: a row per model,
   the order, the simultaneous critical value, the pairwise table, the adjacent pairs and their plan;
 * :class:`Ranking` — both families from one source of evidence (the humans alone, or with judges);
-* :class:`JudgeAgreement`, :class:`PositionBias`, :class:`FrontierModel`, :class:`JudgeWorth` —
-  what a judge is worth;
-* :class:`RepeatRow`, :class:`RepeatPlan` — one vote per comparison or several (*Don't Label Twice*);
-* :class:`RankResult` — all of it.
+* :class:`RankResult` — all of it, with what each judge is worth (:mod:`.judge_results`) and one vote
+  per comparison or several (:class:`~.result_parts.RepeatPlan`).
 """
 
 from __future__ import annotations
@@ -17,24 +15,11 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._core.result import Interval, Result
-from .result_parts import Flag, ModelRow, PairTable, Separation
+from .._core.result import Result
+from .judge_results import JudgeWorth
+from .result_parts import Flag, ModelRow, PairTable, RepeatPlan, Separation
 
-__all__ = [
-    "Estimates",
-    "FrontierModel",
-    "JudgeAgreement",
-    "JudgeWorth",
-    "PositionBias",
-    "RankResult",
-    "Ranking",
-    "RepeatPlan",
-    "RepeatRow",
-]
-
-#: the rows and columns of :attr:`JudgeAgreement.table`: the comparison's first model (in name
-#: order) won, its second model won, a tie
-OUTCOME_ROWS = ("first", "second", "tie")
+__all__ = ["Estimates", "RankResult", "Ranking"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -107,10 +92,27 @@ class Estimates(Result):
     def row(self, model: str) -> ModelRow:
         """The row of ``model``.
 
+        Parameters
+        ----------
+        model : str
+            A model's name.
+
+        Returns
+        -------
+        ModelRow
+
         Raises
         ------
         KeyError
             No such model.
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2, 3], "model_a": ["x", "y", "x"],
+        ...                       "model_b": ["y", "x", "y"], "winner": ["model_a", "tie", "model_b"]})
+        >>> humanly.rank(votes).human.win_rate.row("x").estimate
+        0.5
         """
         for r in self.rows:
             if r.model == model:
@@ -182,256 +184,17 @@ class Ranking(Result):
 
     @property
     def name(self) -> str:
-        """``"human"``, or the judges joined by ``+``."""
+        """``"human"``, or the judges joined by ``+``.
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2], "model_a": ["x", "y"], "model_b": ["y", "x"],
+        ...                       "winner": ["model_a", "model_a"]})
+        >>> [r.name for r in humanly.rank(votes, judges={"llm": votes}).rankings]
+        ['human', 'llm']
+        """
         return "+".join(self.judges) if self.judges else "human"
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class JudgeAgreement(Result):
-    """A judge's votes against the human votes on the comparisons both voted on.
-
-    Parameters
-    ----------
-    comparisons : int
-        Comparisons with a human vote and a judge vote.
-    table : numpy.ndarray
-        3 × 3: rows the human outcome, columns the judge's, each ``first``, ``second``, ``tie`` (the
-        comparison's models in name order); a comparison counts 1 in all (shared out when it has
-        several votes).
-    rate : float
-        The share of comparisons where they agree (a tie agreeing with a tie).
-    interval : Interval
-        Its CLT interval at ``level``.
-    decisive_rate : float or None
-        The agreement where both named a winner.
-    decisive_interval : Interval
-        Its CLT (delta-method) interval.
-    kappa : float or None
-        Cohen's κ of the table.
-
-    Examples
-    --------
-    >>> a = JudgeAgreement(10, np.eye(3) * 3 + 1 / 6, 0.95, Interval(0.8, 1.0), 1.0,
-    ...                    Interval(1.0, 1.0), 0.9)
-    >>> a.table.shape
-    (3, 3)
-    """
-
-    comparisons: int
-    table: np.ndarray
-    rate: float
-    interval: Interval
-    decisive_rate: float | None
-    decisive_interval: Interval
-    kappa: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class PositionBias(Result):
-    """Does the judge favour the answer shown first (model A) or second, beyond what the humans did
-    on the same comparisons?
-
-    Parameters
-    ----------
-    status : str
-        ``"favours_first"`` / ``"favours_second"`` (the interval of ``shift`` excludes 0),
-        ``"no_position_bias"``, or ``"no_positions"`` (votes made from scores have none).
-    comparisons : int
-        The human-labelled comparisons measured.
-    judge_first_share : float or None
-        The share of the judge's decisive votes that went to model A.
-    human_first_share : float or None
-        The same for the human votes on these comparisons.
-    shift : float or None
-        mean(judge's score for model A − humans' score for model A) per comparison (a win 1, a tie
-        ½): positive when the judge favours the first position more than the humans do.
-    interval : Interval
-        The CLT interval of ``shift`` at ``level``.
-    p_value : float or None
-        The two-sided p-value of shift = 0.
-
-    Examples
-    --------
-    >>> PositionBias("favours_first", 500, 0.8, 0.5, 0.2, Interval(0.15, 0.25), 1e-9).status
-    'favours_first'
-    """
-
-    status: str
-    comparisons: int
-    judge_first_share: float | None
-    human_first_share: float | None
-    shift: float | None
-    interval: Interval
-    p_value: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class FrontierModel(Result):
-    """The judge against one model on the human-voted comparisons of that model (the
-    Dorner–Nastl–Hardt check, as :mod:`humanly.judging` makes it).
-
-    Parameters
-    ----------
-    model : str
-        The model.
-    model_accuracy : float
-        The model's human win rate on these comparisons (its "accuracy": the share it wins).
-    judge_accuracy : float
-        The judge's agreement with the human votes on them.
-    difference : float
-        judge_accuracy − model_accuracy, comparison by comparison.
-    interval : Interval
-        Its paired CLT interval.
-    status : str
-        ``"judge_more_accurate"``, ``"no_clear_difference"`` or ``"judge_less_accurate"``.
-    at_most_twice : bool
-        True unless the judge is shown more accurate: by Dorner, Nastl & Hardt no debiasing then
-        saves more than half the human votes (a saving of at most 2).
-    saving : float or None
-        The saving measured for the model's win rate with this judge (effective / human votes).
-
-    Examples
-    --------
-    >>> FrontierModel("m", 0.55, 0.6, 0.05, Interval(-0.02, 0.12), "no_clear_difference", True,
-    ...               1.3).at_most_twice
-    True
-    """
-
-    model: str
-    model_accuracy: float
-    judge_accuracy: float
-    difference: float
-    interval: Interval
-    status: str
-    at_most_twice: bool
-    saving: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class JudgeWorth(Result):
-    """What one judge is worth: its agreement with the humans, its position bias, the frontier
-    check, and the human votes it saves.
-
-    Parameters
-    ----------
-    judge : str
-        The judge.
-    comparisons : int
-        Human-voted comparisons it voted on.
-    unlabelled : int
-        Comparisons only it (and other judges) voted on.
-    agreement : JudgeAgreement
-    position : PositionBias
-    frontier : tuple of FrontierModel
-        One row per model with a human win rate.
-    effective_votes_win_rate, effective_votes_strength : float or None
-        With this judge alone: the human votes the human-only estimates would need for the same
-        total variance.
-    saving_win_rate, saving_strength : float or None
-        The same divided by the human votes.
-
-    Examples
-    --------
-    >>> JudgeWorth.__name__
-    'JudgeWorth'
-    """
-
-    judge: str
-    comparisons: int
-    unlabelled: int
-    agreement: JudgeAgreement
-    position: PositionBias
-    frontier: tuple[FrontierModel, ...]
-    effective_votes_win_rate: float | None
-    effective_votes_strength: float | None
-    saving_win_rate: float | None
-    saving_strength: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class RepeatRow(Result):
-    """One design: ``votes_per_comparison`` votes on each of ``comparisons`` comparisons, for the
-    same budget of human votes.
-
-    Parameters
-    ----------
-    votes_per_comparison : int
-        m.
-    comparisons : int
-        budget // m.
-    variance_ratio : float or None
-        The variance of an estimate that averages the m votes of each comparison, over that of one
-        vote on each of m times as many comparisons: 1 + (m − 1)·ICC (exact; ``None`` when the ICC is
-        not identified).
-    variance_ratio_range : Interval
-        What the ratio can be whatever the ICC: [1, m].
-    probability_correct : float or None
-        Under Dorner & Hardt's model (each vote names the truly better answer with probability q,
-        ties with probability t), the probability that the higher of the two closest models wins
-        their head-to-head when each comparison's m votes are combined by majority (exact, binomial).
-
-    Examples
-    --------
-    >>> RepeatRow(3, 1000, 1.4, Interval(1.0, 3.0), 0.91).comparisons
-    1000
-    """
-
-    votes_per_comparison: int
-    comparisons: int
-    variance_ratio: float | None
-    variance_ratio_range: Interval
-    probability_correct: float | None
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class RepeatPlan(Result):
-    """One vote per comparison, or several (*Don't Label Twice*, Dorner & Hardt 2024, in the pairwise
-    setting), for a budget of human votes.
-
-    Parameters
-    ----------
-    status : str
-        ``"identified"`` (comparisons with several human votes measure the noise of a vote),
-        ``"not_identified"`` (one vote per comparison: the noise cannot be told from real
-        disagreement; the paper's theorem still says one vote each is best when a vote is better
-        than chance).
-    method : str
-        ``"exact"``: the variance ratios are exact for averaged votes (variance components), the
-        probabilities exact binomial sums under the paper's model.
-    budget : int
-        The human votes planned for.
-    icc : float or None
-        The intra-comparison correlation of human votes (one-way ANOVA on the comparisons with
-        several votes).
-    repeated : int
-        Comparisons with two or more human votes.
-    accuracy : float or None
-        q: a decisive vote's chance of naming the better answer, from the agreement of two decisive
-        votes on one comparison (q² + (1 − q)²).
-    tie_share : float
-        t: the share of human votes that are ties.
-    higher, lower : str or None
-        The two closest models of the human-only strengths (the head-to-head the probabilities are
-        about).
-    rows : tuple of RepeatRow
-        One per number of votes per comparison.
-
-    Examples
-    --------
-    >>> RepeatPlan("not_identified", "exact", 1000, None, 0, None, 0.3, "a", "b", ()).status
-    'not_identified'
-    """
-
-    status: str
-    method: str
-    budget: int
-    icc: float | None
-    repeated: int
-    accuracy: float | None
-    tie_share: float
-    higher: str | None
-    lower: str | None
-    rows: tuple[RepeatRow, ...]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -491,21 +254,62 @@ class RankResult(Result):
 
     @property
     def human(self) -> Ranking:
-        """The ranking from the human votes alone."""
+        """The ranking from the human votes alone.
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2, 3, 4], "model_a": ["x", "y", "x", "y"],
+        ...                       "model_b": ["y", "x", "y", "x"],
+        ...                       "winner": ["model_a", "model_a", "tie", "model_b"]})
+        >>> res = humanly.rank(votes.iloc[:2], judges={"llm": votes})
+        >>> res.human.judges, res.human.unlabelled
+        ((), 0)
+        """
         return self.rankings[0]
 
     @property
     def best(self) -> Ranking:
-        """The ranking with every judge (the humans alone without judges)."""
+        """The ranking with every judge (the humans alone without judges).
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2, 3, 4], "model_a": ["x", "y", "x", "y"],
+        ...                       "model_b": ["y", "x", "y", "x"],
+        ...                       "winner": ["model_a", "model_a", "tie", "model_b"]})
+        >>> res = humanly.rank(votes.iloc[:2], judges={"llm": votes})
+        >>> res.best.judges, res.best.unlabelled
+        (('llm',), 2)
+        """
         return self.rankings[-1]
 
     def ranking(self, judges: str | tuple[str, ...] = ()) -> Ranking:
-        """The ranking with exactly these judges (``()``: the humans alone).
+        """The ranking with exactly these judges.
+
+        Parameters
+        ----------
+        judges : str or tuple of str
+            A judge's name, or several (``()``: the humans alone).
+
+        Returns
+        -------
+        Ranking
 
         Raises
         ------
         KeyError
             No ranking uses those judges.
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2, 3, 4], "model_a": ["x", "y", "x", "y"],
+        ...                       "model_b": ["y", "x", "y", "x"],
+        ...                       "winner": ["model_a", "model_a", "tie", "model_b"]})
+        >>> res = humanly.rank(votes.iloc[:2], judges={"llm": votes})
+        >>> res.ranking("llm").estimator
+        'ppi++'
         """
         want = (judges,) if isinstance(judges, str) else tuple(judges)
         for r in self.rankings:
@@ -518,10 +322,29 @@ class RankResult(Result):
     def judge(self, name: str) -> JudgeWorth:
         """What the judge called ``name`` is worth.
 
+        Parameters
+        ----------
+        name : str
+            The judge's name.
+
+        Returns
+        -------
+        JudgeWorth
+
         Raises
         ------
         KeyError
             No such judge.
+
+        Examples
+        --------
+        >>> import pandas as pd, humanly
+        >>> votes = pd.DataFrame({"id": [1, 2, 3, 4], "model_a": ["x", "y", "x", "y"],
+        ...                       "model_b": ["y", "x", "y", "x"],
+        ...                       "winner": ["model_a", "model_a", "tie", "model_b"]})
+        >>> res = humanly.rank(votes.iloc[:2], judges={"llm": votes})
+        >>> res.judge("llm").agreement.comparisons
+        2
         """
         for j in self.judge_worth:
             if j.judge == name:
