@@ -63,6 +63,7 @@ class Estimates(Result):
 
     Examples
     --------
+    >>> from humanly import Interval
     >>> from humanly.ranking.result_parts import RankSet
     >>> row = ModelRow("a", 0.6, 0.02, Interval(0.56, 0.64), None, 1, RankSet(1, 1), 500, 500, 0,
     ...                (), None, ())
