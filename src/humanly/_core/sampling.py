@@ -16,9 +16,19 @@ so the expected number sent is ``budget``, and the uniform share keeps every wei
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
-__all__ = ["MIN_PROBABILITY", "probabilities", "water_fill"]
+__all__ = [
+    "MIN_PROBABILITY",
+    "probabilities",
+    "selected_ids",
+    "selection_frame",
+    "selection_series",
+    "water_fill",
+]
 
 #: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
 MIN_PROBABILITY = float(np.finfo(float).tiny)
@@ -51,3 +61,42 @@ def probabilities(u: np.ndarray, budget: float, *, mixing: float, cap: float) ->
         # whose 1/π overflows: a positive mixing promises every candidate a π whose weight is finite
         pi = np.maximum(pi, MIN_PROBABILITY)
     return pi
+
+
+# --------------------------------------------------------------------- a selection's views, shared
+def selection_series(ids: Sequence[Any], probability: np.ndarray) -> Any:
+    """Each candidate's probability as a pandas Series indexed by its id (what the analyses take back
+    as the active design's probabilities).
+
+    >>> selection_series(("a", "b"), np.array([0.3, 0.7])).to_dict()
+    {'a': 0.3, 'b': 0.7}
+    """
+    import pandas as pd
+
+    return pd.Series(np.asarray(probability, dtype=float), index=pd.Index(ids), name="probability")
+
+
+def selected_ids(ids: Sequence[Any], selected: np.ndarray) -> tuple[Any, ...]:
+    """The ids of the candidates drawn (``selected`` 1), in the order given.
+
+    >>> selected_ids(("a", "b"), np.array([0, 1]))
+    ('b',)
+    """
+    return tuple(i for i, s in zip(ids, np.asarray(selected), strict=True) if s)
+
+
+def selection_frame(key: str, ids: Sequence[Any], probability: np.ndarray, selected: np.ndarray):
+    """One row per candidate: ``key`` (its id), ``probability``, ``selected``.
+
+    >>> selection_frame("item", ("a",), np.array([0.5]), np.array([1])).to_dict("list")
+    {'item': ['a'], 'probability': [0.5], 'selected': [True]}
+    """
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            key: list(ids),
+            "probability": np.asarray(probability, dtype=float),
+            "selected": np.asarray(selected).astype(bool),
+        }
+    )

@@ -104,9 +104,10 @@ class _Table:
     def lookup(self, ids: pd.Index) -> np.ndarray:
         return np.asarray(self.ids.get_indexer(ids)) if len(self.ids) else np.full(len(ids), -1)
 
-    def add(self, ids: pd.Index, pair: np.ndarray, swapped: np.ndarray, votes: Votes) -> None:
+    def add(self, ids: pd.Index, pair: np.ndarray, swapped: np.ndarray, votes: Votes) -> np.ndarray:
         """Add the rows' comparisons not yet known; a row naming another pair for an id known before,
-        or named by an earlier row, is an error naming its line."""
+        or named by an earlier row, is an error naming its line. Returns each row's position in the
+        table."""
         known_row = self.lookup(ids)
         has = known_row >= 0
         clash = np.zeros(len(ids), dtype=bool)
@@ -124,12 +125,16 @@ class _Table:
         np.minimum.at(lo, codes, sw)
         np.maximum.at(hi, codes, sw)
         orient = np.where(lo == hi, lo, -1).astype(np.int8)
-        new = self.lookup(pd.Index(uniq)) < 0
+        at = np.full(len(uniq), -1, dtype=np.int64)  # each distinct id's position in the table
+        at[codes[has]] = known_row[has]
+        new = at < 0
         if new.any():
             fresh = pd.Index(uniq)[new]
+            at[new] = len(self.ids) + np.arange(int(new.sum()))
             self.ids = self.ids.append(fresh) if len(self.ids) else fresh
             self.pair = np.concatenate([self.pair, pair[first_row[new]]])
             self.swapped = np.concatenate([self.swapped, orient[new]])
+        return at[codes]
 
 
 def _pair_error(votes: Votes, i: int, cid: Any) -> InputError:
@@ -257,22 +262,23 @@ def join_votes(votes: Any, judges: Any = None, *, missing: str = "error") -> Vot
     ids = _unify_ids([human, *judge_votes])
     table = _Table(len(models))
     h_pair, h_sw, h_out = _oriented(human, models)
-    table.add(ids[0], h_pair, h_sw, human)
+    positions = [table.add(ids[0], h_pair, h_sw, human)]
     n_human = len(table.ids)
     oriented: list[tuple[np.ndarray, np.ndarray]] = [(h_out, h_sw)]
     for j, jid in zip(judge_votes, ids[1:], strict=True):  # the judges that name models first
         if j.has_models:
             pair, sw, out = _oriented(j, models)
-            table.add(jid, pair, sw, j)
+            positions.append(table.add(jid, pair, sw, j))
             oriented.append((out, sw))
         else:
+            positions.append(np.full(len(j), -1, dtype=np.int64))
             oriented.append((j.outcome, np.zeros(len(j), dtype=bool)))
     notes: list[DataNote] = []
-    positions = [table.lookup(ids[0])]
     drop = np.zeros(len(table.ids), dtype=bool)
     for k, (j, jid) in enumerate(zip(judge_votes, ids[1:], strict=True), start=1):
-        pos = table.lookup(jid)
+        pos = positions[k]
         if not j.has_models:
+            pos = table.lookup(jid)
             pos, oriented[k] = _modelless(j, jid, pos, table, missing, notes)
         covered = np.zeros(n_human, dtype=bool)
         covered[pos[(pos >= 0) & (pos < n_human)]] = True
@@ -287,7 +293,7 @@ def join_votes(votes: Any, judges: Any = None, *, missing: str = "error") -> Vot
                 )
             notes.append(DataNote("dropped_unjudged", j.name, int((~covered).sum()), str(first)))
             drop[:n_human] |= ~covered
-        positions.append(pos)
+        positions[k] = pos
     return _assemble(human, judge_votes, table, positions, oriented, drop, models, notes)
 
 
@@ -344,8 +350,7 @@ def _assemble(
         code = np.where(pos >= 0, code_of[np.maximum(pos, 0)], -1)
         keep = code >= 0
         rater = votes.rater[keep] if votes.rater is not None else None
-        key = [np.zeros(int(keep.sum()), dtype=np.int64) if rater is None else rater]
-        rank = np.lexsort((*key, sw[keep], out[keep], code[keep]))
+        rank = _vote_order(code[keep], out[keep], sw[keep], rater)
         sets.append(
             VoteSet(
                 name=votes.name,
@@ -370,6 +375,17 @@ def _assemble(
         prompt=_prompts(human, positions[0], code_of, len(kept)),
         notes=tuple(notes),
     )
+
+
+def _vote_order(
+    code: np.ndarray, out: np.ndarray, sw: np.ndarray, rater: np.ndarray | None
+) -> np.ndarray:
+    """The canonical order of one source's votes: by comparison, outcome, position, rater (no sort
+    when each comparison has one vote and they already come in order)."""
+    if len(code) < 2 or bool(np.all(code[1:] > code[:-1])):
+        return np.arange(len(code))
+    keys = (sw, out, code) if rater is None else (rater, sw, out, code)
+    return np.lexsort(keys)
 
 
 def _prompts(human: Votes, pos: np.ndarray, code_of: np.ndarray, n: int) -> np.ndarray | None:

@@ -117,21 +117,27 @@ def _factorized(values: pd.Series) -> tuple[np.ndarray, list[str]]:
 
 
 def _first_blank(codes: np.ndarray, texts: list[str]) -> np.ndarray:
+    """bool per row: a missing or empty cell."""
     empty = np.array([t == "" for t in texts] + [True], dtype=bool)  # the last entry: code -1
+    if not empty[:-1].any() and (not len(codes) or codes.min() >= 0):
+        return np.zeros(len(codes), dtype=bool)
     return empty[np.where(codes < 0, len(texts), codes)]
+
+
+def _refuse_blanks(codes: np.ndarray, texts: list[str], table: Table, what: str, fix: str) -> None:
+    blank = _first_blank(codes, texts)
+    if blank.any():
+        i = int(np.flatnonzero(blank)[0])
+        raise InputError(f"{table.locate(i)}: blank {what} ({int(blank.sum())} such rows); {fix}")
 
 
 def text_codes(values: pd.Series, column: str, table: Table) -> tuple[np.ndarray, tuple[str, ...]]:
     """Per-row codes into the distinct values of a text column (as text, stripped, sorted); a blank
     cell is an error naming its line."""
     codes, texts = _factorized(values)
-    blank = _first_blank(codes, texts)
-    if blank.any():
-        i = int(np.flatnonzero(blank)[0])
-        raise InputError(
-            f"{table.locate(i)}: blank value in column '{column}' ({int(blank.sum())} such rows); "
-            "fill it in or remove the row"
-        )
+    _refuse_blanks(
+        codes, texts, table, f"value in column '{column}'", "fill it in or remove the row"
+    )
     uniq, inverse = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
     return inverse[codes].astype(np.int32), tuple(str(u) for u in uniq)
 
@@ -151,13 +157,13 @@ def _ids(values: pd.Series, column: str, table: Table) -> pd.Index:
             )
         return pd.Index(arr.astype(np.int64) if np.all(arr == np.round(arr)) else arr)
     codes, texts = _factorized(values)
-    blank = _first_blank(codes, texts)
-    if blank.any():
-        i = int(np.flatnonzero(blank)[0])
-        raise InputError(
-            f"{table.locate(i)}: blank comparison id in column '{column}' ({int(blank.sum())} such "
-            "rows); every vote needs the id of its comparison"
-        )
+    _refuse_blanks(
+        codes,
+        texts,
+        table,
+        f"comparison id in column '{column}'",
+        "every vote needs the id of its comparison",
+    )
     return pd.Index(np.asarray(texts, dtype=object)[codes])
 
 
@@ -171,12 +177,9 @@ def _outcome_codes(
 ) -> np.ndarray:
     """int8 outcome codes; a cell holding a row's own model name names that side."""
     raw, text = _factorized(values)
-    blank = _first_blank(raw, text)
-    if blank.any():
-        i = int(np.flatnonzero(blank)[0])
-        raise InputError(
-            f"{table.locate(i)}: blank outcome in column '{column}'; give model_a, model_b or tie"
-        )
+    _refuse_blanks(
+        raw, text, table, f"outcome in column '{column}'", "give model_a, model_b or tie"
+    )
     mapped = np.array([spellings.get(t.lower(), -1) for t in text], dtype=np.int8)
     out = mapped[raw]
     unknown = out < 0

@@ -33,7 +33,13 @@ import pandas as pd
 from .._core.checks import check_int, check_number
 from .._core.result import Result
 from .._core.rng import stream
-from .._core.sampling import MIN_PROBABILITY, probabilities
+from .._core.sampling import (
+    MIN_PROBABILITY,
+    probabilities,
+    selected_ids,
+    selection_frame,
+    selection_series,
+)
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._inputs import prepare
@@ -103,11 +109,7 @@ class Selection(Result):
         >>> s.to_series().to_dict()
         {'a': 0.3, 'b': 0.7}
         """
-        return pd.Series(
-            np.asarray(self.probability, dtype=float),
-            index=pd.Index(self.items),
-            name="probability",
-        )
+        return selection_series(self.items, self.probability)
 
     def selected_items(self) -> tuple[Any, ...]:
         """The ids of the items to send to raters.
@@ -124,17 +126,11 @@ class Selection(Result):
         >>> s.selected_items()
         ('b',)
         """
-        return tuple(i for i, s in zip(self.items, np.asarray(self.selected), strict=True) if s)
+        return selected_ids(self.items, self.selected)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pool item: ``item``, ``probability``, ``selected``."""
-        return pd.DataFrame(
-            {
-                "item": list(self.items),
-                "probability": np.asarray(self.probability, dtype=float),
-                "selected": np.asarray(self.selected).astype(bool),
-            }
-        )
+        return selection_frame("item", self.items, self.probability, self.selected)
 
 
 def sampling_probabilities(

@@ -30,7 +30,7 @@ import pandas as pd
 from .._core.checks import check_choice, check_int, check_number
 from .._core.result import Result
 from .._core.rng import stream
-from .._core.sampling import probabilities
+from .._core.sampling import probabilities, selected_ids, selection_frame, selection_series
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._bt import component, sigmoid, strengths
@@ -102,11 +102,7 @@ class ComparisonSelection(Result):
         >>> s.to_series().to_dict()
         {4: 0.3, 7: 0.7}
         """
-        return pd.Series(
-            np.asarray(self.probability, dtype=float),
-            index=pd.Index(self.comparisons),
-            name="probability",
-        )
+        return selection_series(self.comparisons, self.probability)
 
     def selected_comparisons(self) -> tuple[Any, ...]:
         """The ids of the comparisons to send to human voters.
@@ -123,18 +119,11 @@ class ComparisonSelection(Result):
         >>> s.selected_comparisons()
         (7,)
         """
-        chosen = np.asarray(self.selected).astype(bool)
-        return tuple(c for c, s in zip(self.comparisons, chosen, strict=True) if s)
+        return selected_ids(self.comparisons, self.selected)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pool comparison: ``comparison``, ``probability``, ``selected``."""
-        return pd.DataFrame(
-            {
-                "comparison": list(self.comparisons),
-                "probability": np.asarray(self.probability, dtype=float),
-                "selected": np.asarray(self.selected).astype(bool),
-            }
-        )
+        return selection_frame("comparison", self.comparisons, self.probability, self.selected)
 
 
 def _patterns(d: Design, judges: int) -> np.ndarray:
