@@ -181,3 +181,25 @@ def test_the_ranking_after_an_active_selection_is_unbiased() -> None:
     for family, errs in errors.items():
         e = np.array(errs)
         assert np.all(np.abs(e.mean(0)) <= 4 * e.std(0) / np.sqrt(runs) + 0.005), family
+
+
+def test_the_planning_curve_grows_with_the_votes() -> None:
+    rng = np.random.default_rng(9)
+    human, judges = draw(WORLD, 3000, 400, rng)
+    res = humanly.rank(human, judges=judges, options=RankOptions(draws=1000))
+    for ranking in res.rankings:
+        for est in (ranking.win_rate, ranking.strength):
+            curve = est.curve
+            assert [p.votes for p in curve] == [200, 400, 800, 1600, 3200, 6400, 12800]
+            separated = [p.separated for p in curve]
+            assert separated == sorted(separated)
+            assert all(0 <= p.share <= 1 for p in curve)
+            assert curve[-1].separated <= len(est.adjacent)
+            # at the votes given, each pair counts Φ(|Δ|/se − c)
+            from statistics import NormalDist
+
+            expected = sum(
+                NormalDist().cdf(abs(a.difference) / a.se - est.critical_value)
+                for a in est.adjacent
+            )
+            assert curve[1].separated == pytest.approx(expected)

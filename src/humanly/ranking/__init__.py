@@ -20,14 +20,32 @@ if TYPE_CHECKING:
     from .active import ComparisonSelection, select
     from .api import RankOptions, rank, rank_study
     from .judge_results import FrontierModel, JudgeAgreement, JudgeWorth, PositionBias
-    from .result_parts import Flag, ModelRow, PairTable, RankSet, RepeatPlan, RepeatRow, Separation
+    from .result_parts import (
+        Flag,
+        ModelRow,
+        PairTable,
+        RankSet,
+        RepeatPlan,
+        RepeatRow,
+        Separation,
+        SeparationPoint,
+    )
     from .results import Estimates, Ranking, RankResult
 
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("ComparisonSelection", "select"), "active"),
     **dict.fromkeys(("RankOptions", "rank", "rank_study"), "api"),
     **dict.fromkeys(
-        ("Flag", "ModelRow", "PairTable", "RankSet", "RepeatPlan", "RepeatRow", "Separation"),
+        (
+            "Flag",
+            "ModelRow",
+            "PairTable",
+            "RankSet",
+            "RepeatPlan",
+            "RepeatRow",
+            "Separation",
+            "SeparationPoint",
+        ),
         "result_parts",
     ),
     **dict.fromkeys(
@@ -53,6 +71,7 @@ __all__ = [
     "RepeatPlan",
     "RepeatRow",
     "Separation",
+    "SeparationPoint",
     "rank",
     "rank_study",
     "select",

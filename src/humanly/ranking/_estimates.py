@@ -26,7 +26,7 @@ from .._core.normal import z_value
 from .._core.result import Interval
 from ._bt import sigmoid
 from ._ranksets import critical_value, pairs, rank_sets
-from .result_parts import ModelRow, PairTable, RankSet, Separation
+from .result_parts import ModelRow, PairTable, RankSet, Separation, SeparationPoint
 from .results import Estimates
 
 __all__ = ["FEW_VOTES", "Family", "build"]
@@ -154,12 +154,37 @@ def build(
         covariance_models=tuple(str(x) for x in names),
         covariance=cov,
         pairs=_pair_table(names, p, crit, z, win),
-        adjacent=_adjacent(order, names, point, cov, crit, z, s),
+        adjacent=(adjacent := _adjacent(order, names, point, cov, crit, z, s)),
         effective_votes=None if ratio is None else ratio * s.votes,
         saving=ratio,
         groups=fam.groups,
         iterations=fam.iterations,
+        curve=_curve(adjacent, crit, s.votes),
     )
+
+
+#: the planning curve's human votes, as multiples of the votes given
+CURVE = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+
+
+def _curve(
+    adjacent: tuple[Separation, ...], crit: float, votes: int
+) -> tuple[SeparationPoint, ...]:
+    """Adjacent pairs expected to be separated at each multiple of the votes (se ∝ 1/√votes)."""
+    if not adjacent or votes <= 0:
+        return ()
+    norm = NormalDist()
+    out = []
+    for factor in CURVE:
+        total = 0.0
+        for a in adjacent:
+            if a.se > 0:
+                total += norm.cdf(abs(a.difference) / (a.se / math.sqrt(factor)) - crit)
+            else:
+                total += float(a.difference != 0)
+        n = max(1, round(votes * factor))
+        out.append(SeparationPoint(n, total, total / len(adjacent)))
+    return tuple(out)
 
 
 def _pair_table(names: np.ndarray, p, crit: float, z: float, win: bool) -> PairTable:

@@ -7,7 +7,8 @@ is a field.
 * :class:`PairTable` — every pair "A beats B": the difference, its marginal and simultaneous
   intervals, a status code (columns, one entry per pair);
 * :class:`Separation` — two models adjacent in the order: separated or not, and the human votes
-  needed to separate them;
+  needed to separate them; :class:`SeparationPoint` — the planning curve (adjacent pairs separated
+  against human votes);
 * :class:`Flag` — a reason code with the models and count it is about;
 * :class:`RepeatRow`, :class:`RepeatPlan` — one vote per comparison or several (*Don't Label Twice*).
 """
@@ -21,7 +22,16 @@ import pandas as pd
 
 from .._core.result import Interval, Result
 
-__all__ = ["Flag", "ModelRow", "PairTable", "RankSet", "RepeatPlan", "RepeatRow", "Separation"]
+__all__ = [
+    "Flag",
+    "ModelRow",
+    "PairTable",
+    "RankSet",
+    "RepeatPlan",
+    "RepeatRow",
+    "Separation",
+    "SeparationPoint",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -312,6 +322,32 @@ class Separation(Result):
     separated: bool
     votes_needed: int | None
     votes_needed_pairwise: int | None
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class SeparationPoint(Result):
+    """One point of the planning curve: with ``votes`` human votes (spread over the pairs as now),
+    how many adjacent pairs the rank-sets are expected to separate, the estimates taken as the truth.
+
+    Parameters
+    ----------
+    votes : int
+        Human votes in all.
+    separated : float
+        Σ_k Φ(|Δ_k|/se_k(votes) − c) over the adjacent pairs k: the expected number whose simultaneous
+        interval excludes 0.
+    share : float
+        ``separated`` over the number of adjacent pairs.
+
+    Examples
+    --------
+    >>> SeparationPoint(2000, 3.4, 0.18).share
+    0.18
+    """
+
+    votes: int
+    separated: float
+    share: float
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

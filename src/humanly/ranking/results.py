@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._core.result import Result
 from .judge_results import JudgeWorth
-from .result_parts import Flag, ModelRow, PairTable, RepeatPlan, Separation
+from .result_parts import Flag, ModelRow, PairTable, RepeatPlan, Separation, SeparationPoint
 
 __all__ = ["Estimates", "RankResult", "Ranking"]
 
@@ -60,6 +60,9 @@ class Estimates(Result):
         there is more than one.
     iterations : int
         Strengths: Newton steps taken (0 for win rates).
+    curve : tuple of SeparationPoint
+        The planning curve: adjacent pairs expected to be separated with ½, 1, 2, 4, 8, 16 and 32 times
+        the human votes given.
 
     Examples
     --------
@@ -89,6 +92,7 @@ class Estimates(Result):
     saving: float | None
     groups: tuple[tuple[str, ...], ...]
     iterations: int
+    curve: tuple[SeparationPoint, ...] = ()
 
     def row(self, model: str) -> ModelRow:
         """The row of ``model``.
