@@ -122,6 +122,8 @@ def test_swapping_model_a_and_b_changes_only_the_position_bias_sign(data) -> Non
         }.get(y["status"], y["status"])
         if x["shift"] is not None:
             assert abs(x["shift"] + y["shift"]) < 1e-12
-            assert abs(x["judge_first_share"] + y["judge_first_share"] - 1) < 1e-12 or (
-                x["judge_first_share"] is None
-            )
+        for share in ("judge_first_share", "human_first_share"):
+            if x[share] is None:
+                assert y[share] is None
+            else:
+                assert abs(x[share] + y[share] - 1) < 1e-12

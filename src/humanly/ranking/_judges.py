@@ -45,8 +45,10 @@ def _mean_interval(values: np.ndarray, z: float) -> tuple[float, float, Interval
 def _shares(d: Design, j: int, both: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Human and judge outcome shares (first, second, tie) on the comparisons ``both``."""
     x = d.x[both]
-    h = np.column_stack([x[:, 0], x[:, 1], 1.0 - x[:, 0] - x[:, 1]])
-    g = np.column_stack([x[:, 2 * j], x[:, 2 * j + 1], 1.0 - x[:, 2 * j] - x[:, 2 * j + 1]])
+    tie_h = np.clip(1.0 - x[:, 0] - x[:, 1], 0.0, 1.0)  # shares of votes: no rounding below 0
+    tie_j = np.clip(1.0 - x[:, 2 * j] - x[:, 2 * j + 1], 0.0, 1.0)
+    h = np.column_stack([x[:, 0], x[:, 1], tie_h])
+    g = np.column_stack([x[:, 2 * j], x[:, 2 * j + 1], tie_j])
     return h, g
 
 

@@ -86,7 +86,8 @@ def _icc(d: Design) -> tuple[float | None, int]:
     x = d.x[many]
     nc = n[many]
     mean_c = 0.5 + 0.5 * (x[:, 0] - x[:, 1])
-    sq_c = nc * (x[:, 0] + 0.25 * (1.0 - x[:, 0] - x[:, 1]))  # Σ y² per comparison
+    tied = np.clip(1.0 - x[:, 0] - x[:, 1], 0.0, 1.0)
+    sq_c = nc * (x[:, 0] + 0.25 * tied)  # Σ y² per comparison
     total = nc.sum()
     msw = float((sq_c - nc * mean_c**2).sum() / (total - k))
     grand = float((nc * mean_c).sum() / total)
