@@ -334,7 +334,7 @@ class SeparationPoint(Result):
     votes : int
         Human votes in all.
     separated : float
-        Σ_k Φ(|Δ_k|/se_k(votes) − c) over the adjacent pairs k: the expected number whose simultaneous
+        Σ_k Φ(abs(Δ_k)/se_k(votes) − c) over the adjacent pairs k: the expected number whose simultaneous
         interval excludes 0.
     share : float
         ``separated`` over the number of adjacent pairs.
