@@ -23,6 +23,8 @@ import numpy as np
 
 __all__ = [
     "MIN_PROBABILITY",
+    "checked_budget",
+    "draw",
     "probabilities",
     "selected_ids",
     "selection_frame",
@@ -61,6 +63,35 @@ def probabilities(u: np.ndarray, budget: float, *, mixing: float, cap: float) ->
         # whose 1/π overflows: a positive mixing promises every candidate a π whose weight is finite
         pi = np.maximum(pi, MIN_PROBABILITY)
     return pi
+
+
+def checked_budget(budget: object, cap: float, pool: int, what: str) -> float:
+    """``budget`` as a float, checked: positive, and at most ``cap`` × ``pool`` (one sentence naming
+    the limit otherwise; ``what`` finishes it, e.g. "items; lower the budget").
+
+    >>> checked_budget(10, 0.9, 100, "items")
+    10.0
+    """
+    from .checks import check_number
+
+    b = float(check_number("budget", budget, minimum=0, open_low=True))
+    if b > cap * pool:
+        from ..errors import InputError
+
+        raise InputError(f"budget={b:g}: more than max_probability × pool = {cap * pool:g} {what}")
+    return b
+
+
+def draw(pi: np.ndarray, seed: int | None) -> np.ndarray:
+    """Send each candidate with its probability: 1 (sent) or 0, drawn from ``rng.stream(seed, 0)``
+    over the candidates in their (canonical) order.
+
+    >>> draw(np.array([0.0, 1.0]), 0).tolist()
+    [0, 1]
+    """
+    from .rng import stream
+
+    return (stream(seed, 0).random(len(pi)) < pi).astype(np.int64)
 
 
 # --------------------------------------------------------------------- a selection's views, shared

@@ -30,18 +30,18 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int, check_number
+from .._core.checks import check_int
 from .._core.result import Result
-from .._core.rng import stream
 from .._core.sampling import (
     MIN_PROBABILITY,
+    checked_budget,
+    draw,
     probabilities,
     selected_ids,
     selection_frame,
     selection_series,
 )
 from ..data.matching import check_missing
-from ..errors import InputError
 from ._inputs import prepare
 from .api import JudgeOptions, checked_options
 
@@ -232,17 +232,16 @@ def select(
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     data = prepare(ratings, predictions, gold, judge, missing, min_labelled=0)
     pool = data.unlabelled
-    b = float(check_number("budget", budget, minimum=0, open_low=True))
-    if b > opts.max_probability * len(pool):
-        raise InputError(
-            f"budget={b:g}: more than max_probability × pool = {opts.max_probability * len(pool):g} "
-            "items; lower the budget (or send every unlabelled item to raters)"
-        )
+    b = checked_budget(
+        budget,
+        opts.max_probability,
+        len(pool),
+        "items; lower the budget (or send every unlabelled item to raters)",
+    )
     pi = sampling_probabilities(
         data.scores(pool), b, mixing=opts.mixing, max_probability=opts.max_probability
     )
-    rng = stream(None if seed is None else int(seed), 0)
-    chosen = (rng.random(len(pool)) < pi).astype(np.int64)
+    chosen = draw(pi, None if seed is None else int(seed))
     notes: tuple[str, ...] = ()
     if data.judge_proba is None:
         notes = (

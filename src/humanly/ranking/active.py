@@ -27,10 +27,16 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_choice, check_int, check_number
+from .._core.checks import check_choice, check_int
 from .._core.result import Result
-from .._core.rng import stream
-from .._core.sampling import probabilities, selected_ids, selection_frame, selection_series
+from .._core.sampling import (
+    checked_budget,
+    draw,
+    probabilities,
+    selected_ids,
+    selection_frame,
+    selection_series,
+)
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._bt import component, sigmoid, strengths
@@ -248,20 +254,18 @@ def select(
             "judges: no comparison has the judges' votes without a human vote; there is nothing to "
             "send to human voters"
         )
-    b = float(check_number("budget", budget, minimum=0, open_low=True))
-    if b > opts.max_probability * len(pool):
-        raise InputError(
-            f"budget={b:g}: more than max_probability × pool = {opts.max_probability * len(pool):g} "
-            "comparisons; lower the budget (or send every judge-only comparison to human voters)"
-        )
+    b = checked_budget(
+        budget,
+        opts.max_probability,
+        len(pool),
+        "comparisons; lower the budget (or send every judge-only comparison to human voters)",
+    )
     main, _, _ = component(d, ties)
     fit = strengths(d, every, "ppi++", ties, main)
     relevance, codes = _relevance(d, fit)
     u = np.sqrt(_squared_residuals(d, fit, ties)[pool] * relevance[d.pair_of[pool]])
     pi = probabilities(np.nan_to_num(u), b, mixing=opts.mixing, cap=opts.max_probability)
-    chosen = (stream(None if seed is None else int(seed), 0).random(len(pool)) < pi).astype(
-        np.int64
-    )
+    chosen = draw(pi, None if seed is None else int(seed))
     return ComparisonSelection(
         budget=b,
         pool=len(pool),
