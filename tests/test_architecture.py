@@ -9,7 +9,7 @@ never import one another):
 2. ``humanly.data`` — the data model and its readers;
 3. ``humanly.crowd``, ``humanly.datasets`` — crowd statistics; the bundled data;
 4. ``humanly.simulate`` — generators with a known truth;
-5. the analyses ``certification``, ``survey``, ``budget``, ``judging``;
+5. the analyses ``certification``, ``survey``, ``budget``, ``judging``, ``ranking``;
 6. ``humanly.study`` — analyse once;
 7. ``humanly.plots`` — figures of results;
 8. ``humanly.report`` — the page, a pure function of a study's results;
@@ -31,7 +31,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = SRC / "humanly"
 
-ANALYSES = ("certification", "survey", "budget", "judging")
+ANALYSES = ("certification", "survey", "budget", "judging", "ranking")
 #: the floor of each part of the package (its top-level module or sub-package)
 FLOORS: dict[str, int] = {
     "errors": 0,

@@ -24,6 +24,7 @@ PUBLIC_PACKAGES = (
     "humanly.survey",
     "humanly.budget",
     "humanly.judging",
+    "humanly.ranking",
     "humanly.study",
     "humanly.simulate",
 )

@@ -8,7 +8,7 @@ import inspect
 
 import humanly
 
-VERBS = ("inspect", "agreement", "certify", "equivalence", "plan", "judge", "analyze")
+VERBS = ("inspect", "agreement", "certify", "equivalence", "plan", "judge", "rank", "analyze")
 
 
 def test_at_most_forty_public_names_each_documented() -> None:

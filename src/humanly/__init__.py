@@ -9,12 +9,13 @@ Series by item id — with :func:`read_study` (everything is joined by item id),
 * :func:`equivalence` — how many raters is the model worth (Resnick, Kong, Schoenebeck & Weninger)?
 * :func:`plan` — one label per item or majority votes for the next test set (Dorner & Hardt)?
 * :func:`judge` — a few human labels and a model judge on every item (prediction-powered inference);
+* :func:`rank` — models ranked from pairwise votes, a few human votes and judges on many comparisons;
 * :func:`analyze` — every analysis that applies, once: the :class:`StudyResult` the report draws.
 
 Each returns a typed result (``to_dict``/``from_dict``, ``to_frame``, a readable ``repr``); the rarer
 knobs of each are one options object. The machinery of each analysis stays importable from its
 sub-package (``humanly.certification``, ``humanly.survey``, ``humanly.budget``, ``humanly.judging``,
-``humanly.crowd``, ``humanly.data``).
+``humanly.ranking``, ``humanly.crowd``, ``humanly.data``).
 
 Names are imported on first use (PEP 562): ``import humanly`` is cheap, and ``humanly.certify`` loads
 the analysis when it is first touched.
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from .crowd.inspect import InspectResult, inspect
     from .data import Counts, Gold, Predictions, Ratings, ReadOptions, Study, read_study
     from .judging import JudgeOptions, JudgeResult, judge
+    from .ranking import RankOptions, RankResult, rank
     from .study import AnalyzeOptions, StudyResult, analyze
     from .survey import EquivalenceOptions, EquivalenceResult, equivalence
 
@@ -59,6 +61,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("equivalence", "EquivalenceOptions", "EquivalenceResult"), ".survey"),
     **dict.fromkeys(("plan", "PlanOptions", "PlanResult"), ".budget"),
     **dict.fromkeys(("judge", "JudgeOptions", "JudgeResult"), ".judging"),
+    **dict.fromkeys(("rank", "RankOptions", "RankResult"), ".ranking"),
     **dict.fromkeys(("analyze", "AnalyzeOptions", "StudyResult"), ".study"),
 }
 
@@ -80,6 +83,8 @@ __all__ = [
     "PlanOptions",
     "PlanResult",
     "Predictions",
+    "RankOptions",
+    "RankResult",
     "Ratings",
     "ReadOptions",
     "Study",
@@ -92,6 +97,7 @@ __all__ = [
     "inspect",
     "judge",
     "plan",
+    "rank",
     "read_study",
 ]
 

@@ -13,7 +13,10 @@ Modules, bottom up (each imports only those above it in this list):
 * ``stream`` — Parquet datasets streamed to counts;
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
 * ``inputs`` — :func:`join`, :class:`Study`, ``as_ratings``, ``as_gold``;
-* ``study`` — :func:`read_study`, the one loader.
+* ``study`` — :func:`read_study`, the one loader;
+* ``votes`` — pairwise votes: :class:`Votes`, :class:`VoteStudy`; ``_votes_read`` —
+  :func:`read_votes`; ``_votes_scores`` — :func:`votes_from_scores`; ``_votes_join`` —
+  :func:`join_votes`, the one join by comparison id.
 
 The names are imported on first use (PEP 562): ``from humanly.data import InputError`` loads neither
 numpy nor pandas, so the command line starts fast; ``from humanly.data import Ratings`` loads what
@@ -28,6 +31,9 @@ from .._core.lazy import attach
 from ..errors import InputError
 
 if TYPE_CHECKING:
+    from ._votes_join import join_votes
+    from ._votes_read import read_votes
+    from ._votes_scores import votes_from_scores
     from .inputs import Study, join
     from .inputs import as_gold as as_gold  # for the analyses; not in __all__
     from .inputs import as_ratings as as_ratings
@@ -39,6 +45,7 @@ if TYPE_CHECKING:
     from .study import read_study
     from .tables import read_table as read_table
     from .tables import write_table as write_table
+    from .votes import Votes, VoteStudy
 
 #: public name → the module of this package that defines it
 _LAZY: dict[str, str] = {
@@ -60,6 +67,10 @@ _LAZY: dict[str, str] = {
     "read_study": "study",
     "read_table": "tables",
     "write_table": "tables",
+    **dict.fromkeys(("Votes", "VoteStudy"), "votes"),
+    "join_votes": "_votes_join",
+    "read_votes": "_votes_read",
+    "votes_from_scores": "_votes_scores",
 }
 
 #: what a user needs; ``as_gold``, ``as_ratings``, ``read_table`` and ``write_table`` stay importable
@@ -74,12 +85,17 @@ __all__ = [
     "Ratings",
     "ReadOptions",
     "Study",
+    "VoteStudy",
+    "Votes",
     "align",
     "join",
+    "join_votes",
     "read_gold",
     "read_predictions",
     "read_ratings",
     "read_study",
+    "read_votes",
+    "votes_from_scores",
 ]
 
 

@@ -30,18 +30,22 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int, check_number
+from .._core.checks import check_int
 from .._core.result import Result
-from .._core.rng import stream
+from .._core.sampling import (
+    MIN_PROBABILITY,
+    checked_budget,
+    draw,
+    probabilities,
+    selected_ids,
+    selection_frame,
+    selection_series,
+)
 from ..data.matching import check_missing
-from ..errors import InputError
 from ._inputs import prepare
 from .api import JudgeOptions, checked_options
 
-__all__ = ["Selection", "sampling_probabilities", "select"]
-
-#: the smallest sampling probability: the smallest normal float, so that every weight 1/π is finite
-MIN_PROBABILITY = float(np.finfo(float).tiny)
+__all__ = ["MIN_PROBABILITY", "Selection", "sampling_probabilities", "select"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -105,11 +109,7 @@ class Selection(Result):
         >>> s.to_series().to_dict()
         {'a': 0.3, 'b': 0.7}
         """
-        return pd.Series(
-            np.asarray(self.probability, dtype=float),
-            index=pd.Index(self.items),
-            name="probability",
-        )
+        return selection_series(self.items, self.probability)
 
     def selected_items(self) -> tuple[Any, ...]:
         """The ids of the items to send to raters.
@@ -126,35 +126,11 @@ class Selection(Result):
         >>> s.selected_items()
         ('b',)
         """
-        return tuple(i for i, s in zip(self.items, np.asarray(self.selected), strict=True) if s)
+        return selected_ids(self.items, self.selected)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pool item: ``item``, ``probability``, ``selected``."""
-        return pd.DataFrame(
-            {
-                "item": list(self.items),
-                "probability": np.asarray(self.probability, dtype=float),
-                "selected": np.asarray(self.selected).astype(bool),
-            }
-        )
-
-
-def _water_fill(u: np.ndarray, budget: float, cap: float) -> np.ndarray:
-    """π = min(cap, κ·u) with Σ π = budget (items with u = 0 share what the others cannot take)."""
-    n = len(u)
-    positive = u > 0
-    if not positive.any():
-        return np.full(n, budget / n)
-    if cap * positive.sum() <= budget:
-        rest = (budget - cap * positive.sum()) / max(int((~positive).sum()), 1)
-        return np.where(positive, cap, rest)
-    s = np.sort(u)[::-1]
-    suffix = np.cumsum(s[::-1])[::-1]
-    k = np.arange(n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = (budget - k * cap) / suffix
-        valid = (suffix > 0) & (kappa * s <= cap * (1 + 1e-12))
-    return np.minimum(cap, kappa[int(np.argmax(valid))] * u)
+        return selection_frame("item", self.items, self.probability, self.selected)
 
 
 def sampling_probabilities(
@@ -195,13 +171,7 @@ def sampling_probabilities(
     """
     f = np.asarray(scores, dtype=float)
     u = np.sqrt(np.clip(f * (1 - f), 0, None).mean(axis=1))
-    active = _water_fill(u, budget, max_probability)
-    pi = (1 - mixing) * active + mixing * (budget / len(u))
-    if mixing > 0:
-        # a tiny (subnormal) mixing would make the uniform share underflow to 0, or to a subnormal
-        # whose 1/π overflows: a positive mixing promises every item a π whose weight is finite
-        pi = np.maximum(pi, MIN_PROBABILITY)
-    return pi
+    return probabilities(u, budget, mixing=mixing, cap=max_probability)
 
 
 def select(
@@ -262,17 +232,16 @@ def select(
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     data = prepare(ratings, predictions, gold, judge, missing, min_labelled=0)
     pool = data.unlabelled
-    b = float(check_number("budget", budget, minimum=0, open_low=True))
-    if b > opts.max_probability * len(pool):
-        raise InputError(
-            f"budget={b:g}: more than max_probability × pool = {opts.max_probability * len(pool):g} "
-            "items; lower the budget (or send every unlabelled item to raters)"
-        )
+    b = checked_budget(
+        budget,
+        opts.max_probability,
+        len(pool),
+        "items; lower the budget (or send every unlabelled item to raters)",
+    )
     pi = sampling_probabilities(
         data.scores(pool), b, mixing=opts.mixing, max_probability=opts.max_probability
     )
-    rng = stream(None if seed is None else int(seed), 0)
-    chosen = (rng.random(len(pool)) < pi).astype(np.int64)
+    chosen = draw(pi, None if seed is None else int(seed))
     notes: tuple[str, ...] = ()
     if data.judge_proba is None:
         notes = (

@@ -1,0 +1,155 @@
+"""One vote per comparison, or several? *Don't Label Twice* (Dorner & Hardt, ICML 2024) in the
+pairwise setting, for a budget of B human votes.
+
+Averaged votes (exact). With m votes averaged per comparison, B/m comparisons, a model's estimate has
+variance (m·τ² + σ²_w)/B, τ² the variance between comparisons of a vote's expected score and σ²_w the
+variance of votes within one comparison; against one vote on each of B comparisons the ratio is
+1 + (m − 1)·ICC, ICC = τ²/(τ² + σ²_w) — never below 1, so one vote per comparison never loses. The ICC
+is estimated by one-way ANOVA on the comparisons with several human votes; with none, it is not
+identified and the ratio is only known to lie in [1, m].
+
+Majority of m votes (the paper's setting, exact). Each comparison has a truly better answer; a vote is
+a tie with probability t, and otherwise names the better answer with probability q (the paper's
+homogeneous label accuracy). Two decisive votes on one comparison agree with probability q² + (1 − q)²,
+which identifies q from the comparisons with several votes. For the two closest models of the
+human-only strengths (the higher wins a comparison with probability σ(Δ), a tie counting half), π, the
+share of their comparisons the higher one truly wins, follows from σ(Δ) = t/2 + (1 − t)·(πq + (1 − π)(1 −
+q)). With the budget spent on their head-to-head — B/m comparisons, each decided by the majority of its
+m votes (equal counts: a tie) — the probability that the higher model ends ahead (an even score: a coin
+flip) is a finite sum of binomial probabilities: the number K of decided comparisons is
+Binomial(B/m, 1 − p_tie), the higher model's wins among them Binomial(K, p_h/(p_h + p_l)). The paper
+proves (for large budgets, and conjectures for all) that m = 1 is best when q > ½.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from .._core.result import Interval
+from ._design import Design
+from .result_parts import RepeatPlan, RepeatRow
+from .results import Estimates
+
+__all__ = ["MIN_REPEATED", "majority", "probability_ahead", "repeat_plan"]
+
+#: the fewest comparisons with several human votes (and pairs of decisive votes) to identify the noise
+MIN_REPEATED = 10
+
+
+def majority(m: int, q: float, t: float) -> tuple[float, float, float]:
+    """P(the majority of m votes names the truly better answer), P(it names the other), P(equal
+    counts), for votes that tie with probability t and otherwise are right with probability q."""
+    right, wrong = (1 - t) * q, (1 - t) * (1 - q)
+    out = [0.0, 0.0, 0.0]
+    for c, w in itertools.product(range(m + 1), repeat=2):
+        if c + w > m:
+            continue
+        ties = m - c - w
+        coef = math.factorial(m) / (math.factorial(c) * math.factorial(w) * math.factorial(ties))
+        p = coef * right**c * wrong**w * t**ties
+        out[0 if c > w else 1 if w > c else 2] += p
+    return out[0], out[1], out[2]
+
+
+def probability_ahead(n: int, p_h: float, p_l: float) -> float:
+    """P(#wins of the higher model > #wins of the lower one) + ½·P(equal) over n comparisons, each
+    won by the higher model with probability p_h, by the lower with p_l, else drawn (exact)."""
+    from scipy.special import betainc, gammaln, xlog1py, xlogy
+
+    decided = p_h + p_l
+    if n <= 0 or decided <= 0:
+        return 0.5
+    r = p_h / decided
+    k = np.arange(n + 1, dtype=float)
+    log_pmf = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+    pmf_k = np.exp(log_pmf + xlogy(k, decided) + xlog1py(n - k, -decided))
+    half = np.floor(k / 2)
+    ahead = np.where(k > 0, betainc(half + 1, np.maximum(k - half, 1e-300), r), 0.0)
+    even = (k % 2 == 0) & (k > 0)
+    log_mid = gammaln(k + 1) - 2 * gammaln(half + 1)
+    mid = np.where(even, np.exp(log_mid + xlogy(half, r) + xlog1py(half, -r)), 0.0)
+    level = np.where(k == 0, 1.0, mid)
+    return float(np.sum(pmf_k * (ahead + 0.5 * level)))
+
+
+def _icc(d: Design) -> tuple[float | None, int]:
+    """The intra-comparison correlation of human vote scores (a win 1, a tie ½), and how many
+    comparisons have several votes."""
+    n = d.human_votes.astype(float)
+    many = n >= 2
+    k = int(many.sum())
+    if k < MIN_REPEATED:
+        return None, k
+    x = d.x[many]
+    nc = n[many]
+    mean_c = 0.5 + 0.5 * (x[:, 0] - x[:, 1])
+    tied = np.clip(1.0 - x[:, 0] - x[:, 1], 0.0, 1.0)
+    sq_c = nc * (x[:, 0] + 0.25 * tied)  # Σ y² per comparison
+    total = nc.sum()
+    msw = float((sq_c - nc * mean_c**2).sum() / (total - k))
+    grand = float((nc * mean_c).sum() / total)
+    msb = float((nc * (mean_c - grand) ** 2).sum() / (k - 1))
+    n0 = float((total - (nc**2).sum() / total) / (k - 1))
+    tau2 = max((msb - msw) / n0, 0.0)
+    if tau2 + msw <= 0:
+        return None, k
+    return tau2 / (tau2 + msw), k
+
+
+def _accuracy(d: Design) -> float | None:
+    """q from the agreement of two decisive human votes on one comparison."""
+    n = d.human_votes.astype(float)
+    a, b = n * d.x[:, 0], n * d.x[:, 1]
+    pairs = ((a + b) * (a + b - 1) / 2).sum()
+    if pairs < MIN_REPEATED:
+        return None
+    agree = float(((a * (a - 1) + b * (b - 1)) / 2).sum() / pairs)
+    if agree <= 0.5:
+        return 0.5
+    return 0.5 * (1 + math.sqrt(min(2 * agree - 1, 1.0)))
+
+
+def repeat_plan(
+    d: Design, strengths: Estimates, budget: int, per_comparison: tuple[int, ...]
+) -> RepeatPlan:
+    """The :class:`~.results.RepeatPlan` for ``budget`` human votes."""
+    icc, repeated = _icc(d)
+    q = _accuracy(d)
+    votes = d.study.human
+    tie_share = float((votes.outcome == 2).mean()) if votes.n_votes else 0.0
+    closest = min(strengths.adjacent, key=lambda s: s.difference, default=None)
+    rows = []
+    for m in per_comparison:
+        prob = None
+        if q is not None and q > 0.5 and closest is not None and tie_share < 1:
+            p1 = 1.0 / (1.0 + math.exp(-closest.difference))
+            p_dec = min(max((p1 - tie_share / 2) / (1 - tie_share), 0.0), 1.0)
+            pi = min(max((p_dec - (1 - q)) / (2 * q - 1), 0.0), 1.0)
+            right, wrong, _ = majority(m, q, tie_share)
+            p_h = pi * right + (1 - pi) * wrong
+            p_l = pi * wrong + (1 - pi) * right
+            prob = probability_ahead(budget // m, p_h, p_l)
+        rows.append(
+            RepeatRow(
+                votes_per_comparison=m,
+                comparisons=budget // m,
+                variance_ratio=None if icc is None else 1.0 + (m - 1) * icc,
+                variance_ratio_range=Interval(1.0, float(m)),
+                probability_correct=prob,
+            )
+        )
+    return RepeatPlan(
+        status="identified" if icc is not None else "not_identified",
+        method="exact",
+        budget=int(budget),
+        icc=icc,
+        repeated=repeated,
+        accuracy=q,
+        tie_share=tie_share,
+        higher=closest.higher if closest else None,
+        lower=closest.lower if closest else None,
+        rows=tuple(rows),
+    )
