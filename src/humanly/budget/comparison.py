@@ -21,6 +21,7 @@ from ._args import (
 )
 from .bounds import cramer_error, hoeffding_error
 from .exact import outcome
+from .confusion import ConfusionErrors
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .montecarlo import simulate_win
 
@@ -117,7 +118,7 @@ class Comparison(Result):
     ----------
     scenario : str
         The error model's scenario, ``"independent"`` or ``"correlated"``.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model itself.
     budget : int
         The label budget.
@@ -141,7 +142,7 @@ class Comparison(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     budget: int
     ties: str
     rows: tuple[ComparisonRow, ...]
@@ -217,10 +218,11 @@ def compare(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3 and Fig. 2.
     """
-    if not isinstance(error_model, (IndependentErrors, CorrelatedErrors)):
+    if not isinstance(error_model, (IndependentErrors, CorrelatedErrors, ConfusionErrors)):
         got = None if error_model is None else type(error_model).__name__
         raise TypeError(
-            f"error_model={got}: give humanly.budget.IndependentErrors(...) or CorrelatedErrors(...)"
+            f"error_model={got}: give humanly.budget.IndependentErrors(...), CorrelatedErrors(...) "
+            "or ConfusionErrors(...)"
         )
     budget = check_budget(budget)
     ms = check_ms(m)

@@ -33,6 +33,7 @@ from ._args import (
 )
 from .bounds import cramer_exponent, hoeffding_exponent
 from .exact import outcome
+from .confusion import ConfusionErrors
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .size import CapacityRow, capacity_row
 
@@ -104,7 +105,7 @@ class WinCurve(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     m : tuple of int
         Labels per item, one curve each.
@@ -124,7 +125,7 @@ class WinCurve(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     m: tuple[int, ...]
     ties: str
     vote_ties: str

@@ -27,6 +27,7 @@ from .._core.result import Result
 from ..errors import InputError
 from ._args import VoteTies, check_accuracy, check_vote_ties
 from ._binom import binom_pmf
+from .confusion import ConfusionErrors
 from .gap import Gap, gap_correlated, gap_independent
 
 __all__ = [
@@ -445,8 +446,8 @@ class CorrelatedErrors(Result):
         return (1.0 - self.p_w) * self.p_b0 + self.p_w * self.p_b1, self.p_w
 
 
-#: Either error model.
-ErrorModel = IndependentErrors | CorrelatedErrors
+#: Any error model: the paper's two, or K-class confusion matrices (:mod:`humanly.budget.confusion`).
+ErrorModel = IndependentErrors | CorrelatedErrors | ConfusionErrors
 
 
 def make_error_model(

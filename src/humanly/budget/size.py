@@ -31,6 +31,7 @@ from ._args import (
 )
 from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
 from .exact import MAX_N, outcome
+from .confusion import ConfusionErrors
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class SizeResult(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     level : float
         The probability of ranking the better classifier first that a budget must reach.
@@ -115,7 +116,7 @@ class SizeResult(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     level: float
     ties: str
     rows: tuple[SizeRow, ...]
@@ -308,7 +309,7 @@ class CapacityResult(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     level : float
         The probability that every worse classifier is ranked below c_b.

@@ -18,6 +18,7 @@ from typing import Any
 from .._core.checks import check_choice, check_int
 from .._core.parallel import check_workers
 from ..errors import InputError
+from .target_results import check_targets
 
 __all__ = ["EquivalenceOptions"]
 
@@ -80,6 +81,14 @@ class EquivalenceOptions:
         in-process.
     progress : bool
         Show a progress bar of the bootstrap on a terminal. Default ``True``.
+    targets : tuple of (int or "inf"), optional
+        :func:`~humanly.survey.equivalence`: also score everything against each target panel — the
+        plurality of t held-out raters (items with at least t labels), or ``"inf"``, each item's true
+        class estimated by a fitted latent-class model — one curve and one equivalence per target,
+        side by side in ``EquivalenceResult.targets``, with the panel sizes where a model's order
+        flips between targets (``target_flips``). It generalises ``reference_size`` (leave that at
+        1); ``targets=(1,)`` is the default analysis. Default ``None``: the ``reference_size``
+        analysis only.
 
     Raises
     ------
@@ -116,6 +125,7 @@ class EquivalenceOptions:
     scheduler: str | None = None
     client: Any = None
     progress: bool = True
+    targets: tuple[int | str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.method is not None:
@@ -130,6 +140,13 @@ class EquivalenceOptions:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}={getattr(self, name)!r}: give True or False")
         check_workers(self.workers, self.scheduler)
+        if self.targets is not None:
+            object.__setattr__(self, "targets", check_targets(self.targets))
+            if self.reference_size != 1:
+                raise InputError(
+                    f"reference_size={self.reference_size} and targets={self.targets!r}: targets "
+                    f"generalises reference_size; give targets=({self.reference_size}, ...) only"
+                )
 
 
 def checked(options: Any) -> EquivalenceOptions:
@@ -155,6 +172,7 @@ _STATISTICAL = (
     "clip",
     "draws",
     "headroom",
+    "targets",
 )
 
 

@@ -16,6 +16,8 @@ import pandas as pd
 from .._core.checks import check_number
 from .._core.result import Interval, Result
 from ..errors import InputError
+from .headroom_result import Headroom, HeadroomSupport
+from .target_results import LatentTarget, TargetFlips, check_targets
 
 __all__ = [
     "EquivalenceResult",
@@ -24,6 +26,7 @@ __all__ = [
     "ModelEquivalence",
     "PowerCurve",
     "PowerCurvePoint",
+    "TargetEquivalence",
 ]
 
 
@@ -297,77 +300,65 @@ class PowerCurve(_Curve, Result):
         return _frame(self.power_curve, _POINT_COLUMNS)
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
-class HeadroomSupport(Result):
-    """One state of the estimated item-state mixture.
-
-    Parameters
-    ----------
-    state : tuple of float
-        A label distribution (one probability per class).
-    weight : float
-        Its weight in the mixture.
-
-    Examples
-    --------
-    >>> HeadroomSupport(state=(0.8, 0.2), weight=0.7).to_dict()
-    {'state': [0.8, 0.2], 'weight': 0.7}
-    """
-
-    state: tuple[float, ...]
-    weight: float
+def _model_row(models: tuple[ModelEquivalence, ...], name: str) -> ModelEquivalence:
+    for m in models:
+        if m.model == name:
+            return m
+    raise KeyError(name)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Headroom(Result):
-    """The estimated asymptote of the ABC + cross-entropy power curve (:func:`~humanly.survey.headroom`).
+class TargetEquivalence(_Curve, Result):
+    """The power curve and each model's equivalence against one target panel
+    (:attr:`EquivalenceResult.targets`; see :mod:`humanly.survey.target_results`).
 
     Parameters
     ----------
-    information : float
-        ``ideal_score − baseline_score`` (bits): the information about a held-out rater's label
-        given by a classifier that knows each item's state.
-    ideal_score : float
-        −E[H(s)], the limit of that classifier's cross-entropy score.
-    baseline_score : float
-        −H(E[s]), the limit of c_0.
+    target : int or str
+        t: the plurality of t held-out raters, or ``"inf"``: each item's true class, estimated by a
+        fitted latent-class model (``latent``).
     n_items : int
-        The items with labels.
-    grid_points : int
-        The candidate states of the fit.
-    support : tuple of HeadroomSupport
-        The heaviest states of the fitted mixture (at most ten, weight > 0.001).
-    iterations : int
-        The Newton steps taken.
-    converged : bool
-        Whether the mean log-likelihood per item is provably within the tolerance of its maximum.
-    log_likelihood : float
-        The fit's log-likelihood (nats).
-    gap : float or None
-        The bound on the distance of the mean log-likelihood to its maximum (nats per item).
-    candidates : str
-        ``"grid G"`` (G divisions per edge of the simplex) or ``"item frequencies"``.
+        The items scored against the target (with at least t labels; every labelled item for
+        ``"inf"``).
+    power_curve : tuple of PowerCurvePoint
+        c_0 … c_K' against the target, with bootstrap ranges.
+    models : tuple of ModelEquivalence
+        Each model's score and equivalence against the target.
+    codes : tuple of str
+        Status codes: ``held_out_raters``, ``items_without_target`` (some items have fewer than t
+        labels), ``rests_on_latent_class_model``, ``pooled_raters``, ``latent_fit_not_converged``.
+    latent : LatentTarget or None
+        For ``"inf"``: how the latent-class model was fitted.
+    curve_samples, model_samples : numpy.ndarray or None
+        The bootstrap replicates (in memory only).
 
     Examples
     --------
     >>> from humanly.simulate import running_example
-    >>> from humanly.survey import headroom
-    >>> h = headroom(running_example(300, 8, seed=1).ratings)
-    >>> h.information > 0, len(h.support) <= 10
-    (True, True)
+    >>> from humanly.survey import EquivalenceOptions, equivalence
+    >>> d = running_example(200, 6, seed=1)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=0,
+    ...                   options=EquivalenceOptions(targets=(1, 3)))
+    >>> [(t.target, t.n_items, len(t.power_curve)) for t in res.targets]
+    [(1, 200, 6), (3, 200, 4)]
     """
 
-    information: float
-    ideal_score: float
-    baseline_score: float
+    target: int | str
     n_items: int
-    grid_points: int
-    support: tuple[HeadroomSupport, ...]
-    iterations: int
-    converged: bool
-    log_likelihood: float
-    gap: float | None = None
-    candidates: str = "grid"
+    power_curve: tuple[PowerCurvePoint, ...]
+    models: tuple[ModelEquivalence, ...]
+    codes: tuple[str, ...]
+    latent: LatentTarget | None = None
+    curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+
+    def model(self, name: str) -> ModelEquivalence:
+        """The row of one model (``KeyError`` when no model has that name)."""
+        return _model_row(self.models, name)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-model table (as :meth:`EquivalenceResult.to_frame`)."""
+        return _frame(self.models, _MODEL_COLUMNS)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -414,6 +405,11 @@ class EquivalenceResult(_Curve, Result):
     curve_samples, model_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points) and of the models' scores
         (replicates × models); in memory only, not in the JSON.
+    targets : tuple of TargetEquivalence
+        With ``EquivalenceOptions(targets=...)``: the curve and the models against each target
+        panel, side by side (the top-level fields are those of ``reference_size``, 1 by default).
+    target_flips : tuple of TargetFlips
+        Per model, the panel sizes k whose order against the model flips between targets.
 
     See Also
     --------
@@ -451,6 +447,16 @@ class EquivalenceResult(_Curve, Result):
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    targets: tuple[TargetEquivalence, ...] = ()
+    target_flips: tuple[TargetFlips, ...] = ()
+
+    def target(self, t: int | str) -> TargetEquivalence:
+        """The entry of one target panel (``KeyError`` when the result has none for ``t``)."""
+        key = check_targets((t,))[0]
+        for entry in self.targets:
+            if entry.target == key:
+                return entry
+        raise KeyError(t)
 
     @property
     def curve(self) -> PowerCurve:
@@ -502,10 +508,7 @@ class EquivalenceResult(_Curve, Result):
         >>> round(equivalence(d.ratings, d.predictions, bootstrap=0).model("soft").equivalence, 2)
         1.8
         """
-        for m in self.models:
-            if m.model == name:
-                return m
-        raise KeyError(name)
+        return _model_row(self.models, name)
 
     def items_needed(self, width: float) -> tuple[int | None, ...]:
         """About how many items would narrow each model's equivalence range below ``width`` raters.
