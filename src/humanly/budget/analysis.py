@@ -220,7 +220,7 @@ def label_accuracy_from_agreement(agreement: float, n_classes: int = 2) -> float
 
     Examples
     --------
-    >>> round(label_accuracy_from_agreement(0.68), 4), round(label_accuracy_from_agreement(0.55, 3), 4)
+    >>> round(label_accuracy_from_agreement(0.68), 4), round(label_accuracy_from_agreement(0.535, 3), 4)
     (0.8, 0.7)
     """
     a = float(check_probability("agreement", agreement))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .._core.checks import check_int
 from .._core.result import Result
+from ..errors import InputError
 from ._args import (
     Ties,
     VoteTies,
@@ -20,8 +21,8 @@ from ._args import (
     items_for_budget,
 )
 from .bounds import cramer_error, hoeffding_error
-from .exact import outcome
 from .confusion import ConfusionErrors
+from .exact import outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .montecarlo import simulate_win
 
@@ -158,7 +159,7 @@ class Comparison(Result):
 
 
 def compare(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
@@ -235,6 +236,11 @@ def compare(
         n = items_for_budget(budget, mm)
         g = error_model.gap(mm, vote_ties)
         out = outcome(g, n)
+        if simulate and isinstance(error_model, ConfusionErrors):
+            raise InputError(
+                "simulate: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
+                "error models; leave simulate=0 for ConfusionErrors"
+            )
         mc = simulate_win(error_model, mm, n, simulate, **run) if simulate else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(

@@ -32,8 +32,8 @@ from ._args import (
     check_vote_ties,
 )
 from .bounds import cramer_exponent, hoeffding_exponent
-from .exact import outcome
 from .confusion import ConfusionErrors
+from .exact import outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .size import CapacityRow, capacity_row
 
@@ -162,7 +162,7 @@ class WinCurve(Result):
 
 
 def win_curve(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     m: Sequence[int] | int = (1, 3, 5),
     budgets: Sequence[int] | None = None,
     *,

@@ -148,8 +148,8 @@ def weak_sentence(weak: tuple[WeakEstimate, ...], n_items: int) -> str | None:
         return (
             f"The estimate is weak: the {n_items:,}-item pilot leaves {len(weak)} of its five "
             f"parameters ({names}) on the edge of their range or spread over more than {WIDE:g} "
-            "(a bootstrap or Wald range), so the budget rests on numbers the pilot does not pin down — label a "
-            "larger pilot, or more labels per pilot item, before relying on it"
+            "(a bootstrap or Wald range), so the budget rests on numbers the pilot does not pin "
+            "down — label a larger pilot, or more labels per pilot item, before relying on it"
         )
     parts = []
     for w in weak:

@@ -27,7 +27,6 @@ from .._core.result import Result
 from ..errors import InputError
 from ._args import VoteTies, check_accuracy, check_vote_ties
 from ._binom import binom_pmf
-from .confusion import ConfusionErrors
 from .gap import Gap, gap_correlated, gap_independent
 
 __all__ = [
@@ -446,8 +445,8 @@ class CorrelatedErrors(Result):
         return (1.0 - self.p_w) * self.p_b0 + self.p_w * self.p_b1, self.p_w
 
 
-#: Any error model: the paper's two, or K-class confusion matrices (:mod:`humanly.budget.confusion`).
-ErrorModel = IndependentErrors | CorrelatedErrors | ConfusionErrors
+#: Either error model.
+ErrorModel = IndependentErrors | CorrelatedErrors
 
 
 def make_error_model(

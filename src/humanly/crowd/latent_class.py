@@ -99,10 +99,10 @@ def latent_patterns(
     c = np.asarray(counts, dtype=np.int64)
     if c.ndim != 2 or c.shape[1] < 2 or (c < 0).any():
         raise InputError("counts: give an items × classes matrix of label counts (≥ 2 classes)")
-    src = np.asarray(sources, dtype=np.int64).reshape(len(sources), -1).T
-    if len(sources) and src.shape[0] != len(c):
-        raise InputError(f"sources: give one value per item ({len(c)} items, {src.shape[0]} values)")
-    src = src.reshape(len(c), len(sources))
+    cols = [np.asarray(v, dtype=np.int64).ravel() for v in sources]
+    if any(len(v) != len(c) for v in cols):
+        raise InputError(f"sources: give one value per item ({len(c)} items)")
+    src = np.column_stack(cols) if cols else np.zeros((len(c), 0), dtype=np.int64)
     if (src < -1).any():
         raise InputError("sources: give value codes ≥ 0 (or −1 for none)")
     top = src.max(axis=0, initial=-1) + 1 if len(sources) else np.zeros(0, dtype=np.int64)

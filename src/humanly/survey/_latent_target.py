@@ -67,15 +67,25 @@ def crowd_posterior(ratings: Ratings, seed: int | None) -> CrowdPosterior:
         prior = np.asarray(fit.prior, dtype=float)
         q = np.where(counts.sum(axis=1, keepdims=True) > 0, q, prior[None])
         return CrowdPosterior(
-            q, "dawid_skene", prior, float(fit.log_likelihood), int(fit.iterations),
-            bool(fit.converged), len(fit.raters),
-        )  # fmt: skip
+            q,
+            "dawid_skene",
+            prior,
+            float(fit.log_likelihood),
+            int(fit.iterations),
+            bool(fit.converged),
+            len(fit.raters),
+        )
     pat = latent_patterns(counts)
     em = fit_latent_classes(pat)
     return CrowdPosterior(
-        em.posterior[0][pat.inverse], "pooled", em.prior[0], float(em.loglik[0]),
-        int(em.iterations[0]), bool(em.converged[0]), None,
-    )  # fmt: skip
+        em.posterior[0][pat.inverse],
+        "pooled",
+        em.prior[0],
+        float(em.loglik[0]),
+        int(em.iterations[0]),
+        bool(em.converged[0]),
+        None,
+    )
 
 
 def _bins(p: np.ndarray) -> np.ndarray:
@@ -103,9 +113,9 @@ def _bins(p: np.ndarray) -> np.ndarray:
     return np.unique(out, return_inverse=True)[1].ravel()
 
 
-def model_posterior(q: np.ndarray, p: np.ndarray, tol: float = 1e-10, max_iter: int = 5000) -> tuple[
-    np.ndarray, int
-]:
+def model_posterior(
+    q: np.ndarray, p: np.ndarray, tol: float = 1e-10, max_iter: int = 5000
+) -> tuple[np.ndarray, int]:
     """P(class | labels, the model's binned output) per item and the number of bins: EM for the
     model's confusion φ (classes × bins) with the crowd's posterior ``q`` held fixed."""
     b = _bins(p)
@@ -149,7 +159,9 @@ def _per_vector_terms(lvl: Any, t: np.ndarray, n_vec: int) -> np.ndarray:
     return out.reshape(n_vec, *t.shape[1:])
 
 
-def _level_terms(plan: Any, lvl: Any, comb: Any, sc: Any, clip: Any, mult: np.ndarray) -> np.ndarray:
+def _level_terms(
+    plan: Any, lvl: Any, comb: Any, sc: Any, clip: Any, mult: np.ndarray
+) -> np.ndarray:
     """(B, D, C): each replicate's expected per-class term of a distinct vector at this level."""
     n_vec, n_cls = len(plan.v), plan.n_classes
     if not isinstance(comb, ABC):
@@ -159,7 +171,9 @@ def _level_terms(plan: Any, lvl: Any, comb: Any, sc: Any, clip: Any, mult: np.nd
     for b0 in range(0, len(mult), _BATCH):
         p = eng.abc_row_probs(lvl, mult[b0 : b0 + _BATCH], plan.abc_floor, n_cls)  # (B, S, C)
         t = sc.terms(p)
-        out[b0 : b0 + _BATCH] = np.moveaxis(_per_vector_terms(lvl, np.moveaxis(t, 0, 1), n_vec), 1, 0)
+        out[b0 : b0 + _BATCH] = np.moveaxis(
+            _per_vector_terms(lvl, np.moveaxis(t, 0, 1), n_vec), 1, 0
+        )
     return out
 
 
@@ -171,7 +185,10 @@ def _state_curves(
     n_vec, n_cls = len(plan.v), q.shape[1]
     qv = np.stack(
         [
-            np.stack([np.bincount(plan.inv, weights=w * q[:, c], minlength=n_vec) for c in range(n_cls)], 1)
+            np.stack(
+                [np.bincount(plan.inv, weights=w * q[:, c], minlength=n_vec) for c in range(n_cls)],
+                1,
+            )
             for w in weights
         ]
     )  # (B, D, C)

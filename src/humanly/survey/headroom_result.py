@@ -10,6 +10,7 @@ from .._core.result import Result
 
 __all__ = ["Headroom", "HeadroomSupport"]
 
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class HeadroomSupport(Result):
     """One state of the estimated item-state mixture.

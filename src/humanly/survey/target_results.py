@@ -82,13 +82,14 @@ def check_targets(targets: Any, name: str = "targets") -> tuple[int | str, ...]:
             value: int | str = INF
         elif isinstance(t, numbers.Real) and not isinstance(t, bool) and math.isinf(float(t)):
             value = INF
-        elif isinstance(t, numbers.Real) and not isinstance(t, bool) and float(t) == int(t):
-            value = int(t)
-            if not 1 <= value <= MAX_TARGET:
+        elif isinstance(t, numbers.Real) and not isinstance(t, bool) and float(t).is_integer():
+            size = int(float(t))
+            if not 1 <= size <= MAX_TARGET:
                 raise InputError(
                     f"{name}={tuple(targets)!r}: a target panel has 1 to {MAX_TARGET} raters "
-                    f"(got {value}); use 'inf' for the true state"
+                    f"(got {size}); use 'inf' for the true state"
                 )
+            value = size
         else:
             raise InputError(
                 f"{name}={tuple(targets)!r}: give whole numbers ≥ 1 or 'inf' (got {t!r})"
@@ -167,8 +168,8 @@ def target_flips(
     model: str,
     targets: Sequence[int | str],
     scores: Sequence[float],
-    curves: Sequence[Sequence[float]],
-    ks: Sequence[Sequence[int]] | None = None,
+    curves: Sequence[Any],
+    ks: Sequence[Any] | None = None,
 ) -> TargetFlips:
     """The model's order against k raters under each target (``scores[j]`` read against
     ``curves[j]``, whose points are at ``ks[j]``, default 0, 1, 2, …) and where it flips.
@@ -209,7 +210,9 @@ def target_flips(
         seen = {v for v in sign if v is not None}
         orders.append(PanelOrder(k, sign, 1 in seen and -1 in seen))
     flips_at = tuple(o.k for o in orders if o.flips)
-    return TargetFlips(model, tuple(targets), tuple(orders), flips_at, FLIPS if flips_at else STABLE)
+    return TargetFlips(
+        model, tuple(targets), tuple(orders), flips_at, FLIPS if flips_at else STABLE
+    )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

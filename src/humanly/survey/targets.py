@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+
 import numpy as np
 
 from ..data import InputError, Ratings, Study
@@ -87,9 +88,15 @@ def _infinite(
     )
     n_lab = ratings.counts.sum(axis=1)
     lc = latent_curves(
-        ratings, out, opts.combiner, opts.scorer, opts.clip, _max_k(n_lab, 1, opts.max_k),
-        bootstrap, opts.seed,
-    )  # fmt: skip
+        ratings,
+        out,
+        opts.combiner,
+        opts.scorer,
+        opts.clip,
+        _max_k(n_lab, 1, opts.max_k),
+        bootstrap,
+        opts.seed,
+    )
     ks = np.arange(len(lc.curve))
     n_items = int((n_lab > 0).sum())
     models = tuple(
@@ -165,4 +172,3 @@ def with_targets(
         for m in main.models
     )
     return dataclasses.replace(main, targets=tuple(entries), target_flips=flips)
-
