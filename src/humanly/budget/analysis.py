@@ -257,6 +257,11 @@ class PlanResult(Result):
         Why there is no pilot plan.
     curve : WinCurve, optional
         The exact win probability against the budget at q̂ (the report's figure).
+    n_classes : int
+        K, the ratings' classes (plurality votes and errors uniform over the other classes for
+        K > 2).
+    multiclass_pilot : MulticlassPilotPlan, optional
+        For K > 2 and two models: the K-class pilot plan (``pilot`` is then ``None``).
 
     Examples
     --------

@@ -80,7 +80,13 @@ class ConfusionErrors(Result):
 
     @property
     def n_classes(self) -> int:
-        """K."""
+        """K, the number of classes.
+
+        Examples
+        --------
+        >>> symmetric_errors(4, 0.7, 0.7, 0.05).n_classes
+        4
+        """
         return len(self.prior)
 
     def _check_ties(self, vote_ties: VoteTies) -> None:

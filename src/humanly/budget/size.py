@@ -137,7 +137,12 @@ def _bound_n(exponent: float, delta: float) -> int | None:
 
 
 def _exact_n(
-    error_model: ErrorModel | ConfusionErrors, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
+    error_model: ErrorModel | ConfusionErrors,
+    m: int,
+    delta: float,
+    ties: Ties,
+    vote_ties: VoteTies,
+    upper: int,
 ) -> int:
     """Smallest n with error(n) ≤ δ by bisection on [0, upper] (error(upper) ≤ δ is guaranteed by
     Cramér's bound), then stepping down while the next smaller n also qualifies (ties make the error

@@ -23,8 +23,9 @@ enter the likelihood.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -43,11 +44,30 @@ __all__ = [
 _FLOOR = 1e-300
 
 
-class LatentPatterns(NamedTuple):
-    """Items grouped by pattern: ``counts`` (P, K) crowd label counts, ``sources`` (P, S) source
-    values (−1: none), ``freq`` (P,) items per pattern, ``inverse`` (n,) each item's pattern,
-    ``levels`` the number of values of each source, ``log_coef`` (P,) the multinomial coefficient of
-    each count vector (log)."""
+@dataclasses.dataclass(frozen=True)
+class LatentPatterns:
+    """Items grouped by their pattern (crowd count vector, source values).
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        (P, K) crowd label counts of each pattern.
+    sources : numpy.ndarray
+        (P, S) each pattern's source values (−1: none).
+    freq : numpy.ndarray
+        (P,) items per pattern.
+    inverse : numpy.ndarray
+        (n,) each item's pattern.
+    levels : tuple of int
+        The number of values of each source.
+    log_coef : numpy.ndarray
+        (P,) the multinomial coefficient of each count vector (log).
+
+    Examples
+    --------
+    >>> latent_patterns([[1, 2], [1, 2]]).freq.tolist()
+    [2.0]
+    """
 
     counts: np.ndarray
     sources: np.ndarray
@@ -57,10 +77,33 @@ class LatentPatterns(NamedTuple):
     log_coef: np.ndarray
 
 
-class LatentClassEM(NamedTuple):
-    """A batch of fits, one row per weighting: ``prior`` (B, K), ``crowd`` (B, K, K), ``sources`` (one
-    (B, K, L_s) array per source), ``posterior`` (B, P, K) P(g | pattern), ``loglik`` (B,),
-    ``iterations`` (B,) EM steps, ``converged`` (B,)."""
+@dataclasses.dataclass(frozen=True)
+class LatentClassEM:
+    """A batch of fits of the pooled latent-class model, one row per weighting.
+
+    Parameters
+    ----------
+    prior : numpy.ndarray
+        (B, K) the class prior.
+    crowd : numpy.ndarray
+        (B, K, K) the crowd's confusion matrix (rows the true class).
+    sources : tuple of numpy.ndarray
+        One (B, K, L_s) confusion matrix per source.
+    posterior : numpy.ndarray
+        (B, P, K) P(class | pattern).
+    loglik : numpy.ndarray
+        (B,) the log-likelihood.
+    iterations : numpy.ndarray
+        (B,) EM steps.
+    converged : numpy.ndarray
+        (B,) whether each row met the stopping rule.
+
+    Examples
+    --------
+    >>> em = fit_latent_classes(latent_patterns([[3, 0], [0, 3], [2, 1], [1, 2]]))
+    >>> em.prior.shape, em.crowd.shape
+    ((1, 2), (1, 2, 2))
+    """
 
     prior: np.ndarray
     crowd: np.ndarray
@@ -171,8 +214,27 @@ def _log_terms(pat: LatentPatterns, x: np.ndarray) -> np.ndarray:
 
 
 def pattern_loglik(pat: LatentPatterns, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of packed parameters ``x`` (B, D): each pattern's log-likelihood (B, P) and its
-    posterior over the classes (B, P, K)."""
+    """Each pattern's log-likelihood and posterior under a batch of packed parameters.
+
+    Parameters
+    ----------
+    pat : LatentPatterns
+        The items grouped by pattern.
+    x : numpy.ndarray
+        (B, D) packed parameters (:func:`pack`).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The log-likelihood of each pattern (B, P) and its posterior over the classes (B, P, K).
+
+    Examples
+    --------
+    >>> pat = latent_patterns([[2, 0], [0, 2]])
+    >>> x = pack(np.array([[0.5, 0.5]]), np.array([[[0.9, 0.1], [0.1, 0.9]]]))
+    >>> pattern_loglik(pat, x)[1][0].round(3).tolist()
+    [[0.012, 0.988], [0.988, 0.012]]
+    """
     lt = _log_terms(pat, np.atleast_2d(x))
     top = lt.max(axis=2, keepdims=True)
     e = np.exp(lt - top)
@@ -306,8 +368,24 @@ def fit_latent_classes(
 
 
 def pack(prior: np.ndarray, crowd: np.ndarray, sources: Sequence[np.ndarray] = ()) -> np.ndarray:
-    """The packed parameter rows (B, D) of a batch of fits (the inverse of the unpacking the EM uses).
+    """The packed parameter rows of a batch of fits (the layout :func:`pattern_loglik` reads).
 
+    Parameters
+    ----------
+    prior : numpy.ndarray
+        (B, K) class priors.
+    crowd : numpy.ndarray
+        (B, K, K) the crowd's confusion matrices.
+    sources : sequence of numpy.ndarray
+        One (B, K, L_s) confusion matrix per source.
+
+    Returns
+    -------
+    numpy.ndarray
+        (B, D): the prior, then each matrix row by row.
+
+    Examples
+    --------
     >>> pack(np.array([[0.5, 0.5]]), np.array([[[0.9, 0.1], [0.2, 0.8]]])).shape
     (1, 6)
     """

@@ -7,15 +7,16 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_number
 from .._core.result import Interval, Result
 from ..errors import InputError
+from ._tables import check_width as _check_width
+from ._tables import frame as _frame
+from ._tables import items_for_width as items_for_width
 from .headroom_result import Headroom, HeadroomSupport
 from .target_results import LatentTarget, TargetFlips, check_targets
 
@@ -28,45 +29,6 @@ __all__ = [
     "PowerCurvePoint",
     "TargetEquivalence",
 ]
-
-
-def _frame(rows: tuple[Any, ...], columns: tuple[str, ...]) -> pd.DataFrame:
-    """One row per dataclass in ``rows``, the given attributes as columns; an :class:`Interval`
-    field ``x_range`` becomes two columns ``x_low`` and ``x_high``."""
-    records = []
-    names: list[str] = []
-    for r in rows:
-        rec: dict[str, Any] = {}
-        for c in columns:
-            value = getattr(r, c)
-            if c.endswith("_range"):
-                base = c.removesuffix("_range")
-                low, high = value if value is not None else (None, None)
-                rec[f"{base}_low"], rec[f"{base}_high"] = low, high
-            else:
-                rec[c] = value
-        records.append(rec)
-    for c in columns:
-        base = c.removesuffix("_range")
-        names += [f"{base}_low", f"{base}_high"] if c.endswith("_range") else [c]
-    return pd.DataFrame(records, columns=names)
-
-
-def items_for_width(n_items: int, width: float | None, target: float) -> int | None:
-    """Items needed to bring a range of width ``width`` (measured on ``n_items`` items) below
-    ``target``, if the width shrinks as 1/√N (an approximation: ``n · (width / target)²``, rounded up;
-    at least 1). ``None`` when the range is unbounded.
-
-    >>> items_for_width(1000, 0.8, 0.4)
-    4000
-    """
-    if width is None or not np.isfinite(width):
-        return None
-    return max(1, math.ceil(n_items * (width / target) ** 2 - 1e-9))
-
-
-def _check_width(width: Any) -> float:
-    return float(check_number("width", width, minimum=0.0, open_low=True))
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -353,7 +315,29 @@ class TargetEquivalence(_Curve, Result):
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
     def model(self, name: str) -> ModelEquivalence:
-        """The row of one model (``KeyError`` when no model has that name)."""
+        """The row of one model.
+
+        Parameters
+        ----------
+        name : str
+            The model's name.
+
+        Returns
+        -------
+        ModelEquivalence
+
+        Raises
+        ------
+        KeyError
+            When no model has that name.
+
+        Examples
+        --------
+        >>> TargetEquivalence(3, 0, (), (), ()).model("m")
+        Traceback (most recent call last):
+        ...
+        KeyError: 'm'
+        """
         return _model_row(self.models, name)
 
     def to_frame(self) -> pd.DataFrame:
@@ -451,7 +435,30 @@ class EquivalenceResult(_Curve, Result):
     target_flips: tuple[TargetFlips, ...] = ()
 
     def target(self, t: int | str) -> TargetEquivalence:
-        """The entry of one target panel (``KeyError`` when the result has none for ``t``)."""
+        """The entry of one target panel.
+
+        Parameters
+        ----------
+        t : int or str
+            A target of ``options.targets`` (``"inf"``: the true class).
+
+        Returns
+        -------
+        TargetEquivalence
+
+        Raises
+        ------
+        KeyError
+            When the result has no entry for ``t``.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import EquivalenceOptions, equivalence
+        >>> d = running_example(200, 6, seed=1)
+        >>> equivalence(d.ratings, bootstrap=0, options=EquivalenceOptions(targets=(3,))).target(3).codes
+        ('held_out_raters',)
+        """
         key = check_targets((t,))[0]
         for entry in self.targets:
             if entry.target == key:

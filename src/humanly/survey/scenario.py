@@ -384,8 +384,13 @@ class ScenarioResult(Result):
         return pd.DataFrame(rows, columns=["target", "k", "score"])
 
     def targets_frame(self) -> pd.DataFrame:
-        """One row per target: ``target, kappa, classifier_score, equivalence, equivalence_note,
-        ideal_score``.
+        """The targets as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per target: ``target, kappa, classifier_score, equivalence, equivalence_note,
+            ideal_score``.
 
         Examples
         --------
