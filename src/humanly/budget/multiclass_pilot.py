@@ -41,6 +41,7 @@ from ..data import InputError, Predictions, Ratings
 from .confusion import ConfusionErrors
 from .identification import EDGE, WIDE, WeakEstimate
 from .information import wald_ranges
+from .pilot import _check_models, _pick
 
 __all__ = ["ConfusionEstimate", "MulticlassFit", "fit_multiclass_pilot"]
 
@@ -258,30 +259,19 @@ def _parameters(
     return tuple(out)
 
 
-def _pick(
+def _models(
     predictions: Predictions, counts: np.ndarray, better: str | None, worse: str | None
 ) -> tuple[str, str]:
-    """The two models compared: as given, else the two that agree most with the crowd's labels."""
+    """The two models compared: as given, else the two that agree most with the crowd's labels
+    (the two-class pilot's rule, :mod:`humanly.budget.pilot`)."""
     names = list(predictions.names)
-    if len(names) < 2:
-        raise InputError(
-            f"the pilot plan needs the predictions of two models (found {len(names)}); add the "
-            "second model"
-        )
-    for name in (better, worse):
-        if name is not None and name not in names:
-            raise InputError(f"model {name!r} not in the predictions; models: {', '.join(names)}")
+    _check_models(names, better, worse)
     total = max(int(counts.sum()), 1)
     agree = {
         n: float(np.take_along_axis(counts, predictions.hard(n)[:, None], 1).sum() / total)
         for n in names
     }
-    ranked = sorted(names, key=lambda n: -agree[n])
-    b = better or next(n for n in ranked if n != worse)
-    w = worse or next(n for n in ranked if n != b)
-    if b == w:
-        raise InputError(f"better={b!r} and worse={w!r} name the same model")
-    return b, w
+    return _pick(sorted(names, key=lambda n: -agree[n]), better, worse)
 
 
 def fit_multiclass_pilot(
@@ -320,7 +310,7 @@ def fit_multiclass_pilot(
             f"the K-class pilot needs ≥ 3 labels per item to identify the confusion matrices; only "
             f"{enough} pilot items have ≥ 3 labels; need at least {MIN_ITEMS} — label more"
         )
-    b, w = _pick(predictions, counts, better, worse)
+    b, w = _models(predictions, counts, better, worse)
     k = counts.shape[1]
     keep = total > 0
     pat = latent_patterns(
