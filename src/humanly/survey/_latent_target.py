@@ -27,11 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from .._core.counts import unique_rows
 from .._core.rng import stream
 from ..crowd.dawid_skene import dawid_skene
 from ..crowd.latent_class import fit_latent_classes, latent_patterns
-from ..data import Ratings
+from ..data import InputError, Ratings
 from . import _engine as eng
+from ._levels import EXACT_MEMORY_BUDGET, plan_bytes
 from .combiners import ABC
 from .target_results import LatentTarget
 
@@ -203,6 +205,22 @@ def _state_curves(
     return curves, n_items
 
 
+def _check_size(counts: np.ndarray, max_k: int, abc: bool) -> None:
+    """Refuse, before enumerating anything, levels whose exact plan exceeds the engine's memory
+    budget, naming the largest ``max_k`` that fits."""
+    v, _, _ = unique_rows(counts)
+    need = plan_bytes(v, v.sum(axis=1), max_k, 0, abc)
+    over = np.flatnonzero(need > EXACT_MEMORY_BUDGET)
+    if len(over):
+        fit = int(over[0]) - 1
+        fix = f"pass EquivalenceOptions(max_k={fit})" if fit >= 1 else "use fewer labels per item"
+        raise InputError(
+            f"the target 'inf' scores every k-subset of each item's labels exactly, which would "
+            f"need more than {need[over[0]] / 2**30:.1f} GiB up to k = {max_k} (budget "
+            f"{EXACT_MEMORY_BUDGET / 2**30:.1f} GiB); {fix}"
+        )
+
+
 def latent_curves(
     ratings: Ratings,
     outputs: Any,
@@ -217,6 +235,7 @@ def latent_curves(
     docstring); ``outputs``: the models' scored outputs (``_prepare._model_outputs``)."""
     counts = np.asarray(ratings.counts, dtype=np.int64)
     labelled = counts.sum(axis=1) > 0
+    _check_size(counts, max_k, isinstance(comb, ABC))
     crowd = crowd_posterior(ratings, seed)
     plan = eng.make_plan(
         counts, max_k, 0, abc=isinstance(comb, ABC), abc_floor=getattr(comb, "floor", 1e-3)

@@ -150,7 +150,10 @@ def with_targets(
     calibrations = tuple(m.calibration for m in main.models)
     for t in targets:
         if t == INF:
-            entries.append(_infinite(study, opts, bootstrap, level, calibrations))
+            try:
+                entries.append(_infinite(study, opts, bootstrap, level, calibrations))
+            except InputError as exc:
+                raise InputError(f"options.targets={targets!r}: {exc}") from exc
             continue
         size = int(t)
         if size == main.reference_size:
