@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from humanly import InputError, Predictions, Ratings, plan
 from humanly.budget import (
@@ -259,3 +261,27 @@ def test_k_class_plan_checks() -> None:
         0.894,
         0.802,
     ]  # docs/budget.md's K = 4 example
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    k=st.integers(2, 4),
+    n=st.integers(20, 200),
+    labels=st.integers(1, 5),
+)
+def test_the_pooled_fit_is_a_distribution_and_ignores_the_item_order(seed, k, n, labels) -> None:
+    """Any counts and predictions: every fitted row is a probability vector, the posteriors too, the
+    log-likelihood is finite, and shuffling the items changes nothing."""
+    g = np.random.default_rng(seed)
+    counts = g.multinomial(labels, np.full(k, 1.0 / k), size=n)
+    preds = [g.integers(0, k, n), g.integers(0, k, n)]
+    em = fit_latent_classes(latent_patterns(counts, preds, levels=(k, k)), max_iter=500)
+    for x in (em.prior, em.crowd, *em.sources, em.posterior):
+        assert np.all(x >= -1e-12) and np.allclose(x.sum(axis=-1), 1.0)
+    assert np.isfinite(em.loglik[0])
+    perm = g.permutation(n)
+    again = fit_latent_classes(
+        latent_patterns(counts[perm], [p[perm] for p in preds], levels=(k, k)), max_iter=500
+    )
+    assert np.array_equal(again.crowd, em.crowd) and np.array_equal(again.prior, em.prior)
