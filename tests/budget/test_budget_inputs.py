@@ -243,8 +243,9 @@ def test_plan_options_check_their_fields(knobs: dict, error: type, fragment: str
 
 def test_plan_checks() -> None:
     three = humanly.Ratings.from_counts([[2, 1, 0], [0, 3, 0]], classes=["a", "b", "c"])
-    with pytest.raises(InputError, match="two classes"):
-        plan(three)
+    assert plan(three).n_classes == 3  # issue 33: K classes are planned, no longer refused
+    with pytest.raises(InputError, match="no item has two labels"):
+        plan(humanly.Ratings.from_counts([[1, 0, 0], [0, 0, 1]], classes=["a", "b", "c"]))
     single = humanly.Ratings.from_counts([[1, 0], [0, 1]], classes=[0, 1])
     with pytest.raises(InputError, match="no item has two labels"):
         plan(single)

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from .bounds import cramer_error, hoeffding_error
     from .comparison import Comparison, compare
     from .comparison import ComparisonRow as ComparisonRow
+    from .confusion import ConfusionErrors, symmetric_errors
     from .curves import (
         AccuracyCurve,
         CapacityCurve,
@@ -110,6 +111,8 @@ if TYPE_CHECKING:
     from .multiclass import (
         MulticlassSetting as MulticlassSetting,
     )
+    from .multiclass_pilot import ConfusionEstimate as ConfusionEstimate
+    from .multiclass_plan import MulticlassPilotPlan, multiclass_pilot_plan
     from .open_problems import (
         PluralitySetting as PluralitySetting,
     )
@@ -173,6 +176,9 @@ _LAZY: dict[str, str] = {
     "label_accuracy_from_agreement": ".analysis",
     "pilot_plan": ".planning",
     "PilotPlan": ".planning",
+    "multiclass_pilot_plan": ".multiclass_plan",
+    "MulticlassPilotPlan": ".multiclass_plan",
+    "ConfusionEstimate": ".multiclass_pilot",
     "ParameterRanges": ".assumptions",
     "Assumptions": ".assumptions",
     "Assumption2": ".assumptions",
@@ -186,6 +192,8 @@ _LAZY: dict[str, str] = {
     "ErrorModel": ".models",
     "IndependentErrors": ".models",
     "CorrelatedErrors": ".models",
+    "ConfusionErrors": ".confusion",
+    "symmetric_errors": ".confusion",
     "make_error_model": ".models",
     "majority_accuracy": ".models",
     "Gap": ".gap",
@@ -275,6 +283,7 @@ __all__ = [
     "CapacityCurve",
     "CapacityResult",
     "Comparison",
+    "ConfusionErrors",
     "CorrelatedErrors",
     "CramerConvergence",
     "ErrorModel",
@@ -283,6 +292,7 @@ __all__ = [
     "LatentClassFit",
     "MonteCarlo",
     "MulticlassComparison",
+    "MulticlassPilotPlan",
     "Outcome",
     "PilotPlan",
     "PlanOptions",
@@ -308,6 +318,7 @@ __all__ = [
     "majority_accuracy",
     "make_error_model",
     "multiclass_compare",
+    "multiclass_pilot_plan",
     "outcome",
     "pilot_plan",
     "plan",
@@ -319,6 +330,7 @@ __all__ = [
     "sample_size",
     "simulate_win",
     "symmetric_confusion",
+    "symmetric_errors",
     "win_curve",
     "win_probability",
 ]

@@ -24,6 +24,7 @@ __all__ = [
     "Patterns",
     "majority_start",
     "paper_params",
+    "pattern_loglik",
     "patterns",
     "run_em",
     "state_accuracy",
@@ -127,14 +128,15 @@ def _acc_index(pat: Patterns) -> np.ndarray:
     return 2 * pat.state + np.arange(2)[None, :]
 
 
-def _e_step(
-    pat: Patterns, weights: np.ndarray, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
+def pattern_loglik(
+    pat: Patterns, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Posterior P(y | pattern) and the log-likelihood, per row of the batch."""
+    """Per row of a batch of parameters: each pattern's log-likelihood (B, P) and posterior
+    P(y | pattern) (B, P, 2)."""
     qc = np.clip(q, _QCLIP, 1.0 - _QCLIP)
     s = pat.state.ravel()
     a = _acc_index(pat).ravel()
-    shape = (len(weights), *pat.state.shape)
+    shape = (len(rho), *pat.state.shape)
     log_pi = np.log(np.maximum(pi[:, s], _FLOOR)).reshape(shape)
     log_q = np.log(qc[:, a]).reshape(shape)
     log_nq = np.log1p(-qc[:, a]).reshape(shape)
@@ -144,8 +146,15 @@ def _e_step(
     top = ll.max(axis=2, keepdims=True)
     e = np.exp(ll - top)
     norm = e.sum(axis=2, keepdims=True)
-    loglik = (weights * (top[:, :, 0] + np.log(norm[:, :, 0]))).sum(axis=1)
-    return e / norm, loglik
+    return top[:, :, 0] + np.log(norm[:, :, 0]), e / norm
+
+
+def _e_step(
+    pat: Patterns, weights: np.ndarray, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior P(y | pattern) and the log-likelihood, per row of the batch."""
+    ll, post = pattern_loglik(pat, rho, pi, q)
+    return post, (weights * ll).sum(axis=1)
 
 
 def _pack(rho: np.ndarray, pi: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -21,15 +21,17 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_number, check_probability
+from .._core.checks import check_int, check_number, check_probability
 from .._core.counts import plurality_credit
 from .._core.result import Result
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms, check_ties, check_vote_ties
 from .comparison import compare
+from .confusion import ConfusionErrors, symmetric_errors
 from .curves import WinCurve, curve_budgets, win_curve
 from .models import IndependentErrors
+from .multiclass_plan import MulticlassPilotPlan, multiclass_pilot_plan
 from .options import PlanOptions
 from .planning import Method, PilotPlan, _study, check_run, pilot_plan
 from .size import sample_size
@@ -125,12 +127,15 @@ def quick_compare(
     level: float = 0.95,
     ties: Ties = "failure",
     vote_ties: VoteTies = "coin",
+    n_classes: int = 2,
 ) -> QuickComparison:
     """For an estimated label accuracy: single vs m-majority labels at a budget, and the budget each needs.
 
     The exact probability that single labels (m = 1) vs m-majority labels rank the better of two
     classifiers with accuracies p + ε and p first with ``budget`` labels, and the budget each needs to
-    reach ``level``. A q ≤ 0.5 (labels no better than chance) is clipped to 0.5 + 1e-9 and noted.
+    reach ``level``. A q ≤ 0.5 (labels no better than chance) is clipped to 0.5 + 1e-9 and noted. With
+    K = ``n_classes`` > 2: plurality votes (ties at random) and every error uniform over the other
+    classes (:func:`~humanly.budget.confusion.symmetric_errors`), chance being 1/K.
 
     Parameters
     ----------
@@ -149,7 +154,9 @@ def quick_compare(
     ties : {"failure", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
-        How a tied vote of an even m is settled.
+        How a tied vote of an even m is settled (``"coin"`` for K > 2).
+    n_classes : int
+        K, the number of classes (default 2).
 
     Returns
     -------
@@ -166,13 +173,17 @@ def quick_compare(
     budget = check_budget(budget)
     (level, _), ms = check_level(level), check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
+    k = int(check_int("n_classes", n_classes, minimum=2))
     notes = []
-    if q <= 0.5:
+    if q <= 1.0 / k:
         notes.append(
-            f"label accuracy {q:.3g} ≤ 0.5: labels carry no signal; clipped to just above 0.5"
+            f"label accuracy {q:.3g} ≤ {1.0 / k:.3g}: labels carry no signal; clipped to just above "
+            "chance"
         )
-        q = 0.5 + 1e-9
-    errors = IndependentErrors(p, eps, q)
+        q = 1.0 / k + 1e-9
+    errors: IndependentErrors | ConfusionErrors = (
+        IndependentErrors(p, eps, q) if k == 2 else symmetric_errors(k, q, p, eps)
+    )
     cmp = compare(errors, budget, ms, ties=ties, vote_ties=vote_ties)
     size = sample_size(errors, level, ms, ties=ties, vote_ties=vote_ties)
     return QuickComparison(
@@ -192,26 +203,29 @@ def quick_compare(
     )
 
 
-def label_accuracy_from_agreement(agreement: float) -> float:
-    """The label accuracy q̂ with q² + (1 − q)² = a (two classes, symmetric noise).
+def label_accuracy_from_agreement(agreement: float, n_classes: int = 2) -> float:
+    """The label accuracy q̂ with q² + (1 − q)²/(K − 1) = a (K classes, errors uniform over the others).
 
     Parameters
     ----------
     agreement : float
         The crowd's pairwise agreement a.
+    n_classes : int
+        K (default 2: q² + (1 − q)² = a).
 
     Returns
     -------
     float
-        (1 + √(2a − 1))/2; 0.5 when a ≤ 0.5.
+        (1 + √(1 − K + aK(K − 1)))/K, i.e. (1 + √(2a − 1))/2 for K = 2; 1/K when a ≤ 1/K.
 
     Examples
     --------
-    >>> round(label_accuracy_from_agreement(0.68), 4)
-    0.8
+    >>> round(label_accuracy_from_agreement(0.68), 4), round(label_accuracy_from_agreement(0.535, 3), 4)
+    (0.8, 0.7)
     """
     a = float(check_probability("agreement", agreement))
-    return 0.5 * (1.0 + math.sqrt(max(2.0 * a - 1.0, 0.0)))
+    k = int(check_int("n_classes", n_classes, minimum=2))
+    return (1.0 + math.sqrt(max(1.0 - k + a * k * (k - 1), 0.0))) / k
 
 
 @dataclass(frozen=True, repr=False)
@@ -243,6 +257,11 @@ class PlanResult(Result):
         Why there is no pilot plan.
     curve : WinCurve, optional
         The exact win probability against the budget at q̂ (the report's figure).
+    n_classes : int
+        K, the ratings' classes (plurality votes and errors uniform over the other classes for
+        K > 2).
+    multiclass_pilot : MulticlassPilotPlan, optional
+        For K > 2 and two models: the K-class pilot plan (``pilot`` is then ``None``).
 
     Examples
     --------
@@ -264,13 +283,16 @@ class PlanResult(Result):
     pilot: PilotPlan | None = None
     pilot_note: str | None = None
     curve: WinCurve | None = None
+    n_classes: int = 2
+    multiclass_pilot: MulticlassPilotPlan | None = None
 
-    def error_model(self) -> IndependentErrors:
-        """The independent error model of the comparison (q̂ kept just above 0.5).
+    def error_model(self) -> IndependentErrors | ConfusionErrors:
+        """The error model of the comparison (q̂ kept just above chance): independent errors, or
+        for K > 2 classes every error uniform over the other classes.
 
         Returns
         -------
-        IndependentErrors
+        IndependentErrors or ConfusionErrors
             p = better accuracy − ε, ε, q̂.
 
         Examples
@@ -280,15 +302,18 @@ class PlanResult(Result):
         >>> plan(r).error_model().eps
         0.01
         """
-        q = min(max(self.label_accuracy, 0.5 + 1e-6), 1.0)
-        return IndependentErrors(self.better_accuracy - self.eps, self.eps, q)
+        k = self.n_classes
+        q = min(max(self.label_accuracy, 1.0 / k + 1e-6), 1.0)
+        p = self.better_accuracy - self.eps
+        return IndependentErrors(p, self.eps, q) if k == 2 else symmetric_errors(k, q, p, self.eps)
 
 
 def _better_accuracy(
     counts: np.ndarray, predictions: Predictions | None, eps: float
 ) -> tuple[float, str]:
     """The best model's agreement with the plurality label (fractional credit on tied pluralities),
-    kept in [0.5 + ε, 1 − ε]; 0.8 (the paper's Fig. 2) without models."""
+    kept in [chance + ε, 1 − ε] (chance ½, or 1/K for K classes); 0.8 (the paper's Fig. 2) without
+    models."""
     agreements = []
     for out in predictions.models if predictions is not None else ():
         if out.kind == "score":
@@ -300,7 +325,8 @@ def _better_accuracy(
             agreements.append(value)
     if not agreements:
         return min(0.8, 1.0 - eps), FIG2_SOURCE
-    p = float(min(max(max(agreements), 0.5 + eps), 1.0 - eps))
+    chance = 0.5 if counts.shape[1] == 2 else 1.0 / counts.shape[1]
+    p = float(min(max(max(agreements), chance + eps), 1.0 - eps))
     return min(p, 1.0 - eps), MODEL_SOURCE
 
 
@@ -328,6 +354,29 @@ def _pilot(
     top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
     curve = win_curve(res.estimates, shown, curve_budgets(top, shown), **rules)
+    return dataclasses.replace(res, curve=curve), None
+
+
+def _multiclass_pilot(
+    study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
+) -> tuple[MulticlassPilotPlan | None, str | None]:
+    """The K-class pilot plan with its curve, or why there is none."""
+    preds, opts = study.predictions, run["options"]
+    count = 0 if preds is None else len(preds.models)
+    if count < 2:
+        return None, f"the pilot plan needs the predictions of two models (given: {count})"
+    if method != "latent":
+        return None, (
+            f'method="{method}" is for two classes; a K-class pilot is fitted by the latent-class '
+            'model (method="latent")'
+        )
+    try:
+        res = multiclass_pilot_plan(study, level=level, m=ms, budget=budget, **run)
+    except InputError as exc:
+        return None, str(exc)
+    needed = [r.budget_exact for r in res.sizes]
+    top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
+    curve = win_curve(res.estimates, ms, curve_budgets(top, ms), ties=opts.ties)
     return dataclasses.replace(res, curve=curve), None
 
 
@@ -411,27 +460,25 @@ def plan(
     study = _study(ratings, predictions, missing)
     r, preds = study.ratings, study.predictions
     r.require_classes("plan")
-    if r.n_classes != 2:
-        classes = ", ".join(map(str, r.classes))
-        raise InputError(
-            f"the label-budget analysis (Don't Label Twice) is for two classes; "
-            f"the ratings have {r.n_classes} ({classes})"
-        )
     counts = np.asarray(r.counts)
     agreement = mean_pairwise_agreement(counts)
     if not math.isfinite(agreement):
         raise InputError(
             "no item has two labels, so the label accuracy cannot be estimated from agreement"
         )
-    q = label_accuracy_from_agreement(agreement)
+    k = r.n_classes
+    q = label_accuracy_from_agreement(agreement, k)
     p, source = _better_accuracy(counts, preds, eps)
     budget = int(counts.sum()) if budget is None else check_budget(budget)
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
-    quick = quick_compare(q, budget, p=p - eps, eps=eps, m=ms, level=level, **rules)
-    pilot, note = None, None
+    quick = quick_compare(q, budget, p=p - eps, eps=eps, m=ms, level=level, n_classes=k, **rules)
+    pilot, note, multi = None, None, None
     if opts.with_pilot:
         run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, options=opts)
-        pilot, note = _pilot(study, level, ms, method, budget, run)
+        if k == 2:
+            pilot, note = _pilot(study, level, ms, method, budget, run)
+        else:
+            multi, note = _multiclass_pilot(study, level, ms, method, budget, run)
     result = PlanResult(
         label_accuracy=q,
         agreement=agreement,
@@ -443,6 +490,8 @@ def plan(
         comparison=quick,
         pilot=pilot,
         pilot_note=note,
+        n_classes=k,
+        multiclass_pilot=multi,
     )
     top = _curve_top(quick.budget_needed, budget)
     curve = win_curve(result.error_model(), ms, curve_budgets(top, ms), **rules)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .._core.checks import check_int
 from .._core.result import Result
+from ..errors import InputError
 from ._args import (
     Ties,
     VoteTies,
@@ -20,6 +21,7 @@ from ._args import (
     items_for_budget,
 )
 from .bounds import cramer_error, hoeffding_error
+from .confusion import ConfusionErrors
 from .exact import outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .montecarlo import simulate_win
@@ -117,7 +119,7 @@ class Comparison(Result):
     ----------
     scenario : str
         The error model's scenario, ``"independent"`` or ``"correlated"``.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model itself.
     budget : int
         The label budget.
@@ -141,7 +143,7 @@ class Comparison(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     budget: int
     ties: str
     rows: tuple[ComparisonRow, ...]
@@ -157,7 +159,7 @@ class Comparison(Result):
 
 
 def compare(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
@@ -217,10 +219,11 @@ def compare(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3 and Fig. 2.
     """
-    if not isinstance(error_model, (IndependentErrors, CorrelatedErrors)):
+    if not isinstance(error_model, (IndependentErrors, CorrelatedErrors, ConfusionErrors)):
         got = None if error_model is None else type(error_model).__name__
         raise TypeError(
-            f"error_model={got}: give humanly.budget.IndependentErrors(...) or CorrelatedErrors(...)"
+            f"error_model={got}: give humanly.budget.IndependentErrors(...), CorrelatedErrors(...) "
+            "or ConfusionErrors(...)"
         )
     budget = check_budget(budget)
     ms = check_ms(m)
@@ -233,6 +236,11 @@ def compare(
         n = items_for_budget(budget, mm)
         g = error_model.gap(mm, vote_ties)
         out = outcome(g, n)
+        if simulate and isinstance(error_model, ConfusionErrors):
+            raise InputError(
+                "simulate: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
+                "error models; leave simulate=0 for ConfusionErrors"
+            )
         mc = simulate_win(error_model, mm, n, simulate, **run) if simulate else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(

@@ -32,6 +32,7 @@ from ._args import (
     check_vote_ties,
 )
 from .bounds import cramer_exponent, hoeffding_exponent
+from .confusion import ConfusionErrors
 from .exact import outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 from .size import CapacityRow, capacity_row
@@ -104,7 +105,7 @@ class WinCurve(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     m : tuple of int
         Labels per item, one curve each.
@@ -124,7 +125,7 @@ class WinCurve(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     m: tuple[int, ...]
     ties: str
     vote_ties: str
@@ -161,7 +162,7 @@ class WinCurve(Result):
 
 
 def win_curve(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     m: Sequence[int] | int = (1, 3, 5),
     budgets: Sequence[int] | None = None,
     *,

@@ -12,7 +12,12 @@ has):
 * **loose** — the bootstrap range of a parameter (its ``level`` percentile interval) is wider than
   :data:`WIDE`: the pilot pins it down no better than ± 0.1 on a probability scale, coarser than the
   differences of a few hundredths the budget turns on (a flat likelihood; e.g. q_w when the worse
-  model is rarely the only one right, as with p_w = 0.85).
+  model is rarely the only one right, as with p_w = 0.85);
+* **flat** — without a bootstrap (``bootstrap=0``), the Wald range from the observed information
+  (:mod:`humanly.budget.information`) is wider than :data:`WIDE`, or unbounded (the information is
+  singular along the parameter): the same signal, read off the curvature of the log-likelihood at
+  the fit instead of the bootstrap (a crowd right 60 % of the time with 3 labels per item leaves
+  every parameter flat while EM stops at an interior point that looks like any other estimate).
 
 A flagged plan carries the flagged parameters (:class:`WeakEstimate`) and one plain sentence that
 the plan's verdict quotes.
@@ -59,10 +64,12 @@ class WeakEstimate(Result):
         ``q_b``, ``q_w``, ``p_w``, ``p_b0`` or ``p_b1``.
     estimate : float
         The point estimate.
-    reason : {"boundary", "loose"}
-        On the edge of its range, or a bootstrap range wider than :data:`WIDE`.
+    reason : {"boundary", "loose", "flat"}
+        On the edge of its range, a bootstrap range wider than :data:`WIDE`, or (without a
+        bootstrap) a Wald range from the observed information wider than :data:`WIDE`.
     range : Interval
-        Its bootstrap range (both ends ``None`` without bootstrap).
+        Its bootstrap range, or for ``"flat"`` its Wald range (both ends ``None`` when there is
+        none, or when the information is singular along the parameter).
 
     Examples
     --------
@@ -77,10 +84,14 @@ class WeakEstimate(Result):
 
 
 def weak_estimates(
-    est: CorrelatedErrors, ranges: dict[str, Interval], bootstrap: int
+    est: CorrelatedErrors,
+    ranges: dict[str, Interval],
+    bootstrap: int,
+    information: dict[str, Interval] | None = None,
 ) -> tuple[WeakEstimate, ...]:
-    """The parameters on the boundary of their range or with a bootstrap range wider than
-    :data:`WIDE`, in the order q_b, q_w, p_w, p_b0, p_b1.
+    """The parameters on the boundary of their range, with a bootstrap range wider than
+    :data:`WIDE`, or — without a bootstrap — with a Wald range from the observed information wider
+    than :data:`WIDE` (or unbounded), in the order q_b, q_w, p_w, p_b0, p_b1.
 
     Parameters
     ----------
@@ -89,7 +100,9 @@ def weak_estimates(
     ranges : dict
         Parameter name → its bootstrap range.
     bootstrap : int
-        The bootstrap replicates behind the ranges (0: only the boundary is checked).
+        The bootstrap replicates behind the ranges (0: the boundary and ``information``).
+    information : dict, optional
+        Parameter name → its Wald range from the observed information, read when ``bootstrap`` is 0.
 
     Returns
     -------
@@ -108,10 +121,13 @@ def weak_estimates(
         if not math.isfinite(value):
             continue
         rng = ranges.get(name, Interval(None, None)) if bootstrap else Interval(None, None)
+        wald = (information or {}).get(name) if not bootstrap else None
         if value <= low + EDGE or value >= high - EDGE:
             out.append(WeakEstimate(name, value, "boundary", rng))
         elif rng.width is not None and rng.width > WIDE:
             out.append(WeakEstimate(name, value, "loose", rng))
+        elif wald is not None and (wald.width is None or wald.width > WIDE):
+            out.append(WeakEstimate(name, value, "flat", wald))
     return tuple(out)
 
 
@@ -132,13 +148,15 @@ def weak_sentence(weak: tuple[WeakEstimate, ...], n_items: int) -> str | None:
         return (
             f"The estimate is weak: the {n_items:,}-item pilot leaves {len(weak)} of its five "
             f"parameters ({names}) on the edge of their range or spread over more than {WIDE:g} "
-            "in the bootstrap, so the budget rests on numbers the pilot does not pin down — label a "
-            "larger pilot, or more labels per pilot item, before relying on it"
+            "(a bootstrap or Wald range), so the budget rests on numbers the pilot does not pin "
+            "down — label a larger pilot, or more labels per pilot item, before relying on it"
         )
     parts = []
     for w in weak:
         if w.reason == "boundary":
             parts.append(f"{_WORDS[w.parameter]} at {w.estimate:.2f}, the edge of its range")
+        elif w.range.width is None:
+            parts.append(f"{_WORDS[w.parameter]} at {w.estimate:.2f}, which it does not inform")
         else:
             low, high = w.range
             parts.append(

@@ -17,10 +17,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core.parallel import run_tasks
+from .._core.result import Interval
 from .._core.rng import stream
 from ..data import InputError, Predictions, Ratings
 from ._args import VoteTies
 from ._em import Patterns, paper_params, patterns
+from .information import correlated_wald
 from .latent import (
     LATENT_VARIANTS,
     LatentClassFit,
@@ -45,7 +47,8 @@ class Pilot(NamedTuple):
     """The estimates of one method on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
     (≥ 0 when it holds; NaN when it cannot be computed); ``replicates``: per bootstrap replicate, the
     five parameters, ``"a2_m<m>"`` and (latent) ``"converged"`` and ``"variant"`` (the index of the
-    replicate's selected variant in :data:`~humanly.budget.latent.LATENT_VARIANTS`)."""
+    replicate's selected variant in :data:`~humanly.budget.latent.LATENT_VARIANTS`);
+    ``information``: (latent) the five parameters' Wald ranges from the observed information."""
 
     better: str
     worse: str
@@ -55,6 +58,7 @@ class Pilot(NamedTuple):
     replicates: list[dict[str, float]]
     fit: LatentClassFit | None
     notes: list[str]
+    information: dict[str, Interval] | None = None
 
 
 def _bootstrap(
@@ -337,4 +341,7 @@ def latent_pilot(
         for a, z in _starts(bootstrap)
     ]
     reps = _bootstrap(_latent_chunk, args, workers, scheduler)
-    return Pilot(b, w, n, fit.error_model(), a2, reps, fit, notes)
+    info = correlated_wald(
+        pat, em.rho[0], em.pi[0], em.q[0], LATENT_VARIANTS[fit.latent_variant], 0.95
+    )
+    return Pilot(b, w, n, fit.error_model(), a2, reps, fit, notes, info)

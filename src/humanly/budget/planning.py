@@ -312,11 +312,16 @@ def _study(ratings: Any, predictions: Any, missing: Any) -> Study:
 
 
 def _identification(
-    est: CorrelatedErrors, reps: list[dict[str, float]], bootstrap: int, n_used: int
+    est: CorrelatedErrors,
+    reps: list[dict[str, float]],
+    bootstrap: int,
+    n_used: int,
+    information: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The bootstrap ranges, the weakly identified estimates and their sentence."""
+    """The bootstrap ranges, the weakly identified estimates and their sentence (without a
+    bootstrap, read off the observed information)."""
     ranges = parameter_ranges(est, reps)
-    weak = weak_estimates(est, dict(ranges.items()), bootstrap)
+    weak = weak_estimates(est, dict(ranges.items()), bootstrap, information)
     return {"ranges": ranges, "warnings": weak, "weak_note": weak_sentence(weak, n_used)}
 
 
@@ -419,7 +424,7 @@ def pilot_plan(
         n_items=r.n_items,
         n_used=pilot.n_used,
         estimates=est,
-        **_identification(est, pilot.replicates, bootstrap, pilot.n_used),
+        **_identification(est, pilot.replicates, bootstrap, pilot.n_used, pilot.information),
         assumptions=assumptions,
         assumption1_share=assumption1_share(est, pilot.replicates),
         sizes=size.rows,

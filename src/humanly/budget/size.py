@@ -30,6 +30,7 @@ from ._args import (
     items_for_budget,
 )
 from .bounds import cramer_error, cramer_exponent, hoeffding_error, hoeffding_exponent
+from .confusion import ConfusionErrors
 from .exact import MAX_N, outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors
 
@@ -94,7 +95,7 @@ class SizeResult(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     level : float
         The probability of ranking the better classifier first that a budget must reach.
@@ -115,7 +116,7 @@ class SizeResult(Result):
     """
 
     scenario: str
-    params: IndependentErrors | CorrelatedErrors
+    params: IndependentErrors | CorrelatedErrors | ConfusionErrors
     level: float
     ties: str
     rows: tuple[SizeRow, ...]
@@ -136,7 +137,12 @@ def _bound_n(exponent: float, delta: float) -> int | None:
 
 
 def _exact_n(
-    error_model: ErrorModel, m: int, delta: float, ties: Ties, vote_ties: VoteTies, upper: int
+    error_model: ErrorModel | ConfusionErrors,
+    m: int,
+    delta: float,
+    ties: Ties,
+    vote_ties: VoteTies,
+    upper: int,
 ) -> int:
     """Smallest n with error(n) ≤ δ by bisection on [0, upper] (error(upper) ≤ δ is guaranteed by
     Cramér's bound), then stepping down while the next smaller n also qualifies (ties make the error
@@ -161,7 +167,7 @@ def _exact_n(
 
 
 def sample_size(
-    error_model: ErrorModel,
+    error_model: ErrorModel | ConfusionErrors,
     level: float = 0.95,
     m: Sequence[int] | int = (1, 3),
     *,
@@ -174,7 +180,7 @@ def sample_size(
 
     Parameters
     ----------
-    error_model : IndependentErrors or CorrelatedErrors
+    error_model : IndependentErrors, CorrelatedErrors or ConfusionErrors
         How the classifiers' and the labels' errors relate.
     level : float
         The probability of ranking the better classifier first that the budget must reach.
@@ -308,7 +314,7 @@ class CapacityResult(Result):
     ----------
     scenario : str
         The error model's scenario.
-    params : IndependentErrors or CorrelatedErrors
+    params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
     level : float
         The probability that every worse classifier is ranked below c_b.

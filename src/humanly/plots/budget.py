@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..budget.confusion import ConfusionErrors
 from ..budget.curves import AccuracyCurve, CapacityCurve, RateCurve, WinCurve
 from ..budget.models import CorrelatedErrors, IndependentErrors
 from ..budget.rate_tables import CramerConvergence
@@ -76,7 +77,7 @@ def _budget_axis(ax: Any) -> None:
     ax.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
 
 
-def _params_title(errors: IndependentErrors | CorrelatedErrors) -> str:
+def _params_title(errors: IndependentErrors | CorrelatedErrors | ConfusionErrors) -> str:
     names = {"p_b0": "p_b⁰", "p_b1": "p_b¹", "eps": "ε"}
     return ", ".join(f"{names.get(k, k)} = {v:.3g}" for k, v in errors.params().items())
 

@@ -30,6 +30,7 @@ from .crossing import (
 from .headroom import headroom as estimate_headroom
 from .options import EquivalenceOptions, checked, only
 from .results import EquivalenceResult, Headroom, ModelEquivalence, PowerCurve, PowerCurvePoint
+from .targets import check_target_options, with_targets
 
 __all__ = ["equivalence", "power_curve"]
 
@@ -218,14 +219,23 @@ def equivalence(
     checked_opts = check_options(
         combiner=combiner, scorer=scorer, calibrate=calibrate, seed=seed, options=opts
     )
+    check_target_options(checked_opts, opts.targets)
     study = _inputs(ratings, predictions, missing)
     study.ratings.require_classes("equivalence")
-    prep = prepare(study.ratings, study.predictions, checked_opts)
-    reps = run(
-        prep.engine, n_boot, checked_opts.seed, opts.workers, opts.scheduler, opts.client,
-        opts.progress, opts.every_k,
-    )  # fmt: skip
-    return _result(prep, reps, n_boot, level, _headroom(prep, opts.headroom))
+
+    def at_size(r: int, head: bool = False) -> EquivalenceResult:
+        """The analysis against r held-out raters (the top level: ``reference_size``)."""
+        prep = prepare(
+            study.ratings, study.predictions, dataclasses.replace(checked_opts, reference_size=r)
+        )
+        run_opts = (opts.workers, opts.scheduler, opts.client, opts.progress, opts.every_k)
+        reps = run(prep.engine, n_boot, checked_opts.seed, *run_opts)
+        return _result(prep, reps, n_boot, level, _headroom(prep, head))
+
+    main = at_size(checked_opts.reference_size, opts.headroom)
+    if opts.targets is None:
+        return main
+    return with_targets(main, study, checked_opts, opts.targets, n_boot, level, at_size)
 
 
 #: The fields of :class:`EquivalenceOptions` that :func:`equivalence` reads.
@@ -239,6 +249,7 @@ _EQUIVALENCE_FIELDS = (
     "draws",
     "headroom",
     "every_k",
+    "targets",
 )
 
 
@@ -396,4 +407,4 @@ def power_curve(
 
 
 #: Fields that only matter with predictions (or, for the headroom, only in an EquivalenceResult).
-_MODELS_ONLY = ("calibration_folds", "headroom")
+_MODELS_ONLY = ("calibration_folds", "headroom", "targets")

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core.bootstrap import percentile_interval
 from .._core.result import Interval
-from .results import PowerCurvePoint
+from .results import ModelEquivalence, PowerCurvePoint
 
 __all__ = [
     "curve_points",
@@ -22,6 +22,7 @@ __all__ = [
     "flag_points",
     "information_ranges",
     "informative",
+    "model_equivalence",
     "model_information_range",
 ]
 
@@ -263,3 +264,45 @@ def model_information_range(
     if curves is None or scores is None or not len(curves):
         return Interval(None, None)
     return percentile_interval(scores - curves[:, 0], level)
+
+
+def model_equivalence(
+    name: str,
+    score: float,
+    samples: np.ndarray | None,
+    ks: np.ndarray,
+    curve: np.ndarray,
+    curves: np.ndarray | None,
+    level: float,
+    n_items: int,
+    calibration: str = "none",
+    uncalibrated: bool = False,
+) -> ModelEquivalence:
+    """A model's row from its score on a curve: the equivalence (Algorithm 4) and, with bootstrap
+    replicates (``samples`` of the score, ``curves`` of the curve), the ranges and the mean.
+
+    >>> row = model_equivalence("m", 0.75, None, np.arange(3), np.array([0.5, 0.625, 0.875]), None,
+    ...                         0.95, 10)
+    >>> row.equivalence, row.equivalence_range
+    (1.5, Interval(low=None, high=None))
+    """
+    eq, note = equivalence_point(ks, curve, score)
+    score_range = eq_range = Interval(None, None)
+    mean = None
+    if samples is not None and curves is not None:
+        score_range = percentile_interval(samples, level)
+        values = equivalence_replicates(ks, curves, samples)
+        eq_range = percentile_interval(values, level)
+        mean = equivalence_mean(values)
+    return ModelEquivalence(
+        model=name,
+        score=float(score),
+        score_range=score_range,
+        equivalence=eq,
+        equivalence_note=note,
+        equivalence_range=eq_range,
+        n_items=int(n_items),
+        equivalence_mean=mean,
+        calibration=calibration,
+        uncalibrated=uncalibrated,
+    )

@@ -27,10 +27,11 @@ from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
 from . import _engine as eng
 from . import _levels
+from ._tables import frame as _frame
 from .combiners import ABC, clip_probs, get_combiner
 from .crossing import curve_points, equivalence_interval, equivalence_point
 from .options import EquivalenceOptions, checked, only
-from .results import PowerCurvePoint, _frame
+from .results import PowerCurvePoint
 from .scorers import Scorer, get_scorer
 
 __all__ = ["AmateurWorth", "ExpertEquivalence", "expert_equivalence"]

@@ -18,6 +18,7 @@ from typing import Any
 from .._core.checks import check_choice, check_int
 from .._core.parallel import check_workers
 from ..errors import InputError
+from .target_results import check_targets
 
 __all__ = ["EquivalenceOptions"]
 
@@ -86,6 +87,14 @@ class EquivalenceOptions:
         in every replicate, k ≤ 3, the sizes 2^i and the largest k, and more where the curve bends —
         and draw the rest straight (each point's ``computed`` says which; the equivalences and their
         ranges are the same either way).
+    targets : tuple of (int or "inf"), optional
+        :func:`~humanly.survey.equivalence`: also score everything against each target panel — the
+        plurality of t held-out raters (items with at least t labels), or ``"inf"``, each item's true
+        class estimated by a fitted latent-class model — one curve and one equivalence per target,
+        side by side in ``EquivalenceResult.targets``, with the panel sizes where a model's order
+        flips between targets (``target_flips``). It generalises ``reference_size`` (leave that at
+        1); ``targets=(1,)`` is the default analysis. Default ``None``: the ``reference_size``
+        analysis only.
 
     Raises
     ------
@@ -123,6 +132,7 @@ class EquivalenceOptions:
     client: Any = None
     progress: bool = True
     every_k: bool = False
+    targets: tuple[int | str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.method is not None:
@@ -137,6 +147,13 @@ class EquivalenceOptions:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}={getattr(self, name)!r}: give True or False")
         check_workers(self.workers, self.scheduler)
+        if self.targets is not None:
+            object.__setattr__(self, "targets", check_targets(self.targets))
+            if self.reference_size != 1:
+                raise InputError(
+                    f"reference_size={self.reference_size} and targets={self.targets!r}: targets "
+                    f"generalises reference_size; give targets=({self.reference_size}, ...) only"
+                )
 
 
 def checked(options: Any) -> EquivalenceOptions:
@@ -163,6 +180,7 @@ _STATISTICAL = (
     "draws",
     "headroom",
     "every_k",
+    "targets",
 )
 
 

@@ -7,15 +7,19 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_number
 from .._core.result import Interval, Result
 from ..errors import InputError
+from ._tables import check_width as _check_width
+from ._tables import frame as _frame
+from ._tables import items_for_width as items_for_width
+from .curve_results import _POINT_COLUMNS, PowerCurve, PowerCurvePoint, _Curve
+from .headroom_result import Headroom, HeadroomSupport
+from .target_results import LatentTarget, TargetFlips, check_targets
 
 __all__ = [
     "EquivalenceResult",
@@ -24,124 +28,8 @@ __all__ = [
     "ModelEquivalence",
     "PowerCurve",
     "PowerCurvePoint",
+    "TargetEquivalence",
 ]
-
-
-def _frame(rows: tuple[Any, ...], columns: tuple[str, ...]) -> pd.DataFrame:
-    """One row per dataclass in ``rows``, the given attributes as columns; an :class:`Interval`
-    field ``x_range`` becomes two columns ``x_low`` and ``x_high``."""
-    records = []
-    names: list[str] = []
-    for r in rows:
-        rec: dict[str, Any] = {}
-        for c in columns:
-            value = getattr(r, c)
-            if c.endswith("_range"):
-                base = c.removesuffix("_range")
-                low, high = value if value is not None else (None, None)
-                rec[f"{base}_low"], rec[f"{base}_high"] = low, high
-            else:
-                rec[c] = value
-        records.append(rec)
-    for c in columns:
-        base = c.removesuffix("_range")
-        names += [f"{base}_low", f"{base}_high"] if c.endswith("_range") else [c]
-    return pd.DataFrame(records, columns=names)
-
-
-def items_for_width(n_items: int, width: float | None, target: float) -> int | None:
-    """Items needed to bring a range of width ``width`` (measured on ``n_items`` items) below
-    ``target``, if the width shrinks as 1/√N (an approximation: ``n · (width / target)²``, rounded up;
-    at least 1). ``None`` when the range is unbounded.
-
-    >>> items_for_width(1000, 0.8, 0.4)
-    4000
-    """
-    if width is None or not np.isfinite(width):
-        return None
-    return max(1, math.ceil(n_items * (width / target) ** 2 - 1e-9))
-
-
-def _check_width(width: Any) -> float:
-    return float(check_number("width", width, minimum=0.0, open_low=True))
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class PowerCurvePoint(Result):
-    """One point of the survey power curve.
-
-    Parameters
-    ----------
-    k : int
-        The number of raters whose labels are combined.
-    score : float
-        c_k: the expected score of their combined labels against held-out raters.
-    score_range : Interval
-        Its percentile bootstrap range at the result's ``level`` (both ends ``None`` without a
-        bootstrap).
-    n_items : int
-        The items with at least k + r labels (the items used at this k).
-    computed : {"exact", "score", "interpolated"}
-        ``"exact"``: score and range from the data and every replicate (as ``every_k=True``);
-        ``"score"``: the score, its range drawn straight; ``"interpolated"``: both drawn straight.
-    fallback_share : float or None
-        The ABC: the share of the draws at this k whose prediction used the fallback rule (no
-        other item has any y + e_l); ``None`` for other combiners or when not computed.
-    flags : tuple of str
-        ``"outside_range"`` (the estimate outside its own range), ``"fallback"`` (fallback share
-        above one half), ``"not_informative"`` (past the result's ``informative_max_k``).
-
-    Examples
-    --------
-    >>> from humanly._core.result import Interval
-    >>> p = PowerCurvePoint(k=1, score=0.7, score_range=Interval(0.65, 0.75), n_items=100)
-    >>> p.score_range.width
-    0.09999999999999998
-    """
-
-    k: int
-    score: float
-    score_range: Interval
-    n_items: int
-    computed: str = "exact"
-    fallback_share: float | None = None
-    flags: tuple[str, ...] = ()
-
-
-_POINT_COLUMNS = ("k", "score", "score_range", "n_items")
-
-
-class _Curve:
-    """The arrays of a result that holds a ``power_curve``."""
-
-    power_curve: tuple[PowerCurvePoint, ...]
-
-    @property
-    def ks(self) -> np.ndarray:
-        """The survey sizes k of the curve's points, as an array.
-
-        Examples
-        --------
-        >>> from humanly.simulate import running_example
-        >>> from humanly.survey import power_curve
-        >>> power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0).ks.tolist()
-        [0, 1, 2, 3]
-        """
-        return np.array([p.k for p in self.power_curve])
-
-    @property
-    def scores(self) -> np.ndarray:
-        """The curve's scores c_k, as an array.
-
-        Examples
-        --------
-        >>> from humanly.simulate import running_example
-        >>> from humanly.survey import power_curve
-        >>> pc = power_curve(running_example(100, 4, seed=1).ratings, bootstrap=0)
-        >>> bool((pc.scores[1:] >= pc.scores[0]).all())
-        True
-        """
-        return np.array([p.score for p in self.power_curve])
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -257,132 +145,87 @@ _MODEL_COLUMNS = (
 )
 
 
+def _model_row(models: tuple[ModelEquivalence, ...], name: str) -> ModelEquivalence:
+    for m in models:
+        if m.model == name:
+            return m
+    raise KeyError(name)
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
-class PowerCurve(_Curve, Result):
-    """A survey power curve (Algorithm 3) with its bootstrap ranges.
+class TargetEquivalence(_Curve, Result):
+    """The power curve and each model's equivalence against one target panel
+    (:attr:`EquivalenceResult.targets`; see :mod:`humanly.survey.target_results`).
 
     Parameters
     ----------
-    combiner, scorer : str
-        The combiner of k labels and the scorer (their names).
-    method : str
-        ``"exact"`` or ``"sampled"``.
+    target : int or str
+        t: the plurality of t held-out raters, or ``"inf"``: each item's true class, estimated by a
+        fitted latent-class model (``latent``).
     n_items : int
-        The rated items.
-    bootstrap : int
-        The bootstrap replicates behind the ranges (0: none).
-    level : float
-        The confidence level of the ranges.
-    reference_size : int
-        r, the held-out raters whose plurality is the reference label.
+        The items scored against the target (with at least t labels; every labelled item for
+        ``"inf"``).
     power_curve : tuple of PowerCurvePoint
-        c_0 … c_K'.
-    information_range : tuple of Interval or None
-        With the ABC and cross-entropy: the range of c_k − c_0 at each k, taken replicate by
-        replicate.
-    curve_samples : numpy.ndarray or None
-        The bootstrap replicates of the curve (replicates × points); in memory only, not in the JSON.
-        (``informative_max_k``, ``informative_reason``: see :class:`EquivalenceResult`.)
-
-    Examples
-    --------
-    >>> from humanly._core.result import Interval
-    >>> none = Interval(None, None)
-    >>> pc = PowerCurve("abc", "cross_entropy", "exact", 10, 0, 0.95, 1,
-    ...                 (PowerCurvePoint(0, -1.0, none, 10), PowerCurvePoint(1, -0.9, none, 10)))
-    >>> pc.to_frame()[["k", "score"]].to_dict("list")
-    {'k': [0, 1], 'score': [-1.0, -0.9]}
-    """
-
-    combiner: str
-    scorer: str
-    method: str
-    n_items: int
-    bootstrap: int
-    level: float
-    reference_size: int
-    power_curve: tuple[PowerCurvePoint, ...]
-    information_range: tuple[Interval, ...] | None = None
-    curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
-    informative_max_k: int | None = None
-    informative_reason: str | None = None
-
-    def to_frame(self) -> pd.DataFrame:
-        """The curve as a table: one row per k (``k, score, score_low, score_high, n_items``)."""
-        return _frame(self.power_curve, _POINT_COLUMNS)
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class HeadroomSupport(Result):
-    """One state of the estimated item-state mixture.
-
-    Parameters
-    ----------
-    state : tuple of float
-        A label distribution (one probability per class).
-    weight : float
-        Its weight in the mixture.
-
-    Examples
-    --------
-    >>> HeadroomSupport(state=(0.8, 0.2), weight=0.7).to_dict()
-    {'state': [0.8, 0.2], 'weight': 0.7}
-    """
-
-    state: tuple[float, ...]
-    weight: float
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Headroom(Result):
-    """The estimated asymptote of the ABC + cross-entropy power curve (:func:`~humanly.survey.headroom`).
-
-    Parameters
-    ----------
-    information : float
-        ``ideal_score − baseline_score`` (bits): the information about a held-out rater's label
-        given by a classifier that knows each item's state.
-    ideal_score : float
-        −E[H(s)], the limit of that classifier's cross-entropy score.
-    baseline_score : float
-        −H(E[s]), the limit of c_0.
-    n_items : int
-        The items with labels.
-    grid_points : int
-        The candidate states of the fit.
-    support : tuple of HeadroomSupport
-        The heaviest states of the fitted mixture (at most ten, weight > 0.001).
-    iterations : int
-        The Newton steps taken.
-    converged : bool
-        Whether the mean log-likelihood per item is provably within the tolerance of its maximum.
-    log_likelihood : float
-        The fit's log-likelihood (nats).
-    gap : float or None
-        The bound on the distance of the mean log-likelihood to its maximum (nats per item).
-    candidates : str
-        ``"grid G"`` (G divisions per edge of the simplex) or ``"item frequencies"``.
+        c_0 … c_K' against the target, with bootstrap ranges.
+    models : tuple of ModelEquivalence
+        Each model's score and equivalence against the target.
+    codes : tuple of str
+        Status codes: ``held_out_raters``, ``items_without_target`` (some items have fewer than t
+        labels), ``rests_on_latent_class_model``, ``pooled_raters``, ``latent_fit_not_converged``.
+    latent : LatentTarget or None
+        For ``"inf"``: how the latent-class model was fitted.
+    curve_samples, model_samples : numpy.ndarray or None
+        The bootstrap replicates (in memory only).
 
     Examples
     --------
     >>> from humanly.simulate import running_example
-    >>> from humanly.survey import headroom
-    >>> h = headroom(running_example(300, 8, seed=1).ratings)
-    >>> h.information > 0, len(h.support) <= 10
-    (True, True)
+    >>> from humanly.survey import EquivalenceOptions, equivalence
+    >>> d = running_example(200, 6, seed=1)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=0,
+    ...                   options=EquivalenceOptions(targets=(1, 3)))
+    >>> [(t.target, t.n_items, len(t.power_curve)) for t in res.targets]
+    [(1, 200, 6), (3, 200, 4)]
     """
 
-    information: float
-    ideal_score: float
-    baseline_score: float
+    target: int | str
     n_items: int
-    grid_points: int
-    support: tuple[HeadroomSupport, ...]
-    iterations: int
-    converged: bool
-    log_likelihood: float
-    gap: float | None = None
-    candidates: str = "grid"
+    power_curve: tuple[PowerCurvePoint, ...]
+    models: tuple[ModelEquivalence, ...]
+    codes: tuple[str, ...]
+    latent: LatentTarget | None = None
+    curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
+
+    def model(self, name: str) -> ModelEquivalence:
+        """The row of one model.
+
+        Parameters
+        ----------
+        name : str
+            The model's name.
+
+        Returns
+        -------
+        ModelEquivalence
+
+        Raises
+        ------
+        KeyError
+            When no model has that name.
+
+        Examples
+        --------
+        >>> TargetEquivalence(3, 0, (), (), ()).model("m")
+        Traceback (most recent call last):
+        ...
+        KeyError: 'm'
+        """
+        return _model_row(self.models, name)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-model table (as :meth:`EquivalenceResult.to_frame`)."""
+        return _frame(self.models, _MODEL_COLUMNS)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -432,6 +275,12 @@ class EquivalenceResult(_Curve, Result):
     informative_max_k, informative_reason : int or None, {None, "falls"}
         ABC + cross-entropy: the last computed k before the curve first falls below an earlier
         point (it rises with k when the ABC learns from enough items, Corollary 2), and why.
+        (replicates × models); in memory only, not in the JSON.
+    targets : tuple of TargetEquivalence
+        With ``EquivalenceOptions(targets=...)``: the curve and the models against each target
+        panel, side by side (the top-level fields are those of ``reference_size``, 1 by default).
+    target_flips : tuple of TargetFlips
+        Per model, the panel sizes k whose order against the model flips between targets.
 
     See Also
     --------
@@ -471,6 +320,39 @@ class EquivalenceResult(_Curve, Result):
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     informative_max_k: int | None = None
     informative_reason: str | None = None
+    targets: tuple[TargetEquivalence, ...] = ()
+    target_flips: tuple[TargetFlips, ...] = ()
+
+    def target(self, t: int | str) -> TargetEquivalence:
+        """The entry of one target panel.
+
+        Parameters
+        ----------
+        t : int or str
+            A target of ``options.targets`` (``"inf"``: the true class).
+
+        Returns
+        -------
+        TargetEquivalence
+
+        Raises
+        ------
+        KeyError
+            When the result has no entry for ``t``.
+
+        Examples
+        --------
+        >>> from humanly.simulate import running_example
+        >>> from humanly.survey import EquivalenceOptions, equivalence
+        >>> d = running_example(200, 6, seed=1)
+        >>> equivalence(d.ratings, bootstrap=0, options=EquivalenceOptions(targets=(3,))).target(3).codes
+        ('held_out_raters',)
+        """
+        key = check_targets((t,))[0]
+        for entry in self.targets:
+            if entry.target == key:
+                return entry
+        raise KeyError(t)
 
     @property
     def curve(self) -> PowerCurve:
@@ -524,10 +406,7 @@ class EquivalenceResult(_Curve, Result):
         >>> round(equivalence(d.ratings, d.predictions, bootstrap=0).model("soft").equivalence, 2)
         1.8
         """
-        for m in self.models:
-            if m.model == name:
-                return m
-        raise KeyError(name)
+        return _model_row(self.models, name)
 
     def items_needed(self, width: float) -> tuple[int | None, ...]:
         """About how many items would narrow each model's equivalence range below ``width`` raters.

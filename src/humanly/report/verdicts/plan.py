@@ -179,7 +179,11 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     ... # doctest: +NORMALIZE_WHITESPACE
     Label 93 items once (m = 1, 93 labels): under the latent-class estimates from the 400-item
     pilot this ranks the better of 'better' and 'worse' first with probability ≥ 0.95 (exact); the
-    assumptions are untested (no bootstrap intervals).
+    assumptions are untested (no bootstrap intervals). The estimate is weak: the 400-item pilot puts
+    the crowd's accuracy where only the worse model is right (q_w) anywhere from 0.64 to 0.84; the
+    better model's accuracy where the worse one errs (p_b0) anywhere from 0.50 to 0.70, so the budget
+    rests on numbers the pilot does not pin down — label a larger pilot, or more labels per pilot
+    item, before relying on it.
     """
     res = result
     estimate = ESTIMATE.get(res.method, f"the {res.method} estimates")
