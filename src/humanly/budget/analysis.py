@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._core.checks import check_number, check_probability
 from .._core.counts import plurality_credit
-from .._core.result import Result
+from .._core.result import Result, Skipped
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms, check_ties, check_vote_ties
@@ -239,8 +239,9 @@ class PlanResult(Result):
         Single vs m-majority labels at ``budget`` and q̂.
     pilot : PilotPlan, optional
         The pilot plan from two models' predictions.
-    pilot_note : str, optional
-        Why there is no pilot plan.
+    pilot_skipped : Skipped, optional
+        Why there is no pilot plan: a reason code (``"no_predictions"``, ``"one_model"`` or
+        ``"input_error"`` with the message of the error the pilot plan raised).
     curve : WinCurve, optional
         The exact win probability against the budget at q̂ (the report's figure).
 
@@ -262,7 +263,7 @@ class PlanResult(Result):
     level: float
     comparison: QuickComparison
     pilot: PilotPlan | None = None
-    pilot_note: str | None = None
+    pilot_skipped: Skipped | None = None
     curve: WinCurve | None = None
 
     def error_model(self) -> IndependentErrors:
@@ -313,16 +314,16 @@ def _curve_top(needed: Sequence[int | None], floor: int) -> int:
 
 def _pilot(
     study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
-) -> tuple[PilotPlan | None, str | None]:
+) -> tuple[PilotPlan | None, Skipped | None]:
     """The pilot plan with its curve, or why there is none."""
     preds, opts = study.predictions, run["options"]
     count = 0 if preds is None else len(preds.models)
     if count < 2:
-        return None, f"the pilot plan needs the predictions of two models (given: {count})"
+        return None, Skipped("pilot", "no_predictions" if count == 0 else "one_model")
     try:
         res = pilot_plan(study, level=level, m=ms, method=method, budget=budget, **run)
     except InputError as exc:
-        return None, str(exc)
+        return None, Skipped("pilot", "input_error", str(exc))
     shown = tuple(r.m for r in res.sizes)
     needed = [r.budget_exact for r in res.sizes]
     top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
@@ -351,7 +352,7 @@ def plan(
     classifier's accuracy (the best model's agreement with the plurality label, else the paper's 0.8),
     and the exact probability that single vs m-majority labels rank it above one ``eps`` worse at
     ``budget`` labels, with the budget each needs to reach ``level``. With two or more models, also
-    the pilot plan of :func:`~humanly.budget.pilot_plan` (``pilot``; ``pilot_note`` says why it is
+    the pilot plan of :func:`~humanly.budget.pilot_plan` (``pilot``; ``pilot_skipped`` says why it is
     missing), and the curves the report draws.
 
     Parameters
@@ -428,10 +429,10 @@ def plan(
     budget = int(counts.sum()) if budget is None else check_budget(budget)
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
     quick = quick_compare(q, budget, p=p - eps, eps=eps, m=ms, level=level, **rules)
-    pilot, note = None, None
+    pilot, skipped = None, None
     if opts.with_pilot:
         run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, options=opts)
-        pilot, note = _pilot(study, level, ms, method, budget, run)
+        pilot, skipped = _pilot(study, level, ms, method, budget, run)
     result = PlanResult(
         label_accuracy=q,
         agreement=agreement,
@@ -442,7 +443,7 @@ def plan(
         level=level,
         comparison=quick,
         pilot=pilot,
-        pilot_note=note,
+        pilot_skipped=skipped,
     )
     top = _curve_top(quick.budget_needed, budget)
     curve = win_curve(result.error_model(), ms, curve_budgets(top, ms), **rules)

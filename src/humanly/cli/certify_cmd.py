@@ -3,7 +3,7 @@
 Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
 Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower
 0.949 0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). After
-the tables, one verdict sentence per model (:mod:`humanly.report.verdicts.certify`), naming the
+the tables, one verdict sentence per model (:mod:`humanly.verdicts.certify`), naming the
 upper bound it rests on.
 """
 
