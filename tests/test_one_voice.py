@@ -198,13 +198,15 @@ def _nested(value: Result) -> list[Any]:
 
 
 # ------------------------------------------------------------------------------ codes, not prose
-#: Keys whose strings are sentences today, left to the analyses that own them (issue 30): the notes
-#: of certify, survey equivalence, the agreement family, Dawid–Skene, the budget and the judge; the
-#: descriptions of methods; certify's evidence statuses with their symbols. ``error`` quotes the
-#: message of the InputError an analysis raised (the error path's own sentence).
+#: Keys whose strings may read as sentences. Labels: a study's title and command, a coefficient's
+#: definition, an assumption's formula (``quantity``, ``left_formula``, ``right_formula``). ``error``
+#: quotes the message of the InputError an analysis raised (the error path's own sentence). Left to
+#: the analyses that own them (issue 30): the ``notes`` of certify, survey equivalence, the agreement
+#: family, Dawid–Skene, the budget and the judge; the descriptions of methods (``*method``); certify's
+#: evidence statuses with their symbols (``status``).
 PROSE_LEFT = re.compile(
-    r"(^|\.)(notes\[\]|[a-z_]*method|definition|better_accuracy_source|status|right_formula|"
-    r"left_formula|error|title)$"
+    r"(^|\.)(title|command|definition|quantity|left_formula|right_formula|error|notes\[\]|"
+    r"[a-z_]*method|status)$"
 )
 #: A code: lower-case words joined by underscores (or empty).
 CODE = re.compile(r"^([a-z][a-z0-9]*(_[a-z0-9]+)*)?$")
@@ -230,8 +232,8 @@ def _studies() -> list[humanly.StudyResult]:
     out = []
     d = simulate.running_example(300, 5, seed=0)
     out.append(humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=100))
-    d = simulate.pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    out.append(humanly.analyze(d.ratings, d.predictions, bootstrap=100))
+    d = simulate.pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)  # untested assumptions: no bootstrap
+    out.append(humanly.analyze(d.ratings, d.predictions, bootstrap=0))
     d = simulate.pair(300, 2, p=0.7, eps=0.1, q=0.75, seed=1)  # no pilot plan: two labels
     out.append(humanly.analyze(d.ratings, d.predictions, bootstrap=0))
     out.append(humanly.analyze(Ratings.from_counts([[2, 1, 0], [0, 3, 0], [1, 1, 1]]), bootstrap=0))
@@ -250,7 +252,7 @@ def test_a_study_holds_codes_not_sentences(study_json) -> None:
     reasons, prose = set(), set()
     for data in study_json:
         for path, text in _strings(data):
-            if re.search(r"(^|\.)[a-z_]*reason$", path):
+            if re.search(r"(^|\.)[a-z_]*(reason|note)$", path):
                 assert CODE.match(text), (path, text)
                 reasons.add(text)
             elif _prose(text) and not PROSE_LEFT.search(path):
@@ -296,18 +298,21 @@ def _result_types() -> list[type]:
 
 
 def test_no_result_field_is_named_like_a_sentence() -> None:
-    """A result's fields hold codes and numbers: none is named ``note``, ``sentence``, ``message``
-    (or ``*_note``, ``*_sentence``, ``*_message``) — a reason is a ``reason`` code, and a note
-    a reader needs is written by the verdicts floor. (``notes`` tuples are left to their owners.)"""
+    """A result's fields hold codes and numbers: none is named ``sentence`` or ``message`` (or
+    ``*_sentence``, ``*_message``); a ``reason`` or ``note`` field is a string code (its values are
+    checked in the studies' JSON above), and what a reader needs to know about it is written by the
+    verdicts floor. (``notes`` tuples are left to their owners.)"""
     types = _result_types()
     assert len(types) > 50
-    bad = [
+    fields = [(cls, f) for cls in types for f in dataclasses.fields(cls)]
+    named = [
         f"{cls.__module__}.{cls.__qualname__}.{f.name}"
-        for cls in types
-        for f in dataclasses.fields(cls)
-        if re.fullmatch(r"([a-z_]+_)?(note|sentence|message)", f.name)
+        for cls, f in fields
+        if re.fullmatch(r"([a-z_]+_)?(sentence|message)", f.name)
     ]
-    assert bad == []
+    assert named == []
+    coded = [f for _, f in fields if re.fullmatch(r"([a-z_]+_)?(note|reason)", f.name)]
+    assert len(coded) >= 7 and all(f.type in ("str", "str | None") for f in coded)
 
 
 # --------------------------------------------------------------------- who writes the sentences
@@ -325,7 +330,7 @@ def _modules(*parts: str) -> list[Path]:
 def test_the_cli_and_the_report_take_sentences_from_the_verdicts_floor() -> None:
     """No module of the command line, the report or the demo imports a sentence builder (a name
     with ``sentence``, ``verdict``, ``headline``, ``words`` or ``note`` in it) from anywhere but
-    ``humanly.verdicts``, nor defines one at module level."""
+    ``humanly.verdicts``, nor defines one (``sentence``, ``headline``, ``words``) at module level."""
     bad = []
     for path in _modules(*PRESENTATION):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -339,7 +344,7 @@ def test_the_cli_and_the_report_take_sentences_from_the_verdicts_floor() -> None
                         bad.append(f"{path.name}: from {source} import {alias.name}")
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and re.search(
-                r"sentence|verdict|headline|words", node.name
+                r"sentence|headline|words", node.name
             ):
                 bad.append(f"{path.name}: defines {node.name}")
     assert bad == []

@@ -43,8 +43,10 @@ __all__ = [
 ]
 
 #: Where the better classifier's accuracy of a :class:`PlanResult` comes from.
-FIG2_SOURCE = "the paper's Fig. 2 value"
-MODEL_SOURCE = "the best model's agreement with the plurality label"
+#: Where the better classifier's accuracy comes from (``PlanResult.better_accuracy_source``, a code):
+#: the paper's Fig. 2 value, or the best model's agreement with the plurality label.
+FIG2_SOURCE = "paper_figure_2"
+MODEL_SOURCE = "best_model_agreement"
 #: The largest budget a curve reaches.
 _CURVE_TOP = 10**6
 
@@ -227,8 +229,8 @@ class PlanResult(Result):
     better_accuracy : float
         The better classifier's accuracy p + ε (the paper's p is the worse one's).
     better_accuracy_source : str
-        Where it comes from (the best model's agreement with the plurality label, or the paper's
-        Fig. 2 value).
+        Where it comes from, a code: ``"best_model_agreement"`` (the best model's agreement with the
+        plurality label) or ``"paper_figure_2"`` (the paper's Fig. 2 value, without models).
     eps : float
         The accuracy margin between the two classifiers compared.
     budget : int

@@ -386,11 +386,13 @@ COMPARISON_COLUMNS: tuple[Column, ...] = (
 def show_plan(res: bd.PlanResult) -> None:
     """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
     pilot plan (or why there is none)."""
+    from ..verdicts.plan import source_words
+
     quick = res.comparison
     ui.show(
         f"crowd agreement {res.agreement:.3f} → label accuracy q̂ = {res.label_accuracy:.3f}; "
         f"classifier accuracies {res.better_accuracy:.3f} vs {quick.p:.3f} "
-        f"({res.better_accuracy_source}, ε = {res.eps:g})"
+        f"({source_words(res.better_accuracy_source)}, ε = {res.eps:g})"
     )
     rows = [
         {

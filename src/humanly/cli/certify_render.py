@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..verdicts.certify import bounds_held, format_confidence, lemma2_text, verdicts
+from ..verdicts.certify import (
+    bounds_held,
+    format_confidence,
+    lemma2_text,
+    vacuous_words,
+)
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
@@ -15,7 +20,7 @@ if TYPE_CHECKING:
     from ..certification.lemma2 import Lemma2Check
     from ..certification.oracle import AssumptionCheck
 
-__all__ = ["render", "verdict_lines"]
+__all__ = ["render"]
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
 _STATUS = {"not applicable (L_N ≤ U_N + τ)": "n/a (L_N ≤ U_N)"}
@@ -249,7 +254,7 @@ def _assumptions(result: CertifyResult) -> CleanTable:
     t.column("difference [95%]", justify="right", no_wrap=True)
     t.column("status")
     for chk in o.assumptions:
-        note = "" if chk.difference is not None else f" ({chk.detail.note or 'nothing to check'})"
+        note = "" if chk.difference is not None else f" ({vacuous_words(chk.detail)})"
         t.row(
             _assumption_name(chk),
             f"{chk.n:,}",
@@ -303,8 +308,3 @@ def render(result: CertifyResult) -> list[CleanTable]:
     if result.curve:
         tables.append(_curve(result))
     return tables
-
-
-def verdict_lines(result: CertifyResult) -> list[str]:
-    """The verdict sentences (one per model), for after the tables."""
-    return [v.sentence for v in verdicts(result)]

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..certification import CertifyResult, ModelCertificate, UpperVerdict
     from ..certification.evidence import Evidence
     from ..certification.lemma2 import Lemma2Check
-    from ..certification.oracle import OracleCheck
+    from ..certification.oracle import AssumptionDetail, OracleCheck
 
 __all__ = [
     "BOUND_NAMES",
@@ -41,6 +41,7 @@ __all__ = [
     "headline",
     "lemma2_text",
     "status_words",
+    "vacuous_words",
     "verdicts",
 ]
 
@@ -481,3 +482,22 @@ def lemma2_text(c: Lemma2Check) -> str | None:
         return None
     verdict = "holds" if c.holds else "fails: U⁽ᵉ⁾ need not approach U⁽ᵗ⁾"
     return f"{c.agreement:.4f} vs 1/{c.n_classes} = {c.chance:.4f}: {verdict}"
+
+
+#: Why a check against gold is vacuous, in words (``AssumptionDetail.reason``).
+VACUOUS = {
+    "no_shared_pair": "no pair of raters shares a gold item",
+    "aggregate_never_wrong": "the aggregate is never wrong on gold items: the assumption is vacuous",
+}
+
+
+def vacuous_words(detail: AssumptionDetail) -> str:
+    """Why a check against gold has nothing to check, in words.
+
+    >>> from humanly.certification.oracle import AssumptionDetail
+    >>> vacuous_words(AssumptionDetail(reason="no_shared_pair"))
+    'no pair of raters shares a gold item'
+    """
+    if detail.reason is None:
+        return "nothing to check"
+    return VACUOUS.get(detail.reason, detail.reason)

@@ -45,6 +45,7 @@ __all__ = [
     "plan_verdicts",
     "probability",
     "scheme",
+    "source_words",
     "verdicts",
 ]
 
@@ -239,6 +240,22 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     if a.pilot is not None:
         out.extend(pilot_verdicts(a.pilot))
     return tuple(out)
+
+
+#: Where the better classifier's accuracy comes from, in words (``PlanResult.better_accuracy_source``).
+SOURCES = {
+    "best_model_agreement": "the best model's agreement with the plurality label",
+    "paper_figure_2": "the paper's Fig. 2 value",
+}
+
+
+def source_words(code: str) -> str:
+    """Where a budget analysis' better accuracy comes from, in words.
+
+    >>> source_words("paper_figure_2")
+    "the paper's Fig. 2 value"
+    """
+    return SOURCES.get(code, code)
 
 
 def better_use(quick: QuickComparison) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...budget import PilotPlan, PlanResult, WinCurve
 from ...study import StudyResult
 from ...verdicts.pilot import assumption_sentence, no_pilot_sentence, pilot_notes
-from ...verdicts.plan import better_use
+from ...verdicts.plan import better_use, source_words
 from ...verdicts.study import TITLES, section_note, section_verdicts
 from ...verdicts.text import number_text
 from .._page import Figure, Section, Table, View
@@ -107,7 +107,8 @@ def _comparison_text(a: PlanResult) -> str:
         f"The crowd's pairwise agreement {a.agreement:.3f} implies a single-label accuracy "
         f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
         f"labels), the table gives the exact probability of ranking a classifier with accuracy "
-        f"{a.better_accuracy:.3f} ({a.better_accuracy_source}) above one that is {a.eps:g} worse, "
+        f"{a.better_accuracy:.3f} ({source_words(a.better_accuracy_source)}) above one that is "
+        f"{a.eps:g} worse, "
         f"and the budget each labelling scheme needs to rank it first with probability at least "
         f"{a.level:g} (a tied vote of an even m is broken by a fair coin). "
         + better_use(quick)
