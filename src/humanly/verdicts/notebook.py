@@ -139,8 +139,8 @@ def _sequence_text(name: str, values: list[Any]) -> str:
 
 def table_rows(result: Any) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The compact table of a result: its headers and rows of text. The agreement family is the
-    page's own table; a result with a table (``to_frame()``) shows it; others show their fields
-    (name, value).
+    page's own table with each coefficient's p-value; a result with a table (``to_frame()``) shows
+    it; others show their fields (name, value).
 
     >>> import humanly
     >>> r = humanly.Ratings.from_counts([[3, 0], [0, 3], [2, 1], [3, 0]] * 10)
@@ -148,10 +148,14 @@ def table_rows(result: Any) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     >>> headers, rows[0]
     (('field', 'value'), ('source', '—'))
     """
-    if type(result).__name__ == "AgreementResult":
+    if type(result).__name__ == "AgreementResult":  # the page's table, with the p-values
         from .agreement import family_headers, family_rows
 
-        return family_headers(result), family_rows(result)
+        rows = [
+            (*row, p_value_text(c.p_value))
+            for row, c in zip(family_rows(result), result.coefficients, strict=True)
+        ]
+        return (*family_headers(result), "p-value"), rows
     frame = getattr(result, "to_frame", None)
     if callable(frame) and type(result).__name__ != "StudyResult":
         try:
