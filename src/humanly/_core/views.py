@@ -8,7 +8,7 @@ package imports upwards by name; ``tests/test_architecture.py`` allows this one 
 
 >>> from humanly._core.result import Skipped
 >>> html = notebook_html(Skipped("plan", "single_label_items"))
->>> "every item has one label" in html
+>>> "Every item has one label" in html
 True
 """
 
