@@ -365,3 +365,20 @@ def test_no_analysis_defines_a_sentence_builder() -> None:
             ):
                 bad.append(f"{path.relative_to(SRC)}: {node.name}")
     assert bad == []
+
+
+def test_the_verdicts_floor_loads_light() -> None:
+    """The command line imports the verdicts floor: loading every module of it (the notebook view
+    included) imports no numpy, pandas, matplotlib or jinja2."""
+    import subprocess
+    import sys
+
+    modules = sorted(p.stem for p in (SRC / "verdicts").glob("*.py") if p.stem != "__init__")
+    code = (
+        "import sys, importlib\n"
+        f"for m in {modules!r}: importlib.import_module('humanly.verdicts.' + m)\n"
+        "print(sorted(m for m in ('numpy', 'pandas', 'matplotlib', 'jinja2') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stderr
+    assert len(modules) >= 9

@@ -86,7 +86,6 @@ _MODULES = {
     ("judging", "Selection"): "judge",
     ("study", "StudyResult"): "study",
     ("study", "EquivalenceRun"): "study",
-    ("study", "Skipped"): "study",
     ("_core", "Skipped"): "study",
 }
 

@@ -190,10 +190,11 @@ def _study_html(study: Any) -> str:
     from .study import sections, summary
 
     out = []
-    for block in sections(study):
+    blocks = sections(study)
+    for block in blocks:
         out.append(f"<p><strong>{_escape(block.title)}</strong></p>")
         out += [f"<p>{_escape(s)}</p>" for s in block.sentences]
-    rows = [(block.title, summary(study, block.id) or DASH) for block in sections(study)]
+    rows = [(block.title, summary(study, block.id) or DASH) for block in blocks]
     rows += [
         ("settings", summary_text(study.settings)),
         ("humanly", value_text("provenance", study.provenance)),
