@@ -12,7 +12,7 @@ from humanly.study import AnalyzeOptions, StudyResult, analyze
 
 def view_of(study: StudyResult, colors: dict[str, str] | None = None) -> View:
     """The view the page uses (each model its colour unless ``colors`` says otherwise)."""
-    from humanly.plots._style import model_colors
+    from humanly.plots.style import model_colors
 
     return View(
         colors=colors if colors is not None else model_colors(study.models),

@@ -11,12 +11,17 @@ never import one another):
 4. ``humanly.simulate`` — generators with a known truth;
 5. the analyses ``certification``, ``survey``, ``budget``, ``judging``, ``ranking``;
 6. ``humanly.study`` — analyse once;
-7. ``humanly.plots`` — figures of results;
-8. ``humanly.report`` — the page, a pure function of a study's results;
-9. ``humanly.demo`` — runs the analyses and writes the demo's pages;
-10. ``humanly.cli`` (and ``__main__``) — parse, call, print.
+7. ``humanly.verdicts`` — the one voice: status and reason codes → the sentences everything above
+   quotes;
+8. ``humanly.plots`` — figures of results;
+9. ``humanly.report`` — the page, a pure function of a study's results;
+10. ``humanly.demo`` — runs the analyses and writes the demo's pages;
+11. ``humanly.cli`` (and ``__main__``) — parse, call, print.
 
-Imports under ``if TYPE_CHECKING:`` are annotations only and do not count.
+Imports under ``if TYPE_CHECKING:`` are annotations only and do not count towards the floors (they
+do towards the import circles of the presentation floors). One reference runs upward by name and
+only one: ``humanly._core.views`` loads ``humanly.verdicts.notebook`` on a result's first
+``_repr_html_`` (:data:`LATE_BINDINGS`).
 """
 
 from __future__ import annotations
@@ -43,11 +48,20 @@ FLOORS: dict[str, int] = {
     "simulate": 4,
     **dict.fromkeys(ANALYSES, 5),
     "study": 6,
-    "plots": 7,
-    "report": 8,
-    "demo": 9,
-    "cli": 10,
-    "__main__": 10,
+    "verdicts": 7,
+    "plots": 8,
+    "report": 9,
+    "demo": 10,
+    "cli": 11,
+    "__main__": 11,
+}
+#: The one upward reference by module name (module → the module it imports by name on first use).
+LATE_BINDINGS = {"humanly._core.views": "humanly.verdicts.notebook"}
+#: Imports of another package's private module or name that are left to the helpers that own the
+#: importing files (issue 30, item 6); the list only shrinks.
+PRIVATE_LEFT = {
+    ("humanly.cli.budget_cmd", "humanly.budget._kernel"),
+    ("humanly.cli.report_cmd", "humanly.data.study._item_col"),
 }
 MAX_FILE_LINES = 600  # "no file over 600 lines"
 MAX_FUNCTION_LINES = 120  # a function over ~80 lines needs a reason (said in its docstring)
@@ -88,11 +102,12 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
     return lines
 
 
-def _imports(module: str) -> set[str]:
-    """Modules of humanly that ``module`` imports (at any depth, outside TYPE_CHECKING)."""
+def _imports(module: str, *, annotations: bool = False) -> set[str]:
+    """Modules of humanly that ``module`` imports (at any depth, outside TYPE_CHECKING unless
+    ``annotations``)."""
     path = MODULES[module]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _type_checking_lines(tree)
+    skip = set() if annotations else _type_checking_lines(tree)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -148,11 +163,11 @@ def _imported_names(module: str) -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("part", ["report", "plots"])
+@pytest.mark.parametrize("part", ["report", "plots", "verdicts"])
 def test_the_report_draws_results_and_computes_nothing(part: str) -> None:
-    """Modules under ``report/`` and ``plots/`` take from the analyses (and crowd statistics) only
-    result types, never a function that computes: the page and its figures are functions of the
-    study's results."""
+    """Modules under ``report/``, ``plots/`` and ``verdicts/`` take from the analyses (and crowd
+    statistics) only result types, never a function that computes: the page, its figures and its
+    sentences are functions of the study's results."""
     computing = {"crowd", "study", *ANALYSES}
     bad = []
     for module in MODULES:
@@ -169,13 +184,14 @@ def test_the_report_draws_results_and_computes_nothing(part: str) -> None:
     assert not bad, "\n".join(sorted(bad))
 
 
-def _cycles() -> list[list[str]]:
+def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan). A package ``__init__`` that
     re-exports its own submodules is not a circle: edges into a package's own ``__init__`` from inside
     the package are left out."""
+    graph = GRAPH if graph is None else graph
 
     def edges(v: str) -> list[str]:
-        return [w for w in GRAPH[v] if not (MODULES[w].name == "__init__.py" and v.startswith(w))]
+        return [w for w in graph[v] if not (MODULES[w].name == "__init__.py" and v.startswith(w))]
 
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -204,7 +220,7 @@ def _cycles() -> list[list[str]]:
             if len(comp) > 1:
                 found.append(sorted(comp))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph):
         if v not in index:
             visit(v)
     return found
@@ -212,6 +228,75 @@ def _cycles() -> list[list[str]]:
 
 def test_no_import_circles() -> None:
     assert _cycles() == []
+
+
+def test_no_circles_in_the_presentation_floors_even_in_annotations() -> None:
+    """The verdicts floor, the figures, the page and the command line form no circle even counting
+    the imports made for annotations only (the page's renderer and exporter read a ``Page``, not the
+    builder's ``Report``)."""
+    graph = {m: _imports(m, annotations=True) for m in MODULES}
+    presentation = {"verdicts", "plots", "report", "demo", "cli"}
+    mine = [c for c in _cycles(graph) if any(_part(m) in presentation for m in c)]
+    assert mine == []
+
+
+def _private_imports(module: str) -> set[tuple[str, str]]:
+    """``(module, target)`` for every import of another package's private module or private name: a
+    part of the imported path that starts with ``_``, private to a package ``module`` is not in (a
+    private name is private to the package of its module; ``humanly._core``, the private helpers of
+    every floor, is shared by design)."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")
+            base = base[: len(base) - (node.level - 1)]
+            target = ".".join([*base, node.module or ""]).rstrip(".")
+        else:
+            target = node.module or ""
+        if not target.startswith("humanly."):
+            continue
+        for name in [target] + [f"{target}.{a.name}" for a in node.names]:
+            parts = name.split(".")
+            for i in range(2, len(parts)):
+                prefix = ".".join(parts[:i])
+                is_package = prefix in MODULES and MODULES[prefix].name == "__init__.py"
+                owner = prefix if is_package else prefix.rsplit(".", 1)[0]
+                inside = module == owner or module.startswith(owner + ".")
+                if parts[i].startswith("_") and not inside:
+                    out.add((module, ".".join(parts[: i + 1])))
+    return out
+
+
+def test_no_private_import_across_packages() -> None:
+    found = set().union(*(_private_imports(m) for m in MODULES))
+    assert sorted(found - PRIVATE_LEFT) == []
+
+
+def _named_modules(module: str) -> set[str]:
+    """Modules of humanly named by a string in ``module`` ("humanly.x.y"): imported by name."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in MODULES
+    }
+
+
+def test_the_one_late_binding_is_the_notebook_view() -> None:
+    """No module names a module of a higher floor (to import it by name), but for the one late
+    binding: a result's ``_repr_html_`` loads the verdicts floor's notebook view."""
+    upward = {
+        (m, target)
+        for m in MODULES
+        for target in _named_modules(m)
+        if FLOORS[_part(target)] > FLOORS[_part(m)]
+    }
+    assert upward == set(LATE_BINDINGS.items())
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -1,5 +1,11 @@
 """``humanly demo``: reports on the bundled Wikipedia personal-attack sample and on the simulated
-Survey Equivalence running example, and a short summary.
+Survey Equivalence running example, and the same findings on the terminal, section for section.
+
+The Wikipedia page also has a *Judge* section: the judge example of :func:`judge_example` (human
+labels kept on 200 of the 2,000 comments, a simulated judge on all of them), so the demo shows every
+analysis. The terminal prints each page's title and then, section by section in page order, the
+sentences the page shows (:func:`humanly.verdicts.study.sections` of each study, which the page's
+sections quote): the two say the same thing.
 
 The running example shows what the paper's example shows: a hard classifier (``hard``) scored by
 agreement beside its calibrated soft version (``soft``) scored by cross-entropy, and — because the
@@ -28,12 +34,12 @@ DEMO_BOOTSTRAP = 1000
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DemoResult(Result):
-    """Paths of the two demo reports, their studies' results and the summary lines; ``exports`` the
-    folders of the paper-ready files when asked for (``export=``)."""
+    """Paths of the two demo reports and their studies' results (what the pages and the terminal
+    say is written from these by :mod:`humanly.verdicts.study`); ``exports`` the folders of the
+    paper-ready files when asked for (``export=``)."""
 
     report: Path
     simulated_report: Path
-    lines: tuple[str, ...]
     study: StudyResult
     simulated_study: StudyResult
     exports: tuple[Path, ...] = ()
@@ -74,7 +80,7 @@ def judge_example(seed: int = 0, labelled: int = 200) -> tuple[Any, dict[str, fl
     llm = pd.Series(classes[drawn], index=ratings.items, name="one rater (simulated)")
     hard = np.asarray(predictions.hard(predictions.names[0]))
     noisy = np.where(rng.random(len(hard)) < 0.15, 1 - hard, hard)
-    codes = {"predictor": hard, "noisy (simulated)": noisy}
+    codes = {predictions.names[0]: hard, "noisy (simulated)": noisy}
     keep = np.zeros_like(counts)
     rows = rng.choice(len(counts), labelled, replace=False)
     keep[rows] = counts[rows]
@@ -82,23 +88,6 @@ def judge_example(seed: int = 0, labelled: int = 200) -> tuple[Any, dict[str, fl
     models = {k: pd.Series(classes[c], index=ratings.items) for k, c in codes.items()}
     answer = {k: float(share[np.arange(len(c)), c].mean()) for k, c in codes.items()}
     return judge(few, models, judge=llm, seed=seed), answer
-
-
-def _judge_line(seed: int) -> str:
-    from .report.verdicts.judge import comparison_sentence, percent
-
-    res, answer = judge_example(seed)
-    a = res.models[0]
-    ci = a.accuracy.interval
-    return (
-        f"judge (simulated one-rater judge, human labels kept on {res.n_labelled:,} of "
-        f"{res.n_labelled + res.n_unlabelled:,} comments): {a.model}'s accuracy "
-        f"{percent(a.accuracy.point)} [{percent(ci.low)}, {percent(ci.high)}] (PPI++), "
-        f"{percent(answer[a.model])} from all labels; "
-        + comparison_sentence(
-            res.comparisons[0], res.level, res.n_labelled, res.n_labelled + res.n_unlabelled
-        )
-    )
 
 
 def _check_folder(out: Path, what: str) -> None:
@@ -116,10 +105,11 @@ def run_demo(
     show_progress: bool = True,
     export: str | Path | None = None,
 ) -> DemoResult:
-    """Write ``folder/report.html`` (bundled wiki attack sample with its classifier) and
-    ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing earlier demo files.
-    ``folder`` is created if its parent folder exists. With ``export``, the tables and figures of each
-    page go to ``export/report/`` and ``export/running-example/`` (files of the same names replaced)."""
+    """Write ``folder/report.html`` (bundled wiki attack sample with its classifier, and the judge
+    example) and ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing
+    earlier demo files. ``folder`` is created if its parent folder exists. With
+    ``export``, the tables and figures of each page go to ``export/report/`` and
+    ``export/running-example/`` (files of the same names replaced)."""
     out = Path(folder)
     _check_folder(out, "folder")
     if export is not None:
@@ -142,6 +132,8 @@ def run_demo(
             progress=show_progress,
         ),
     )
+    judged, _ = judge_example(seed)
+    real_study = dataclasses.replace(real_study, judge=judged)
     real = build_report(real_study)
     real_path = real.write(out / "report.html", force=True)
 
@@ -169,14 +161,4 @@ def run_demo(
             for page, name in ((real, "report"), (simulated, "running-example"))
         )
 
-    d = real_study.inspect
-    lines = [
-        f"humanly demo · Wikipedia personal attacks (bundled, MIT): {d.n_items:,} comments, "
-        f"{d.n_labels:,} labels, pairwise agreement {d.agreement.pairwise:.3f}"
-    ]
-    lines += [line for line in real.headline() if not line.startswith("data:")]
-    lines.append(_judge_line(seed))
-    lines.append(f"reports: {real_path} and {sim_path} (simulated running example)")
-    if exports:
-        lines.append(f"paper-ready tables and figures: {exports[0]} and {exports[1]}")
-    return DemoResult(real_path, sim_path, tuple(lines), real_study, simulated_study, exports)
+    return DemoResult(real_path, sim_path, real_study, simulated_study, exports)

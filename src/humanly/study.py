@@ -30,7 +30,7 @@ import numpy as np
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
 from ._core.progress import stages as progress_stages
-from ._core.result import Result
+from ._core.result import Result, Skipped
 from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
@@ -137,27 +137,6 @@ class Settings(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Skipped(Result):
-    """An analysis that did not run, and why.
-
-    Parameters
-    ----------
-    analysis : str
-        Its name (``"certify"``, ``"equivalence"``, ``"plan"``, …).
-    reason : str
-        Why it did not run, in one sentence.
-
-    Examples
-    --------
-    >>> Skipped("plan", "the label-budget analysis is for two classes").analysis
-    'plan'
-    """
-
-    analysis: str
-    reason: str
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
 class EquivalenceRun(Result):
     """One survey-equivalence analysis of the study.
 
@@ -172,13 +151,13 @@ class EquivalenceRun(Result):
     shown : tuple of str
         The models the report shows under this analysis.
     result : EquivalenceResult or None
-        The result; ``None`` when the analysis does not apply (``note`` says why).
+        The result; ``None`` when the analysis does not apply (``skipped`` says why).
     truth : TruthEquivalence or None
         On simulated data, the same scored against the true item states.
-    note : str or None
-        Why ``result`` is missing.
-    truth_note : str or None
-        Why ``truth`` is missing although states were given.
+    skipped : Skipped or None
+        Why ``result`` is missing (a reason code).
+    truth_skipped : Skipped or None
+        Why ``truth`` is missing although states were given (a reason code).
     items_needed : tuple of (int or None), optional
         With the study's ``target_width``: the items each model's equivalence range would need to
         narrow below it, one per model of ``result``, read off its ranges by
@@ -186,7 +165,8 @@ class EquivalenceRun(Result):
 
     Examples
     --------
-    >>> run = EquivalenceRun("abc", "cross_entropy", "auto", ("m",), None, note="one label")
+    >>> why = Skipped("equivalence", "input_error", "scorer: unknown")
+    >>> run = EquivalenceRun("abc", "cross_entropy", "auto", ("m",), None, skipped=why)
     >>> run.key, run.result is None
     ('abc+cross_entropy', True)
     """
@@ -197,8 +177,8 @@ class EquivalenceRun(Result):
     shown: tuple[str, ...]
     result: EquivalenceResult | None
     truth: TruthEquivalence | None = None
-    note: str | None = None
-    truth_note: str | None = None
+    skipped: Skipped | None = None
+    truth_skipped: Skipped | None = None
     items_needed: tuple[int | None, ...] | None = None
 
     @property
@@ -273,7 +253,8 @@ class StudyResult(Result):
     judge: JudgeResult | None = None
 
     def skipped_reason(self, analysis: str) -> str | None:
-        """Why an analysis did not run.
+        """Why an analysis did not run: its reason code (the sentence is
+        :func:`humanly.verdicts.study.skipped_sentence` of the :class:`Skipped` record).
 
         Parameters
         ----------
@@ -283,14 +264,14 @@ class StudyResult(Result):
         Returns
         -------
         str or None
-            The reason, or ``None`` when it ran.
+            The reason code, or ``None`` when it ran.
 
         Examples
         --------
         >>> from humanly import Ratings
         >>> res = analyze(Ratings.from_counts([[2, 1, 0], [0, 3, 0]]), bootstrap=0)
-        >>> res.skipped_reason("plan").startswith("the label-budget analysis")
-        True
+        >>> res.skipped_reason("plan")
+        'two_classes_only'
         """
         return next((s.reason for s in self.skipped if s.analysis == analysis), None)
 
@@ -452,7 +433,7 @@ def _certify(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skip
             seed=s.seed,
         )
     except InputError as exc:
-        skipped.append(Skipped("certify", str(exc)))
+        skipped.append(Skipped("certify", "input_error", str(exc)))
         return None
 
 
@@ -461,12 +442,7 @@ def _equivalence(
 ) -> tuple[EquivalenceRun, ...]:
     r = study.ratings
     if int(r.labels_per_item.max()) < 2:
-        skipped.append(
-            Skipped(
-                "equivalence",
-                "every item has a single label, so no rater can be held out to build a power curve",
-            )
-        )
+        skipped.append(Skipped("equivalence", "single_label_items"))
         return ()
     usable = _usable(study.predictions)
     names = [m.name for m in usable.models] if usable is not None else []
@@ -487,21 +463,22 @@ def _equivalence(
                 options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
             )  # fmt: skip
         except InputError as exc:
-            runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, note=str(exc)))
+            why = Skipped("equivalence", "input_error", str(exc))
+            runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, skipped=why))
             continue
-        truth, truth_note = None, None
+        truth, truth_skipped = None, None
         if states is not None:
             try:
                 truth = truth_equivalence(
                     r, usable, states, combiner=combiner, scorer=scorer, calibrate=cal, seed=s.seed
                 )
             except InputError as exc:
-                truth_note = str(exc)
+                truth_skipped = Skipped("truth_equivalence", "input_error", str(exc))
         needed = None
         if s.target_width is not None and s.bootstrap > 0:
             needed = res.items_needed(s.target_width)
         runs.append(
-            EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_note, needed)
+            EquivalenceRun(combiner, scorer, cal, shown, res, truth, None, truth_skipped, needed)
         )
     return tuple(runs)
 
@@ -509,28 +486,15 @@ def _equivalence(
 def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
     r = study.ratings
     if r.n_classes != 2:
-        skipped.append(
-            Skipped(
-                "plan",
-                f"the label-budget analysis (Don't Label Twice) is for two classes; this data has "
-                f"{r.n_classes} ({', '.join(map(str, r.classes))})",
-            )
-        )
+        skipped.append(Skipped("plan", "two_classes_only", classes=tuple(map(str, r.classes))))
         return None
     if not (r.labels_per_item >= 2).any():
-        skipped.append(
-            Skipped(
-                "plan",
-                "every item has one label, so the label accuracy cannot be estimated from the "
-                "crowd's agreement (it needs items with two or more labels); the label-budget "
-                "analysis is left out",
-            )
-        )
+        skipped.append(Skipped("plan", "single_label_items"))
         return None
     try:
         return budget_plan(r, study.predictions, level=s.level, bootstrap=s.bootstrap, seed=s.seed)
     except InputError as exc:
-        skipped.append(Skipped("plan", f"not applicable: {exc}"))
+        skipped.append(Skipped("plan", "input_error", str(exc)))
         return None
 
 
@@ -538,7 +502,7 @@ def _judge(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skippe
     try:
         return judge_study(study, level=s.level, seed=s.seed)
     except InputError as exc:
-        skipped.append(Skipped("judge", str(exc)))
+        skipped.append(Skipped("judge", "input_error", str(exc)))
         return None
 
 

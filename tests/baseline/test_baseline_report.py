@@ -37,7 +37,7 @@ WIKI_COUNTS = ["--item-col", "rev_id", "--counts", "attack=n_labelled_attack", "
 #: of the study now applies to them too (the inspect baseline checks them at 1,000)
 INSPECT_SKIP = [r"^agreement_ci\."]
 #: the budget analysis: ``p`` was an alias of ``better_accuracy``; ``delta`` is ``level`` = 1 − δ
-PLAN = [(r"^p$", "better_accuracy"), (r"^plan_note$", "pilot_note")]
+PLAN = [(r"^p$", "better_accuracy"), (r"^plan_note$", "pilot_skipped")]
 PLAN_SKIP = [r"(^|\.)delta$"]
 
 

@@ -185,15 +185,15 @@ def test_plan_cli_with_fewer_models_says_what_it_can(cli, tmp_path: Path) -> Non
     )
     assert r.stdout.strip().splitlines()[-1].startswith("With 900 labels and the crowd's label")
     d = cli("budget", "plan", written["ratings"], "--json").json()
-    assert d["pilot"] is None and "given: 0" in d["pilot_note"]
+    assert d["pilot"] is None and d["pilot_skipped"]["reason"] == "no_predictions"
     one = tmp_path / "one.csv"
     preds = __import__("pandas").read_csv(written["predictions"])
     preds[preds["model"] == "better"].to_csv(one, index=False)
     r = cli("budget", "plan", written["ratings"], "--predictions", one, "--json")
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert "given: 1" in d["pilot_note"]
-    assert d["better_accuracy_source"] == "the best model's agreement with the plurality label"
+    assert d["pilot_skipped"]["reason"] == "one_model"
+    assert d["better_accuracy_source"] == "best_model_agreement"
 
 
 def test_open_n_classes_and_no_old_classes_flag(cli) -> None:

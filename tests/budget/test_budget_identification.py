@@ -1,19 +1,21 @@
 """Weakly identified pilots say so (issue 26, "weak fits that look fine"): an estimate on the boundary
-of its range, or one the bootstrap spreads over more than 0.2, is a typed warning on the plan and a
-plain sentence in its verdict."""
+of its range, or one the bootstrap spreads over more than 0.2, is a typed warning on the plan (a
+reason code, no prose) and a plain sentence in its verdict, written by the verdicts floor."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from humanly.budget import PlanOptions, pilot_plan
-from humanly.budget.identification import WIDE, WeakEstimate, weak_estimates, weak_sentence
+from humanly.budget.identification import WIDE, WeakEstimate, weak_estimates
 from humanly.budget.models import CorrelatedErrors
 from humanly.budget.planning import PilotPlan
-from humanly.report.verdicts.plan import pilot_verdicts
 from humanly.simulate import pair
+from humanly.verdicts.pilot import weak_sentence
+from humanly.verdicts.plan import pilot_verdicts
 
 SIMPLE = PlanOptions(latent_variant="simple")
 
@@ -26,10 +28,12 @@ def test_crowd_at_accuracy_0_6_lands_on_the_boundary_and_says_so():
     assert res.estimates.p_b0 == pytest.approx(1.0, abs=1e-3)
     flagged = {w.parameter: w for w in res.warnings}
     assert flagged["p_b0"].reason == "boundary"
-    assert res.weak_note is not None and res.weak_note.startswith("The estimate is weak")
-    sentence = pilot_verdicts(res)[0].sentence
-    assert res.weak_note in sentence
-    assert not any(ch in res.weak_note for ch in "ρπθ⁰¹")  # plain words (names in brackets)
+    weak = weak_sentence(res)
+    assert weak is not None and weak.startswith("The estimate is weak: the 2,000-item pilot puts")
+    assert "the better model's accuracy where the worse one errs (p_b0) at 1.00" in weak
+    assert weak in pilot_verdicts(res)[0].sentence
+    assert not any(ch in weak for ch in "ρπθ⁰¹")  # plain words (names in brackets)
+    assert "weak_note" not in res.to_dict()  # the result holds codes, the sentence is written above
 
 
 def test_loose_q_w_in_the_correlated_model_is_noted():
@@ -42,7 +46,8 @@ def test_loose_q_w_in_the_correlated_model_is_noted():
         res = pilot_plan(d.ratings, d.predictions, bootstrap=100, options=SIMPLE)
         if abs(res.estimates.q_w - 0.7) > 0.1:
             off += 1
-            assert res.warnings and res.weak_note in pilot_verdicts(res)[0].sentence
+            weak = weak_sentence(res)
+            assert res.warnings and weak is not None and weak in pilot_verdicts(res)[0].sentence
         for w in res.warnings:
             edge = min(abs(w.estimate - b) for b in (0.0, 0.5, 1.0))
             assert (w.reason == "boundary" and edge <= 1e-3) or (
@@ -54,10 +59,10 @@ def test_loose_q_w_in_the_correlated_model_is_noted():
 def test_a_well_identified_pilot_has_no_warning_and_the_plan_round_trips():
     d = pair(2000, 3, q=0.8, p=0.7, eps=0.1, seed=1)
     res = pilot_plan(d.ratings, d.predictions, bootstrap=100, options=SIMPLE)
-    assert res.warnings == () and res.weak_note is None
+    assert res.warnings == () and weak_sentence(res) is None
     assert "weak" not in pilot_verdicts(res)[0].sentence
     data = json.loads(res.to_json())
-    assert data["warnings"] == [] and data["weak_note"] is None
+    assert data["warnings"] == []
     assert PilotPlan.from_dict(data).to_dict() == data
     d = pair(2000, 3, q=0.6, p=0.7, eps=0.1, seed=1)
     weak = pilot_plan(d.ratings, d.predictions, bootstrap=0)
@@ -66,7 +71,6 @@ def test_a_well_identified_pilot_has_no_warning_and_the_plan_round_trips():
     # its warnings read back on their own)
     data = json.loads(weak.to_json())
     assert tuple(WeakEstimate.from_dict(w) for w in data["warnings"]) == weak.warnings
-    assert data["weak_note"] == weak.weak_note
 
 
 def test_weak_estimates_rules():
@@ -80,7 +84,12 @@ def test_weak_estimates_rules():
         ("q_b", "boundary"), ("p_w", "boundary"), ("p_b0", "loose"), ("p_b1", "loose")
     ]  # fmt: skip
     assert [w.parameter for w in weak_estimates(est, ranges_i, 0)] == ["q_b", "p_w"]
-    assert weak_sentence((), 10) is None
-    many = weak_sentence(got, 1000)
-    assert many is not None and "4 of its five parameters (q_b, p_w, p_b0, p_b1)" in many
+    d = pair(400, 3, q=0.8, p=0.7, eps=0.1, seed=1)
+    plan = pilot_plan(d.ratings, d.predictions, bootstrap=0, options=SIMPLE)
+    assert weak_sentence(dataclasses.replace(plan, warnings=())) is None
+    many = weak_sentence(dataclasses.replace(plan, warnings=got, n_used=1000))
+    assert many is not None and "1,000-item pilot leaves 4 of its five parameters" in many
+    assert "(q_b, p_w, p_b0, p_b1)" in many
+    two = weak_sentence(dataclasses.replace(plan, warnings=got[2:], n_used=1000))
+    assert two is not None and "anywhere from 0.30 to 0.55; " in two
     assert WeakEstimate.from_dict(got[2].to_dict()) == got[2]

@@ -22,6 +22,7 @@ from humanly.budget import (
 from humanly.budget import latent as lat
 from humanly.budget.assumptions import AGAINST, CONSISTENT, UNTESTED
 from humanly.simulate import pair
+from humanly.verdicts.pilot import assumption_sentence, pilot_notes
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
@@ -223,12 +224,14 @@ def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> 
     first = res.assumptions.tests[0]
     assert res.recommended_m == 5 and res.estimates.q_b < res.estimates.q_w
     assert first.verdict == CONSISTENT
-    assert any("rests on q_b < q_w" in n and first.sentence() in n for n in res.notes)
+    notes = pilot_notes(res)  # the verdicts floor words what the plan's numbers imply
+    assert any("rests on q_b < q_w" in n and assumption_sentence(first) in n for n in notes)
+    assert not any("rests on" in n for n in res.notes)  # the result itself holds no such sentence
     default = pilot_plan(data.ratings, data.predictions, bootstrap=0)
     assert default.latent_variant == "simple" and default.recommended_m == 1
     big = pair(6000, 5, p=0.7, eps=0.1, q=0.75, seed=2)
     res = pilot_plan(big.ratings, big.predictions, bootstrap=0)
-    assert res.recommended_m == 1 and not any("rests on" in n for n in res.notes)
+    assert res.recommended_m == 1 and not any("rests on" in n for n in pilot_notes(res))
 
 
 @settings(max_examples=15, deadline=None)
@@ -261,7 +264,7 @@ def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
         assert t.interval.low is not None and t.interval.high is not None
         assert t.interval.low <= t.interval.high
         assert t.verdict == (AGAINST if t.interval.high < 0 else CONSISTENT)
-        assert t.verdict in t.sentence()
+        assert t.verdict in assumption_sentence(t) and t.reason is None
     a1 = tests[0]
     assert a1.estimate == pytest.approx(res.estimates.q_b - res.estimates.q_w)
     assert a1.verdict == CONSISTENT and a1.interval.low > 0  # q_b = 0.85 > q_w = 0.75
@@ -295,14 +298,16 @@ def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_estimate
     m3 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m3"]
     assert m3.verdict == CONSISTENT and m3.interval.low < 0 < m3.interval.high
     m5 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m5"]
-    assert m5.verdict == UNTESTED and "no pilot item has ≥ 5 labels" in (m5.reason or "")
+    assert m5.verdict == UNTESTED and (m5.reason, m5.most_labels) == ("too_few_labels", 3)
+    assert assumption_sentence(m5).endswith("(no pilot item has ≥ 5 labels; the most is 3)")
 
 
 def test_without_bootstrap_the_verdict_is_untested() -> None:
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
     res = pilot_plan(data.ratings, data.predictions, bootstrap=0)
+    assert all(t.verdict == UNTESTED and t.reason == "no_bootstrap" for t in res.assumptions.tests)
     assert all(
-        t.verdict == UNTESTED and t.reason == "bootstrap=0: no interval"
+        assumption_sentence(t).endswith("→ untested (bootstrap=0: no interval)")
         for t in res.assumptions.tests
     )
     assert res.assumptions.assumption1 is True  # the old key: the point estimate's answer

@@ -21,7 +21,7 @@ from humanly.budget import (
     win_curve,
 )
 from humanly.plots import budget as pl
-from humanly.plots._style import save_figure
+from humanly.plots.style import save_figure
 
 PLAN_ESTIMATES = CorrelatedErrors(0.730695, 0.773124, 0.690373, 0.800624, 0.813958, check=False)
 

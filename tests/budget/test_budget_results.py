@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from humanly import InputError
-from humanly._core.result import Interval, Result
+from humanly._core.result import Interval, Result, Skipped
 from humanly.budget import (
     Assumptions,
     CorrelatedErrors,
@@ -52,6 +52,8 @@ from humanly.budget import (
     win_curve,
 )
 from humanly.simulate import pair
+from humanly.verdicts.pilot import pilot_skipped_sentence
+from humanly.verdicts.plan import source_words
 
 FIG2 = IndependentErrors(0.8, 0.01, 0.8)
 COR = CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9)
@@ -237,15 +239,15 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
     assert isinstance(a, PlanResult)
     agreement, q, p = _old_report_numbers(pilot.ratings, pilot.predictions)
     assert (a.agreement, a.label_accuracy, a.better_accuracy) == (agreement, q, p)
-    assert a.better_accuracy_source == "the best model's agreement with the plurality label"
+    assert a.better_accuracy_source == "best_model_agreement"  # a code; the report words it
     assert a.budget == int(pilot.ratings.counts.sum()) and a.level == 0.95
     assert a.comparison == quick_compare(q, a.budget, p=p - 0.01, eps=0.01, m=(1, 3, 5))
     pilot_alone = pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=a.budget)
     assert a.pilot is not None and a.pilot.curve is not None
     assert dataclasses.replace(a.pilot, curve=None) == pilot_alone
     d = a.to_dict()
-    assert d["better_accuracy"] == p and "p" not in d and d["pilot_note"] is None
-    assert not {"plan", "plan_note", "delta"} & set(d)  # the retired keys are gone
+    assert d["better_accuracy"] == p and "p" not in d and d["pilot_skipped"] is None
+    assert not {"plan", "plan_note", "pilot_note", "delta"} & set(d)  # the retired keys are gone
     assert a.error_model() == IndependentErrors(p - 0.01, 0.01, q)
     # the curves are the report's figures: the comparison's at q̂, the pilot's at its estimates
     assert a.curve is not None and a.curve.params == a.error_model() and a.curve.m == (1, 3, 5)
@@ -256,10 +258,12 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
         budgets[-1],
     )  # multiples of lcm(m) up to 2 × the largest need
     assert top + step > max(a.budget, 2 * max(n for n in a.comparison.budget_needed if n))
-    # without models: the paper's Fig. 2 value, and no pilot (the note says why)
+    # without models: the paper's Fig. 2 value, and no pilot (a reason code says why)
     bare = results["plan_bare"]
-    assert bare.better_accuracy == 0.8 and bare.better_accuracy_source == "the paper's Fig. 2 value"
-    assert bare.pilot is None and bare.pilot_note == (
+    assert bare.better_accuracy == 0.8 and bare.better_accuracy_source == "paper_figure_2"
+    assert source_words(bare.better_accuracy_source) == "the paper's Fig. 2 value"
+    assert bare.pilot is None and bare.pilot_skipped == Skipped("pilot", "no_predictions")
+    assert pilot_skipped_sentence(bare.pilot_skipped) == (
         "the pilot plan needs the predictions of two models (given: 0)"
     )
     assert label_accuracy_from_agreement(a.agreement) == a.label_accuracy
@@ -267,16 +271,19 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
 
 def test_plan_with_one_model_says_what_it_can(pilot) -> None:
     one = plan(pilot.ratings, pilot.predictions.select(["better"]), bootstrap=100)
-    assert one.pilot is None and "two models (given: 1)" in (one.pilot_note or "")
-    assert one.better_accuracy_source == "the best model's agreement with the plurality label"
+    assert one.pilot is None and one.pilot_skipped == Skipped("pilot", "one_model")
+    assert "two models (given: 1)" in pilot_skipped_sentence(one.pilot_skipped)
+    assert one.better_accuracy_source == "best_model_agreement"
     off = plan(pilot.ratings, pilot.predictions, options=PlanOptions(with_pilot=False))
-    assert off.pilot is None and off.pilot_note is None
+    assert off.pilot is None and off.pilot_skipped is None
 
 
 def test_plan_pilot_note_when_the_pilot_does_not_apply() -> None:
     small = pair(8, 3, p=0.7, eps=0.1, q=0.75, seed=3)
     a = plan(small.ratings, small.predictions, bootstrap=100)
-    assert a.pilot is None and a.pilot_note is not None and "need at least 10" in a.pilot_note
+    why = a.pilot_skipped
+    assert a.pilot is None and why is not None and why.reason == "input_error"
+    assert why.error is not None and "need at least 10" in why.error
 
 
 def test_plan_takes_a_study(pilot) -> None:

@@ -12,8 +12,9 @@ import pytest
 from humanly import Ratings
 from humanly.budget import CorrelatedErrors, IndependentErrors, compare, pilot_plan, plan
 from humanly.report.sections.plan import METHODS_TEXT
-from humanly.report.verdicts.plan import probability, scheme, verdicts
 from humanly.simulate import pair
+from humanly.verdicts.pilot import assumption_sentence
+from humanly.verdicts.plan import probability, scheme, verdicts
 from study_sections import section as study_section
 
 
@@ -92,7 +93,7 @@ def test_the_verdicts_module_is_light() -> None:
     import sys
 
     code = (
-        "import sys; import humanly.report.verdicts.plan\n"
+        "import sys; import humanly.verdicts.plan\n"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'jinja2') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -113,7 +114,7 @@ def test_section_lays_out_the_latent_plan(five) -> None:
     assert "latent-class estimate (EM over the true label)" in text
     assert "BIC chose the latent variant 'simple'" in text and "EM converged in" in text
     for t in a.pilot.assumptions.tests:
-        assert t.sentence() in text
+        assert assumption_sentence(t) in text
     assert "holds" not in text and "fails" not in text and "nan" not in text.lower()
     assert [v.methods for v in section.verdicts] == ["methods-plan"] * 2
     assert all(v.model is None for v in section.verdicts)

@@ -291,7 +291,7 @@ def test_confidence_direct() -> None:
 
 
 def test_report_section_builder() -> None:
-    from humanly.report.sections.certify import certify_line
+    from humanly.verdicts.certify import headline as certify_line
     from study_sections import section as study_section
 
     d = _data(k=5, n=300)

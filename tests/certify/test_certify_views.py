@@ -15,7 +15,7 @@ import pytest
 from humanly import simulate
 from humanly.certification import certify, certify_summary
 from humanly.datasets import WIKI_ATTACK_OPTIONS, wiki_attack, wiki_attack_path
-from humanly.report.verdicts.certify import format_confidence, verdicts
+from humanly.verdicts.certify import format_confidence, verdicts
 
 SST2 = dict(lower=[0.949, 0.971], upper=0.939, n=1821, k=3, models=["BERT", "StructBERT"])
 SNLI = dict(lower=[0.899, 0.919], upper=0.879, n=10000, k=5, models=["GPT", "SemBERT"])
@@ -165,7 +165,7 @@ def test_format_confidence() -> None:
 
 def test_verdicts_import_no_heavy_library() -> None:
     code = (
-        "import sys, humanly.report.verdicts.certify\n"
+        "import sys, humanly.verdicts.certify\n"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'jinja2', 'scipy') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -359,7 +359,7 @@ def test_the_joint_verdict_reads_the_level_per_model_from_the_result() -> None:
     """Certified alone (S = 0.963 ≥ 0.95) but not with the other model: the union bound needs
     S ≥ 1 − (1 − level)/M = 0.975, the result's ``simultaneous.level_per_model``."""
     from humanly.certification import certify_summary
-    from humanly.report.verdicts.certify import verdicts
+    from humanly.verdicts.certify import verdicts
 
     res = certify_summary([0.901, 0.95], 0.879, 10000, models=["a", "b"])
     a = res.model("a")
@@ -394,7 +394,7 @@ def test_a_result_read_back_from_its_json_draws_the_same_views(copycat) -> None:
     from humanly.certification import CertifyResult
     from humanly.cli.certify_render import render
     from humanly.plots.certify import plot_confidence, plot_curve
-    from humanly.report.sections.certify import certify_line
+    from humanly.verdicts.certify import headline as certify_line
 
     for bound in ("hoeffding", "exact"):
         res = certify(copycat.ratings, copycat.predictions, copycat.gold, curve=True, bound=bound)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly.report.verdicts.agreement import family_rows, paradox_sentence, verdicts
+from humanly.verdicts.agreement import family_rows, paradox_sentence, verdicts
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: observers A–D × 12 units
 KRIPPENDORFF_2011 = {

@@ -186,7 +186,7 @@ def test_inspect_verdict_quotes_disagreeing_starts_and_non_convergence():
     """What the fit says reaches the reader: the raters table's Dawid–Skene row and the raters
     sentence of ``inspect`` carry disagreeing starts; a fit that did not converge says so."""
     from humanly.crowd.raters import rater_summary
-    from humanly.report.verdicts.inspect import dawid_skene_text, verdicts
+    from humanly.verdicts.inspect import dawid_skene_text, verdicts
 
     r = _ragged(0, 3_000, 150)
     res = humanly.inspect(r, bootstrap=0)

@@ -18,7 +18,7 @@ import pytest
 
 import humanly
 from humanly._core.result import Interval
-from humanly.report.verdicts.inspect import (
+from humanly.verdicts.inspect import (
     METHODS_ID,
     RATERS_SHOWN,
     interval_text,
@@ -244,7 +244,7 @@ def test_wording_helpers() -> None:
 
 def test_verdict_module_is_light() -> None:
     code = (
-        "import sys, humanly.report.verdicts.inspect\n"
+        "import sys, humanly.verdicts.inspect\n"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'jinja2', 'numpy') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -296,8 +296,8 @@ def test_report_section_for_counts_has_no_rater_parts() -> None:
 
 
 def test_figures_are_461_pt_labelled_and_deterministic() -> None:
-    from humanly.plots._style import to_svg
     from humanly.plots.inspect import data_overview, rater_quality
+    from humanly.plots.style import to_svg
 
     s = humanly.inspect(_long(), bootstrap=0)
     assert s.raters is not None

@@ -67,8 +67,9 @@ def test_a_judge_that_cannot_run_is_skipped_with_its_reason() -> None:
         np.tile([1, 0], (2000, 1)), items=study.ratings.items, classes=[0, 1]
     )
     res = humanly.analyze(dataclasses.replace(study, ratings=full), bootstrap=0)
-    assert res.judge is None
-    assert res.skipped_reason("judge").startswith("judge: every item has a human label")
+    assert res.judge is None and res.skipped_reason("judge") == "input_error"
+    (why,) = [s for s in res.skipped if s.analysis == "judge"]
+    assert why.error is not None and why.error.startswith("judge: every item has a human label")
 
 
 def test_results_saved_before_the_judge_field_still_load() -> None:

@@ -8,9 +8,10 @@ import re
 from html.parser import HTMLParser
 
 from humanly.demo import simulated_states
-from humanly.report import Report, Verdict, build_report
+from humanly.report import Report, build_report
 from humanly.simulate import running_example
 from humanly.study import AnalyzeOptions, analyze
+from humanly.verdicts import Verdict
 
 XSS = "<script>alert(1)</script>"
 

@@ -1,12 +1,16 @@
-"""``humanly report``: self-contained, escaped, atomic, JSON embedded; ``humanly demo``."""
+"""``humanly report``: self-contained, escaped, atomic, JSON embedded; ``humanly demo``, whose terminal
+output and pages agree section for section."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 from pathlib import Path
 
 from humanly.demo import run_demo
+from humanly.report import build_report
+from humanly.study import StudyResult
 
 XSS = "<script>alert(1)</script>"
 
@@ -94,23 +98,61 @@ def test_report_json_and_headline(cli, xss_files, tmp_path):
     assert f"report: {out}" in res.stdout
 
 
-def test_demo_writes_two_reports_and_short_summary(cli, tmp_path, monkeypatch):
+def _pages(stdout: str) -> dict[str, list[list[str]]]:
+    """The demo's terminal output: page title → its blocks (a section's title, then its sentences)."""
+    pages: dict[str, list[list[str]]] = {}
+    blocks: list[list[str]] = []
+    for line in stdout.splitlines():
+        if line.startswith("humanly demo · "):
+            blocks = pages.setdefault(line, [])
+        elif line.startswith("reports: "):
+            break
+        elif not line.strip():
+            blocks.append([])
+        elif blocks:
+            blocks[-1].append(line)
+    return {title: [b for b in found if b] for title, found in pages.items()}
+
+
+def test_demo_console_and_reports_agree_section_for_section(cli, tmp_path, monkeypatch):
+    """``humanly demo`` prints, for each page, its sections in the page's order with the page's
+    sentences: the verdicts the page's cards and sections show, or the note standing in for an
+    analysis that did not run."""
     monkeypatch.chdir(tmp_path)
     res = cli("demo", "--bootstrap", 100)
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.strip().splitlines()
     assert lines[0].startswith("humanly demo · Wikipedia personal attacks")
     assert "humanly-demo/report.html" in lines[-1]
-    html = (tmp_path / "humanly-demo" / "report.html").read_text()
-    sentences = [v["sentence"] for v in _embedded(html)["verdicts"]]
-    if sentences:  # the terminal prints the cards' sentences, in card order
-        assert [ln for ln in lines if ln in sentences] == sentences
-    else:  # one summary line per analysis
-        assert lines[1].startswith("certify:") and lines[2].startswith("survey equivalence")
-        assert lines[3].startswith("budget:") and len(lines) == 5
-    for name in ("report.html", "running-example.html"):
-        html = (tmp_path / "humanly-demo" / name).read_text()
-        assert _embedded(html)["study"]["inspect"]["n_items"] in (1000, 2000)
+    pages = _pages(res.stdout)
+    files = {"report.html": 2000, "running-example.html": 1000}
+    assert len(pages) == len(files)
+    for (title, blocks), (name, n_items) in zip(pages.items(), files.items(), strict=True):
+        page = (tmp_path / "humanly-demo" / name).read_text()
+        data = _embedded(page)
+        assert data["study"]["inspect"]["n_items"] == n_items
+        assert html_lib.unescape(re.search(r"<title>(.*?)</title>", page).group(1)) == title
+        # the page's sections, in order: the cards, the analyses, Methods and Reproducibility
+        ids = re.findall(r'<section id="([a-z]+)"', page)
+        assert ids[0] == "verdicts" and ids[-2:] == ["methods", "reproducibility"]
+        report = build_report(StudyResult.from_dict(data["study"]))
+        assert [s.id for s in report.sections] == ids[1:-1]
+        expected = [[s.title, *s.sentences] for s in report.section_sentences()]
+        assert blocks == expected
+        # every sentence printed is on the page: a card's sentence or a section's note
+        shown = {v["sentence"] for v in data["verdicts"]}
+        notes = {html_lib.unescape(n) for n in re.findall(r'<p class="note">(.*?)</p>', page)}
+        for block in blocks:
+            for sentence in block[1:]:
+                assert sentence in shown or sentence in notes, sentence
+    wiki = next(iter(pages.values()))
+    assert [b[0] for b in wiki] == [
+        "Data",
+        "Certify: is the model superhuman?",
+        "Survey equivalence: how many raters is the model worth?",
+        "Label budget: one label per item or majority votes?",
+        "Judge: few human labels, many judge labels",
+    ]
     again = run_demo(tmp_path / "humanly-demo", bootstrap=100, show_progress=False)
     assert again.report.exists()  # the demo replaces its own files
 

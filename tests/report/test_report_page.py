@@ -20,12 +20,13 @@ from report_pages import (
 )
 
 from humanly.data import InputError
-from humanly.report import Report, Section, Table, Verdict
+from humanly.report import Report, Section, Table
 from humanly.report import build as build_mod
-from humanly.report._cells import DASH_NOTE, cell_text, clean_text
 from humanly.report.build import build_report, report_date
 from humanly.report.cards import STUDY_TITLE, build_cards
 from humanly.simulate import running_example
+from humanly.verdicts import Verdict
+from humanly.verdicts.text import DASH_NOTE, cell_text, clean_text
 
 
 @pytest.fixture(scope="module")
@@ -82,15 +83,21 @@ def test_page_without_verdicts_has_no_cards(plain: Report) -> None:
     html = plain.html()
     assert 'id="verdicts"' not in html and 'href="#verdicts"' not in html
     assert plain.to_dict()["verdicts"] == []
-    lines = plain.headline()
-    assert lines[0].startswith("data:") and any(ln.startswith("certify:") for ln in lines)
+    lines = plain.headline()  # without verdicts, each section's one-line summary
+    assert lines[0] == "Data" and lines[1].startswith("data:")
+    assert any(ln.startswith("certify:") for ln in lines)
 
 
-def test_headline_prints_the_card_sentences_in_card_order(carded: Report) -> None:
+def test_headline_prints_the_sections_sentences_section_by_section(carded: Report) -> None:
     lines = carded.headline()
     sentences = [ln.text for c in carded.cards() for ln in c.lines]
-    assert all(s in lines for s in sentences)
-    assert [ln for ln in lines if ln in sentences] == sentences
+    assert sorted(s for s in lines if s in sentences) == sorted(sentences)  # each card line once
+    blocks = "\n".join(lines).split("\n\n")
+    shown = [s for s in carded.sections if s.id != "methods"]
+    assert [b.splitlines()[0] for b in blocks] == [s.title for s in shown]  # in page order
+    for block, section in zip(blocks, shown, strict=True):
+        said = [ln.text for c in carded.cards() for ln in c.lines if ln.verdict in section.verdicts]
+        assert sorted(block.splitlines()[1:]) == sorted(said) or not section.verdicts
     assert not any(re.search(r"\bnan\b", ln) for ln in lines)
     embedded = carded.to_dict()
     assert [v["sentence"] for v in embedded["verdicts"]] == sentences  # as the cards show them

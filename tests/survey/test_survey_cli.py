@@ -170,8 +170,8 @@ def test_errors_are_one_line(cli, files: dict[str, Path], args: list[str], needl
 
 
 def test_plot_power_curve_figure(tmp_path: Path) -> None:
-    from humanly.plots._style import save_figure, to_svg
     from humanly.plots.equivalence import plot_power_curve
+    from humanly.plots.style import save_figure, to_svg
     from humanly.survey import equivalence
 
     d = running_example(150, 5, seed=2)

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from humanly._core.result import Interval
-from humanly.report.verdicts.equivalence import METHODS_ID, equivalence_range, verdicts, worth
 from humanly.simulate import running_example
 from humanly.survey import EquivalenceOptions, ModelEquivalence, equivalence, truth_equivalence
+from humanly.verdicts.equivalence import METHODS_ID, equivalence_range, verdicts, worth
 
 
 def _m(low: float | None = 1.5, high: float | None = 2.5, **kw: object) -> ModelEquivalence:
@@ -221,7 +221,7 @@ def test_render_cells_never_say_nan() -> None:
 def test_headroom_line_says_candidates_and_convergence(sim) -> None:  # type: ignore[no-untyped-def]
     import dataclasses
 
-    from humanly.cli.equivalence_render import headroom_line
+    from humanly.verdicts.equivalence import headroom_line
 
     res = equivalence(
         sim.ratings, sim.predictions, bootstrap=0, options=EquivalenceOptions(headroom=True)
@@ -264,8 +264,9 @@ def _cells(section) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # type: ignore[no-untyped-def]
-    from humanly.report.sections.equivalence import equivalence_headline, equivalence_section
+    from humanly.report.sections.equivalence import equivalence_section
     from humanly.study import AnalyzeOptions, analyze
+    from humanly.verdicts.equivalence import headline as equivalence_headline
     from study_sections import view_of
 
     study = analyze(
@@ -296,7 +297,7 @@ def test_section_running_example_shows_the_papers_two_analyses(sim) -> None:  # 
         "abc+cross_entropy": ("soft",), "majority+agreement": ("hard",),
     }  # fmt: skip
     assert all(run.truth is not None for run in study.equivalence)
-    line = equivalence_headline(type(study).from_dict(json.loads(study.to_json())))
+    line = equivalence_headline(type(study).from_dict(json.loads(study.to_json())).equivalence)
     assert line is not None and line.startswith("survey equivalence: soft worth")
     assert "(majority + agreement)" in line
 

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["Interval", "Result", "from_jsonable", "jsonable"]
+__all__ = ["SKIP_REASONS", "Interval", "Result", "Skipped", "from_jsonable", "jsonable"]
 
 
 class Interval(NamedTuple):
@@ -123,33 +123,56 @@ class Result:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def _repr_html_(self) -> str:
-        """A notebook's view: the table of ``to_frame()`` when the result has one, else its scalar
-        fields as a two-column table (nested results by their type name)."""
-        import html
+        """A notebook's view: the result's verdict sentences (those the command line prints), then a
+        compact table — written by the verdicts floor, reached through :mod:`humanly._core.views`
+        (results live on the floors below it)."""
+        from .views import notebook_html
 
-        frame = getattr(self, "to_frame", None)
-        title = f"<p><strong>{html.escape(type(self).__name__)}</strong></p>"
-        if callable(frame):
-            try:
-                return title + str(frame().to_html(max_rows=30, border=0))
-            except Exception:  # a result whose table needs more than it holds: fall back to fields
-                pass
-        assert dataclasses.is_dataclass(self)
-        rows = []
-        for f in dataclasses.fields(self):
-            if not f.repr:
-                continue
-            value = getattr(self, f.name)
-            shown = (
-                type(value).__name__
-                if isinstance(value, Result) or dataclasses.is_dataclass(value)
-                else _short(value)
-            )
-            rows.append(
-                f"<tr><th style='text-align:left'>{html.escape(f.name)}</th>"
-                f"<td style='text-align:left'>{html.escape(shown)}</td></tr>"
-            )
-        return title + "<table>" + "".join(rows) + "</table>"
+        return notebook_html(self)
+
+
+#: The reason codes of :class:`Skipped` (the sentence of each is written by
+#: :mod:`humanly.verdicts.study`).
+SKIP_REASONS = (
+    "input_error",
+    "single_label_items",
+    "two_classes_only",
+    "no_predictions",
+    "one_model",
+)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Skipped(Result):
+    """An analysis that did not run, and why: a reason code and what its sentence needs (the
+    sentence itself is written by :mod:`humanly.verdicts.study`).
+
+    Parameters
+    ----------
+    analysis : str
+        Its name (``"certify"``, ``"equivalence"``, ``"plan"``, ``"judge"``, ``"truth_equivalence"``,
+        ``"pilot"``).
+    reason : str
+        One of :data:`SKIP_REASONS`: ``"input_error"`` (the analysis refused the input; ``error``
+        holds its message), ``"single_label_items"`` (every item has a single label),
+        ``"two_classes_only"`` (the analysis is for two classes; ``classes`` holds the data's),
+        ``"no_predictions"`` or ``"one_model"`` (the pilot plan needs the predictions of two models).
+    error : str or None
+        With ``"input_error"``: the message of the :class:`~humanly.InputError` the analysis raised,
+        as it raised it.
+    classes : tuple of str
+        With ``"two_classes_only"``: the data's classes.
+
+    Examples
+    --------
+    >>> Skipped("plan", "two_classes_only", classes=("a", "b", "c")).reason
+    'two_classes_only'
+    """
+
+    analysis: str
+    reason: str
+    error: str | None = None
+    classes: tuple[str, ...] = ()
 
 
 # ----------------------------------------------------------------------------------------- from_dict

@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_number, check_probability
 from .._core.counts import plurality_credit
-from .._core.result import Result
+from .._core.result import Result, Skipped
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms, check_ties, check_vote_ties
@@ -45,8 +45,10 @@ __all__ = [
 ]
 
 #: Where the better classifier's accuracy of a :class:`PlanResult` comes from.
-FIG2_SOURCE = "the paper's Fig. 2 value"
-MODEL_SOURCE = "the best model's agreement with the plurality label"
+#: Where the better classifier's accuracy comes from (``PlanResult.better_accuracy_source``, a code):
+#: the paper's Fig. 2 value, or the best model's agreement with the plurality label.
+FIG2_SOURCE = "paper_figure_2"
+MODEL_SOURCE = "best_model_agreement"
 #: The largest budget a curve reaches.
 _CURVE_TOP = 10**6
 
@@ -241,8 +243,8 @@ class PlanResult(Result):
     better_accuracy : float
         The better classifier's accuracy p + ε (the paper's p is the worse one's).
     better_accuracy_source : str
-        Where it comes from (the best model's agreement with the plurality label, or the paper's
-        Fig. 2 value).
+        Where it comes from, a code: ``"best_model_agreement"`` (the best model's agreement with the
+        plurality label) or ``"paper_figure_2"`` (the paper's Fig. 2 value, without models).
     eps : float
         The accuracy margin between the two classifiers compared.
     budget : int
@@ -253,8 +255,9 @@ class PlanResult(Result):
         Single vs m-majority labels at ``budget`` and q̂.
     pilot : PilotPlan, optional
         The pilot plan from two models' predictions.
-    pilot_note : str, optional
-        Why there is no pilot plan.
+    pilot_skipped : Skipped, optional
+        Why there is no pilot plan: a reason code (``"no_predictions"``, ``"one_model"`` or
+        ``"input_error"`` with the message of the error the pilot plan raised).
     curve : WinCurve, optional
         The exact win probability against the budget at q̂ (the report's figure).
     n_classes : int
@@ -281,7 +284,7 @@ class PlanResult(Result):
     level: float
     comparison: QuickComparison
     pilot: PilotPlan | None = None
-    pilot_note: str | None = None
+    pilot_skipped: Skipped | None = None
     curve: WinCurve | None = None
     n_classes: int = 2
     multiclass_pilot: MulticlassPilotPlan | None = None
@@ -337,18 +340,25 @@ def _curve_top(needed: Sequence[int | None], floor: int) -> int:
     return min(max([floor, *shown]), _CURVE_TOP)
 
 
+def _pilot_models(study: Any) -> Skipped | None:
+    """Why a pilot plan cannot run on the study's models (it needs two), or ``None``."""
+    count = 0 if study.predictions is None else len(study.predictions.models)
+    if count < 2:
+        return Skipped("pilot", "no_predictions" if count == 0 else "one_model")
+    return None
+
+
 def _pilot(
     study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
-) -> tuple[PilotPlan | None, str | None]:
+) -> tuple[PilotPlan | None, Skipped | None]:
     """The pilot plan with its curve, or why there is none."""
-    preds, opts = study.predictions, run["options"]
-    count = 0 if preds is None else len(preds.models)
-    if count < 2:
-        return None, f"the pilot plan needs the predictions of two models (given: {count})"
+    opts = run["options"]
+    if (why := _pilot_models(study)) is not None:
+        return None, why
     try:
         res = pilot_plan(study, level=level, m=ms, method=method, budget=budget, **run)
     except InputError as exc:
-        return None, str(exc)
+        return None, Skipped("pilot", "input_error", str(exc))
     shown = tuple(r.m for r in res.sizes)
     needed = [r.budget_exact for r in res.sizes]
     top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
@@ -359,21 +369,17 @@ def _pilot(
 
 def _multiclass_pilot(
     study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
-) -> tuple[MulticlassPilotPlan | None, str | None]:
+) -> tuple[MulticlassPilotPlan | None, Skipped | None]:
     """The K-class pilot plan with its curve, or why there is none."""
-    preds, opts = study.predictions, run["options"]
-    count = 0 if preds is None else len(preds.models)
-    if count < 2:
-        return None, f"the pilot plan needs the predictions of two models (given: {count})"
+    opts = run["options"]
+    if (why := _pilot_models(study)) is not None:
+        return None, why
     if method != "latent":
-        return None, (
-            f'method="{method}" is for two classes; a K-class pilot is fitted by the latent-class '
-            'model (method="latent")'
-        )
+        return None, Skipped("pilot", "latent_only")
     try:
         res = multiclass_pilot_plan(study, level=level, m=ms, budget=budget, **run)
     except InputError as exc:
-        return None, str(exc)
+        return None, Skipped("pilot", "input_error", str(exc))
     needed = [r.budget_exact for r in res.sizes]
     top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
     curve = win_curve(res.estimates, ms, curve_budgets(top, ms), ties=opts.ties)
@@ -400,7 +406,7 @@ def plan(
     classifier's accuracy (the best model's agreement with the plurality label, else the paper's 0.8),
     and the exact probability that single vs m-majority labels rank it above one ``eps`` worse at
     ``budget`` labels, with the budget each needs to reach ``level``. With two or more models, also
-    the pilot plan of :func:`~humanly.budget.pilot_plan` (``pilot``; ``pilot_note`` says why it is
+    the pilot plan of :func:`~humanly.budget.pilot_plan` (``pilot``; ``pilot_skipped`` says why it is
     missing), and the curves the report draws.
 
     Parameters
@@ -472,13 +478,13 @@ def plan(
     budget = int(counts.sum()) if budget is None else check_budget(budget)
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
     quick = quick_compare(q, budget, p=p - eps, eps=eps, m=ms, level=level, n_classes=k, **rules)
-    pilot, note, multi = None, None, None
+    pilot, skipped, multi = None, None, None
     if opts.with_pilot:
         run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, options=opts)
         if k == 2:
-            pilot, note = _pilot(study, level, ms, method, budget, run)
+            pilot, skipped = _pilot(study, level, ms, method, budget, run)
         else:
-            multi, note = _multiclass_pilot(study, level, ms, method, budget, run)
+            multi, skipped = _multiclass_pilot(study, level, ms, method, budget, run)
     result = PlanResult(
         label_accuracy=q,
         agreement=agreement,
@@ -489,7 +495,7 @@ def plan(
         level=level,
         comparison=quick,
         pilot=pilot,
-        pilot_note=note,
+        pilot_skipped=skipped,
         n_classes=k,
         multiclass_pilot=multi,
     )

@@ -19,6 +19,7 @@ __all__ = [
     "AGAINST",
     "CONSISTENT",
     "UNTESTED",
+    "UNTESTED_REASONS",
     "Assumption2",
     "AssumptionTest",
     "Assumptions",
@@ -31,6 +32,9 @@ _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 CONSISTENT = "consistent"
 AGAINST = "evidence against at 95%"
 UNTESTED = "untested"
+#: Why an :class:`AssumptionTest` is untested (its ``reason``; the sentence of each is written by
+#: :func:`humanly.verdicts.pilot.assumption_sentence`).
+UNTESTED_REASONS = ("no_bootstrap", "no_replicate", "too_few_labels", "undefined")
 
 
 @dataclass(frozen=True, repr=False)
@@ -136,13 +140,18 @@ class AssumptionTest(Result):
         "evidence against at 95%" (the whole interval below 0), "consistent" (otherwise) or
         "untested" (no interval).
     reason : str, optional
-        Why it is untested.
+        Why it is untested, one of :data:`UNTESTED_REASONS`: ``"no_bootstrap"`` (``bootstrap=0``),
+        ``"no_replicate"`` (no bootstrap replicate defines it), ``"too_few_labels"`` (no pilot item
+        has m labels; ``most_labels`` is the most one has) or ``"undefined"`` (it cannot be computed
+        on this pilot).
+    most_labels : int, optional
+        With ``reason="too_few_labels"``: the most labels a pilot item has.
 
     Examples
     --------
     >>> t = AssumptionTest("assumption1", None, "q_b − q_w", 0.02, Interval(-0.01, 0.05), "consistent")
-    >>> t.sentence()
-    'assumption 1 (q_b ≥ q_w): q_b − q_w = 0.02, 95% interval [-0.01, 0.05] → consistent'
+    >>> t.verdict, t.reason
+    ('consistent', None)
 
     References
     ----------
@@ -156,29 +165,7 @@ class AssumptionTest(Result):
     interval: Interval
     verdict: str
     reason: str | None = None
-
-    def sentence(self) -> str:
-        """One line for people: the assumption, the estimate with its interval and the verdict.
-
-        Returns
-        -------
-        str
-            The line.
-
-        Examples
-        --------
-        >>> AssumptionTest("assumption2_m3", 3, "x", None, Interval(None, None), "untested",
-        ...                "bootstrap=0: no interval").sentence()
-        'assumption 2 (eq. 3, m = 3): x = undefined → untested (bootstrap=0: no interval)'
-        """
-        head = (
-            "assumption 1 (q_b ≥ q_w)" if self.m is None else f"assumption 2 (eq. 3, m = {self.m})"
-        )
-        value = "undefined" if self.estimate is None else f"{self.estimate:.3g}"
-        lo, hi = self.interval
-        span = "" if lo is None or hi is None else f", 95% interval [{lo:.3g}, {hi:.3g}]"
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{head}: {self.quantity} = {value}{span} → {self.verdict}{why}"
+    most_labels: int | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -283,18 +270,21 @@ def _test(
     estimate: float,
     values: list[float],
     bootstrap: int,
-    undefined: str = "cannot be computed on this pilot",
+    most_labels: int | None = None,
 ) -> AssumptionTest:
-    """An :class:`AssumptionTest` from the point value and the replicates' values (``undefined``: why,
-    when the point value is NaN)."""
+    """An :class:`AssumptionTest` from the point value and the replicates' values (``most_labels``:
+    the most labels a pilot item has, when fewer than ``m`` leave the point value NaN)."""
     point = float(estimate) if np.isfinite(estimate) else None
     interval = _interval(values) if bootstrap else Interval(None, None)
     if point is None:
-        return AssumptionTest(name, m, quantity, None, Interval(None, None), UNTESTED, undefined)
-    if interval.low is None or interval.high is None:
-        reason = (
-            "bootstrap=0: no interval" if not bootstrap else "no bootstrap replicate defines it"
+        few = most_labels is not None and m is not None and most_labels < m
+        reason = "too_few_labels" if few else "undefined"
+        empty = Interval(None, None)
+        return AssumptionTest(
+            name, m, quantity, None, empty, UNTESTED, reason, most_labels if few else None
         )
+    if interval.low is None or interval.high is None:
+        reason = "no_bootstrap" if not bootstrap else "no_replicate"
         return AssumptionTest(name, m, quantity, point, interval, UNTESTED, reason)
     verdict = AGAINST if interval.high < 0 else CONSISTENT
     return AssumptionTest(name, m, quantity, point, interval, verdict)
@@ -313,10 +303,5 @@ def check_assumptions(
         second.append(Assumption2(m, not bool(value < -1e-12)))
         quantity = f"(1 − p_w)p_b⁰/(p_w(1 − p_b¹))·(M_{m}(q_b) − E_b) − (M_{m}(q_w) − E_w)"
         values = [r[f"a2_m{m}"] for r in reps]
-        why = (
-            f"no pilot item has ≥ {m} labels; the most is {most_labels}"
-            if most_labels < m
-            else "E_b or E_w has no pilot item, or p_w(1 − p_b¹) = 0"
-        )
-        tests.append(_test(f"assumption2_m{m}", m, quantity, value, values, bootstrap, why))
+        tests.append(_test(f"assumption2_m{m}", m, quantity, value, values, bootstrap, most_labels))
     return Assumptions(bool(est.q_b >= est.q_w), tuple(second), tuple(tests))

@@ -19,8 +19,8 @@ has):
   the fit instead of the bootstrap (a crowd right 60 % of the time with 3 labels per item leaves
   every parameter flat while EM stops at an interior point that looks like any other estimate).
 
-A flagged plan carries the flagged parameters (:class:`WeakEstimate`) and one plain sentence that
-the plan's verdict quotes.
+A flagged plan carries the flagged parameters (:class:`WeakEstimate`, each with its reason code);
+the plan's verdict says what they mean in words (:func:`humanly.verdicts.pilot.weak_sentence`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .._core.result import Interval, Result
 from .models import CorrelatedErrors
 
-__all__ = ["EDGE", "WIDE", "WeakEstimate", "weak_estimates", "weak_sentence"]
+__all__ = ["EDGE", "WIDE", "WeakEstimate", "weak_estimates"]
 
 #: a parameter this close to an edge of its range is on the boundary
 EDGE = 1e-3
@@ -44,13 +44,6 @@ _BOUNDS = {
     "p_w": (0.0, 1.0),
     "p_b0": (0.0, 1.0),
     "p_b1": (0.0, 1.0),
-}
-_WORDS = {
-    "q_b": "the crowd's accuracy where only the better model is right (q_b)",
-    "q_w": "the crowd's accuracy where only the worse model is right (q_w)",
-    "p_w": "the worse model's accuracy (p_w)",
-    "p_b0": "the better model's accuracy where the worse one errs (p_b0)",
-    "p_b1": "the better model's accuracy where the worse one is right (p_b1)",
 }
 
 
@@ -129,42 +122,3 @@ def weak_estimates(
         elif wald is not None and (wald.width is None or wald.width > WIDE):
             out.append(WeakEstimate(name, value, "flat", wald))
     return tuple(out)
-
-
-def weak_sentence(weak: tuple[WeakEstimate, ...], n_items: int) -> str | None:
-    """One plain sentence saying which estimates are weak and what that means for the plan
-    (``None`` when none is).
-
-    Examples
-    --------
-    >>> w = (WeakEstimate("p_b0", 1.0, "boundary", Interval(None, None)),)
-    >>> weak_sentence(w, 2000)[:60]
-    'The estimate is weak: the 2,000-item pilot puts the better m'
-    """
-    if not weak:
-        return None
-    if len(weak) > 2:
-        names = ", ".join(w.parameter for w in weak)
-        return (
-            f"The estimate is weak: the {n_items:,}-item pilot leaves {len(weak)} of its five "
-            f"parameters ({names}) on the edge of their range or spread over more than {WIDE:g} "
-            "(a bootstrap or Wald range), so the budget rests on numbers the pilot does not pin "
-            "down — label a larger pilot, or more labels per pilot item, before relying on it"
-        )
-    parts = []
-    for w in weak:
-        if w.reason == "boundary":
-            parts.append(f"{_WORDS[w.parameter]} at {w.estimate:.2f}, the edge of its range")
-        elif w.range.width is None:
-            parts.append(f"{_WORDS[w.parameter]} at {w.estimate:.2f}, which it does not inform")
-        else:
-            low, high = w.range
-            parts.append(
-                f"{_WORDS[w.parameter]} anywhere from {float(low or 0.0):.2f} to "
-                f"{float(high or 0.0):.2f}"
-            )
-    return (
-        f"The estimate is weak: the {n_items:,}-item pilot puts {'; '.join(parts)}, so the "
-        "budget rests on numbers the pilot does not pin down — label a larger pilot, or more "
-        "labels per pilot item, before relying on it"
-    )

@@ -35,7 +35,6 @@ from .._core.result import Result
 from ..data import InputError, Predictions, Ratings, Study, join
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
 from .assumptions import (
-    AGAINST,
     Assumptions,
     ParameterRanges,
     VariantShare,
@@ -46,7 +45,7 @@ from .assumptions import (
 )
 from .comparison import Comparison, compare
 from .curves import WinCurve
-from .identification import WeakEstimate, weak_estimates, weak_sentence
+from .identification import WeakEstimate, weak_estimates
 from .latent import LatentClassFit
 from .models import CorrelatedErrors
 from .options import PlanOptions
@@ -95,7 +94,8 @@ class PilotPlan(Result):
     comparison : Comparison, optional
         The exact win probabilities at ``budget`` labels, per m, at the point estimates.
     notes : tuple of str
-        What a reader should know (EM's convergence, narrow BIC margins, short items, …).
+        What a reader should know (EM's convergence, narrow BIC margins, short items, …); the
+        verdicts floor adds what the result implies (:func:`humanly.verdicts.pilot.pilot_notes`).
     ties : {"failure", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
@@ -117,9 +117,8 @@ class PilotPlan(Result):
         fills it; :func:`pilot_plan` leaves it empty).
     warnings : tuple of WeakEstimate
         The estimates the pilot identifies weakly: on the edge of their range, or with a bootstrap
-        range wider than 0.2 (:mod:`humanly.budget.identification`).
-    weak_note : str, optional
-        One plain sentence about them, quoted by the plan's verdict (None when none is weak).
+        range wider than 0.2 (:mod:`humanly.budget.identification`), each with its reason code; the
+        plan's verdict says what they mean (:func:`humanly.verdicts.pilot.weak_sentence`).
 
     Examples
     --------
@@ -156,7 +155,6 @@ class PilotPlan(Result):
     recommended_items: int | None = None
     curve: WinCurve | None = None
     warnings: tuple[WeakEstimate, ...] = ()
-    weak_note: str | None = None
 
     def error_model(self) -> CorrelatedErrors:
         """The estimated correlated error model.
@@ -286,20 +284,6 @@ def _pilot_inputs(ratings: Any, predictions: Any, missing: Any) -> tuple[Ratings
     return r, preds
 
 
-def _assumption1_note(
-    est: CorrelatedErrors, rec: SizeRow | None, assumptions: Assumptions
-) -> list[str]:
-    """A note when the recommendation of m > 1 rests on q_b < q_w that the pilot does not establish."""
-    first = assumptions.tests[0]
-    if (rec is None or rec.m != 1) and est.q_b < est.q_w and first.verdict != AGAINST:
-        return [
-            "the recommendation rests on q_b < q_w at the point estimates, but assumption 1 is not "
-            f"contradicted ({first.sentence()}); under it Theorem 2 favours m = 1 — label a larger "
-            "pilot before spending the budget on several labels per item"
-        ]
-    return []
-
-
 def _study(ratings: Any, predictions: Any, missing: Any) -> Study:
     """The ratings and predictions joined by item id (a Study passed as ``ratings`` as it is)."""
     if isinstance(ratings, Study):
@@ -315,14 +299,13 @@ def _identification(
     est: CorrelatedErrors,
     reps: list[dict[str, float]],
     bootstrap: int,
-    n_used: int,
     information: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The bootstrap ranges, the weakly identified estimates and their sentence (without a
-    bootstrap, read off the observed information)."""
+    """The bootstrap ranges and the weakly identified estimates (without a bootstrap, read off the
+    observed information)."""
     ranges = parameter_ranges(est, reps)
     weak = weak_estimates(est, dict(ranges.items()), bootstrap, information)
-    return {"ranges": ranges, "warnings": weak, "weak_note": weak_sentence(weak, n_used)}
+    return {"ranges": ranges, "warnings": weak}
 
 
 def pilot_plan(
@@ -413,7 +396,6 @@ def pilot_plan(
         )
     size, rec = _recommend(est, level, ms, opts.ties, opts.vote_ties, notes)
     assumptions = check_assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max()))
-    notes += _assumption1_note(est, rec, assumptions)
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
     comp = None if budget is None else compare(est, budget, ms, **rules)
     converged = [x["converged"] for x in pilot.replicates if "converged" in x]
@@ -424,7 +406,7 @@ def pilot_plan(
         n_items=r.n_items,
         n_used=pilot.n_used,
         estimates=est,
-        **_identification(est, pilot.replicates, bootstrap, pilot.n_used, pilot.information),
+        **_identification(est, pilot.replicates, bootstrap, pilot.information),
         assumptions=assumptions,
         assumption1_share=assumption1_share(est, pilot.replicates),
         sizes=size.rows,

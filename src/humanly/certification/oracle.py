@@ -78,13 +78,15 @@ class AssumptionDetail(Result):
         Theorem 3: the model's predictions on the items the aggregate gets wrong, by class.
     pairs_passed : float, optional
         Theorem 1, named raters: the share of rater pairs whose point estimates pass.
-    note : str, optional
-        Why the check is vacuous.
+    reason : str, optional
+        Why the check is vacuous, a code: ``"no_shared_pair"`` (no pair of raters shares a gold
+        item) or ``"aggregate_never_wrong"`` (the aggregate is never wrong on gold items); worded by
+        :func:`humanly.verdicts.certify.vacuous_words`.
 
     Examples
     --------
-    >>> AssumptionDetail(note="no pair of raters shares a gold item").to_dict()
-    {'note': 'no pair of raters shares a gold item'}
+    >>> AssumptionDetail(reason="no_shared_pair").to_dict()
+    {'reason': 'no_shared_pair'}
     """
 
     left_formula: str | None = None
@@ -93,7 +95,7 @@ class AssumptionDetail(Result):
     conservative_passed: bool | None = None
     prediction_distribution: tuple[float, ...] | None = None
     pairs_passed: float | None = None
-    note: str | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The fields that apply (not ``None``)."""
@@ -323,7 +325,7 @@ def _named_check(
             None,
             True,
             0,
-            AssumptionDetail(note="no pair of raters shares a gold item"),
+            AssumptionDetail(reason="no_shared_pair"),
             status=VACUOUS,
             method=METHOD,
         )
@@ -369,9 +371,7 @@ def _theorem3_check(
             None,
             True,
             0,
-            AssumptionDetail(
-                note="the aggregate is never wrong on gold items: the assumption is vacuous"
-            ),
+            AssumptionDetail(reason="aggregate_never_wrong"),
             status=EVIDENCE_AGAINST if contradicted else VACUOUS,
             conclusion=concl.value,
             conclusion_interval=c_int,

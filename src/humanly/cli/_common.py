@@ -33,7 +33,7 @@ Scheduler = Annotated[
 
 def save_plot(fig: Any, plot: Path) -> None:
     """Write a ``--plot`` figure and say so on stderr."""
-    from ..plots._style import save_figure
+    from ..plots.style import save_figure
     from ._console import note
 
     save_figure(fig, plot)

@@ -72,7 +72,7 @@ def agreement_command(
     with Gwet's analytic standard errors and intervals, bootstrap intervals over items and their
     reading on the Landis & Koch scale."""
     from ..crowd.family import agreement
-    from ..report.verdicts.agreement import verdicts
+    from ..verdicts.agreement import verdicts
     from .agreement_render import render
 
     result = agreement(

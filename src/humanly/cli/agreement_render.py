@@ -1,11 +1,11 @@
 """The agreement family as one terminal table (``humanly agreement`` and ``humanly inspect``): the cells
-come from :mod:`humanly.report.verdicts.agreement`, so the terminal and the report say the same."""
+come from :mod:`humanly.verdicts.agreement`, so the terminal and the report say the same."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..report.verdicts.agreement import family_caption, family_headers, family_rows
+from ..verdicts.agreement import family_caption, family_headers, family_rows
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:

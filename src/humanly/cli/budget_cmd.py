@@ -131,7 +131,7 @@ def win_command(
     if json:
         ui.print_json(res.to_dict())
         return
-    from ..report.verdicts.plan import verdicts
+    from ..verdicts.plan import verdicts
 
     render.show_comparison(res, simulated=bool(simulate))
     if res.assumption1 is False:
@@ -445,7 +445,7 @@ def plan_command(
     if json:
         ui.print_json(res.to_dict())
         return
-    from ..report.verdicts.plan import verdicts
+    from ..verdicts.plan import verdicts
 
     render.show_plan(res)
     render.show_verdicts(verdicts(res))

@@ -14,7 +14,7 @@ from . import _console as ui
 
 if TYPE_CHECKING:
     from .. import budget as bd
-    from ..report.verdicts import Verdict
+    from ..verdicts import Verdict
 
 __all__ = [
     "fmt",
@@ -386,11 +386,13 @@ COMPARISON_COLUMNS: tuple[Column, ...] = (
 def show_plan(res: bd.PlanResult) -> None:
     """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
     pilot plan (or why there is none)."""
+    from ..verdicts.plan import source_words
+
     quick = res.comparison
     ui.show(
         f"crowd agreement {res.agreement:.3f} → label accuracy q̂ = {res.label_accuracy:.3f}; "
         f"classifier accuracies {res.better_accuracy:.3f} vs {quick.p:.3f} "
-        f"({res.better_accuracy_source}, ε = {res.eps:g})"
+        f"({source_words(res.better_accuracy_source)}, ε = {res.eps:g})"
     )
     rows = [
         {
@@ -409,20 +411,18 @@ def show_plan(res: bd.PlanResult) -> None:
         rows,
         COMPARISON_COLUMNS,
     )
+    from ..verdicts.pilot import pilot_skipped_sentence
+    from ..verdicts.plan import better_use
+
     ui.lines(
-        [
-            f"{vote_ties_line(quick.vote_ties)}; —: no budget reaches the level",
-            "single labels are the better use of this budget"
-            if quick.single_is_best
-            else f"{quick.best_m}-majority labels are the better use of this budget",
-        ]
+        [f"{vote_ties_line(quick.vote_ties)}; —: no budget reaches the level", better_use(quick)]
     )
     for msg in quick.notes:
         ui.note(f"note: {msg}")
     if res.pilot is not None:
         show_pilot(res.pilot)
-    elif res.pilot_note is not None:
-        ui.show(f"no pilot plan: {res.pilot_note}")
+    elif res.pilot_skipped is not None:
+        ui.show(f"no pilot plan: {pilot_skipped_sentence(res.pilot_skipped)}")
 
 
 def show_pilot(res: bd.PilotPlan) -> None:
@@ -450,8 +450,10 @@ def show_pilot(res: bd.PilotPlan) -> None:
     )
     if any(not math.isfinite(float(r["estimate"])) for r in rows):
         ui.lines(["—: undefined on this pilot (no pilot item informs it)"])
+    from ..verdicts.pilot import assumption_sentence, pilot_notes
+
     ui.lines(_fit_lines(res))
-    ui.lines(t.sentence() for t in res.assumptions.tests)
+    ui.lines(assumption_sentence(t) for t in res.assumptions.tests)
     size_cols = SIZE_COLUMNS[:4]
     table(
         f"Label budget (labels in total) for P(better ranked first) ≥ {res.level:g} at the pilot's "
@@ -473,7 +475,7 @@ def show_pilot(res: bd.PilotPlan) -> None:
             f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
             f"({res.recommended_items:,} items)"
         )
-    for msg in res.notes:
+    for msg in pilot_notes(res):
         ui.note(f"note: {msg}")
 
 

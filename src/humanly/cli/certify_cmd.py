@@ -3,7 +3,7 @@
 Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
 Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower
 0.949 0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). After
-the tables, one verdict sentence per model (:mod:`humanly.report.verdicts.certify`), naming the
+the tables, one verdict sentence per model (:mod:`humanly.verdicts.certify`), naming the
 upper bound it rests on.
 """
 
@@ -20,7 +20,7 @@ from . import _console as ui
 from ._app import _NUMBER
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_plot
-from .certify_render import render, verdict_lines
+from .certify_render import render
 from .options import StudyOptions, load_study, split_list, study_inputs
 
 if TYPE_CHECKING:
@@ -294,8 +294,10 @@ def _show(result: CertifyResult, plot: Path | None, json: bool) -> None:
     if json:
         ui.print_json(result.to_dict())
         return
+    from ..verdicts.certify import verdicts
+
     ui.show(*render(result))
-    for sentence in verdict_lines(result):
-        ui.lines(["", sentence])
+    for v in verdicts(result):
+        ui.lines(["", v.sentence])
     for msg in result.notes:
         ui.note(f"note: {msg}")

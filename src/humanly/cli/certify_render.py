@@ -6,16 +6,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..report.verdicts.certify import format_confidence, verdicts
+from ..verdicts.certify import (
+    bounds_held,
+    format_confidence,
+    lemma2_text,
+    vacuous_words,
+)
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
     from ..certification import CertifyResult
     from ..certification.evidence import Evidence
     from ..certification.lemma2 import Lemma2Check
-    from ..certification.oracle import AssumptionCheck, OracleCheck
+    from ..certification.oracle import AssumptionCheck
 
-__all__ = ["render", "verdict_lines"]
+__all__ = ["render"]
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
 _STATUS = {"not applicable (L_N ≤ U_N + τ)": "n/a (L_N ≤ U_N)"}
@@ -50,14 +55,11 @@ def _k(result: CertifyResult) -> str:
 
 def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
     """Lemma 2's condition, the raters per item against the classes, and U⁽ᵗ⁾/U⁽ᵉ⁾."""
-    if c.chance is None or c.agreement is None:
-        t.row("Lemma 2: agreement ≥ 1/N_c", "— (number of classes unknown; give --n-classes)")
-    else:
-        verdict = "holds" if c.holds else "fails: U⁽ᵉ⁾ need not approach U⁽ᵗ⁾"
-        t.row(
-            "Lemma 2: agreement ≥ 1/N_c",
-            f"{c.agreement:.4f} vs 1/{c.n_classes} = {c.chance:.4f}: {verdict}",
-        )
+    lemma = lemma2_text(c)
+    t.row(
+        "Lemma 2: agreement ≥ 1/N_c",
+        lemma or "— (number of classes unknown; give --n-classes)",
+    )
     if c.pairs:
         t.row("rater pairs below chance", f"{c.pairs_below_chance or 0:,} of {c.pairs:,}")
     if c.raters_per_item is not None and c.n_classes:
@@ -225,14 +227,6 @@ def _with_interval(value: float | None, interval: tuple[float | None, float | No
     return f"{_fmt(value, '+.4f')} {_interval(low, high)}"
 
 
-def _held(o: OracleCheck, keys: dict[str, str], upper: bool) -> str:
-    """Which of the bounds ``keys`` (held key → name) held against a true accuracy."""
-    failed = [name for key, name in keys.items() if not o.held.get(key, True)]
-    if not failed:
-        return f"{'≤' if upper else '≥'} {', '.join(keys.values())}: held"
-    return f"{'above' if upper else 'below'} {', '.join(failed)}: did not hold"
-
-
 def _truth(result: CertifyResult) -> CleanTable:
     """The true accuracies on the gold items and whether each bound held."""
     o = result.oracle
@@ -242,11 +236,11 @@ def _truth(result: CertifyResult) -> CleanTable:
     t.column("value", justify="right", no_wrap=True)
     t.column("the bounds")
     uppers = {"theoretical_upper": "U⁽ᵗ⁾", "empirical_upper": "U⁽ᵉ⁾", "finite_upper": "√(U_N²+t_u)"}
-    t.row("the average rater", f"{o.average_rater:.4f}", _held(o, uppers, upper=True))
+    t.row("the average rater", f"{o.average_rater:.4f}", bounds_held(o, uppers, upper=True))
     t.row(f"the {result.aggregate or 'aggregate'} label", f"{o.aggregate_accuracy:.4f}", "")
     for name, acc in o.models.items():
         lowers = {f"lower:{name}": "L_N", f"finite_lower:{name}": "L_N − t_l"}
-        t.row(name, f"{acc:.4f}", _held(o, lowers, upper=False))
+        t.row(name, f"{acc:.4f}", bounds_held(o, lowers, upper=False))
     return t
 
 
@@ -260,7 +254,7 @@ def _assumptions(result: CertifyResult) -> CleanTable:
     t.column("difference [95%]", justify="right", no_wrap=True)
     t.column("status")
     for chk in o.assumptions:
-        note = "" if chk.difference is not None else f" ({chk.detail.note or 'nothing to check'})"
+        note = "" if chk.difference is not None else f" ({vacuous_words(chk.detail)})"
         t.row(
             _assumption_name(chk),
             f"{chk.n:,}",
@@ -314,8 +308,3 @@ def render(result: CertifyResult) -> list[CleanTable]:
     if result.curve:
         tables.append(_curve(result))
     return tables
-
-
-def verdict_lines(result: CertifyResult) -> list[str]:
-    """The verdict sentences (one per model), for after the tables."""
-    return [v.sentence for v in verdicts(result)]

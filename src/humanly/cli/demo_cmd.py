@@ -41,9 +41,10 @@ def demo_command(
     ] = None,
     json: Json = False,
 ) -> None:
-    """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT) and
-    humanly-demo/running-example.html (the Survey Equivalence running example, simulated), then print a
-    short summary: the verdicts in plain sentences. The demo's own files are replaced on each run."""
+    """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT, with a
+    simulated judge) and humanly-demo/running-example.html (the Survey Equivalence running example,
+    simulated), then print what each page says, section by section: the verdicts in plain sentences.
+    The demo's own files are replaced on each run."""
     check_output_folder(out)
     if export is not None:
         check_output_folder(export, option="--export")
@@ -53,4 +54,15 @@ def demo_command(
     if json:
         ui.print_json(result.to_dict())
         return
-    ui.lines(result.lines)
+    from ..verdicts.study import console_lines, sections
+
+    lines: list[str] = []
+    for study in (result.study, result.simulated_study):
+        lines += [*([""] if lines else []), study.title, "", *console_lines(sections(study))]
+    lines += [
+        "",
+        f"reports: {result.report} and {result.simulated_report} (simulated running example)",
+    ]
+    if result.exports:
+        lines.append(f"paper-ready tables and figures: {result.exports[0]} and {result.exports[1]}")
+    ui.lines(lines)

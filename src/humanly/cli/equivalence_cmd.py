@@ -13,7 +13,6 @@ from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_plot
 from .equivalence_render import (
     footnotes,
-    headroom_line,
     render,
     render_models,
     render_truth,
@@ -295,7 +294,7 @@ def _show(
             out["amateurs"] = expert.to_dict()
         ui.print_json(out)
         return
-    from ..report.verdicts.equivalence import verdicts
+    from ..verdicts.equivalence import headroom_line, verdicts
 
     ui.show(render(res, truth), *(render_models(res, width, needed) if res.models else ()))
     if truth is not None:

@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..report.verdicts.equivalence import percent, tails
+from ..verdicts.equivalence import percent, tails
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "footnotes",
-    "headroom_line",
     "render",
     "render_models",
     "render_truth",
@@ -175,7 +174,7 @@ def footnotes(
     items_needed: Sequence[int | None] | None = None,
 ) -> list[str]:
     """One line for each kind of cell that needs words: "< 0", "> K", an end at 0 or open, "—"."""
-    from ..report.verdicts.equivalence import baseline_meaning
+    from ..verdicts.equivalence import baseline_meaning
 
     ms = res.models
     kmax = _largest(res)
@@ -228,28 +227,6 @@ def footnotes(
             "that outputs each item's state, the limit of c*_k as k grows (SEQ* ∞)."
         )
     return notes
-
-
-def headroom_line(res: EquivalenceResult) -> str | None:
-    """What an ideal classifier would give (with ``--headroom``), in one sentence."""
-    h = res.headroom
-    if h is None:
-        return None
-    kind = h.candidates
-    if kind.startswith("grid "):
-        kind = f"a grid of the simplex, {kind[5:]} steps per edge"
-    elif kind == "item frequencies":
-        kind = "the items' own label frequencies, shrunk towards the pooled ones"
-    if h.converged:
-        fit = f"converged in {h.iterations} steps"
-    else:
-        gap = "" if h.gap is None else f", up to {h.gap:.2g} nats per item below the maximum"
-        fit = f"did not converge in {h.iterations} steps{gap}"
-    return (
-        f"headroom: an ideal classifier that knows each item's state gives {h.information:.4f} "
-        f"bits over c_0 (NPMLE of item states over {h.grid_points:,} candidate states, {kind}; "
-        f"{fit})"
-    )
 
 
 def render_worth(ex: ExpertEquivalence) -> CleanTable:

@@ -45,7 +45,7 @@ def inspect_command(
     others and Dawid–Skene accuracy; with --predictions, each model's agreement with the plurality
     label; with gold, their accuracy."""
     from ..crowd.inspect import inspect
-    from ..report.verdicts.inspect import verdicts
+    from ..verdicts.inspect import verdicts
     from .inspect_render import render
 
     result = inspect(

@@ -7,8 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..report._cells import number_text
-from ..report.verdicts.inspect import (
+from ..verdicts.inspect import (
     RATERS_SHOWN,
     bootstrap_caption,
     dawid_skene_text,
@@ -17,6 +16,7 @@ from ..report.verdicts.inspect import (
     shown_raters,
     undefined_reason,
 )
+from ..verdicts.text import number_text
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:

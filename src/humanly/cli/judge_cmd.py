@@ -3,7 +3,7 @@ judge's labels on every item (prediction-powered inference, PPI++), and ``humanl
 unlabelled items to send to human raters next (active labelling).
 
 A thin layer over :func:`humanly.judging.judge`, :meth:`~humanly.judging.JudgeResult.plan` and
-:func:`humanly.judging.select`; the sentences come from :mod:`humanly.report.verdicts.judge`, the tables
+:func:`humanly.judging.select`; the sentences come from :mod:`humanly.verdicts.judge`, the tables
 from :mod:`humanly.cli.judge_render`. ``humanly judge RATINGS ...`` runs the default command
 ``estimate`` (so ``humanly judge select ...`` and ``humanly judge RATINGS ...`` both work).
 """
@@ -190,7 +190,7 @@ def estimate_command(
     plan_it = _check_plan(cost_human, cost_judge, budget, target_width)
     from ..judging import JudgeOptions
     from ..judging import judge as judge_models
-    from ..report.verdicts.judge import plan_sentences, verdicts
+    from ..verdicts.judge import plan_sentences, verdicts
     from .judge_render import render
 
     for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
@@ -275,10 +275,11 @@ def select_command(
     if json:
         ui.print_json(sel.to_dict())
         return
+    from ..verdicts.judge import selection_sentence
+
     ui.lines(
         [
-            f"Send {sel.n_selected:,} of the {sel.pool:,} unlabelled items to human raters (expected "
-            f"{sel.budget:,.6g}, steered by the judge {sel.judge}'s uncertainty); wrote {out}.",
+            f"{selection_sentence(sel).removesuffix('.')}; wrote {out}.",
             f"Once they are labelled: humanly judge RATINGS --predictions {predictions} --judge "
             f"{judge} --probabilities {out}",
             *(f"Note: {n}." for n in sel.notes),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..report.verdicts.judge import ESTIMATOR_NAMES, percent, points
+from ..verdicts.judge import ESTIMATOR_NAMES, percent, points
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:

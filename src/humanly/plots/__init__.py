@@ -3,6 +3,6 @@
 Sub-modules per paper: ``humanly.plots.certify``, ``humanly.plots.equivalence``, ``humanly.plots.budget``.
 """
 
-from ._style import figure, model_colors, save_figure
+from .style import figure, model_colors, save_figure
 
 __all__ = ["figure", "model_colors", "save_figure"]

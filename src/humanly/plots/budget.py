@@ -25,7 +25,7 @@ from ..budget.curves import AccuracyCurve, CapacityCurve, RateCurve, WinCurve
 from ..budget.models import CorrelatedErrors, IndependentErrors
 from ..budget.rate_tables import CramerConvergence
 from ..budget.size import SizeResult
-from ._style import figure
+from .style import figure
 
 __all__ = [
     "WIDTH",

@@ -1,7 +1,7 @@
 """Figures for :mod:`humanly.certification`: bounds against the number of raters (the paper's Fig. 3) and
 the confidence score S(t_u) of Theorem 7 per model. Each function returns a matplotlib Figure 6.4 in
 (461 pt) wide, draws a result only, labels every line, keeps its legend off the data (under the axes)
-and takes ``colors`` (model → colour; default :func:`~humanly.plots._style.model_colors` of the models it
+and takes ``colors`` (model → colour; default :func:`~humanly.plots.style.model_colors` of the models it
 draws), so a model has the same colour in every figure of a report."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 
 from ..certification import CertifyResult
 from ..data import InputError
-from ._style import FIGURE_WIDTH, figure, model_colors
+from .style import FIGURE_WIDTH, figure, model_colors
 
 __all__ = ["plot_confidence", "plot_curve"]
 

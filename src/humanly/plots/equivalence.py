@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core.result import Interval
-from ._style import figure, model_colors
+from .style import figure, model_colors
 
 if TYPE_CHECKING:
     from ..survey import EquivalenceResult, ModelEquivalence, PowerCurve, TruthEquivalence
@@ -102,7 +102,7 @@ def plot_power_curve(
     wide, drawn from the result's fields alone (a result read back from its JSON draws the same).
 
     ``information`` (default: on for ABC + cross-entropy) plots c_k − c_0 in bits; ``colors`` maps
-    model names to colours (default :func:`~humanly.plots._style.model_colors` of the models drawn);
+    model names to colours (default :func:`~humanly.plots.style.model_colors` of the models drawn);
     ``models`` draws only those models; ``truth`` (a simulation's
     :func:`~humanly.survey.truth_equivalence` with the same combiner and scorer) adds the curve
     against the true item states, dashed. ``title`` defaults to "combiner + scorer".

@@ -13,7 +13,7 @@ import numpy as np
 from ..crowd.inspect import InspectResult
 from ..crowd.raters import RaterSummary
 from ..data import InputError
-from ._style import FIGURE_WIDTH, PALETTE, figure
+from .style import FIGURE_WIDTH, PALETTE, figure
 
 __all__ = ["data_overview", "rater_quality"]
 

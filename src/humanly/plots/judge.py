@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..judging import Estimate, JudgeResult
-from ._style import FIGURE_WIDTH, PALETTE, figure
+from .style import FIGURE_WIDTH, PALETTE, figure
 
 __all__ = ["judge_intervals"]
 

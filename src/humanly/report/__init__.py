@@ -19,22 +19,21 @@ if TYPE_CHECKING:
     from .build import Report, build_report
     from .cards import Card
     from .export import Export
-    from .verdicts import Verdict
 
-#: public name → the module that defines it (imported on first use: ``humanly.report.verdicts`` stays
-#: light for the command line, the page builder loads matplotlib and jinja2 only when used)
+#: public name → the module that defines it (imported on first use: the page builder loads
+#: matplotlib and jinja2 only when used). The sentences the page quotes are written by
+#: :mod:`humanly.verdicts` (its ``Verdict``), the floor below this one.
 _LAZY: dict[str, str] = {
     "Figure": "._page",
     "Section": "._page",
     "Table": "._page",
     "Report": ".build",
     "build_report": ".build",
-    "Verdict": ".verdicts",
     "Card": ".cards",
     "Export": ".export",
 }
 
-__all__ = ["Card", "Export", "Figure", "Report", "Section", "Table", "Verdict", "build_report"]
+__all__ = ["Card", "Export", "Figure", "Report", "Section", "Table", "build_report"]
 
 
 __getattr__, __dir__ = attach(__name__, _LAZY, __all__)

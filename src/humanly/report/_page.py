@@ -1,16 +1,20 @@
-"""Layout primitives of the report page: tables, figures and sections (plain values, no statistics)."""
+"""Layout primitives of the report page: tables, figures and sections (plain values, no statistics),
+and :class:`Page`, what the renderer and the exporter read of a report."""
 
 from __future__ import annotations
 
 import base64
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..plots._style import to_svg
-from .verdicts import Verdict
+from ..plots.style import to_svg
+from ..verdicts import Verdict
 
-__all__ = ["Figure", "Section", "Table", "Verdict", "View"]
+if TYPE_CHECKING:
+    from .cards import Card
+
+__all__ = ["Figure", "Page", "Section", "Table", "Verdict", "View"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,3 +168,32 @@ class View:
     colors: Mapping[str, str]
     models: tuple[str, ...]
     kinds: Mapping[str, str]
+
+
+class Page(Protocol):
+    """What :func:`~humanly.report.render.render` and :func:`~humanly.report.export.export_report`
+    read of a page: :class:`~humanly.report.build.Report` is one. They take the page by what it offers
+    rather than by its class, so the page's builder can call them without an import circle.
+    """
+
+    @property
+    def title(self) -> str:
+        """The page's title."""
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models' names, in card order."""
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The sections, in page order."""
+
+    @property
+    def reproducibility(self) -> dict[str, Any]:
+        """Version, command, seed, date and input files."""
+
+    def cards(self) -> tuple[Card, ...]:
+        """The verdict cards that open the page."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the page embeds as JSON."""

@@ -15,10 +15,11 @@ from .._core.atomic import atomic_path
 from .._core.progress import progress
 from ..errors import InputError
 from ..study import StudyResult
+from ..verdicts import Verdict
 from ._page import Figure, Section, Table, View
-from .verdicts import Verdict
 
 if TYPE_CHECKING:
+    from ..verdicts.study import SectionSentences
     from .cards import Card
     from .export import Export
 
@@ -28,8 +29,6 @@ __all__ = ["Figure", "Report", "Section", "Table", "View", "build_report", "repo
 #: A section builder: the study's results and the view → one section of the page (``None``: no
 #: section, for an analysis the study did not ask for, e.g. ``judge`` without a judge).
 SectionBuilder = Callable[[StudyResult, View], "Section | None"]
-#: A headline: one line for the terminal from the study's results (``None`` when nothing to say).
-Headline = Callable[[StudyResult], "str | None"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -70,7 +69,7 @@ class Report:
         >>> page.title
         'humanly report · simulated'
         """
-        from ._cells import neutral
+        from ..verdicts.text import neutral
 
         return neutral(self.study.title)
 
@@ -163,31 +162,50 @@ class Report:
         return {"study": self.study.to_dict(), "verdicts": verdicts, "date": self.date}
 
     def headline(self) -> list[str]:
-        """The page's main findings in plain words, for the terminal.
+        """The page's findings in plain words, section by section, for the terminal
+        (:func:`humanly.verdicts.study.console_lines`).
 
         Returns
         -------
         list of str
-            The data in one line, then the verdict cards' sentences in card order; an analysis that
-            gives no verdicts gets its one-line summary instead.
+            Each section's title, then its verdict sentences (a section without verdicts: the note
+            that stands in for its analysis, or its one-line summary); a blank line between sections.
 
         Examples
         --------
         >>> from humanly import analyze, simulate
         >>> d = simulate.running_example(200, 5, seed=0)
         >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> page.headline()[0] == page.cards()[0].lines[0].text
+        >>> page.headline()[:2] == ["Data", page.sections[0].verdicts[0].sentence]
         True
         """
-        from ._cells import clean_text
+        from ..verdicts.study import console_lines
 
-        with_verdicts = {s.id for s in self.sections if s.verdicts}
-        first, *rest = HEADLINES
-        lines = _summaries(self.study, [first], with_verdicts)
-        protected = set(self.models)
-        lines += [line.text for card in self.cards() for line in card.lines]
-        lines += _summaries(self.study, rest, with_verdicts)
-        return [clean_text(line, protected) for line in lines]
+        return console_lines(self.section_sentences())
+
+    def section_sentences(self) -> tuple[SectionSentences, ...]:
+        """What the page says section by section, as the terminal prints it (Methods left out).
+
+        Returns
+        -------
+        tuple of SectionSentences
+            One per section: its id, title and sentences.
+
+        Examples
+        --------
+        >>> from humanly import analyze, simulate
+        >>> d = simulate.running_example(200, 5, seed=0)
+        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
+        >>> [s.id for s in page.section_sentences()]
+        ['inspect', 'certify', 'equivalence', 'plan']
+        """
+        from ..verdicts.study import section_sentences
+
+        return tuple(
+            section_sentences(self.study, s.id, s.verdicts, s.note, s.title)
+            for s in self.sections
+            if s.id != "methods"
+        )
 
     def html(self) -> str:
         """The page as one self-contained HTML document.
@@ -290,17 +308,6 @@ class Report:
         return export_report(self, folder, force=force)
 
 
-def _summaries(study: StudyResult, keys: list[str], skip: set[str]) -> list[str]:
-    """The one-line summaries of the analyses ``keys`` whose sections (``skip``) gave no verdicts."""
-    lines = []
-    for key in keys:
-        if key not in skip:
-            line = HEADLINES[key](study)
-            if line:
-                lines.append(line)
-    return lines
-
-
 # --------------------------------------------------------------------------------------- sections
 def _builders() -> dict[str, SectionBuilder]:
     from .sections.certify import certify_section
@@ -321,26 +328,6 @@ def _builders() -> dict[str, SectionBuilder]:
 #: Section builders by section id (also the analysis' name and its key in the study's JSON), in
 #: page order.
 BUILDERS: dict[str, SectionBuilder] = _builders()
-
-
-def _headlines() -> dict[str, Headline]:
-    from .sections.certify import certify_headline
-    from .sections.equivalence import equivalence_headline
-    from .sections.inspect import inspect_headline
-    from .sections.judge import judge_headline
-    from .sections.plan import plan_headline
-
-    return {
-        "inspect": inspect_headline,
-        "certify": certify_headline,
-        "equivalence": equivalence_headline,
-        "plan": plan_headline,
-        "judge": judge_headline,
-    }
-
-
-#: One-line summaries of each analysis for the terminal (``humanly report``, ``humanly demo``).
-HEADLINES: dict[str, Headline] = _headlines()
 
 
 def _methods_section() -> Section:
@@ -411,7 +398,7 @@ def build_report(study: StudyResult) -> Report:
             f"study={type(study).__name__}: give the StudyResult of humanly.analyze (build_report "
             "draws results; it does not compute them)"
         )
-    from ..plots._style import model_colors
+    from ..plots.style import model_colors
 
     date = report_date()  # a malformed SOURCE_DATE_EPOCH stops before the work
     view = View(

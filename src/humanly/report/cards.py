@@ -1,12 +1,12 @@
 """The verdict cards that open the report: one card per model, one for the study.
 
-Each card holds the sections' :class:`~humanly.report.verdicts.Verdict` sentences about one model, in
+Each card holds the sections' :class:`~humanly.verdicts.Verdict` sentences about one model, in
 page order (certify, equivalence, plan), each linked to the Methods paragraph it rests on. Verdicts about
 the whole study (``model=None``: the labelling advice, the crowd's agreement) go on one card of their
 own, after the models' cards, rather than on every card: they do not differ between models, a reader
 comparing cards should see only what differs, and a sentence a reviewer quotes should appear once.
 
->>> from humanly.report.verdicts import Verdict
+>>> from humanly.verdicts import Verdict
 >>> vs = [Verdict("certify", "m is certified superhuman.", "m", "certified", "certify"),
 ...       Verdict("plan", "Spend the budget on single labels.", None, "single labels")]
 >>> [(c.title, [line.href for line in c.lines]) for c in build_cards(vs, ["m"], {"certify", "plan"})]
@@ -19,8 +19,8 @@ import dataclasses
 import re
 from collections.abc import Collection, Iterable, Sequence
 
-from ._cells import clean_text, neutral
-from .verdicts import Verdict
+from ..verdicts import Verdict
+from ..verdicts.text import clean_text, neutral
 
 __all__ = ["STUDY_TITLE", "TOPIC_LABELS", "Card", "CardLine", "build_cards", "status_tone"]
 
@@ -68,7 +68,7 @@ class Card:
 
     Examples
     --------
-    >>> from humanly.report.verdicts import Verdict
+    >>> from humanly.verdicts import Verdict
     >>> (card,) = build_cards([Verdict("certify", "m is certified.", "m", "certified")], ["m"], {"certify"})
     >>> card.title, card.lines[0].href
     ('m', '#methods-certify')

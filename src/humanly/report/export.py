@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from .._core.atomic import atomic_folder, require_writable
 from .._core.result import Result
 from ..data import InputError
-from ._cells import DASH_NOTE
+from ..verdicts.text import DASH_NOTE
+from ._page import Page
 
 if TYPE_CHECKING:
-    from .build import Report
     from .render import TableView
 
 __all__ = [
@@ -324,7 +324,7 @@ def _write(folder: Path, name: str, data: str | bytes) -> str:
 
 
 def _figure_files(folder: Path, stem: str, fig: Any) -> list[str]:
-    from ..plots._style import save_figure
+    from ..plots.style import save_figure
 
     svg = fig.svg.encode() if fig.svg else base64.b64decode(fig.data_uri.split(",", 1)[1])
     names = []
@@ -335,7 +335,7 @@ def _figure_files(folder: Path, stem: str, fig: Any) -> list[str]:
     return names
 
 
-def _verdicts_csv(report: Report) -> str:
+def _verdicts_csv(report: Page) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(("card", "model", "topic", "status", "sentence", "methods"))
@@ -348,7 +348,7 @@ def _verdicts_csv(report: Report) -> str:
     return buf.getvalue()
 
 
-def export_report(report: Report, folder: str | os.PathLike[str], *, force: bool = False) -> Export:
+def export_report(report: Page, folder: str | os.PathLike[str], *, force: bool = False) -> Export:
     """Write the report's tables, figures and verdicts into ``folder`` (created if its parent exists)
     with an index ``README.txt``; see the module docstring for names and formats. The files are
     written into a temporary folder beside ``folder`` and published in one step
@@ -383,7 +383,7 @@ def export_report(report: Report, folder: str | os.PathLike[str], *, force: bool
     return Export(out, tuple(files))
 
 
-def _readme(report: Report, index: list[tuple[str, str]]) -> str:
+def _readme(report: Page, index: list[tuple[str, str]]) -> str:
     r = report.reproducibility
     lines = [
         f"{report.title} — files for papers",

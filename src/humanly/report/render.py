@@ -1,8 +1,9 @@
-"""Render a :class:`~humanly.report.build.Report` to one self-contained HTML page (jinja2, autoescape).
+"""Render a report page (:class:`~humanly.report.build.Report`, read as a
+:class:`~humanly.report._page.Page`) to one self-contained HTML page (jinja2, autoescape).
 
 The page is a function of the report alone: no clock (the date is the report's, see
 :func:`humanly.report.build.report_date`), no object ids, no set order; figures carry fixed SVG ids.
-Every value goes through :func:`humanly.report._cells.cell_text` / ``clean_text``, the same text the
+Every value goes through :func:`humanly.verdicts.text.cell_text` / ``clean_text``, the same text the
 ``--export`` files hold, so "nan" never reaches the page ("—", with a footnote saying why).
 """
 
@@ -10,15 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 
-from ._cells import DASH_NOTE, cell_text, clean_text, has_dash
-from ._page import Figure, Section, Table
-
-if TYPE_CHECKING:
-    from .build import Report
+from ..verdicts.text import DASH_NOTE, cell_text, clean_text, has_dash
+from ._page import Figure, Page, Section, Table
 
 __all__ = ["SectionView", "TableView", "figure_id", "render", "section_views", "table_id"]
 
@@ -69,7 +67,7 @@ def table_view(table: Table, anchor: str, protected: set[str]) -> TableView:
     )
 
 
-def section_views(report: Report) -> tuple[SectionView, ...]:
+def section_views(report: Page) -> tuple[SectionView, ...]:
     """Every section as the page shows it."""
     protected = set(report.models)
     out = []
@@ -104,7 +102,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render(report: Report) -> str:
+def render(report: Page) -> str:
     css = files("humanly.report").joinpath("templates/style.css").read_text(encoding="utf-8")
     template = _environment().get_template("report.html.j2")
     cards = report.cards()

@@ -1,23 +1,22 @@
 """The certify section of ``humanly report`` (a builder for :data:`humanly.report.build.BUILDERS`).
 
-Register with ``BUILDERS.append(("certify", certify_section))``, ``HEADLINES["certify"] =
-certify_headline`` and ``METHODS["certify"] = METHODS_TEXT``. The section lays out a
+The section lays out a
 :class:`~humanly.certification.CertifyResult` (no statistics here): the upper bounds with Lemma 2's
 check, each model's verdict under the U_N used and under the other upper bound, the checks against gold, the
-figures, and the verdict sentences of :mod:`humanly.report.verdicts.certify`.
+figures, and the verdict sentences of :mod:`humanly.verdicts.certify`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
-from ...certification import CertifyResult, ModelCertificate, UpperVerdict
+from ...certification import CertifyResult
 from ...study import StudyResult
+from ...verdicts.certify import bounds_held, format_confidence, format_number, lemma2_text
+from ...verdicts.study import TITLES, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
-from ..verdicts.certify import format_confidence, format_number, verdicts
 
-__all__ = ["METHODS_TEXT", "certify_headline", "certify_line", "certify_section"]
+__all__ = ["METHODS_TEXT", "certify_section"]
 
 METHODS_TEXT = (
     "Certify (Xu, Walder & Xu, Humanly Certifying Superhuman Classifiers). The average rater's "
@@ -45,7 +44,6 @@ METHODS_TEXT = (
 )
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
-_NA = "not applicable (L_N ≤ U_N + τ)"
 
 
 def _f(x: float | None) -> str | None:
@@ -85,14 +83,9 @@ def _upper_table(res: CertifyResult) -> Table:
     ]
     c = ub.lemma2
     if c is not None:
-        if c.agreement is not None and c.chance is not None:
-            verdict = "holds" if c.holds else "fails: U⁽ᵉ⁾ need not approach U⁽ᵗ⁾"
-            rows.append(
-                (
-                    "Lemma 2: pairwise agreement ≥ 1/N_c",
-                    f"{c.agreement:.4f} vs 1/{c.n_classes} = {c.chance:.4f}: {verdict}",
-                )
-            )
+        lemma = lemma2_text(c)
+        if lemma is not None:
+            rows.append(("Lemma 2: pairwise agreement ≥ 1/N_c", lemma))
         if c.more_raters_than_classes is not None:
             share = c.share_more_raters or 0.0
             text = (
@@ -154,20 +147,14 @@ def _gold_tables(res: CertifyResult) -> list[Table]:
     o = res.oracle
     assert o is not None
 
-    def held(keys: dict[str, str], upper: bool) -> str:
-        failed = [name for key, name in keys.items() if not o.held.get(key, True)]
-        if not failed:
-            return f"{'≤' if upper else '≥'} {', '.join(keys.values())}: the bounds held"
-        return f"{'above' if upper else 'below'} {', '.join(failed)}: did not hold"
-
     uppers = {"theoretical_upper": "U⁽ᵗ⁾", "empirical_upper": "U⁽ᵉ⁾", "finite_upper": "finite U"}
     rows: list[tuple[str, str | None, str]] = [
-        ("the average rater", _f(o.average_rater), held(uppers, True)),
+        ("the average rater", _f(o.average_rater), bounds_held(o, uppers, upper=True)),
         (f"the {res.aggregate or 'aggregate'} label", _f(o.aggregate_accuracy), ""),
     ]
     for name, acc in o.models.items():
         lowers = {f"lower:{name}": "L_N", f"finite_lower:{name}": "L_N − t_l"}
-        rows.append((name, _f(acc), held(lowers, False)))
+        rows.append((name, _f(acc), bounds_held(o, lowers, upper=False)))
     truth = Table(
         f"True accuracies on the {o.n_items:,} gold items",
         ("of", "accuracy", "bounds"),
@@ -294,11 +281,10 @@ def certify_section(study: StudyResult, view: View) -> Section:
     >>> section.id, len(section.tables), section.verdicts[0].model
     ('certify', 4, 'm')
     """
-    title = "Certify: is the model superhuman?"
+    title = TITLES["certify"]
     res = study.certify
     if res is None:
-        reason = study.skipped_reason("certify") or "certify did not run"
-        return Section("certify", title, note=f"Not applicable: {reason}")
+        return Section("certify", title, note=section_note(study, "certify"))
     tables = [_upper_table(res)]
     paragraphs = [_lead(res)]
     if res.models:
@@ -308,7 +294,7 @@ def certify_section(study: StudyResult, view: View) -> Section:
     same = _same_labels(res, view)
     if same:
         paragraphs.append(same)
-    found = verdicts(res)
+    found = section_verdicts(study, "certify")
     paragraphs += [v.sentence for v in found]
     paragraphs += [f"Note: {n}" for n in res.notes]
     return Section(
@@ -319,73 +305,3 @@ def certify_section(study: StudyResult, view: View) -> Section:
         figures=tuple(_figures(res, view.colors)),
         verdicts=found,
     )
-
-
-def _headline_status(m: ModelCertificate | UpperVerdict) -> str:
-    """A verdict's status in words: "certified superhuman", "not certified", …"""
-    status = m.evidence.status if m.evidence is not None else None
-    if status is None:
-        status = "certified" if m.superhuman else "not certified"
-    if status == _NA:
-        return "not applicable (L_N ≤ U_N)"
-    return "certified superhuman" if status == "certified" else status
-
-
-def certify_headline(study: StudyResult) -> str | None:
-    """One line for the terminal from ``study.certify``.
-
-    Parameters
-    ----------
-    study : StudyResult
-        The analysed study.
-
-    Returns
-    -------
-    str or None
-        The line (``None`` when certify did not run).
-
-    Examples
-    --------
-    >>> from humanly import analyze, simulate
-    >>> d = simulate.oracle(100, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
-    >>> certify_headline(analyze(d.ratings, d.predictions, bootstrap=0)).split(";")[0]
-    'certify: average rater ≤ 0.787 (U⁽ᵉ⁾)'
-    """
-    return certify_line(study.certify)
-
-
-def certify_line(res: CertifyResult | None) -> str | None:
-    """One line for the terminal from a certify result.
-
-    Parameters
-    ----------
-    res : CertifyResult or None
-        A certificate.
-
-    Returns
-    -------
-    str or None
-        The line (``None`` without a result).
-
-    Examples
-    --------
-    >>> from humanly.certification import certify_summary
-    >>> certify_line(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
-    'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
-    >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
-    >>> certify_line(res).split(", ")[-1]
-    'certified superhuman (U⁽ᵗ⁾: not certified)'
-    """
-    if res is None:
-        return None
-    ub = res.upper_bound
-    used = _UPPER.get(ub.used, "U_N")
-    parts = [f"certify: average rater ≤ {ub.upper:.3f} ({used})"]
-    for m in res.models:
-        s = m.confidence.oms
-        conf = "n/a" if s is None or not math.isfinite(s) else format_confidence(s)
-        parts.append(f"{m.model} L_N {m.lower:.3f}, S {conf}, {_headline_status(m)}")
-        for kind, v in m.by_upper.items():
-            if kind != ub.used:
-                parts[-1] += f" ({_UPPER.get(kind, kind)}: {_headline_status(v)})"
-    return "; ".join(parts)

@@ -18,17 +18,23 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...study import StudyResult
-from .._cells import number_text
+from ...verdicts.equivalence import (
+    baseline_meaning,
+    headroom_line,
+    percent,
+    tails,
+    worth_words,
+)
+from ...verdicts.study import TITLES, run_notes, section_note, section_verdicts
+from ...verdicts.text import number_text
 from .._page import Figure, Section, Table, View
-from ..verdicts import Verdict
-from ..verdicts.equivalence import baseline_meaning, percent, tails, verdicts
 
 if TYPE_CHECKING:
     from ..._core.result import Interval
     from ...study import EquivalenceRun
     from ...survey import EquivalenceResult, ModelEquivalence
 
-__all__ = ["METHODS_TEXT", "equivalence_headline", "equivalence_section"]
+__all__ = ["METHODS_TEXT", "equivalence_section"]
 
 METHODS_TEXT = (
     "Survey equivalence (Resnick, Kong, Schoenebeck & Weninger). The power curve c_k is the "
@@ -59,7 +65,7 @@ METHODS_TEXT = (
     "held-out rater (section 6), with the same combiner, scorer and calibration."
 )
 
-_TITLE = "Survey equivalence: how many raters is the model worth?"
+_TITLE = TITLES["equivalence"]
 _RULE = (
     "Every model is shown under two analyses, as in the paper: the Anonymous Bayesian Combiner (ABC) "
     "scored by cross-entropy, which asks how much information a prediction carries about a rater's "
@@ -247,19 +253,12 @@ def _cell_notes(run: _Run) -> list[str]:
 
 
 def _headroom_text(res: EquivalenceResult) -> str | None:
-    h = res.headroom
-    if h is None:
+    line = headroom_line(res)
+    if line is None:
         return None
-    fit = (
-        f"converged in {h.iterations} steps"
-        if h.converged
-        else f"stopped after {h.iterations} steps without converging"
-    )
     return (
-        f"Headroom: an ideal classifier that knows each item's state would gain "
-        f"{h.information:.4f} bits over the k = 0 baseline (NPMLE of item states over "
-        f"{h.grid_points:,} candidate states, {fit}); a model's performance ratio is the information "
-        "it gives divided by that."
+        f"{line[:1].upper()}{line[1:]}; a model's performance ratio is the information it gives "
+        "divided by that."
     )
 
 
@@ -279,24 +278,14 @@ def _same(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a))
 
 
-def _worth_words(m: ModelEquivalence, largest_k: int) -> str:
-    if m.equivalence is not None:
-        return f"{m.equivalence:.2f} raters"
-    if m.equivalence_note == "below_0":
-        return "less than 0 raters (its score is at or below c_0)"
-    if m.equivalence_note == "above_max":
-        return f"more than {largest_k} raters (above the curve)"
-    return "an undefined number of raters"
-
-
 def _paper_text(ce: _Run, ag: _Run, hard: Sequence[str], soft: Sequence[str]) -> list[str]:
     """What differs between the two analyses when the predictions hold hard and soft models (the
     paper's running example), and why rows would coincide."""
     worth = [
-        f"{m.model} is worth {_worth_words(m, ag.largest_k)} under {ag.what}" for m in ag.models()
+        f"{m.model} is worth {worth_words(m, ag.largest_k)} under {ag.what}" for m in ag.models()
     ]
     worth += [
-        f"{m.model} is worth {_worth_words(m, ce.largest_k)} under {ce.what}" for m in ce.models()
+        f"{m.model} is worth {worth_words(m, ce.largest_k)} under {ce.what}" for m in ce.models()
     ]
     out = [
         f"The predictions hold hard models ({', '.join(hard)}: a label per item) and soft ones "
@@ -346,23 +335,6 @@ def _paper_text(ce: _Run, ag: _Run, hard: Sequence[str], soft: Sequence[str]) ->
     return out
 
 
-def _pick_verdicts(runs: Sequence[_Run], paper: bool, hard: Sequence[str]) -> tuple[Verdict, ...]:
-    """One verdict per model: from the analysis that shows it (ABC + cross-entropy first)."""
-    seen: set[str] = set()
-    out = []
-    for run in runs:
-        for v in verdicts(
-            run.res, truth=run.truth, target_width=run.width, items_needed=run.needed
-        ):
-            if v.model in seen or v.model not in run.shown:
-                continue
-            if paper and run.res.combiner == "abc" and v.model in hard:
-                continue
-            seen.add(v.model or "")
-            out.append(v)
-    return tuple(out)
-
-
 def equivalence_section(study: StudyResult, view: View) -> Section:
     """Lay out ``study.equivalence``: per analysis its model table, power curve table and figure, the
     words for the cells that need them, and one verdict per model; a one-sentence note when the data
@@ -370,8 +342,7 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
     from ...plots.equivalence import plot_power_curve
 
     if not study.equivalence:
-        reason = study.skipped_reason("equivalence") or "survey equivalence did not run"
-        return Section("equivalence", _TITLE, note=reason[:1].upper() + reason[1:] + ".")
+        return Section("equivalence", _TITLE, note=section_note(study, "equivalence"))
     names = [m for m, k in zip(study.models, study.model_kinds, strict=True) if k != "score"]
     hard = [m for m, k in zip(study.models, study.model_kinds, strict=True) if k == "label"]
     soft = [n for n in names if n not in hard]
@@ -386,13 +357,11 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
         )
     runs: list[_Run] = []
     for r in study.equivalence:
+        missing, truth_missing = run_notes(r)
         if r.result is None:
-            paragraphs.append(f"{r.combiner} + {r.scorer}: not applicable ({r.note}).")
+            paragraphs += [missing] if missing else []
             continue
-        if r.truth_note is not None:
-            notes.append(
-                f"HSCORE* and SEQ* ({r.combiner} + {r.scorer}) not computed: {r.truth_note}."
-            )
+        notes += [truth_missing] if truth_missing else []
         run = _Run(r, study.settings.target_width)
         runs.append(run)
         table = _model_table(run, r.result.calibration)
@@ -413,7 +382,7 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
         paragraphs=tuple(paragraphs + ([truth_text] if truth_text else []) + notes),
         tables=tuple(tables),
         figures=tuple(figures),
-        verdicts=_pick_verdicts(runs, paper, hard),
+        verdicts=section_verdicts(study, "equivalence"),
     )
 
 
@@ -437,50 +406,3 @@ def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
     )
     fig = plot(run.res, colors=colors, models=run.shown, truth=run.truth)
     return Figure.from_matplotlib(fig, caption)
-
-
-def _headline_part(m: ModelEquivalence, largest: int) -> str | None:
-    if m.equivalence is not None:
-        lo, hi = m.equivalence_range
-        rng = ""
-        if lo is not None or hi is not None:
-            top = f"above {largest}" if hi is None else f"{hi:.1f}"
-            rng = f" [{0 if lo is None else lo:.1f}, {top}]"
-        return f"{m.model} worth {m.equivalence:.2f} raters{rng}"
-    if m.equivalence_note == "below_0":
-        return f"{m.model} worth less than 0 raters (score at or below c_0)"
-    if m.equivalence_note == "above_max":
-        return f"{m.model} worth more than {largest} raters (above the curve)"
-    return None
-
-
-def equivalence_headline(study: StudyResult) -> str | None:
-    """One line for the terminal: each model under the analysis the page shows it in (ABC +
-    cross-entropy first)."""
-    runs = sorted(
-        (r for r in study.equivalence if r.result is not None),
-        key=lambda r: r.key != "abc+cross_entropy",
-    )
-    if not runs:
-        return None
-    entries: list[tuple[str, str]] = []  # (analysis, text)
-    seen: set[str] = set()
-    for run in runs:
-        res = run.result
-        assert res is not None
-        largest = res.power_curve[-1].k if res.power_curve else 0
-        for m in res.models:
-            if m.model in seen or m.model not in run.shown:
-                continue
-            part = _headline_part(m, largest)
-            if part is not None:
-                seen.add(m.model)
-                entries.append((f"{res.combiner} + {res.scorer}", part))
-    first = runs[0].result
-    assert first is not None
-    if len({how for how, _ in entries}) > 1:
-        return "survey equivalence: " + "; ".join(f"{text} ({how})" for how, text in entries)
-    how = entries[0][0] if entries else f"{first.combiner} + {first.scorer}"
-    curve = first.power_curve
-    top = f"curve {curve[0].score:.3f} → {curve[-1].score:.3f} at k = {curve[-1].k}"
-    return f"survey equivalence ({how}): " + ("; ".join(t for _, t in entries) or top)

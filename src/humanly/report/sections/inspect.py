@@ -1,6 +1,6 @@
 """The data section of ``humanly report``: the ratings at a glance (what ``humanly inspect`` prints) —
 sizes, agreement with its bootstrap intervals, gold and models; with named raters the raters table and
-a figure of rater quality; and the study-level verdicts (:mod:`humanly.report.verdicts.inspect`)."""
+a figure of rater quality; and the study-level verdicts (:mod:`humanly.verdicts.inspect`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from typing import Any
 
 from ...crowd.inspect import InspectResult
 from ...study import StudyResult
-from .._page import Figure, Section, Table, View
-from ..verdicts.agreement import family_caption, family_headers, family_rows
-from ..verdicts.inspect import (
+from ...verdicts.agreement import family_caption, family_headers, family_rows
+from ...verdicts.inspect import (
     RATERS_SHOWN,
     bootstrap_caption,
     dawid_skene_text,
@@ -19,10 +18,11 @@ from ..verdicts.inspect import (
     rater_spreads,
     shown_raters,
     undefined_reason,
-    verdicts,
 )
+from ...verdicts.study import TITLES, section_verdicts
+from .._page import Figure, Section, Table, View
 
-__all__ = ["METHODS_TEXT", "inspect_headline", "inspect_section"]
+__all__ = ["METHODS_TEXT", "inspect_section"]
 
 METHODS_TEXT = (
     "Data. Pairwise agreement is the mean over items with at least two labels of the share of "
@@ -207,7 +207,11 @@ def inspect_section(study: StudyResult, view: View) -> Section:
         rows = tuple(family_rows(s.family))
         tables.append(Table(caption + ".", family_headers(s.family), rows, notes))
     return Section(
-        "inspect", "Data", tables=tuple(tables), figures=tuple(figures), verdicts=verdicts(s)
+        "inspect",
+        TITLES["inspect"],
+        tables=tuple(tables),
+        figures=tuple(figures),
+        verdicts=section_verdicts(study, "inspect"),
     )
 
 
@@ -227,20 +231,3 @@ def _rater_caption(s: InspectResult) -> str:
         "agreement (the mean over every compared label, so raters with many labels count more). "
         "Raters whose labels never share an item with another label are left out."
     )
-
-
-def inspect_headline(study: StudyResult) -> str:
-    """One line for the terminal: sizes, raters and agreement with its interval."""
-    s = study.inspect
-    a = s.agreement
-    ci = s.agreement_ci
-    raters = "anonymous raters" if s.n_raters is None else f"{s.n_raters:,} raters"
-    text = f"data: {s.n_items:,} items, {s.n_labels:,} labels from {raters}"
-    if math.isfinite(a.pairwise):
-        text += f"; pairwise agreement {a.pairwise:.3f}"
-        low, high = ci.pairwise if ci is not None else (None, None)
-        if low is not None and high is not None:
-            text += f" [{low:.3f}, {high:.3f}]"
-    if math.isfinite(a.fleiss_kappa):
-        text += f", Fleiss' κ {a.fleiss_kappa:.3f}"
-    return text

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from ...judging import Estimate, JudgeResult
 from ...study import StudyResult
+from ...verdicts.judge import ESTIMATOR_NAMES, percent, points
+from ...verdicts.study import TITLES, has_section, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
-from ..verdicts.judge import ESTIMATOR_NAMES, percent, points, verdicts
 
-__all__ = ["METHODS_TEXT", "judge_headline", "judge_section"]
+__all__ = ["METHODS_TEXT", "judge_section"]
 
-TITLE = "Judge: few human labels, many judge labels"
+TITLE = TITLES["judge"]
 
 METHODS_TEXT = (
     "Judge-assisted evaluation (prediction-powered inference: Angelopoulos, Bates, Fannjiang, Jordan & "
@@ -168,13 +169,11 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
     >>> judge_section(res, View({}, (), {})) is None
     True
     """
+    if not has_section(study, "judge"):
+        return None
     r = study.judge
     if r is None:
-        reason = study.skipped_reason("judge")
-        if reason is None:
-            return None
-        text = reason[:1].upper() + reason[1:]
-        return Section("judge", TITLE, note=text if text.endswith(".") else text + ".")
+        return Section("judge", TITLE, note=section_note(study, "judge"))
     tables = [_estimates_table(r), _frontier_table(r)]
     if r.gold:
         tables.append(_gold_table(r))
@@ -185,7 +184,7 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
         figures=(_figure(r, view),),
-        verdicts=verdicts(r),
+        verdicts=section_verdicts(study, "judge"),
     )
 
 
@@ -198,23 +197,4 @@ def _figure(r: JudgeResult, view: View) -> Figure:
         f"Each model's accuracy and each pair's difference: the {level} interval from the human "
         f"labels and the judge's ({ESTIMATOR_NAMES.get(r.estimator, r.estimator)}, thick) above the "
         "interval from the human labels alone (grey).",
-    )
-
-
-def judge_headline(study: StudyResult) -> str | None:
-    """One line for the terminal: the judge, the labels and the first estimate (``None`` without a
-    judge).
-
-    >>> from humanly import analyze, Ratings
-    >>> judge_headline(analyze(Ratings.from_counts([[2, 1], [0, 3]]), bootstrap=0)) is None
-    True
-    """
-    r = study.judge
-    if r is None:
-        return None
-    first = r.models[0]
-    return (
-        f"Judge {r.judge}: {r.n_labelled:,} human labels and {r.n_labelled + r.n_unlabelled:,} "
-        f"judge labels; {first.model}'s accuracy {percent(first.accuracy.point)} "
-        f"{_pct(*first.accuracy.interval)}."
     )

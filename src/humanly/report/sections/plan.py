@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from ...budget import PilotPlan, PlanResult, WinCurve
 from ...study import StudyResult
-from .._cells import number_text
+from ...verdicts.pilot import assumption_sentence, no_pilot_sentence, pilot_notes
+from ...verdicts.plan import better_use, source_words
+from ...verdicts.study import TITLES, section_note, section_verdicts
+from ...verdicts.text import number_text
 from .._page import Figure, Section, Table, View
-from ..verdicts.plan import plan_verdicts
 
-__all__ = ["METHODS_TEXT", "plan_headline", "plan_section"]
+__all__ = ["METHODS_TEXT", "plan_section"]
 
 METHODS_TEXT = (
     "Label budget (Dorner & Hardt, Don't Label Twice). With two classes and labels that are right "
@@ -58,8 +60,6 @@ METHOD_NAME = {
     "majority": "crowd-majority estimate (the majority as the truth: biased towards agreement with "
     "the crowd)",
 }
-#: Fewest items with ≥ 3 labels the latent-class estimate needs (as :func:`humanly.budget.pilot_plan`).
-MIN_LATENT_ITEMS = 10
 
 
 def plan_section(study: StudyResult, view: View) -> Section:
@@ -75,18 +75,17 @@ def plan_section(study: StudyResult, view: View) -> Section:
     (2, 'latent')
     """
     del view
-    title = "Label budget: one label per item or majority votes?"
+    title = TITLES["plan"]
     a = study.plan
     if a is None:
-        reason = study.skipped_reason("plan") or "the label-budget analysis did not run"
-        return Section("plan", title, note=_note(reason))
+        return Section("plan", title, note=section_note(study, "plan"))
     paragraphs = [_comparison_text(a)]
     tables = [_comparison_table(a)]
     first = _comparison_figure(a)
     figures = [] if first is None else [first]
-    if a.pilot_note is not None and len(study.models) >= 2:
+    if a.pilot_skipped is not None and len(study.models) >= 2:
         histogram = study.inspect.labels_per_item.histogram or {}
-        paragraphs.append(_no_plan_text(histogram, a.pilot_note))
+        paragraphs.append(no_pilot_sentence(a.pilot_skipped, histogram))
     if a.pilot is not None:
         tables += [_plan_table(a.pilot), _plan_size_table(a.pilot)]
         paragraphs += _plan_text(a.pilot)
@@ -98,36 +97,7 @@ def plan_section(study: StudyResult, view: View) -> Section:
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
         figures=tuple(figures),
-        verdicts=plan_verdicts(a),
-    )
-
-
-def _note(reason: str) -> str:
-    """The section's note: the reason as a sentence."""
-    text = reason[:1].upper() + reason[1:]
-    return text if text.endswith(".") else text + "."
-
-
-def _labels_per_item(histogram: dict[str, int]) -> str:
-    """ "2 labels: 300 items, 3 labels: 12 items" (a count of the layout, not a statistic)."""
-    return ", ".join(
-        f"{k} label{'s' if k != 1 else ''}: {v:,} item{'s' if v != 1 else ''}"
-        for k, v in sorted((int(k), v) for k, v in histogram.items())
-    )
-
-
-def _no_plan_text(histogram: dict[str, int], note: str) -> str:
-    """Why there is no pilot plan; with too few items of ≥ 3 labels, in the report's words."""
-    enough = sum(v for k, v in histogram.items() if int(k) >= 3)
-    if enough >= MIN_LATENT_ITEMS:
-        return f"The pilot plan from the first two models does not apply: {note}."
-    return (
-        "No pilot plan from the first two models: the latent-class estimate of the correlated error "
-        f"model needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's "
-        f"labels cannot tell its true label from the label accuracies); here {enough:,} items have 3 "
-        f"or more ({_labels_per_item(histogram)}). The crowd-majority estimate (humanly budget plan "
-        "--method majority) needs only 2 labels but is biased towards agreement with the crowd — with "
-        "exactly 2 labels per item it puts both label accuracies at 1 — so it is not shown."
+        verdicts=section_verdicts(study, "plan"),
     )
 
 
@@ -137,14 +107,11 @@ def _comparison_text(a: PlanResult) -> str:
         f"The crowd's pairwise agreement {a.agreement:.3f} implies a single-label accuracy "
         f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
         f"labels), the table gives the exact probability of ranking a classifier with accuracy "
-        f"{a.better_accuracy:.3f} ({a.better_accuracy_source}) above one that is {a.eps:g} worse, "
+        f"{a.better_accuracy:.3f} ({source_words(a.better_accuracy_source)}) above one that is "
+        f"{a.eps:g} worse, "
         f"and the budget each labelling scheme needs to rank it first with probability at least "
         f"{a.level:g} (a tied vote of an even m is broken by a fair coin). "
-        + (
-            "Single labels are the better use of this budget."
-            if quick.single_is_best
-            else f"Here {quick.best_m}-majority labels are the better use of the budget."
-        )
+        + better_use(quick)
         + "".join(f" Note: {n}." for n in quick.notes)
     )
 
@@ -269,14 +236,14 @@ def _plan_text(pl: PilotPlan) -> list[str]:
     fit = _fit_text(pl)
     if fit:
         out.append(fit)
-    tests = "; ".join(t.sentence() for t in pl.assumptions.tests)
+    tests = "; ".join(assumption_sentence(t) for t in pl.assumptions.tests)
     if tests:
         out.append(f"Assumption tests (estimate, 95% bootstrap interval, verdict): {tests}.")
     if pl.recommended_m is not None and pl.recommended_budget is not None:
         rec = f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
     else:
         rec = "no m reaches the target within the search range"
-    notes = "".join(f" Note: {n}." for n in pl.notes)
+    notes = "".join(f" Note: {n}." for n in pilot_notes(pl))
     out.append(
         f"Recommended for P(better ranked first) ≥ {pl.level:g} at the {_short(pl)} estimates: "
         f"{rec}.{notes}"
@@ -295,14 +262,3 @@ def _plan_figure(pl: PilotPlan, curve: WinCurve) -> Figure:
         f"Exact probability of identifying the better of '{pl.better}' and '{pl.worse}' against the label "
         f"budget, per m, at the pilot's {METHOD_NAME.get(pl.method, pl.method)}.",
     )
-
-
-def plan_headline(study: StudyResult) -> str | None:
-    """One line for the terminal from ``study.plan``."""
-    a = study.plan
-    if a is None:
-        return None
-    c = a.comparison
-    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
-    best = "single labels" if c.single_is_best else f"{c.best_m}-majority labels"
-    return f"budget: label accuracy ≈ {a.label_accuracy:.3f}; P(rank right) {wins} → {best}"

@@ -10,6 +10,10 @@
   plan when there is one;
 * :func:`verdicts` — whichever of the three a result is.
 
+Beside them, which labelling is the better use of the budget (:func:`better_use`) and the one-line
+summary of a budget analysis (:func:`headline`); the words of a pilot plan's parts are in
+:mod:`humanly.verdicts.pilot`.
+
 Sentences are about the study (``model=None``) and rest on the Methods paragraph ``methods-plan``.
 This module imports no plotting, templating or pandas (the command line prints these sentences).
 
@@ -27,17 +31,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import Verdict
+from .pilot import weak_sentence
 
 if TYPE_CHECKING:
-    from ...budget import Comparison, PilotPlan, PlanResult
+    from ..budget import Comparison, PilotPlan, PlanResult, QuickComparison
 
 __all__ = [
     "METHODS",
+    "better_use",
     "comparison_verdicts",
+    "headline",
     "pilot_verdicts",
     "plan_verdicts",
     "probability",
     "scheme",
+    "source_words",
     "verdicts",
 ]
 
@@ -190,8 +198,9 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     pair = f"the better of {res.better!r} and {res.worse!r}"
     clause = _assumption_clause(res)
     tail = f"; {clause}." if clause else "."
-    if res.weak_note:  # the result's own sentence on weakly identified estimates
-        tail += f" {res.weak_note}."
+    weak = weak_sentence(res)
+    if weak:  # the weakly identified estimates, in words
+        tail += f" {weak}."
     m, budget = res.recommended_m, res.recommended_budget
     if m is None or budget is None:
         sentence = (
@@ -235,6 +244,49 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     if a.pilot is not None:
         out.extend(pilot_verdicts(a.pilot))
     return tuple(out)
+
+
+#: Where the better classifier's accuracy comes from, in words (``PlanResult.better_accuracy_source``).
+SOURCES = {
+    "best_model_agreement": "the best model's agreement with the plurality label",
+    "paper_figure_2": "the paper's Fig. 2 value",
+}
+
+
+def source_words(code: str) -> str:
+    """Where a budget analysis' better accuracy comes from, in words.
+
+    >>> source_words("paper_figure_2")
+    "the paper's Fig. 2 value"
+    """
+    return SOURCES.get(code, code)
+
+
+def better_use(quick: QuickComparison) -> str:
+    """Which labelling is the better use of the budget, in one sentence.
+
+    >>> from humanly.budget import quick_compare
+    >>> better_use(quick_compare(0.8, 1000, p=0.8, eps=0.01))
+    'Single labels are the better use of this budget.'
+    """
+    if quick.single_is_best:
+        return "Single labels are the better use of this budget."
+    return f"{quick.best_m}-majority labels are the better use of this budget."
+
+
+def headline(result: PlanResult) -> str:
+    """The budget analysis in one line for the terminal.
+
+    >>> from humanly import Ratings
+    >>> from humanly.budget import plan
+    >>> r = Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10, classes=[0, 1])
+    >>> headline(plan(r)).split(";")[0]
+    'budget: label accuracy ≈ 0.789'
+    """
+    c = result.comparison
+    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
+    best = "single labels" if c.single_is_best else f"{c.best_m}-majority labels"
+    return f"budget: label accuracy ≈ {result.label_accuracy:.3f}; P(rank right) {wins} → {best}"
 
 
 def verdicts(result: Any) -> tuple[Verdict, ...]:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ..._core.result import Interval
-    from ...crowd.family_results import AgreementResult, Coefficient
+    from .._core.result import Interval
+    from ..crowd.family_results import AgreementResult, Coefficient
 
 __all__ = [
     "FAMILY_HEADERS",

@@ -22,16 +22,17 @@ from typing import TYPE_CHECKING
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ..._core.result import Interval
-    from ...crowd.agreement import AgreementIntervals
-    from ...crowd.inspect import InspectResult
-    from ...crowd.raters import RaterRow, RaterSummary, Spread
+    from .._core.result import Interval
+    from ..crowd.agreement import AgreementIntervals
+    from ..crowd.inspect import InspectResult
+    from ..crowd.raters import RaterRow, RaterSummary, Spread
 
 __all__ = [
     "METHODS_ID",
     "RATERS_SHOWN",
     "bootstrap_caption",
     "dawid_skene_text",
+    "headline",
     "interval_text",
     "level_text",
     "rater_spreads",
@@ -188,3 +189,25 @@ def verdicts(summary: InspectResult) -> tuple[Verdict, ...]:
         if sentence:
             out.append(Verdict("inspect", sentence, status="raters", methods=METHODS_ID))
     return tuple(out)
+
+
+def headline(summary: InspectResult) -> str:
+    """The ratings in one line for the terminal: sizes, raters and agreement with its interval.
+
+    >>> import humanly
+    >>> r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]], classes=["no", "yes"])
+    >>> print(headline(humanly.inspect(r, bootstrap=0)))
+    data: 4 items, 12 labels from anonymous raters; pairwise agreement 0.667, Fleiss' κ 0.333
+    """
+    s = summary
+    a, ci = s.agreement, s.agreement_ci
+    raters = "anonymous raters" if s.n_raters is None else f"{s.n_raters:,} raters"
+    text = f"data: {s.n_items:,} items, {s.n_labels:,} labels from {raters}"
+    if _defined(a.pairwise):
+        text += f"; pairwise agreement {a.pairwise:.3f}"
+        low, high = ci.pairwise if ci is not None else (None, None)
+        if low is not None and high is not None:
+            text += f" [{low:.3f}, {high:.3f}]"
+    if _defined(a.fleiss_kappa):
+        text += f", Fleiss' κ {a.fleiss_kappa:.3f}"
+    return text

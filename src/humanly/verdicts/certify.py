@@ -27,10 +27,23 @@ from typing import TYPE_CHECKING
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ...certification import CertifyResult, ModelCertificate
-    from ...certification.evidence import Evidence
+    from ..certification import CertifyResult, ModelCertificate, UpperVerdict
+    from ..certification.evidence import Evidence
+    from ..certification.lemma2 import Lemma2Check
+    from ..certification.oracle import AssumptionDetail, OracleCheck
 
-__all__ = ["BOUND_NAMES", "METHODS_ID", "format_confidence", "format_number", "verdicts"]
+__all__ = [
+    "BOUND_NAMES",
+    "METHODS_ID",
+    "bounds_held",
+    "format_confidence",
+    "format_number",
+    "headline",
+    "lemma2_text",
+    "status_words",
+    "vacuous_words",
+    "verdicts",
+]
 
 #: the Methods paragraph certify's sentences rest on
 METHODS_ID = "methods-certify"
@@ -339,7 +352,7 @@ def _beats_on_gold(result: CertifyResult, m: ModelCertificate, status: str) -> s
 def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
     e = m.evidence
     if e is None:  # results built by hand without evidence: read the confidence as the library does
-        from ...certification.evidence import Evidence
+        from ..certification.evidence import Evidence
 
         s = m.confidence.oms
         status = (
@@ -380,7 +393,7 @@ def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
     Returns
     -------
     tuple of Verdict
-        One :class:`~humanly.report.verdicts.Verdict` per model, in the result's order.
+        One :class:`~humanly.verdicts.Verdict` per model, in the result's order.
 
     Examples
     --------
@@ -390,3 +403,101 @@ def verdicts(result: CertifyResult) -> tuple[Verdict, ...]:
     ('not applicable', 'm is not shown to beat the average rater')
     """
     return tuple(_verdict(result, m) for m in result.models)
+
+
+def status_words(m: ModelCertificate | UpperVerdict) -> str:
+    """A verdict's status in words for a one-line summary: "certified superhuman", "not certified",
+    "no evidence (S < 0)", "not applicable (L_N ≤ U_N)".
+
+    >>> from humanly.certification import certify_summary
+    >>> status_words(certify_summary([0.919], 0.879, 10000, models=["m"]).models[0])
+    'certified superhuman'
+    """
+    status = m.evidence.status if m.evidence is not None else None
+    if status is None:
+        status = "certified" if m.superhuman else "not certified"
+    if status == "not applicable (L_N ≤ U_N + τ)":
+        return "not applicable (L_N ≤ U_N)"
+    return "certified superhuman" if status == "certified" else status
+
+
+def headline(res: CertifyResult | None) -> str | None:
+    """A certificate in one line for the terminal (``None`` without a result).
+
+    Parameters
+    ----------
+    res : CertifyResult or None
+        A certificate.
+
+    Returns
+    -------
+    str or None
+        The line.
+
+    Examples
+    --------
+    >>> from humanly.certification import certify_summary
+    >>> headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
+    'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
+    >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
+    >>> headline(res).split(", ")[-1]
+    'certified superhuman (U⁽ᵗ⁾: not certified)'
+    """
+    if res is None:
+        return None
+    ub = res.upper_bound
+    used = _UPPER_NAMES.get(ub.used, "U_N")
+    parts = [f"certify: average rater ≤ {ub.upper:.3f} ({used})"]
+    for m in res.models:
+        s = m.confidence.oms
+        conf = "n/a" if s is None or not math.isfinite(s) else format_confidence(s)
+        parts.append(f"{m.model} L_N {m.lower:.3f}, S {conf}, {status_words(m)}")
+        for kind, v in m.by_upper.items():
+            if kind != ub.used:
+                parts[-1] += f" ({_UPPER_NAMES.get(kind, kind)}: {status_words(v)})"
+    return "; ".join(parts)
+
+
+def bounds_held(o: OracleCheck, names: dict[str, str], *, upper: bool) -> str:
+    """Whether the bounds ``names`` (key of ``OracleCheck.held`` → the name shown) held against a
+    true accuracy on the gold items: "≤ U⁽ᵗ⁾, U⁽ᵉ⁾: held", or "above U⁽ᵉ⁾: did not hold".
+
+    >>> from humanly.certification import certify
+    >>> from humanly.simulate import oracle
+    >>> d = oracle(300, [0.8, 0.7, 0.75], models={"m": 0.9}, seed=1)
+    >>> res = certify(d.ratings, d.predictions, d.gold)
+    >>> bounds_held(res.oracle, {"lower:m": "L_N"}, upper=False)
+    '≥ L_N: held'
+    """
+    failed = [name for key, name in names.items() if not o.held.get(key, True)]
+    if not failed:
+        return f"{'≤' if upper else '≥'} {', '.join(names.values())}: held"
+    return f"{'above' if upper else 'below'} {', '.join(failed)}: did not hold"
+
+
+def lemma2_text(c: Lemma2Check) -> str | None:
+    """Lemma 2's condition in words, for a table: "0.7110 vs 1/2 = 0.5000: holds", or "…: fails:
+    U⁽ᵉ⁾ need not approach U⁽ᵗ⁾" (``None`` when the number of classes is unknown)."""
+    if c.chance is None or c.agreement is None:
+        return None
+    verdict = "holds" if c.holds else "fails: U⁽ᵉ⁾ need not approach U⁽ᵗ⁾"
+    return f"{c.agreement:.4f} vs 1/{c.n_classes} = {c.chance:.4f}: {verdict}"
+
+
+#: Why a check against gold is vacuous, in words (``AssumptionDetail.reason``).
+VACUOUS = {
+    "no_shared_pair": "no pair of raters shares a gold item",
+    "aggregate_never_wrong": "the aggregate is never wrong on gold items: the assumption is vacuous",
+}
+
+
+def vacuous_words(detail: AssumptionDetail) -> str:
+    """Why a check against gold has nothing to check, in words.
+
+    >>> from humanly.certification.oracle import AssumptionDetail
+    >>> vacuous_words(AssumptionDetail(reason="no_shared_pair"))
+    'no pair of raters shares a gold item'
+    """
+    if detail.reason is None:
+        return "nothing to check"
+    return VACUOUS.get(detail.reason, detail.reason)

@@ -1,5 +1,7 @@
-"""The text of every value the page shows, in one place (the page and the ``--export`` files use it,
-so they show the same numbers): ``None``, NaN and infinities become "—" and the page says why.
+"""The text of every value humanly shows, in one place: the report page, its ``--export`` files, the
+command line and the notebook view (``_repr_html_``) use these functions, so they show the same
+numbers. ``None``, NaN and infinities become "—" (and the page says why), p-values below 1e-16 are
+"< 1e-16".
 
 >>> cell_text(None), cell_text(float("nan")), cell_text(0.25), cell_text(3), cell_text(True)
 ('—', '—', '0.25', '3', 'yes')
@@ -19,17 +21,17 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-import numpy as np
-
 __all__ = [
     "BIDI_CONTROLS",
     "DASH",
     "DASH_NOTE",
+    "P_VALUE_FLOOR",
     "cell_text",
     "clean_text",
     "has_dash",
     "neutral",
     "number_text",
+    "p_value_text",
 ]
 
 #: The invisible characters that change the direction of the text around them (embeddings,
@@ -68,13 +70,18 @@ def clean_text(text: str, protected: Collection[str] = ()) -> str:
     return _NONFINITE.sub(lambda m: m.group(0) if m.group(0) in protected else DASH, text)
 
 
+def _is_bool(value: Any) -> bool:
+    """A Python or numpy boolean (numpy is not imported here: the command line uses this module)."""
+    return isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b"
+
+
 def cell_text(value: Any, protected: Collection[str] = ()) -> str:
     """The text of one table cell: "—" for ``None``/NaN/±inf, yes/no for booleans, whole numbers as
     they are, other numbers to 6 significant digits (sections format their numbers themselves; this
     is the fallback), strings cleaned by :func:`clean_text`."""
     if value is None:
         return DASH
-    if isinstance(value, (bool, np.bool_)):
+    if _is_bool(value):
         return "yes" if value else "no"
     if isinstance(value, numbers.Integral):
         return str(int(value))
@@ -93,6 +100,24 @@ def number_text(x: float | None, spec: str = ".4f") -> str:
     if x is None or not math.isfinite(x):
         return DASH
     return format(x, spec)
+
+
+#: the smallest p-value shown as a number: below it, double precision cannot tell it from 0
+P_VALUE_FLOOR = 1e-16
+
+
+def p_value_text(p: float | None) -> str:
+    """A p-value for a table or sentence: two significant digits, "< 1e-16" below what double
+    precision resolves (never "0.000000e+00"), "—" when undefined.
+
+    >>> p_value_text(0.0321), p_value_text(3.2e-9), p_value_text(0.0), p_value_text(float("nan"))
+    ('0.032', '3.2e-09', '< 1e-16', '—')
+    """
+    if p is None or not math.isfinite(p):
+        return DASH
+    if p < P_VALUE_FLOOR:
+        return "< 1e-16"
+    return format(p, ".2g")
 
 
 _DASH_CELL = re.compile(r"(?:^|[\s\[(,;])—(?:$|[\s\]),;])")

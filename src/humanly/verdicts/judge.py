@@ -23,12 +23,12 @@ judge labels.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ...judging import Comparison, FrontierRow, JudgeResult, LabelPlan, ModelAccuracy
+    from ..judging import Comparison, FrontierRow, JudgeResult, LabelPlan, ModelAccuracy, Selection
 
 __all__ = [
     "ESTIMATOR_NAMES",
@@ -36,9 +36,11 @@ __all__ = [
     "accuracy_sentence",
     "comparison_sentence",
     "frontier_sentence",
+    "headline",
     "percent",
     "plan_sentences",
     "points",
+    "selection_sentence",
     "verdicts",
 ]
 
@@ -149,19 +151,43 @@ def frontier_sentence(row: FrontierRow, judge_accuracy: float, n: int, judge: st
     )
 
 
-def verdicts(r: JudgeResult) -> tuple[Verdict, ...]:
+def selection_sentence(sel: Selection) -> str:
+    """What an active selection (``humanly judge select``) asks for, in one sentence.
+
+    >>> import numpy as np
+    >>> from humanly.judging import Selection
+    >>> sel = Selection("llm", 1.0, 2, 1, 0.5, 0.9, 0, ("a", "b"), np.array([0.3, 0.7]),
+    ...                 np.array([0, 1]))
+    >>> print(selection_sentence(sel))
+    Send 1 of the 2 unlabelled items to human raters (expected 1, steered by the judge llm's uncertainty).
+    """
+    return (
+        f"Send {sel.n_selected:,} of the {sel.pool:,} unlabelled items to human raters (expected "
+        f"{sel.budget:,.6g}, steered by the judge {sel.judge}'s uncertainty)."
+    )
+
+
+def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
     """The sentences of a judge analysis: each model's accuracy and frontier check (on the model's
-    card), then each comparison (on the study card).
+    card), then each comparison (on the study card); of a label plan, one per estimand
+    (:func:`plan_sentences`); of an active selection, :func:`selection_sentence`.
 
     Parameters
     ----------
-    r : JudgeResult
+    r : JudgeResult, LabelPlan or Selection
         The result.
 
     Returns
     -------
     tuple of Verdict
     """
+    if type(r).__name__ == "LabelPlan":
+        plan = cast("LabelPlan", r)
+        return tuple(Verdict(TOPIC, s, None, "plan", METHODS) for s in plan_sentences(plan))
+    if type(r).__name__ == "Selection":
+        sentence = selection_sentence(cast("Selection", r))
+        return (Verdict(TOPIC, sentence, None, "selection", METHODS),)
+    r = cast("JudgeResult", r)
     judged = r.n_labelled + r.n_unlabelled
     frontier = {row.model: row for row in r.frontier.models}
     out: list[Verdict] = []
@@ -206,3 +232,14 @@ def plan_sentences(plan: LabelPlan) -> tuple[str, ...]:
             f"{points(e.width)} points wide{alone}."
         )
     return tuple(out + [f"Note: {n}." for n in plan.notes])
+
+
+def headline(r: JudgeResult) -> str:
+    """A judge analysis in one line for the terminal: the judge, the labels and the first estimate."""
+    first = r.models[0]
+    ci = first.accuracy.interval
+    return (
+        f"Judge {r.judge}: {r.n_labelled:,} human labels and {r.n_labelled + r.n_unlabelled:,} "
+        f"judge labels; {first.model}'s accuracy {percent(first.accuracy.point)} "
+        f"[{percent(ci.low)}, {percent(ci.high)}]."
+    )

@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING
 from . import Verdict
 
 if TYPE_CHECKING:
-    from ...survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
+    from ..study import EquivalenceRun, StudyResult
+    from ..survey import EquivalenceResult, ModelEquivalence, TruthEquivalence
 
 __all__ = [
     "METHODS_ID",
@@ -48,12 +49,16 @@ __all__ = [
     "baseline_meaning",
     "combiner_phrase",
     "equivalence_range",
+    "headline",
+    "headroom_line",
     "percent",
     "scorer_phrase",
+    "study_verdicts",
     "tails",
     "verdicts",
     "width_phrase",
     "worth",
+    "worth_words",
 ]
 
 #: The Methods paragraph the sentences rest on.
@@ -331,3 +336,157 @@ def verdicts(
             )
         )
     return tuple(out)
+
+
+def _run_width(run: EquivalenceRun, target_width: float | None) -> float | None:
+    """The target width a run's verdicts speak of: the study's, when the run recorded items for it."""
+    return target_width if run.items_needed is not None else None
+
+
+def study_verdicts(study: StudyResult) -> tuple[Verdict, ...]:
+    """One verdict per model of a study, from the analysis that shows it: the ABC scored by
+    cross-entropy first; when the study holds hard models (labels) and soft ones (probabilities), a
+    hard model's from majority vote or plurality scored by agreement (the paper's running example).
+
+    Parameters
+    ----------
+    study : StudyResult
+        The analysed study (its ``equivalence`` runs).
+
+    Returns
+    -------
+    tuple of Verdict
+        The verdicts, in the order the report shows them.
+
+    Examples
+    --------
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.running_example(200, 5, seed=0)
+    >>> [v.model for v in study_verdicts(analyze(d.ratings, d.predictions, bootstrap=0))]
+    ['soft', 'hard']
+    """
+    kinds = dict(zip(study.models, study.model_kinds, strict=True))
+    hard = {m for m, k in kinds.items() if k == "label"}
+    paper = bool(hard) and any(k == "proba" for k in kinds.values())
+    seen: set[str] = set()
+    out = []
+    for run in study.equivalence:
+        if run.result is None:
+            continue
+        found = verdicts(
+            run.result,
+            truth=run.truth,
+            target_width=_run_width(run, study.settings.target_width),
+            items_needed=run.items_needed,
+        )
+        for v in found:
+            if v.model in seen or v.model not in run.shown:
+                continue
+            if paper and run.result.combiner == "abc" and v.model in hard:
+                continue
+            seen.add(v.model or "")
+            out.append(v)
+    return tuple(out)
+
+
+def worth_words(m: ModelEquivalence, largest_k: int) -> str:
+    """What a model is worth, in a few words: "2.18 raters", "less than 0 raters (its score is at or
+    below c_0)", "more than 9 raters (above the curve)".
+
+    >>> from humanly._core.result import Interval
+    >>> from humanly.survey import ModelEquivalence
+    >>> m = ModelEquivalence("m", -0.8, Interval(None, None), 2.18, None, Interval(None, None), 10)
+    >>> worth_words(m, 9)
+    '2.18 raters'
+    """
+    if m.equivalence is not None:
+        return f"{m.equivalence:.2f} raters"
+    if m.equivalence_note == "below_0":
+        return "less than 0 raters (its score is at or below c_0)"
+    if m.equivalence_note == "above_max":
+        return f"more than {largest_k} raters (above the curve)"
+    return "an undefined number of raters"
+
+
+def _headline_part(m: ModelEquivalence, largest: int) -> str | None:
+    if m.equivalence is not None:
+        lo, hi = m.equivalence_range
+        rng = ""
+        if lo is not None or hi is not None:
+            top = f"above {largest}" if hi is None else f"{hi:.1f}"
+            rng = f" [{0 if lo is None else lo:.1f}, {top}]"
+        return f"{m.model} worth {m.equivalence:.2f} raters{rng}"
+    if m.equivalence_note == "below_0":
+        return f"{m.model} worth less than 0 raters (score at or below c_0)"
+    if m.equivalence_note == "above_max":
+        return f"{m.model} worth more than {largest} raters (above the curve)"
+    return None
+
+
+def headline(runs: Sequence[EquivalenceRun]) -> str | None:
+    """A study's survey equivalence in one line for the terminal: each model under the analysis the
+    page shows it in (ABC + cross-entropy first); ``None`` when no analysis ran.
+
+    >>> from humanly import analyze, simulate
+    >>> d = simulate.running_example(200, 5, seed=0)
+    >>> headline(analyze(d.ratings, d.predictions, bootstrap=0).equivalence).split(":")[0]
+    'survey equivalence'
+    """
+    ran = sorted(
+        (r for r in runs if r.result is not None), key=lambda r: r.key != "abc+cross_entropy"
+    )
+    if not ran:
+        return None
+    entries: list[tuple[str, str]] = []  # (analysis, text)
+    seen: set[str] = set()
+    for run in ran:
+        res = run.result
+        assert res is not None
+        largest = res.power_curve[-1].k if res.power_curve else 0
+        for m in res.models:
+            if m.model in seen or m.model not in run.shown:
+                continue
+            part = _headline_part(m, largest)
+            if part is not None:
+                seen.add(m.model)
+                entries.append((f"{res.combiner} + {res.scorer}", part))
+    first = ran[0].result
+    assert first is not None
+    if len({how for how, _ in entries}) > 1:
+        return "survey equivalence: " + "; ".join(f"{text} ({how})" for how, text in entries)
+    how = entries[0][0] if entries else f"{first.combiner} + {first.scorer}"
+    curve = first.power_curve
+    top = f"curve {curve[0].score:.3f} → {curve[-1].score:.3f} at k = {curve[-1].k}"
+    return f"survey equivalence ({how}): " + ("; ".join(t for _, t in entries) or top)
+
+
+def headroom_line(res: EquivalenceResult) -> str | None:
+    """What an ideal classifier would give (``headroom``), in one line: the information over c_0,
+    the NPMLE's candidate states and whether it converged (``None`` without a headroom estimate).
+
+    >>> from humanly.simulate import running_example
+    >>> from humanly.survey import EquivalenceOptions, equivalence
+    >>> d = running_example(200, 6, seed=1)
+    >>> res = equivalence(d.ratings, d.predictions, bootstrap=0,
+    ...                   options=EquivalenceOptions(headroom=True))
+    >>> print(headroom_line(res).split(" gives")[0])
+    headroom: an ideal classifier that knows each item's state
+    """
+    h = res.headroom
+    if h is None:
+        return None
+    kind = h.candidates
+    if kind.startswith("grid "):
+        kind = f"a grid of the simplex, {kind[5:]} steps per edge"
+    elif kind == "item frequencies":
+        kind = "the items' own label frequencies, shrunk towards the pooled ones"
+    if h.converged:
+        fit = f"converged in {h.iterations} steps"
+    else:
+        gap = "" if h.gap is None else f", up to {h.gap:.2g} nats per item below the maximum"
+        fit = f"did not converge in {h.iterations} steps{gap}"
+    return (
+        f"headroom: an ideal classifier that knows each item's state gives {h.information:.4f} "
+        f"bits over c_0 (NPMLE of item states over {h.grid_points:,} candidate states, {kind}; "
+        f"{fit})"
+    )
