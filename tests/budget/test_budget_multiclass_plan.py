@@ -33,6 +33,7 @@ from humanly.budget.multiclass_pilot import fit_multiclass_pilot
 from humanly.budget.multiclass_plan import VERDICTS
 from humanly.crowd.latent_class import fit_latent_classes, latent_patterns
 from humanly.simulate import oracle, pair
+from humanly.verdicts.pilot import weak_sentence
 
 PRIOR = np.array([0.4, 0.35, 0.25])
 CROWD = np.array([[0.8, 0.12, 0.08], [0.1, 0.8, 0.1], [0.08, 0.12, 0.8]])
@@ -159,7 +160,7 @@ def _chaosnli_like(seed: int, n: int = 1500, labels: int = 100) -> tuple[Ratings
 def test_plan_runs_end_to_end_on_chaosnli_like_data() -> None:
     ratings, preds = _chaosnli_like(0)
     res = plan(ratings, preds, bootstrap=100, seed=1)
-    assert res.n_classes == 3 and res.pilot is None and res.pilot_note is None
+    assert res.n_classes == 3 and res.pilot is None and res.pilot_skipped is None
     mp = res.multiclass_pilot
     assert isinstance(mp, MulticlassPilotPlan)
     assert mp.better == "roberta" and mp.classes == ("entailment", "neutral", "contradiction")
@@ -217,7 +218,7 @@ def test_the_two_class_pilot_warns_without_a_bootstrap_at_q_0_6(seed: int) -> No
     well-identified pilot (q = 0.8) stays quiet."""
     d = pair(2000, 3, q=0.6, p=0.7, eps=0.1, seed=seed)
     res = pilot_plan(d.ratings, d.predictions, bootstrap=0)
-    assert res.warnings and res.weak_note is not None
+    assert res.warnings and weak_sentence(res) is not None
     for w in res.warnings:
         assert w.reason in ("boundary", "flat")
         if w.reason == "flat":
@@ -249,7 +250,8 @@ def test_k_class_plan_checks() -> None:
     with pytest.raises(InputError, match="two models"):
         multiclass_pilot_plan(ratings, one)
     res = plan(ratings, one, bootstrap=0)
-    assert res.multiclass_pilot is None and "two models" in res.pilot_note
+    assert res.multiclass_pilot is None and res.pilot_skipped is not None
+    assert res.pilot_skipped.reason == "one_model"
     few = Ratings.from_counts([[1, 1, 0]] * 30, classes=ratings.classes)
     two = Predictions.from_arrays(few.items, {"a": [0] * 30, "b": [1] * 30}, classes=few.classes)
     with pytest.raises(InputError, match="≥ 3 labels"):

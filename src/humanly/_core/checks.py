@@ -37,12 +37,19 @@ __all__ = [
     "check_number",
     "check_probability",
     "check_seed",
+    "show_value",
 ]
 
 T = TypeVar("T")
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A value as an error message shows it (``4``, not ``np.int64(4)``).
+
+    >>> import numpy as np
+    >>> show_value(np.int64(4)), show_value("a")
+    ('4', "'a'")
+    """
     return repr(value.item() if hasattr(value, "item") and not isinstance(value, str) else value)
 
 
@@ -60,10 +67,10 @@ def check_number(
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}={_show(value)}: give a number")
+        raise TypeError(f"{name}={show_value(value)}: give a number")
     x = float(value)
     if not math.isfinite(x):
-        raise InputError(f"{name}={_show(value)}: give a finite number")
+        raise InputError(f"{name}={show_value(value)}: give a finite number")
     low_bad = minimum is not None and (x <= minimum if open_low else x < minimum)
     high_bad = maximum is not None and (x >= maximum if open_high else x > maximum)
     if low_bad or high_bad:
@@ -71,7 +78,7 @@ def check_number(
         hi = ")" if open_high else "]"
         lo_s = "-inf" if minimum is None else f"{minimum:g}"
         hi_s = "inf" if maximum is None else f"{maximum:g}"
-        raise InputError(f"{name}={_show(value)}: give a value in {lo}{lo_s}, {hi_s}{hi}")
+        raise InputError(f"{name}={show_value(value)}: give a value in {lo}{lo_s}, {hi_s}{hi}")
     return value
 
 
@@ -96,11 +103,11 @@ def check_int(
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}={_show(value)}: give a whole number")
+        raise TypeError(f"{name}={show_value(value)}: give a whole number")
     if not isinstance(value, numbers.Integral):
         x = float(value)
         if not math.isfinite(x) or x != math.floor(x):
-            raise TypeError(f"{name}={_show(value)}: give a whole number")
+            raise TypeError(f"{name}={show_value(value)}: give a whole number")
         value = int(x)
     v = int(value)
     if minimum is not None and v < minimum:
@@ -123,7 +130,7 @@ def check_choice(name: str, value: T, choices: Sequence[T]) -> T:
     """One of ``choices``."""
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)
-        raise InputError(f"{name}={_show(value)}: use one of {listed}")
+        raise InputError(f"{name}={show_value(value)}: use one of {listed}")
     return value
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.checks import _show
+from .._core.checks import show_value
 from ..data.matching import align_index
 from ..data.votes import VoteStudy
 from ..errors import InputError
@@ -42,16 +42,16 @@ def comparison_weights(study: VoteStudy, probabilities: Any) -> np.ndarray | Non
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(
-            f"options.probabilities: comparison {_show(study.ids[i])} has probability "
-            f"{_show(pi[i])}; give each comparison a probability in (0, 1]"
+            f"options.probabilities: comparison {show_value(study.ids[i])} has probability "
+            f"{show_value(pi[i])}; give each comparison a probability in (0, 1]"
         )
     unl = ~labelled
     lacking = unl & ((pos < 0) | ~(pi < 1))
     if lacking.any():
         i = int(np.flatnonzero(lacking)[0])
         raise InputError(
-            f"options.probabilities: judge-only comparison {_show(study.ids[i])} has "
-            + ("no probability" if pos[i] < 0 else f"probability {_show(pi[i])}")
+            f"options.probabilities: judge-only comparison {show_value(study.ids[i])} has "
+            + ("no probability" if pos[i] < 0 else f"probability {show_value(pi[i])}")
             + "; every comparison left without a human vote needs its probability, in (0, 1)"
         )
     pi = np.where(labelled & (pos < 0), 1.0, pi)

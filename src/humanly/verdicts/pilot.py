@@ -141,8 +141,8 @@ def weak_sentence(plan: PilotPlan) -> str | None:
     >>> from humanly.simulate import pair
     >>> from humanly.budget import pilot_plan
     >>> d = pair(2000, 3, q=0.6, p=0.7, eps=0.1, seed=1)  # a crowd right 60% of the time
-    >>> print(weak_sentence(pilot_plan(d.ratings, d.predictions, bootstrap=0))[:47])
-    The estimate is weak: the 2,000-item pilot puts
+    >>> print(weak_sentence(pilot_plan(d.ratings, d.predictions, bootstrap=0))[:42])
+    The estimate is weak: the 2,000-item pilot
     """
     weak = plan.warnings
     if not weak:
