@@ -23,30 +23,31 @@ def _one_sentence(message: str) -> None:
     assert "\n" not in message and message.replace("e.g. ", "").count(". ") == 0
 
 
-def test_a_positional_array_needs_an_unambiguous_order() -> None:
-    for kwargs in ({"predictions": np.array([0, 1])}, {"gold": np.array([0, 1])}):
+def test_a_positional_array_follows_the_ratings_as_held() -> None:
+    """Issue 30's one rule: an array follows the ratings' items in the order the caller holds them
+    (``R.items``: b, a here), and one of another length is refused with the fix."""
+    for kwargs in ({"predictions": np.array([0, 1, 1])}, {"gold": np.array([0])}):
         with pytest.raises(InputError, match=r"pd\.Series") as e:
             humanly.read_study(SHUFFLED, **kwargs)
         _one_sentence(str(e.value))
-    # sorted items: the order is unambiguous, the array is matched by position
+    s = humanly.read_study(SHUFFLED, {"m": np.array([1, 0])}, np.array([0, 1]))
+    assert list(s.ratings.items) == ["a", "b"]  # held sorted; the arrays followed b, a
+    assert s.predictions.hard("m").tolist() == [0, 1] and s.gold.codes.tolist() == [1, 0]
     s = humanly.read_study(SORTED, {"m": np.array(["y", "x"])})
     assert s.predictions.hard("m").tolist() == [1, 0]
-    # ratings from an array: items 0..n-1
+    # ratings from an array: items 0..n-1, its rows
     r = humanly.data.read_ratings(np.array([[0, 1], [1, 1], [0, 0]]), wide=True)
-    assert humanly.read_study(r, np.array([1, 1, 0])).predictions.hard("model").tolist() == [
-        1,
-        1,
-        0,
-    ]
+    hard = humanly.read_study(r, np.array([1, 1, 0])).predictions.hard("model")
+    assert hard.tolist() == [1, 1, 0]
 
 
-def test_a_shuffled_array_would_have_been_matched_wrongly() -> None:
-    """The issue's case: the same array, rows of the ratings shuffled — refused, not a wrong number."""
+def test_an_array_in_the_order_of_r_items_is_the_series_answer() -> None:
+    """The issue's case: the array in the order of ``R.items`` means what the Series by id means."""
     by_id = pd.Series([1, 0], index=["a", "b"])
     s = humanly.read_study(SHUFFLED, {"m": by_id})
     assert s.predictions.hard("m").tolist() == [1, 0]  # items sorted: a, b
-    with pytest.raises(InputError, match="not in sorted order"):
-        humanly.read_study(SHUFFLED, {"m": by_id.to_numpy()})
+    in_r_order = by_id.reindex(SHUFFLED.items).to_numpy()
+    assert humanly.read_study(SHUFFLED, {"m": in_r_order}).predictions.hard("m").tolist() == [1, 0]
 
 
 def test_a_probability_matrix_needs_its_class_order() -> None:

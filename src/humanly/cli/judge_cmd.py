@@ -147,6 +147,18 @@ def _probabilities(path: Path | None) -> Any:
     return pd.Series(frame["probability"].to_numpy(dtype=float), index=pd.Index(frame["item"]))
 
 
+def _read(ratings: Path, predictions: Path, judge: Path, gold: Path | None, missing: str) -> Any:
+    """The study, read and joined by item id with the judge in one place (:func:`humanly.read_study`;
+    the command line never joins)."""
+    from ..data import read_study
+
+    files = (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge))
+    for flag, path in (*files, ("--gold", gold)):
+        if path is not None and not path.exists():
+            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    return read_study(ratings, predictions, gold, judge=judge, missing=missing)  # type: ignore[arg-type]
+
+
 def _check_plan(
     cost_human: float | None, cost_judge: float | None, budget: float | None, width: float | None
 ) -> bool:
@@ -193,13 +205,11 @@ def estimate_command(
     from ..report.verdicts.judge import plan_sentences, verdicts
     from .judge_render import render
 
-    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
-        if not path.exists():
-            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    study = _read(ratings, predictions, judge, gold, missing)
     options = JudgeOptions(probabilities=_probabilities(probabilities))
     result = judge_models(
-        ratings, predictions, gold, judge=judge, level=level, estimator=estimator,  # type: ignore[arg-type]
-        reference=reference, missing=missing, seed=seed, options=options,  # type: ignore[arg-type]
+        study, level=level, estimator=estimator, reference=reference,  # type: ignore[arg-type]
+        missing=missing, seed=seed, options=options,  # type: ignore[arg-type]
     )  # fmt: skip
     plan = None
     if plan_it:
@@ -263,11 +273,9 @@ def select_command(
     from .._core.atomic import atomic_path
     from ..judging import JudgeOptions, select
 
-    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
-        if not path.exists():
-            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    study = _read(ratings, predictions, judge, None, missing)
     sel = select(
-        ratings, predictions, judge=judge, budget=budget, missing=missing,  # type: ignore[arg-type]
+        study, budget=budget, missing=missing,  # type: ignore[arg-type]
         seed=seed, options=JudgeOptions(mixing=mixing, max_probability=max_probability),
     )  # fmt: skip
     with atomic_path(out, overwrite=force) as tmp:

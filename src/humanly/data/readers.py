@@ -230,6 +230,10 @@ def _one_row_per_item(
 
 
 # ------------------------------------------------------------------------------------ predictions
+#: the advice for a predicted label outside the classes: they are the ratings' (no flag adds one)
+_FIX_OUTPUT = "fix the label (outputs are in the ratings' classes)"
+
+
 def read_predictions(
     source: Source,
     *,
@@ -467,7 +471,9 @@ def _model_outputs(
     kind = usable[0]
     cols = groups[kind]
     if kind == "label":
-        codes, _ = code_labels(sub[cols[0]], classes, column=cols[0], locate=locate)
+        codes, _ = code_labels(
+            sub[cols[0]], classes, column=cols[0], locate=locate, fix=_FIX_OUTPUT
+        )
         return "label", codes
     if kind == "score":
         s = pd.to_numeric(sub[cols[0]], errors="coerce").to_numpy(dtype=float)
@@ -564,7 +570,8 @@ def read_gold(
     )
     assert icol is not None and gcol is not None
     df = table.frame
-    codes, cls_ = code_labels(df[gcol], classes, column=gcol, locate=table.locate)
+    fix = "fix the label (gold labels are in the ratings' classes)"
+    codes, cls_ = code_labels(df[gcol], classes, column=gcol, locate=table.locate, fix=fix)
     item_codes, item_index = ids_to_index(df[icol], column=icol, locate=table.locate)
     out = np.full(len(item_index), -1, dtype=np.int16)
     out[item_codes] = codes

@@ -44,15 +44,17 @@ def read_study(
     prediction_col: str | None = None,
     prob_col: str | None = None,
     gold_col: str | None = None,
+    judge: Any = None,
     missing: MissingPolicy = "error",
     options: ReadOptions | None = None,
 ) -> Study:
-    """Read ratings, predictions and gold labels as they are held, and join them by item id.
+    """Read ratings, predictions, gold labels and judges as they are held, and join them by item id.
 
     Predictions and gold come from their own files or tables, from columns of the ratings table (a
     column option given without ``predictions=`` or ``gold=``), or from any in-memory form
     :func:`humanly.data.join` accepts; they are read with the ratings' classes, and matched to the rated
-    items by id, never by position.
+    items by id, never by position (an array follows the ratings' items in the order the file's rows
+    give them: the rule of :func:`humanly.data.join`).
 
     Parameters
     ----------
@@ -124,7 +126,7 @@ def read_study(
     opts = as_read_options(options)
     spec = as_counts(counts)
     if ratings is None or isinstance(ratings, Study):
-        return _given_study(ratings, predictions, gold)
+        return _given_study(ratings, predictions, gold, judge)
     cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
     preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, cols, gold_col)
     source = ratings
@@ -149,22 +151,19 @@ def read_study(
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
     g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
-    return join(r, p, g, missing=missing)
+    nothing = dict.fromkeys(column_options)
+    j = None if judge is None else _predictions(judge, r, p_icol, nothing)
+    return join(r, p, g, judge=j, missing=missing)
 
 
-def _given_study(study: Study | None, predictions: Any, gold: Any) -> Study:
-    """A :class:`Study` given as ``ratings``: it carries its predictions and gold."""
+def _given_study(study: Study | None, predictions: Any, gold: Any, judge: Any) -> Study:
+    """A :class:`Study` given as ``ratings``: it carries its predictions, gold and judges."""
     if study is None:
         raise TypeError(
             "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
             "array (wide=True) or a humanly.Ratings"
         )
-    if predictions is not None or gold is not None:
-        raise InputError(
-            "ratings= is a Study, which carries its predictions and gold; drop predictions= and "
-            "gold="
-        )
-    return study
+    return join(study, predictions, gold, judge=judge)
 
 
 def _columns_of_ratings(

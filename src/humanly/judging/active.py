@@ -36,7 +36,7 @@ from .._core.rng import stream
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._inputs import prepare
-from .api import JudgeOptions, checked_options
+from .api import JudgeOptions, checked_options, joined
 
 __all__ = ["Selection", "sampling_probabilities", "select"]
 
@@ -260,7 +260,7 @@ def select(
     opts = checked_options(options)
     missing = check_missing(missing)
     seed = check_int("seed", seed, minimum=0, allow_none=True)
-    data = prepare(ratings, predictions, gold, judge, missing, min_labelled=0)
+    data = prepare(joined(ratings, predictions, gold, judge, missing), min_labelled=0)
     pool = data.unlabelled
     b = float(check_number("budget", budget, minimum=0, open_low=True))
     if b > opts.max_probability * len(pool):
