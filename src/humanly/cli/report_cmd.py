@@ -149,7 +149,9 @@ def report_command(
     page = build_report(result)
     path = page.write(out, force=force)
     if save_results is not None:
-        _write_json(save_results, result.to_json(indent=1, sort_keys=True) + "\n", force=force)
+        # in the result's own order (not sorted): a mapping keyed by class keeps the classes' order, so
+        # --from draws the same page
+        _write_json(save_results, result.to_json(indent=1) + "\n", force=force)
     done = page.export(export, force=force) if export is not None else None
     if json:
         extra = {} if done is None else {"export": done.to_dict()}
@@ -217,24 +219,9 @@ def _saved(path: Path, study: StudyOptions, states: Path | None, judge: Path | N
             f"--from {path} draws the page from saved results; drop {', '.join(given)} (or drop "
             "--from to analyse the data)"
         )
-    import json
+    from ._saved import read_saved
 
-    from ..study import StudyResult
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"--from {path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(
-            f"--from {path}: not a results file of humanly report --save-results ({exc})"
-        ) from None
-    try:
-        return StudyResult.from_dict(data)
-    except (TypeError, KeyError, ValueError) as exc:
-        raise InputError(
-            f"--from {path}: not a results file of humanly report --save-results ({exc})"
-        ) from None
+    return read_saved(path)
 
 
 def _write_json(path: Path, text: str, *, force: bool) -> None:

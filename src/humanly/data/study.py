@@ -22,7 +22,7 @@ from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
 from .outputs import ModelOutput
 from .predictions import Predictions
 from .ratings import Ratings
-from .readers import read_gold, read_predictions, read_ratings
+from .readers import on_scale, read_gold, read_predictions, read_ratings
 from .tables import read_columns, read_table
 
 __all__ = ["read_study"]
@@ -145,7 +145,7 @@ def read_study(
         ignore_cols=[c for c in ignore if c is not None],
         options=ReadOptions(opts.duplicates, opts.stream, counts_col=opts.counts_col),
     )
-    r = r if opts.scale is None else r.with_scale(opts.scale)
+    r = r if opts.scale is None else on_scale(r, opts.scale, classes, spec)
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p_icol = item_col if preds_here else (opts.predictions_item_col or item_col)
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)

@@ -505,7 +505,7 @@ class EquivalenceResult(_Curve, Result):
         for m in self.models:
             if m.model == name:
                 return m
-        raise KeyError(name)
+        raise KeyError(f"no model {name!r}; models are {[m.model for m in self.models]}")
 
     def items_needed(self, width: float) -> tuple[int | None, ...]:
         """About how many items would narrow each model's equivalence range below ``width`` raters.

@@ -123,7 +123,7 @@ class TruthEquivalence(_Curve, Result):
         for m in self.models:
             if m.model == name:
                 return m
-        raise KeyError(name)
+        raise KeyError(f"no model {name!r}; models are {[m.model for m in self.models]}")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per model: ``model, score, equivalence, equivalence_note``."""
