@@ -52,8 +52,8 @@ def missing_key(kind: Any, value: Any, path: str = "") -> str | None:
     if origin in (typing.Union, types.UnionType):
         if value is None:
             return None
-        found = [missing_key(a, value, path) for a in args if a is not type(None)]
-        return None if None in found else found[0]
+        each = [missing_key(a, value, path) for a in args if a is not type(None)]
+        return None if None in each else each[0]
     if origin in (tuple, collections.abc.Sequence, list) and isinstance(value, list):
         if (len(args) == 2 and args[1] is Ellipsis) or origin is not tuple:
             kinds = [args[0] if args else Any] * len(value)
