@@ -3,6 +3,7 @@ sentence naming the parameter and the fix, before any large allocation."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -289,6 +290,30 @@ def test_a_bad_label_is_reported_where_it_first_occurs(cli, tmp_path: Path) -> N
                  ["report", h, "--predictions", p, "--judge", j, "-o", tmp_path / "r.html"]):  # fmt: skip
         line = _line(cli(*args))
         assert "j.csv line 7: label 'maybe'" in line, line
-        assert "--classes" not in line and "classes=" not in line
-    judge_help = cli("judge", "estimate", "--help").stdout
-    assert "--classes" not in judge_help  # so no message may advise it
+        assert "classes=" not in line and "--classes" not in line  # no class to add: fix the label
+        flags = set(re.findall(r"--[a-z][a-z-]*", cli(args[0], "--help").stdout))
+        if args[0] == "judge":
+            flags |= set(re.findall(r"--[a-z][a-z-]*", cli("judge", "estimate", "--help").stdout))
+        assert set(re.findall(r"--[a-z][a-z-]*", line)) <= flags, line  # advice names real flags
+    # humanly judge reads its inputs as every data command does: the study's flags are its own
+    res = cli("judge", h, "--predictions", p, "--judge", j, "--missing", "drop", "--json")
+    assert res.exit_code == 2 and "label 'maybe'" in res.stderr
+
+
+def test_the_first_offending_row_is_named(tmp_path: Path) -> None:
+    """Whatever is wrong with it, the first bad row is the one named (on main a missing value or a
+    probability out of range was looked for first, wherever it was)."""
+    r = humanly.Ratings.from_counts([[1, 1]] * 6, items=[f"i{k}" for k in range(6)])
+    probs = tmp_path / "p.csv"
+    probs.write_text(
+        "item,prob_0,prob_1\ni0,0.5,0.5\ni1,0.6,0.6\ni2,0.5,0.5\ni3,,0.5\ni4,1.5,-0.5\ni5,0.5,0.5\n"
+    )
+    with pytest.raises(InputError, match=r"p.csv line 3: probabilities sum to 1.2"):
+        humanly.read_study(r, probs)
+    labels = tmp_path / "l.csv"
+    labels.write_text("item,prediction\ni0,0\ni1,2\ni2,\ni3,0\ni4,1\ni5,1\n")
+    with pytest.raises(InputError, match=r"l.csv line 3: label 2 in column 'prediction'"):
+        humanly.read_study(r, labels)
+    labels.write_text("item,prediction\ni0,0\ni1,\ni2,2\ni3,0\ni4,1\ni5,1\n")
+    with pytest.raises(InputError, match=r"l.csv line 3: blank or missing value"):
+        humanly.read_study(r, labels)

@@ -148,12 +148,6 @@ def code_labels(
         if fast is not None:
             return fast
     blank = _blank_mask(s)
-    if blank.any() and not allow_missing:
-        i = int(np.flatnonzero(blank)[0])
-        raise InputError(
-            f"{locate(i)}: blank or missing value in column '{column}' "
-            f"({int(blank.sum())} such rows); fill it in or remove the row"
-        )
     present = s[~blank]
     present = _normalise_values(present) if len(present) else present
     if classes is None:
@@ -168,11 +162,7 @@ def code_labels(
         sub[unmatched] = text.get_indexer(
             [str(v) for v in present.to_numpy(dtype=object)[unmatched]]
         )
-    if (sub < 0).any():
-        j = int(np.flatnonzero(sub < 0)[0])
-        bad = present.iloc[j]
-        i = int(np.flatnonzero(~blank)[j])
-        raise InputError(_outside(locate(i), bad, column, cls, fix))
+    _first_bad_row(present, blank, sub, allow_missing, cls, column, locate, fix)
     dtype = np.int8 if len(cls) < 127 else (np.int16 if len(cls) < 32000 else np.int32)
     codes = np.full(len(s), -1, dtype=dtype)
     codes[~blank] = sub
@@ -211,6 +201,34 @@ def _code_small_ints(
         i = int(np.flatnonzero(codes < 0)[0])
         raise InputError(_outside(locate(i), int(arr[i]), column, cls, fix))
     return codes, tuple(python_scalar(c) for c in cls)
+
+
+def _first_bad_row(
+    present: pd.Series,
+    blank: np.ndarray,
+    sub: np.ndarray,
+    allow_missing: bool,
+    cls: tuple[Any, ...],
+    column: str,
+    locate: Locator,
+    fix: str | None,
+) -> None:
+    """The error for the first offending row — a blank value (unless ``allow_missing``) or a value
+    outside the classes (``sub`` is -1 for it in ``present``, the non-blank values indexed by row),
+    whichever comes first; nothing when every row is fine."""
+    rows = np.flatnonzero(~blank)
+    outside = rows[sub < 0]
+    blanks = np.flatnonzero(blank) if not allow_missing else np.empty(0, dtype=np.int64)
+    if not len(outside) and not len(blanks):
+        return
+    if len(blanks) and (not len(outside) or blanks[0] < outside[0]):
+        i = int(blanks[0])
+        raise InputError(
+            f"{locate(i)}: blank or missing value in column '{column}' "
+            f"({len(blanks)} such rows); fill it in or remove the row"
+        )
+    i = int(outside[0])
+    raise InputError(_outside(locate(i), present.loc[i], column, cls, fix))
 
 
 def _outside(where: str, value: Any, column: str, cls: tuple[Any, ...], fix: str | None) -> str:

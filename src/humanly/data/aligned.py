@@ -123,10 +123,13 @@ def _model_values(
 ) -> tuple[np.ndarray, Any]:
     """(position in ``raw`` of each rated item or -1, values) of one model's outputs."""
     if isinstance(raw, (pd.Series, pd.DataFrame)):
-        pos = positions(raw.index, ratings, what)
-        problem = mismatch(ratings.items, pos, raw.index, what=what, noun="prediction")
-        if problem and missing == "error":
-            raise InputError(problem)
+        if raw.index.equals(ratings.items):  # the same items in the same order: nothing to match
+            pos = np.arange(ratings.n_items)
+        else:
+            pos = positions(raw.index, ratings, what)
+            problem = mismatch(ratings.items, pos, raw.index, what=what, noun="prediction")
+            if problem and missing == "error":
+                raise InputError(problem)
         if isinstance(raw, pd.DataFrame):
             return pos, _frame_probabilities(raw, ratings.classes, what)
         return pos, raw.to_numpy()
@@ -163,10 +166,11 @@ def outputs_for(
     models: list[ModelOutput] = []
     for model, (pos, vals) in outputs.items():
         what = what_of(name, model) if isinstance(value, Mapping) else name
+        same = len(rows) == len(pos) == len(vals) and bool((pos == np.arange(len(pos))).all())
         models.append(
             model_output(
                 model,
-                np.asarray(vals)[pos[rows]],
+                np.asarray(vals) if same else np.asarray(vals)[pos[rows]],
                 ratings.classes,
                 what=what,
                 score_hint='build humanly.Predictions.from_arrays(..., kind="score")',

@@ -78,6 +78,8 @@ def _covered(value: Any, name: str, noun: str) -> tuple[Any, list[_Covered]]:
 
 
 def _mismatch(base: _Covered, e: _Covered) -> str | None:
+    if e.index.equals(base.index):
+        return None
     pos = align_index(base.index, e.index)
     used = np.zeros(len(e.index), dtype=bool)
     used[pos[pos >= 0]] = True
@@ -113,7 +115,8 @@ def _universe(covered: list[_Covered], missing: MissingPolicy) -> pd.Index:
         problem = _mismatch(base, e)
         if problem and missing == "error":
             raise InputError(problem)
-        items = items[align_index(items, e.index) >= 0]
+        if problem:
+            items = items[align_index(items, e.index) >= 0]
     if len(items) == 0:
         raise InputError(f"{base.what}: no item is in every input; check the item ids")
     return items
