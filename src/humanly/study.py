@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
 from ._core.progress import progress as progress_bar
@@ -35,7 +33,7 @@ from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
-from .data import InputError, Ratings, Study, as_ratings, join
+from .data import InputError, Study, as_ratings, join
 from .data.positional import is_array, keyed
 from .judging import JudgeResult, judge_study
 from .survey import (
@@ -398,6 +396,9 @@ def analyze(
     )
     ratings, states = _keyed_states(ratings, opts.states)
     study = join(ratings, predictions, gold, missing=missing)  # the one join; a Study as it is
+    if is_array(states):  # with a Study: its items, sorted, are the order the caller holds
+        r = study.ratings
+        states = keyed(states, r.items, r.classes, what="states", ordered_columns=True)
     if states is not opts.states:
         opts = dataclasses.replace(opts, states=states)
     provenance = Provenance(__version__, opts.command, _input_files(opts.inputs))
@@ -474,7 +475,7 @@ def _equivalence(
     hard = [m.name for m in usable.models if m.kind == "label"] if usable is not None else []
     soft = [n for n in names if n not in hard]
     paper = bool(hard and soft)
-    states = _states_frame(opts.states, r)
+    states = opts.states  # a DataFrame by item id (arrays were keyed by analyze)
     runs = []
     second = "majority" if r.n_classes == 2 else "plurality"
     for combiner, scorer in (("abc", "cross_entropy"), (second, "agreement")):
@@ -597,20 +598,3 @@ def _keyed_states(ratings: Any, states: Any) -> tuple[Any, Any]:
         return ratings, states
     r = as_ratings(ratings, canonical=False)
     return r, keyed(states, r.items, r.classes, what="states", ordered_columns=True)
-
-
-def _states_frame(states: Any, ratings: Ratings) -> Any:
-    """The true states for :func:`~humanly.survey.truth_equivalence`: a DataFrame by item id."""
-    if states is None:
-        return None
-    import pandas as pd
-
-    if isinstance(states, pd.DataFrame):
-        return states
-    arr = np.asarray(states, dtype=float)
-    if arr.shape != (ratings.n_items, ratings.n_classes):
-        raise InputError(
-            f"states: need {ratings.n_items} × {ratings.n_classes} (items × classes), got "
-            f"{' × '.join(map(str, arr.shape))}"
-        )
-    return pd.DataFrame(arr, index=ratings.items.map(str), columns=list(ratings.classes))

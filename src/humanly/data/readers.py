@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ._coding import code_labels, coerce_classes, ids_to_index, show
-from ._scale import _number
+from ._scale import on_scale
 from .columns import (
     GOLD_NAMES,
     HARD_NAMES,
@@ -183,41 +183,6 @@ def read_ratings(
         duplicates=opts.duplicates,
     )
     return Ratings._from_coded(coded, source=table.name)
-
-
-def _declared(counts: Any) -> bool:
-    """Whether a counts spec lists its classes in order (not a glob or a prefix: their classes come
-    in the order of the file's columns)."""
-    if counts is None:
-        return False
-    columns = counts.columns if isinstance(counts, Counts) else counts
-    return not isinstance(columns, str) or "," in columns or "=" in columns
-
-
-def on_scale(ratings: Ratings, scale: str, classes: Any, counts: Any = None) -> Ratings:
-    """``ratings`` on ``scale``. An ordinal scale orders the classes as held; words have no order of
-    their own (read, they are sorted alphabetically), so word classes need theirs declared with
-    ``classes`` (or a counts spec that lists them); numbers keep their value order.
-
-    >>> r = Ratings.from_long([1, 1, 2], ["u", "v", "u"], ["low", "high", "mid"])
-    >>> try:
-    ...     on_scale(r, "ordinal", None)
-    ... except InputError as exc:
-    ...     print(str(exc)[:61])
-    scale='ordinal': the classes ('high', 'low', 'mid') are words
-    >>> on_scale(r, "ordinal", ["low", "mid", "high"]).scale
-    'ordinal'
-    """
-    if scale == "ordinal" and classes is None and not _declared(counts):
-        words = [c for c in ratings.classes if _number(c) is None]
-        if words:
-            where = f"{ratings.source}: " if ratings.source else ""
-            raise InputError(
-                f"{where}scale='ordinal': the classes {tuple(ratings.classes)!r} are words, with no "
-                "order of their own (read, they sort alphabetically); list them lowest first with "
-                "classes= (e.g. classes=low,mid,high), or use scale='nominal'"
-            )
-    return ratings.with_scale(scale)
 
 
 def _nominal(source: Any, args: tuple[Any, ...], opts: ReadOptions) -> Ratings:

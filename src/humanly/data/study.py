@@ -50,11 +50,9 @@ def read_study(
 ) -> Study:
     """Read ratings, predictions, gold labels and judges as they are held, and join them by item id.
 
-    Predictions and gold come from their own files or tables, from columns of the ratings table (a
-    column option given without ``predictions=`` or ``gold=``), or from any in-memory form
-    :func:`humanly.data.join` accepts; they are read with the ratings' classes, and matched to the rated
-    items by id, never by position (an array follows the ratings' items in the order the file's rows
-    give them: the rule of :func:`humanly.data.join`).
+    Predictions, gold and judges come from their own files or tables, from columns of the ratings
+    table (a column option given without ``predictions=`` or ``gold=``), or from any in-memory form of
+    :func:`humanly.data.join`, the one join (read with the ratings' classes, matched by item id).
 
     Parameters
     ----------
@@ -83,14 +81,14 @@ def read_study(
         A hard-label column, or a positive-class probability column (two classes), of the predictions
         table — of the ratings table when ``predictions`` is ``None``.
     gold_col : str or None
-        The gold column of the gold table — of the ratings table when ``gold`` is ``None`` (such a
-        column is never read as a rater of a wide table).
+        The gold column of the gold table, or of the ratings table without ``gold`` (never a rater).
+    judge : str, path, Predictions, dict, Series, DataFrame, numpy.ndarray or None
+        Judges' outputs on every item, as ``predictions`` (items no rater labelled: no label).
     missing : {"error", "drop"}
         Rated items without a prediction, and predictions or gold for items with no ratings: an error
         naming the counts and the first id, or dropped (the items both have are kept).
     options : ReadOptions or None
-        The rarer knobs (:class:`ReadOptions`: duplicates, streaming, score and model columns, the
-        scale, count dictionaries, other item columns, models as columns).
+        The rarer knobs (:class:`ReadOptions`: duplicates, streaming, the scale, other columns).
 
     Returns
     -------
@@ -101,9 +99,8 @@ def read_study(
     Raises
     ------
     InputError
-        A file that cannot be read, a missing or ambiguous column, ids that do not match (with
-        ``missing="error"``), options that do not apply. ``TypeError``: ``ratings=None``, or an
-        array without ``wide=True``.
+        A file that cannot be read, a missing or ambiguous column, ids that do not match, options
+        that do not apply (``TypeError``: ``ratings=None``, or an array without ``wide=True``).
 
     Examples
     --------
@@ -151,8 +148,7 @@ def read_study(
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
     g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
-    nothing = dict.fromkeys(column_options)
-    j = None if judge is None else _predictions(judge, r, p_icol, nothing)
+    j = None if judge is None else _predictions(judge, r, p_icol, dict.fromkeys(column_options))
     return join(r, p, g, judge=j, missing=missing)
 
 

@@ -121,16 +121,13 @@ def judge(
     Parameters
     ----------
     ratings : Ratings, DataFrame, path or Study
-        The human labels (items with none, e.g. zero counts, are unlabelled); a
-        :class:`~humanly.data.Study` built with ``judge=`` (:func:`humanly.data.join`) brings its
-        predictions, gold and judge, and is used as it is (then give none of them again).
+        The human labels (items with none are unlabelled); a :class:`~humanly.data.Study` built with
+        ``judge=`` (:func:`humanly.data.join`) brings the rest and is used as it is.
     predictions : Predictions, dict, Series or DataFrame
-        The models' predictions on every item: a :class:`~humanly.data.Predictions`, or a dict of
-        model → Series (labels) or DataFrame (class probabilities, counted as their top class).
-        Joined by item id (:func:`humanly.data.join`, whose one rule says when an array is used).
+        The models' predictions on every item, joined by item id (:func:`humanly.data.join`): a
+        dict of model → Series (labels) or DataFrame (class probabilities: their top class).
     gold : Series or Gold, optional
-        Gold labels for some items: each model's and the judge's accuracy against them is reported
-        beside the estimates (validation only).
+        Gold labels for some items: each model's and the judge's accuracy on them (validation only).
     judge : Series, DataFrame, Predictions or dict of one entry
         The judge's outputs on every item: labels, or class probabilities (a DataFrame with one
         column per class; two classes: a Series of the second's probability).
@@ -144,7 +141,7 @@ def judge(
     missing : {"error", "drop"}
         Items some input lacks: an error, or keep the items every input has.
     seed : int or None
-        Recorded in the result (these estimates draw no random numbers).
+        Recorded in the result (no random numbers are drawn).
     options : JudgeOptions, optional
         The active design's sampling probabilities, the pairs to compare.
 
