@@ -134,28 +134,7 @@ def _over(ratings: Ratings, items: pd.Index, missing: MissingPolicy) -> Ratings:
             f"(first: {show(ratings.items[outside][0])}); give predictions and the judge for every "
             'item, or pass missing="drop"'
         )
-    keep = where >= 0
-    if ratings.raters is None:
-        counts = np.zeros((len(items), ratings.n_classes), dtype=np.int64)
-        counts[where[keep]] = np.asarray(ratings.counts)[keep]
-        return Ratings(
-            items=items,
-            classes=ratings.classes,
-            counts=counts,
-            source=ratings.source,
-            scale=ratings.scale,
-        )
-    kept = keep[ratings.item_codes]
-    return Ratings(
-        items=items,
-        classes=ratings.classes,
-        item_codes=where[ratings.item_codes[kept]].astype(np.int32),
-        rater_codes=ratings.rater_codes[kept],
-        label_codes=ratings.label_codes[kept],
-        raters=ratings.raters,
-        source=ratings.source,
-        scale=ratings.scale,
-    )
+    return ratings._moved(items, where)
 
 
 def judged(
