@@ -51,6 +51,13 @@ def test_missing_drop_keeps_the_items_every_input_has() -> None:
     human, models, llm, _ = _data()
     res = judge(human, models, judge=llm.drop(["i150", "i007"]), missing="drop")
     assert (res.n_labelled, res.n_unlabelled) == (39, 159)
+    from humanly.data import join
+
+    study = join(human, models, judge=llm.drop(["i150", "i007"]), missing="drop")
+    assert study.notes == (
+        "missing=\"drop\" dropped 1 of 40 rated items (no prediction or judge output); 2 of 200 "
+        "items of predictions['m']",
+    )
 
 
 def test_judge_classes_differ_from_the_raters() -> None:

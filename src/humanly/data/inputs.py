@@ -272,7 +272,7 @@ def _join(ratings: Any, predictions: Any, gold: Any, judge: Any, missing: Missin
     if judge is not None:
         judge = by_id(read_outputs(judge, r.classes), r.items, r.classes, "judge")
         j = judged(r, predictions, gold, judge, missing)
-        return Study(j.ratings, j.predictions, j.gold, judge=j.judges)
+        return Study(j.ratings, j.predictions, j.gold, judge=j.judges, notes=j.notes)
     n_rated = r.n_items
     keep, preds = outputs_for(predictions, r, missing, "predictions")
     # gold is matched to every rated item: ``missing`` is about items with no ratings at all, not

@@ -35,6 +35,7 @@ class Judged:
     predictions: Predictions | None
     gold: Any
     judges: Predictions
+    notes: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,4 +162,17 @@ def judged(
                 "neither classes nor probabilities; give labels or class probabilities"
             )
     g = None if gold is None else as_gold(gold, r, missing=missing)
-    return Judged(r, preds, g, judges_out)
+    return Judged(r, preds, g, judges_out, _dropped(ratings, [*models, *judges], items))
+
+
+def _dropped(ratings: Ratings, covered: list[_Covered], items: pd.Index) -> tuple[str, ...]:
+    """The note of ``missing="drop"``: how many rated items and outputs were left out."""
+    parts = []
+    rated = int((ratings.labels_per_item > 0).sum())
+    kept = int((ratings.labels_per_item[align_index(ratings.items, items) >= 0] > 0).sum())
+    if kept < rated:
+        parts.append(f"{rated - kept:,} of {rated:,} rated items (no prediction or judge output)")
+    for e in covered:
+        if len(e.index) > len(items):
+            parts.append(f"{len(e.index) - len(items):,} of {len(e.index):,} items of {e.what}")
+    return (f'missing="drop" dropped {"; ".join(parts)}',) if parts else ()
