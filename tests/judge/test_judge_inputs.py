@@ -55,7 +55,7 @@ def test_missing_drop_keeps_the_items_every_input_has() -> None:
 
     study = join(human, models, judge=llm.drop(["i150", "i007"]), missing="drop")
     assert study.notes == (
-        "missing=\"drop\" dropped 1 of 40 rated items (no prediction or judge output); 2 of 200 "
+        'missing="drop" dropped 1 of 40 rated items (no prediction or judge output); 2 of 200 '
         "items of predictions['m']",
     )
 
