@@ -119,7 +119,7 @@ CASES = [
         "prediction-unknown-class",
         {"r.csv": GOOD, "p.csv": "item,prediction\na,x\nb,q\n"},
         ["inspect", "{d}/r.csv", "--predictions", "{d}/p.csv"],
-        ["p.csv line 3", "label 'q'", "not one of the declared classes ('x', 'y')"],
+        ["p.csv line 3", "label 'q'", "not one of the classes ('x', 'y')"],
     ),
     (
         "prediction-unknown-item",

@@ -39,7 +39,8 @@ def test_every_option_reaches_read_study(monkeypatch) -> None:
     values.update(classes="a, b", duplicates="keep", scale="ordinal")
     assert load_study(StudyOptions(**values)) == "study"  # type: ignore[arg-type]
     fields = {f.name for f in dataclasses.fields(StudyOptions)}
-    assert fields == (set(seen) - {"options"}) | counts_fields | option_fields
+    assert fields == (set(seen) - {"options", "judge"}) | counts_fields | option_fields
+    assert seen["judge"] is None  # only humanly report --judge gives one
     assert set(seen) <= parameters
     assert seen["classes"] == ["a", "b"]
     assert seen["counts"] == Counts("v-counts", total="v-total", rest_class="v-rest_class")

@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
 from ._core.progress import stages as progress_stages
@@ -35,7 +33,8 @@ from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
-from .data import InputError, Predictions, Ratings, Study, join
+from .data import InputError, Study, as_ratings, join
+from .data.positional import is_array, keyed
 from .judging import JudgeResult, judge_study
 from .survey import (
     EquivalenceOptions,
@@ -376,13 +375,13 @@ def analyze(
             "target_width", target_width, minimum=0.0, open_low=True, allow_none=True
         ),
     )
-    study = (
-        ratings if isinstance(ratings, Study) else join(ratings, predictions, gold, missing=missing)
-    )
-    if isinstance(ratings, Study) and (predictions is not None or gold is not None):
-        raise InputError(
-            "ratings= is a Study, which carries its predictions and gold; drop predictions= and gold="
-        )
+    ratings, states = _keyed_states(ratings, opts.states)
+    study = join(ratings, predictions, gold, missing=missing)  # the one join; a Study as it is
+    if is_array(states):  # with a Study: its items, sorted, are the order the caller holds
+        r = study.ratings
+        states = keyed(states, r.items, r.classes, what="states", ordered_columns=True)
+    if states is not opts.states:
+        opts = dataclasses.replace(opts, states=states)
     provenance = Provenance(__version__, opts.command, _input_files(opts.inputs))
     r, preds = study.ratings, study.predictions
     models = tuple(str(n) for n in preds.names) if preds is not None else ()
@@ -413,20 +412,22 @@ def _inspect(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skip
     return inspect(study, bootstrap=s.bootstrap, level=s.level, seed=s.seed)
 
 
-def _usable(predictions: Predictions | None) -> Predictions | None:
-    """The models given as labels or probabilities (a score has no label to compare)."""
+def _usable(study: Study) -> Study:
+    """The study with the models given as labels or probabilities only (a score has no label to
+    compare); the same study when every model is."""
+    predictions = study.predictions
     if predictions is None:
-        return None
+        return study
     names = [m.name for m in predictions.models if m.kind in ("label", "proba")]
-    return predictions.select(names) if names else None
+    if len(names) == len(predictions.models):
+        return study
+    return dataclasses.replace(study, predictions=predictions.select(names) if names else None)
 
 
 def _certify(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
     try:
         return certify(
-            study.ratings,
-            _usable(study.predictions),
-            study.gold,
+            _usable(study),
             level=s.level,
             tau=s.tau,
             curve=True,
@@ -444,12 +445,13 @@ def _equivalence(
     if int(r.labels_per_item.max()) < 2:
         skipped.append(Skipped("equivalence", "single_label_items"))
         return ()
-    usable = _usable(study.predictions)
+    study = _usable(study)
+    usable = study.predictions
     names = [m.name for m in usable.models] if usable is not None else []
     hard = [m.name for m in usable.models if m.kind == "label"] if usable is not None else []
     soft = [n for n in names if n not in hard]
     paper = bool(hard and soft)
-    states = _states_frame(opts.states, r)
+    states = opts.states  # a DataFrame by item id (arrays were keyed by analyze)
     runs = []
     second = "majority" if r.n_classes == 2 else "plurality"
     for combiner, scorer in (("abc", "cross_entropy"), (second, "agreement")):
@@ -458,7 +460,7 @@ def _equivalence(
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)
         try:
             res = equivalence(
-                r, usable, combiner=combiner, scorer=scorer, calibrate=cal, bootstrap=s.bootstrap,
+                study, combiner=combiner, scorer=scorer, calibrate=cal, bootstrap=s.bootstrap,
                 level=s.level, seed=s.seed,
                 options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
             )  # fmt: skip
@@ -470,7 +472,12 @@ def _equivalence(
         if states is not None:
             try:
                 truth = truth_equivalence(
-                    r, usable, states, combiner=combiner, scorer=scorer, calibrate=cal, seed=s.seed
+                    study,
+                    states=states,
+                    combiner=combiner,
+                    scorer=scorer,
+                    calibrate=cal,
+                    seed=s.seed,
                 )
             except InputError as exc:
                 truth_skipped = Skipped("truth_equivalence", "input_error", str(exc))
@@ -492,7 +499,7 @@ def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped
         skipped.append(Skipped("plan", "single_label_items"))
         return None
     try:
-        return budget_plan(r, study.predictions, level=s.level, bootstrap=s.bootstrap, seed=s.seed)
+        return budget_plan(study, level=s.level, bootstrap=s.bootstrap, seed=s.seed)
     except InputError as exc:
         skipped.append(Skipped("plan", "input_error", str(exc)))
         return None
@@ -547,18 +554,11 @@ def _shown_source(source: str | None) -> str:
     return Path(source).name or source
 
 
-def _states_frame(states: Any, ratings: Ratings) -> Any:
-    """The true states for :func:`~humanly.survey.truth_equivalence`: a DataFrame by item id."""
-    if states is None:
-        return None
-    import pandas as pd
-
-    if isinstance(states, pd.DataFrame):
-        return states
-    arr = np.asarray(states, dtype=float)
-    if arr.shape != (ratings.n_items, ratings.n_classes):
-        raise InputError(
-            f"states: need {ratings.n_items} × {ratings.n_classes} (items × classes), got "
-            f"{' × '.join(map(str, arr.shape))}"
-        )
-    return pd.DataFrame(arr, index=ratings.items.map(str), columns=list(ratings.classes))
+def _keyed_states(ratings: Any, states: Any) -> tuple[Any, Any]:
+    """An array of true states keyed by the ratings' items in the order the caller holds them (the
+    one rule of :mod:`humanly.data.positional`; the ratings read once, here, when they are a file);
+    anything else as it is."""
+    if states is None or isinstance(ratings, Study) or not is_array(states):
+        return ratings, states
+    r = as_ratings(ratings, canonical=False)
+    return r, keyed(states, r.items, r.classes, what="states", ordered_columns=True)

@@ -80,9 +80,8 @@ NAMES = list(_cases({"o": Path("o.csv")}))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_certify_numbers_unchanged(cli, sim, name: str) -> None:
-    if not RTE.exists():
-        pytest.skip("../shared/data is not beside the checkout")
+def test_certify_numbers_unchanged(cli, sim, shared_if_read, name: str) -> None:
+    shared_if_read(_cases(sim)[name])
     done = cli(*_cases(sim)[name], "--json")
     assert done.exit_code == 0, done.stderr
     new = done.json()

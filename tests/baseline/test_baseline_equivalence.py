@@ -77,7 +77,10 @@ NAMES = ["equivalence_wiki", "equivalence_wiki_agreement", "equivalence_rte", "e
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_equivalence_numbers_unchanged(cli, sim: dict[str, Path], name: str) -> None:
+def test_equivalence_numbers_unchanged(
+    cli, sim: dict[str, Path], shared_if_read, name: str
+) -> None:
+    shared_if_read(_cases(sim)[name])
     new = cli(*_cases(sim)[name], "--json")
     assert new.exit_code == 0, new.stderr
     # every recorded string too (combiner, scorer, method, calibration, notes, the classes), except

@@ -64,9 +64,8 @@ NAMES = list(_cases({k: Path(f"{k}.csv") for k in "oup"}, Path(".")))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_report_numbers_unchanged(cli, sim, tmp_path: Path, name: str) -> None:
-    if not RTE.exists():
-        pytest.skip("../shared/data is not beside the checkout")
+def test_report_numbers_unchanged(cli, sim, tmp_path: Path, shared_if_read, name: str) -> None:
+    shared_if_read(_cases(sim, tmp_path)[name])
     done = cli(*_cases(sim, tmp_path)[name], "--json")
     assert done.exit_code == 0, done.stderr
     study = done.json()["study"]

@@ -46,7 +46,9 @@ def test_plan_flags_biased_label_accuracy() -> None:
 
 def test_plan_errors() -> None:
     ratings, preds = _pilot(50, 3)
-    with pytest.raises(InputError, match="not in the predictions"):
+    with pytest.raises(
+        InputError, match=r"better=.nope.: no such model; the models are: better, worse"
+    ):
         pilot_plan(ratings, preds, options=PlanOptions(better="nope"))
     with pytest.raises(InputError, match="two models"):
         pilot_plan(ratings, preds.select(["better"]))

@@ -145,7 +145,7 @@ def test_errors_exit_2(cli, sim_files, tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     pd.DataFrame({"item": range(400), "prediction": 7}).to_csv(bad, index=False)
     r = cli("certify", sim_files["ratings"], "--predictions", bad)
-    assert r.exit_code == 2 and "not one of the declared classes" in r.stderr
+    assert r.exit_code == 2 and "not one of the classes" in r.stderr
     one = tmp_path / "one.csv"
     pd.DataFrame({"item": [1, 2, 3], "rater": ["a", "b", "c"], "label": [0, 1, 0]}).to_csv(
         one, index=False

@@ -86,7 +86,7 @@ def test_bad_arguments_name_the_parameter() -> None:
         join(None)
     with pytest.raises(TypeError, match=r"^ratings=array of shape \(6, 2\)"):
         join(r.counts)
-    with pytest.raises(ValueError, match=r"needs 6 entries.*got 5"):
+    with pytest.raises(ValueError, match=r"follow the ratings' 6 items.*has 5 entries"):
         join(r, np.zeros(5))
     with pytest.raises(ValueError, match=r"missing='sometimes'"):
         join(r, missing="sometimes")  # type: ignore[arg-type]

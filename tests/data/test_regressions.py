@@ -109,7 +109,7 @@ def test_gold_classes_matched_by_name() -> None:
     g = humanly.data.read_gold(pd.DataFrame({"item": ["b"], "label": ["pos"]}))
     assert g.classes == ("pos",)
     assert humanly.data.join(r, gold=g).gold.codes.tolist() == [-1, 1]
-    with pytest.raises(InputError, match="gold class 'maybe' is not one of the ratings' classes"):
+    with pytest.raises(InputError, match="'maybe' is not among the ratings' classes"):
         humanly.data.join(r, gold=Gold(pd.Index(["a"]), ("maybe",), np.array([0])))
 
 

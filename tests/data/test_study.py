@@ -47,14 +47,13 @@ def test_rte_same_study_from_every_form(rte: dict, tmp_path: Path) -> None:
     items = list(r.items)
     gold_labels = np.asarray(r.classes)[base.gold.codes]
     models = {"hard": rte["labels"], "soft": rte["prob"]}
-    # arrays without ids: the file's items are not sorted, so the order is ambiguous (issue 26.2)
-    with pytest.raises(InputError, match="not in sorted order"):
-        read_study(rte["frame"], models, gold_labels, **SNOW)
+    # arrays without ids follow the file's items in order of first appearance (issue 30's one rule:
+    # the order read_ratings gives, not the sorted order the study is held in)
+    held = pd.Index(pd.unique(rte["frame"]["orig_id"]))
+    assert list(held) != items  # the file's items are not sorted
+    pos = pd.Index(items).get_indexer(held)
     arrays = read_study(
-        rte["frame"],
-        {k: pd.Series(v, index=items) for k, v in models.items()},
-        pd.Series(gold_labels, index=items),
-        **SNOW,
+        rte["frame"], {k: v[pos] for k, v in models.items()}, gold_labels[pos], **SNOW
     )
     # Series by item id, in shuffled order, and a shuffled long frame
     order = np.random.default_rng(1).permutation(len(items))
@@ -246,7 +245,7 @@ def test_the_loader_takes_eleven_keywords_and_an_options_object() -> None:
     keywords = [p for p in params.values() if p.kind is p.KEYWORD_ONLY]
     assert [p.name for p in keywords] == [
         "item_col", "rater_col", "label_col", "wide", "counts", "classes", "prediction_col",
-        "prob_col", "gold_col", "missing", "options",
+        "prob_col", "gold_col", "judge", "missing", "options",
     ]  # fmt: skip
     frame = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"], "label": [0, 1, 1]})
     for old in ("total_col", "rest_class", "duplicates", "stream", "score_col", "model_col",

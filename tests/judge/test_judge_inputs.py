@@ -51,6 +51,13 @@ def test_missing_drop_keeps_the_items_every_input_has() -> None:
     human, models, llm, _ = _data()
     res = judge(human, models, judge=llm.drop(["i150", "i007"]), missing="drop")
     assert (res.n_labelled, res.n_unlabelled) == (39, 159)
+    from humanly.data import join
+
+    study = join(human, models, judge=llm.drop(["i150", "i007"]), missing="drop")
+    assert study.notes == (
+        'missing="drop" dropped 1 of 40 rated items (no prediction or judge output); 2 of 200 '
+        "items of predictions['m']",
+    )
 
 
 def test_judge_classes_differ_from_the_raters() -> None:
@@ -58,18 +65,18 @@ def test_judge_classes_differ_from_the_raters() -> None:
     bad = llm.where(llm.index != "i003", "maybe")
     with pytest.raises(InputError) as info:
         judge(human, models, judge=bad)
-    _one_sentence(info.value, "judge:", "'maybe'", "raters' classes")
+    _one_sentence(info.value, "judge:", "'maybe'", "not one of the classes ('no', 'yes')")
     proba = pd.DataFrame({"no": 0.5, "yes": 0.3, "maybe": 0.2}, index=IDS)
-    with pytest.raises(InputError, match=r"judge: probability columns .* differ from the raters'"):
+    with pytest.raises(InputError, match=r"judge: probability columns .* not the ratings' classes"):
         judge(human, models, judge=proba)
     p = Predictions.from_arrays(IDS, {"llm": np.where(llm == "yes", "Y", "N")}, classes=["N", "Y"])
-    with pytest.raises(InputError, match=r"judge: class 'N' is not one of the raters' classes"):
+    with pytest.raises(InputError, match=r"judge: class 'N' is not among the ratings' classes"):
         judge(human, models, judge=p)
 
 
 def test_model_classes_differ_from_the_raters() -> None:
     human, _, llm, _ = _data()
-    with pytest.raises(InputError, match=r"predictions\['m'\]: class 'dunno'"):
+    with pytest.raises(InputError, match=r"predictions\['m'\]: value 'dunno' is not one of the"):
         judge(human, {"m": pd.Series("dunno", index=IDS)}, judge=llm)
 
 
@@ -122,19 +129,30 @@ def test_wrong_kinds_are_type_errors() -> None:
         judge(human, models, judge=llm, options={"pairs": ()})
     with pytest.raises(TypeError, match="predictions=None"):
         judge(human, judge=llm)
-    with pytest.raises(TypeError, match="without item ids"):
+    with pytest.raises(
+        InputError, match=r"an array has no item ids.*pandas Series indexed by item"
+    ):
         judge(human, {"m": models["m"].to_numpy()}, judge=llm.to_numpy())
     with pytest.raises(TypeError, match="judge=set"):
         judge(human, models, judge={1, 2})
 
 
-def test_arrays_follow_the_first_input_with_ids() -> None:
-    human, models, llm, _ = _data()
+def test_arrays_follow_the_ratings_items_as_held() -> None:
+    """The one rule for bare arrays (issue 30): an array follows the ratings' items in the order the
+    caller holds them — here every item, those with no human label as zero counts, in a shuffled
+    order — and is refused when the ratings do not hold every item (the judge Series' order is not
+    one the caller holds: the array used to be read in it)."""
+    human, models, llm, truth = _data()
     by_id = judge(human, models, judge=llm)
-    by_order = judge(human, models, judge=llm.to_numpy())
-    assert by_id.to_dict() == by_order.to_dict()
-    with pytest.raises(InputError, match="needs 200 entries"):
-        judge(human, models, judge=llm.to_numpy()[:10])
+    order = np.random.default_rng(1).permutation(200)
+    counts = np.zeros((200, 2), dtype=int)
+    counts[np.arange(40), (truth[:40] == "yes").astype(int)] = 1
+    held = Ratings.from_counts(counts[order], items=[IDS[i] for i in order], classes=["no", "yes"])
+    by_order = judge(held, {"m": models["m"].to_numpy()[order]}, judge=llm.to_numpy()[order])
+    assert by_order.to_dict() == by_id.to_dict()
+    for bad in (llm.to_numpy(), llm.to_numpy()[:10]):  # 40 rated items hold no order for 200
+        with pytest.raises(InputError, match=r"follow the ratings' 40 items.*Series indexed by"):
+            judge(human, models, judge=bad)
 
 
 def test_bad_pairs() -> None:
@@ -219,5 +237,5 @@ def test_gold_is_reported_for_validation() -> None:
     assert res.gold[0].accuracy == pytest.approx(manual)
     with pytest.raises(InputError, match="gold: 1 gold label"):
         judge(human, models, judge=llm, gold=pd.Series(["no"], index=["nowhere"]))
-    with pytest.raises(InputError, match="gold: class 'perhaps'"):
+    with pytest.raises(InputError, match="gold item 'i001': label 'perhaps'"):
         judge(human, models, judge=llm, gold=pd.Series(["perhaps"], index=["i001"]))

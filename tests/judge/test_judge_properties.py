@@ -167,7 +167,7 @@ def test_item_ids_do_not_matter(seed: int, soft: bool) -> None:
 
 def test_ratings_as_a_study_with_unlabelled_items() -> None:
     """A Study whose ratings hold items with no label (zero counts) carries the unlabelled items."""
-    from humanly.data import Predictions, Study
+    from humanly.data import Predictions, join
 
     human, models, llm, _, ids = _study(5, 50, 300, 0.9)
     counts = np.zeros((len(ids), 2), dtype=int)
@@ -179,7 +179,7 @@ def test_ratings_as_a_study_with_unlabelled_items() -> None:
     preds = Predictions.from_arrays(
         ids, {k: v.loc[ids].to_numpy() for k, v in models.items()}, classes=[0, 1]
     )
-    from_study = judge(Study(ratings, preds), judge=llm)
+    from_study = judge(join(ratings, preds, judge=llm))
     direct = judge(human, models, judge=llm)
     assert from_study.to_dict() == direct.to_dict()
     assert isinstance(JudgeResult.from_dict(from_study.to_dict()), JudgeResult)

@@ -27,7 +27,7 @@ def _study(n: int = 2000, labelled: int = 300, seed: int = 0) -> Study:
         "b": pd.Series(np.where(rng.random(n) < 0.75, truth, 1 - truth), index=ids),
     }
     llm = pd.Series(np.where(rng.random(n) < 0.9, truth, 1 - truth), index=ids, name="llm")
-    return dataclasses.replace(join(r, models), judge=llm)
+    return join(r, models, judge=llm)
 
 
 def test_judge_reads_the_judge_a_study_carries() -> None:

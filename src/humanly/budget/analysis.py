@@ -463,7 +463,7 @@ def plan(
     (level, _), ms = check_level(level), check_ms(m)
     eps = float(check_number("eps", eps, minimum=0.0, maximum=0.25, open_low=True, open_high=True))
     bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
-    study = _study(ratings, predictions, missing)
+    study = _study(ratings, predictions, missing, opts)  # better=, worse= name known models
     r, preds = study.ratings, study.predictions
     r.require_classes("plan")
     counts = np.asarray(r.counts)

@@ -268,11 +268,13 @@ def check_run(bootstrap: Any, seed: Any, method: Any, opts: PlanOptions) -> tupl
     return int(bootstrap), int(seed), method
 
 
-def _pilot_inputs(ratings: Any, predictions: Any, missing: Any) -> tuple[Ratings, Predictions]:
+def _pilot_inputs(
+    ratings: Any, predictions: Any, missing: Any, options: Any = None
+) -> tuple[Ratings, Predictions]:
     """The pilot's ratings (two classes) and predictions, joined by item id."""
     if predictions is None and not isinstance(ratings, Study):
         raise InputError("the pilot plan needs predictions of two models on the pilot items")
-    study = _study(ratings, predictions, missing)
+    study = _study(ratings, predictions, missing, options)
     r, preds = study.ratings, study.predictions
     if preds is None:
         raise InputError("the pilot plan needs predictions of two models on the pilot items")
@@ -284,15 +286,18 @@ def _pilot_inputs(ratings: Any, predictions: Any, missing: Any) -> tuple[Ratings
     return r, preds
 
 
-def _study(ratings: Any, predictions: Any, missing: Any) -> Study:
-    """The ratings and predictions joined by item id (a Study passed as ``ratings`` as it is)."""
-    if isinstance(ratings, Study):
-        if predictions is not None:
-            raise InputError(
-                "ratings= is a Study, which carries its predictions; drop predictions="
-            )
-        return ratings
-    return join(ratings, predictions, missing=missing)
+def _study(ratings: Any, predictions: Any, missing: Any, options: Any = None) -> Study:
+    """The ratings and predictions joined by item id (a Study passed as ``ratings`` as it is); the
+    models ``options.better`` and ``options.worse`` name must be among the predictions."""
+    study = join(ratings, predictions, missing=missing)
+    if options is not None:
+        names = study.predictions.names if study.predictions is not None else ()
+        for param in ("better", "worse"):
+            name = getattr(options, param)
+            if name is not None and name not in names:
+                known = ", ".join(names) if names else "none (no predictions were given)"
+                raise InputError(f"{param}={name!r}: no such model; the models are: {known}")
+    return study
 
 
 def _identification(
@@ -378,7 +383,7 @@ def pilot_plan(
     (level, _), ms = check_level(level), check_ms(m)
     budget = check_budget(budget, allow_none=True)
     bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
-    r, preds = _pilot_inputs(ratings, predictions, missing)
+    r, preds = _pilot_inputs(ratings, predictions, missing, opts)
     checked = tuple(mm for mm in ms if mm > 1)
     args = (r, preds, opts.better, opts.worse, checked, opts.vote_ties, bootstrap, seed)
     run = (opts.workers, opts.scheduler)

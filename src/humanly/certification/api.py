@@ -13,7 +13,8 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core.checks import check_choice, check_int
-from ..data import Gold, InputError, Predictions, Ratings, Study, as_ratings, join
+from ..data import Ratings, Study, join
+from ..data.matching import check_missing
 from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, checked_options, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
@@ -119,7 +120,7 @@ def certify(
     opts = checked_options(options)
     verdict = settings(bound=bound, level=level, options=opts, tau=tau)
     read = _options(raters, upper, aggregate, missing, seed)
-    study = _joined(ratings, predictions, gold, read.missing)
+    study = join(ratings, predictions, gold, missing=check_missing(read.missing))  # Study as is
     study.ratings.require_classes("certify")
     up = upper_bound(study.ratings, read.raters, read.upper, verdict.delta, verdict.t_u)
     hard = hard_predictions(study.predictions)
@@ -202,33 +203,6 @@ def _options(raters: Any, upper: Any, aggregate: Any, missing: Any, seed: Any) -
         missing=check_choice("missing", missing, ("error", "drop")),
         seed=check_int("seed", seed, minimum=0, allow_none=True),
     )
-
-
-def _joined(ratings: Any, predictions: Any, gold: Any, missing: Any) -> Study:
-    """Ratings, predictions and gold joined by item id (:func:`humanly.data.join`), after checking that
-    ready-made Predictions and Gold use the ratings' classes; a Study as it is."""
-    if isinstance(ratings, Study):
-        if predictions is not None or gold is not None:
-            raise InputError(
-                "ratings= is a Study, which carries its predictions and gold; drop predictions= "
-                "and gold="
-            )
-        return ratings
-    r: Ratings = as_ratings(ratings)
-    classes = [str(c) for c in r.classes]
-    if isinstance(predictions, Predictions):
-        unknown = [c for c in map(str, predictions.classes) if c not in classes]
-        if unknown:
-            raise InputError(
-                f"{predictions.source or 'predictions'}: class(es) {unknown} are not among the "
-                f"ratings' classes {list(r.classes)}; models must predict the raters' classes"
-            )
-    if isinstance(gold, Gold) and [str(c) for c in gold.classes] != classes:
-        raise InputError(
-            f"{gold.source or 'gold'}: classes {gold.classes!r} differ from the ratings' classes "
-            f"{r.classes!r}"
-        )
-    return join(r, predictions, gold, missing=missing)
 
 
 def _certificates(

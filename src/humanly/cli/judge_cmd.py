@@ -20,6 +20,7 @@ from . import _console as ui
 from ._app import HumanlyGroup, add_command, new_typer
 from ._common import Force, Json, Seed
 from ._output import check_output_file
+from .options import StudyOptions, load_study, study_inputs
 
 __all__ = ["judge_app"]
 
@@ -43,24 +44,6 @@ judge_app = new_typer(
 )
 
 _FILES = "Input files"
-Ratings = Annotated[
-    Path,
-    typer.Argument(
-        metavar="RATINGS",
-        help="Human labels (item, rater, label): on some items (the others are unlabelled).",
-        show_default=False,
-    ),
-]
-Predictions = Annotated[
-    Path,
-    typer.Option(
-        "--predictions",
-        metavar="FILE",
-        help="The models' predictions on every item (item, [model,] prediction or prob_<class>).",
-        rich_help_panel=_FILES,
-        show_default=False,
-    ),
-]
 JudgeFile = Annotated[
     Path,
     typer.Option(
@@ -69,21 +52,6 @@ JudgeFile = Annotated[
         help="The judge's labels or class probabilities on every item (any predictions layout).",
         rich_help_panel=_FILES,
         show_default=False,
-    ),
-]
-Gold = Annotated[
-    Path | None,
-    typer.Option(
-        "--gold", metavar="FILE", help="Gold labels (validation).", rich_help_panel=_FILES
-    ),
-]
-Missing = Annotated[
-    str,
-    typer.Option(
-        "--missing",
-        metavar="error|drop",
-        help="Items some input lacks: an error, or keep the items every input has.",
-        rich_help_panel=_FILES,
     ),
 ]
 Probabilities = Annotated[
@@ -147,6 +115,22 @@ def _probabilities(path: Path | None) -> Any:
     return pd.Series(frame["probability"].to_numpy(dtype=float), index=pd.Index(frame["item"]))
 
 
+def _read(options: StudyOptions, judge: Path) -> Any:
+    """The study with the judge, read and joined by item id in one place (:func:`load_study`, as
+    every data command and ``humanly report --judge`` read it: the command line never joins)."""
+    files = (("RATINGS", options.ratings), ("--predictions", options.predictions))
+    for flag, path in (*files, ("--gold", options.gold), ("--judge", judge)):
+        if path is not None and not path.exists():
+            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    study = load_study(options, judge=judge)
+    if study.predictions is None:
+        raise InputError(
+            "--predictions: the judge analysis needs the models' predictions on every item; give "
+            "--predictions FILE"
+        )
+    return study
+
+
 def _check_plan(
     cost_human: float | None, cost_judge: float | None, budget: float | None, width: float | None
 ) -> bool:
@@ -167,12 +151,10 @@ def _check_plan(
     return True
 
 
+@study_inputs()
 def estimate_command(
-    ratings: Ratings,
-    predictions: Predictions,
+    study: StudyOptions,
     judge: JudgeFile,
-    gold: Gold = None,
-    missing: Missing = "error",
     probabilities: Probabilities = None,
     level: Level = 0.95,
     estimator: Estimator = "ppi++",
@@ -193,13 +175,11 @@ def estimate_command(
     from ..verdicts.judge import plan_sentences, verdicts
     from .judge_render import render
 
-    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
-        if not path.exists():
-            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    data = _read(study, judge)
     options = JudgeOptions(probabilities=_probabilities(probabilities))
     result = judge_models(
-        ratings, predictions, gold, judge=judge, level=level, estimator=estimator,  # type: ignore[arg-type]
-        reference=reference, missing=missing, seed=seed, options=options,  # type: ignore[arg-type]
+        data, level=level, estimator=estimator, reference=reference,  # type: ignore[arg-type]
+        missing=study.missing, seed=seed, options=options,  # type: ignore[arg-type]
     )  # fmt: skip
     plan = None
     if plan_it:
@@ -239,13 +219,12 @@ MaxProbability = Annotated[
 ]
 
 
+@study_inputs(gold=False)
 def select_command(
-    ratings: Ratings,
-    predictions: Predictions,
+    study: StudyOptions,
     judge: JudgeFile,
     budget: SelectBudget,
     out: Out,
-    missing: Missing = "error",
     mixing: Mixing = 0.5,
     max_probability: MaxProbability = 0.9,
     seed: Seed = 0,
@@ -263,11 +242,8 @@ def select_command(
     from .._core.atomic import atomic_path
     from ..judging import JudgeOptions, select
 
-    for flag, path in (("RATINGS", ratings), ("--predictions", predictions), ("--judge", judge)):
-        if not path.exists():
-            raise InputError(f"{flag} {path}: no such file; give an existing file")
     sel = select(
-        ratings, predictions, judge=judge, budget=budget, missing=missing,  # type: ignore[arg-type]
+        _read(study, judge), budget=budget, missing=study.missing,  # type: ignore[arg-type]
         seed=seed, options=JudgeOptions(mixing=mixing, max_probability=max_probability),
     )  # fmt: skip
     with atomic_path(out, overwrite=force) as tmp:
@@ -280,8 +256,8 @@ def select_command(
     ui.lines(
         [
             f"{selection_sentence(sel).removesuffix('.')}; wrote {out}.",
-            f"Once they are labelled: humanly judge RATINGS --predictions {predictions} --judge "
-            f"{judge} --probabilities {out}",
+            f"Once they are labelled: humanly judge RATINGS --predictions {study.predictions} "
+            f"--judge {judge} --probabilities {out}",
             *(f"Note: {n}." for n in sel.notes),
         ]
     )

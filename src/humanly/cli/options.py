@@ -422,17 +422,19 @@ def reading(path: Path, threshold_bytes: int = 50_000_000) -> Iterator[None]:
         yield
 
 
-def load_study(options: StudyOptions) -> Study:
+def load_study(options: StudyOptions, judge: Path | None = None) -> Study:
     """Read the study the options describe with :func:`humanly.read_study`: ``--counts``, ``--total``
     and ``--rest-class`` become one :class:`~humanly.data.Counts`, ``--duplicates``, ``--stream``,
     ``--score-col``, ``--model-col`` and ``--positive`` one :class:`~humanly.data.ReadOptions`, and
-    ``--classes`` is split at commas (predictions and gold are joined to the ratings by item id)."""
+    ``--classes`` is split at commas (predictions, gold and the ``judge`` file are joined to the
+    ratings by item id there: the command line never joins)."""
     from ..data import Counts, ReadOptions, read_study
 
     if options.ratings is None:
         raise InputError("give a RATINGS file")
     _check_file(options.predictions, "--predictions", "predictions")
     _check_file(options.gold, "--gold", "gold labels")
+    _check_file(judge, "--judge", "judge's outputs")
     counts = None
     if options.counts is not None:
         counts = Counts(options.counts, total=options.total, rest_class=options.rest_class)
@@ -465,6 +467,7 @@ def load_study(options: StudyOptions) -> Study:
             prediction_col=options.prediction_col,
             prob_col=options.prob_col,
             gold_col=options.gold_col,
+            judge=judge,
             missing=options.missing,  # type: ignore[arg-type]
             options=read,
         )

@@ -14,10 +14,9 @@ from ..errors import InputError
 from . import _console as ui
 from ._common import Force, Json, Seed
 from ._output import check_output_file
-from .options import StudyOptions, load_study, split_list, study_inputs
+from .options import StudyOptions, load_study, study_inputs
 
 if TYPE_CHECKING:
-    from ..data import Ratings, Study
     from ..study import StudyResult
 
 __all__ = ["report_command"]
@@ -150,7 +149,9 @@ def report_command(
     page = build_report(result)
     path = page.write(out, force=force)
     if save_results is not None:
-        _write_json(save_results, result.to_json(indent=1, sort_keys=True) + "\n", force=force)
+        # in the result's own order (not sorted): a mapping keyed by class keeps the classes' order, so
+        # --from draws the same page
+        _write_json(save_results, result.to_json(indent=1) + "\n", force=force)
     done = page.export(export, force=force) if export is not None else None
     if json:
         extra = {} if done is None else {"export": done.to_dict()}
@@ -191,7 +192,7 @@ def _analyze(
 ) -> StudyResult:
     from ..study import AnalyzeOptions, analyze
 
-    s = load_study(study) if judge is None else _judged_study(study, judge)
+    s = load_study(study, judge=judge)  # the judge joined by read_study: the CLI never joins
     inputs = [
         x for x in (study.ratings, study.predictions, study.gold, states, judge) if x is not None
     ]
@@ -208,158 +209,6 @@ def _analyze(
     )
 
 
-def _judged_study(options: StudyOptions, path: Path) -> Study:
-    """The study with the judge of ``path`` on it (``Study.judge``), read as ``humanly judge`` reads
-    it. With a ``--predictions`` file, the items the judge covers and no rating has are added to the
-    ratings with no label (the unlabelled items) before the predictions are joined, so the predictions
-    and the judge cover every item and the ratings some; otherwise (predictions in the ratings
-    table) the study's items are those of the ratings file."""
-    import dataclasses
-    import functools
-
-    from ..data import ReadOptions, read_study
-
-    if options.predictions is None:
-        study = load_study(options)
-        if study.predictions is None:
-            raise InputError(
-                f"--judge {path}: the judge analysis needs the models' predictions on every item; "
-                "give --predictions FILE"
-            )
-        judge = _read_judge(path, study.ratings.classes)
-    else:
-        gold_here = options.gold is None and options.gold_col is not None
-        bare = options.ratings_only(options.ratings) if options.ratings else options
-        if gold_here:
-            bare = dataclasses.replace(bare, gold_col=options.gold_col)
-        for flag, file in (("--predictions", options.predictions), ("--gold", options.gold)):
-            if file is not None and not file.exists():
-                raise InputError(f"{flag} {file}: no such file; give an existing file")
-        first = load_study(bare)
-        judge = _read_judge(path, first.ratings.classes)
-        ratings = _with_unlabelled(first.ratings, judge.items)
-        read = functools.partial(
-            read_study,
-            ratings,
-            options.predictions,
-            first.gold if gold_here else options.gold,
-            item_col=options.item_col,
-            prediction_col=options.prediction_col,
-            prob_col=options.prob_col,
-            gold_col=None if gold_here else options.gold_col,
-            options=ReadOptions(
-                score_col=options.score_col,
-                model_col=options.model_col,
-                positive=options.positive,
-                gold_item_col=options.gold_item_col,
-                predictions_item_col=options.predictions_item_col,
-                prediction_cols=split_list(options.prediction_cols),
-            ),
-        )
-        try:
-            study = read(missing=options.missing)  # type: ignore[arg-type]
-        except InputError:
-            _explain_mismatch(options, path, judge.items, first.ratings)
-            raise
-    _check_judge_items(path, judge.items, study.ratings.items)
-    return dataclasses.replace(study, judge=judge)
-
-
-def _read_judge(path: Path, classes: tuple[Any, ...]) -> Any:
-    """The judge's outputs (one model) read with the raters' classes."""
-    from ..data import read_predictions
-
-    try:
-        judge = read_predictions(path, classes=classes)
-    except InputError as exc:
-        raise InputError(f"--judge {exc}") from None
-    if len(judge.models) != 1:
-        raise InputError(
-            f"--judge {path}: {len(judge.models)} models {list(judge.names)}; give one judge's "
-            "outputs"
-        )
-    return judge
-
-
-def _with_unlabelled(ratings: Ratings, items: Any) -> Ratings:
-    """``ratings`` with the ``items`` it lacks added after its own, with no label."""
-    import numpy as np
-
-    from ..data import Ratings
-    from ..data.matching import align_index
-
-    extra = items[align_index(items, ratings.items) < 0]
-    if len(extra) == 0:
-        return ratings
-    every = ratings.items.append(extra)
-    if ratings.raters is None:
-        counts = np.vstack([ratings.counts, np.zeros((len(extra), ratings.n_classes), np.int64)])
-        return Ratings(
-            items=every,
-            classes=ratings.classes,
-            counts=counts,
-            source=ratings.source,
-            scale=ratings.scale,
-        )
-    return Ratings(
-        items=every,
-        classes=ratings.classes,
-        item_codes=ratings.item_codes,
-        rater_codes=ratings.rater_codes,
-        label_codes=ratings.label_codes,
-        raters=ratings.raters,
-        source=ratings.source,
-        scale=ratings.scale,
-    )
-
-
-def _explain_mismatch(options: StudyOptions, path: Path, judged: Any, rated: Ratings) -> None:
-    """After the predictions did not join: the sentence about the judge's items when they are the
-    cause (items neither the ratings nor the predictions have, predictions with no judge output)."""
-    from ..data import read_predictions
-    from ..data.study import _item_col
-
-    assert options.predictions is not None
-    try:
-        preds = read_predictions(
-            options.predictions,
-            item_col=_item_col(
-                options.predictions, options.predictions_item_col or options.item_col
-            ),
-            prediction_col=options.prediction_col,
-            prob_col=options.prob_col,
-            score_col=options.score_col,
-            model_col=options.model_col,
-            positive=options.positive,
-            classes=rated.classes,
-        )
-    except (InputError, OSError, ValueError):
-        return  # the join's own sentence stands
-    _check_judge_items(path, judged, rated.items.append(preds.items).unique(), lacking=False)
-    _check_judge_items(path, judged, preds.items, unknown=False)
-
-
-def _check_judge_items(
-    path: Path, judged: Any, items: Any, *, unknown: bool = True, lacking: bool = True
-) -> None:
-    """One sentence when the judge has items that are not among ``items`` (``unknown``), or when
-    some of ``items`` have no judge output (``lacking``)."""
-    from ..data.matching import align_index
-
-    extra = judged[align_index(judged, items) < 0]
-    if unknown and len(extra):
-        raise InputError(
-            f"--judge {path}: {len(extra):,} item(s) are not in the ratings or predictions "
-            f"(first: {extra[0]!r}); give the judge's outputs for the study's items"
-        )
-    without = items[align_index(items, judged) < 0]
-    if lacking and len(without):
-        raise InputError(
-            f"--judge {path}: {len(without):,} of the study's {len(items):,} items have no judge "
-            f"output (first: {without[0]!r}); give the judge's outputs on every item"
-        )
-
-
 def _saved(path: Path, study: StudyOptions, states: Path | None, judge: Path | None) -> StudyResult:
     """The results saved in ``path``; ``--from`` reads no data, so data options are refused."""
     given = ([] if study.ratings is None else ["RATINGS"]) + study.given()
@@ -370,24 +219,9 @@ def _saved(path: Path, study: StudyOptions, states: Path | None, judge: Path | N
             f"--from {path} draws the page from saved results; drop {', '.join(given)} (or drop "
             "--from to analyse the data)"
         )
-    import json
+    from ._saved import read_saved
 
-    from ..study import StudyResult
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"--from {path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(
-            f"--from {path}: not a results file of humanly report --save-results ({exc})"
-        ) from None
-    try:
-        return StudyResult.from_dict(data)
-    except (TypeError, KeyError, ValueError) as exc:
-        raise InputError(
-            f"--from {path}: not a results file of humanly report --save-results ({exc})"
-        ) from None
+    return read_saved(path)
 
 
 def _write_json(path: Path, text: str, *, force: bool) -> None:

@@ -12,7 +12,10 @@ Modules, bottom up (each imports only those above it in this list):
   :func:`align`;
 * ``stream`` — Parquet datasets streamed to counts;
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
-* ``inputs`` — :func:`join`, :class:`Study`, ``as_ratings``, ``as_gold``;
+* ``positional`` — the one rule for arrays without item ids;
+* ``aligned`` — predictions, gold and judges matched to the ratings by id, ``as_gold``;
+* ``judged`` — the join with judges (unlabelled items held with no label);
+* ``inputs`` — :func:`join` (the one join), :class:`Study`, ``as_ratings``;
 * ``study`` — :func:`read_study`, the one loader;
 * ``votes`` — pairwise votes: :class:`Votes`, :class:`VoteStudy`; ``_votes_read`` —
   :func:`read_votes`; ``_votes_scores`` — :func:`votes_from_scores`; ``_votes_join`` —
@@ -34,8 +37,8 @@ if TYPE_CHECKING:
     from ._votes_join import join_votes
     from ._votes_read import read_votes
     from ._votes_scores import votes_from_scores
+    from .aligned import as_gold as as_gold  # for the analyses; not in __all__
     from .inputs import Study, join
-    from .inputs import as_gold as as_gold  # for the analyses; not in __all__
     from .inputs import as_ratings as as_ratings
     from .options import Counts, ReadOptions
     from .outputs import ModelOutput
@@ -58,7 +61,7 @@ _LAZY: dict[str, str] = {
     "ReadOptions": "options",
     "Study": "inputs",
     "align": "predictions",
-    "as_gold": "inputs",
+    "as_gold": "aligned",
     "as_ratings": "inputs",
     "join": "inputs",
     "read_gold": "readers",

@@ -118,33 +118,36 @@ def code_labels(
     column: str = "label",
     locate: Locator | None = None,
     allow_missing: bool = False,
+    fix: str | None = None,
 ) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Integer-code ``values`` against ``classes`` (inferred as the sorted distinct values if ``None``).
 
     Returns ``(codes, classes)``; codes are int8/int16/int32 with -1 for missing values (only if
     ``allow_missing``). Raises :class:`InputError` naming the first bad row for blank values or values
-    outside declared classes.
+    outside declared classes; ``fix`` is the advice for a value outside ``classes`` when those are not
+    the caller's to extend (e.g. predictions read with the ratings' classes).
+
+    A value matches a class by value or, when the two differ in kind (``"1"`` read beside a word
+    from a file, against the class ``1``), by text:
+
+    >>> code_labels(["1", "maybe"], (0, 1), column="c", locate=lambda i: f"line {i + 2}", fix="!")
+    Traceback (most recent call last):
+    humanly.errors.InputError: line 3: label 'maybe' in column 'c' is not one of the classes (0, 1); !
     """
     locate = locate or default_locator()
     s = values if isinstance(values, pd.Series) else pd.Series(values)
     s = s.reset_index(drop=True)
     if isinstance(s.dtype, pd.CategoricalDtype):
-        return _code_categorical(s, classes, column, locate, allow_missing)
+        return _code_categorical(s, classes, column, locate, allow_missing, fix)
     if (
         pd.api.types.is_integer_dtype(s.dtype)
         and not pd.api.types.is_bool_dtype(s.dtype)
         and len(s)
     ):
-        fast = _code_small_ints(s.to_numpy(), classes, column, locate)
+        fast = _code_small_ints(s.to_numpy(), classes, column, locate, fix)
         if fast is not None:
             return fast
     blank = _blank_mask(s)
-    if blank.any() and not allow_missing:
-        i = int(np.flatnonzero(blank)[0])
-        raise InputError(
-            f"{locate(i)}: blank or missing value in column '{column}' "
-            f"({int(blank.sum())} such rows); fill it in or remove the row"
-        )
     present = s[~blank]
     present = _normalise_values(present) if len(present) else present
     if classes is None:
@@ -153,14 +156,13 @@ def code_labels(
     else:
         cls = coerce_classes(classes)
     sub = pd.Index(list(cls), dtype=object).get_indexer(present.to_numpy(dtype=object))
-    if (sub < 0).any():
-        j = int(np.flatnonzero(sub < 0)[0])
-        bad = present.iloc[j]
-        i = int(np.flatnonzero(~blank)[j])
-        raise InputError(
-            f"{locate(i)}: label {show(bad)} in column '{column}' is not one of the declared classes "
-            f"{cls!r}; fix the label or add it to classes="
+    if (sub < 0).any():  # as text: "1" among words in a file against the class 1
+        text = pd.Index([str(c) for c in cls], dtype=object)
+        unmatched = sub < 0
+        sub[unmatched] = text.get_indexer(
+            [str(v) for v in present.to_numpy(dtype=object)[unmatched]]
         )
+    _first_bad_row(present, blank, sub, allow_missing, cls, column, locate, fix)
     dtype = np.int8 if len(cls) < 127 else (np.int16 if len(cls) < 32000 else np.int32)
     codes = np.full(len(s), -1, dtype=dtype)
     codes[~blank] = sub
@@ -172,7 +174,11 @@ def _code_dtype(n_classes: int) -> type[np.signedinteger[Any]]:
 
 
 def _code_small_ints(
-    arr: np.ndarray, classes: Sequence[Any] | None, column: str, locate: Locator
+    arr: np.ndarray,
+    classes: Sequence[Any] | None,
+    column: str,
+    locate: Locator,
+    fix: str | None = None,
 ) -> tuple[np.ndarray, tuple[Any, ...]] | None:
     """Integer labels in a small range: a lookup table instead of hashing (O(n), millions of labels)."""
     lo, hi = int(arr.min()), int(arr.max())
@@ -193,11 +199,46 @@ def _code_small_ints(
     codes = np.take(table, shifted)
     if codes.min() < 0:
         i = int(np.flatnonzero(codes < 0)[0])
+        raise InputError(_outside(locate(i), int(arr[i]), column, cls, fix))
+    return codes, tuple(python_scalar(c) for c in cls)
+
+
+def _first_bad_row(
+    present: pd.Series,
+    blank: np.ndarray,
+    sub: np.ndarray,
+    allow_missing: bool,
+    cls: tuple[Any, ...],
+    column: str,
+    locate: Locator,
+    fix: str | None,
+) -> None:
+    """The error for the first offending row — a blank value (unless ``allow_missing``) or a value
+    outside the classes (``sub`` is -1 for it in ``present``, the non-blank values indexed by row),
+    whichever comes first; nothing when every row is fine."""
+    rows = np.flatnonzero(~blank)
+    outside = rows[sub < 0]
+    blanks = np.flatnonzero(blank) if not allow_missing else np.empty(0, dtype=np.int64)
+    if not len(outside) and not len(blanks):
+        return
+    if len(blanks) and (not len(outside) or blanks[0] < outside[0]):
+        i = int(blanks[0])
         raise InputError(
-            f"{locate(i)}: label {int(arr[i])!r} in column '{column}' is not one of the declared classes "
+            f"{locate(i)}: blank or missing value in column '{column}' "
+            f"({len(blanks)} such rows); fill it in or remove the row"
+        )
+    i = int(outside[0])
+    raise InputError(_outside(locate(i), present.loc[i], column, cls, fix))
+
+
+def _outside(where: str, value: Any, column: str, cls: tuple[Any, ...], fix: str | None) -> str:
+    """The message for a label outside the classes: the caller's ``fix``, or to declare the class."""
+    if fix is None:
+        return (
+            f"{where}: label {show(value)} in column '{column}' is not one of the declared classes "
             f"{cls!r}; fix the label or add it to classes="
         )
-    return codes, tuple(python_scalar(c) for c in cls)
+    return f"{where}: label {show(value)} in column '{column}' is not one of the classes {cls!r}; {fix}"
 
 
 def _code_categorical(
@@ -206,6 +247,7 @@ def _code_categorical(
     column: str,
     locate: Locator,
     allow_missing: bool,
+    fix: str | None = None,
 ) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Categorical labels: code the (few) categories, then map the per-row codes."""
     cat_codes = np.asarray(s.cat.codes)
@@ -220,7 +262,9 @@ def _code_categorical(
             f"({int(row_blank.sum())} such rows); fill it in or remove the row"
         )
     keep = used & ~cat_blank
-    sub_codes, cls = code_labels(cats[keep], classes, column=column, locate=lambda i: column)
+    sub_codes, cls = code_labels(
+        cats[keep], classes, column=column, locate=lambda i: column, fix=fix
+    )
     mapping = np.full(len(cats), -1, dtype=np.int64)
     mapping[np.flatnonzero(keep)] = sub_codes
     codes = np.where(row_blank, -1, mapping[np.maximum(cat_codes, 0)])

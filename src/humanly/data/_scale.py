@@ -1,15 +1,19 @@
 """The measurement scale of ratings (``nominal``, ``ordinal``, ``interval``, ``ratio``), checked
-against their classes."""
+against their classes; :func:`on_scale` puts ratings read from a file on their scale (ordinal word
+classes need their order declared)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["SCALES", "check_scale"]
+if TYPE_CHECKING:
+    from .ratings import Ratings
+
+__all__ = ["SCALES", "check_scale", "on_scale"]
 
 #: The measurement scales (levels of measurement) a ratings' labels may be on, least structure first.
 SCALES: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
@@ -54,3 +58,39 @@ def check_scale(scale: Any, classes: tuple[Any, ...], source: str | None) -> str
             f"{where}scale='ratio' needs values ≥ 0, but a class is negative; use scale='interval'"
         )
     return str(scale)
+
+
+def _declared(counts: Any) -> bool:
+    """Whether a counts spec lists its classes in order (not a glob or a prefix: their classes come
+    in the order of the file's columns)."""
+    if counts is None:
+        return False
+    columns = getattr(counts, "columns", counts)  # a Counts, or its columns alone
+    return not isinstance(columns, str) or "," in columns or "=" in columns
+
+
+def on_scale(ratings: Ratings, scale: str, classes: Any, counts: Any = None) -> Ratings:
+    """``ratings`` on ``scale``. An ordinal scale orders the classes as held; words have no order of
+    their own (read, they are sorted alphabetically), so word classes need theirs declared with
+    ``classes`` (or a counts spec that lists them); numbers keep their value order.
+
+    >>> from humanly.data import InputError, Ratings
+    >>> r = Ratings.from_long([1, 1, 2], ["u", "v", "u"], ["low", "high", "mid"])
+    >>> try:
+    ...     on_scale(r, "ordinal", None)
+    ... except InputError as exc:
+    ...     print(str(exc)[:61])
+    scale='ordinal': the classes ('high', 'low', 'mid') are words
+    >>> on_scale(r, "ordinal", ["low", "mid", "high"]).scale
+    'ordinal'
+    """
+    if scale == "ordinal" and classes is None and not _declared(counts):
+        words = [c for c in ratings.classes if _number(c) is None]
+        if words:
+            where = f"{ratings.source}: " if ratings.source else ""
+            raise InputError(
+                f"{where}scale='ordinal': the classes {tuple(ratings.classes)!r} are words, with no "
+                "order of their own (read, they sort alphabetically); list them lowest first with "
+                "classes= (e.g. classes=low,mid,high), or use scale='nominal'"
+            )
+    return ratings.with_scale(scale)

@@ -56,14 +56,39 @@ ANNOTATOR_NAMES = ("annotators", "raters", "workers")
 ID_COLUMN = "item"
 
 
-def _as_dict(value: Any) -> dict[Any, Any] | None:
+class _Pairs:
+    """An ``object_pairs_hook`` for :mod:`json` that remembers the first key an object holds twice
+    (the standard reader keeps the last entry and says nothing)."""
+
+    def __init__(self) -> None:
+        self.twice: Any = None
+
+    def __call__(self, pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+        out = dict(pairs)
+        if len(out) < len(pairs) and self.twice is None:
+            seen: set[Any] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.twice = key
+                    break
+                seen.add(key)
+        return out
+
+
+def _as_dict(value: Any, where: str = "input") -> dict[Any, Any] | None:
     if isinstance(value, dict):
         return value
     if isinstance(value, str) and value.lstrip().startswith("{"):
+        hook = _Pairs()
         try:
-            out = json.loads(value)
+            out = json.loads(value, object_pairs_hook=hook)
         except ValueError:
             return None
+        if hook.twice is not None:
+            raise InputError(
+                f"{where}: key {show(hook.twice)} appears twice in {value[:40]!r}; give each class "
+                "once (JSON would keep only the last count)"
+            )
         return out if isinstance(out, dict) else None
     return None
 
@@ -109,7 +134,7 @@ def dict_counts(
     )  # fmt: skip
     dicts = []
     for i, value in enumerate(frame[counts_col]):
-        d = _as_dict(value)
+        d = _as_dict(value, f"{where} row {i + 1}")
         if d is None:
             raise InputError(
                 f"{where} row {i + 1}: {show(value)} in column '{counts_col}' is not a dictionary of "
@@ -142,12 +167,20 @@ def item_objects(path: Path) -> pd.DataFrame | None:
         if head != "{":
             return None
         fh.seek(0)
+        hook = _Pairs()
         try:
-            data = json.load(fh)
+            data = json.load(fh, object_pairs_hook=hook)
         except ValueError:
             return None
     if not data or not all(isinstance(v, dict) for v in data.values()):
         return None
+    if hook.twice is not None:
+        item = hook.twice in data
+        raise InputError(
+            f"{path}: {'item' if item else 'key'} {show(hook.twice)} appears twice in one JSON "
+            "object, and JSON keeps only the last entry; "
+            + ("give each item once (merge its entries)" if item else "give each key once")
+        )
     frame = pd.DataFrame.from_dict(data, orient="index")
     frame.insert(0, ID_COLUMN, [str(k) for k in data])
     return frame.reset_index(drop=True)

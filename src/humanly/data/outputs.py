@@ -62,23 +62,24 @@ def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float =
     humanly.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
     """
     bad_nan = ~np.isfinite(p).all(axis=1)
-    if bad_nan.any():
-        i = int(np.flatnonzero(bad_nan)[0])
+    with np.errstate(invalid="ignore"):
+        bad_range = ~bad_nan & ((p < 0).any(axis=1) | (p > 1).any(axis=1))
+        sums = p.sum(axis=1)
+        bad_sum = ~bad_nan & ~bad_range & (np.abs(sums - 1) > tol)
+    bad = bad_nan | bad_range | bad_sum
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[0])  # the first offending row, whatever is wrong with it
+    if bad_nan[i]:
         raise InputError(
             f"{where(i)}: probability is missing or not a number; give a value in [0, 1]"
         )
-    bad_neg = (p < 0).any(axis=1) | (p > 1).any(axis=1)
-    if bad_neg.any():
-        i = int(np.flatnonzero(bad_neg)[0])
+    if bad_range[i]:
         v = p[i][(p[i] < 0) | (p[i] > 1)][0]
         raise InputError(f"{where(i)}: probability {v:g} is outside [0, 1]; fix it")
-    sums = p.sum(axis=1)
-    bad_sum = np.abs(sums - 1) > tol
-    if bad_sum.any():
-        i = int(np.flatnonzero(bad_sum)[0])
-        raise InputError(
-            f"{where(i)}: probabilities sum to {sums[i]:.6g}, not 1 (±{tol:g}); normalise each row"
-        )
+    raise InputError(
+        f"{where(i)}: probabilities sum to {sums[i]:.6g}, not 1 (±{tol:g}); normalise each row"
+    )
 
 
 def _all_classes(values: np.ndarray, classes: tuple[Any, ...]) -> bool:

@@ -510,13 +510,29 @@ class Ratings:
             raise ValueError("take() on named ratings needs distinct item positions")
         new_pos = np.full(self.n_items, -1, dtype=np.int64)
         new_pos[idx] = np.arange(len(idx))
-        keep = new_pos[self._item_codes] >= 0
+        return self._moved(self.items[idx], new_pos)
+
+    def _moved(self, items: pd.Index, new_pos: np.ndarray) -> Ratings:
+        """The ratings over ``items``: item ``i``'s labels at position ``new_pos[i]`` (-1: left out);
+        an item no label moves to has none."""
+        keep = new_pos >= 0
+        if self.raters is None:
+            counts = np.zeros((len(items), self.n_classes), dtype=np.int64)
+            counts[new_pos[keep]] = self._counts[keep]
+            return Ratings(
+                items=items,
+                classes=self.classes,
+                counts=counts,
+                source=self.source,
+                scale=self._scale,
+            )
+        kept = keep[self._item_codes]
         return Ratings(
-            items=self.items[idx],
+            items=items,
             classes=self.classes,
-            item_codes=new_pos[self._item_codes[keep]].astype(np.int32),
-            rater_codes=self._rater_codes[keep],
-            label_codes=self._label_codes[keep],
+            item_codes=new_pos[self._item_codes[kept]].astype(np.int32),
+            rater_codes=self._rater_codes[kept],
+            label_codes=self._label_codes[kept],
             raters=self.raters,
             source=self.source,
             scale=self._scale,

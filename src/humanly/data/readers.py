@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ._coding import code_labels, coerce_classes, ids_to_index, show
+from ._scale import on_scale
 from .columns import (
     GOLD_NAMES,
     HARD_NAMES,
@@ -143,7 +144,7 @@ def read_ratings(
     opts = as_read_options(options)
     if opts.scale is not None:  # read as nominal, then put the labels on their scale
         args = (item_col, rater_col, label_col, wide, counts, classes, rater_cols, ignore_cols)
-        return _nominal(source, (*args, name), opts).with_scale(opts.scale)
+        return on_scale(_nominal(source, (*args, name), opts), opts.scale, classes, counts)
     named = [k for k in _PREDICTION_KEYS if getattr(opts, k) is not None]
     if named:
         raise InputError(
@@ -230,6 +231,10 @@ def _one_row_per_item(
 
 
 # ------------------------------------------------------------------------------------ predictions
+#: the advice for a predicted label outside the classes: they are the ratings' (no flag adds one)
+_FIX_OUTPUT = "fix the label (outputs are in the ratings' classes)"
+
+
 def read_predictions(
     source: Source,
     *,
@@ -467,7 +472,9 @@ def _model_outputs(
     kind = usable[0]
     cols = groups[kind]
     if kind == "label":
-        codes, _ = code_labels(sub[cols[0]], classes, column=cols[0], locate=locate)
+        codes, _ = code_labels(
+            sub[cols[0]], classes, column=cols[0], locate=locate, fix=_FIX_OUTPUT
+        )
         return "label", codes
     if kind == "score":
         s = pd.to_numeric(sub[cols[0]], errors="coerce").to_numpy(dtype=float)
@@ -564,7 +571,8 @@ def read_gold(
     )
     assert icol is not None and gcol is not None
     df = table.frame
-    codes, cls_ = code_labels(df[gcol], classes, column=gcol, locate=table.locate)
+    fix = "fix the label (gold labels are in the ratings' classes)"
+    codes, cls_ = code_labels(df[gcol], classes, column=gcol, locate=table.locate, fix=fix)
     item_codes, item_index = ids_to_index(df[icol], column=icol, locate=table.locate)
     out = np.full(len(item_index), -1, dtype=np.int16)
     out[item_codes] = codes

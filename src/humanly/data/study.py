@@ -22,7 +22,7 @@ from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
 from .outputs import ModelOutput
 from .predictions import Predictions
 from .ratings import Ratings
-from .readers import read_gold, read_predictions, read_ratings
+from .readers import on_scale, read_gold, read_predictions, read_ratings
 from .tables import read_columns, read_table
 
 __all__ = ["read_study"]
@@ -44,15 +44,15 @@ def read_study(
     prediction_col: str | None = None,
     prob_col: str | None = None,
     gold_col: str | None = None,
+    judge: Any = None,
     missing: MissingPolicy = "error",
     options: ReadOptions | None = None,
 ) -> Study:
-    """Read ratings, predictions and gold labels as they are held, and join them by item id.
+    """Read ratings, predictions, gold labels and judges as they are held, and join them by item id.
 
-    Predictions and gold come from their own files or tables, from columns of the ratings table (a
-    column option given without ``predictions=`` or ``gold=``), or from any in-memory form
-    :func:`humanly.data.join` accepts; they are read with the ratings' classes, and matched to the rated
-    items by id, never by position.
+    Predictions, gold and judges come from their own files or tables, from columns of the ratings
+    table (a column option given without ``predictions=`` or ``gold=``), or from any in-memory form of
+    :func:`humanly.data.join`, the one join (read with the ratings' classes, matched by item id).
 
     Parameters
     ----------
@@ -81,14 +81,14 @@ def read_study(
         A hard-label column, or a positive-class probability column (two classes), of the predictions
         table — of the ratings table when ``predictions`` is ``None``.
     gold_col : str or None
-        The gold column of the gold table — of the ratings table when ``gold`` is ``None`` (such a
-        column is never read as a rater of a wide table).
+        The gold column of the gold table, or of the ratings table without ``gold`` (never a rater).
+    judge : str, path, Predictions, dict, Series, DataFrame, numpy.ndarray or None
+        Judges' outputs on every item, as ``predictions`` (items no rater labelled: no label).
     missing : {"error", "drop"}
         Rated items without a prediction, and predictions or gold for items with no ratings: an error
         naming the counts and the first id, or dropped (the items both have are kept).
     options : ReadOptions or None
-        The rarer knobs (:class:`ReadOptions`: duplicates, streaming, score and model columns, the
-        scale, count dictionaries, other item columns, models as columns).
+        The rarer knobs (:class:`ReadOptions`: duplicates, streaming, the scale, other columns).
 
     Returns
     -------
@@ -99,9 +99,8 @@ def read_study(
     Raises
     ------
     InputError
-        A file that cannot be read, a missing or ambiguous column, ids that do not match (with
-        ``missing="error"``), options that do not apply. ``TypeError``: ``ratings=None``, or an
-        array without ``wide=True``.
+        A file that cannot be read, a missing or ambiguous column, ids that do not match, options
+        that do not apply (``TypeError``: ``ratings=None``, or an array without ``wide=True``).
 
     Examples
     --------
@@ -124,7 +123,7 @@ def read_study(
     opts = as_read_options(options)
     spec = as_counts(counts)
     if ratings is None or isinstance(ratings, Study):
-        return _given_study(ratings, predictions, gold)
+        return _given_study(ratings, predictions, gold, judge)
     cols = {"prediction_col": prediction_col, "prob_col": prob_col, "score_col": opts.score_col}
     preds_here, gold_here = _columns_of_ratings(ratings, predictions, gold, cols, gold_col)
     source = ratings
@@ -143,28 +142,24 @@ def read_study(
         ignore_cols=[c for c in ignore if c is not None],
         options=ReadOptions(opts.duplicates, opts.stream, counts_col=opts.counts_col),
     )
-    r = r if opts.scale is None else r.with_scale(opts.scale)
+    r = r if opts.scale is None else on_scale(r, opts.scale, classes, spec)
     column_options = {**cols, "model_col": opts.model_col, "positive": opts.positive}
     p_icol = item_col if preds_here else (opts.predictions_item_col or item_col)
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
     g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
-    return join(r, p, g, missing=missing)
+    j = None if judge is None else _predictions(judge, r, p_icol, dict.fromkeys(column_options))
+    return join(r, p, g, judge=j, missing=missing)
 
 
-def _given_study(study: Study | None, predictions: Any, gold: Any) -> Study:
-    """A :class:`Study` given as ``ratings``: it carries its predictions and gold."""
+def _given_study(study: Study | None, predictions: Any, gold: Any, judge: Any) -> Study:
+    """A :class:`Study` given as ``ratings``: it carries its predictions, gold and judges."""
     if study is None:
         raise TypeError(
             "ratings=None: give the crowd's labels as a file path, a DataFrame, an items × raters "
             "array (wide=True) or a humanly.Ratings"
         )
-    if predictions is not None or gold is not None:
-        raise InputError(
-            "ratings= is a Study, which carries its predictions and gold; drop predictions= and "
-            "gold="
-        )
-    return study
+    return join(study, predictions, gold, judge=judge)
 
 
 def _columns_of_ratings(

@@ -43,7 +43,7 @@ from .._core.sampling import (
 )
 from ..data.matching import check_missing
 from ._inputs import prepare
-from .api import JudgeOptions, checked_options
+from .api import JudgeOptions, checked_options, joined
 
 __all__ = ["MIN_PROBABILITY", "Selection", "sampling_probabilities", "select"]
 
@@ -230,7 +230,7 @@ def select(
     opts = checked_options(options)
     missing = check_missing(missing)
     seed = check_int("seed", seed, minimum=0, allow_none=True)
-    data = prepare(ratings, predictions, gold, judge, missing, min_labelled=0)
+    data = prepare(joined(ratings, predictions, gold, judge, missing), min_labelled=0)
     pool = data.unlabelled
     b = checked_budget(
         budget,

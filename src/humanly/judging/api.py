@@ -24,7 +24,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int, check_probability
 from .._core.counts import plurality_shares
 from .._core.result import Interval
-from ..data import Study
+from ..data import Study, join
 from ..data.matching import check_missing
 from ..errors import InputError
 from ._inputs import JudgeInputs, prepare
@@ -121,17 +121,16 @@ def judge(
     Parameters
     ----------
     ratings : Ratings, DataFrame, path or Study
-        The human labels (items with none, e.g. zero counts, are unlabelled); a
-        :class:`~humanly.data.Study` brings its predictions and gold.
+        The human labels (items with none are unlabelled); a :class:`~humanly.data.Study` built with
+        ``judge=`` (:func:`humanly.data.join`) brings the rest and is used as it is.
     predictions : Predictions, dict, Series or DataFrame
-        The models' predictions on every item: a :class:`~humanly.data.Predictions`, or a dict of
-        model → Series (labels) or DataFrame (class probabilities, counted as their top class).
+        The models' predictions on every item, joined by item id (:func:`humanly.data.join`): a
+        dict of model → Series (labels) or DataFrame (class probabilities: their top class).
     gold : Series or Gold, optional
-        Gold labels for some items: each model's and the judge's accuracy against them is reported
-        beside the estimates (validation only).
+        Gold labels for some items: each model's and the judge's accuracy on them (validation only).
     judge : Series, DataFrame, Predictions or dict of one entry
-        The judge's outputs on every item (default: the ``Study``'s): labels, or class probabilities
-        (a DataFrame with one column per class; two classes: a Series of the second's probability).
+        The judge's outputs on every item: labels, or class probabilities (a DataFrame with one
+        column per class; two classes: a Series of the second's probability).
     level : float
         The level of every interval (default 0.95).
     estimator : {"ppi++", "ppi", "classical"}
@@ -142,7 +141,7 @@ def judge(
     missing : {"error", "drop"}
         Items some input lacks: an error, or keep the items every input has.
     seed : int or None
-        Recorded in the result (these estimates draw no random numbers).
+        Recorded in the result (no random numbers are drawn).
     options : JudgeOptions, optional
         The active design's sampling probabilities, the pairs to compare.
 
@@ -189,7 +188,8 @@ def judge(
     missing = check_missing(missing)
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     opts = checked_options(options)
-    data = prepare(ratings, predictions, gold, judge, missing, opts.probabilities)
+    study = joined(ratings, predictions, gold, judge, missing)
+    data = prepare(study, missing, opts.probabilities)
     pairs = _pairs(data.models, opts.pairs)
     ref = _reference(data.counts, reference)
     scored = _score(data, ref, pairs)
@@ -216,6 +216,22 @@ def judge(
         gold=_gold(data, level),
         notes=_notes(data, estimator, accuracy, comparisons),
     )
+
+
+def joined(ratings: Any, predictions: Any, gold: Any, judge: Any, missing: str) -> Study:
+    """The inputs joined by item id with the judge (:func:`humanly.data.join`); a Study as it is."""
+    if not isinstance(ratings, Study):
+        if judge is None:
+            raise TypeError(
+                "judge=None: give the judge's labels or class probabilities per item (or a Study "
+                "that carries them, built with humanly.data.join(..., judge=...))"
+            )
+        if predictions is None:
+            raise TypeError(
+                "predictions=None: give the models' predictions on every item (a "
+                "humanly.Predictions, or a dict of pandas Series indexed by item id)"
+            )
+    return join(ratings, predictions, gold, judge=judge, missing=missing)  # type: ignore[arg-type]
 
 
 def judge_study(study: Study, *, level: float = 0.95, seed: int | None = 0) -> JudgeResult | None:
@@ -246,34 +262,29 @@ def judge_study(study: Study, *, level: float = 0.95, seed: int | None = 0) -> J
 
     Examples
     --------
-    >>> import dataclasses, numpy as np, pandas as pd
+    >>> import numpy as np, pandas as pd
     >>> from humanly import Ratings
     >>> from humanly.data import join
     >>> counts = np.zeros((500, 2), dtype=int)
     >>> counts[:100, 1] = 1  # 100 items labelled 1 by one rater; 400 with no label
     >>> r = Ratings.from_counts(counts, classes=[0, 1])
-    >>> study = join(r, {"m": pd.Series(1, index=r.items)})
-    >>> judge_study(study) is None
+    >>> model = {"m": pd.Series(1, index=r.items)}
+    >>> judge_study(join(r, model)) is None
     True
-    >>> judge_study(dataclasses.replace(study, judge=pd.Series(1, index=r.items))).n_unlabelled
+    >>> judge_study(join(r, model, judge=pd.Series(1, index=r.items))).n_unlabelled
     400
     """
     if study.judge is None:
         return None
     preds = study.predictions
     usable = [m.name for m in preds.models if m.kind in ("label", "proba")] if preds else []
-    if not usable:
+    if not usable or preds is None:
         raise InputError(
             "predictions: the judge analysis needs at least one model given as labels or "
             "probabilities; give the models' predictions"
         )
     return judge(
-        study.ratings,
-        preds.select(usable) if preds is not None else None,
-        study.gold,
-        judge=study.judge,
-        level=level,
-        seed=seed,
+        dataclasses.replace(study, predictions=preds.select(usable)), level=level, seed=seed
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core.result import Interval
+from ..errors import InputError
 from .style import figure, model_colors
 
 if TYPE_CHECKING:
@@ -133,6 +134,11 @@ def plot_power_curve(
             [p.k for p in truth.power_curve], [p.score - shift for p in truth.power_curve],
             color=_CURVE, linestyle="--", linewidth=1.1, label="k raters vs the true states",
         )  # fmt: skip
+    known = [m.model for m in getattr(result, "models", ())]
+    unknown = [name for name in models or () if name not in known]
+    if unknown:  # a misspelt name would silently draw no model
+        shown = ", ".join(known) if known else "none"
+        raise InputError(f"models: no model {unknown[0]!r}; the models are: {shown}")
     drawn = [m for m in getattr(result, "models", ()) if models is None or m.model in models]
     cols = dict(colors) if colors is not None else model_colors(m.model for m in drawn)
     kmax = int(ks[-1]) if len(ks) else 0

@@ -110,12 +110,6 @@ def _model_rows(
 
 def _inputs(ratings: Any, predictions: Any, missing: Missing) -> Study:
     """The study: a :class:`~humanly.data.Study` as given, or the inputs joined by item id."""
-    if isinstance(ratings, Study):
-        if predictions is not None:
-            raise InputError(
-                "ratings= is a Study, which carries its predictions; drop predictions="
-            )
-        return ratings
     return join(ratings, predictions, missing=missing)
 
 

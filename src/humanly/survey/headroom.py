@@ -32,7 +32,7 @@ import numpy as np
 
 from .._core.checks import check_int, check_number
 from .._core.counts import compositions
-from ..data import InputError, join
+from ..data import InputError, Study, as_ratings
 from .results import Headroom, HeadroomSupport
 
 __all__ = ["headroom", "urn_information"]
@@ -200,7 +200,8 @@ def headroom(
     check_int("grid", grid, minimum=1, allow_none=True)
     check_int("max_iter", max_iter, minimum=1)
     check_number("tol", tol, minimum=0.0)
-    counts = np.asarray(join(ratings).ratings.counts, dtype=np.int64)
+    r = ratings.ratings if isinstance(ratings, Study) else as_ratings(ratings, canonical=False)
+    counts = np.asarray(r.counts, dtype=np.int64)  # the order of the rows does not matter
     counts = counts[counts.sum(axis=1) > 0]
     if len(counts) < 2:
         raise InputError("headroom needs at least two items with labels")

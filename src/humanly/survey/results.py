@@ -149,7 +149,7 @@ def _model_row(models: tuple[ModelEquivalence, ...], name: str) -> ModelEquivale
     for m in models:
         if m.model == name:
             return m
-    raise KeyError(name)
+    raise KeyError(f"no model {name!r}; models are {[m.model for m in models]}")
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

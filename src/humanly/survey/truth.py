@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from .._core.result import Result
-from ..data import InputError, Ratings, Study, join
+from ..data import InputError, Ratings, Study, as_ratings, join
+from ..data.positional import keyed
 from . import _engine as eng
 from ._prepare import _max_k, _model_outputs, check_options, positive_index
 from .calibration import DEFAULT_CALIBRATION
@@ -122,7 +123,7 @@ class TruthEquivalence(_Curve, Result):
         for m in self.models:
             if m.model == name:
                 return m
-        raise KeyError(name)
+        raise KeyError(f"no model {name!r}; models are {[m.model for m in self.models]}")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per model: ``model, score, equivalence, equivalence_note``."""
@@ -165,14 +166,9 @@ def _states(states: Any, ratings: Ratings) -> np.ndarray:
 
 
 def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[Ratings, Any, Any]:
-    """Ratings, states and predictions from a simulation result, a study or given separately,
-    joined by id."""
-    if isinstance(ratings, Study):
-        if predictions is not None:
-            raise InputError(
-                "ratings= is a Study, which carries its predictions; drop predictions="
-            )
-        ratings, predictions = ratings.ratings, ratings.predictions
+    """Ratings, states and predictions from a simulation result, a study or given separately, joined
+    by id once (a Study as it is); an array of states follows the ratings' items in the order the
+    caller holds them (:mod:`humanly.data.positional`)."""
     if hasattr(ratings, "truth") and hasattr(ratings, "ratings"):  # SimulatedData
         sim = ratings
         if states is None:
@@ -184,11 +180,16 @@ def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[
         ratings = sim.ratings
     if states is None:
         raise InputError("states=None: give each item's true state (items × classes)")
-    full = join(ratings).ratings
+    if not isinstance(ratings, Study) and isinstance(states, (np.ndarray, list, tuple)):
+        ratings = as_ratings(ratings, canonical=False)  # the order the caller holds
+        states = keyed(states, ratings.items, ratings.classes, what="states", ordered_columns=True)
+    study = join(ratings, predictions, missing=missing)  # type: ignore[arg-type]
+    full = study.ratings
+    if isinstance(states, (np.ndarray, list, tuple)):  # a Study's items, sorted: the order held
+        states = keyed(states, full.items, full.classes, what="states", ordered_columns=True)
     arr = _states(states, full)
     frame = pd.DataFrame(arr, index=full.items.map(str), columns=list(full.classes))
-    study = join(full, predictions, missing=missing)  # type: ignore[arg-type]
-    return study.ratings, frame, study.predictions
+    return full, frame, study.predictions
 
 
 def truth_equivalence(
