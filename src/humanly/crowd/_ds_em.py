@@ -32,6 +32,13 @@ from ..data import InputError, Ratings
 #: probabilities are floored at this value inside logarithms (as crowd-kit does)
 FLOOR = 1e-10
 
+#: a start racing to a log-likelihood stops when even this many times the rest of its gains (a geometric
+#: series from its gains over the last two blocks of :data:`BLOCK` cycles) would not get it there
+SAFETY = 10.0
+BLOCK = 3
+#: ... and only after this many cycles in all
+SETTLE = 36
+
 #: a batch of starts holds at most about this many bytes of posteriors (items × starts × classes): the
 #: sparse products stay in cache, and a batch of many small fits costs one Python step, not many
 BATCH_BYTES = 2**19
@@ -266,18 +273,19 @@ def _distance(d1: float, d2: float) -> float:
 class Runs:
     """The EM runs of several starts, advanced together (:meth:`advance`): per start its parameters
     (row of ``x``), the M steps taken (``steps``, the first M step from the start's posteriors
-    included), whether it met the stopping rule (``converged``), whether it stopped at its step limit
-    (``stopped``), whether it is finished for now (``done``: either) and, for plain EM, the size of its
-    last step."""
+    included), whether it met the stopping rule (``converged``), whether it is finished (``done``:
+    converged, or stopped at its step limit) and, for plain EM, the size of its last step."""
 
     def __init__(self, x: np.ndarray) -> None:
         self.x = np.array(x, dtype=np.float64)
         n = len(self.x)
         self.steps = np.ones(n, dtype=np.int64)
         self.converged = np.zeros(n, dtype=bool)
-        self.stopped = np.zeros(n, dtype=bool)
         self.done = np.zeros(n, dtype=bool)
         self.last = np.full(n, np.inf)
+        # the cycles taken, and the log-likelihood at the start of the last 2·BLOCK + 1 (for ``race``)
+        self.cycles = np.zeros(n, dtype=np.int64)
+        self.history = np.full((n, 2 * BLOCK + 1), -np.inf)
 
     def advance(
         self,
@@ -286,26 +294,36 @@ class Runs:
         rule: tuple[float, bool],
         limit: np.ndarray,
         cycles: int | None = None,
-        pause: float | None = None,
         tick: Callable[[int], None] | None = None,
+        race: float | None = None,
     ) -> None:
         """Run starts ``which`` (indices) until each meets the stopping rule, reaches its step limit
         (``limit``, per start: it is then done, not converged), or — with ``cycles`` — has taken that
-        many cycles (two EM steps and, with SQUAREM, the extrapolated one), or — with ``pause`` —
-        ends a cycle at an estimated distance from the fixed point of at most ``pause``. A start
-        that paused (``done`` but neither converged nor stopped) can be :meth:`resume`-d along the
-        same path. ``rule`` is (tol, accelerate)."""
+        many cycles (two EM steps and, with SQUAREM, the extrapolated one), after which it can be
+        advanced again along the same path. ``rule`` is (tol, accelerate). With ``race`` (a
+        log-likelihood), a start also stops, not converged, once it cannot reach ``race``: its
+        log-likelihood plus :data:`SAFETY` times the rest of its gains — a geometric series from its
+        gains over the last two blocks of :data:`BLOCK` cycles (EM never lowers the
+        log-likelihood) — is below it, after :data:`SETTLE` cycles."""
         active = np.array([i for i in which if not self.done[i]], dtype=np.int64)
         n_cycles = 0
         while len(active) and (cycles is None or n_cycles < cycles):
-            active = self._cycle(active, k, rule, limit, pause, tick)
+            active = self._cycle(active, k, rule, limit, tick, race)
             n_cycles += 1
 
-    def resume(self, which: np.ndarray) -> None:
-        """Let the paused starts of ``which`` run on (a start that met the stopping rule or stopped
-        at its step limit stays finished)."""
-        again = which[~self.stopped[which] & ~self.converged[which]]
-        self.done[again] = False
+    def _behind(self, active: np.ndarray, loglik: np.ndarray, race: float | None) -> np.ndarray:
+        """Which starts of ``active`` (log-likelihoods ``loglik`` now) cannot reach ``race``."""
+        h = np.concatenate([self.history[active, 1:], loglik[:, None]], axis=1)
+        self.history[active] = h
+        self.cycles[active] += 1
+        if race is None:
+            return np.zeros(len(active), dtype=bool)
+        gain, previous = h[:, -1] - h[:, BLOCK], h[:, BLOCK] - h[:, 0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = np.where(previous > 0, gain / previous, np.inf)
+            rest = np.where(rate < 1.0, gain * rate / (1.0 - rate), np.inf)
+        settled = self.cycles[active] > SETTLE  # early gains say little about where a start ends
+        return settled & np.isfinite(rest) & (loglik + SAFETY * np.maximum(rest, 0.0) < race)
 
     def _step(
         self, idx: np.ndarray, xs: np.ndarray, k: Codes, tick: Callable[[int], None] | None
@@ -319,7 +337,6 @@ class Runs:
         self.x[idx] = x
         self.done[idx] = True
         self.converged[idx] = converged
-        self.stopped[idx] = not converged
 
     def _cycle(
         self,
@@ -327,8 +344,8 @@ class Runs:
         k: Codes,
         rule: tuple[float, bool],
         limit: np.ndarray,
-        pause: float | None,
         tick: Callable[[int], None] | None,
+        race: float | None = None,
     ) -> np.ndarray:
         """One cycle of the starts ``active``; the ones still running after it."""
         tol, accelerate = rule
@@ -338,12 +355,20 @@ class Runs:
         if not len(active):
             return active
         x0 = self.x[active]
-        x1, _ = self._step(active, x0, k, tick)
+        x1, loglik_0 = self._step(active, x0, k, tick)
+        behind = self._behind(active, loglik_0, race)
+        self._finish(active[behind], x1[behind], False)
+        active, x0, x1 = active[~behind], x0[~behind], x1[~behind]
+        if not len(active):
+            return active
         d1 = np.abs(x1 - x0).max(axis=1)
         if not accelerate:
-            dist = np.array([_distance(a, b) for a, b in zip(self.last[active], d1, strict=True)])
+            met = np.array(
+                [_distance(a, b) <= tol for a, b in zip(self.last[active], d1, strict=True)], bool
+            )
             self.x[active], self.last[active] = x1, d1
-            return self._settle(active, dist, tol, pause)
+            self._finish(active[met], x1[met], True)
+            return active[~met]
         more = self.steps[active] < limit[active]
         self._finish(active[~more], x1[~more], False)
         active, x0, x1, d1 = active[more], x0[more], x1[more], d1[more]
@@ -351,10 +376,9 @@ class Runs:
             return active
         x2, loglik_1 = self._step(active, x1, k, tick)
         d2 = np.abs(x2 - x1).max(axis=1)
-        dist = np.array([_distance(a, b) for a, b in zip(d1, d2, strict=True)])
-        met = dist <= tol
+        met = np.array([_distance(a, b) <= tol for a, b in zip(d1, d2, strict=True)], dtype=bool)
         self._finish(active[met], x2[met], True)
-        active, x0, x1, x2, loglik_1, dist = (a[~met] for a in (active, x0, x1, x2, loglik_1, dist))
+        active, x0, x1, x2, loglik_1 = (a[~met] for a in (active, x0, x1, x2, loglik_1))
         self.x[active] = x2
         jumps = [extrapolate(a, b, c) for a, b, c in zip(x0, x1, x2, strict=True)]
         go = np.array(
@@ -369,21 +393,7 @@ class Runs:
             x3, loglik_jump = self._step(active[go], jump, k, tick)
             keep = np.isfinite(loglik_jump) & (loglik_jump >= loglik_1[go])
             self.x[active[go][keep]] = x3[keep]
-        return self._settle(active, dist, -np.inf, pause)
-
-    def _settle(
-        self, active: np.ndarray, dist: np.ndarray, tol: float, pause: float | None
-    ) -> np.ndarray:
-        """After a cycle (its parameters in place): the starts of ``active`` within ``tol`` have
-        converged, those within ``pause`` pause; the others run on (returned)."""
-        met = dist <= tol
-        self.done[active[met]] = self.converged[active[met]] = True
-        rest = active[~met]
-        if pause is not None:
-            wait = dist[~met] <= pause
-            self.done[rest[wait]] = True
-            rest = rest[~wait]
-        return rest
+        return active
 
 
 def solve(

@@ -13,13 +13,13 @@ Choices, documented because every implementation makes them differently:
   item's posterior uniform over its most frequent classes), the vote shares (crowd-kit's start), and
   :data:`RANDOM_STARTS` seeded random perturbations of each (exponential weights on the vote shares,
   and on the plurality's ties); the first M step turns each into π, θ. The starts are screened
-  cheaply — a few SQUAREM cycles each, many starts per EM step, the better half going on each round —
-  and the best :data:`~humanly.crowd._ds_starts.POLISH` are run on to convergence
-  (:mod:`humanly.crowd._ds_starts`). Random start ``j`` of a fit with seed ``s`` is the random start
-  of a fit with seed ``s + j``, so any start can be rerun alone. The fit records which start won,
-  every start's log-likelihood and how far the raters' accuracies moved between the polished
-  starts; a note says when they disagree materially (an accuracy moving by more than
-  :data:`DISAGREE`);
+  cheaply — a few SQUAREM cycles each, many starts per EM step, the better ones going on each round —
+  and the best is run on to convergence, the runner-up and the plurality start (ties go to the
+  earlier start) until they converge or cannot reach it (:mod:`humanly.crowd._ds_starts`). Random
+  start ``j`` of a fit with seed ``s`` is the random start of a fit with seed ``s + j``, so any start
+  can be rerun alone. The fit records which start won, every start's log-likelihood and how far the
+  raters' accuracies moved between the polished starts; a note says when they disagree materially
+  (an accuracy moving by more than :data:`DISAGREE`);
 * **floor** — probabilities are floored at :data:`FLOOR` inside logarithms (crowd-kit uses the same
   ``1e-10``), so a rater who never gave label k to class c in the current fit cannot veto class c;
   a true class a rater never met (no posterior mass on their items) gets a uniform row of θ;
@@ -331,6 +331,11 @@ def _check_starts(starts: Any) -> tuple[str, ...]:
         names = tuple(starts)
     except TypeError:
         names = ()
+    if "majority" in names:
+        raise InputError(
+            "starts='majority': this start is called 'plurality' (the most frequent label of each "
+            f"item); give one or more distinct starts of {', '.join(STARTS)}"
+        )
     if not names or any(n not in STARTS for n in names) or len(set(names)) < len(names):
         raise InputError(
             f"starts={starts!r}: give one or more distinct starts of {', '.join(STARTS)}"
@@ -342,14 +347,14 @@ def _shift(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).max(initial=0.0))
 
 
-def _notes(outcomes: list[Outcome], best: int, max_iter: int) -> tuple[str, ...]:
+def _notes(outcomes: list[Outcome], best: int) -> tuple[str, ...]:
     """The plain sentences of a weak fit: the kept start did not converge; polished starts disagree."""
     notes = []
     kept = outcomes[best]
     if not kept.converged:
         notes.append(
             f"Dawid–Skene did not converge: EM from the {_start_name(kept)} was still moving "
-            f"after {max_iter:,} steps, so its accuracies are not reported."
+            f"after {kept.steps:,} steps, so its accuracies are not reported."
         )
     polished = [i for i, o in enumerate(outcomes) if o.polished]
     worst = max(polished, key=lambda i: _shift(outcomes[i].accuracy, kept.accuracy))
@@ -501,7 +506,7 @@ def dawid_skene(
         - min(o.log_likelihood for o in polished),
         accuracy_shift=max(o.accuracy_shift for o in polished),
         seed=seed,
-        notes=_notes(outcomes, best, max_iter),
+        notes=_notes(outcomes, best),
         posterior=np.ascontiguousarray(post.T[k.item_rank]),
         items=ratings.items,
         start_seed=kept.start.seed,
