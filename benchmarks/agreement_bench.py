@@ -386,30 +386,19 @@ def counts_data(n: int, q: int, seed: int = 0) -> humanly.Ratings:
     return humanly.Ratings.from_counts(counts)
 
 
-def relevance_data(n: int, raters: int, q: int, seed: int = 0) -> humanly.Ratings:
-    """Named ragged ratings with many raters (Pareto activity), 1–7 labels per item."""
-    rng = np.random.default_rng(seed)
-    truth = rng.choice(
-        q, n, p=np.array([5, 3, 1.5, 0.5, 1, 1][:q]) / sum([5, 3, 1.5, 0.5, 1, 1][:q])
-    )
-    item = np.repeat(np.arange(n), rng.integers(1, 8, n))
-    w = rng.pareto(1.0, raters) + 0.1
-    rater = rng.choice(raters, len(item), p=w / w.sum())
-    keep = np.unique(item * raters + rater, return_index=True)[1]
-    item, rater = item[keep], rater[keep]
-    right = rng.random(len(item)) < rng.uniform(0.3, 0.95, raters)[rater]
-    label = np.where(right, truth[item], (truth[item] + rng.integers(1, q, len(item))) % q)
-    return humanly.Ratings.from_long(item, rater, label, classes=list(range(q)))
-
-
 def measure_counts(n: int, repeat: int) -> list[dict[str, Any]]:
     """α from counts against krippendorff's value_counts, interleaved, same data and process."""
     import krippendorff
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "crowd"))
+    from ds_sim import relevance_like  # the relevance analogue, shared with the tests
+
     cases = {
         f"anonymous counts, {n:,} ragged items, 5 classes": counts_data(n, 5),
         f"anonymous counts, {n:,} ragged items, 10 classes": counts_data(n, 10, 1),
-        f"relevance-like, {n:,} items, 700 raters, 4 classes": relevance_data(n, 700, 4),
+        f"relevance-like, {n:,} items, 700 raters, 4 classes": relevance_like(
+            0, n_items=n, n_raters=700, max_labels=7
+        ),
     }
     rows = []
     for label, r in cases.items():
@@ -451,21 +440,19 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    if "--counts" in sys.argv:
+    if "--counts" in sys.argv or "--e2e" in sys.argv:
         ap = argparse.ArgumentParser()
-        ap.add_argument("--counts", action="store_true")
-        ap.add_argument("--items", type=int, default=100_000)
-        ap.add_argument("--repeat", type=int, default=5)
+        ap.add_argument("--counts", action="store_true", help="α from counts vs krippendorff")
+        ap.add_argument("--e2e", action="store_true", help="the family from a Parquet file")
+        ap.add_argument("--items", type=int, default=100_000, help="with --counts")
+        ap.add_argument("--labels", type=int, default=1_000_000, help="with --e2e")
+        ap.add_argument("--repeat", type=int, default=None)
         a = ap.parse_args()
-        for row in measure_counts(a.items, a.repeat):
-            print(json.dumps(row, allow_nan=False), flush=True)
-    elif "--e2e" in sys.argv:
-        ap = argparse.ArgumentParser()
-        ap.add_argument("--e2e", action="store_true")
-        ap.add_argument("--labels", type=int, default=1_000_000)
-        ap.add_argument("--repeat", type=int, default=3)
-        a = ap.parse_args()
-        for row in measure(a.labels, a.repeat):
+        if a.counts:
+            rows = measure_counts(a.items, a.repeat or 5)
+        else:
+            rows = measure(a.labels, a.repeat or 3)
+        for row in rows:
             print(json.dumps(row, allow_nan=False), flush=True)
     else:
         main()

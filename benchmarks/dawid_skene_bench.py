@@ -114,8 +114,8 @@ def measure(name: str, r: humanly.Ratings, repeat: int, seeds: bool) -> dict[str
             f"crowd-kit {min(theirs):.2f} s, {len(fitted.loss_history_)} steps, log-likelihood "
             f"{ck_score(fitted):,.2f}; humanly {fit.log_likelihood:,.2f} from the "
             f"{fit.start} start{'' if fit.start_seed is None else f' (seed {fit.start_seed})'}, "
-            f"converged {fit.converged}, {sum(s.iterations for s in fit.starts):,} M steps over "
-            f"{len(fit.starts)} starts ({sum(s.polished for s in fit.starts)} polished)"
+            f"converged {fit.converged} after {fit.iterations:,} M steps; {len(fit.starts)} starts, "
+            f"{sum(s.polished for s in fit.starts)} polished"
         ),
     }
     if seeds:

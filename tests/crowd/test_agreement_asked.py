@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pytest
 from agreement_refs import ragged
+from ds_sim import relevance_like
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,21 +22,6 @@ from humanly.crowd._conger import duplicates
 from humanly.crowd.family import COEFFICIENTS, agreement
 
 COUNT_ONLY = [c for c in COEFFICIENTS if c not in ("cohen_kappa", "conger_kappa")]
-
-
-def _relevance_like(n_items: int, n_raters: int, n_classes: int, seed: int = 0) -> humanly.Ratings:
-    """Many raters of very unequal activity, 1–7 labels per item, several classes: too many raters
-    for rater patterns to repeat (every item is its own pattern)."""
-    rng = np.random.default_rng(seed)
-    truth = rng.choice(n_classes, n_items)
-    item = np.repeat(np.arange(n_items), rng.integers(1, 8, n_items))
-    w = rng.pareto(1.0, n_raters) + 0.1
-    rater = rng.choice(n_raters, len(item), p=w / w.sum())
-    keep = np.unique(item * n_raters + rater, return_index=True)[1]
-    item, rater = item[keep], rater[keep]
-    right = rng.random(len(item)) < rng.uniform(0.3, 0.95, n_raters)[rater]
-    label = np.where(right, truth[item], rng.integers(0, n_classes, len(item)))
-    return humanly.Ratings.from_long(item, rater, label, classes=list(range(n_classes)))
 
 
 def _anonymous_counts(n_items: int, n_classes: int, seed: int = 0) -> humanly.Ratings:
@@ -53,7 +39,7 @@ def _anonymous_counts(n_items: int, n_classes: int, seed: int = 0) -> humanly.Ra
 def test_count_coefficients_build_no_rater_patterns(monkeypatch) -> None:
     """Named ratings, no κ asked for and no bootstrap: the rater patterns are never built; Conger's κ,
     or a bootstrap (which redraws patterns), builds them."""
-    r = _relevance_like(2_000, 60, 4)
+    r = relevance_like(0, n_items=2_000, n_raters=60, max_labels=7)
     calls = []
     real = family.patterns
 
@@ -143,7 +129,7 @@ def test_alpha_from_counts_within_1_5x_of_krippendorff(data: str) -> None:
     if data.startswith("counts"):
         r = _anonymous_counts(100_000, 5)
     else:
-        r = _relevance_like(100_000, 700, 4)
+        r = relevance_like(0, n_items=100_000, n_raters=700, max_labels=7)
     value_counts = np.asarray(r.counts, dtype=float)
     ours, theirs = [], []
     for _ in range(5):

@@ -318,8 +318,8 @@ class Runs:
         self.cycles[active] += 1
         if race is None:
             return np.zeros(len(active), dtype=bool)
-        gain, previous = h[:, -1] - h[:, BLOCK], h[:, BLOCK] - h[:, 0]
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"):  # -inf before a start's first cycles
+            gain, previous = h[:, -1] - h[:, BLOCK], h[:, BLOCK] - h[:, 0]
             rate = np.where(previous > 0, gain / previous, np.inf)
             rest = np.where(rate < 1.0, gain * rate / (1.0 - rate), np.inf)
         settled = self.cycles[active] > SETTLE  # early gains say little about where a start ends

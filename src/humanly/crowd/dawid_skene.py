@@ -466,13 +466,26 @@ def dawid_skene(
     tried = plan(names, seed, random_starts)
     em.check_memory(ratings, len(raters), memory, len(tried))
     k = em.codes(ratings, len(raters))
-    n_c = k.n_classes
+    rule = (tol, max_iter, bool(accelerate))
     with task("Dawid–Skene") as bar:
-        outcomes, runs, best = multistart(
-            ratings, k, tried, (tol, max_iter, bool(accelerate)), bar.advance
-        )
+        outcomes, runs, best = multistart(ratings, k, tried, rule, bar.advance)
+    return _fit(ratings, raters, k, outcomes, runs.x[best], best, rule, (seed, random_starts))
+
+
+def _fit(
+    ratings: Ratings,
+    raters: pd.Index,
+    k: em.Codes,
+    outcomes: list[Outcome],
+    x: np.ndarray,
+    best: int,
+    rule: tuple[float, int, bool],
+    seeds: tuple[int, int],
+) -> DawidSkeneFit:
+    """The fit of the kept start ``best`` (its parameters ``x``), with every start's outcome;
+    ``rule`` is (tol, max_iter, accelerate), ``seeds`` (seed, random_starts)."""
+    n_c = k.n_classes
     kept = outcomes[best]
-    x = runs.x[best]
     post, loglik = em.e_step(x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c), k)
     prior, theta = k.unpack(x)
     results = tuple(
@@ -488,6 +501,7 @@ def dawid_skene(
         for o in outcomes
     )
     polished = [o for o in results if o.polished]
+    tol, max_iter, accelerate = rule
     return DawidSkeneFit(
         classes=tuple(ratings.classes),
         raters=tuple(raters.tolist()),
@@ -499,16 +513,16 @@ def dawid_skene(
         converged=kept.converged,
         tol=tol,
         max_iter=max_iter,
-        accelerate=bool(accelerate),
+        accelerate=accelerate,
         start=kept.start.name,
         starts=results,
         log_likelihood_spread=max(o.log_likelihood for o in polished)
         - min(o.log_likelihood for o in polished),
         accuracy_shift=max(o.accuracy_shift for o in polished),
-        seed=seed,
+        seed=seeds[0],
         notes=_notes(outcomes, best),
         posterior=np.ascontiguousarray(post.T[k.item_rank]),
         items=ratings.items,
         start_seed=kept.start.seed,
-        random_starts=random_starts,
+        random_starts=seeds[1],
     )

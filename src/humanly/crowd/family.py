@@ -164,6 +164,22 @@ def _check_data(ratings: Any, design: CountDesign, named: int) -> None:
         )
 
 
+def _why_unnamed(ratings: Any, named: int) -> str:
+    """Why Cohen's and Conger's κ cannot be computed on ratings without named raters."""
+    if ratings.has_raters and named == 0:
+        return "some raters labelled an item more than once (duplicates='keep')"
+    return "these ratings are anonymous counts"
+
+
+def _patterns(ratings: Any, named: int, which: list[str], b: int, memory: int) -> Patterns | None:
+    """The rater patterns, only where they are used: Cohen's or Conger's κ, or the bootstrap of named
+    ratings (which redraws patterns, so that a coefficient's interval does not depend on which others
+    were asked for)."""
+    if named and ({"cohen_kappa", "conger_kappa"} & set(which) or b):
+        return patterns(ratings, dense_cells=max(memory // 16, 1), repeated=False)
+    return None
+
+
 def _named(ratings: Any) -> int:
     """The raters with at least one label, for coefficients that need rater identity: 0 for
     anonymous counts and for raters who labelled an item more than once (``duplicates='keep'``)."""
@@ -296,16 +312,8 @@ def agreement(
     design = CountDesign(*count_rows(r.counts), w, metric, values)
     named = _named(r)
     _check_data(r, design, named)
-    why = "these ratings are anonymous counts"
-    if r.has_raters and named == 0:
-        why = "some raters labelled an item more than once (duplicates='keep')"
-    which, notes = _which(coefficients, named, why)
-    # rater patterns only where they are used: Cohen's or Conger's κ, or the bootstrap of named
-    # ratings (which redraws patterns, so that a coefficient's interval does not depend on which
-    # others were asked for)
-    pats = None
-    if named and ({"cohen_kappa", "conger_kappa"} & set(which) or b):
-        pats = patterns(r, dense_cells=max(opts.memory // 16, 1), repeated=False)
+    which, notes = _which(coefficients, named, _why_unnamed(r, named))
+    pats = _patterns(r, named, which, b, opts.memory)
     why = _design_too_big(design, pats, opts.memory)
     if why is not None:
         return from_values(
