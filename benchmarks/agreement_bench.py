@@ -26,6 +26,15 @@ reference needs + its calls (`krippendorff`: α at the four scales; irrCAC: perc
 Brennan–Prediger, Conger's and Fleiss' κ, AC2 and α with ordinal weights, with standard errors).
 
     python benchmarks/agreement_bench.py --e2e [--labels 1000000] [--repeat 3]
+
+``--counts`` times what issue 34 asked for — α alone from counts, in process: ``agreement(ratings,
+coefficients=["krippendorff_alpha"], bootstrap=0)`` (estimate, Gwet's standard error, interval, p-value
+and readings) against ``krippendorff.alpha(value_counts=...)`` (the estimate) on the same items ×
+classes counts, the smallest of ``--repeat`` interleaved timings each (target: humanly within 1.5×),
+on anonymous ragged counts (10⁵ items, 5 and 10 classes) and on relevance-like named ratings (10⁵
+items, 700 raters of very unequal activity, 4 classes: every item its own rater pattern).
+
+    python benchmarks/agreement_bench.py --counts [--repeat 5]
 """
 
 from __future__ import annotations
@@ -363,19 +372,87 @@ def measure(labels: int, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
+# ---------------------------------------------------------------------------- α from counts (issue 34)
+
+
+def counts_data(n: int, q: int, seed: int = 0) -> humanly.Ratings:
+    """Anonymous ragged counts: 1–11 labels per item, each right with probability 0.7."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, q, n)
+    item = np.repeat(np.arange(n), rng.integers(1, 12, n))
+    label = np.where(rng.random(len(item)) < 0.7, truth[item], rng.integers(0, q, len(item)))
+    counts = np.zeros((n, q), dtype=np.int64)
+    np.add.at(counts, (item, label), 1)
+    return humanly.Ratings.from_counts(counts)
+
+
+def measure_counts(n: int, repeat: int) -> list[dict[str, Any]]:
+    """α from counts against krippendorff's value_counts, interleaved, same data and process."""
+    import krippendorff
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "crowd"))
+    from ds_sim import relevance_like  # the relevance analogue, shared with the tests
+
+    cases = {
+        f"anonymous counts, {n:,} ragged items, 5 classes": counts_data(n, 5),
+        f"anonymous counts, {n:,} ragged items, 10 classes": counts_data(n, 10, 1),
+        f"relevance-like, {n:,} items, 700 raters, 4 classes": relevance_like(
+            0, n_items=n, n_raters=700, max_labels=7
+        ),
+    }
+    rows = []
+    for label, r in cases.items():
+        value_counts = np.asarray(r.counts, dtype=float)
+        for scale in ("nominal", "interval"):
+            ours, theirs = [], []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                res = agreement(r, scale=scale, coefficients=["krippendorff_alpha"], bootstrap=0)
+                ours.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                ref = krippendorff.alpha(value_counts=value_counts, level_of_measurement=scale)
+                theirs.append(time.perf_counter() - t0)
+            gap = abs(res["krippendorff_alpha"].estimate - ref)
+            rows.append(
+                {
+                    "name": f"agreement: α ({scale}) from counts, {label}",
+                    "median_s": statistics.median(ours),
+                    "min_s": min(ours),
+                    "max_s": max(ours),
+                    "runs": repeat,
+                    "peak_mb": None,
+                    "baseline": "krippendorff.alpha(value_counts=...) 0.9.0, in process",
+                    "ratio": min(theirs) / min(ours),
+                    "target": "≥ 0.67: within 1.5× (issue 34)",
+                    "notes": f"{r.n_labels:,} labels; reference {min(theirs) * 1e3:.1f} ms; "
+                    f"|α difference| {gap:.1e}; humanly adds Gwet's SE, interval, p-value, readings",
+                }
+            )
+    return rows
+
+
 def run(quick: bool = False) -> list[dict[str, Any]]:
-    """Entry point for benchmarks/run.py: 10⁶ labels (10⁵ with ``quick``), 3 runs each."""
-    return measure(100_000 if quick else 1_000_000, 3)
+    """Entry point for benchmarks/run.py: 10⁶ labels (10⁵ with ``quick``), 3 runs each; α from
+    counts on 10⁵ items (10⁴ with ``quick``), 5 interleaved runs."""
+    return measure(100_000 if quick else 1_000_000, 3) + measure_counts(
+        10_000 if quick else 100_000, 5
+    )
 
 
 if __name__ == "__main__":
-    if "--e2e" in sys.argv:
+    if "--counts" in sys.argv or "--e2e" in sys.argv:
         ap = argparse.ArgumentParser()
-        ap.add_argument("--e2e", action="store_true")
-        ap.add_argument("--labels", type=int, default=1_000_000)
-        ap.add_argument("--repeat", type=int, default=3)
+        ap.add_argument("--counts", action="store_true", help="α from counts vs krippendorff")
+        ap.add_argument("--e2e", action="store_true", help="the family from a Parquet file")
+        ap.add_argument("--items", type=int, default=100_000, help="with --counts")
+        ap.add_argument("--labels", type=int, default=1_000_000, help="with --e2e")
+        ap.add_argument("--repeat", type=int, default=None)
         a = ap.parse_args()
-        for row in measure(a.labels, a.repeat):
+        if a.counts:
+            rows = measure_counts(a.items, a.repeat or 5)
+        else:
+            rows = measure(a.labels, a.repeat or 3)
+        for row in rows:
             print(json.dumps(row, allow_nan=False), flush=True)
     else:
         main()

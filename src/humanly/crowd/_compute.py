@@ -9,8 +9,10 @@ import math
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._core.bootstrap import percentile_interval
+from .._core.counts import unique_rows
 from .._core.rng import stream
 from ..errors import InputError
 from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
@@ -88,8 +90,9 @@ def _refuse(why: str, scale: str) -> InputError:
 
 def compute(
     r: Any,
-    pats: Patterns,
     design: CountDesign,
+    pats: Patterns | None,
+    named: int,
     which: list[str],
     wname: str,
     scale: str,
@@ -100,15 +103,18 @@ def compute(
     opts: AgreementOptions,
     notes: list[str],
 ) -> AgreementResult:
-    """Point estimates, variances, bootstrap and rows of every coefficient in ``which``."""
+    """Point estimates, variances, bootstrap and rows of every coefficient in ``which``: the count
+    coefficients on the distinct count rows of ``design``, Cohen's or Conger's κ on the rater
+    patterns ``pats`` (``None`` when neither κ nor the bootstrap of named ratings needs them);
+    ``named`` raters with a label (0: no rater identity)."""
     count_which = tuple(_count_id(c) for c in which if _count_id(c) in COUNT_COEFFICIENTS)
     feats = features(design)
-    est = estimates(pats.mult @ feats, design, count_which)
+    est = estimates(design.mult @ feats, design, count_which)
     population = math.inf if opts.population is None else float(opts.population)
     var = variances(design, est, count_which, population)
     kappa_id = next((c for c in which if c in ("cohen_kappa", "conger_kappa")), None)
     if kappa_id is not None:
-        assert pats.onehot is not None
+        assert pats is not None and pats.onehot is not None
         sums = np.asarray(pats.onehot.T @ pats.mult)[None, :]
         k, pe = conger_estimates(est["pa"], sums, pats.raters, design.weights)
         est[kappa_id], est[f"pe_{kappa_id}"] = k, pe
@@ -116,13 +122,13 @@ def compute(
             pats, design.weights, float(est["pa"][0]), float(pe[0]), float(k[0]), population
         )
     reps = _replicates(pats, design, feats, count_which, kappa_id, b, seed, opts.memory)
-    n = float(pats.mult.sum())
-    n2 = float(pats.mult[pats.rows.sum(axis=1) >= 2].sum())
+    n = float(design.mult.sum())
+    n2 = float(design.mult[design.rows.sum(axis=1) >= 2].sum())
     rows = []
     for c in which:
         rows.append(_row(c, est, var, reps, wname, scale, n, n2, level, benchmark, opts))
-    pair = _pair(r, design.q) if r.has_raters and pats.raters == 2 else None
-    shares = (pats.rows * pats.mult[:, None]).sum(axis=0)
+    pair = _pair(r, design.q) if r.has_raters and named == 2 else None
+    shares = (design.rows * design.mult[:, None]).sum(axis=0)
     shares = shares / shares.sum()
     flag = _paradox(rows, est, r.classes, shares, pair, opts)
     rep_matrix = np.column_stack([reps[_count_id(c)] for c in which]) if b else np.zeros((0, 0))
@@ -133,8 +139,8 @@ def compute(
         values=tuple(float(v) for v in design.values),
         items=int(n),
         pairable_items=int(n2),
-        raters=pats.raters if r.has_raters else None,
-        labels=int((pats.rows.sum(axis=1) * pats.mult).sum()),
+        raters=named if r.has_raters else None,
+        labels=int((design.rows.sum(axis=1) * design.mult).sum()),
         bootstrap_method=_BOOTSTRAP_METHOD if b else "no bootstrap (bootstrap=0)",
         pair=pair,
         paradox=flag,
@@ -258,8 +264,34 @@ def _count_id(c: str) -> str:
     return "gwet_ac" if c == "gwet_ac1" else c
 
 
+class Draws:
+    """What a bootstrap replicate redraws: the rater patterns when there are any (``pats``), else the
+    distinct count rows; ``to_rows`` sums pattern multiplicities into count-row multiplicities (the
+    count coefficients' features are held once per distinct count row)."""
+
+    def __init__(self, design: CountDesign, pats: Patterns | None) -> None:
+        self.pats = pats
+        if pats is None:
+            self.mult = design.mult
+            self._to_rows: sp.csr_matrix | None = None
+            return
+        self.mult = pats.mult
+        rows, inv, _ = unique_rows(pats.rows)  # sorted as the design's rows: the same rows
+        assert len(rows) == len(design.rows)
+        p = len(inv)
+        self._to_rows = sp.csr_matrix(
+            (np.ones(p), (inv, np.arange(p))), shape=(len(rows), p), dtype=float
+        )
+
+    def to_rows(self, m: np.ndarray) -> np.ndarray:
+        """Count-row multiplicities (replicates × rows) of drawn multiplicities ``m``."""
+        if self._to_rows is None:
+            return m
+        return np.asarray(self._to_rows @ m.T).T
+
+
 def _replicates(
-    pats: Patterns,
+    pats: Patterns | None,
     design: CountDesign,
     feats: np.ndarray,
     count_which: tuple[str, ...],
@@ -269,25 +301,27 @@ def _replicates(
     memory: int,
 ) -> dict[str, np.ndarray]:
     """Bootstrap replicates of every coefficient: replicate i draws the multiplicities of the distinct
-    patterns from ``stream(seed, i)`` (multinomial: the law of resampling the items), and a block of
-    replicates is one product with the features."""
+    patterns (:class:`Draws`) from ``stream(seed, i)`` (multinomial: the law of resampling the
+    items), and a block of replicates is one product with the features."""
     names = [*count_which, *([kappa_id] if kappa_id else [])]
     out = {name: np.empty(b) for name in names}
     if b == 0:
         return out
-    n = round(float(pats.mult.sum()))
-    p = pats.mult / pats.mult.sum()
+    draws = Draws(design, pats)
+    n = round(float(draws.mult.sum()))
+    p = draws.mult / draws.mult.sum()
     q = design.q
-    cells = len(p) + feats.shape[1] + 3 * pats.raters * q + (4 * q * q if design.ordinal else 0)
+    raters = 0 if pats is None else pats.raters
+    cells = len(p) + feats.shape[1] + 3 * raters * q + (4 * q * q if design.ordinal else 0)
     block = int(max(1, min(b, (memory // 8) // (8 * cells))))
     for start in range(0, b, block):
         stop = min(b, start + block)
         m = np.stack([stream(seed, i).multinomial(n, p) for i in range(start, stop)]).astype(float)
-        est = estimates(m @ feats, design, count_which)
+        est = estimates(draws.to_rows(m) @ feats, design, count_which)
         for name in count_which:
             out[name][start:stop] = est[name]
         if kappa_id is not None:
-            assert pats.onehot is not None
+            assert pats is not None and pats.onehot is not None
             sums = np.asarray(pats.onehot.T @ m.T).T
             out[kappa_id][start:stop] = conger_estimates(
                 est["pa"], sums, pats.raters, design.weights

@@ -27,10 +27,16 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._core.counts import unique_rows
-from ._coefficients import chance_corrected
+from ._coefficients import chance_corrected, count_rows
 
-__all__ = ["Patterns", "conger_estimates", "conger_variance", "patterns", "sorted_ids"]
+__all__ = [
+    "Patterns",
+    "conger_estimates",
+    "conger_variance",
+    "duplicates",
+    "patterns",
+    "sorted_ids",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,7 +61,7 @@ def sorted_ids(items: pd.Index) -> np.ndarray:
         return np.asarray(pd.Index(items.astype(str)).argsort(), dtype=np.int64)
 
 
-def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
+def patterns(ratings: Any, *, dense_cells: int, repeated: bool | None = None) -> Patterns:
     """The distinct patterns of ``ratings`` (a :class:`humanly.data.Ratings`), items with no label left
     out.
 
@@ -65,13 +71,16 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
     pattern, in sorted item-id order. Raters are numbered in sorted-id order, so the patterns and their
     order do not depend on the order of the rows. Anonymous counts, or raters who labelled an item
     more than once (``duplicates="keep"``): the distinct count rows (sorted), no rater identity.
+    ``repeated`` is :func:`duplicates` of the ratings when already known.
     """
     counts = np.asarray(ratings.counts)
     q = counts.shape[1]
     has = counts.sum(axis=1) > 0
-    if not ratings.has_raters or _duplicates(ratings):
-        rows, _, mult = unique_rows(counts[has])
-        return Patterns(rows.astype(float), mult.astype(float), None, 0)
+    if repeated is None:
+        repeated = ratings.has_raters and duplicates(ratings)
+    if not ratings.has_raters or repeated:
+        rows, mult = count_rows(counts)
+        return Patterns(rows, mult, None, 0)
     item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     used = np.flatnonzero(np.bincount(rater, minlength=len(ratings.raters)) > 0)
     used = used[sorted_ids(ratings.raters[used])]  # raters in sorted-id order: canonical patterns
@@ -115,16 +124,20 @@ def patterns(ratings: Any, *, dense_cells: int) -> Patterns:
     return Patterns(counts[order].astype(float), np.ones(n), onehot, r)
 
 
-def _duplicates(ratings: Any, cells: int = 2**26) -> bool:
-    """Whether some rater labelled some item more than once (a Ratings read with duplicates='keep')."""
+def duplicates(ratings: Any) -> bool:
+    """Whether some rater labelled some item more than once (a Ratings read with duplicates='keep').
+
+    The labels are stored sorted by item, so the (item, rater) keys are sorted but for the order of
+    the raters within each item: a stable sort of them is close to linear, with no table of
+    items × raters entries."""
     item = np.asarray(ratings.item_codes, dtype=np.int64)
     if len(item) < 2:
         return False
     pairs = item * len(ratings.raters) + ratings.rater_codes
-    span = len(ratings.items) * len(ratings.raters)
-    if span <= cells:
-        return bool(np.bincount(pairs, minlength=span).max() > 1)
-    return len(np.unique(pairs)) < len(pairs)
+    if bool(np.all(pairs[1:] > pairs[:-1])):
+        return False
+    pairs = np.sort(pairs, kind="stable")
+    return bool(np.any(pairs[1:] == pairs[:-1]))
 
 
 def _from_matrix(pat: np.ndarray, mult: np.ndarray, q: int, r: int) -> Patterns:

@@ -4,6 +4,12 @@ Vectorised over the coded labels: each step costs ``O(labels × classes)`` time 
 ``raters × classes²`` confusion matrices the fit estimates. The parameters travel as one flat vector
 ``x = [π, θ.ravel()]``.
 
+Several starts run in lockstep: the parameters of ``B`` starts are the rows of a ``B × P`` matrix, and
+one EM step of all of them is one sparse product per half-step (:func:`em_maps`). Each start's
+arithmetic is the same, to the last bit, whichever other starts share its batch (every output column of
+a sparse product is summed in the same order, over items in canonical order), so a start's path does
+not depend on how the starts were grouped, nor on whether it ran alone.
+
 The stopping rule is on the parameters: two successive EM steps that move the parameters by ``d₁`` then
 ``d₂`` (largest absolute change of any entry of π or θ) contract at the rate ``ρ = d₂ / d₁``, so the
 distance from the fixed point is about ``d₂ / (1 − ρ)``; the fit has converged when that estimate is at
@@ -14,22 +20,28 @@ likelihood); the estimate is never below ``d₂``, so this rule is stricter than
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._core.counts import plurality_shares
-from .._core.rng import stream
 from ..data import InputError, Ratings
 
 #: probabilities are floored at this value inside logarithms (as crowd-kit does)
 FLOOR = 1e-10
 
-#: the starts, in the order they are tried (ties in log-likelihood go to the earlier one)
-STARTS = ("majority", "vote_shares", "random")
+#: a start racing to a log-likelihood stops when even this many times the rest of its gains (a geometric
+#: series from its gains over the last two blocks of :data:`BLOCK` cycles) would not get it there
+SAFETY = 10.0
+BLOCK = 3
+#: ... and only after this many cycles in all
+SETTLE = 36
+
+#: a batch of starts holds at most about this many bytes of posteriors (items × starts × classes): the
+#: sparse products stay in cache, and a batch of many small fits costs one Python step, not many
+BATCH_BYTES = 2**19
 
 
 class Codes(NamedTuple):
@@ -40,7 +52,7 @@ class Codes(NamedTuple):
     ``rater_rank`` give the canonical position of each of the ratings' items and raters;
     ``labelled`` marks the (canonical) items with at least one label."""
 
-    by_cell: sp.csr_matrix
+    by_cell: sp.csc_matrix
     by_item: sp.csr_matrix
     n_items: int
     n_raters: int
@@ -86,6 +98,9 @@ def codes(ratings: Ratings, n_raters: int) -> Codes:
     by_item.sort_indices()
     labelled = np.empty(n_i, dtype=bool)
     labelled[item_rank] = ratings.labels_per_item > 0
+    # the cells × items matrix as the transpose of by_item (compressed by item): the M step's product
+    # reads the items in sequence, each cell summed over items in canonical order
+    by_cell = by_item.T
     return Codes(by_cell, by_item, n_i, n_raters, n_c, labelled, item_rank, rater_rank)
 
 
@@ -102,17 +117,31 @@ def _bytes(n: float) -> str:
     return f"{int(n)} bytes"
 
 
-def memory_needed(n_items: int, n_raters: int, n_classes: int, n_labels: int) -> int:
-    """Bytes the fit holds at its peak: about six copies of the ``raters × classes²`` parameters (the
-    SQUAREM points, the M step's counts, the logarithms), four ``classes × items`` posterior arrays and
-    two label-length arrays per class in flight."""
+def memory_needed(
+    n_items: int, n_raters: int, n_classes: int, n_labels: int, n_starts: int = 1
+) -> int:
+    """Bytes the fit holds at its peak: every start's ``raters × classes²`` parameters, about six more
+    copies per start of a batch (the SQUAREM points, the M step's counts, the logarithms), four
+    ``classes × items`` posterior arrays per start of a batch and two label-length arrays per class
+    in flight."""
     theta = n_raters * n_classes * n_classes
-    return 8 * (6 * theta + 4 * n_classes * n_items + 2 * n_labels + 8 * n_labels)
+    batch = batch_size(n_items, n_classes, n_starts)
+    posts = 4 * n_classes * n_items * batch
+    return 8 * ((n_starts + 6 * batch) * theta + posts + 2 * n_labels + 8 * n_labels)
 
 
-def check_memory(ratings: Ratings, n_raters: int, memory: int) -> None:
+def batch_size(n_items: int, n_classes: int, n_starts: int) -> int:
+    """How many starts share one EM step: as many as keep the batch's posteriors within
+    :data:`BATCH_BYTES` (at least one, at most ``n_starts``)."""
+    per_start = 8 * max(n_items, 1) * n_classes
+    return int(max(1, min(n_starts, BATCH_BYTES // per_start)))
+
+
+def check_memory(ratings: Ratings, n_raters: int, memory: int, n_starts: int = 1) -> None:
     """Refuse, in one sentence and before allocating, a fit that would not fit ``memory`` bytes."""
-    need = memory_needed(ratings.n_items, n_raters, ratings.n_classes, len(ratings.item_codes))
+    need = memory_needed(
+        ratings.n_items, n_raters, ratings.n_classes, len(ratings.item_codes), n_starts
+    )
     if need > memory:
         raise InputError(
             f"ratings: Dawid–Skene with {ratings.n_classes:,} classes and {n_raters:,} raters needs "
@@ -126,41 +155,82 @@ def m_step(post: np.ndarray, k: Codes) -> tuple[np.ndarray, np.ndarray]:
     label counts per rater and true class, normalised over labels; a true class a rater never met
     gets a uniform row). ``post`` is classes × items (class-major: reductions over classes are then
     element-wise over items, much faster than row reductions of a narrow items × classes array)."""
-    n_c, n_r = k.n_classes, k.n_raters
-    prior = post.sum(axis=1) / max(np.count_nonzero(k.labelled), 1)  # unlabelled: zero columns
-    # (cells × classes): mass of rater r, label l, true class c at [r·C + l, c]
-    mass = np.ascontiguousarray((k.by_cell @ post.T).reshape(n_r, n_c, n_c).transpose(0, 2, 1))
-    tot = mass.sum(axis=2)
+    x = _m_steps(post[None], k)[0]
+    return x[: k.n_classes], x[k.n_classes :].reshape(k.n_raters, k.n_classes, k.n_classes)
+
+
+def _m_steps(post: np.ndarray, k: Codes) -> np.ndarray:
+    """The M step of a batch: ``post`` is starts × classes × items; one flat parameter vector per
+    start. The label counts are one product of the (items × cells) transpose — items in canonical
+    order, read in sequence — with all the starts' posteriors."""
+    b, n_c, n_i = post.shape
+    n_r = k.n_raters
+    prior = post.sum(axis=2) / max(np.count_nonzero(k.labelled), 1)  # unlabelled: zero columns
+    # (cells × starts·classes): mass of rater r, label l, start s, true class c at [r·C + l, s·C + c]
+    flat = np.ascontiguousarray(post.reshape(b * n_c, n_i).T)
+    mass = np.asarray(k.by_cell @ flat).reshape(n_r, n_c, b, n_c).transpose(2, 0, 3, 1)
+    mass = np.ascontiguousarray(mass)  # starts × raters × true class × label
+    tot = mass.sum(axis=3)
     met = tot > 0
-    mass /= np.where(met, tot, 1.0)[:, :, None]
+    mass /= np.where(met, tot, 1.0)[..., None]
     mass[~met] = 1.0 / n_c
-    return prior, mass
+    return np.concatenate([prior, mass.reshape(b, -1)], axis=1)
+
+
+def _e_steps(xs: np.ndarray, k: Codes) -> tuple[np.ndarray, np.ndarray]:
+    """The E step of a batch of flat parameter vectors (starts × P): posteriors (starts × classes ×
+    items) ∝ π_c Π_labels θ_r[c, label] (floored at :data:`FLOOR` in logs) and each start's
+    observed-data log-likelihood Σ_items log Σ_c π_c Π_labels θ_r[c, label]."""
+    b, n_c, n_r = len(xs), k.n_classes, k.n_raters
+    theta = xs[:, n_c:].reshape(b, n_r, n_c, n_c)
+    # (cells × starts·classes): log θ_r[c, l] at [r·C + l, s·C + c]
+    log_theta = np.log(np.maximum(theta, FLOOR)).transpose(1, 3, 0, 2).reshape(n_r * n_c, b * n_c)
+    log_post = np.ascontiguousarray((k.by_item @ log_theta).T).reshape(b, n_c, k.n_items)
+    log_post += np.log(np.maximum(xs[:, :n_c], FLOOR))[:, :, None]
+    top = log_post.max(axis=1)
+    post = np.exp(np.subtract(log_post, top[:, None, :], out=log_post), out=log_post)
+    total = post.sum(axis=1)
+    post /= total[:, None, :]
+    norm = np.log(total, out=total)
+    norm += top  # log Σ_c exp(log_post[c])
+    if k.labelled.all():
+        return post, norm.sum(axis=1)
+    post[:, :, ~k.labelled] = 0.0
+    return post, norm[:, k.labelled].sum(axis=1)
 
 
 def e_step(prior: np.ndarray, theta: np.ndarray, k: Codes) -> tuple[np.ndarray, float]:
-    """Item posteriors (classes × items) ∝ π_c Π_labels θ_r[c, label] (floored at :data:`FLOOR` in
-    logs) and the observed-data log-likelihood Σ_items log Σ_c π_c Π_labels θ_r[c, label]."""
-    n_c = k.n_classes
-    log_theta = np.log(np.maximum(theta, FLOOR)).transpose(0, 2, 1).reshape(-1, n_c)
-    log_post = np.ascontiguousarray((k.by_item @ log_theta).T)
-    log_post += np.log(np.maximum(prior, FLOOR))[:, None]
-    top = log_post.max(axis=0)
-    post = np.exp(log_post - top, out=log_post)
-    total = post.sum(axis=0)
-    post /= total
-    post[:, ~k.labelled] = 0.0
-    norm = top + np.log(total)  # log Σ_c exp(log_post[c])
-    return post, float(norm[k.labelled].sum())
+    """Item posteriors (classes × items) and the observed-data log-likelihood of one π, θ (canonical
+    rater order): :func:`_e_steps` of one start."""
+    post, loglik = _e_steps(np.concatenate([prior, theta.reshape(-1)])[None], k)
+    return post[0], float(loglik[0])
+
+
+def log_likelihoods(xs: np.ndarray, k: Codes) -> np.ndarray:
+    """The observed-data log-likelihood of each flat parameter vector (row of ``xs``)."""
+    out = np.empty(len(xs))
+    step = batch_size(k.n_items, k.n_classes, len(xs))
+    for lo in range(0, len(xs), step):
+        out[lo : lo + step] = _e_steps(xs[lo : lo + step], k)[1]
+    return out
+
+
+def em_maps(xs: np.ndarray, k: Codes) -> tuple[np.ndarray, np.ndarray]:
+    """One EM step of each flat parameter vector ``x = [π, θ.ravel()]`` (rows of ``xs``): the next
+    vectors and the log-likelihoods at ``xs``; in batches of :func:`batch_size` starts."""
+    out, loglik = np.empty_like(xs), np.empty(len(xs))
+    step = batch_size(k.n_items, k.n_classes, len(xs))
+    for lo in range(0, len(xs), step):
+        post, loglik[lo : lo + step] = _e_steps(xs[lo : lo + step], k)
+        out[lo : lo + step] = _m_steps(post, k)
+    return out, loglik
 
 
 def em_map(x: np.ndarray, k: Codes) -> tuple[np.ndarray, float]:
     """One EM step on the flat parameter vector ``x = [π, θ.ravel()]``: the next vector and the
     log-likelihood at ``x``."""
-    n_c = k.n_classes
-    prior, theta = x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c)
-    post, loglik = e_step(prior, theta, k)
-    new_prior, new_theta = m_step(post, k)
-    return np.concatenate([new_prior, new_theta.reshape(-1)]), loglik
+    out, loglik = em_maps(x[None], k)
+    return out[0], float(loglik[0])
 
 
 def _sq(v: np.ndarray) -> float:
@@ -200,12 +270,130 @@ def _distance(d1: float, d2: float) -> float:
     return d2 / (1.0 - rho) if rho < 1.0 else np.inf
 
 
-class Run(NamedTuple):
-    """One EM run: the parameters, M steps taken, whether the stopping rule was met."""
+class Runs:
+    """The EM runs of several starts, advanced together (:meth:`advance`): per start its parameters
+    (row of ``x``), the M steps taken (``steps``, the first M step from the start's posteriors
+    included), whether it met the stopping rule (``converged``), whether it is finished (``done``:
+    converged, or stopped at its step limit) and, for plain EM, the size of its last step."""
 
-    x: np.ndarray
-    steps: int
-    converged: bool
+    def __init__(self, x: np.ndarray) -> None:
+        self.x = np.array(x, dtype=np.float64)
+        n = len(self.x)
+        self.steps = np.ones(n, dtype=np.int64)
+        self.converged = np.zeros(n, dtype=bool)
+        self.done = np.zeros(n, dtype=bool)
+        self.last = np.full(n, np.inf)
+        # the cycles taken, and the log-likelihood at the start of the last 2·BLOCK + 1 (for ``race``)
+        self.cycles = np.zeros(n, dtype=np.int64)
+        self.history = np.full((n, 2 * BLOCK + 1), -np.inf)
+
+    def advance(
+        self,
+        which: np.ndarray,
+        k: Codes,
+        rule: tuple[float, bool],
+        limit: np.ndarray,
+        cycles: int | None = None,
+        tick: Callable[[int], None] | None = None,
+        race: float | None = None,
+    ) -> None:
+        """Run starts ``which`` (indices) until each meets the stopping rule, reaches its step limit
+        (``limit``, per start: it is then done, not converged), or — with ``cycles`` — has taken that
+        many cycles (two EM steps and, with SQUAREM, the extrapolated one), after which it can be
+        advanced again along the same path. ``rule`` is (tol, accelerate). With ``race`` (a
+        log-likelihood), a start also stops, not converged, once it cannot reach ``race``: its
+        log-likelihood plus :data:`SAFETY` times the rest of its gains — a geometric series from its
+        gains over the last two blocks of :data:`BLOCK` cycles (EM never lowers the
+        log-likelihood) — is below it, after :data:`SETTLE` cycles."""
+        active = np.array([i for i in which if not self.done[i]], dtype=np.int64)
+        n_cycles = 0
+        while len(active) and (cycles is None or n_cycles < cycles):
+            active = self._cycle(active, k, rule, limit, tick, race)
+            n_cycles += 1
+
+    def _behind(self, active: np.ndarray, loglik: np.ndarray, race: float | None) -> np.ndarray:
+        """Which starts of ``active`` (log-likelihoods ``loglik`` now) cannot reach ``race``."""
+        h = np.concatenate([self.history[active, 1:], loglik[:, None]], axis=1)
+        self.history[active] = h
+        self.cycles[active] += 1
+        if race is None:
+            return np.zeros(len(active), dtype=bool)
+        with np.errstate(invalid="ignore", divide="ignore"):  # -inf before a start's first cycles
+            gain, previous = h[:, -1] - h[:, BLOCK], h[:, BLOCK] - h[:, 0]
+            rate = np.where(previous > 0, gain / previous, np.inf)
+            rest = np.where(rate < 1.0, gain * rate / (1.0 - rate), np.inf)
+        settled = self.cycles[active] > SETTLE  # early gains say little about where a start ends
+        return settled & np.isfinite(rest) & (loglik + SAFETY * np.maximum(rest, 0.0) < race)
+
+    def _step(
+        self, idx: np.ndarray, xs: np.ndarray, k: Codes, tick: Callable[[int], None] | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        self.steps[idx] += 1
+        if tick is not None:
+            tick(len(idx))
+        return em_maps(xs, k)
+
+    def _finish(self, idx: np.ndarray, x: np.ndarray, converged: bool) -> None:
+        self.x[idx] = x
+        self.done[idx] = True
+        self.converged[idx] = converged
+
+    def _cycle(
+        self,
+        active: np.ndarray,
+        k: Codes,
+        rule: tuple[float, bool],
+        limit: np.ndarray,
+        tick: Callable[[int], None] | None,
+        race: float | None = None,
+    ) -> np.ndarray:
+        """One cycle of the starts ``active``; the ones still running after it."""
+        tol, accelerate = rule
+        stop = self.steps[active] >= limit[active]
+        self._finish(active[stop], self.x[active[stop]], False)
+        active = active[~stop]
+        if not len(active):
+            return active
+        x0 = self.x[active]
+        x1, loglik_0 = self._step(active, x0, k, tick)
+        behind = self._behind(active, loglik_0, race)
+        self._finish(active[behind], x1[behind], False)
+        active, x0, x1 = active[~behind], x0[~behind], x1[~behind]
+        if not len(active):
+            return active
+        d1 = np.abs(x1 - x0).max(axis=1)
+        if not accelerate:
+            met = np.array(
+                [_distance(a, b) <= tol for a, b in zip(self.last[active], d1, strict=True)], bool
+            )
+            self.x[active], self.last[active] = x1, d1
+            self._finish(active[met], x1[met], True)
+            return active[~met]
+        more = self.steps[active] < limit[active]
+        self._finish(active[~more], x1[~more], False)
+        active, x0, x1, d1 = active[more], x0[more], x1[more], d1[more]
+        if not len(active):
+            return active
+        x2, loglik_1 = self._step(active, x1, k, tick)
+        d2 = np.abs(x2 - x1).max(axis=1)
+        met = np.array([_distance(a, b) <= tol for a, b in zip(d1, d2, strict=True)], dtype=bool)
+        self._finish(active[met], x2[met], True)
+        active, x0, x1, x2, loglik_1 = (a[~met] for a in (active, x0, x1, x2, loglik_1))
+        self.x[active] = x2
+        jumps = [extrapolate(a, b, c) for a, b, c in zip(x0, x1, x2, strict=True)]
+        go = np.array(
+            [
+                j is not None and s < m
+                for j, s, m in zip(jumps, self.steps[active], limit[active], strict=True)
+            ],
+            dtype=bool,
+        )
+        if go.any():
+            jump = np.stack([j for j, g in zip(jumps, go, strict=True) if g and j is not None])
+            x3, loglik_jump = self._step(active[go], jump, k, tick)
+            keep = np.isfinite(loglik_jump) & (loglik_jump >= loglik_1[go])
+            self.x[active[go][keep]] = x3[keep]
+        return active
 
 
 def solve(
@@ -214,124 +402,13 @@ def solve(
     tol: float,
     max_iter: int,
     accelerate: bool,
-    tick: Callable[[], None] | None = None,
-    steps: int = 1,
-) -> Run:
-    """EM (SQUAREM when ``accelerate``) from ``x`` (``steps`` M steps already taken) until the stopping
-    rule of the module docstring is met or ``max_iter`` M steps are taken. SQUAREM: two EM steps, an
-    extrapolated point, one EM step from it when its log-likelihood is no worse than the plain path's
-    (the monotone safeguard: never worse than plain EM, so the log-likelihood never decreases)."""
-    last = np.inf
-
-    def step(y: np.ndarray) -> tuple[np.ndarray, float]:
-        nonlocal steps
-        steps += 1
-        if tick is not None:
-            tick()
-        return em_map(y, k)
-
-    while steps < max_iter:
-        x1, _ = step(x)
-        d1 = float(np.abs(x1 - x).max())
-        if not accelerate:
-            if _distance(last, d1) <= tol:
-                return Run(x1, steps, True)
-            x, last = x1, d1
-            continue
-        if steps >= max_iter:
-            return Run(x1, steps, False)
-        x2, loglik_1 = step(x1)
-        d2 = float(np.abs(x2 - x1).max())
-        if _distance(d1, d2) <= tol:
-            return Run(x2, steps, True)
-        jump = extrapolate(x, x1, x2)
-        if jump is None or steps >= max_iter:
-            x = x2
-            continue
-        x3, loglik_jump = step(jump)
-        x = x3 if np.isfinite(loglik_jump) and loglik_jump >= loglik_1 else x2
-    return Run(x, steps, False)
-
-
-Outcome = tuple[str, float, Run, np.ndarray]
-
-#: log-likelihoods this close (relative) are a tie, which goes to the earlier start: sums in another
-#: order must not pick another start on a flat likelihood
-TIE = 1e-9
-
-
-def best_of(runs: list[Outcome], among: Iterable[int] | None = None) -> int:
-    """The index of the highest log-likelihood (of ``among``, default all), ties to the earliest."""
-    idx = list(range(len(runs))) if among is None else sorted(among)
-    top = max(runs[i][1] for i in idx)
-    return next(i for i in idx if runs[i][1] >= top - TIE * max(1.0, abs(top)))
-
-
-def multistart(
-    ratings: Ratings,
-    k: Codes,
-    names: tuple[str, ...],
-    seed: int | None,
-    rule: tuple[float, float, int, bool, float],
-    tick: Callable[[], None] | None = None,
-) -> list[Outcome]:
-    """EM from each start to the screening tolerance, then the best on to ``tol`` — and any other
-    start whose screened log-likelihood (a lower bound of its final one: EM never lowers it) is above
-    the polished best's, or whose raters' accuracies differ from the best's by more than
-    ``disagree`` (on a flat ridge the screening rule can stop a start far from where it would end).
-    ``rule`` is (screen, tol, max_iter, accelerate, disagree). Per start: its name, final
-    log-likelihood, run and raters' accuracies (in the ratings' rater order)."""
-    screen, tol, max_iter, accelerate, disagree = rule
-    n_c = k.n_classes
-
-    def finish(run: Run, name: str) -> Outcome:
-        prior, theta = run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c)
-        _, loglik = e_step(prior, theta, k)
-        return name, loglik, run, np.einsum("c,rcc->r", prior, theta)[k.rater_rank]
-
-    runs = []
-    for name in names:
-        prior, theta = m_step(start_posteriors(ratings, name, seed, k), k)
-        start = np.concatenate([prior, theta.reshape(-1)])
-        runs.append(finish(solve(start, k, screen, max_iter, accelerate, tick), name))
-    polished: set[int] = set()
-
-    def polish(i: int) -> None:
-        name, _, run, _ = runs[i]
-        runs[i] = finish(solve(run.x, k, tol, max_iter, accelerate, tick, run.steps), name)
-        polished.add(i)
-
-    while screen > tol:
-        todo = [i for i in range(len(runs)) if i not in polished]
-        top = max((runs[i][1] for i in polished), default=-np.inf)
-        nxt = best_of(runs, todo) if todo else None
-        if nxt is None or runs[nxt][1] < top:
-            break
-        polish(nxt)
-    if screen > tol:  # a start that seems to disagree is run on to ``tol`` before it is believed
-        best = best_of(runs, polished)
-        for i in range(len(runs)):
-            if i not in polished and np.abs(runs[i][3] - runs[best][3]).max() > disagree:
-                polish(i)
+    tick: Callable[[int], None] | None = None,
+) -> Runs:
+    """EM (SQUAREM when ``accelerate``) from one flat parameter vector ``x`` (one M step taken) until
+    the stopping rule of the module docstring is met or ``max_iter`` M steps are taken. SQUAREM: two
+    EM steps, an extrapolated point, one EM step from it when its log-likelihood is no worse than the
+    plain path's (the monotone safeguard: never worse than plain EM, so the log-likelihood never
+    decreases)."""
+    runs = Runs(x[None])
+    runs.advance(np.array([0]), k, (tol, accelerate), np.array([max_iter]), tick=tick)
     return runs
-
-
-def start_posteriors(ratings: Ratings, name: str, seed: int | None, k: Codes) -> np.ndarray:
-    """The classes × items posteriors (canonical item order) a start's first M step turns into π, θ.
-
-    * ``majority`` — uniform over each item's most frequent classes;
-    * ``vote_shares`` — each item's label shares (crowd-kit's start);
-    * ``random`` — the vote shares times independent exponential weights, renormalised (a random
-      point near the data, so it tries another basin without swapping the classes' names), drawn
-      from :func:`humanly._core.rng.stream` ``(seed, 0)`` in the canonical item order.
-    """
-    counts = np.empty((k.n_items, k.n_classes))
-    counts[k.item_rank] = np.asarray(ratings.counts, dtype=np.float64)
-    if name == "majority":
-        post = plurality_shares(counts)
-    else:
-        post = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1.0)
-        if name == "random":
-            post *= stream(seed, 0).exponential(size=post.shape)
-            post /= np.maximum(post.sum(axis=1, keepdims=True), FLOOR)
-    return np.ascontiguousarray(post.T, dtype=np.float64)

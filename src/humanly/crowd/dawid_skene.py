@@ -8,21 +8,27 @@ the class. EM alternates the E step (each item's posterior over classes from π 
 
 Choices, documented because every implementation makes them differently:
 
-* **starts** — the likelihood can have several local maxima (sparse, ragged designs have long flat
-  ridges), so EM runs from several starts and keeps the highest log-likelihood: the majority vote
-  (each item's posterior uniform over its most frequent classes), the vote shares (crowd-kit's start)
-  and a seeded random perturbation of the vote shares; the first M step turns each into π, θ. The fit
-  records which start won, every start's log-likelihood and how far the raters' accuracies moved
-  between starts; a note says when they disagree materially (an accuracy moving by more than
-  :data:`DISAGREE`);
+* **starts** — the likelihood can have many local maxima (sparse, ragged designs have long flat
+  ridges), so EM runs from many starts and keeps the highest log-likelihood: the plurality (each
+  item's posterior uniform over its most frequent classes), the vote shares (crowd-kit's start), and
+  :data:`RANDOM_STARTS` seeded random perturbations of each (exponential weights on the vote shares,
+  and on the plurality's ties); the first M step turns each into π, θ. The starts are screened
+  cheaply — a few SQUAREM cycles each, many starts per EM step, the better ones going on each round —
+  and the best is run on to convergence, the runner-up and the plurality start (ties go to the
+  earlier start) until they converge or cannot reach it (:mod:`humanly.crowd._ds_starts`). Random
+  start ``j`` of a fit with seed ``s`` is the random start of a fit with seed ``s + j``, so any start
+  can be rerun alone. The fit records which start won, every start's log-likelihood and how far the
+  raters' accuracies moved between the polished starts; a note says when they disagree materially
+  (an accuracy moving by more than :data:`DISAGREE`);
 * **floor** — probabilities are floored at :data:`FLOOR` inside logarithms (crowd-kit uses the same
   ``1e-10``), so a rater who never gave label k to class c in the current fit cannot veto class c;
   a true class a rater never met (no posterior mass on their items) gets a uniform row of θ;
 * **convergence** — a rule on the parameters: two successive EM steps of sizes ``d₁``, ``d₂``
   (largest change of any entry of π or θ) put the fit about ``d₂ / (1 − d₂/d₁)`` from its fixed
   point; converged when that is at most ``tol`` (default :data:`TOL`) within ``max_iter`` M steps
-  (default :data:`MAX_ITER`); otherwise ``converged=False``. A small step on a flat stretch of the
-  likelihood is not convergence;
+  (default :data:`MAX_ITER`) of polishing — the screening rounds have their own, fixed budget;
+  otherwise ``converged=False``. A small step on a flat stretch of the likelihood is not
+  convergence;
 * **acceleration** — by default the fixed point of the *same* EM map is found with SQUAREM
   (Varadhan & Roland 2008, the squared-extrapolation "SqS3" step with a monotone safeguard: an
   extrapolated point must be a probability vector and is kept only if its log-likelihood is at least
@@ -45,13 +51,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.checks import check_int, check_number, check_seed
+from .._core.checks import check_int, check_number
 from .._core.progress import task
 from .._core.result import Result
 from ..data import InputError, Ratings
 from . import _ds_em as em
 from ._ds_em import FLOOR as FLOOR
-from ._ds_em import STARTS
+from ._ds_starts import RANDOM_STARTS, STARTS, Outcome, multistart, plan
+from .agreement import _seed_int
 
 __all__ = ["DawidSkeneFit", "DawidSkeneStart", "dawid_skene"]
 
@@ -60,8 +67,6 @@ __all__ = ["DawidSkeneFit", "DawidSkeneStart", "dawid_skene"]
 TOL = 1e-6
 #: starts disagree materially when a rater's accuracy moves by more than this between two of them
 DISAGREE = 0.05
-#: the starts are first run to this tolerance (or ``tol`` when larger), then the best on to ``tol``
-SCREEN = 1e-3
 #: default memory budget of one fit, in bytes
 MEMORY = 2 * 2**30
 #: default limit on M steps; a fit that has not converged by then reports ``converged=False``
@@ -98,21 +103,27 @@ class DawidSkeneStart(Result):
     Parameters
     ----------
     name : str
-        The start: ``majority``, ``vote_shares`` or ``random``.
+        The kind of start: ``plurality``, ``vote_shares``, ``random`` or ``random_plurality``.
     log_likelihood : float
         The observed-data log-likelihood where this start's EM stopped.
     iterations : int
         The M steps it took.
     converged : bool
-        Whether it met the stopping rule within ``max_iter`` steps.
+        Whether it met the stopping rule (while screened, or within ``max_iter`` steps of polishing).
     accuracy_shift : float
         The largest difference between a rater's accuracy at this start's end and at the kept fit's
         (0 for the kept start).
+    seed : int or None
+        For a random start, the seed that gives this start alone (``random_starts=1``); ``None``
+        for the others.
+    polished : bool
+        Whether it was run to the stopping rule (or to its limit); ``False`` for a start dropped
+        while screened, whose numbers are where it was dropped.
 
     Examples
     --------
-    >>> DawidSkeneStart("majority", -120.5, 14, True, 0.0).name
-    'majority'
+    >>> DawidSkeneStart("plurality", -120.5, 14, True, 0.0).name
+    'plurality'
     """
 
     name: str
@@ -120,6 +131,8 @@ class DawidSkeneStart(Result):
     iterations: int
     converged: bool
     accuracy_shift: float
+    seed: int | None = None
+    polished: bool = True
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -151,19 +164,19 @@ class DawidSkeneFit(Result):
     tol : float
         The convergence tolerance.
     max_iter : int
-        The limit on M steps (per start).
+        The limit on M steps of polishing (per start; the screening rounds are not counted).
     accelerate : bool
         Whether SQUAREM was used.
     start : str
-        The start whose fit is kept (the highest log-likelihood; ties go to the earlier start).
+        The kind of start whose fit is kept (the highest log-likelihood; ties go to the earlier start).
     starts : tuple of DawidSkeneStart
         Every start tried, in the order tried.
     log_likelihood_spread : float
-        The highest minus the lowest final log-likelihood over the starts (0 for one start).
+        The highest minus the lowest final log-likelihood over the polished starts (0 for one).
     accuracy_shift : float
-        The largest move of a rater's accuracy between the kept fit and another start's.
-    seed : int or None
-        The seed of the random start.
+        The largest move of a rater's accuracy between the kept fit and another polished start's.
+    seed : int
+        The seed of the random starts (the one used: drawn when ``seed=None`` was given).
     notes : tuple of str
         Plain sentences on what makes this fit weak: no convergence, starts that disagree materially.
     posterior : numpy.ndarray
@@ -171,6 +184,11 @@ class DawidSkeneFit(Result):
         In memory only: not in the JSON, empty after :meth:`from_dict`.
     items : pandas.Index or None
         The item ids of the ``posterior`` rows (in memory only).
+    start_seed : int or None
+        The seed of the kept start when it is a random one (it alone: ``starts=(start,),
+        random_starts=1, seed=start_seed``).
+    random_starts : int
+        The random starts of each random kind.
 
     Examples
     --------
@@ -203,6 +221,8 @@ class DawidSkeneFit(Result):
         default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
     )
     items: pd.Index | None = dataclasses.field(default=None, repr=False, compare=False)
+    start_seed: int | None = None
+    random_starts: int = RANDOM_STARTS
 
     def to_frame(self) -> pd.DataFrame:
         """The confusion matrices as one table.
@@ -290,7 +310,18 @@ class DawidSkeneFit(Result):
         return pd.DataFrame(self.posterior, index=self.items, columns=columns)
 
 
-_START_NAMES = {"majority": "majority vote", "vote_shares": "vote shares", "random": "random"}
+_START_NAMES = {
+    "plurality": "plurality",
+    "vote_shares": "vote-shares",
+    "random": "random",
+    "random_plurality": "random plurality",
+}
+
+
+def _start_name(o: Outcome) -> str:
+    """A start in words: ``plurality``, ``random (seed 3)``."""
+    seed = "" if o.start.seed is None else f" (seed {o.start.seed})"
+    return f"{_START_NAMES[o.start.name]} start{seed}"
 
 
 def _check_starts(starts: Any) -> tuple[str, ...]:
@@ -300,6 +331,11 @@ def _check_starts(starts: Any) -> tuple[str, ...]:
         names = tuple(starts)
     except TypeError:
         names = ()
+    if "majority" in names:
+        raise InputError(
+            "starts='majority': this start is called 'plurality' (the most frequent label of each "
+            f"item); give one or more distinct starts of {', '.join(STARTS)}"
+        )
     if not names or any(n not in STARTS for n in names) or len(set(names)) < len(names):
         raise InputError(
             f"starts={starts!r}: give one or more distinct starts of {', '.join(STARTS)}"
@@ -307,31 +343,50 @@ def _check_starts(starts: Any) -> tuple[str, ...]:
     return names
 
 
-def _notes(runs: list[tuple[str, float, em.Run, np.ndarray]], best: int, max_iter: int) -> tuple:
-    """The plain sentences of a weak fit: the kept start did not converge; starts disagree."""
+def _shift(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.abs(a - b).max(initial=0.0))
+
+
+def _notes(outcomes: list[Outcome], best: int) -> tuple[str, ...]:
+    """The plain sentences of a weak fit: the kept start did not converge; polished starts disagree."""
     notes = []
-    name, _, run, acc = runs[best]
-    if not run.converged:
+    kept = outcomes[best]
+    if not kept.converged:
         notes.append(
-            f"Dawid–Skene did not converge: EM from the {_START_NAMES[name]} start was still moving "
-            f"after {max_iter:,} steps, so its accuracies are not reported."
+            f"Dawid–Skene did not converge: EM from the {_start_name(kept)} was still moving "
+            f"after {kept.steps:,} steps, so its accuracies are not reported."
         )
-    worst = max(range(len(runs)), key=lambda i: float(np.abs(runs[i][3] - acc).max(initial=0.0)))
-    shift = float(np.abs(runs[worst][3] - acc).max(initial=0.0))
+    polished = [i for i, o in enumerate(outcomes) if o.polished]
+    worst = max(polished, key=lambda i: _shift(outcomes[i].accuracy, kept.accuracy))
+    shift = _shift(outcomes[worst].accuracy, kept.accuracy)
     if shift > DISAGREE:
-        other, gap = runs[worst][0], runs[best][1] - runs[worst][1]
+        gap = kept.log_likelihood - outcomes[worst].log_likelihood
         where = (
             f"stops at a log-likelihood {gap:,.1f} lower"
             if gap >= 0.05
             else "ends at the same log-likelihood (to 0.05)"
         )
         notes.append(
-            f"The starts disagree: EM from the {_START_NAMES[other]} start {where}, where some "
-            f"rater's accuracy differs by {shift:.2f}; the fit kept (from the "
-            f"{_START_NAMES[name]} start) is the best found, but the likelihood has several optima "
-            "or a flat ridge on these data, so the raters' accuracies are weakly identified."
+            f"The starts disagree: EM from the {_start_name(outcomes[worst])} {where}, where some "
+            f"rater's accuracy differs by {shift:.2f}; the fit kept (from the {_start_name(kept)}) "
+            "is the best found, but the likelihood has several optima or a flat ridge on these "
+            "data, so the raters' accuracies are weakly identified."
         )
     return tuple(notes)
+
+
+def _check(
+    tol: Any, max_iter: Any, accelerate: Any, starts: Any, random_starts: Any, memory: Any
+) -> tuple[float, int, tuple[str, ...], int, int]:
+    """The checked settings: tol, max_iter, starts, random_starts, memory."""
+    tol = check_number("tol", tol, minimum=0.0, open_low=True)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    if not isinstance(accelerate, (bool, np.bool_)):
+        raise TypeError(f"accelerate={accelerate!r}: give True or False")
+    names = _check_starts(starts)
+    random_starts = check_int("random_starts", random_starts, minimum=1)
+    memory = check_int("memory", memory, minimum=1)
+    return float(tol), max_iter, names, random_starts, memory
 
 
 def dawid_skene(
@@ -341,14 +396,16 @@ def dawid_skene(
     max_iter: int = MAX_ITER,
     accelerate: bool = True,
     starts: Any = STARTS,
+    random_starts: int = RANDOM_STARTS,
     seed: Any = 0,
     memory: int = MEMORY,
 ) -> DawidSkeneFit:
-    """The maximum-likelihood Dawid–Skene fit of named ratings, by EM from several starts.
+    """The maximum-likelihood Dawid–Skene fit of named ratings, by EM from many starts.
 
-    Deterministic for a given ``seed`` (the choices — starts, floor, stopping rule, SQUAREM — are in
-    the module docstring). Each step costs ``O(labels × classes)`` time and memory, plus
-    ``raters × classes²``. Progress (EM steps) is reported on stderr for long fits.
+    Deterministic for a given ``seed`` (the choices — starts and their screening, floor, stopping
+    rule, SQUAREM — are in the module docstring). Each EM step costs ``O(labels × classes)`` time and
+    memory per start, plus ``raters × classes²``. Progress (EM steps) is reported on stderr for long
+    fits.
 
     Parameters
     ----------
@@ -357,13 +414,17 @@ def dawid_skene(
     tol : float
         Converged when π and θ are estimated to be within this of the fixed point (largest entry).
     max_iter : int
-        The limit on M steps per start; a fit that has not converged by then has ``converged=False``.
+        The limit on M steps per polished start, beyond the screening rounds; a fit that has not
+        converged by then has ``converged=False``.
     accelerate : bool
         Find the fixed point of the same EM map with SQUAREM (``False``: the textbook iteration).
     starts : sequence of str
-        The starts to try, of ``majority``, ``vote_shares`` and ``random`` (all three by default).
-    seed : int or None
-        The seed of the ``random`` start.
+        The kinds of start to try, of ``plurality``, ``vote_shares``, ``random`` and
+        ``random_plurality`` (all four by default).
+    random_starts : int
+        How many starts of each random kind: start ``j`` draws with seed ``seed + j``.
+    seed : int, numpy.random.Generator or None
+        The seed of the random starts (``None``: fresh entropy, recorded in the fit).
     memory : int
         The most bytes the fit may hold; a larger fit is refused before allocating.
 
@@ -386,8 +447,8 @@ def dawid_skene(
     >>> fit = dawid_skene(r)  # u and v always agree; w agrees with them on two items of four
     >>> fit.converged, fit.prior.round(3).tolist(), fit.accuracy.round(3).tolist()
     (True, [0.5, 0.5], [1.0, 1.0, 0.5])
-    >>> fit.start, [s.name for s in fit.starts], fit.notes
-    ('majority', ['majority', 'vote_shares', 'random'], ())
+    >>> fit.start, len(fit.starts), fit.notes
+    ('plurality', 22, ())
 
     References
     ----------
@@ -397,49 +458,71 @@ def dawid_skene(
     Varadhan, R. & Roland, C. (2008). Simple and globally convergent methods for accelerating the
     convergence of any EM algorithm. *Scandinavian Journal of Statistics* 35(2), 335–353.
     """
-    tol = check_number("tol", tol, minimum=0.0, open_low=True)
-    max_iter = check_int("max_iter", max_iter, minimum=1)
-    if not isinstance(accelerate, (bool, np.bool_)):
-        raise TypeError(f"accelerate={accelerate!r}: give True or False")
-    names = _check_starts(starts)
-    check_seed("seed", seed)
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(2**63))
-    memory = check_int("memory", memory, minimum=1)
-    raters = _require_raters(ratings, "Dawid–Skene")
-    em.check_memory(ratings, len(raters), memory)
-    k = em.codes(ratings, len(raters))
-    n_c = k.n_classes
-    screen = max(tol, SCREEN) if len(names) > 1 else tol
-    rule = (screen, tol, max_iter, bool(accelerate), DISAGREE)
-    with task("Dawid–Skene") as bar:
-        runs = em.multistart(ratings, k, names, seed, rule, bar.advance)
-    best = em.best_of(runs)
-    name, _, run, acc = runs[best]
-    post, loglik = em.e_step(run.x[:n_c], run.x[n_c:].reshape(k.n_raters, n_c, n_c), k)
-    prior, theta = k.unpack(run.x)
-    outcomes = tuple(
-        DawidSkeneStart(n, ll, r.steps, r.converged, float(np.abs(a - acc).max(initial=0.0)))
-        for n, ll, r, a in runs
+    tol, max_iter, names, random_starts, memory = _check(
+        tol, max_iter, accelerate, starts, random_starts, memory
     )
+    seed = _seed_int(seed)
+    raters = _require_raters(ratings, "Dawid–Skene")
+    tried = plan(names, seed, random_starts)
+    em.check_memory(ratings, len(raters), memory, len(tried))
+    k = em.codes(ratings, len(raters))
+    rule = (tol, max_iter, bool(accelerate))
+    with task("Dawid–Skene") as bar:
+        outcomes, runs, best = multistart(ratings, k, tried, rule, bar.advance)
+    return _fit(ratings, raters, k, outcomes, runs.x[best], best, rule, (seed, random_starts))
+
+
+def _fit(
+    ratings: Ratings,
+    raters: pd.Index,
+    k: em.Codes,
+    outcomes: list[Outcome],
+    x: np.ndarray,
+    best: int,
+    rule: tuple[float, int, bool],
+    seeds: tuple[int, int],
+) -> DawidSkeneFit:
+    """The fit of the kept start ``best`` (its parameters ``x``), with every start's outcome;
+    ``rule`` is (tol, max_iter, accelerate), ``seeds`` (seed, random_starts)."""
+    n_c = k.n_classes
+    kept = outcomes[best]
+    post, loglik = em.e_step(x[:n_c], x[n_c:].reshape(k.n_raters, n_c, n_c), k)
+    prior, theta = k.unpack(x)
+    results = tuple(
+        DawidSkeneStart(
+            o.start.name,
+            o.log_likelihood,
+            o.steps,
+            o.converged,
+            _shift(o.accuracy, kept.accuracy),
+            o.start.seed,
+            o.polished,
+        )
+        for o in outcomes
+    )
+    polished = [o for o in results if o.polished]
+    tol, max_iter, accelerate = rule
     return DawidSkeneFit(
         classes=tuple(ratings.classes),
         raters=tuple(raters.tolist()),
         prior=prior,
         confusion=theta,
-        accuracy=acc,
+        accuracy=kept.accuracy,
         log_likelihood=loglik,
-        iterations=run.steps,
-        converged=run.converged,
-        tol=float(tol),
+        iterations=kept.steps,
+        converged=kept.converged,
+        tol=tol,
         max_iter=max_iter,
-        accelerate=bool(accelerate),
-        start=name,
-        starts=outcomes,
-        log_likelihood_spread=max(r[1] for r in runs) - min(r[1] for r in runs),
-        accuracy_shift=max(o.accuracy_shift for o in outcomes),
-        seed=seed,
-        notes=_notes(runs, best, max_iter),
+        accelerate=accelerate,
+        start=kept.start.name,
+        starts=results,
+        log_likelihood_spread=max(o.log_likelihood for o in polished)
+        - min(o.log_likelihood for o in polished),
+        accuracy_shift=max(o.accuracy_shift for o in polished),
+        seed=seeds[0],
+        notes=_notes(outcomes, best),
         posterior=np.ascontiguousarray(post.T[k.item_rank]),
         items=ratings.items,
+        start_seed=kept.start.seed,
+        random_starts=seeds[1],
     )

@@ -40,11 +40,9 @@ import numpy as np
 
 from .._core.checks import check_bootstrap, check_choice, check_int, check_number, check_probability
 from ..errors import InputError
-from ._coefficients import (
-    CountDesign,
-)
+from ._coefficients import CountDesign, count_rows
 from ._compute import compute, from_values
-from ._conger import Patterns, patterns
+from ._conger import Patterns, duplicates, patterns
 from .agreement import _seed_int
 from .benchmarks import BENCHMARK_SCALES
 from .family_results import AgreementOptions, AgreementResult
@@ -143,11 +141,12 @@ def _which(coefficients: Any, named: int, why: str) -> tuple[list[str], list[str
     return [c for c in COEFFICIENTS if c in asked], notes
 
 
-def _check_data(ratings: Any, pats: Patterns) -> None:
-    """One clear sentence for data no coefficient is defined on."""
-    two = pats.rows.sum(axis=1) >= 2
+def _check_data(ratings: Any, design: CountDesign, named: int) -> None:
+    """One clear sentence for data no coefficient is defined on (``named``: the raters with a label,
+    0 for anonymous counts)."""
+    two = design.rows.sum(axis=1) >= 2
     if not bool(two.any()):
-        if ratings.has_raters and pats.raters == 1:
+        if ratings.has_raters and named == 1:
             raters = [str(r) for r in ratings.raters[np.bincount(ratings.rater_codes) > 0]]
             raise InputError(
                 f"ratings: a single rater ({raters[0]!r}) gave every label; agreement needs items "
@@ -156,13 +155,37 @@ def _check_data(ratings: Any, pats: Patterns) -> None:
         raise InputError(
             "ratings: no item has two labels; agreement needs items labelled by at least two raters"
         )
-    used = np.flatnonzero((pats.rows * pats.mult[:, None]).sum(axis=0) > 0)
+    used = np.flatnonzero((design.rows * design.mult[:, None]).sum(axis=0) > 0)
     if len(used) == 1:
         label = ratings.classes[int(used[0])]
         raise InputError(
             f"ratings: every label is {label!r}; agreement coefficients are undefined when a single "
             "class is used (chance agreement is 1): check the labels, or the item and label columns"
         )
+
+
+def _why_unnamed(ratings: Any, named: int) -> str:
+    """Why Cohen's and Conger's κ cannot be computed on ratings without named raters."""
+    if ratings.has_raters and named == 0:
+        return "some raters labelled an item more than once (duplicates='keep')"
+    return "these ratings are anonymous counts"
+
+
+def _patterns(ratings: Any, named: int, which: list[str], b: int, memory: int) -> Patterns | None:
+    """The rater patterns, only where they are used: Cohen's or Conger's κ, or the bootstrap of named
+    ratings (which redraws patterns, so that a coefficient's interval does not depend on which others
+    were asked for)."""
+    if named and ({"cohen_kappa", "conger_kappa"} & set(which) or b):
+        return patterns(ratings, dense_cells=max(memory // 16, 1), repeated=False)
+    return None
+
+
+def _named(ratings: Any) -> int:
+    """The raters with at least one label, for coefficients that need rater identity: 0 for
+    anonymous counts and for raters who labelled an item more than once (``duplicates='keep'``)."""
+    if not ratings.has_raters or duplicates(ratings):
+        return 0
+    return int(np.count_nonzero(np.bincount(ratings.rater_codes)))
 
 
 def _bytes(n: float) -> str:
@@ -283,24 +306,24 @@ def agreement(
             r, values, scale, weights, coefficients, why, level, b, seed_, benchmark, opts
         )
     w, wname = _weights(weights, scale, classes, values)
-    pats = patterns(r, dense_cells=max(opts.memory // 16, 1))
-    _check_data(r, pats)
-    why = "these ratings are anonymous counts"
-    if r.has_raters and pats.onehot is None:
-        why = "some raters labelled an item more than once (duplicates='keep')"
-    which, notes = _which(coefficients, pats.raters if pats.onehot is not None else 0, why)
     metric = (
         None if scale == "ordinal" else metric_weights(krippendorff_metric(scale, values, None))
     )
-    design = CountDesign(pats.rows, pats.mult, w, metric, values)
+    design = CountDesign(*count_rows(r.counts), w, metric, values)
+    named = _named(r)
+    _check_data(r, design, named)
+    which, notes = _which(coefficients, named, _why_unnamed(r, named))
+    pats = _patterns(r, named, which, b, opts.memory)
     why = _design_too_big(design, pats, opts.memory)
     if why is not None:
         return from_values(
             r, values, scale, weights, coefficients, why, level, b, seed_, benchmark, opts
         )
-    if coefficients is None and _alpha_same(design, pats):
+    if coefficients is None and _alpha_same(design):
         which.remove("krippendorff_alpha_weighted")
-    return compute(r, pats, design, which, wname, scale, level, b, seed_, benchmark, opts, notes)
+    return compute(
+        r, design, pats, named, which, wname, scale, level, b, seed_, benchmark, opts, notes
+    )
 
 
 def _arguments(
@@ -330,23 +353,26 @@ def _check_options(opts: AgreementOptions) -> None:
     check_int("options.memory", opts.memory, minimum=1)
 
 
-def _design_too_big(design: CountDesign, pats: Patterns, memory: int) -> str | None:
-    """Why the per-pattern tables do not fit the memory budget (``None`` when they do)."""
+def _design_too_big(design: CountDesign, pats: Patterns | None, memory: int) -> str | None:
+    """Why the per-row tables do not fit the memory budget (``None`` when they do): the rater patterns
+    when they are used (there are at least as many as distinct count rows), else the count rows."""
     per_row = design.q * 4 + design.width()
-    need = 8 * (len(design.rows) * per_row + pats.raters * design.q * 8)
+    rows = len(design.rows) if pats is None else len(pats.rows)
+    raters = 0 if pats is None else pats.raters
+    need = 8 * (rows * per_row + raters * design.q * 8)
     if need <= memory:
         return None
     return (
-        f"{len(design.rows):,} distinct label patterns × {design.q:,} classes would need "
+        f"{rows:,} distinct label patterns × {design.q:,} classes would need "
         f"{_bytes(need)}, over the memory budget of {_bytes(memory)} "
         "(AgreementOptions.memory)"
     )
 
 
-def _alpha_same(design: CountDesign, pats: Patterns) -> bool:
+def _alpha_same(design: CountDesign) -> bool:
     """Whether α with the κ family's weights equals α with Krippendorff's metric on these data."""
     if design.metric is not None:
         return same_alpha(design.weights, 1.0 - design.metric)
-    total = (pats.rows * pats.mult[:, None]).sum(axis=0)
+    total = (design.rows * design.mult[:, None]).sum(axis=0)
     s = ordinal_scores(total, design.values)
     return same_alpha(design.weights, (s[:, None] - s[None, :]) ** 2)

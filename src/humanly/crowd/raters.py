@@ -220,13 +220,13 @@ class DawidSkeneSummary(Result):
     Parameters
     ----------
     converged : bool
-        Whether EM converged within ``max_iter`` M steps.
+        Whether EM from the kept start converged within ``max_iter`` M steps of polishing.
     iterations : int
-        The M steps taken.
+        The M steps the kept start took (screening and polishing).
     tol : float
         The convergence tolerance.
     max_iter : int
-        The limit on M steps.
+        The limit on M steps of polishing (per start).
     accelerate : bool
         Whether SQUAREM was used.
     prior : dict
@@ -234,13 +234,16 @@ class DawidSkeneSummary(Result):
     log_likelihood : float
         The observed-data log-likelihood at the fit.
     start : str
-        The start whose fit is kept (``majority``, ``vote_shares`` or ``random``).
+        The kind of start whose fit is kept (``plurality``, ``vote_shares``, ``random`` or
+        ``random_plurality``).
     log_likelihood_spread : float
-        The highest minus the lowest final log-likelihood over the starts.
+        The highest minus the lowest final log-likelihood over the polished starts.
     accuracy_shift : float
-        The largest move of a rater's accuracy between the kept fit and another start's.
+        The largest move of a rater's accuracy between the kept fit and another polished start's.
     notes : tuple of str
         Plain sentences on a weak fit (no convergence; starts that disagree materially).
+    start_seed : int or None
+        The seed of the kept start when it is a random one.
 
     Examples
     --------
@@ -256,10 +259,11 @@ class DawidSkeneSummary(Result):
     accelerate: bool
     prior: dict[str, float]
     log_likelihood: float
-    start: str = "majority"
+    start: str = "plurality"
     log_likelihood_spread: float = 0.0
     accuracy_shift: float = 0.0
     notes: tuple[str, ...] = ()
+    start_seed: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -374,6 +378,7 @@ def _fit_summary(fit: DawidSkeneFit, classes: tuple[Any, ...]) -> DawidSkeneSumm
         log_likelihood_spread=fit.log_likelihood_spread,
         accuracy_shift=fit.accuracy_shift,
         notes=fit.notes,
+        start_seed=fit.start_seed,
     )
 
 
