@@ -108,7 +108,8 @@ def names_text(names: Sequence[str], limit: int = _NAMES) -> str:
     """
     names = list(names)
     if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit:,} others"
+        rest = len(names) - limit
+        return ", ".join(names[:limit]) + f" and {rest:,} other{'s' if rest != 1 else ''}"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -458,11 +459,6 @@ def _frontier_sentence(j: JudgeWorth) -> tuple[str, str]:
     )
 
 
-def _human_separation(r: RankResult, higher: str, lower: str) -> Any:
-    fam = lead_family(r.human)
-    return next((s for s in fam.adjacent if {s.higher, s.lower} == {higher, lower}), None)
-
-
 def plan_sentences(r: RankResult) -> tuple[str, ...]:
     """The next votes: what separates the first pair the rank-sets cannot order (with the judges and
     without), what twice the votes would do (the planning curve), and which comparisons to send."""
@@ -478,10 +474,6 @@ def plan_sentences(r: RankResult) -> tuple[str, ...]:
     out = []
     s = open_pairs[0]
     if s.votes_needed is not None:
-        alone = ""
-        h = _human_separation(r, s.higher, s.lower) if r.best.judges else None
-        if h is not None and h.votes_needed is not None:
-            alone = f", or {h.votes_needed:,} with the human votes alone"
         pairwise = (
             ""
             if s.votes_needed_pairwise is None
@@ -489,7 +481,7 @@ def plan_sentences(r: RankResult) -> tuple[str, ...]:
         )
         out.append(
             f"Telling {s.higher} from {s.lower} apart would take about {s.votes_needed:,} human "
-            f"votes in all{' with the judges' if r.best.judges else ''}{alone}, spread over the "
+            f"votes in all{' with the judges' if r.best.judges else ''}, spread over the "
             f"pairs of models as now, to separate them with the planned probability{pairwise}."
         )
     else:
@@ -640,60 +632,64 @@ def _interval_text(i: Any, spec: str) -> str:
     return f"[{_num(i.low, spec)}, {_num(i.high, spec)}]"
 
 
-def ranking_table(r: RankResult) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """The compact table of a ranking, best first (the ranking with every judge, the human-only
-    rank-sets beside it): headers and rows of text."""
-    lev = _level(r.level)
-    best, human = r.best, r.human
-    win = {row.model: row for row in best.win_rate.rows}
-    st = {row.model: row for row in best.strength.rows}
-    hum = {row.model: row for row in lead_family(human).rows}
-    fam = lead_family(best)
-    order = list(fam.order) + sorted(set(r.models) - set(fam.order))
+def ranking_table(
+    r: RankResult, kind: str | None = None
+) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The compact table of one family of the ranking with every judge, best first: each model's
+    estimate (and Elo for strengths), its interval, its rank-set, the human votes' rank-set beside
+    it and the human votes on its comparisons — headers and rows of text. ``kind`` is
+    ``"win_rate"`` or ``"strength"`` (default: the family the sentences rank by)."""
+    best = r.best
+    fam = getattr(best, kind) if kind else lead_family(best)
+    hum = {row.model: row for row in getattr(r.human, fam.kind).rows}
+    rows_of = {row.model: row for row in fam.rows}
+    order = list(fam.order) + [m for m in r.models if m not in set(fam.order)]
+    strength = fam.kind == "strength"
+    spec = ".2f" if strength else ".3f"
     headers = (
-        "model", "rank", "win rate", f"{lev} interval", "rank-set", "strength", f"{lev} interval",
-        "Elo", "rank-set", "human only", "comparisons",
-    )  # fmt: skip
+        "model",
+        "strength" if strength else "win rate",
+        *(("Elo",) if strength else ()),
+        f"{_level(r.level)} interval",
+        "rank-set",
+        "human only" if best.judges else "rank",
+        "votes",
+    )
     rows = []
     for m in order:
-        w, s = win[m], st[m]
+        row = rows_of[m]
         rows.append(
             (
                 m,
-                DASH if fam.row(m).rank is None else str(fam.row(m).rank),
-                _num(w.estimate, ".3f"),
-                _interval_text(w.interval, ".3f"),
-                rank_set_text(w.rank_set),
-                _num(s.estimate, ".2f"),
-                _interval_text(s.interval, ".2f"),
-                _num(s.elo, ",.0f"),
-                rank_set_text(s.rank_set),
-                rank_set_text(hum[m].rank_set),
-                f"{w.comparisons:,}",
+                _num(row.estimate, spec),
+                *((_num(row.elo, ",.0f"),) if strength else ()),
+                _interval_text(row.interval, spec),
+                rank_set_text(row.rank_set),
+                rank_set_text(hum[m].rank_set) if best.judges else _num(row.rank, "d"),
+                f"{row.votes:,}",
             )
         )
     return headers, rows
 
 
 def judges_table(r: RankResult) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """What each judge is worth, one row per judge: headers and rows of text."""
-    headers = (
-        "judge", "comparisons", "agreement", "decisive", "κ", "position", "A share (judge)",
-        "A share (humans)", "effective votes (win rates)", "effective votes (strengths)",
+    """What each judge is worth, one row per judge: agreement (with ties; ``decisive``: where both
+    named a winner), Cohen's κ, position bias, and the human votes the estimates with it alone are
+    worth (effective votes): headers and rows of text."""
+    headers: tuple[str, ...] = (
+        "judge", "agreement", "decisive", "κ", "position", "worth (win rates)",
+        "worth (strengths)",
     )  # fmt: skip
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for j in r.judge_worth:
         a, p = j.agreement, j.position
         rows.append(
             (
                 j.judge,
-                f"{a.comparisons:,}",
                 f"{a.rate:.3f}",
                 _num(a.decisive_rate, ".3f"),
                 _num(a.kappa, ".2f"),
                 p.status.replace("_", " "),
-                _num(p.judge_first_share, ".3f"),
-                _num(p.human_first_share, ".3f"),
                 _num(j.effective_votes_win_rate, ",.0f"),
                 _num(j.effective_votes_strength, ",.0f"),
             )

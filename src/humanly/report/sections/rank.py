@@ -13,13 +13,7 @@ from __future__ import annotations
 
 from ...ranking import Estimates, RankResult
 from ...study import StudyResult
-from ...verdicts.rank import (
-    ESTIMATOR_NAMES,
-    FAMILY_NAMES,
-    judges_table,
-    lead_family,
-    ranking_table,
-)
+from ...verdicts.rank import ESTIMATOR_NAMES, FAMILY_NAMES, lead_family, rank_set_text
 from ...verdicts.study import TITLES, has_section, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -79,15 +73,62 @@ def _data_table(r: RankResult) -> Table:
     return Table("The votes and the settings.", ("quantity", "value"), tuple(rows))
 
 
+def _round(x: float | None, digits: int) -> float | None:
+    return None if x is None else round(x, digits)
+
+
 def _ranking_table(r: RankResult) -> Table:
-    headers, rows = ranking_table(r)
-    who = "the human votes" if not r.best.judges else f"the human votes and {r.best.name}"
+    best, fam = r.best, lead_family(r.best)
+    win = {row.model: row for row in best.win_rate.rows}
+    st = {row.model: row for row in best.strength.rows}
+    hum = {row.model: row for row in lead_family(r.human).rows}
+    order = list(fam.order) + [m for m in r.models if m not in set(fam.order)]
+    rows = []
+    for m in order:
+        w, s = win[m], st[m]
+        rows.append(
+            (
+                m,
+                fam.row(m).rank,
+                _round(w.estimate, 3),
+                _round(w.interval.low, 3),
+                _round(w.interval.high, 3),
+                rank_set_text(w.rank_set),
+                _round(s.estimate, 3),
+                _round(s.interval.low, 3),
+                _round(s.interval.high, 3),
+                _round(s.elo, 0),
+                rank_set_text(s.rank_set),
+                rank_set_text(hum[m].rank_set),
+                w.votes,
+                _round(w.effective_votes, 0),
+            )
+        )
+    who = "the human votes" if not best.judges else f"the human votes and {best.name}"
+    level = f"{round(r.level * 100, 6):g}%"
     return Table(
         f"The ranking from {who}, best first: win rates and Bradley–Terry strengths with their "
-        f"{round(r.level * 100, 6):g}% intervals and rank-sets (the ranks each model may hold, for "
-        "all models at once); the last rank-set is from the human votes alone.",
-        headers,
-        tuple(tuple(row) for row in rows),
+        f"{level} intervals and rank-sets (the ranks each model may hold, for all models at once); "
+        "human only: the rank-set from the human votes alone; votes: the human votes on the model's "
+        "comparisons; effective: what they are worth with the judges (win rates).",
+        (
+            "model",
+            "rank",
+            "win rate",
+            "low",
+            "high",
+            "rank-set",
+            "strength",
+            "low",
+            "high",
+            "Elo",
+            "rank-set",
+            "human only",
+            "votes",
+            "effective",
+        ),
+        tuple(rows),
+        note="— : not estimable (see the sentences above), or no judge.",
     )
 
 
@@ -130,13 +171,43 @@ def _adjacent_table(r: RankResult, fam: Estimates) -> Table:
 
 
 def _judges_table(r: RankResult) -> Table:
-    headers, rows = judges_table(r)
+    rows = []
+    for j in r.judge_worth:
+        a, p = j.agreement, j.position
+        rows.append(
+            (
+                j.judge,
+                a.comparisons,
+                j.unlabelled,
+                _round(a.rate, 3),
+                _round(a.decisive_rate, 3),
+                _round(a.kappa, 3),
+                p.status.replace("_", " "),
+                _round(p.judge_first_share, 3),
+                _round(p.human_first_share, 3),
+                _round(j.effective_votes_win_rate, 0),
+                _round(j.effective_votes_strength, 0),
+            )
+        )
     return Table(
-        "What each judge is worth: its agreement with the human votes (with ties; where both named "
-        "a winner), Cohen's κ, whether it favours the answer shown first (A) beyond the humans, and "
-        "the human votes the estimates with it alone are worth.",
-        headers,
-        tuple(tuple(row) for row in rows),
+        "What each judge is worth: its agreement with the human votes on the comparisons both voted "
+        "on (with ties; decisive: where both named a winner), Cohen's κ, whether it favours the "
+        "answer shown first beyond the humans (the share of decisive votes for model A), and the "
+        "human votes the estimates with this judge alone are worth.",
+        (
+            "judge",
+            "comparisons",
+            "judge-only",
+            "agreement",
+            "decisive",
+            "κ",
+            "position",
+            "A share (judge)",
+            "A share (humans)",
+            "effective votes (win rates)",
+            "effective votes (strengths)",
+        ),
+        tuple(rows),
     )
 
 
