@@ -12,8 +12,8 @@ What runs (the choices the report used to make section by section, now made once
   cross-entropy when both kinds are given (the paper's running example), else every model under both;
 * ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
   labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`;
-* ``rank`` — on pairwise votes (a :class:`~humanly.data.VoteStudy` in place of the ratings): the
-  ranking of :func:`humanly.rank`; the analyses of ratings are then skipped (``no_ratings``).
+* ``rank`` — on pairwise votes (a :class:`~humanly.data.VoteStudy` as ``ratings``): the ranking;
+  the analyses of ratings are skipped (``no_ratings``).
 
 An analysis that does not apply leaves its field empty and says why in :attr:`StudyResult.skipped`.
 """
@@ -212,8 +212,7 @@ class StudyResult(Result):
     models : tuple of str
         The models' names, in the order of the predictions.
     model_kinds : tuple of str
-        Each model's kind: ``"label"``, ``"proba"`` or ``"score"`` (``"votes"``: ranked from
-        pairwise votes).
+        Each model's kind: ``"label"``, ``"proba"``, ``"score"`` or ``"votes"`` (ranked from votes).
     settings : Settings
         The settings the analyses shared.
     inspect : InspectResult or None
@@ -335,8 +334,7 @@ def analyze(
         The crowd's labels, the models' outputs and gold labels in any form
         :func:`humanly.read_study` reads, or a :class:`~humanly.data.Study` as ``ratings``; joined by
         item id (``missing="drop"`` keeps the items both have). Pairwise votes: a
-        :class:`~humanly.data.VoteStudy` (:func:`humanly.data.join_votes`) as ``ratings``, ranked
-        with the defaults of :func:`humanly.rank` at ``level`` and ``seed``.
+        :class:`~humanly.data.VoteStudy` as ``ratings``, ranked by :func:`humanly.rank`.
     level
         Confidence level of every interval and of the certificate (S ≥ level).
     bootstrap, seed
@@ -385,8 +383,10 @@ def analyze(
             "target_width", target_width, minimum=0.0, open_low=True, allow_none=True
         ),
     )
-    if isinstance(ratings, VoteStudy):
-        return _vote_study(ratings, predictions, gold, settings, opts)
+    if isinstance(ratings, VoteStudy):  # pairwise votes: the ranking alone
+        if predictions is not None or gold is not None:
+            raise InputError("ratings= is a VoteStudy of votes; drop predictions= and gold=")
+        return _vote_study(ratings, settings, opts)
     study = (
         ratings if isinstance(ratings, Study) else join(ratings, predictions, gold, missing=missing)
     )
@@ -527,10 +527,6 @@ _RUNNERS = {
 
 
 # ------------------------------------------------------------------------------- pairwise votes
-#: the analyses of ratings, skipped (``no_ratings``) on a study of pairwise votes
-_RATINGS_ANALYSES = ("inspect", "certify", "equivalence", "plan")
-
-
 def _rank(votes: VoteStudy, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
     try:
         return rank_study(votes, level=s.level, seed=s.seed)
@@ -539,33 +535,17 @@ def _rank(votes: VoteStudy, s: Settings, opts: AnalyzeOptions, skipped: list[Ski
         return None
 
 
-def _vote_study(
-    votes: VoteStudy, predictions: Any, gold: Any, s: Settings, opts: AnalyzeOptions
-) -> StudyResult:
-    """A study of pairwise votes: the ranking, and the analyses of ratings skipped."""
-    if predictions is not None or gold is not None:
-        raise InputError(
-            "ratings= is a VoteStudy of pairwise votes, which a ranking analyses alone; drop "
-            "predictions= and gold="
-        )
-    skipped = [Skipped(a, "no_ratings") for a in _RATINGS_ANALYSES]
-    found = None
+def _vote_study(votes: VoteStudy, s: Settings, opts: AnalyzeOptions) -> StudyResult:
+    """A study of pairwise votes: the ranking; the analyses of ratings skipped (``no_ratings``)."""
+    skipped = [Skipped(a, "no_ratings") for a in ("inspect", "certify", "equivalence", "plan")]
     for _ in progress_stages(("rank",), "analyze", enabled=opts.progress):
         found = _rank(votes, s, opts, skipped)
     source = str(opts.inputs[0]) if opts.inputs else None
+    title = opts.title or f"humanly report · {_shown_source(source) if source else 'votes'}"
+    provenance = Provenance(__version__, opts.command, _input_files(opts.inputs))
+    kinds, no_ratings = ("votes",) * len(votes.models), (None, None, (), None)  # inspect … plan
     return StudyResult(
-        title=opts.title or f"humanly report · {_shown_source(source) if source else 'votes'}",
-        source=source,
-        models=votes.models,
-        model_kinds=("votes",) * len(votes.models),
-        settings=s,
-        inspect=None,
-        certify=None,
-        equivalence=(),
-        plan=None,
-        skipped=tuple(skipped),
-        provenance=Provenance(__version__, opts.command, _input_files(opts.inputs)),
-        rank=found,
+        title, source, votes.models, kinds, s, *no_ratings, tuple(skipped), provenance, rank=found
     )
 
 
