@@ -242,7 +242,7 @@ def arena(
     comparisons: int = 6000,
     human: int = 1000,
     *,
-    strengths: Sequence[float] | None = None,
+    strengths: Sequence[float] | np.ndarray | None = None,
     judges: Mapping[str, ArenaJudge | tuple[float, float, float]] | None = None,
     tie: float = 0.25,
     spread: float = 1.0,
