@@ -13,9 +13,9 @@ quote, written from the result's numbers and codes (docs/rank.md, *Reason codes*
   comparisons to send to human voters next, and one vote per comparison or several.
 
 Every first sentence is plain (the papers' symbols come after it). :func:`selection_sentence` words
-a :class:`~humanly.ranking.ComparisonSelection`; :func:`ranking_table` and :func:`judges_table` are
-the compact tables the command line and the notebook view show. Like every verdict module, this
-reads results only and imports no numpy, pandas, matplotlib or jinja2.
+a :class:`~humanly.ranking.ComparisonSelection`; the words every view shares and the compact tables
+(:func:`ranking_table`, :func:`judges_table`) are in :mod:`humanly.verdicts.rank_text`. Like every
+verdict module, this reads results only and imports no numpy, pandas, matplotlib or jinja2.
 
 >>> rank_set_text(None), ordinal(2), names_text(["a", "b", "c"])
 ('—', 'second', 'a, b and c')
@@ -27,7 +27,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import Verdict
-from .text import DASH
+from .rank_text import (
+    ESTIMATOR_NAMES,
+    FAMILY_NAMES,
+    judges_table,
+    lead_family,
+    names_text,
+    ordinal,
+    rank_set_text,
+    ranking_table,
+)
+from .rank_text import level_words as _level
 
 if TYPE_CHECKING:
     from ..ranking import (
@@ -37,7 +47,6 @@ if TYPE_CHECKING:
         JudgeWorth,
         Ranking,
         RankResult,
-        RankSet,
     )
 
 __all__ = [
@@ -64,53 +73,6 @@ __all__ = [
 #: The Methods paragraph the sentences rest on.
 METHODS = "methods-rank"
 TOPIC = "rank"
-#: How each family and estimator is named in a sentence.
-FAMILY_NAMES = {"win_rate": "win rates", "strength": "Bradley–Terry strengths"}
-ESTIMATOR_NAMES = {"ppi++": "PPI++", "ppi": "PPI", "classical": "human votes only"}
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-#: the most names a sentence lists before "and n others"
-_NAMES = 4
-
-
-def _level(level: float) -> str:
-    return f"{round(level * 100, 6):g}%"
-
-
-def ordinal(k: int) -> str:
-    """A rank in words: ``first`` … ``ninth``, then ``10th``, ``11th``, ``21st`` …
-
-    >>> ordinal(1), ordinal(11), ordinal(22)
-    ('first', '11th', '22nd')
-    """
-    if 1 <= k <= len(_ORDINALS):
-        return _ORDINALS[k - 1]
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
-
-
-def rank_set_text(rs: RankSet | None) -> str:
-    """A rank-set as the page writes it: ``{1}`` for one rank, ``2–5`` for several, "—" for none.
-
-    >>> from humanly.ranking import RankSet
-    >>> rank_set_text(RankSet(1, 1)), rank_set_text(RankSet(2, 5))
-    ('{1}', '2–5')
-    """
-    if rs is None:
-        return DASH
-    return f"{{{rs.low}}}" if rs.low == rs.high else f"{rs.low}–{rs.high}"
-
-
-def names_text(names: Sequence[str], limit: int = _NAMES) -> str:
-    """Names joined for a sentence, at most ``limit`` of them before "and n others".
-
-    >>> names_text(["a"]), names_text(["a", "b"]), names_text(list("abcdef"))
-    ('a', 'a and b', 'a, b, c, d and 2 others')
-    """
-    names = list(names)
-    if len(names) > limit:
-        rest = len(names) - limit
-        return ", ".join(names[:limit]) + f" and {rest:,} other{'s' if rest != 1 else ''}"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _judges_text(judges: Sequence[str]) -> str:
@@ -121,12 +83,6 @@ def _judges_text(judges: Sequence[str]) -> str:
 
 def _with_judges(judges: Sequence[str]) -> str:
     return {1: "the judge", 2: "both judges"}.get(len(judges), "the judges")
-
-
-def lead_family(ranking: Ranking) -> Estimates:
-    """The family the sentences rank by: the Bradley–Terry strengths when every model that has an
-    estimate has one (status ``ok``), the win rates otherwise (they need no connected graph)."""
-    return ranking.strength if ranking.strength.status == "ok" else ranking.win_rate
 
 
 def _ranked(fam: Estimates) -> list[Any]:
@@ -622,76 +578,3 @@ def headline(r: RankResult) -> str:
         f"rank: {len(r.models):,} models from {r.votes:,} human votes on {r.labelled:,} "
         f"comparisons{judges}{first}."
     )
-
-
-def _num(x: float | None, spec: str) -> str:
-    return DASH if x is None else format(x, spec)
-
-
-def _interval_text(i: Any, spec: str) -> str:
-    return f"[{_num(i.low, spec)}, {_num(i.high, spec)}]"
-
-
-def ranking_table(
-    r: RankResult, kind: str | None = None
-) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """The compact table of one family of the ranking with every judge, best first: each model's
-    estimate (and Elo for strengths), its interval, its rank-set, the human votes' rank-set beside
-    it and the human votes on its comparisons — headers and rows of text. ``kind`` is
-    ``"win_rate"`` or ``"strength"`` (default: the family the sentences rank by)."""
-    best = r.best
-    fam = getattr(best, kind) if kind else lead_family(best)
-    hum = {row.model: row for row in getattr(r.human, fam.kind).rows}
-    rows_of = {row.model: row for row in fam.rows}
-    order = list(fam.order) + [m for m in r.models if m not in set(fam.order)]
-    strength = fam.kind == "strength"
-    spec = ".2f" if strength else ".3f"
-    headers = (
-        "model",
-        "strength" if strength else "win rate",
-        *(("Elo",) if strength else ()),
-        f"{_level(r.level)} interval",
-        "rank-set",
-        "human only" if best.judges else "rank",
-        "votes",
-    )
-    rows = []
-    for m in order:
-        row = rows_of[m]
-        rows.append(
-            (
-                m,
-                _num(row.estimate, spec),
-                *((_num(row.elo, ",.0f"),) if strength else ()),
-                _interval_text(row.interval, spec),
-                rank_set_text(row.rank_set),
-                rank_set_text(hum[m].rank_set) if best.judges else _num(row.rank, "d"),
-                f"{row.votes:,}",
-            )
-        )
-    return headers, rows
-
-
-def judges_table(r: RankResult) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """What each judge is worth, one row per judge: agreement (with ties; ``decisive``: where both
-    named a winner), Cohen's κ, position bias, and the human votes the estimates with it alone are
-    worth (effective votes): headers and rows of text."""
-    headers: tuple[str, ...] = (
-        "judge", "agreement", "decisive", "κ", "position", "worth (win rates)",
-        "worth (strengths)",
-    )  # fmt: skip
-    rows: list[tuple[str, ...]] = []
-    for j in r.judge_worth:
-        a, p = j.agreement, j.position
-        rows.append(
-            (
-                j.judge,
-                f"{a.rate:.3f}",
-                _num(a.decisive_rate, ".3f"),
-                _num(a.kappa, ".2f"),
-                p.status.replace("_", " "),
-                _num(j.effective_votes_win_rate, ",.0f"),
-                _num(j.effective_votes_strength, ",.0f"),
-            )
-        )
-    return headers, rows
