@@ -21,7 +21,7 @@ import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,7 +34,8 @@ from ._simulated import Seed, _rng
 __all__ = ["ARENA_JUDGES", "ArenaJudge", "SimulatedVotes", "arena"]
 
 
-class ArenaJudge(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class ArenaJudge:
     """A simulated judge: A wins with probability σ(scale·(u + bias)) when it does not call a tie.
 
     Parameters
@@ -101,7 +102,7 @@ class SimulatedVotes(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """A summary as JSON-ready Python: the sizes and the truth."""
-        judges = {k: dict(v._asdict()) for k, v in self.truth.get("judges", {}).items()}
+        judges = {k: dataclasses.asdict(v) for k, v in self.truth.get("judges", {}).items()}
         return {
             "human_votes": len(self.human),
             "comparisons": max((len(f) for f in self.judges.values()), default=len(self.human)),
