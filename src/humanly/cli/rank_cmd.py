@@ -13,7 +13,7 @@ both work.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -22,12 +22,9 @@ from . import _console as ui
 from ._app import add_command, new_typer
 from ._common import Force, Json, Plot, Seed
 from ._output import check_output_file, check_plot
-from .judge_cmd import DEFAULT, JudgeGroup
+from .judge_cmd import DEFAULT, JudgeGroup, Mixing
 from .options import option_group
-from .votes_options import JudgeFiles, ScoreFiles, VoteColumns, load_votes
-
-if TYPE_CHECKING:
-    from ..data import VoteStudy
+from .votes_options import VoteInputs
 
 __all__ = ["rank_app"]
 
@@ -37,50 +34,7 @@ rank_app = new_typer(
     "few human votes and judges on many comparisons; what each judge is worth; the next votes.",
 )
 
-_FILES, _COLUMNS, _PLAN = "Input files", "Columns", "Planning"
-Votes = Annotated[
-    Path,
-    typer.Argument(
-        metavar="VOTES",
-        help="Human votes: comparison id, model_a, model_b, winner (model_a, model_b or a tie); "
-        "optional rater and prompt columns.",
-        show_default=False,
-    ),
-]
-RaterCol = Annotated[
-    str | None,
-    typer.Option(
-        "--rater-col", metavar="COLUMN", help="Voter column of VOTES.", rich_help_panel=_COLUMNS
-    ),
-]
-ModelCol = Annotated[
-    str | None,
-    typer.Option(
-        "--model-col",
-        metavar="COLUMN",
-        help="Model column of a long --scores table.",
-        rich_help_panel=_COLUMNS,
-    ),
-]
-ScoreCol = Annotated[
-    str | None,
-    typer.Option(
-        "--score-col",
-        metavar="COLUMN",
-        help="Score column of a long --scores table.",
-        rich_help_panel=_COLUMNS,
-    ),
-]
-Missing = Annotated[
-    str,
-    typer.Option(
-        "--missing",
-        metavar="error|drop",
-        help="Human-voted comparisons a judge skipped, and judge votes on unknown comparisons: an "
-        "error, or dropped (and said).",
-        rich_help_panel=_FILES,
-    ),
-]
+_FILES, _PLAN = "Input files", "Planning"
 Ties = Annotated[
     str,
     typer.Option(
@@ -172,38 +126,9 @@ def _probabilities(path: Path | None) -> Any:
     )
 
 
-def _read(
-    votes: Path,
-    judge: list[str] | None,
-    scores: list[str] | None,
-    columns: VoteColumns,
-    rater_col: str | None,
-    model_col: str | None,
-    score_col: str | None,
-    missing: str,
-) -> VoteStudy:
-    return load_votes(
-        votes,
-        judge,
-        scores,
-        columns,
-        rater_col=rater_col,
-        model_col=model_col,
-        score_col=score_col,
-        missing=missing,
-    )
-
-
-@option_group(VoteColumns, "columns")
+@option_group(VoteInputs, "inputs")
 def estimate_command(
-    votes: Votes,
-    columns: VoteColumns,
-    judge: JudgeFiles = None,
-    scores: ScoreFiles = None,
-    rater_col: RaterCol = None,
-    model_col: ModelCol = None,
-    score_col: ScoreCol = None,
-    missing: Missing = "error",
+    inputs: VoteInputs,
     probabilities: Probabilities = None,
     ties: Ties = "half",
     level: Level = 0.95,
@@ -237,7 +162,7 @@ def estimate_command(
     settings: dict[str, Any] = {"ties": ties, "level": level, "estimator": estimator, "seed": seed}
     with task("rank", stages={"read": 1.0, "rank": 1.0}) as t:  # progress on stderr
         with t.stage("read"):
-            study = _read(votes, judge, scores, columns, rater_col, model_col, score_col, missing)
+            study = inputs.load()
         with t.stage("rank"):
             result = rank(study, options=options, **settings)
     if json:
@@ -271,27 +196,17 @@ SelectBudget = Annotated[
         "--budget", help="Expected number of comparisons to send to voters.", show_default=False
     ),
 ]
-Mixing = Annotated[
-    float, typer.Option("--mixing", help="Share of the budget spread uniformly over the pool.")
-]
 MaxProbability = Annotated[
     float,
     typer.Option("--max-probability", help="No comparison is sent with a higher probability."),
 ]
 
 
-@option_group(VoteColumns, "columns")
+@option_group(VoteInputs, "inputs")
 def select_command(
-    votes: Votes,
-    columns: VoteColumns,
+    inputs: VoteInputs,
     budget: SelectBudget,
     out: Out,
-    judge: JudgeFiles = None,
-    scores: ScoreFiles = None,
-    rater_col: RaterCol = None,
-    model_col: ModelCol = None,
-    score_col: ScoreCol = None,
-    missing: Missing = "error",
     ties: Ties = "half",
     mixing: Mixing = 0.5,
     max_probability: MaxProbability = 0.9,
@@ -304,7 +219,7 @@ def select_command(
     comparison, probability, selected; rank afterwards with `humanly rank VOTES ... --probabilities
     FILE`."""
     check_output_file(out, force=force, suffixes=(".csv",), option="--out")
-    if not (judge or scores):
+    if not (inputs.judge or inputs.scores):
         raise InputError(
             "humanly rank select needs a judge's votes on the comparisons to choose from; give "
             "--judge FILE (or --scores FILE)"
@@ -316,7 +231,7 @@ def select_command(
     from .._core.atomic import atomic_path
     from ..ranking import RankOptions, select
 
-    study = _read(votes, judge, scores, columns, rater_col, model_col, score_col, missing)
+    study = inputs.load()
     knobs = RankOptions(mixing=mixing, max_probability=max_probability)
     sel = select(study, budget=budget, ties=ties, seed=seed, options=knobs)  # type: ignore[arg-type]
     with atomic_path(out, overwrite=force) as tmp:
@@ -326,8 +241,8 @@ def select_command(
         return
     from ..verdicts.rank import selection_sentence
 
-    given = " ".join(f"--judge {j}" for j in judge or ()) + "".join(
-        f" --scores {s}" for s in scores or ()
+    given = " ".join(f"--judge {j}" for j in inputs.judge or ()) + "".join(
+        f" --scores {s}" for s in inputs.scores or ()
     )
     ui.lines(
         [

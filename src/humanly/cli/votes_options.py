@@ -26,7 +26,15 @@ from ..errors import InputError
 if TYPE_CHECKING:
     from ..data import Votes, VoteStudy
 
-__all__ = ["JudgeFiles", "ScoreFiles", "VoteColumns", "judge_sources", "load_votes", "outcome_map"]
+__all__ = [
+    "JudgeFiles",
+    "ScoreFiles",
+    "VoteColumns",
+    "VoteInputs",
+    "judge_sources",
+    "load_votes",
+    "outcome_map",
+]
 
 COLUMNS, FILES = "Columns", "Input files"
 
@@ -201,3 +209,66 @@ def load_votes(
         )
     ordered = {n: found[n] for n in names}
     return join_votes(human, ordered or None, missing=missing)
+
+
+VotesArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="VOTES",
+        help="Human votes: comparison id, model_a, model_b, winner (model_a, model_b or a tie); "
+        "optional rater and prompt columns.",
+        show_default=False,
+    ),
+]
+RaterCol = Annotated[str | None, _column("--rater-col", "Voter column of VOTES.")]
+ModelCol = Annotated[str | None, _column("--model-col", "Model column of a long --scores table.")]
+ScoreCol = Annotated[str | None, _column("--score-col", "Score column of a long --scores table.")]
+Missing = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        metavar="error|drop",
+        help="Human-voted comparisons a judge skipped, and judge votes on unknown comparisons: an "
+        "error, or dropped (and said).",
+        rich_help_panel=FILES,
+    ),
+]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class VoteInputs(VoteColumns):
+    """Everything ``humanly rank`` reads: the human votes (VOTES), the judges' votes and scores, the
+    columns, and what to do with comparisons that do not match (``--missing``).
+
+    Parameters
+    ----------
+    votes : pathlib.Path
+        The human votes.
+    judge, scores : list of str, optional
+        ``[NAME=]FILE`` of each judge's votes, and of each judge's score table.
+    rater_col, model_col, score_col : str, optional
+        The voter column of VOTES; the model and score columns of a long score table.
+    missing : str
+        ``"error"`` or ``"drop"``.
+    """
+
+    votes: VotesArg
+    judge: JudgeFiles = None
+    scores: ScoreFiles = None
+    rater_col: RaterCol = None
+    model_col: ModelCol = None
+    score_col: ScoreCol = None
+    missing: Missing = "error"
+
+    def load(self) -> VoteStudy:
+        """The votes read and joined (:func:`load_votes`)."""
+        return load_votes(
+            self.votes,
+            self.judge,
+            self.scores,
+            self,
+            rater_col=self.rater_col,
+            model_col=self.model_col,
+            score_col=self.score_col,
+            missing=self.missing,
+        )

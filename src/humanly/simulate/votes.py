@@ -28,8 +28,8 @@ import pandas as pd
 
 from .._core.checks import check_int, check_number, check_probability
 from .._core.result import Result
-from ..data import InputError, VoteStudy, join_votes, write_table
-from ._simulated import Seed, _rng
+from ..data import InputError, VoteStudy, join_votes
+from ._simulated import Seed, _rng, write_all
 
 __all__ = ["ARENA_JUDGES", "ArenaJudge", "SimulatedVotes", "arena"]
 
@@ -200,14 +200,7 @@ class SimulatedVotes(Result):
         ['v.csv', 'v.first-biased.csv', 'v.sharp.csv']
         """
         targets = self.files(path)
-        published: list[Path] = []
-        try:
-            for key, frame in (("human", self.human), *self.judges.items()):
-                published.append(write_table(frame, targets[key], force=force))
-        except InputError:
-            for done in published:
-                done.unlink(missing_ok=True)
-            raise
+        write_all({"human": self.human, **self.judges}, targets, force=force)
         return targets
 
 

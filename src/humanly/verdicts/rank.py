@@ -224,6 +224,14 @@ def _has(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
+#: What ``missing="drop"`` dropped, per source.
+_DROPPED = {
+    "dropped_unjudged": "human-voted comparisons the judge {source} did not vote on were dropped "
+    "from every source",
+    "dropped_unknown": "votes of {source} on comparisons no source names were dropped",
+}
+
+
 def _flag_sentence(code: str, flags: list[Flag], r: RankResult) -> str:
     """The sentence of one reason code of the study (all its flags)."""
     models = [m for f in flags for m in f.models]
@@ -270,19 +278,8 @@ def _flag_sentence(code: str, flags: list[Flag], r: RankResult) -> str:
             "out (their model cannot express a loss for both)."
         )
     if code in ("dropped_unjudged", "dropped_unknown"):
-        parts = []
-        for f in flags:
-            count = f.count or 0
-            if code == "dropped_unjudged":
-                parts.append(
-                    f"{count:,} human-voted comparisons the judge {f.source} did not vote on were "
-                    "dropped from every source"
-                )
-            else:
-                parts.append(
-                    f"{count:,} votes of {f.source or 'a judge'} on comparisons no source names "
-                    "were dropped"
-                )
+        what = _DROPPED[code]
+        parts = [f"{f.count or 0:,} {what.format(source=f.source or 'a judge')}" for f in flags]
         return _capital("; ".join(parts) + ", as asked.")
     return f"Note about {names_text(models) if models else 'the study'}: {code.replace('_', ' ')}."
 
