@@ -3,9 +3,13 @@ comparison and human votes on a quarter of them; every estimator (win rates and 
 strengths, human-only, each judge, both judges; PPI++), the rank-sets, what each judge is worth and
 the plan — in a fresh process, start-up and reading the three Parquet files included.
 
-Target (issue 31): ≤ 5 s end to end on 2 cores, memory linear in the comparisons. Baseline in the same
-run, also whole-process: a pandas + scipy script that reads the human votes and fits the human-only
-Bradley–Terry model (L-BFGS with an analytic gradient) — one of the ~16 fits humanly makes.
+Target (issue 31): ≤ 5 s end to end on 2 cores, memory linear in the comparisons. Two paths are timed:
+the Python API (``humanly.rank`` on the three files) and the command line, ``humanly rank human.parquet
+--judge j1=… --judge j2=… --json > out.json`` (reading, joining, every estimator, the rank-sets, the
+plan, and writing the ~10 MB JSON of the ``RankResult``). Baseline in the same run, also whole-process:
+a pandas + scipy script that reads the human votes and fits the human-only Bradley–Terry model (L-BFGS
+with an analytic gradient) — one of the ~16 fits humanly makes. Each row gives the wall-clock seconds
+and the CPU seconds of the child process (user + system), the figure to read on a shared machine.
 
     python benchmarks/rank_bench.py [--quick] [--comparisons N] [--models M] [--human n]
         [--repeat R] [--farm]
@@ -110,14 +114,28 @@ def make(folder: Path, n: int, m: int, n_human: int, seed: int = 0) -> dict[str,
     return {"comparisons": n, "models": m, "human": n_human}
 
 
-def _process_times(cmd: list[str], repeat: int) -> tuple[list[float], str]:
-    out, last = [], ""
+def _process_times(
+    cmd: list[str], repeat: int, stdout: Path | None = None
+) -> tuple[list[float], list[float], str]:
+    """Wall-clock and CPU seconds (the child's user + system) of ``repeat`` fresh runs, and what the
+    last one printed (``stdout``: write its output to that file instead)."""
+    import resource
+
+    walls, cpus, last = [], [], ""
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-        out.append(time.perf_counter() - t)
-        last = done.stdout.strip()
-    return out, last
+        if stdout is None:
+            done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+            last = done.stdout.strip()
+        else:
+            with open(stdout, "w", encoding="utf-8") as fh:
+                subprocess.run(cmd, check=True, stdout=fh, stderr=subprocess.PIPE, text=True)
+            last = f"{stdout.stat().st_size / 1e6:.1f} MB of JSON"
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return walls, cpus, last
 
 
 def _farm(ours: list[str], base: list[str], repeat: int) -> str:
@@ -150,27 +168,63 @@ def run(
         folder = Path(tmp)
         make(folder, n, m, n_human)
         ours = [sys.executable, "-c", OURS, str(folder)]
+        cli = [
+            sys.executable,
+            "-m",
+            "humanly",
+            "--quiet",
+            "rank",
+            str(folder / "human.parquet"),
+            "--judge",
+            f"j1={folder / 'j1.parquet'}",
+            "--judge",
+            f"j2={folder / 'j2.parquet'}",
+            "--json",
+        ]
         base = [sys.executable, "-c", BASELINE, str(folder)]
         if farm:
             print(_farm(ours, base, repeat))
-        times, said = _process_times(ours, repeat)
-        base_times, base_said = _process_times(base, repeat)
-    med, base_med = statistics.median(times), statistics.median(base_times)
-    return [
-        {
-            "name": f"humanly.rank, {n:,} comparisons ({n_human:,} human-voted), {m} models, "
-            "2 judges",
-            "median_s": med,
-            "min_s": min(times),
-            "max_s": max(times),
-            "runs": repeat,
-            "baseline": f"pandas + scipy, human-only Bradley–Terry ({base_med:.3g} s; {base_said})",
-            "ratio": base_med / med,
-            "target": "≤ 5 s end to end on 2 cores",
-            "notes": f"whole process: import, 3 Parquet files, 4 rankings × 2 families, rank-sets, "
-            f"judge checks, plan; {said}",
-        }
-    ]
+        times, cpus, said = _process_times(ours, repeat)
+        cli_times, cli_cpus, cli_said = _process_times(cli, repeat, folder / "out.json")
+        base_times, base_cpus, base_said = _process_times(base, repeat)
+    base_med = statistics.median(base_times)
+    baseline = (
+        f"pandas + scipy, human-only Bradley–Terry ({base_med:.3g} s, "
+        f"{statistics.median(base_cpus):.3g} CPU s; {base_said})"
+    )
+    size = f"{n:,} comparisons ({n_human:,} human-voted), {m} models, 2 judges"
+    rows = []
+    for name, walls, cpu, notes in (
+        (
+            f"humanly.rank, {size}",
+            times,
+            cpus,
+            f"import, 3 Parquet files, 4 rankings × 2 "
+            f"families, rank-sets, judge checks, plan; {said}",
+        ),
+        (
+            f"humanly rank --json (command line), {size}",
+            cli_times,
+            cli_cpus,
+            f"the same, and the RankResult written as JSON ({cli_said})",
+        ),
+    ):
+        med = statistics.median(walls)
+        rows.append(
+            {
+                "name": name,
+                "median_s": med,
+                "min_s": min(walls),
+                "max_s": max(walls),
+                "cpu_s": statistics.median(cpu),
+                "runs": repeat,
+                "baseline": baseline,
+                "ratio": base_med / med,
+                "target": "≤ 5 s end to end on 2 cores",
+                "notes": f"whole process: {notes}",
+            }
+        )
+    return rows
 
 
 def main() -> None:
@@ -185,9 +239,9 @@ def main() -> None:
     rows = run(args.quick, args.comparisons, args.models, args.human, args.repeat, args.farm)
     for row in rows:
         print(
-            f"{row['name']}: median {row['median_s']:.3g} s (min {row['min_s']:.3g}, max "
-            f"{row['max_s']:.3g}, {row['runs']} runs); {row['baseline']}; baseline/ours "
-            f"{row['ratio']:.2f}; target {row['target']}\n  {row['notes']}"
+            f"{row['name']}: median {row['median_s']:.3g} s, {row['cpu_s']:.3g} CPU s (min "
+            f"{row['min_s']:.3g}, max {row['max_s']:.3g}, {row['runs']} runs); {row['baseline']}; "
+            f"baseline/ours {row['ratio']:.2f}; target {row['target']}\n  {row['notes']}"
         )
 
 

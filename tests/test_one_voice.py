@@ -53,6 +53,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for k in "oup":
         out[f"{k}p"] = str(d / f"{k}.predictions.csv")
     out["og"], out["jj"], out["dir"] = str(d / "o.gold.csv"), str(d / "j.judge.csv"), str(d)
+    votes = simulate.arena(5, 800, 300, seed=4).write(d / "v.csv")  # pairwise votes, two judges
+    out["v"], out["vj"] = str(votes["human"]), str(votes["sharp"])
     return out
 
 
@@ -62,6 +64,7 @@ def _commands(f: dict[str, str]) -> dict[str, tuple[list[str], Any]]:
     from humanly.certification import CertifyResult
     from humanly.crowd.family_results import AgreementResult
     from humanly.judging import JudgeResult
+    from humanly.ranking import RankResult
 
     return {
         "inspect": (
@@ -93,6 +96,7 @@ def _commands(f: dict[str, str]) -> dict[str, tuple[list[str], Any]]:
             ["judge", f["j"], "--predictions", f["op"], "--judge", f["jj"]],
             lambda d: JudgeResult.from_dict(d["judge"]),
         ),
+        "rank": (["rank", f["v"], "--judge", f["vj"], "--draws", "500"], RankResult.from_dict),
     }
 
 
@@ -105,6 +109,7 @@ COMMANDS = [
     "budget_plan",
     "budget_win",
     "judge",
+    "rank",
 ]
 
 
@@ -244,6 +249,7 @@ def _studies() -> list[humanly.StudyResult]:
     out.append(humanly.analyze(Ratings.from_counts([[1, 0], [0, 1], [1, 0]]), bootstrap=0))
     ratings, predictions = wiki_attack()
     out.append(humanly.analyze(ratings, predictions, bootstrap=100))
+    out.append(humanly.analyze(simulate.arena(6, 600, 200, seed=0).study()))  # pairwise votes
     return out
 
 
@@ -264,6 +270,7 @@ def test_a_study_holds_codes_not_sentences(study_json) -> None:
     assert not prose, sorted(prose)
     # the reason codes these studies hold
     assert {"two_classes_only", "single_label_items", "no_bootstrap", "too_few_labels"} <= reasons
+    assert "no_ratings" in reasons
 
 
 def test_the_shared_data_studies_hold_codes_not_sentences(shared_data) -> None:

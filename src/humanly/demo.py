@@ -1,5 +1,6 @@
-"""``humanly demo``: reports on the bundled Wikipedia personal-attack sample and on the simulated
-Survey Equivalence running example, and the same findings on the terminal, section for section.
+"""``humanly demo``: reports on the bundled Wikipedia personal-attack sample, on the simulated
+Survey Equivalence running example and on simulated arena-like pairwise votes, and the same findings on
+the terminal, section for section.
 
 The Wikipedia page also has a *Judge* section: the judge example of :func:`judge_example` (human
 labels kept on 200 of the 2,000 comments, a simulated judge on all of them), so the demo shows every
@@ -11,6 +12,12 @@ The running example shows what the paper's example shows: a hard classifier (``h
 agreement beside its calibrated soft version (``soft``) scored by cross-entropy, and — because the
 simulation knows each item's true state — SEQ* and HSCORE* beside the rater-based equivalence (the
 states reach :func:`humanly.analyze` through :class:`~humanly.study.AnalyzeOptions`).
+
+The arena page ranks models from pairwise votes (:func:`humanly.rank`) on a **simulated** Chatbot
+Arena-like set (:func:`arena_example`: drawn at run time by :func:`humanly.simulate.arena` with a fixed
+seed, so humanly ships no arena data): human votes on some comparisons, two judges — one sharp, one
+that favours the answer shown first — on all of them. docs/rank.md runs the same analysis on the real
+Chatbot Arena votes when ``../shared/data/arena`` is beside the checkout.
 """
 
 from __future__ import annotations
@@ -23,10 +30,17 @@ from ._core.result import Result
 from .data import InputError
 from .datasets import wiki_attack, wiki_attack_path
 from .report import build_report
-from .simulate import SimulatedData, running_example
+from .simulate import ArenaJudge, SimulatedData, SimulatedVotes, arena, running_example
 from .study import AnalyzeOptions, StudyResult, analyze
 
-__all__ = ["DEMO_BOOTSTRAP", "DemoResult", "judge_example", "run_demo", "simulated_states"]
+__all__ = [
+    "DEMO_BOOTSTRAP",
+    "DemoResult",
+    "arena_example",
+    "judge_example",
+    "run_demo",
+    "simulated_states",
+]
 
 #: The demo's bootstrap replicates (the library's default).
 DEMO_BOOTSTRAP = 1000
@@ -34,15 +48,24 @@ DEMO_BOOTSTRAP = 1000
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class DemoResult(Result):
-    """Paths of the two demo reports and their studies' results (what the pages and the terminal
-    say is written from these by :mod:`humanly.verdicts.study`); ``exports`` the folders of the
-    paper-ready files when asked for (``export=``)."""
+    """Paths of the demo reports and their studies' results (what the pages and the terminal say is
+    written from these by :mod:`humanly.verdicts.study`); ``exports`` the folders of the
+    paper-ready files when asked for (``export=``); ``arena_report`` and ``arena_study`` the page of
+    the simulated pairwise votes."""
 
     report: Path
     simulated_report: Path
     study: StudyResult
     simulated_study: StudyResult
     exports: tuple[Path, ...] = ()
+    arena_report: Path | None = None
+    arena_study: StudyResult | None = None
+
+    @property
+    def studies(self) -> tuple[StudyResult, ...]:
+        """The pages' studies, in the order the terminal prints them."""
+        extra = () if self.arena_study is None else (self.arena_study,)
+        return (self.study, self.simulated_study, *extra)
 
 
 def simulated_states(sim: SimulatedData) -> Any:
@@ -90,6 +113,35 @@ def judge_example(seed: int = 0, labelled: int = 200) -> tuple[Any, dict[str, fl
     return judge(few, models, judge=llm, seed=seed), answer
 
 
+#: The simulated arena of the demo: models, comparisons, and the comparisons with a human vote.
+ARENA = (10, 10_000, 2_000)
+
+
+def arena_example(seed: int = 0) -> SimulatedVotes:
+    """The demo's pairwise votes, **simulated** and arena-like (:func:`humanly.simulate.arena` with
+    ``seed``): 10 models with strengths evenly spread from 3 to −3, 10,000 comparisons (each with its
+    own quality difference, spread 2.5; human ties 15%), a human vote on 2,000 of them, and two judges
+    on all — ``sharp`` and ``first-biased`` (as sharp as a voter, favouring the answer shown first).
+
+    >>> sim = arena_example()
+    >>> len(sim.human), sorted(sim.judges)
+    (2000, ['first-biased', 'sharp'])
+    """
+    import numpy as np
+
+    models, comparisons, human = ARENA
+    return arena(
+        models,
+        comparisons,
+        human,
+        strengths=np.linspace(3.0, -3.0, models),
+        judges={"sharp": ArenaJudge(4.0, 0.0, 0.05), "first-biased": ArenaJudge(1.5, 0.8, 0.10)},
+        tie=0.15,
+        spread=2.5,
+        seed=seed,
+    )
+
+
 def _check_folder(out: Path, what: str) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} exists and is not a folder; choose another {what}")
@@ -106,10 +158,11 @@ def run_demo(
     export: str | Path | None = None,
 ) -> DemoResult:
     """Write ``folder/report.html`` (bundled wiki attack sample with its classifier, and the judge
-    example) and ``folder/running-example.html`` (1,000 simulated items × 10 labels), replacing
-    earlier demo files. ``folder`` is created if its parent folder exists. With
-    ``export``, the tables and figures of each page go to ``export/report/`` and
-    ``export/running-example/`` (files of the same names replaced)."""
+    example), ``folder/running-example.html`` (1,000 simulated items × 10 labels) and
+    ``folder/arena.html`` (simulated pairwise votes ranked, :func:`arena_example`), replacing earlier
+    demo files. ``folder`` is created if its parent folder exists. With ``export``, the tables and
+    figures of each page go to ``export/report/``, ``export/running-example/`` and
+    ``export/arena/`` (files of the same names replaced)."""
     out = Path(folder)
     _check_folder(out, "folder")
     if export is not None:
@@ -153,12 +206,26 @@ def run_demo(
     )
     simulated = build_report(simulated_study)
     sim_path = simulated.write(out / "running-example.html", force=True)
+
+    models, comparisons, human = ARENA
+    arena_study = analyze(
+        arena_example(seed).study(),
+        seed=seed,
+        options=AnalyzeOptions(
+            title=f"humanly demo · arena-like pairwise votes (simulated: {models} models, "
+            f"{comparisons:,} comparisons, {human:,} with a human vote)",
+            command=command,
+            progress=show_progress,
+        ),
+    )
+    arena_page = build_report(arena_study)
+    arena_path = arena_page.write(out / "arena.html", force=True)
     exports: tuple[Path, ...] = ()
     if export is not None:
         Path(export).mkdir(exist_ok=True)
-        exports = tuple(
-            page.export(Path(export) / name, force=True).folder
-            for page, name in ((real, "report"), (simulated, "running-example"))
-        )
+        pages = ((real, "report"), (simulated, "running-example"), (arena_page, "arena"))
+        exports = tuple(page.export(Path(export) / name, force=True).folder for page, name in pages)
 
-    return DemoResult(real_path, sim_path, real_study, simulated_study, exports)
+    return DemoResult(
+        real_path, sim_path, real_study, simulated_study, exports, arena_path, arena_study
+    )

@@ -11,7 +11,9 @@ What runs (the choices the report used to make section by section, now made once
   with true states, HSCORE* and SEQ* beside each; hard models under agreement and soft ones under
   cross-entropy when both kinds are given (the paper's running example), else every model under both;
 * ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
-  labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`.
+  labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`;
+* ``rank`` — on pairwise votes (a :class:`~humanly.data.VoteStudy` as ``ratings``): the ranking;
+  the analyses of ratings are skipped (``no_ratings``).
 
 An analysis that does not apply leaves its field empty and says why in :attr:`StudyResult.skipped`.
 """
@@ -33,9 +35,10 @@ from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
-from .data import InputError, Study, as_ratings, join
+from .data import InputError, Study, VoteStudy, as_ratings, join
 from .data.positional import is_array, keyed
 from .judging import JudgeResult, judge_study
+from .ranking import RankResult, rank_study
 from .survey import (
     EquivalenceOptions,
     EquivalenceResult,
@@ -208,11 +211,11 @@ class StudyResult(Result):
     models : tuple of str
         The models' names, in the order of the predictions.
     model_kinds : tuple of str
-        Each model's kind: ``"label"``, ``"proba"`` or ``"score"``.
+        Each model's kind: ``"label"``, ``"proba"``, ``"score"`` or ``"votes"`` (ranked from votes).
     settings : Settings
         The settings the analyses shared.
-    inspect : InspectResult
-        The ratings at a glance (always there).
+    inspect : InspectResult or None
+        The ratings at a glance (always there for ratings; ``None`` for pairwise votes).
     certify : CertifyResult or None
         The certificate; ``None`` when it does not apply.
     equivalence : tuple of EquivalenceRun
@@ -225,6 +228,8 @@ class StudyResult(Result):
         Version, command and input files.
     judge : JudgeResult or None
         With a judge (``Study.judge``), the judge-assisted accuracies (else ``None``).
+    rank : RankResult or None
+        On pairwise votes, the ranking (:func:`humanly.rank`; else ``None``).
 
     Examples
     --------
@@ -243,13 +248,14 @@ class StudyResult(Result):
     models: tuple[str, ...]
     model_kinds: tuple[str, ...]
     settings: Settings
-    inspect: InspectResult
+    inspect: InspectResult | None
     certify: CertifyResult | None
     equivalence: tuple[EquivalenceRun, ...]
     plan: PlanResult | None
     skipped: tuple[Skipped, ...]
     provenance: Provenance
     judge: JudgeResult | None = None
+    rank: RankResult | None = None
 
     def skipped_reason(self, analysis: str) -> str | None:
         """Why an analysis did not run: its reason code (the sentence is
@@ -326,7 +332,8 @@ def analyze(
     ratings, predictions, gold
         The crowd's labels, the models' outputs and gold labels in any form
         :func:`humanly.read_study` reads, or a :class:`~humanly.data.Study` as ``ratings``; joined by
-        item id (``missing="drop"`` keeps the items both have).
+        item id (``missing="drop"`` keeps the items both have). Pairwise votes: a
+        :class:`~humanly.data.VoteStudy` as ``ratings``, ranked by :func:`humanly.rank`.
     level
         Confidence level of every interval and of the certificate (S ≥ level).
     bootstrap, seed
@@ -375,6 +382,10 @@ def analyze(
             "target_width", target_width, minimum=0.0, open_low=True, allow_none=True
         ),
     )
+    if isinstance(ratings, VoteStudy):  # pairwise votes: the ranking alone
+        if predictions is not None or gold is not None:
+            raise InputError("ratings= is a VoteStudy of votes; drop predictions= and gold=")
+        return _vote_study(ratings, settings, opts)
     ratings, states = _keyed_states(ratings, opts.states)
     study = join(ratings, predictions, gold, missing=missing)  # the one join; a Study as it is
     if is_array(states):  # with a Study: its items, sorted, are the order the caller holds
@@ -520,6 +531,29 @@ _RUNNERS = {
     "plan": _plan,
     "judge": _judge,
 }
+
+
+# ------------------------------------------------------------------------------- pairwise votes
+def _rank(votes: VoteStudy, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
+    try:
+        return rank_study(votes, level=s.level, seed=s.seed)
+    except InputError as exc:
+        skipped.append(Skipped("rank", "input_error", str(exc)))
+        return None
+
+
+def _vote_study(votes: VoteStudy, s: Settings, opts: AnalyzeOptions) -> StudyResult:
+    """A study of pairwise votes: the ranking; the analyses of ratings skipped (``no_ratings``)."""
+    skipped = [Skipped(a, "no_ratings") for a in ("inspect", "certify", "equivalence", "plan")]
+    for _ in progress_stages(("rank",), "analyze", enabled=opts.progress):
+        found = _rank(votes, s, opts, skipped)
+    source = str(opts.inputs[0]) if opts.inputs else None
+    title = opts.title or f"humanly report · {_shown_source(source) if source else 'votes'}"
+    provenance = Provenance(__version__, opts.command, _input_files(opts.inputs))
+    kinds, no_ratings = ("votes",) * len(votes.models), (None, None, (), None)  # inspect … plan
+    return StudyResult(
+        title, source, votes.models, kinds, s, *no_ratings, tuple(skipped), provenance, rank=found
+    )
 
 
 # ------------------------------------------------------------------------------------------ inputs

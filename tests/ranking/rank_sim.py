@@ -15,7 +15,6 @@ expected loss (ties as half a win each) — found with scipy.optimize, independe
 from __future__ import annotations
 
 import dataclasses
-import itertools
 
 import numpy as np
 import pandas as pd
@@ -82,23 +81,19 @@ def draw(
     rng: np.random.Generator,
     judges: dict[str, tuple[float, float, float]] | None = None,
 ) -> tuple[pd.DataFrame, dict]:
-    """``n`` comparisons, the human vote on the first ``n_human``, every judge on all."""
-    judges = JUDGES if judges is None else judges
-    m = len(world.theta)
-    pairs = np.array(list(itertools.permutations(range(m), 2)))
-    pick = pairs[rng.integers(0, len(pairs), n)]
-    a, b = pick[:, 0], pick[:, 1]
-    u = world.theta[a] - world.theta[b] + world.spread * rng.normal(size=n)
-    names = np.array(world.names, dtype=object)
+    """``n`` comparisons, the human vote on the first ``n_human``, every judge on all: the world's
+    votes as :func:`humanly.simulate.arena` draws them (the generator this module's was promoted to;
+    the same draws from the same ``rng``)."""
+    from humanly import simulate
 
-    def vote(p_a: np.ndarray, tie: float) -> np.ndarray:
-        out = np.where(rng.random(len(p_a)) < p_a, "model_a", "model_b").astype(object)
-        return np.where(rng.random(len(p_a)) < tie, "tie", out)
-
-    frame = pd.DataFrame({"id": np.arange(n), "model_a": names[a], "model_b": names[b]})
-    human = frame.iloc[:n_human].assign(winner=vote(expit(u[:n_human]), world.tie))
-    out = {
-        name: frame.assign(winner=vote(expit(kappa * (u + bias)), tie))
-        for name, (kappa, bias, tie) in judges.items()
-    }
-    return human, out
+    sim = simulate.arena(
+        world.names,
+        n,
+        n_human,
+        strengths=world.theta,
+        judges=JUDGES if judges is None else judges,
+        tie=world.tie,
+        spread=world.spread,
+        seed=rng,
+    )
+    return sim.human, sim.judges

@@ -125,12 +125,16 @@ def test_demo_console_and_reports_agree_section_for_section(cli, tmp_path, monke
     assert lines[0].startswith("humanly demo · Wikipedia personal attacks")
     assert "humanly-demo/report.html" in lines[-1]
     pages = _pages(res.stdout)
-    files = {"report.html": 2000, "running-example.html": 1000}
+    files = {"report.html": 2000, "running-example.html": 1000, "arena.html": None}
     assert len(pages) == len(files)
     for (title, blocks), (name, n_items) in zip(pages.items(), files.items(), strict=True):
         page = (tmp_path / "humanly-demo" / name).read_text()
         data = _embedded(page)
-        assert data["study"]["inspect"]["n_items"] == n_items
+        if n_items is None:  # the arena page: simulated pairwise votes, ranked
+            assert data["study"]["inspect"] is None and "simulated" in title
+            assert data["study"]["rank"]["comparisons"] == 10_000
+        else:
+            assert data["study"]["inspect"]["n_items"] == n_items
         assert html_lib.unescape(re.search(r"<title>(.*?)</title>", page).group(1)) == title
         # the page's sections, in order: the cards, the analyses, Methods and Reproducibility
         ids = re.findall(r'<section id="([a-z]+)"', page)
@@ -145,6 +149,7 @@ def test_demo_console_and_reports_agree_section_for_section(cli, tmp_path, monke
         for block in blocks:
             for sentence in block[1:]:
                 assert sentence in shown or sentence in notes, sentence
+    assert [b[0] for b in pages[next(reversed(pages))]] == ["Ranking: models compared in pairs"]
     wiki = next(iter(pages.values()))
     assert [b[0] for b in wiki] == [
         "Data",

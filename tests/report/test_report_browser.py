@@ -84,7 +84,7 @@ def demo(tmp_path_factory):
     return run_demo(tmp_path_factory.mktemp("demo"), bootstrap=100, show_progress=False)
 
 
-@pytest.mark.parametrize("which", ["report", "simulated_report"])
+@pytest.mark.parametrize("which", ["report", "simulated_report", "arena_report"])
 def test_demo_report_renders_offline(browser, demo, which):
     path = getattr(demo, which)
     page, errors, requests = _open(browser, path)
@@ -104,7 +104,11 @@ def test_demo_report_renders_offline(browser, demo, which):
         )
     text = page.locator("#humanly-results").text_content()
     embedded = json.loads(text)
-    expected = demo.study if which == "report" else demo.simulated_study
+    expected = {
+        "report": demo.study,
+        "simulated_report": demo.simulated_study,
+        "arena_report": demo.arena_study,
+    }[which]
     assert embedded["study"] == expected.to_dict()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"demo-{which}.png"), full_page=True)
@@ -216,7 +220,7 @@ def _glossary_symbols() -> list[str]:
     return [sym for row in rows for sym in re.findall(r"`([^`]+)`", row.split("|")[1])]
 
 
-@pytest.mark.parametrize("which", ["report", "simulated_report"])
+@pytest.mark.parametrize("which", ["report", "simulated_report", "arena_report"])
 def test_every_card_begins_with_a_plain_sentence(browser, demo, which):
     """Issue 26: a verdict begins with one sentence a reader without the papers can follow — none of
     the glossary's symbols (L_N, U_N, S < 0, Hoeffding, Lemma 2, q̂, c_0 …) before its first stop."""

@@ -46,6 +46,17 @@ def jsonable(value: Any) -> Any:
     numpy scalars become Python scalars, arrays become (nested) lists, tuples become lists, dataclasses
     and :class:`Result` objects become dicts, and NaN/inf become ``None``.
     """
+    kind = type(value)
+    if kind is str or value is None or kind is int or kind is bool:  # the common leaves, first
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # whole arrays at once
+        if value.dtype.kind != "f" or np.isfinite(value).all():
+            return value.tolist()
+        cells = value.astype(object)
+        cells[~np.isfinite(value)] = None
+        return cells.tolist()
     if isinstance(value, Result):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

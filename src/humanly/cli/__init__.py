@@ -25,6 +25,7 @@ from .demo_cmd import demo_command
 from .equivalence_cmd import equivalence_command
 from .inspect_cmd import inspect_command
 from .judge_cmd import judge_app
+from .rank_cmd import rank_app
 from .report_cmd import report_command
 from .simulate_cmd import simulate_app
 
@@ -71,6 +72,7 @@ add_command(app, "equivalence", equivalence_command)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")
 app.add_typer(judge_app, name="judge")
+app.add_typer(rank_app, name="rank")
 
 
 def main() -> None:

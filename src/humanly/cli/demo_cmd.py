@@ -36,15 +36,16 @@ def demo_command(
             "--export",
             metavar="DIR",
             help="Also write each page's tables (CSV, LaTeX) and figures (PDF, SVG) into "
-            "DIR/report and DIR/running-example (replacing the demo's own files).",
+            "DIR/report, DIR/running-example and DIR/arena (replacing the demo's own files).",
         ),
     ] = None,
     json: Json = False,
 ) -> None:
     """Write humanly-demo/report.html (Wikipedia personal attacks, 2,000 comments, bundled, MIT, with a
-    simulated judge) and humanly-demo/running-example.html (the Survey Equivalence running example,
-    simulated), then print what each page says, section by section: the verdicts in plain sentences.
-    The demo's own files are replaced on each run."""
+    simulated judge), humanly-demo/running-example.html (the Survey Equivalence running example,
+    simulated) and humanly-demo/arena.html (models ranked from pairwise votes, simulated arena-like),
+    then print what each page says, section by section: the verdicts in plain sentences. The demo's
+    own files are replaced on each run."""
     check_output_folder(out)
     if export is not None:
         check_output_folder(export, option="--export")
@@ -57,12 +58,13 @@ def demo_command(
     from ..verdicts.study import console_lines, sections
 
     lines: list[str] = []
-    for study in (result.study, result.simulated_study):
+    for study in result.studies:
         lines += [*([""] if lines else []), study.title, "", *console_lines(sections(study))]
     lines += [
         "",
-        f"reports: {result.report} and {result.simulated_report} (simulated running example)",
+        f"reports: {result.report}, {result.simulated_report} (simulated running example) and "
+        f"{result.arena_report} (simulated pairwise votes)",
     ]
     if result.exports:
-        lines.append(f"paper-ready tables and figures: {result.exports[0]} and {result.exports[1]}")
+        lines.append(f"paper-ready tables and figures: {', '.join(map(str, result.exports))}")
     ui.lines(lines)

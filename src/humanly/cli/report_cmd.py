@@ -14,7 +14,8 @@ from ..errors import InputError
 from . import _console as ui
 from ._common import Force, Json, Seed
 from ._output import check_output_file
-from .options import StudyOptions, load_study, study_inputs
+from .options import StudyOptions, load_study, option_group, study_inputs
+from .votes_options import ScoreFiles, VoteColumns, judge_sources, load_votes
 
 if TYPE_CHECKING:
     from ..study import StudyResult
@@ -71,13 +72,24 @@ States = Annotated[
     ),
 ]
 JudgeFile = Annotated[
-    Path | None,
+    list[str] | None,
     typer.Option(
         "--judge",
         metavar="FILE",
         help="A judge's labels or class probabilities on every item (as for humanly judge): the "
         "report adds the Judge section (PPI++ accuracies); items with no human label are the "
-        "unlabelled ones.",
+        "unlabelled ones. With --votes: a judge's votes, [NAME=]FILE, repeatable (as for humanly "
+        "rank).",
+    ),
+]
+VotesFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--votes",
+        metavar="FILE",
+        help="Pairwise votes instead of RATINGS (as for humanly rank): the page ranks the models "
+        "(win rates, Bradley–Terry strengths, rank-sets), with the judges' votes of --judge and "
+        "--scores.",
     ),
 ]
 
@@ -113,9 +125,11 @@ def _read_states(path: Path | None) -> Any:
     return read_table(path, text_columns=lambda cols: [c for c in cols if c == "item"]).frame
 
 
-@study_inputs(optional=True, optional_help="Ratings file; omit it with --from.")
+@study_inputs(optional=True, optional_help="Ratings file; omit it with --from or --votes.")
+@option_group(VoteColumns, "columns")
 def report_command(
     study: StudyOptions,
+    columns: VoteColumns,
     out: Out,
     force: Force = False,
     seed: Seed = 0,
@@ -126,11 +140,14 @@ def report_command(
     from_file: From = None,
     save_results: SaveResults = None,
     judge: JudgeFile = None,
+    votes: VotesFile = None,
+    scores: ScoreFiles = None,
 ) -> None:
     """Write one self-contained HTML report: verdict cards, data, certify, survey equivalence,
-    budget, methods and reproducibility. Every number on the page is also embedded as JSON. The
-    analyses run once (humanly.analyze); --save-results keeps their results, and --from draws the
-    same page from them without recomputing."""
+    budget, methods and reproducibility (with --votes: the ranking from pairwise votes). Every
+    number on the page is also embedded as JSON. The analyses run once (humanly.analyze);
+    --save-results keeps their results, and --from draws the same page from them without
+    recomputing."""
     check_output_file(out, force=force, suffixes=(".html", ".htm"))
     if save_results is not None:
         check_output_file(save_results, force=force, suffixes=(".json",), option="--save-results")
@@ -139,11 +156,15 @@ def report_command(
 
         check_export_folder(export, force=force, option="--export")
     _distinct_outputs(out, save_results, export)
-    result = _saved(from_file, study, states, judge) if from_file is not None else None
-    if result is None:
-        if judge is not None and not judge.is_file():
-            raise InputError(f"--judge {judge}: no such file; give an existing file")
-        result = _analyze(study, seed, bootstrap, states, judge)
+    given = _vote_flags(votes, scores, columns)
+    result = _saved(from_file, study, states, judge, given) if from_file is not None else None
+    if result is None and votes is not None:
+        result = _analyze_votes(study, votes, judge, scores, columns, seed, states)
+    elif result is None:
+        one = _one_judge(judge, given)
+        if one is not None and not one.is_file():
+            raise InputError(f"--judge {one}: no such file; give an existing file")
+        result = _analyze(study, seed, bootstrap, states, one)
     from ..report import build_report
 
     page = build_report(result)
@@ -209,11 +230,91 @@ def _analyze(
     )
 
 
-def _saved(path: Path, study: StudyOptions, states: Path | None, judge: Path | None) -> StudyResult:
+def _vote_flags(votes: Path | None, scores: list[str] | None, columns: VoteColumns) -> list[str]:
+    """The votes options given (``--votes``, ``--scores``, the vote columns)."""
+    import dataclasses
+    import typing
+
+    from .options import _flag
+
+    hints = typing.get_type_hints(VoteColumns, include_extras=True)
+    given = ["--votes"] if votes is not None else []
+    given += ["--scores"] if scores else []
+    return given + [
+        _flag(hints[f.name], f.name)
+        for f in dataclasses.fields(columns)
+        if getattr(columns, f.name) != f.default
+    ]
+
+
+def _one_judge(judge: list[str] | None, votes_flags: list[str]) -> Path | None:
+    """The judge of a study of ratings: one file (the options of votes need --votes)."""
+    extra = [f for f in votes_flags if f != "--votes"]
+    if extra:
+        raise InputError(f"{extra[0]} belongs to pairwise votes; give --votes FILE (or drop it)")
+    if not judge:
+        return None
+    if len(judge) > 1:
+        raise InputError(
+            f"--judge: {len(judge)} files; a study of ratings takes one judge (several judges rank "
+            "pairwise votes: give --votes FILE)"
+        )
+    return Path(judge[0])
+
+
+def _analyze_votes(
+    study: StudyOptions,
+    votes: Path,
+    judges: list[str] | None,
+    scores: list[str] | None,
+    columns: VoteColumns,
+    seed: int,
+    states: Path | None,
+) -> StudyResult:
+    """The study of pairwise votes: read and joined as ``humanly rank`` reads them, then ranked by
+    :func:`humanly.analyze` (the options of ratings are refused)."""
+    from ..study import AnalyzeOptions, analyze
+
+    allowed = {"--rater-col", "--model-col", "--score-col", "--missing"}
+    ratings = (["RATINGS"] if study.ratings is not None else []) + study.given()
+    ratings += ["--states"] if states is not None else []
+    refused = [f for f in ratings if f not in allowed]
+    if refused:
+        raise InputError(
+            f"--votes {votes} reads pairwise votes; drop {', '.join(refused)} (a page is of ratings "
+            "or of votes)"
+        )
+    joined = load_votes(
+        votes,
+        judges,
+        scores,
+        columns,
+        rater_col=study.rater_col,
+        model_col=study.model_col,
+        score_col=study.score_col,
+        missing=study.missing,
+    )
+    files = [votes] + [p for _, p in judge_sources(judges, "--judge")]
+    files += [p for _, p in judge_sources(scores, "--scores")]
+    return analyze(
+        joined,
+        seed=seed,
+        options=AnalyzeOptions(command=recorded_command(sys.argv[1:]), inputs=files, progress=True),
+    )
+
+
+def _saved(
+    path: Path,
+    study: StudyOptions,
+    states: Path | None,
+    judge: list[str] | None,
+    votes_flags: list[str],
+) -> StudyResult:
     """The results saved in ``path``; ``--from`` reads no data, so data options are refused."""
     given = ([] if study.ratings is None else ["RATINGS"]) + study.given()
     given += ["--states"] if states is not None else []
-    given += ["--judge"] if judge is not None else []
+    given += ["--judge"] if judge else []
+    given += votes_flags
     if given:
         raise InputError(
             f"--from {path} draws the page from saved results; drop {', '.join(given)} (or drop "

@@ -315,6 +315,7 @@ def _builders() -> dict[str, SectionBuilder]:
     from .sections.inspect import inspect_section
     from .sections.judge import judge_section
     from .sections.plan import plan_section
+    from .sections.rank import rank_section
 
     return {
         "inspect": inspect_section,
@@ -322,6 +323,7 @@ def _builders() -> dict[str, SectionBuilder]:
         "equivalence": equivalence_section,
         "plan": plan_section,
         "judge": judge_section,
+        "rank": rank_section,
     }
 
 
@@ -406,9 +408,12 @@ def build_report(study: StudyResult) -> Report:
         models=study.models,
         kinds=dict(zip(study.models, study.model_kinds, strict=True)),
     )
+    from ..verdicts.study import has_section
+
+    shown = {k: b for k, b in BUILDERS.items() if has_section(study, k)}  # votes: the ranking only
     built = (
         builder(study, view)
-        for builder in progress(BUILDERS.values(), total=len(BUILDERS), description="report")
+        for builder in progress(shown.values(), total=len(shown), description="report")
     )
     sections = [s for s in built if s is not None]
     sections.append(_methods_section())

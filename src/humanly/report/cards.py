@@ -34,6 +34,7 @@ TOPIC_LABELS = {
     "plan": "Labelling advice",
     "inspect": "The crowd",
     "judge": "With the judge",
+    "rank": "Ranking",
 }
 
 _POSITIVE = ("certified", "superhuman", "consistent")

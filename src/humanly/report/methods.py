@@ -21,6 +21,7 @@ _MODULES = {
     "equivalence": ".sections.equivalence",
     "plan": ".sections.plan",
     "judge": ".sections.judge",
+    "rank": ".sections.rank",
 }
 
 

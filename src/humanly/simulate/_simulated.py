@@ -15,7 +15,7 @@ from .._core.checks import check_int, check_seed
 from .._core.result import Result
 from ..data import Gold, InputError, Predictions, Ratings, write_table
 
-__all__ = ["Seed", "SimulatedData"]
+__all__ = ["Seed", "SimulatedData", "write_all"]
 
 Seed = int | np.random.Generator | None
 
@@ -201,18 +201,24 @@ class SimulatedData(Result):
         10
         """
         targets = self.files(path)
-        published: list[Path] = []
-        try:
-            for key, frame in self.tables().items():
-                published.append(write_table(frame, targets[key], force=force))
-        except InputError:
-            for done in published:
-                done.unlink(missing_ok=True)
-            raise
+        write_all(self.tables(), targets, force=force)
         return targets
 
 
 # ---------------------------------------------------------------------------------------- helpers
+def write_all(tables: dict[str, pd.DataFrame], targets: dict[str, Path], *, force: bool) -> None:
+    """Write each table to its target atomically, in order; without ``force`` an existing file is
+    an error and the files this call already published are removed first (all or none)."""
+    published: list[Path] = []
+    try:
+        for key, frame in tables.items():
+            published.append(write_table(frame, targets[key], force=force))
+    except InputError:
+        for done in published:
+            done.unlink(missing_ok=True)
+        raise
+
+
 def _labels_from_probs(rng: np.random.Generator, probs: np.ndarray, k: int) -> np.ndarray:
     """``k`` i.i.d. class draws per row of ``probs`` (rows × classes) → rows × k codes."""
     cum = np.cumsum(probs, axis=1)

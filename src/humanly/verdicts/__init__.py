@@ -8,9 +8,10 @@ these sentences.
 
 * one module per analysis — :mod:`~humanly.verdicts.inspect`, :mod:`~humanly.verdicts.agreement`,
   :mod:`~humanly.verdicts.certify`, :mod:`~humanly.verdicts.equivalence`,
-  :mod:`~humanly.verdicts.plan`, :mod:`~humanly.verdicts.judge` — each with a function
-  ``verdicts(result) -> tuple[Verdict, ...]`` that reads a result only, and the wording helpers the
-  command line and the report share (table cells, captions, one-line summaries);
+  :mod:`~humanly.verdicts.plan`, :mod:`~humanly.verdicts.judge`, :mod:`~humanly.verdicts.rank` —
+  each with a function ``verdicts(result) -> tuple[Verdict, ...]`` that reads a result only, and
+  the wording helpers the command line and the report share (table cells, captions, one-line
+  summaries);
 * :mod:`~humanly.verdicts.study` — a whole study section by section, why an analysis did not run
   (the sentence of a :class:`~humanly.study.Skipped` reason code), and the lines the terminal prints;
 * :mod:`~humanly.verdicts.text` — the text of every number (``"—"`` for what is undefined, p-values
@@ -46,7 +47,7 @@ class Verdict:
     ----------
     topic : str
         The analysis: ``"inspect"``, ``"agreement"``, ``"certify"``, ``"equivalence"``, ``"plan"``,
-        ``"judge"``.
+        ``"judge"``, ``"rank"``.
     sentence : str
         The sentence.
     model : str or None
@@ -84,6 +85,8 @@ _MODULES = {
     ("judging", "JudgeResult"): "judge",
     ("judging", "LabelPlan"): "judge",
     ("judging", "Selection"): "judge",
+    ("ranking", "RankResult"): "rank",
+    ("ranking", "ComparisonSelection"): "rank",
     ("study", "StudyResult"): "study",
     ("study", "EquivalenceRun"): "study",
     ("_core", "Skipped"): "study",

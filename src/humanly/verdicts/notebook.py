@@ -156,6 +156,11 @@ def table_rows(result: Any) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
             for row, c in zip(family_rows(result), result.coefficients, strict=True)
         ]
         return (*family_headers(result), "p-value"), rows
+    if type(result).__name__ == "RankResult":  # the command line's table of the leading family
+        from .rank import ranking_table
+
+        headers, text_rows = ranking_table(result)
+        return headers, [tuple(row) for row in text_rows]
     frame = getattr(result, "to_frame", None)
     if callable(frame) and type(result).__name__ != "StudyResult":
         try:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..study import EquivalenceRun, StudyResult
 
 __all__ = [
+    "RATINGS_SECTIONS",
     "SECTIONS",
     "TITLES",
     "SectionSentences",
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 #: The sections of a study, in page order (each also the analysis' name and its JSON key).
-SECTIONS = ("inspect", "certify", "equivalence", "plan", "judge")
+SECTIONS = ("inspect", "certify", "equivalence", "plan", "judge", "rank")
 #: Each section's title, as the page and the terminal show it.
 TITLES = {
     "inspect": "Data",
@@ -55,6 +56,18 @@ TITLES = {
     "equivalence": "Survey equivalence: how many raters is the model worth?",
     "plan": "Label budget: one label per item or majority votes?",
     "judge": "Judge: few human labels, many judge labels",
+    "rank": "Ranking: models compared in pairs",
+}
+#: The sections of an analysis of ratings (a study of pairwise votes has none of them).
+RATINGS_SECTIONS = ("inspect", "certify", "equivalence", "plan", "judge")
+#: An analysis as a sentence names it.
+_ANALYSIS_NAMES = {
+    "inspect": "inspect (the ratings at a glance)",
+    "certify": "certify",
+    "equivalence": "survey equivalence",
+    "plan": "the label-budget analysis",
+    "judge": "the judge analysis",
+    "rank": "the ranking",
 }
 #: What a section says when its analysis left no record of why it did not run.
 _DID_NOT_RUN = {
@@ -103,6 +116,10 @@ def skipped_sentence(skipped: Skipped) -> str:
         )
     if why == "single_label_items":
         return "every item has a single label, so no rater can be held out to build a power curve"
+    if why == "no_ratings":
+        return (
+            f"{_ANALYSIS_NAMES.get(what, what)} needs ratings; this study has pairwise votes only"
+        )
     if why in ("no_predictions", "one_model", "latent_only"):
         from .pilot import pilot_skipped_sentence
 
@@ -128,11 +145,12 @@ def section_note(study: StudyResult, section: str) -> str | None:
     'Every item has a single label, so no rat'
     """
     ran = {
-        "inspect": True,
+        "inspect": study.inspect is not None,
         "certify": study.certify is not None,
         "equivalence": bool(study.equivalence),
         "plan": study.plan is not None,
         "judge": study.judge is not None,
+        "rank": study.rank is not None,
     }[section]
     if ran:
         return None
@@ -183,7 +201,7 @@ def section_verdicts(study: StudyResult, section: str) -> tuple[Verdict, ...]:
     if section == "inspect":
         from .inspect import verdicts as inspect_verdicts
 
-        return inspect_verdicts(study.inspect)
+        return () if study.inspect is None else inspect_verdicts(study.inspect)
     if section == "certify":
         from .certify import verdicts as certify_verdicts
 
@@ -200,6 +218,10 @@ def section_verdicts(study: StudyResult, section: str) -> tuple[Verdict, ...]:
         from .judge import verdicts as judge_verdicts
 
         return () if study.judge is None else judge_verdicts(study.judge)
+    if section == "rank":
+        from .rank import verdicts as rank_verdicts
+
+        return () if study.rank is None else rank_verdicts(study.rank)
     raise KeyError(section)
 
 
@@ -215,7 +237,7 @@ def summary(study: StudyResult, section: str) -> str | None:
     if section == "inspect":
         from .inspect import headline as inspect_headline
 
-        return inspect_headline(study.inspect)
+        return None if study.inspect is None else inspect_headline(study.inspect)
     if section == "certify":
         from .certify import headline as certify_headline
 
@@ -232,6 +254,10 @@ def summary(study: StudyResult, section: str) -> str | None:
         from .judge import headline as judge_headline
 
         return None if study.judge is None else judge_headline(study.judge)
+    if section == "rank":
+        from .rank import headline as rank_headline
+
+        return None if study.rank is None else rank_headline(study.rank)
     return None
 
 
@@ -256,11 +282,16 @@ class SectionSentences:
 
 
 def has_section(study: StudyResult, section: str) -> bool:
-    """Whether the page of ``study`` has ``section``: every section but the judge's, which a study
-    without a judge (and no record of why the judge analysis did not run) has not."""
-    if section != "judge":
+    """Whether the page of ``study`` has ``section``: a study of ratings has every section of
+    ratings (the judge's only with a judge, or a record of why the judge analysis did not run); a
+    study of pairwise votes has the ranking alone (:data:`RATINGS_SECTIONS` are skipped there,
+    ``no_ratings``)."""
+    if study.inspect is None:
+        return section == "rank"
+    if section not in ("judge", "rank"):
         return True
-    return study.judge is not None or any(s.analysis == "judge" for s in study.skipped)
+    done = study.judge if section == "judge" else study.rank
+    return done is not None or any(s.analysis == section for s in study.skipped)
 
 
 def section_sentences(

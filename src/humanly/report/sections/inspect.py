@@ -19,7 +19,7 @@ from ...verdicts.inspect import (
     shown_raters,
     undefined_reason,
 )
-from ...verdicts.study import TITLES, section_verdicts
+from ...verdicts.study import TITLES, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
 __all__ = ["METHODS_TEXT", "inspect_section"]
@@ -189,6 +189,8 @@ def inspect_section(study: StudyResult, view: View) -> Section:
     from ...plots.inspect import data_overview, rater_quality
 
     s = study.inspect
+    if s is None:  # a study of pairwise votes (its page has no data section)
+        return Section("inspect", TITLES["inspect"], note=section_note(study, "inspect"))
     tables = [_glance(s)]
     if s.models:
         tables.append(_models(s))

@@ -83,7 +83,7 @@ def plan_section(study: StudyResult, view: View) -> Section:
     tables = [_comparison_table(a)]
     first = _comparison_figure(a)
     figures = [] if first is None else [first]
-    if a.pilot_skipped is not None and len(study.models) >= 2:
+    if a.pilot_skipped is not None and len(study.models) >= 2 and study.inspect is not None:
         histogram = study.inspect.labels_per_item.histogram or {}
         paragraphs.append(no_pilot_sentence(a.pilot_skipped, histogram))
     if a.pilot is not None:
