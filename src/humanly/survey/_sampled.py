@@ -218,11 +218,19 @@ def _complete_level(
         si, col = np.nonzero(unused[sl])
         if scorer.grouped is not None:
             sc = scorer.grouped(p, labels[:, col].T, si, positive)
+        elif scorer.decomposable:  # the terms once per subset, not once per (subset, column) pair
+            assert scorer.terms is not None
+            t = scorer.terms(p)  # (s, n, C)
+            ref = labels[:, col].T.astype(np.intp)  # (pairs, n)
+            sc = t[si[:, None], np.arange(n)[None, :], ref].mean(-1)
         else:
             sc = scorer.score(p[si], labels[:, col].T, positive, rng)
         ok = ~np.isnan(sc)
-        np.add.at(per_sub_sum, si[ok] + s0, sc[ok])
-        np.add.at(per_sub_cnt, si[ok] + s0, 1)
+        width_sl = (
+            sl.stop - s0
+        )  # each slice's entries start at zero: a bincount adds in the same order
+        per_sub_sum[sl] += np.bincount(si[ok], weights=sc[ok], minlength=width_sl)
+        per_sub_cnt[sl] += np.bincount(si[ok], minlength=width_sl)
     with np.errstate(invalid="ignore", divide="ignore"):
         per_sub = per_sub_sum / per_sub_cnt
     return _nanmean(per_sub)
