@@ -72,11 +72,13 @@ def cli():
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The marker ``extras`` on every test whose module names an optional extra or a reference
-    package (tests/extras_scan.py): CI's second pass, with the extras installed, runs only those."""
-    from extras_scan import uses_extras
+    """The marker ``extras`` on every test whose code names an optional extra or a reference package
+    (its module's shared code, or the test function itself: tests/extras_scan.py): CI's second pass,
+    with the extras installed, runs only those."""
+    from extras_scan import uses_extras_in
 
     for item in items:
         path = getattr(item, "path", None)
-        if path is not None and Path(path).suffix == ".py" and uses_extras(Path(path)):
+        name = getattr(item, "originalname", None) or item.name.split("[")[0]
+        if path is not None and Path(path).suffix == ".py" and uses_extras_in(Path(path), name):
             item.add_marker(pytest.mark.extras)

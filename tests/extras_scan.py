@@ -3,12 +3,15 @@
 
 CI runs the suite once on the lean install (the README's command), then installs the optional extras
 (dask, numba, crowd-kit) and the reference packages (ppi-python, scikit-learn, irrCAC) and runs again
-only the tests whose code paths those packages change: the modules that name one of them, directly or
-through a helper module of tests/ that they import. tests/test_extras_marker.py checks the rule.
+only the tests whose code paths those packages change: every test of a module whose shared code (its
+imports, helpers, fixtures, classes: everything outside its ``test_*`` functions) names one of them,
+directly or through a helper module of tests/ that it imports; in the other modules, the ``test_*``
+functions whose own text names one. tests/test_extras_marker.py checks the rule.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -56,3 +59,44 @@ def uses_extras(path: Path, _seen: frozenset[Path] = frozenset()) -> bool:
     )
     _CACHE[path] = found
     return found
+
+
+_SHARED_CACHE: dict[Path, tuple[bool, dict[str, bool]]] = {}
+
+
+def _split(path: Path) -> tuple[bool, dict[str, bool]]:
+    """(whether the module's shared code names an extra, whether each top-level ``test_*`` function's
+    own text does)."""
+    path = path.resolve()
+    if path in _SHARED_CACHE:
+        return _SHARED_CACHE[path]
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    own: dict[str, bool] = {}
+    keep = [True] * len(lines)
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+            "test"
+        ):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+            body = "".join(lines[first : node.end_lineno])
+            own[node.name] = any(word in body for word in EXTRAS_WORDS)
+            for i in range(first, node.end_lineno or first):
+                keep[i] = False
+    shared_text = "".join(line for line, k in zip(lines, keep, strict=True) if k)
+    shared = any(word in shared_text for word in EXTRAS_WORDS) or any(
+        uses_extras(helper, frozenset({path}))
+        for helper in _local_helpers(shared_text, path.parent)
+        if helper != path
+    )
+    _SHARED_CACHE[path] = (shared, own)
+    return shared, own
+
+
+def uses_extras_in(path: Path, function: str) -> bool:
+    """Whether the test ``function`` of the module at ``path`` takes a code path an extra changes:
+    the module's shared code names one (every test then), or the function's own text does."""
+    if path.name == "test_extras_marker.py":  # the words are its data, not a code path
+        return False
+    shared, own = _split(path)
+    return shared or own.get(function, False)
