@@ -78,6 +78,7 @@ _MODULES = {
     ("crowd", "AgreementResult"): "agreement",
     ("certification", "CertifyResult"): "certify",
     ("survey", "EquivalenceResult"): "equivalence",
+    ("survey", "ScenarioResult"): "targets",
     ("budget", "PlanResult"): "plan",
     ("budget", "PilotPlan"): "plan",
     ("budget", "Comparison"): "plan",
