@@ -81,6 +81,7 @@ _MODULES = {
     ("survey", "ScenarioResult"): "targets",
     ("budget", "PlanResult"): "plan",
     ("budget", "PilotPlan"): "plan",
+    ("budget", "MulticlassPilotPlan"): "plan",
     ("budget", "Comparison"): "plan",
     ("judging", "JudgeResult"): "judge",
     ("judging", "LabelPlan"): "judge",
