@@ -82,7 +82,7 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
     """The K-class pilot plan: the models, the estimates with their intervals, the confusion
     matrices, EM's convergence, the budgets per m, the win table at the budget, the recommendation
     and the notes (stderr)."""
-    from ..verdicts.multiclass import multiclass_notes
+    from ..verdicts.multiclass import multiclass_notes, verdict_status
 
     ui.show(
         f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,} "
@@ -119,7 +119,7 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
     else:
         ui.show(
             f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
-            f"({res.recommended_items:,} items); verdict: {res.verdict}"
+            f"({res.recommended_items:,} items); verdict: {verdict_status(res.verdict)}"
         )
     for msg in multiclass_notes(res):
         ui.note(f"note: {msg}")

@@ -207,9 +207,10 @@ def multiclass_verdicts(plan: MulticlassPilotPlan) -> tuple[Verdict, ...]:
         )
     else:
         head = "One label per item" if m == 1 else "Several labels per item"
-        how = "once" if m == 1 else f"{m} times each (plurality vote)"
+        how = "once" if m == 1 else f"{m} times each"
+        vote = "" if m == 1 else ", a plurality vote"
         sentence = (
-            f"{head}: label {items:,} items {how} (m = {m}, {budget:,} labels). Under {estimate} "
+            f"{head}: label {items:,} items {how} (m = {m}, {budget:,} labels{vote}). Under {estimate} "
             f"this ranks {pair} first with probability ≥ {plan.level:g} (exact, plurality votes), "
             f"the smallest budget of the m tried{_others(plan, m)}.{tail}"
         )
