@@ -132,7 +132,9 @@ def test_equivalence_targets_on_the_command_line(cli, files: dict[str, Path]) ->
         assert _words(target_words(entry, res.n_items)) in out
     for v in verdicts_for(res):
         assert _words(v.sentence) in out
-        assert "Against each target panel" in v.sentence and "rests on the latent-class" in v.sentence
+        assert (
+            "Against each target panel" in v.sentence and "rests on the latent-class" in v.sentence
+        )
 
 
 def test_targets_errors_are_one_line(cli, files: dict[str, Path]) -> None:
@@ -167,8 +169,12 @@ def test_the_flip_sentence_groups_panel_sizes() -> None:
     )  # fmt: skip
     said = flip_sentence(f)
     assert said is not None
-    assert said.startswith("m's verdict flips with the target panel: against 1–2 and 4 raters it is")
-    assert "against 3 raters it is ahead under t = 1, behind under t = 3 and ahead under t = ∞" in said
+    assert said.startswith(
+        "m's verdict flips with the target panel: against 1–2 and 4 raters it is"
+    )
+    assert (
+        "against 3 raters it is ahead under t = 1, behind under t = 3 and ahead under t = ∞" in said
+    )
     stable = target_flips("m", (1, 3), [0.9, 0.9], [[0, 0.5], [0, 0.6]])
     assert flip_sentence(stable) is None
 

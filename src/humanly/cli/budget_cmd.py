@@ -456,6 +456,10 @@ def plan_command(
     from ..verdicts.plan import verdicts
 
     render.show_plan(res)
+    if res.multiclass_pilot is not None:
+        from .multiclass_render import show_multiclass_pilot
+
+        show_multiclass_pilot(res.multiclass_pilot)
     render.show_verdicts(verdicts(res))
 
 

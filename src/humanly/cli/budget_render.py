@@ -389,7 +389,8 @@ COMPARISON_COLUMNS: tuple[Column, ...] = (
 
 def show_plan(res: bd.PlanResult) -> None:
     """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
-    pilot plan (or why there is none)."""
+    two-class pilot plan (or why there is none; the K-class pilot is
+    :func:`humanly.cli.multiclass_render.show_multiclass_pilot`)."""
     from ..verdicts.plan import source_words
 
     quick = res.comparison
@@ -435,10 +436,6 @@ def show_plan(res: bd.PlanResult) -> None:
         ui.note(f"note: {msg}")
     if res.pilot is not None:
         show_pilot(res.pilot)
-    elif res.multiclass_pilot is not None:
-        from .multiclass_render import show_multiclass_pilot
-
-        show_multiclass_pilot(res.multiclass_pilot)
     elif res.pilot_skipped is not None:
         ui.show(f"no pilot plan: {pilot_skipped_sentence(res.pilot_skipped)}")
 

@@ -82,7 +82,7 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
     """The K-class pilot plan: the models, the estimates with their intervals, the confusion
     matrices, EM's convergence, the budgets per m, the win table at the budget, the recommendation
     and the notes (stderr)."""
-    from ..verdicts.multiclass import multiclass_notes, verdict_status
+    from ..verdicts.multiclass import fit_sentence, multiclass_notes, verdict_status
 
     ui.show(
         f"better: {res.better}   worse: {res.worse}   pilot items: {res.n_items:,} "
@@ -90,14 +90,7 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
     )
     _estimates(res)
     _matrices(res)
-    state = (
-        f"EM converged in {res.iterations:,} steps"
-        if res.converged
-        else f"EM stopped after {res.iterations:,} steps without converging"
-    )
-    if res.bootstrap_converged is not None:
-        state += f"; bootstrap fits converged {100 * res.bootstrap_converged:.0f} %"
-    ui.lines([state])
+    ui.lines([fit_sentence(res)])
     table(
         f"Label budget (labels in total) for P(better ranked first) ≥ {res.level:g} at the pilot's "
         "estimates, plurality votes",

@@ -219,7 +219,7 @@ class TargetEquivalence(_Curve, Result):
         >>> TargetEquivalence(3, 0, (), (), ()).model("m")
         Traceback (most recent call last):
         ...
-        KeyError: 'm'
+        KeyError: "no model 'm'; models are []"
         """
         return _model_row(self.models, name)
 

@@ -6,7 +6,8 @@ section 5 leaves more than two classes open), from its verdict code, status code
 * :func:`estimate_words` — an estimate's name (``better[1,1]``) in words;
 * :func:`multiclass_weak_sentence` — the weakly identified estimates and what they mean;
 * :func:`multiclass_notes` — what the status codes say (EM not converged, items with fewer than 3
-  labels, the better model not more accurate, a crowd at or below chance).
+  labels, the better model not more accurate, a crowd at or below chance);
+* :func:`fit_sentence` — EM's convergence and the bootstrap's.
 
 >>> estimate_words("better[1,1]", ("e", "n", "c")), estimate_words("prior[2]", ("e", "n", "c"))
 ("the better model's accuracy on class 'n'", "the share of class 'c'")
@@ -25,14 +26,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "estimate_words",
+    "fit_sentence",
     "multiclass_notes",
     "multiclass_verdicts",
     "multiclass_weak_sentence",
     "verdict_status",
 ]
 
-#: The Methods paragraph the sentences rest on, and their topic.
-METHODS = "methods-plan"
+#: The Methods paragraph the sentences rest on (the K-class one), and their topic.
+METHODS = "methods-plan-2"
 TOPIC = "plan"
 #: Whose confusion matrix an estimate is from.
 _WHOSE = {
@@ -164,6 +166,30 @@ def multiclass_notes(plan: MulticlassPilotPlan) -> tuple[str, ...]:
             "classes are not identified and the confusion matrices may be a relabelling"
         )
     return tuple(out)
+
+
+def fit_sentence(plan: MulticlassPilotPlan) -> str:
+    """EM's convergence and, with a bootstrap, the share of the replicates' fits that converged,
+    in one sentence without its full stop.
+
+    >>> from humanly.simulate import oracle
+    >>> from humanly.budget import multiclass_pilot_plan
+    >>> d = oracle(600, [0.8] * 3, n_classes=3, models={"a": 0.85, "b": 0.7}, seed=1)
+    >>> fit_sentence(multiclass_pilot_plan(d.ratings, d.predictions, bootstrap=0))
+    'EM converged in 17 steps (log-likelihood -2,255.7); no bootstrap'
+    """
+    state = (
+        f"EM converged in {plan.iterations:,} steps"
+        if plan.converged
+        else f"EM stopped after {plan.iterations:,} steps without converging"
+    )
+    state += f" (log-likelihood {plan.log_likelihood:,.1f})"
+    if plan.bootstrap_converged is not None:
+        return (
+            f"{state}; {100 * plan.bootstrap_converged:.0f} % of the {plan.bootstrap:,} bootstrap "
+            "fits converged"
+        )
+    return f"{state}; no bootstrap" if not plan.bootstrap else state
 
 
 def _others(plan: MulticlassPilotPlan, best: int | None) -> str:

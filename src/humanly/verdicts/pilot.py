@@ -230,10 +230,10 @@ def _labels_per_item(histogram: Mapping[str, int]) -> str:
     )
 
 
-def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
+def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int], *, n_classes: int = 2) -> str:
     """Why a study with two or more models has no pilot plan, as the report says it: with too few
     items of ≥ 3 labels (``histogram``: labels per item → items), what the latent-class estimate needs
-    and why the crowd-majority estimate is not shown; otherwise the reason.
+    and (two classes) why the crowd-majority estimate is not shown; otherwise the reason.
 
     Parameters
     ----------
@@ -241,6 +241,8 @@ def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
         ``PlanResult.pilot_skipped``.
     histogram : mapping
         The study's labels per item → items (``InspectResult.labels_per_item.histogram``).
+    n_classes : int
+        The study's classes (more than two: the K-class pilot's confusion matrices).
 
     Returns
     -------
@@ -252,12 +254,22 @@ def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
     >>> from humanly._core.result import Skipped
     >>> no_pilot_sentence(Skipped("pilot", "input_error", "q=nan"), {"2": 5, "3": 40})
     'The pilot plan from the first two models does not apply: q=nan.'
+    >>> no_pilot_sentence(Skipped("pilot", "input_error", "q"), {"2": 50}, n_classes=3)[:74]
+    'No pilot plan from the first two models: the K-class latent-class estimate'
     """
     enough = sum(v for k, v in histogram.items() if int(k) >= 3)
     if enough >= MIN_LATENT_ITEMS:
         return (
             "The pilot plan from the first two models does not apply: "
             f"{pilot_skipped_sentence(skipped)}."
+        )
+    if n_classes > 2:
+        return (
+            "No pilot plan from the first two models: the K-class latent-class estimate of the "
+            f"confusion matrices of the crowd and of both models ({n_classes} classes) needs at least "
+            f"3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's labels "
+            f"cannot tell its true class from the crowd's errors); here {enough:,} items have 3 or "
+            f"more ({_labels_per_item(histogram)})."
         )
     return (
         "No pilot plan from the first two models: the latent-class estimate of the correlated error "

@@ -53,6 +53,8 @@ __all__ = [
 
 #: The id of the Methods paragraph the sentences rest on.
 METHODS = "methods-plan"
+#: The Methods paragraph of more than two classes.
+METHODS_K = "methods-plan-2"
 TOPIC = "plan"
 
 #: How each pilot estimator is named in a sentence.
@@ -250,7 +252,8 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
         vote,
     )
     status = "single labels best" if quick.single_is_best else f"{quick.best_m}-{vote} best"
-    out = [Verdict(TOPIC, sentence, None, status, METHODS)]
+    methods = METHODS if k == 2 else METHODS_K
+    out = [Verdict(TOPIC, sentence, None, status, methods)]
     if a.pilot is not None:
         out.extend(pilot_verdicts(a.pilot))
     if a.multiclass_pilot is not None:
@@ -298,7 +301,8 @@ def headline(result: PlanResult) -> str:
     """
     c = result.comparison
     wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
-    best = "single labels" if c.single_is_best else f"{c.best_m}-majority labels"
+    vote = "majority" if result.n_classes == 2 else "plurality"
+    best = "single labels" if c.single_is_best else f"{c.best_m}-{vote} labels"
     return f"budget: label accuracy ≈ {result.label_accuracy:.3f}; P(rank right) {wins} → {best}"
 
 
