@@ -237,3 +237,29 @@ def test_large_k_figure_keeps_the_crossings_legible() -> None:
     shift = res.power_curve[0].score
     assert low > min(pt.score for pt in res.power_curve) - shift
     assert any(t.get_text().startswith("falls to ") for t in ax.texts)
+
+
+def test_equivalence_targets_plot_draws_one_curve_per_target(
+    cli, files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--targets --plot``: the target-panel figure (one curve per t), not the single power curve."""
+    from humanly.plots import equivalence as pl
+
+    drawn: list[str] = []
+    for name in ("plot_target_panels", "plot_power_curve"):
+        real = getattr(pl, name)
+
+        def spy(*a, _real=real, _name=name, **kw):
+            drawn.append(_name)
+            return _real(*a, **kw)
+
+        monkeypatch.setattr(pl, name, spy)
+    args = ["equivalence", files["ratings"], "--predictions", files["predictions"], "--bootstrap"]
+    out = tmp_path / "targets.png"
+    done = cli(*args, "0", "--targets", "1,inf", "--plot", out)
+    assert done.exit_code == 0, done.stderr
+    assert drawn == ["plot_target_panels"] and out.stat().st_size > 10_000
+    drawn.clear()
+    done = cli(*args, "0", "--plot", tmp_path / "one.png")
+    assert done.exit_code == 0, done.stderr
+    assert drawn == ["plot_power_curve"]

@@ -252,7 +252,8 @@ def equivalence_command(
     json: Json = False,
 ) -> None:
     """Survey power curve and each model's survey equivalence: how many human raters it is worth
-    (Resnick et al., Algorithms 1–6). --plot draws the power curve."""
+    (Resnick et al., Algorithms 1–6). --plot draws the power curve (with --targets, one curve per
+    target panel)."""
     check_plot(plot)
     folds = _folds(calibration_folds)
     # no --calibrate: the library's default (humanly.survey.calibration.DEFAULT_CALIBRATION)
@@ -319,9 +320,11 @@ def _show(
     json: bool,
 ) -> None:
     if plot is not None:
-        from ..plots.equivalence import plot_power_curve
+        from ..plots import equivalence as pl
 
-        save_plot(plot_power_curve(res, truth=truth), plot)
+        # with target panels, one curve per t and each model's crossing of each
+        fig = pl.plot_target_panels(res) if res.targets else pl.plot_power_curve(res, truth=truth)
+        save_plot(fig, plot)
     for n in res.notes + ((WIDTH_NOTE,) if width is not None else ()):
         ui.note(f"note: {n}")
     if json:
