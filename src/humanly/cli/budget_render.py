@@ -26,6 +26,7 @@ __all__ = [
     "show_pilot",
     "show_plan",
     "show_rates",
+    "show_recommendation",
     "show_size",
     "show_sweep",
     "show_verdicts",
@@ -387,6 +388,18 @@ COMPARISON_COLUMNS: tuple[Column, ...] = (
 )
 
 
+def show_recommendation(
+    m: int | None, budget: int | None, items: int | None, verdict: str = ""
+) -> None:
+    """A pilot plan's recommended m, label budget and items (and ``verdict``, its status in words)."""
+    if m is None or budget is None:
+        ui.show("recommendation: none (no m reaches the level under these estimates)")
+        return
+    shown = f"{items:,}" if items is not None else "—"
+    tail = f"; verdict: {verdict}" if verdict else ""
+    ui.show(f"recommendation: m = {m}, budget {budget:,} labels ({shown} items){tail}")
+
+
 def show_plan(res: bd.PlanResult) -> None:
     """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
     two-class pilot plan (or why there is none; the K-class pilot is
@@ -483,13 +496,7 @@ def show_pilot(res: bd.PilotPlan) -> None:
             f"{res.comparison.budget:,} labels"
         )
         show_comparison(res.comparison, title=head)
-    if res.recommended_m is None or res.recommended_budget is None:
-        ui.show("recommendation: none (no m reaches the level under these estimates)")
-    else:
-        ui.show(
-            f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
-            f"({res.recommended_items:,} items)"
-        )
+    show_recommendation(res.recommended_m, res.recommended_budget, res.recommended_items)
     for msg in pilot_notes(res):
         ui.note(f"note: {msg}")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _console as ui
-from .budget_render import SIZE_COLUMNS, show_comparison, table, ties_line
+from .budget_render import SIZE_COLUMNS, show_comparison, show_recommendation, table, ties_line
 
 if TYPE_CHECKING:
     from .. import budget as bd
@@ -107,12 +107,11 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
             rules=False,
         )
         ui.lines([rules])
-    if res.recommended_m is None or res.recommended_budget is None:
-        ui.show("recommendation: none (no m reaches the level under these estimates)")
-    else:
-        ui.show(
-            f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
-            f"({res.recommended_items:,} items); verdict: {verdict_status(res.verdict)}"
-        )
+    show_recommendation(
+        res.recommended_m,
+        res.recommended_budget,
+        res.recommended_items,
+        verdict_status(res.verdict),
+    )
     for msg in multiclass_notes(res):
         ui.note(f"note: {msg}")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import Verdict
+from .pilot import _weak_estimates
 
 if TYPE_CHECKING:
     from ..budget import MulticlassPilotPlan
@@ -55,8 +56,6 @@ _STATUS = {
     "no_m_reaches_level": "not identified",
 }
 _NAME = re.compile(r"^(?P<par>[a-z_]+)(\[(?P<row>\d+)(,(?P<col>\d+))?\])?$")
-#: The width of a range beyond which an estimate is loose (``humanly.budget.identification.WIDE``).
-_WIDE = 0.2
 
 
 def verdict_status(code: str) -> str:
@@ -101,35 +100,14 @@ def multiclass_weak_sentence(plan: MulticlassPilotPlan) -> str | None:
     ... # doctest: +NORMALIZE_WHITESPACE
     The estimate is weak: the 400-item pilot leaves 5 of its estimates (prior[2], better[2,2],
     worse[0,0], worse[1,1], worse[2,2]) on the edge of their range or spread over more than 0.2 (a
-    bootstrap or Wald interval), so the budget rests on numbers the pilot does not pin down — label a
+    bootstrap or Wald range), so the budget rests on numbers the pilot does not pin down — label a
     larger pilot, or more labels per pilot item, before relying on it
     """
-    weak = plan.warnings
-    if not weak:
-        return None
-    if len(weak) > 2:
-        names = ", ".join(w.parameter for w in weak)
-        where = (
-            f"leaves {len(weak)} of its estimates ({names}) on the edge of their range or spread "
-            f"over more than {_WIDE:g} (a bootstrap or Wald interval)"
-        )
-    else:
-        parts = []
-        for w in weak:
-            words = f"{estimate_words(w.parameter, plan.classes)} ({w.parameter})"
-            low, high = w.range
-            if w.reason == "boundary":
-                parts.append(f"{words} at {w.estimate:.2f}, the edge of its range")
-            elif low is None or high is None:
-                parts.append(f"{words} at {w.estimate:.2f}, which it does not inform")
-            else:
-                parts.append(f"{words} anywhere from {low:.2f} to {high:.2f}")
-        where = f"puts {'; '.join(parts)}"
-    return (
-        f"The estimate is weak: the {plan.n_used:,}-item pilot {where}, so the budget rests on "
-        "numbers the pilot does not pin down — label a larger pilot, or more labels per pilot item, "
-        "before relying on it"
-    )
+
+    def words(name: str) -> str:
+        return f"{estimate_words(name, plan.classes)} ({name})"
+
+    return _weak_estimates(plan.warnings, plan.n_used, "estimates", words)
 
 
 def multiclass_notes(plan: MulticlassPilotPlan) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ budget section:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -110,15 +110,36 @@ def assumption_sentence(t: AssumptionTest) -> str:
     return f"{head}: {t.quantity} = {value}{span} → {t.verdict}" + (f" ({why})" if why else "")
 
 
-def _weak_part(w: WeakEstimate) -> str:
+def _weak_part(w: WeakEstimate, words: str) -> str:
+    """One weak estimate (``words``: what it is) in words: on the edge of its range, not informed, or
+    anywhere within its range."""
     if w.reason == "boundary":
-        return f"{PARAMETER_WORDS[w.parameter]} at {w.estimate:.2f}, the edge of its range"
-    if w.range.width is None:
-        return f"{PARAMETER_WORDS[w.parameter]} at {w.estimate:.2f}, which it does not inform"
+        return f"{words} at {w.estimate:.2f}, the edge of its range"
     low, high = w.range
+    if low is None or high is None:
+        return f"{words} at {w.estimate:.2f}, which it does not inform"
+    return f"{words} anywhere from {float(low):.2f} to {float(high):.2f}"
+
+
+def _weak_estimates(
+    weak: Sequence[WeakEstimate], n_used: int, many: str, words: Callable[[str], str]
+) -> str | None:
+    """The sentence of :func:`weak_sentence` for any pilot: ``many`` names the estimates ("five
+    parameters"), ``words`` says one estimate by its name; ``None`` when none is weak."""
+    if not weak:
+        return None
+    if len(weak) > 2:
+        names = ", ".join(w.parameter for w in weak)
+        where = (
+            f"leaves {len(weak)} of its {many} ({names}) on the edge of their range or spread over "
+            f"more than {_WIDE:g} (a bootstrap or Wald range)"
+        )
+    else:
+        where = f"puts {'; '.join(_weak_part(w, words(w.parameter)) for w in weak)}"
     return (
-        f"{PARAMETER_WORDS[w.parameter]} anywhere from {float(low or 0.0):.2f} to "
-        f"{float(high or 0.0):.2f}"
+        f"The estimate is weak: the {n_used:,}-item pilot {where}, so the budget rests on numbers "
+        "the pilot does not pin down — label a larger pilot, or more labels per pilot item, before "
+        "relying on it"
     )
 
 
@@ -144,21 +165,8 @@ def weak_sentence(plan: PilotPlan) -> str | None:
     >>> print(weak_sentence(pilot_plan(d.ratings, d.predictions, bootstrap=0))[:42])
     The estimate is weak: the 2,000-item pilot
     """
-    weak = plan.warnings
-    if not weak:
-        return None
-    if len(weak) > 2:
-        names = ", ".join(w.parameter for w in weak)
-        where = (
-            f"leaves {len(weak)} of its five parameters ({names}) on the edge of their range or "
-            f"spread over more than {_WIDE:g} (a bootstrap or Wald range)"
-        )
-    else:
-        where = f"puts {'; '.join(_weak_part(w) for w in weak)}"
-    return (
-        f"The estimate is weak: the {plan.n_used:,}-item pilot {where}, so the budget rests on "
-        "numbers the pilot does not pin down — label a larger pilot, or more labels per pilot item, "
-        "before relying on it"
+    return _weak_estimates(
+        plan.warnings, plan.n_used, "five parameters", PARAMETER_WORDS.__getitem__
     )
 
 
