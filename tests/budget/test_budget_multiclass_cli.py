@@ -191,3 +191,20 @@ def test_several_labels_per_item_in_one_sentence(cli, pilot) -> None:
         f"{mp.recommended_budget:,} labels, a plurality vote). Under"
     )
     assert ") (" not in sentence
+
+
+def test_the_row_order_of_the_files_changes_nothing(cli, pilot, tmp_path: Path) -> None:
+    """The ratings' and the predictions' rows shuffled: the same bytes of ``--json``, bootstrap
+    included (items are held in sorted order)."""
+    import pandas as pd
+
+    g = np.random.default_rng(7)
+    shuffled = {}
+    for key in ("ratings", "predictions"):
+        frame = pd.read_csv(pilot[key])
+        shuffled[key] = tmp_path / f"{key}.csv"
+        frame.iloc[g.permutation(len(frame))].to_csv(shuffled[key], index=False)
+    a = cli(*_args(pilot, "--bootstrap", "100", "--json"))
+    b = cli(*_args(shuffled, "--bootstrap", "100", "--json"))
+    assert a.exit_code == 0 and b.exit_code == 0, b.stderr
+    assert a.stdout == b.stdout
