@@ -269,7 +269,7 @@ def test_a_study_holds_codes_not_sentences(study_json) -> None:
                 prose.add((path, text))
     assert not prose, sorted(prose)
     # the reason codes these studies hold
-    assert {"two_classes_only", "single_label_items", "no_bootstrap", "too_few_labels"} <= reasons
+    assert {"no_predictions", "single_label_items", "no_bootstrap", "too_few_labels"} <= reasons
     assert "no_ratings" in reasons
 
 

@@ -10,8 +10,10 @@ What runs (the choices the report used to make section by section, now made once
   does by default; with the headroom), and majority vote (two classes) or plurality scored by agreement;
   with true states, HSCORE* and SEQ* beside each; hard models under agreement and soft ones under
   cross-entropy when both kinds are given (the paper's running example), else every model under both;
-* ``plan`` — two classes only: the label accuracy implied by the crowd's agreement, single vs majority
-  labels, with two models the pilot plan; ``judge`` — with a judge: :func:`humanly.judging.judge`;
+* ``plan`` — the label accuracy implied by the crowd's agreement, single vs majority labels (plurality
+  votes for more than two classes), with two models the pilot plan (for more than two classes the
+  K-class pilot: the confusion matrices of the crowd and of both models); ``judge`` — with a judge:
+  :func:`humanly.judging.judge`;
 * ``rank`` — on pairwise votes (a :class:`~humanly.data.VoteStudy` as ``ratings``): the ranking;
   the analyses of ratings are skipped (``no_ratings``).
 
@@ -221,7 +223,8 @@ class StudyResult(Result):
     equivalence : tuple of EquivalenceRun
         The survey-equivalence analyses (empty when they do not apply).
     plan : PlanResult or None
-        The label-budget analysis; ``None`` when it does not apply (two classes only).
+        The label-budget analysis (any number of classes); ``None`` when it does not apply (no item
+        with two labels, or the input was refused).
     skipped : tuple of Skipped
         The analyses that did not run, and why.
     provenance : Provenance
@@ -274,9 +277,9 @@ class StudyResult(Result):
         Examples
         --------
         >>> from humanly import Ratings
-        >>> res = analyze(Ratings.from_counts([[2, 1, 0], [0, 3, 0]]), bootstrap=0)
+        >>> res = analyze(Ratings.from_counts([[1, 0, 0], [0, 1, 0]]), bootstrap=0)
         >>> res.skipped_reason("plan")
-        'two_classes_only'
+        'single_label_items'
         """
         return next((s.reason for s in self.skipped if s.analysis == analysis), None)
 
@@ -503,9 +506,6 @@ def _equivalence(
 
 def _plan(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skipped]) -> Any:
     r = study.ratings
-    if r.n_classes != 2:
-        skipped.append(Skipped("plan", "two_classes_only", classes=tuple(map(str, r.classes))))
-        return None
     if not (r.labels_per_item >= 2).any():
         skipped.append(Skipped("plan", "single_label_items"))
         return None

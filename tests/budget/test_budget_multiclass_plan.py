@@ -117,6 +117,24 @@ def test_win_probabilities_equal_a_monte_carlo_of_the_same_model(m: int) -> None
     assert abs(mc - exact.exact) < 3 * se, (m, mc, exact.exact, se)
 
 
+@pytest.mark.parametrize("m", [1, 3])
+def test_the_budget_per_m_is_the_smallest_that_reaches_the_level(m: int) -> None:
+    """The K-class sample size (plurality votes): at its items the exact win probability reaches the
+    level and a Monte Carlo of the same model agrees within 3 standard errors; no smaller number of
+    items reaches it (a linear scan of the exact values)."""
+    errors = ConfusionErrors(tuple(PRIOR), *(tuple(map(tuple, x)) for x in (CROWD, BETTER, WORSE)))
+    level = 0.9
+    row = sample_size(errors, level, (m,)).rows[0]
+    assert row.budget_exact is not None and row.budget_exact % m == 0
+    n = row.budget_exact // m
+    wins = [r.exact for r in (compare(errors, k * m, (m,)).rows[0] for k in range(1, n + 1))]
+    assert wins[-1] >= level and max(wins[:-1]) < level
+    mc, se = _monte_carlo(errors, m, n, 20_000, seed=10 + m)
+    assert abs(mc - wins[-1]) < 3 * se, (m, mc, wins[-1], se)
+    for bound in (row.budget_cramer_bound, row.budget_hoeffding_bound):
+        assert bound is not None and bound >= row.budget_exact
+
+
 def test_the_binary_special_case_is_the_independent_error_model() -> None:
     """K = 2 with symmetric confusions and a uniform prior: exactly the paper's independent errors
     (coin for tied even votes)."""

@@ -102,9 +102,13 @@ def test_the_verdicts_module_is_light() -> None:
 
 # --------------------------------------------------------------------------- report section
 def test_methods_describe_the_latent_class_estimate() -> None:
+    """Two paragraphs: two classes (``methods-plan``) and more (``methods-plan-2``)."""
+    two, more = METHODS_TEXT
     for words in ("latent-class", "EM", "unobserved true label", "BIC", "95%", "3 labels"):
-        assert words in METHODS_TEXT, words
-    assert "plug-in against the crowd majority" not in METHODS_TEXT
+        assert words in two, words
+    assert "plug-in against the crowd majority" not in two
+    for words in ("latent-class", "EM", "plurality", "Wald", "confusion matrix", "3 labels"):
+        assert words in more, words
 
 
 def test_section_lays_out_the_latent_plan(five) -> None:

@@ -31,7 +31,7 @@ from .comparison import compare
 from .confusion import ConfusionErrors, symmetric_errors
 from .curves import WinCurve, curve_budgets, win_curve
 from .models import IndependentErrors
-from .multiclass_plan import MulticlassPilotPlan, multiclass_pilot_plan
+from .multiclass_plan import MulticlassPilotPlan, check_k_class_options, multiclass_pilot_plan
 from .options import PlanOptions
 from .planning import Method, PilotPlan, _study, check_run, pilot_plan
 from .size import sample_size
@@ -473,6 +473,8 @@ def plan(
             "no item has two labels, so the label accuracy cannot be estimated from agreement"
         )
     k = r.n_classes
+    if k > 2:
+        check_k_class_options(opts)
     q = label_accuracy_from_agreement(agreement, k)
     p, source = _better_accuracy(counts, preds, eps)
     budget = int(counts.sum()) if budget is None else check_budget(budget)

@@ -207,6 +207,21 @@ def _codes(fit: Any, est: ConfusionErrors) -> tuple[str, ...]:
     return tuple(codes)
 
 
+def check_k_class_options(opts: PlanOptions) -> None:
+    """Refuse the options of the two-class pilot that have no K-class meaning (a tied plurality is
+    broken at random; the K-class pilot fits full confusion matrices, no latent variant)."""
+    if opts.vote_ties != "coin":
+        raise InputError(
+            f"vote_ties={opts.vote_ties!r}: with K classes a tied plurality is broken at random; "
+            'use vote_ties="coin"'
+        )
+    if opts.latent_variant != "select":
+        raise InputError(
+            f"latent_variant={opts.latent_variant!r} is a form of the two-class pilot; the K-class "
+            'pilot fits full confusion matrices — leave latent_variant="select"'
+        )
+
+
 def multiclass_pilot_plan(
     ratings: Any,
     predictions: Any = None,
@@ -268,16 +283,7 @@ def multiclass_pilot_plan(
     (level, _), ms = check_level(level), check_ms(m)
     budget = check_budget(budget, allow_none=True)
     bootstrap, seed, _ = check_run(bootstrap, seed, "latent", opts)
-    if opts.vote_ties != "coin":
-        raise InputError(
-            f"vote_ties={opts.vote_ties!r}: with K classes a tied plurality is broken at random; "
-            'use vote_ties="coin"'
-        )
-    if opts.latent_variant != "select":
-        raise InputError(
-            f"latent_variant={opts.latent_variant!r} is a form of the two-class pilot; the K-class "
-            'pilot fits full confusion matrices — leave latent_variant="select"'
-        )
+    check_k_class_options(opts)
     study = _study(ratings, predictions, missing)
     r, preds = study.ratings, study.predictions
     if preds is None:

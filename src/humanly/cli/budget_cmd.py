@@ -353,6 +353,13 @@ def _plan_figure(res: bd.PlanResult) -> Any:
     from ..plots import budget as pl
 
     pilot = res.pilot
+    multi = res.multiclass_pilot
+    if multi is not None and multi.curve is not None:
+        title = (
+            f"Fig. 2 b at the K-class pilot's latent-class estimates: {multi.better} vs "
+            f"{multi.worse} ({len(multi.classes)} classes, plurality votes)"
+        )
+        return pl.win_vs_budget_figure(multi.curve, title=title)
     if pilot is not None and pilot.curve is not None:
         how = "latent-class" if pilot.method == "latent" else "crowd-majority"
         title = f"Fig. 2 b at the pilot's {how} estimates: {pilot.better} vs {pilot.worse}"
@@ -408,7 +415,8 @@ def plan_command(
     """The budget analysis of the data: single vs majority labels for the next test set at the
     crowd's label accuracy; with two models' predictions, also the pilot plan (the correlated error
     model estimated by latent class or the crowd majority, bootstrap ranges, tests of assumptions 1
-    and 2, and the m and label budget that reach --level)."""
+    and 2, and the m and label budget that reach --level). Any number of classes: with more than
+    two, plurality votes and the K-class pilot (confusion matrices of the crowd and both models)."""
     from .. import budget as bd
 
     check_plot(plot)
@@ -448,6 +456,10 @@ def plan_command(
     from ..verdicts.plan import verdicts
 
     render.show_plan(res)
+    if res.multiclass_pilot is not None:
+        from .multiclass_render import show_multiclass_pilot
+
+        show_multiclass_pilot(res.multiclass_pilot)
     render.show_verdicts(verdicts(res))
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "show_pilot",
     "show_plan",
     "show_rates",
+    "show_recommendation",
     "show_size",
     "show_sweep",
     "show_verdicts",
@@ -37,7 +38,7 @@ __all__ = [
 #: A column: a result key, or (key, header).
 Column = str | tuple[str, str]
 #: Columns of words, left-aligned (numbers are right-aligned).
-TEXT_COLUMNS = frozenset({"parameter", "meaning", "rule", "strategy", "labelling"})
+TEXT_COLUMNS = frozenset({"parameter", "meaning", "rule", "strategy", "labelling", "class"})
 
 #: How a tied vote of an even m is settled, as the tables say it.
 VOTE_TIES = {
@@ -132,14 +133,18 @@ WIN_COLUMNS: tuple[Column, ...] = (
 )
 
 
-def show_comparison(res: bd.Comparison, *, simulated: bool = False, title: str = "") -> None:
-    """The win table of :func:`humanly.budget.compare`: exact, and the two lower bounds."""
+def show_comparison(
+    res: bd.Comparison, *, simulated: bool = False, title: str = "", rules: bool = True
+) -> None:
+    """The win table of :func:`humanly.budget.compare`: exact, and the two lower bounds; then the
+    tie rules (``rules=False``: the caller says them)."""
     cols = list(WIN_COLUMNS)
     if simulated:
         cols += [("monte_carlo", "Monte Carlo"), ("monte_carlo_se", "± s.e.")]
     head = title or f"P(better classifier identified), budget {res.budget:,} labels"
     table(head, [r.to_dict() for r in res.rows], cols)
-    _rules(res)
+    if rules:
+        _rules(res)
     ui.lines(
         [
             "exact: P(ΣG > 0) computed exactly; the bounds are 1 − Hoeffding's (Lemma 1) and "
@@ -383,9 +388,22 @@ COMPARISON_COLUMNS: tuple[Column, ...] = (
 )
 
 
+def show_recommendation(
+    m: int | None, budget: int | None, items: int | None, verdict: str = ""
+) -> None:
+    """A pilot plan's recommended m, label budget and items (and ``verdict``, its status in words)."""
+    if m is None or budget is None:
+        ui.show("recommendation: none (no m reaches the level under these estimates)")
+        return
+    shown = f"{items:,}" if items is not None else "—"
+    tail = f"; verdict: {verdict}" if verdict else ""
+    ui.show(f"recommendation: m = {m}, budget {budget:,} labels ({shown} items){tail}")
+
+
 def show_plan(res: bd.PlanResult) -> None:
     """The budget analysis: the label accuracy from agreement, the comparison at the budget, then the
-    pilot plan (or why there is none)."""
+    two-class pilot plan (or why there is none; the K-class pilot is
+    :func:`humanly.cli.multiclass_render.show_multiclass_pilot`)."""
     from ..verdicts.plan import source_words
 
     quick = res.comparison
@@ -394,9 +412,15 @@ def show_plan(res: bd.PlanResult) -> None:
         f"classifier accuracies {res.better_accuracy:.3f} vs {quick.p:.3f} "
         f"({source_words(res.better_accuracy_source)}, ε = {res.eps:g})"
     )
+    vote = "majority" if res.n_classes == 2 else "plurality"
+    errors = (
+        "independent errors"
+        if res.n_classes == 2
+        else f"{res.n_classes} classes, errors uniform over the other classes, plurality votes"
+    )
     rows = [
         {
-            "labelling": f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
+            "labelling": f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-{vote})"),
             "items": items,
             "win": win,
             "budget_needed": need,
@@ -406,7 +430,7 @@ def show_plan(res: bd.PlanResult) -> None:
         )
     ]
     table(
-        f"Budget {res.budget:,} labels at q̂ = {res.label_accuracy:.3f} (independent errors; "
+        f"Budget {res.budget:,} labels at q̂ = {res.label_accuracy:.3f} ({errors}; "
         f"the level: P(better ranked first) ≥ {res.level:g})",
         rows,
         COMPARISON_COLUMNS,
@@ -414,9 +438,13 @@ def show_plan(res: bd.PlanResult) -> None:
     from ..verdicts.pilot import pilot_skipped_sentence
     from ..verdicts.plan import better_use
 
-    ui.lines(
-        [f"{vote_ties_line(quick.vote_ties)}; —: no budget reaches the level", better_use(quick)]
+    vote = "majority" if res.n_classes == 2 else "plurality"
+    tie = (
+        vote_ties_line(quick.vote_ties)
+        if res.n_classes == 2
+        else "a tied plurality is broken at random"
     )
+    ui.lines([f"{tie}; —: no budget reaches the level", better_use(quick, vote)])
     for msg in quick.notes:
         ui.note(f"note: {msg}")
     if res.pilot is not None:
@@ -468,13 +496,7 @@ def show_pilot(res: bd.PilotPlan) -> None:
             f"{res.comparison.budget:,} labels"
         )
         show_comparison(res.comparison, title=head)
-    if res.recommended_m is None or res.recommended_budget is None:
-        ui.show("recommendation: none (no m reaches the level under these estimates)")
-    else:
-        ui.show(
-            f"recommendation: m = {res.recommended_m}, budget {res.recommended_budget:,} labels "
-            f"({res.recommended_items:,} items)"
-        )
+    show_recommendation(res.recommended_m, res.recommended_budget, res.recommended_items)
     for msg in pilot_notes(res):
         ui.note(f"note: {msg}")
 

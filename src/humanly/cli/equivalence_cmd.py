@@ -15,8 +15,10 @@ from .equivalence_render import (
     footnotes,
     render,
     render_models,
+    render_targets,
     render_truth,
     render_worth,
+    target_lines,
 )
 from .options import StudyOptions, load_study, study_inputs
 
@@ -90,6 +92,18 @@ Amateurs = Annotated[
     ),
 ]
 
+Targets = Annotated[
+    str | None,
+    typer.Option(
+        "--targets",
+        metavar="T,...",
+        help="Target panels, e.g. 1,3,inf: one power curve and one equivalence per target, side by "
+        "side; t scores against the plurality of t held-out raters (items with fewer labels are "
+        "left out), inf against each item's true class through a latent-class model fitted to the "
+        "ratings (agreement or cross_entropy).",
+    ),
+]
+
 TargetWidth = Annotated[
     float | None,
     typer.Option(
@@ -108,6 +122,29 @@ States = Annotated[
         "HSCORE* and SEQ*, the scores and equivalences against the states.",
     ),
 ]
+
+
+def _targets(value: str | None) -> tuple[int | str, ...] | None:
+    """``--targets 1,3,inf``: whole numbers ≥ 1 and ``inf`` (or ∞), in the order given."""
+    if value is None:
+        return None
+    out: list[int | str] = []
+    for part in (p.strip() for p in value.split(",")):
+        if part.lower() in ("inf", "∞"):
+            out.append("inf")
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            raise InputError(
+                f"--targets {value}: give whole numbers ≥ 1 and inf, separated by commas, e.g. "
+                "--targets 1,3,inf"
+            )
+    from ..survey.target_results import check_targets
+
+    try:
+        return check_targets(out)
+    except (InputError, TypeError) as exc:
+        raise InputError(f"--targets {value}: {str(exc).split(': ', 1)[-1]}") from None
 
 
 def _folds(calibration_folds: int) -> int | None:
@@ -202,6 +239,7 @@ def equivalence_command(
     calibrate: Calibrate = None,
     calibration_folds: CalibrationFolds = 0,
     reference_size: ReferenceSize = 1,
+    targets: Targets = None,
     max_k: MaxK = None,
     draws: Draws = 200,
     headroom: Headroom = False,
@@ -214,12 +252,14 @@ def equivalence_command(
     json: Json = False,
 ) -> None:
     """Survey power curve and each model's survey equivalence: how many human raters it is worth
-    (Resnick et al., Algorithms 1–6). --plot draws the power curve."""
+    (Resnick et al., Algorithms 1–6). --plot draws the power curve (with --targets, one curve per
+    target panel)."""
     check_plot(plot)
     folds = _folds(calibration_folds)
     # no --calibrate: the library's default (humanly.survey.calibration.DEFAULT_CALIBRATION)
     cal: dict[str, Any] = {} if calibrate is None else {"calibrate": calibrate}
     width = _width(target_width, bootstrap)
+    panels = _targets(targets)
     from ..survey import EquivalenceOptions, equivalence
 
     options = EquivalenceOptions(
@@ -232,6 +272,7 @@ def equivalence_command(
         headroom=headroom,
         workers=workers,
         scheduler=scheduler,
+        targets=panels,
     )
     s = load_study(study)
     true_states = _read_states(states, study, scorer)
@@ -279,9 +320,11 @@ def _show(
     json: bool,
 ) -> None:
     if plot is not None:
-        from ..plots.equivalence import plot_power_curve
+        from ..plots import equivalence as pl
 
-        save_plot(plot_power_curve(res, truth=truth), plot)
+        # with target panels, one curve per t and each model's crossing of each
+        fig = pl.plot_target_panels(res) if res.targets else pl.plot_power_curve(res, truth=truth)
+        save_plot(fig, plot)
     for n in res.notes + ((WIDTH_NOTE,) if width is not None else ()):
         ui.note(f"note: {n}")
     if json:
@@ -299,7 +342,9 @@ def _show(
     ui.show(render(res, truth), *(render_models(res, width, needed) if res.models else ()))
     if truth is not None:
         ui.show(render_truth(res, truth))
-    ui.lines(footnotes(res, truth, width, needed))
+    if res.targets:
+        ui.show(*render_targets(res))
+    ui.lines(footnotes(res, truth, width, needed) + target_lines(res))
     line = headroom_line(res)
     if line is not None:
         ui.show(line)

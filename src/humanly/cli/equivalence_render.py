@@ -9,19 +9,31 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..verdicts.curve import curve_notes, flag_cell, share_cell
 from ..verdicts.equivalence import percent, tails
+from ..verdicts.targets import target_label, target_words
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
     from .._core.result import Interval
-    from ..survey import EquivalenceResult, ExpertEquivalence, ModelEquivalence, TruthEquivalence
+    from ..survey import (
+        EquivalenceResult,
+        ExpertEquivalence,
+        ModelEquivalence,
+        ScenarioResult,
+        TargetEquivalence,
+        TruthEquivalence,
+    )
 
 __all__ = [
     "footnotes",
     "render",
     "render_models",
+    "render_scenario",
+    "render_targets",
     "render_truth",
     "render_worth",
+    "target_lines",
 ]
 
 
@@ -40,7 +52,7 @@ def _pair(rng: Interval) -> str:
     return "—" if lo is None and hi is None else f"{_f(lo)} – {_f(hi)}"
 
 
-def _largest(res: EquivalenceResult | TruthEquivalence) -> int:
+def _largest(res: EquivalenceResult | TruthEquivalence | TargetEquivalence) -> int:
     return res.power_curve[-1].k if res.power_curve else 0
 
 
@@ -71,16 +83,62 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
         f"humanly equivalence · {res.combiner} + {res.scorer} · {res.method} · "
         f"{res.n_items:,} items · {res.bootstrap} bootstraps"
     )
+    shares = any(p.fallback_share is not None for p in res.power_curve)
+    flags = any(p.flags for p in res.power_curve)
     cols = ["k", "c_k", f"{percent(res.level)} range", "items"]
     cols += ["c_k − c_0 (bits)"] if info else []
     cols += ["c*_k (states)"] if star else []
+    cols += ["fallback"] if shares else []
     for col in cols:
         t.column(col, justify="right")
+    if flags:
+        t.column("flags")
     for i, p in enumerate(res.power_curve):
         extra = [_f(res.information[i])] if res.information is not None else []
         extra += [_f(truth.power_curve[i].score)] if star and truth is not None else []
+        extra += [share_cell(p.fallback_share)] if shares else []
+        extra += [flag_cell(p.flags)] if flags else []
         t.row(str(p.k), _f(p.score), _pair(p.score_range), f"{p.n_items:,}", *extra)
     return t
+
+
+def render_targets(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
+    """The target panels side by side: the power curve against each target (one column per t),
+    and each model's score and equivalence against each (one row per model and target)."""
+    entries = res.targets
+    curve = new_table(
+        f"power curve c_k against each target panel t · {res.combiner} + {res.scorer}"
+    )
+    curve.column("k", justify="right")
+    for e in entries:
+        curve.column(f"c_k {target_label(e.target)}", justify="right")
+    by_k = [{p.k: p.score for p in e.power_curve} for e in entries]
+    for k in sorted({k for found in by_k for k in found}):
+        curve.row(str(k), *(_f(found[k]) if k in found else "" for found in by_k))
+    pct = percent(res.level)
+    models = new_table(f"each model against each target panel: score and raters, {pct} ranges")
+    for i, col in enumerate(("model", "target", "items", "score", "raters", f"{pct} range")):
+        models.column(col, justify="left" if i < 2 else "right")
+    for name in (m.model for m in res.models):
+        for e in entries:
+            m = next((x for x in e.models if x.model == name), None)
+            if m is None:
+                continue
+            kmax = _largest(e)
+            models.row(
+                name,
+                target_label(e.target),
+                f"{e.n_items:,}",
+                _f(m.score),
+                equivalence_cell(m.equivalence, m.equivalence_note, kmax),
+                range_cell(m, kmax),
+            )
+    return curve, models
+
+
+def target_lines(res: EquivalenceResult) -> list[str]:
+    """What each target is (with its items, and for t = ∞ the latent-class model it rests on)."""
+    return [target_words(e, res.n_items) for e in res.targets]
 
 
 def render_models(
@@ -220,6 +278,7 @@ def footnotes(
                          f"{res.n_items:,} items at hand.")  # fmt: skip
     if res.headroom is not None and any(_percent(m) == "—" for m in ms):
         notes.append("% of ideal —: the model gives no information over c_0.")
+    notes += curve_notes(res.power_curve, res.informative_max_k, res.level)
     if truth is not None:
         notes.append(
             "HSCORE*, SEQ*: score and survey equivalence against each item's true state (section 6 "
@@ -240,3 +299,32 @@ def render_worth(ex: ExpertEquivalence) -> CleanTable:
         lo, hi = w.experts_range
         t.row(str(p.k), _f(p.score), x, f"{_f(lo, '.2f')} – {_f(hi, '.2f')}")
     return t
+
+
+def render_scenario(res: ScenarioResult) -> tuple[CleanTable, CleanTable]:
+    """The scenario mode: per target its κ, the classifier's score, one rater's, the ideal score and
+    the classifier's rater equivalence; and the power curves side by side (one column per t)."""
+    unit = " (bits)" if res.scorer == "cross_entropy" else ""
+    targets = new_table(
+        f"humanly simulate equivalence · {res.scorer}{unit} · {res.combiner} panels · population "
+        "(exact)"
+    )
+    for i, col in enumerate(("target", "κ", "classifier", "1 rater", "ideal", "raters")):
+        targets.column(col, justify="left" if i == 0 else "right")
+    for t in res.targets:
+        one = t.power_curve[1].score if len(t.power_curve) > 1 else None
+        targets.row(
+            target_label(t.target),
+            _f(t.kappa, ".4f"),
+            _f(t.classifier_score, ".6f"),
+            _f(one, ".6f"),
+            _f(t.ideal_score, ".6f"),
+            equivalence_cell(t.equivalence, t.equivalence_note, res.max_sources),
+        )
+    curve = new_table("power curve c_k against each target panel t")
+    curve.column("k", justify="right")
+    for t in res.targets:
+        curve.column(f"c_k {target_label(t.target)}", justify="right")
+    for k in range(res.max_sources + 1):
+        curve.row(str(k), *(_f(t.power_curve[k].score, ".6f") for t in res.targets))
+    return targets, curve

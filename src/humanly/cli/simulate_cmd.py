@@ -1,4 +1,6 @@
-"""``humanly simulate urn|oracle|pair``: write simulated ratings, gold and predictions files.
+"""``humanly simulate urn|oracle|pair``: write simulated ratings, gold and predictions files;
+``humanly simulate equivalence`` (:mod:`humanly.cli.scenario_cmd`): a scenario's survey equivalence,
+exactly.
 
 Parameters carry the names of :mod:`humanly.simulate` (``n_items`` is ``--items``,
 ``labels_per_item`` is ``--labels``), so its messages show the flags.
@@ -19,6 +21,7 @@ from ._common import Force, Json, Seed
 from ._output import check_output_file
 from .budget_cmd import ErrorModelOptions, error_model_inputs
 from .options import split_list
+from .scenario_cmd import scenario_command
 
 if TYPE_CHECKING:
     from ..simulate import SimulatedData
@@ -26,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["simulate_app"]
 
 simulate_app = new_typer(
-    help="Simulate ratings with a known truth (writes ratings, gold, predictions)."
+    help="Simulate ratings with a known truth (writes ratings, gold, predictions), or compute a "
+    "scenario's survey equivalence exactly."
 )
 
 #: what simulate writes, by extension (the formats of humanly.data.write_table)
@@ -207,3 +211,4 @@ def pair_command(
 add_command(simulate_app, "urn", urn_command)
 add_command(simulate_app, "oracle", oracle_command)
 add_command(simulate_app, "pair", pair_command)
+add_command(simulate_app, "equivalence", scenario_command)

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import Verdict
+from .targets import targets_sentence
 
 if TYPE_CHECKING:
     from ..study import EquivalenceRun, StudyResult
@@ -297,7 +298,9 @@ def verdicts(
     items_needed: Sequence[int | None] | None = None,
 ) -> tuple[Verdict, ...]:
     """One sentence per model of ``result``; with ``truth`` (a simulation's states), a second sentence
-    with its equivalence against the true states (SEQ*); with ``target_width`` and the
+    with its equivalence against the true states (SEQ*); with target panels
+    (``EquivalenceOptions(targets=...)``), what it is worth against each and where its verdict flips
+    (:func:`~humanly.verdicts.targets.targets_sentence`); with ``target_width`` and the
     ``items_needed`` read off the result for it (one per model), the items a narrower range needs.
 
     >>> from humanly.simulate import running_example
@@ -325,7 +328,9 @@ def verdicts(
             target_width=target_width,
             items_needed=n,
         )
-        extra = _truth_clause(m.model, truth)
+        extra = " ".join(
+            x for x in (_truth_clause(m.model, truth), targets_sentence(result, m.model)) if x
+        )
         out.append(
             Verdict(
                 "equivalence",

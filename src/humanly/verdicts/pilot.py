@@ -21,7 +21,7 @@ budget section:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -110,15 +110,36 @@ def assumption_sentence(t: AssumptionTest) -> str:
     return f"{head}: {t.quantity} = {value}{span} → {t.verdict}" + (f" ({why})" if why else "")
 
 
-def _weak_part(w: WeakEstimate) -> str:
+def _weak_part(w: WeakEstimate, words: str) -> str:
+    """One weak estimate (``words``: what it is) in words: on the edge of its range, not informed, or
+    anywhere within its range."""
     if w.reason == "boundary":
-        return f"{PARAMETER_WORDS[w.parameter]} at {w.estimate:.2f}, the edge of its range"
-    if w.range.width is None:
-        return f"{PARAMETER_WORDS[w.parameter]} at {w.estimate:.2f}, which it does not inform"
+        return f"{words} at {w.estimate:.2f}, the edge of its range"
     low, high = w.range
+    if low is None or high is None:
+        return f"{words} at {w.estimate:.2f}, which it does not inform"
+    return f"{words} anywhere from {float(low):.2f} to {float(high):.2f}"
+
+
+def _weak_estimates(
+    weak: Sequence[WeakEstimate], n_used: int, many: str, words: Callable[[str], str]
+) -> str | None:
+    """The sentence of :func:`weak_sentence` for any pilot: ``many`` names the estimates ("five
+    parameters"), ``words`` says one estimate by its name; ``None`` when none is weak."""
+    if not weak:
+        return None
+    if len(weak) > 2:
+        names = ", ".join(w.parameter for w in weak)
+        where = (
+            f"leaves {len(weak)} of its {many} ({names}) on the edge of their range or spread over "
+            f"more than {_WIDE:g} (a bootstrap or Wald range)"
+        )
+    else:
+        where = f"puts {'; '.join(_weak_part(w, words(w.parameter)) for w in weak)}"
     return (
-        f"{PARAMETER_WORDS[w.parameter]} anywhere from {float(low or 0.0):.2f} to "
-        f"{float(high or 0.0):.2f}"
+        f"The estimate is weak: the {n_used:,}-item pilot {where}, so the budget rests on numbers "
+        "the pilot does not pin down — label a larger pilot, or more labels per pilot item, before "
+        "relying on it"
     )
 
 
@@ -144,21 +165,8 @@ def weak_sentence(plan: PilotPlan) -> str | None:
     >>> print(weak_sentence(pilot_plan(d.ratings, d.predictions, bootstrap=0))[:42])
     The estimate is weak: the 2,000-item pilot
     """
-    weak = plan.warnings
-    if not weak:
-        return None
-    if len(weak) > 2:
-        names = ", ".join(w.parameter for w in weak)
-        where = (
-            f"leaves {len(weak)} of its five parameters ({names}) on the edge of their range or "
-            f"spread over more than {_WIDE:g} (a bootstrap or Wald range)"
-        )
-    else:
-        where = f"puts {'; '.join(_weak_part(w) for w in weak)}"
-    return (
-        f"The estimate is weak: the {plan.n_used:,}-item pilot {where}, so the budget rests on "
-        "numbers the pilot does not pin down — label a larger pilot, or more labels per pilot item, "
-        "before relying on it"
+    return _weak_estimates(
+        plan.warnings, plan.n_used, "five parameters", PARAMETER_WORDS.__getitem__
     )
 
 
@@ -230,10 +238,10 @@ def _labels_per_item(histogram: Mapping[str, int]) -> str:
     )
 
 
-def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
+def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int], *, n_classes: int = 2) -> str:
     """Why a study with two or more models has no pilot plan, as the report says it: with too few
     items of ≥ 3 labels (``histogram``: labels per item → items), what the latent-class estimate needs
-    and why the crowd-majority estimate is not shown; otherwise the reason.
+    and (two classes) why the crowd-majority estimate is not shown; otherwise the reason.
 
     Parameters
     ----------
@@ -241,6 +249,8 @@ def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
         ``PlanResult.pilot_skipped``.
     histogram : mapping
         The study's labels per item → items (``InspectResult.labels_per_item.histogram``).
+    n_classes : int
+        The study's classes (more than two: the K-class pilot's confusion matrices).
 
     Returns
     -------
@@ -252,12 +262,22 @@ def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int]) -> str:
     >>> from humanly._core.result import Skipped
     >>> no_pilot_sentence(Skipped("pilot", "input_error", "q=nan"), {"2": 5, "3": 40})
     'The pilot plan from the first two models does not apply: q=nan.'
+    >>> no_pilot_sentence(Skipped("pilot", "input_error", "q"), {"2": 50}, n_classes=3)[:74]
+    'No pilot plan from the first two models: the K-class latent-class estimate'
     """
     enough = sum(v for k, v in histogram.items() if int(k) >= 3)
     if enough >= MIN_LATENT_ITEMS:
         return (
             "The pilot plan from the first two models does not apply: "
             f"{pilot_skipped_sentence(skipped)}."
+        )
+    if n_classes > 2:
+        return (
+            "No pilot plan from the first two models: the K-class latent-class estimate of the "
+            f"confusion matrices of the crowd and of both models ({n_classes} classes) needs at least "
+            f"3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an item's labels "
+            f"cannot tell its true class from the crowd's errors); here {enough:,} items have 3 or "
+            f"more ({_labels_per_item(histogram)})."
         )
     return (
         "No pilot plan from the first two models: the latent-class estimate of the correlated error "

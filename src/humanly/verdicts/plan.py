@@ -7,7 +7,8 @@
   how often, under which estimate, and whether the pilot contradicts the paper's assumptions;
 * :func:`plan_verdicts` — the budget analysis of a study (``humanly budget plan``,
   :class:`~humanly.budget.PlanResult`): the comparison at the crowd's own label accuracy, and the pilot
-  plan when there is one;
+  plan when there is one (for more than two classes the K-class pilot's,
+  :mod:`humanly.verdicts.multiclass`);
 * :func:`verdicts` — whichever of the three a result is.
 
 Beside them, which labelling is the better use of the budget (:func:`better_use`) and the one-line
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import Verdict
+from .multiclass import multiclass_verdicts
 from .pilot import weak_sentence
 
 if TYPE_CHECKING:
@@ -51,6 +53,8 @@ __all__ = [
 
 #: The id of the Methods paragraph the sentences rest on.
 METHODS = "methods-plan"
+#: The Methods paragraph of more than two classes.
+METHODS_K = "methods-plan-2"
 TOPIC = "plan"
 
 #: How each pilot estimator is named in a sentence.
@@ -78,15 +82,17 @@ def probability(p: float) -> str:
     return f"{p:.{decimals}f}"
 
 
-def scheme(m: int, *, plural: bool = True) -> str:
-    """How m labels per item are used: "single labels", "3-label majorities".
+def scheme(m: int, *, plural: bool = True, vote: str = "majority") -> str:
+    """How m labels per item are used: "single labels", "3-label majorities" (``vote="plurality"``
+    for more than two classes: "3-label pluralities").
 
-    >>> scheme(1), scheme(3), scheme(5, plural=False)
-    ('single labels', '3-label majorities', 'a 5-label majority')
+    >>> scheme(1), scheme(3), scheme(5, plural=False), scheme(3, vote="plurality")
+    ('single labels', '3-label majorities', 'a 5-label majority', '3-label pluralities')
     """
     if m == 1:
         return "single labels" if plural else "a single label"
-    return f"{m}-label majorities" if plural else f"a {m}-label majority"
+    many = "pluralities" if vote == "plurality" else "majorities"
+    return f"{m}-label {many}" if plural else f"a {m}-label {vote}"
 
 
 def _apart(better: float, worse: float) -> str:
@@ -103,13 +109,13 @@ def _accuracy(x: float) -> str:
     return text[:-1] if text.endswith("0") else text
 
 
-def _others(ms: Sequence[int], wins: Sequence[float], best: int) -> str:
+def _others(ms: Sequence[int], wins: Sequence[float], best: int, vote: str = "majority") -> str:
     parts = [(m, w) for m, w in zip(ms, wins, strict=True) if m != best]
     if not parts:
         return ""
     (m0, w0), rest = parts[0], parts[1:]
-    text = f"; {scheme(m0)} reach {probability(w0)}"
-    return text + "".join(f", {scheme(m)} {probability(w)}" for m, w in rest)
+    text = f"; {scheme(m0, vote=vote)} reach {probability(w0)}"
+    return text + "".join(f", {scheme(m, vote=vote)} {probability(w)}" for m, w in rest)
 
 
 def _comparison_sentence(
@@ -119,12 +125,13 @@ def _comparison_sentence(
     best: int,
     accuracies: tuple[float, float],
     lead: str = "",
+    vote: str = "majority",
 ) -> str:
     by_m = dict(zip(ms, wins, strict=True))
     return (
-        f"With {budget:,} labels{lead}, {scheme(best)} identify the better of two classifiers "
-        f"{_apart(*accuracies)} with probability {probability(by_m[best])} (exact)"
-        f"{_others(ms, wins, best)}."
+        f"With {budget:,} labels{lead}, {scheme(best, vote=vote)} identify the better of two "
+        f"classifiers {_apart(*accuracies)} with probability {probability(by_m[best])} (exact)"
+        f"{_others(ms, wins, best, vote)}."
     )
 
 
@@ -230,7 +237,11 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     ['single labels best']
     """
     a, quick = result, result.comparison
+    k = a.n_classes
     lead = f" and the crowd's label accuracy of {a.label_accuracy:.3f}"
+    if k > 2:
+        lead += f" over {k} classes (errors uniform over the other classes)"
+    vote = "majority" if k == 2 else "plurality"
     sentence = _comparison_sentence(
         quick.budget,
         quick.m,
@@ -238,11 +249,15 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
         quick.best_m,
         (a.better_accuracy, quick.p),
         lead,
+        vote,
     )
-    status = "single labels best" if quick.single_is_best else f"{quick.best_m}-majority best"
-    out = [Verdict(TOPIC, sentence, None, status, METHODS)]
+    status = "single labels best" if quick.single_is_best else f"{quick.best_m}-{vote} best"
+    methods = METHODS if k == 2 else METHODS_K
+    out = [Verdict(TOPIC, sentence, None, status, methods)]
     if a.pilot is not None:
         out.extend(pilot_verdicts(a.pilot))
+    if a.multiclass_pilot is not None:
+        out.extend(multiclass_verdicts(a.multiclass_pilot))
     return tuple(out)
 
 
@@ -262,8 +277,9 @@ def source_words(code: str) -> str:
     return SOURCES.get(code, code)
 
 
-def better_use(quick: QuickComparison) -> str:
-    """Which labelling is the better use of the budget, in one sentence.
+def better_use(quick: QuickComparison, vote: str = "majority") -> str:
+    """Which labelling is the better use of the budget, in one sentence (``vote="plurality"`` for
+    more than two classes).
 
     >>> from humanly.budget import quick_compare
     >>> better_use(quick_compare(0.8, 1000, p=0.8, eps=0.01))
@@ -271,7 +287,7 @@ def better_use(quick: QuickComparison) -> str:
     """
     if quick.single_is_best:
         return "Single labels are the better use of this budget."
-    return f"{quick.best_m}-majority labels are the better use of this budget."
+    return f"{quick.best_m}-{vote} labels are the better use of this budget."
 
 
 def headline(result: PlanResult) -> str:
@@ -285,13 +301,15 @@ def headline(result: PlanResult) -> str:
     """
     c = result.comparison
     wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
-    best = "single labels" if c.single_is_best else f"{c.best_m}-majority labels"
+    vote = "majority" if result.n_classes == 2 else "plurality"
+    best = "single labels" if c.single_is_best else f"{c.best_m}-{vote} labels"
     return f"budget: label accuracy ≈ {result.label_accuracy:.3f}; P(rank right) {wins} → {best}"
 
 
 def verdicts(result: Any) -> tuple[Verdict, ...]:
-    """The verdicts of a :class:`~humanly.budget.Comparison`, :class:`~humanly.budget.PilotPlan` or
-    :class:`~humanly.budget.PlanResult` (no sentence for other results)."""
+    """The verdicts of a :class:`~humanly.budget.Comparison`, :class:`~humanly.budget.PilotPlan`,
+    :class:`~humanly.budget.MulticlassPilotPlan` or :class:`~humanly.budget.PlanResult` (no sentence
+    for other results)."""
     kind = type(result).__name__
     if kind == "Comparison":
         return comparison_verdicts(result)
@@ -299,4 +317,6 @@ def verdicts(result: Any) -> tuple[Verdict, ...]:
         return pilot_verdicts(result)
     if kind == "PlanResult":
         return plan_verdicts(result)
+    if kind == "MulticlassPilotPlan":
+        return multiclass_verdicts(result)
     return ()

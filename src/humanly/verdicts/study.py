@@ -12,9 +12,10 @@ notebook view say the same thing in the same order, from here:
 * :func:`sections`, :func:`console_lines` — the study section by section, as the terminal prints it.
 
 >>> from humanly import Ratings, analyze
->>> study = analyze(Ratings.from_counts([[2, 1, 0], [0, 3, 0], [1, 1, 1]]), bootstrap=0)
->>> print(section_note(study, "plan"))
-The label-budget analysis (Don't Label Twice) is for two classes; this data has 3 (0, 1, 2).
+>>> study = analyze(Ratings.from_counts([[1, 0, 0], [0, 1, 0], [0, 0, 1]]), bootstrap=0)
+>>> print(section_note(study, "plan"))  # doctest: +NORMALIZE_WHITESPACE
+Every item has one label, so the label accuracy cannot be estimated from the crowd's agreement (it
+needs items with two or more labels); the label-budget analysis is left out.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""The label-budget section of ``humanly report`` (Don't Label Twice), for two-class data.
+"""The label-budget section of ``humanly report`` (Don't Label Twice), for any number of classes.
 
 What the data imply for the next test set: the single-label accuracy q̂ estimated from the crowd's own
-agreement, the exact probability that single labels vs m-majority labels identify the better of two
-classifiers for a budget, and the budget each needs to rank it first with probability ≥ the level; with
-two or more models and ≥ 3 labels per item, the pilot plan (latent-class estimate; with fewer labels a
-paragraph says why there is none). The numbers and the curves come from :func:`humanly.budget.plan`;
-this module only lays them out.
+agreement, the exact probability that single labels vs m-majority labels (plurality for more than two
+classes) identify the better of two classifiers for a budget, and the budget each needs to rank it
+first with probability ≥ the level; with two or more models and ≥ 3 labels per item, the pilot plan
+(latent-class estimate; for more than two classes the K-class pilot of
+:mod:`~humanly.report.sections.plan_multiclass`; with fewer labels a paragraph says why there is none).
+The numbers and the curves come from :func:`humanly.budget.plan`; this module only lays them out.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from ...verdicts.plan import better_use, source_words
 from ...verdicts.study import TITLES, section_note, section_verdicts
 from ...verdicts.text import number_text
 from .._page import Figure, Section, Table, View
+from .plan_multiclass import METHODS_TEXT_K, multiclass_parts
 
 __all__ = ["METHODS_TEXT", "plan_section"]
 
-METHODS_TEXT = (
+_METHODS_TWO = (
     "Label budget (Dorner & Hardt, Don't Label Twice). With two classes and labels that are right "
     "independently with probability q, two labels agree with probability a = q² + (1 − q)², so the "
     "crowd's pairwise agreement gives q̂ = (1 + √(2a − 1))/2 (the symmetric-noise reading; it ignores "
@@ -45,6 +47,8 @@ METHODS_TEXT = (
     "is not identified and no plan is given (taking the crowd majority as the truth instead biases every "
     "estimate towards agreement with the crowd)."
 )
+#: Two paragraphs: two classes (anchor ``methods-plan``) and more (``methods-plan-2``).
+METHODS_TEXT = (_METHODS_TWO, METHODS_TEXT_K)
 
 #: What the parameters of the correlated error model are.
 MEANING = {
@@ -85,7 +89,12 @@ def plan_section(study: StudyResult, view: View) -> Section:
     figures = [] if first is None else [first]
     if a.pilot_skipped is not None and len(study.models) >= 2 and study.inspect is not None:
         histogram = study.inspect.labels_per_item.histogram or {}
-        paragraphs.append(no_pilot_sentence(a.pilot_skipped, histogram))
+        paragraphs.append(no_pilot_sentence(a.pilot_skipped, histogram, n_classes=a.n_classes))
+    if a.multiclass_pilot is not None:
+        more = multiclass_parts(a.multiclass_pilot)
+        paragraphs += more[0]
+        tables += more[1]
+        figures += more[2]
     if a.pilot is not None:
         tables += [_plan_table(a.pilot), _plan_size_table(a.pilot)]
         paragraphs += _plan_text(a.pilot)
@@ -101,17 +110,29 @@ def plan_section(study: StudyResult, view: View) -> Section:
     )
 
 
+def _vote(a: PlanResult) -> str:
+    """How m labels are combined: a majority (two classes) or a plurality."""
+    return "majority" if a.n_classes == 2 else "plurality"
+
+
 def _comparison_text(a: PlanResult) -> str:
     quick = a.comparison
+    k = a.n_classes
+    over = "" if k == 2 else f" over {k} classes (errors uniform over the other classes)"
+    tie = (
+        "a tied vote of an even m is broken by a fair coin"
+        if k == 2
+        else "m labels combined by plurality, a tie broken at random"
+    )
     return (
         f"The crowd's pairwise agreement {a.agreement:.3f} implies a single-label accuracy "
-        f"q̂ = {a.label_accuracy:.3f}. For the next test set with the same budget ({a.budget:,} "
-        f"labels), the table gives the exact probability of ranking a classifier with accuracy "
-        f"{a.better_accuracy:.3f} ({source_words(a.better_accuracy_source)}) above one that is "
-        f"{a.eps:g} worse, "
+        f"q̂ = {a.label_accuracy:.3f}{over}. For the next test set with the same budget "
+        f"({a.budget:,} labels), the table gives the exact probability of ranking a classifier with "
+        f"accuracy {a.better_accuracy:.3f} ({source_words(a.better_accuracy_source)}) above one "
+        f"that is {a.eps:g} worse, "
         f"and the budget each labelling scheme needs to rank it first with probability at least "
-        f"{a.level:g} (a tied vote of an even m is broken by a fair coin). "
-        + better_use(quick)
+        f"{a.level:g} ({tie}). "
+        + better_use(quick, _vote(a))
         + "".join(f" Note: {n}." for n in quick.notes)
     )
 
@@ -120,7 +141,7 @@ def _comparison_table(a: PlanResult) -> Table:
     quick = a.comparison
     rows = tuple(
         (
-            f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-majority)"),
+            f"m = {m}" + (" (single labels)" if m == 1 else f" ({m}-{_vote(a)})"),
             f"{items:,}",
             number_text(w),
             "—" if need is None else f"{need:,}",
@@ -130,9 +151,14 @@ def _comparison_table(a: PlanResult) -> Table:
         )
     )
     p, worse = a.better_accuracy, quick.p
+    errors = (
+        "independent errors"
+        if a.n_classes == 2
+        else f"{a.n_classes} classes, errors uniform over the other classes, plurality votes"
+    )
     return Table(
         f"Budget {a.budget:,} labels, q̂ = {a.label_accuracy:.3f}, accuracies {p:.3f} vs {worse:.3f} "
-        "(independent errors; exact)",
+        f"({errors}; exact)",
         (
             "labelling",
             "items",
@@ -149,12 +175,17 @@ def _comparison_figure(a: PlanResult) -> Figure | None:
     if a.curve is None:
         return None
     title = f"Fig. 2 b at the crowd's label accuracy q̂ = {a.label_accuracy:.3f}"
+    errors = (
+        "independent errors; the paper's Fig. 2 b"
+        if a.n_classes == 2
+        else f"{a.n_classes} classes, errors uniform over the other classes"
+    )
     return Figure.from_matplotlib(
         win_vs_budget_figure(a.curve, title=title),
         f"Exact probability of ranking the better classifier first against the label budget, for "
-        f"single labels and m-majority labels, at the crowd's label accuracy q̂ = "
+        f"single labels and m-{_vote(a)} labels, at the crowd's label accuracy q̂ = "
         f"{a.label_accuracy:.3f} and accuracies {a.better_accuracy:.3f} vs "
-        f"{a.comparison.p:.3f} (independent errors; the paper's Fig. 2 b).",
+        f"{a.comparison.p:.3f} ({errors}).",
     )
 
 
