@@ -19,14 +19,11 @@ Status codes (the presentation floor turns them into sentences):
 from __future__ import annotations
 
 import dataclasses
-import math
 
-import numpy as np
 import pandas as pd
 
 from .._core.result import Interval, Result
-from ._ppi import Fit
-from .results import Estimate
+from ._parts import Estimate, JudgeWeight, StratumEstimate
 
 __all__ = [
     "CODES",
@@ -50,35 +47,6 @@ __all__ = [
 CODES = ("not_random_sample", "weighted_design", "self_judge", "small_sample", "crossfit")
 
 
-def _num(x: float) -> float | None:
-    return float(x) if np.isfinite(x) else None
-
-
-def _clip(x: float, low: float, high: float) -> float:
-    return float(np.clip(x, low, high)) if math.isfinite(x) else float(x)
-
-
-def estimate_of(fit: Fit, k: int, level: float, low: float = 0.0, high: float = 1.0) -> Estimate:
-    """Column ``k`` of ``fit`` as an :class:`Estimate`, points and interval ends kept within the
-    estimand's range [``low``, ``high``]."""
-    lo, hi = fit.interval(level)
-    c_lo, c_hi = fit.classical_interval(level)
-    eff = fit.effective_n
-    return Estimate(
-        point=_clip(fit.point[k], low, high),
-        interval=Interval(_clip(lo[k], low, high), _clip(hi[k], low, high)),
-        se=float(fit.se[k]),
-        lam=float(fit.lam[k]),
-        classical_point=_clip(fit.classical_point[k], low, high),
-        classical=Interval(_clip(c_lo[k], low, high), _clip(c_hi[k], low, high)),
-        effective_n=_num(eff[k]),
-        saving=_num(eff[k] / fit.n[k]),
-        correlation=_num(fit.rho[k]),
-        sd=float(fit.sd[k]),
-        n=int(fit.n[k]),
-    )
-
-
 def _estimate_row(e: Estimate) -> dict[str, object]:
     return {
         "estimate": e.point,
@@ -90,36 +58,6 @@ def _estimate_row(e: Estimate) -> dict[str, object]:
         "effective_n": e.effective_n,
         "n": e.n,
     }
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class StratumEstimate(Result):
-    """One stratum's own estimate within a stratified one.
-
-    Parameters
-    ----------
-    stratum : str
-        The stratum's name.
-    share : float
-        Its share of all items (w_k).
-    n, n_unlabelled : int
-        Its labelled and unlabelled items.
-    estimate : Estimate
-        PPI++ within the stratum (its own λ).
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.6, 0.8), 0.05, 0.5, 0.7, Interval(0.55, 0.85), 50.0, 1.2,
-    ...              0.5, 0.45, 40)
-    >>> StratumEstimate("easy", 0.25, 40, 460, e).share
-    0.25
-    """
-
-    stratum: str
-    share: float
-    n: int
-    n_unlabelled: int
-    estimate: Estimate
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -208,32 +146,6 @@ class StrataAllocation(Result):
                 "proportional": list(self.proportional),
             }
         )
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class JudgeWeight(Result):
-    """One judge within a combination of judges.
-
-    Parameters
-    ----------
-    judge : str
-        The judge's name.
-    weight : float
-        Its weight λ_j in the combination.
-    alone : Estimate
-        PPI++ with this judge alone (its ``effective_n``: the labels it is worth by itself).
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.6, 0.8), 0.05, 0.5, 0.7, Interval(0.55, 0.85), 50.0, 1.2,
-    ...              0.5, 0.45, 40)
-    >>> JudgeWeight("llm", 0.6, e).weight
-    0.6
-    """
-
-    judge: str
-    weight: float
-    alone: Estimate
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .._core.checks import check_probability
 from .._core.result import Interval, Result
+from ._parts import Estimate
 from .planning import LabelPlan, Pilot, plan_labels
 
 __all__ = [
@@ -37,57 +38,6 @@ __all__ = [
 
 #: the frontier check's statuses, from the paired interval of (judge − model) accuracy
 STATUSES = ("judge more accurate", "no clear difference", "judge less accurate")
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Estimate(Result):
-    """One mean estimated from n human-labelled items and the judge's scores on every item.
-
-    Parameters
-    ----------
-    point : float
-        The estimate (PPI++, PPI, classical, or their active form).
-    interval : Interval
-        The CLT interval at the result's ``level``.
-    se : float
-        Its standard error.
-    lam : float
-        λ: 1 for PPI, 0 for classical, tuned (PPI++) in [0, 1].
-    classical_point : float
-        The human-only estimate (the mean of the reference on the labelled items; weighted by 1/π in
-        the active design).
-    classical : Interval
-        The human-only CLT interval at ``level``.
-    effective_n : float or None
-        The number of human labels that alone would give the same standard error (σ²/se²).
-    saving : float or None
-        ``effective_n / n``: how many human labels each one is worth with the judge.
-    correlation : float or None
-        ρ, the correlation between the human reference and the judge's score on the labelled items.
-    sd : float
-        σ, the standard deviation of the human reference on the labelled items.
-    n : int
-        The number of labelled items used.
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0, 1.22,
-    ...              0.52, 0.45, 100)
-    >>> e.interval.width < e.classical.width
-    True
-    """
-
-    point: float
-    interval: Interval
-    se: float
-    lam: float
-    classical_point: float
-    classical: Interval
-    effective_n: float | None
-    saving: float | None
-    correlation: float | None
-    sd: float
-    n: int
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
