@@ -50,6 +50,8 @@ def render(r: JudgeResult) -> tuple[CleanTable, ...]:
     t.caption(
         f"reference per item: {r.reference}; effective n: human labels alone with the same width"
     )
+    if r.frontier is None:
+        return (t,)
     f = new_table(
         f"Frontier check: judge accuracy {percent(r.frontier.judge_accuracy)} "
         f"{_pct(r.frontier.judge_interval)} on {r.frontier.n:,} human-labelled items"

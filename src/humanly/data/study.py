@@ -86,16 +86,14 @@ def read_study(
     judge : str, path, Predictions, dict, Series, DataFrame, numpy.ndarray or None
         Judges' outputs on every item, as ``predictions`` (items no rater labelled: no label).
     missing : {"error", "drop"}
-        Rated items without a prediction, and predictions or gold for items with no ratings: an error
-        naming the counts and the first id, or dropped (the items both have are kept).
+        Ids that do not match: an error naming the counts and the first id, or dropped.
     options : ReadOptions or None
         The rarer knobs (:class:`ReadOptions`: duplicates, streaming, the scale, other columns).
 
     Returns
     -------
     Study
-        The ratings, with predictions covering exactly the rated items in the ratings' order and gold
-        holding one code per rated item (-1: no gold label).
+        Everything joined by item id (:func:`humanly.data.join`), in canonical order.
 
     Raises
     ------
@@ -151,11 +149,19 @@ def read_study(
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
     j = None if judge is None else _judges(judge, r, p_icol, dict.fromkeys(column_options))
     study = join(r, p, g, judge=j, missing=missing)
+    tables = [source if preds_here else predictions, *_tables_of(judge)]
+    return _read_design(study, tables, p_icol, opts, missing)
+
+
+def _read_design(
+    study: Study, tables: list[Any], item_col: str | None, opts: ReadOptions, missing: MissingPolicy
+) -> Study:
+    """``study`` with the strata and sampling weights of ``opts`` read from the first of ``tables``
+    (the predictions and judge tables) that has each column."""
     if opts.strata is None and opts.sampling_weights is None:
         return study
-    tables = [source if preds_here else predictions, *_tables_of(judge)]
     strata, weights = (
-        design_columns(tables, p_icol, column, f"{name}={column!r}")
+        design_columns(tables, item_col, column, f"{name}={column!r}")
         for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
     )
     sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")

@@ -13,6 +13,9 @@ Status codes (the presentation floor turns them into sentences):
 * ``self_judge`` — the judge's outputs are identical to a model's;
 * ``small_sample`` — too few labelled items for PPI's central-limit interval (the coverage table):
   the small-sample (adjusted human-only) interval was used;
+* ``few_labels`` — PPI's central-limit interval was used from fewer labelled items (in some stratum)
+  than the coverage table asks for: it may cover less often than its level (``interval="auto"``
+  takes the small-sample interval there);
 * ``crossfit`` — the judge was fitted on the labelled items, so the estimate is cross-fitted.
 """
 
@@ -44,7 +47,14 @@ __all__ = [
 ]
 
 #: the status codes of the extensions (meanings in the module docstring and docs/glossary.md)
-CODES = ("not_random_sample", "weighted_design", "self_judge", "small_sample", "crossfit")
+CODES = (
+    "not_random_sample",
+    "weighted_design",
+    "self_judge",
+    "small_sample",
+    "few_labels",
+    "crossfit",
+)
 
 
 def _estimate_row(e: Estimate) -> dict[str, object]:
@@ -368,6 +378,8 @@ class SelfJudgeRow(Result):
         The share of items where the judge's output equals the model's.
     identical : bool
         Whether they agree on every item.
+    judge : str or None
+        The judge (with several judges; ``None``: the only one).
 
     Examples
     --------
@@ -378,6 +390,7 @@ class SelfJudgeRow(Result):
     model: str
     agreement: float
     identical: bool
+    judge: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -458,6 +471,8 @@ class CoverageTable(Result):
         The seed (cell i draws from its own stream).
     cells : tuple of CoverageCell
         One per judge accuracy, n, estimand and method.
+    judge_kind : str
+        ``"label"`` (a judge that gives labels) or ``"proba"`` (a calibrated soft judge).
 
     Examples
     --------
@@ -472,6 +487,7 @@ class CoverageTable(Result):
     level: float
     seed: int | None
     cells: tuple[CoverageCell, ...]
+    judge_kind: str = "label"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cell."""

@@ -189,12 +189,12 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         return (Verdict(TOPIC, sentence, None, "selection", METHODS),)
     r = cast("JudgeResult", r)
     judged = r.n_labelled + r.n_unlabelled
-    frontier = {row.model: row for row in r.frontier.models}
+    frontier = {} if r.frontier is None else {row.model: row for row in r.frontier.models}
     out: list[Verdict] = []
     for m in r.models:
         out.append(Verdict(TOPIC, accuracy_sentence(m, r), m.model, "estimate", METHODS))
         row = frontier.get(m.model)
-        if row is not None:
+        if row is not None and r.frontier is not None:
             sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, r.judge)
             out.append(Verdict(TOPIC, sentence, m.model, row.status, METHODS))
     for c in r.comparisons:

@@ -98,6 +98,7 @@ def _estimates_table(r: JudgeResult) -> Table:
 
 def _frontier_table(r: JudgeResult) -> Table:
     f = r.frontier
+    assert f is not None
     return Table(
         f"Frontier check on the {f.n:,} human-labelled items: the judge's accuracy "
         f"{percent(f.judge_accuracy)} {_pct(*f.judge_interval)} against each model's. Unless the "
@@ -174,7 +175,9 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
     r = study.judge
     if r is None:
         return Section("judge", TITLE, note=section_note(study, "judge"))
-    tables = [_estimates_table(r), _frontier_table(r)]
+    tables = [_estimates_table(r)]
+    if r.frontier is not None:
+        tables.append(_frontier_table(r))
     if r.gold:
         tables.append(_gold_table(r))
     paragraphs = [_intro(r), *(f"Note: {n}." for n in r.notes)]
