@@ -219,7 +219,8 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         out.append(Verdict(TOPIC, accuracy_sentence(m, r), m.model, "estimate", METHODS))
         row = frontier.get(m.model)
         if row is not None and r.frontier is not None:
-            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, r.judge)
+            who = r.frontier.judge or r.judge
+            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, who)
             out.append(Verdict(TOPIC, sentence, m.model, row.status, METHODS))
     for c in r.comparisons:
         sentence = comparison_sentence(c, r.level, r.n_labelled, judged)
