@@ -180,3 +180,50 @@ def test_bad_design_input_is_one_sentence():
         assert words in message and "\n" not in message and len(message) <= 300, message
     with pytest.raises(InputError, match="estimator='ppi' with 2 judges"):
         humanly.judge(_ratings(rows), PREDS, judge={"a": JUDGE, "b": PREDS["o"]}, estimator="ppi")
+
+
+def test_the_report_says_the_design_and_self_judge_sentences_and_the_interval_used():
+    from humanly.report import build_report
+
+    hardest = np.argsort(-HARD)[:300]
+    study = join(_ratings(hardest), PREDS, judge={"m-as-judge": PREDS["m"]})
+    result = humanly.analyze(study, bootstrap=0)
+    assert result.judge is not None
+    assert result.judge.codes[:2] == ("not_random_sample", "self_judge")
+    html = " ".join(build_report(result).html().split())
+    for code, sentence in code_sentences(result.judge):
+        words = sentence.split(" (")[0].replace("'", "&#39;")
+        assert words in html, code
+    assert "interval used" in html and "central-limit (PPI)" in html
+
+
+def test_the_plan_splits_its_human_labels_across_strata_by_neyman():
+    from humanly.judging.arrays import neyman_allocation
+    from humanly.verdicts.judge import plan_sentences
+
+    rows = np.arange(0, N, 5)
+    strata = pd.Series(np.where(HARD > 0.5, "hard", "easy"), index=ITEMS)
+    res = humanly.judge(
+        _ratings(rows), {"m": PREDS["m"]}, judge=JUDGE, options=JudgeOptions(strata=strata)
+    )
+    plan = res.plan(1.0, 0.01, budget=2000)
+    a = plan.allocation
+    assert a is not None and a.budget == plan.estimands[0].n_human
+    parts = res.model("m").accuracy.strata
+    ref = neyman_allocation(
+        a.budget,
+        [s.share for s in parts],
+        [s.estimate.sd for s in parts],
+        correlation=[s.estimate.correlation for s in parts],
+        strata=[s.stratum for s in parts],
+    )
+    assert a.strata == ref.strata and a.n_human == ref.n_human
+    assert a.proportional == ref.proportional
+    assert a.n_human[a.strata.index("hard")] > a.proportional[a.strata.index("hard")]
+    assert plan_sentences(plan)[-1].startswith("Across the strata, send the ")
+    assert (
+        humanly.judge(_ratings(rows), {"m": PREDS["m"]}, judge=JUDGE)
+        .plan(1.0, 0.01, budget=2000)
+        .allocation
+        is None
+    )

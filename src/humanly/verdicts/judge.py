@@ -40,12 +40,14 @@ if TYPE_CHECKING:
         RatingComparison,
         Selection,
     )
+    from ..judging.extended import StrataAllocation
 
 __all__ = [
     "ESTIMATOR_NAMES",
     "INTERVAL_NAMES",
     "METHODS",
     "accuracy_sentence",
+    "allocation_sentence",
     "code_sentences",
     "comparison_sentence",
     "frontier_sentence",
@@ -421,7 +423,28 @@ def plan_sentences(plan: LabelPlan) -> tuple[str, ...]:
             f"{e.n_judge:,} more to the judge alone{cost}: a {_level(plan.level)} interval about "
             f"{points(e.width)} points wide{alone}."
         )
+    if plan.allocation is not None:
+        out.append(allocation_sentence(plan.allocation))
     return tuple(out + [f"Note: {n}." for n in plan.notes])
+
+
+def allocation_sentence(a: StrataAllocation) -> str:
+    """How a plan's human labels split across the strata (Neyman), beside the proportional split.
+
+    >>> from humanly.judging.extended import StrataAllocation
+    >>> a = StrataAllocation(("chat", "code"), (0.7, 0.3), (40, 60), (70, 30), (0.02,), (0.03,), 100)
+    >>> print(allocation_sentence(a))  # doctest: +NORMALIZE_WHITESPACE
+    Across the strata, send the 100 human labels as chat 40, code 60 (the Neyman allocation: more
+    where the human reference varies most and the judge tracks it least); in proportion to the
+    strata's shares it would be chat 70, code 30.
+    """
+    neyman = ", ".join(f"{k} {n:,}" for k, n in zip(a.strata, a.n_human, strict=True))
+    prop = ", ".join(f"{k} {n:,}" for k, n in zip(a.strata, a.proportional, strict=True))
+    return (
+        f"Across the strata, send the {a.budget:,} human labels as {neyman} (the Neyman allocation: "
+        "more where the human reference varies most and the judge tracks it least); in proportion "
+        f"to the strata's shares it would be {prop}."
+    )
 
 
 def headline(r: JudgeResult) -> str:
