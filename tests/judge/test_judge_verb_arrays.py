@@ -256,3 +256,20 @@ def test_ratings_equal_the_rating_functions():
         q.method,
     )
     assert b.model == "b"
+
+
+def test_several_judges_with_sampling_weights_reduce_to_the_weighted_ppi_plus_plus():
+    """The weighted multi-judge form (sampling weights and several judges) with one judge is the
+    weighted PPI++ fit of one judge — the active design's estimator — to 1e-12."""
+    from humanly.judging._multi import fit_judges_weighted
+
+    rng = np.random.default_rng(1)
+    n, big_n = 300, 3000
+    y = rng.random((n, 2))
+    f = y[:, :, None] + rng.normal(0, 0.3, (n, 2, 1))
+    fu = rng.random((big_n, 2, 1))
+    v, w = 1 / rng.uniform(0.1, 0.9, n), 1 / (1 - rng.uniform(0.1, 0.9, big_n))
+    one = fit_judges_weighted(y, f, fu, v, w)
+    ref = fit(y, f[:, :, 0], moments(fu[:, :, 0], w[:, None]), weights=v[:, None])
+    for field in ("point", "se", "lam", "classical_point", "sd", "rho"):
+        assert np.allclose(getattr(one, field), getattr(ref, field), rtol=0, atol=TOL), field
