@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import humanly
 from humanly import InputError, Ratings
@@ -227,3 +229,27 @@ def test_the_plan_splits_its_human_labels_across_strata_by_neyman():
         .allocation
         is None
     )
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_result_does_not_depend_on_the_order_of_the_input_rows(seed):
+    rng = np.random.default_rng(seed)
+    rows = np.arange(0, N, 8)
+    strata = pd.Series(np.where(HARD > 0.5, "hard", "easy"), index=ITEMS)
+    judges = {"a": JUDGE, "b": PREDS["o"].rename("b")}
+    opts = JudgeOptions(strata=strata, fitted_on_labels=True, folds=3, interval="auto")
+    res = humanly.judge(_ratings(rows), PREDS, judge=judges, options=opts)
+
+    def shuffled(s: pd.Series) -> pd.Series:
+        return s.iloc[rng.permutation(len(s))]
+
+    again = humanly.judge(
+        _ratings(rng.permutation(rows)),
+        {k: shuffled(v) for k, v in PREDS.items()},
+        judge={k: shuffled(v) for k, v in judges.items()},
+        options=JudgeOptions(
+            strata=shuffled(strata), fitted_on_labels=True, folds=3, interval="auto"
+        ),
+    )
+    assert again.to_dict() == res.to_dict()
