@@ -65,7 +65,22 @@ class ItemDesign:
     weights_source: str = "sampling_weights"
 
     def take(self, positions: np.ndarray) -> ItemDesign:
-        """The design of the items at ``positions``, in that order."""
+        """The design of the items at ``positions``, in that order.
+
+        Parameters
+        ----------
+        positions : numpy.ndarray
+            Item positions.
+
+        Returns
+        -------
+        ItemDesign
+
+        Examples
+        --------
+        >>> ItemDesign(None, np.array([0.5, 0.25])).take(np.array([1])).probabilities.tolist()
+        [0.25]
+        """
         return dataclasses.replace(
             self,
             strata=None if self.strata is None else self.strata[positions],

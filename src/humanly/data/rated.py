@@ -91,17 +91,41 @@ class RatingStudy:
 
     @property
     def labelled(self) -> np.ndarray:
-        """Whether humans rated each item (every model's output on it)."""
+        """Whether humans rated each item (every model's output on it).
+
+        Examples
+        --------
+        >>> s = RatingStudy(pd.Index([1, 2]), ("m",), np.array([[3.0], [np.nan]]), ("llm",),
+        ...                 np.array([[[3.0], [4.0]]]))
+        >>> s.labelled.tolist()
+        [True, False]
+        """
         return ~np.isnan(self.human).any(axis=1)
 
     @property
     def n_items(self) -> int:
-        """The number of items."""
+        """The number of items.
+
+        Examples
+        --------
+        >>> s = RatingStudy(pd.Index([1, 2]), ("m",), np.array([[3.0], [np.nan]]), ("llm",),
+        ...                 np.array([[[3.0], [4.0]]]))
+        >>> s.n_items
+        2
+        """
         return len(self.items)
 
     @property
     def n_labelled(self) -> int:
-        """The number of items with human ratings."""
+        """The number of items with human ratings.
+
+        Examples
+        --------
+        >>> s = RatingStudy(pd.Index([1, 2]), ("m",), np.array([[3.0], [np.nan]]), ("llm",),
+        ...                 np.array([[[3.0], [4.0]]]))
+        >>> s.n_labelled
+        1
+        """
         return int(self.labelled.sum())
 
 
