@@ -180,9 +180,8 @@ def design_check(data: JudgeInputs, seed: int | None, weighted: bool) -> DesignC
         for k, model in enumerate(data.models):
             columns.append(scores[:, k])
             names.append(f"{prefix}score of {model}")
-    matrix = np.column_stack(columns)
     return _design.check(
-        matrix, is_lab, strata=data.strata, names=names, seed=seed, weighted=weighted
+        columns, is_lab, strata=data.strata, names=names, seed=seed, weighted=weighted
     )
 
 
