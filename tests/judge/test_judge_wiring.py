@@ -253,3 +253,12 @@ def test_the_result_does_not_depend_on_the_order_of_the_input_rows(seed):
         ),
     )
     assert again.to_dict() == res.to_dict()
+
+
+def test_select_steers_by_one_judge_and_refuses_two():
+    from humanly.judging import select
+
+    rows = np.arange(0, N, 10)
+    with pytest.raises(InputError, match=r"2 judges \['a', 'b'\]; select steers by one judge"):
+        select(_ratings(rows), PREDS, judge={"a": JUDGE, "b": PREDS["o"]}, budget=50)
+    assert select(_ratings(rows), PREDS, judge=JUDGE, budget=50).judge == "judge"
