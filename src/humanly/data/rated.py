@@ -206,9 +206,8 @@ def _frame(value: Any, what: str, rating_col: str | None, model_col: str | None)
         }
     )
     long = long[~np.isnan(long["rating"].to_numpy())]
-    wide = long.pivot_table(
-        index="item", columns="model", values="rating", aggfunc="mean", sort=False
-    )
+    # models in name order: the same models in the same order whatever the order of the rows
+    wide = long.pivot_table(index="item", columns="model", values="rating", aggfunc="mean")
     wide.columns = [str(c) for c in wide.columns]
     return wide
 
