@@ -101,7 +101,7 @@ def test_rating_studies_do_not_depend_on_row_order_or_layout():
     human, judge = _rating_tables()
     s = join_ratings(human, judge, scale=(1, 5))
     shuffled = join_ratings(
-        human.sample(frac=1, random_state=1), judge.sample(frac=1), scale=(1, 5)
+        human.sample(frac=1, random_state=1), judge.sample(frac=1, random_state=2), scale=(1, 5)
     )
     assert list(s.items) == sorted(s.items) and list(shuffled.items) == list(s.items)
     assert np.array_equal(s.judge, shuffled.judge)
