@@ -33,6 +33,7 @@ __all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_
 #: commands: the parameter ``n_items`` of ``--items`` gives ``n_items`` → ``--items``).
 PYTHON_TO_FLAG: dict[str, str] = {
     "upper_kind": "--upper",  # certify_summary(upper_kind=): the kind given to --upper
+    "sampling_weights": "--weights",  # ReadOptions(sampling_weights=): humanly judge --weights
 }
 
 # name=value where value is "text", 'text' or a bare token; a name is a Python identifier not preceded

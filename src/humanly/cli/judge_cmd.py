@@ -20,6 +20,20 @@ from . import _console as ui
 from ._app import HumanlyGroup, add_command, new_typer
 from ._common import Force, Json, Seed
 from ._output import check_output_file
+from .judge_options import (
+    FittedOnLabels,
+    Folds,
+    IntervalChoice,
+    JudgeFiles,
+    Quantile,
+    RatingScale,
+    Strata,
+    Threshold,
+    Weights,
+    checked_choices,
+    judge_files,
+)
+from .judge_options import rating_scale as rating_scale_of
 from .options import StudyOptions, load_study, study_inputs
 
 __all__ = ["judge_app"]
@@ -115,20 +129,54 @@ def _probabilities(path: Path | None) -> Any:
     return pd.Series(frame["probability"].to_numpy(dtype=float), index=pd.Index(frame["item"]))
 
 
-def _read(options: StudyOptions, judge: Path) -> Any:
-    """The study with the judge, read and joined by item id in one place (:func:`load_study`, as
-    every data command and ``humanly report --judge`` read it: the command line never joins)."""
+def _read(
+    options: StudyOptions,
+    judge: Path | dict[str, Path],
+    strata: str | None = None,
+    weights: str | None = None,
+) -> Any:
+    """The study with the judges, strata and sampling weights, read and joined by item id in one
+    place (:func:`load_study`, as every data command and ``humanly report --judge`` read it: the
+    command line never joins)."""
     files = (("RATINGS", options.ratings), ("--predictions", options.predictions))
-    for flag, path in (*files, ("--gold", options.gold), ("--judge", judge)):
+    judges = judge.values() if isinstance(judge, dict) else [judge]
+    for flag, path in (*files, ("--gold", options.gold), *(("--judge", j) for j in judges)):
         if path is not None and not path.exists():
             raise InputError(f"{flag} {path}: no such file; give an existing file")
-    study = load_study(options, judge=judge)
+    study = load_study(options, judge=judge, strata=strata, sampling_weights=weights)
     if study.predictions is None:
         raise InputError(
             "--predictions: the judge analysis needs the models' predictions on every item; give "
             "--predictions FILE"
         )
     return study
+
+
+def _read_ratings(
+    options: StudyOptions,
+    judge: Path | dict[str, Path],
+    scale: tuple[float, float],
+    strata: str | None,
+    weights: str | None,
+) -> Any:
+    """Human ratings (RATINGS) and the judges' ratings of the models' outputs, joined by item id in
+    :func:`humanly.data.read_rating_study`."""
+    from ..data import read_rating_study
+
+    judges = judge if isinstance(judge, dict) else {"judge": judge}
+    for flag, path in (("RATINGS", options.ratings), *(("--judge", j) for j in judges.values())):
+        if path is None or not path.exists():
+            raise InputError(f"{flag} {path}: no such file; give an existing file")
+    return read_rating_study(
+        options.ratings,
+        judges,
+        model_col=options.model_col,
+        item_col=options.item_col,
+        strata=strata,
+        sampling_weights=weights,
+        scale=scale,
+        missing=options.missing,  # type: ignore[arg-type]
+    )
 
 
 def _check_plan(
@@ -154,8 +202,16 @@ def _check_plan(
 @study_inputs()
 def estimate_command(
     study: StudyOptions,
-    judge: JudgeFile,
+    judge: JudgeFiles,
     probabilities: Probabilities = None,
+    strata: Strata = None,
+    weights: Weights = None,
+    fitted_on_labels: FittedOnLabels = False,
+    folds: Folds = None,
+    interval: IntervalChoice = "clt",
+    rating_scale: RatingScale = None,
+    threshold: Threshold = None,
+    quantile: Quantile = None,
     level: Level = 0.95,
     estimator: Estimator = "ppi++",
     reference: Reference = "label",
@@ -166,17 +222,44 @@ def estimate_command(
     seed: Seed = 0,
     json: Json = False,
 ) -> None:
-    """Each model's accuracy from the human labels and the judge's (PPI++), every pair's difference,
-    the frontier check (Dorner, Nastl & Hardt) and, with costs, the plan for the next evaluation.
-    Also runs as `humanly judge RATINGS ...`."""
+    """Each model's accuracy from the human labels and the judges' (PPI++; stratified, several
+    judges, cross-fitted), every pair's difference, the design and self-judge checks, the frontier
+    check (Dorner, Nastl & Hardt) and, with costs, the plan for the next evaluation; with
+    --rating-scale, each model's mean rating (share ≥ --threshold, --quantile). Also runs as
+    `humanly judge RATINGS ...`."""
     plan_it = _check_plan(cost_human, cost_judge, budget, target_width)
+    checked_choices(
+        interval=interval,
+        folds=folds,
+        fitted=fitted_on_labels,
+        scale=rating_scale,
+        threshold=threshold,
+        quantile=quantile,
+        probabilities=probabilities,
+        weights=weights,
+        strata=strata,
+        judges=len(judge),
+    )
+    scale = rating_scale_of(rating_scale)
+    judges = judge_files(judge)
     from ..judging import JudgeOptions
     from ..judging import judge as judge_models
     from ..verdicts.judge import plan_sentences, verdicts
     from .judge_render import render
 
-    data = _read(study, judge)
-    options = JudgeOptions(probabilities=_probabilities(probabilities))
+    if scale is None:
+        data = _read(study, judges, strata, weights)
+    else:
+        data = _read_ratings(study, judges, scale, strata, weights)
+    options = JudgeOptions(
+        probabilities=_probabilities(probabilities),
+        fitted_on_labels=fitted_on_labels,
+        folds=10 if folds is None else folds,
+        interval=interval,
+        threshold=threshold,
+        quantile=quantile,
+        scale=scale,
+    )
     result = judge_models(
         data, level=level, estimator=estimator, reference=reference,  # type: ignore[arg-type]
         missing=study.missing, seed=seed, options=options,  # type: ignore[arg-type]

@@ -422,19 +422,27 @@ def reading(path: Path, threshold_bytes: int = 50_000_000) -> Iterator[None]:
         yield
 
 
-def load_study(options: StudyOptions, judge: Path | None = None) -> Study:
+def load_study(
+    options: StudyOptions,
+    judge: Any = None,
+    *,
+    strata: str | None = None,
+    sampling_weights: str | None = None,
+) -> Study:
     """Read the study the options describe with :func:`humanly.read_study`: ``--counts``, ``--total``
     and ``--rest-class`` become one :class:`~humanly.data.Counts`, ``--duplicates``, ``--stream``,
     ``--score-col``, ``--model-col`` and ``--positive`` one :class:`~humanly.data.ReadOptions`, and
-    ``--classes`` is split at commas (predictions, gold and the ``judge`` file are joined to the
-    ratings by item id there: the command line never joins)."""
+    ``--classes`` is split at commas (predictions, gold and the ``judge`` file — or several, a dict
+    name → file — are joined to the ratings by item id there: the command line never joins);
+    ``strata`` and ``sampling_weights`` name columns of the predictions or judge files."""
     from ..data import Counts, ReadOptions, read_study
 
     if options.ratings is None:
         raise InputError("give a RATINGS file")
     _check_file(options.predictions, "--predictions", "predictions")
     _check_file(options.gold, "--gold", "gold labels")
-    _check_file(judge, "--judge", "judge's outputs")
+    for path in judge.values() if isinstance(judge, dict) else [judge]:
+        _check_file(path, "--judge", "judge's outputs")
     counts = None
     if options.counts is not None:
         counts = Counts(options.counts, total=options.total, rest_class=options.rest_class)
@@ -452,6 +460,8 @@ def load_study(options: StudyOptions, judge: Path | None = None) -> Study:
         gold_item_col=options.gold_item_col,
         predictions_item_col=options.predictions_item_col,
         prediction_cols=split_list(options.prediction_cols),
+        strata=strata,
+        sampling_weights=sampling_weights,
     )
     with reading(options.ratings):
         study = read_study(

@@ -14,9 +14,12 @@ Modules, bottom up (each imports only those above it in this list):
 * ``readers`` — :func:`read_ratings`, :func:`read_predictions`, :func:`read_gold`;
 * ``positional`` — the one rule for arrays without item ids;
 * ``aligned`` — predictions, gold and judges matched to the ratings by id, ``as_gold``;
+* ``design`` — per-item strata and sampling weights (:class:`ItemDesign`, ``Study.design``);
 * ``judged`` — the join with judges (unlabelled items held with no label);
 * ``inputs`` — :func:`join` (the one join), :class:`Study`, ``as_ratings``;
 * ``study`` — :func:`read_study`, the one loader;
+* ``rated`` — ratings of models' outputs by humans and judges: :class:`RatingStudy`,
+  :func:`join_ratings`, :func:`read_rating_study`;
 * ``votes`` — pairwise votes: :class:`Votes`, :class:`VoteStudy`; ``_votes_read`` —
   :func:`read_votes`; ``_votes_scores`` — :func:`votes_from_scores`; ``_votes_join`` —
   :func:`join_votes`, the one join by comparison id.
@@ -38,11 +41,13 @@ if TYPE_CHECKING:
     from ._votes_read import read_votes
     from ._votes_scores import votes_from_scores
     from .aligned import as_gold as as_gold  # for the analyses; not in __all__
+    from .design import ItemDesign
     from .inputs import Study, join
     from .inputs import as_ratings as as_ratings
     from .options import Counts, ReadOptions
     from .outputs import ModelOutput
     from .predictions import Gold, Predictions, align
+    from .rated import RatingStudy, join_ratings, read_rating_study
     from .ratings import MISSING, Ratings
     from .readers import read_gold, read_predictions, read_ratings
     from .study import read_study
@@ -55,6 +60,10 @@ _LAZY: dict[str, str] = {
     "Counts": "options",
     "MISSING": "ratings",
     "Gold": "predictions",
+    "ItemDesign": "design",
+    "RatingStudy": "rated",
+    "join_ratings": "rated",
+    "read_rating_study": "rated",
     "ModelOutput": "outputs",
     "Predictions": "predictions",
     "Ratings": "ratings",
@@ -83,8 +92,10 @@ __all__ = [
     "Counts",
     "Gold",
     "InputError",
+    "ItemDesign",
     "ModelOutput",
     "Predictions",
+    "RatingStudy",
     "Ratings",
     "ReadOptions",
     "Study",
@@ -92,9 +103,11 @@ __all__ = [
     "Votes",
     "align",
     "join",
+    "join_ratings",
     "join_votes",
     "read_gold",
     "read_predictions",
+    "read_rating_study",
     "read_ratings",
     "read_study",
     "read_votes",

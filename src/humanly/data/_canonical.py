@@ -42,6 +42,10 @@ def is_sorted(index: pd.Index) -> bool:
     """Whether the ids are in canonical (sorted) order."""
     if len(index) < 2:
         return True
+    if getattr(index.array, "__arrow_array__", None) is not None and index.dtype.kind not in "iufb":
+        from .matching import increasing  # Arrow-backed text: compared by Arrow, not as objects
+
+        return increasing(index)
     try:
         return bool(index.is_monotonic_increasing)
     except TypeError:

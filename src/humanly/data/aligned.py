@@ -176,7 +176,8 @@ def outputs_for(
                 score_hint='build humanly.Predictions.from_arrays(..., kind="score")',
             )
         )
-    return keep, Predictions(ratings.items[rows], ratings.classes, models, source=name)
+    items = ratings.items if len(rows) == ratings.n_items else ratings.items[rows]
+    return keep, Predictions(items, ratings.classes, models, source=name)
 
 
 # ------------------------------------------------------------------------------- gold

@@ -38,6 +38,7 @@ import pandas as pd
 from ..errors import InputError
 from ._canonical import canonical_ratings
 from .aligned import as_gold, by_id, outputs_for, read_outputs
+from .design import ItemDesign, design_for
 from .judged import judged
 from .matching import MissingPolicy, align_index, check_missing
 from .positional import is_array
@@ -76,6 +77,9 @@ class Study:
     notes : tuple of str
         What the join did that a reader should know: with ``missing="drop"``, how many rows of each
         input it dropped.
+    design : ItemDesign or None
+        Per item, its stratum and its probability of having been sent to raters, when given
+        (``join(..., strata=, sampling_weights=)``, :mod:`humanly.data.design`); in the study's order.
 
     Raises
     ------
@@ -98,6 +102,7 @@ class Study:
     gold: Gold | None = None
     judge: Predictions | None = None
     notes: tuple[str, ...] = ()
+    design: ItemDesign | None = None
 
     def __post_init__(self) -> None:
         _check_judge(self.judge, self.ratings)
@@ -113,6 +118,8 @@ class Study:
             p = getattr(self, field)
             if p is not None and len(p.items) == len(order):
                 object.__setattr__(self, field, p.take(order))
+        if self.design is not None:
+            object.__setattr__(self, "design", self.design.take(order))
         g = self.gold
         if g is not None and len(g.items) == len(order):
             object.__setattr__(self, "gold", Gold(r.items, g.classes, g.codes[order], g.source))
@@ -177,6 +184,8 @@ def join(
     *,
     judge: Any = None,
     missing: MissingPolicy = "error",
+    strata: Any = None,
+    sampling_weights: Any = None,
 ) -> Study:
     """Join ratings, predictions, gold labels and judges held in memory by item id.
 
@@ -211,6 +220,12 @@ def join(
         Ids that do not match (rated items without a prediction; predictions, judge outputs or gold
         for items no other input has): an error naming the counts and the first id, or dropped (the
         items every input has are kept).
+    strata : Series, numpy.ndarray or None
+        Each item's stratum (a prompt category, a bin of the judge's confidence), by item id, for
+        every item of the study (``Study.design``; :mod:`humanly.data.design`).
+    sampling_weights : Series, numpy.ndarray or None
+        Each item's sampling weight 1/π (≥ 1; π its probability of having been sent to human
+        raters), by item id, for every item of the study.
 
     Returns
     -------
@@ -257,8 +272,55 @@ def join(
                 + " and ".join(f"{k}=" for k in given)
                 + " (or give them to the join that builds the Study)"
             )
-        return ratings
-    return _join(ratings, predictions, gold, judge, missing)
+        return _with_design(ratings, strata, sampling_weights, missing)
+    study = _join(ratings, predictions, gold, judge, missing)
+    return _with_design(study, strata, sampling_weights, missing, keyed_by=ratings)
+
+
+def _with_design(
+    study: Study,
+    strata: Any,
+    weights: Any,
+    missing: MissingPolicy,
+    keyed_by: Any = None,
+    sources: tuple[str, str] = ("strata", "sampling_weights"),
+) -> Study:
+    """``study`` with the per-item design joined by item id (:mod:`humanly.data.design`); bare arrays
+    follow the items of ``keyed_by``, the ratings as the caller holds them."""
+    if strata is None and weights is None:
+        return study
+    had = study.design or ItemDesign()
+    twice = [
+        name
+        for name, new, old in (
+            ("strata", strata, had.strata),
+            ("sampling_weights", weights, had.probabilities),
+        )
+        if new is not None and old is not None
+    ]
+    if twice:
+        raise InputError(f"{twice[0]}: the study already has them; give them once")
+    if is_array(strata) or is_array(weights):
+        held = as_ratings(keyed_by, canonical=False) if keyed_by is not None else study.ratings
+        strata = by_id(strata, held.items, held.classes, "strata") if is_array(strata) else strata
+        if is_array(weights):
+            weights = by_id(weights, held.items, held.classes, "sampling_weights")
+    new = design_for(
+        study.ratings.items,
+        strata,
+        weights,
+        missing=missing,
+        strata_source=sources[0],
+        weights_source=sources[1],
+    )
+    assert new is not None
+    design = ItemDesign(
+        new.strata if new.strata is not None else had.strata,
+        new.probabilities if new.probabilities is not None else had.probabilities,
+        new.strata_source if new.strata is not None else had.strata_source,
+        new.weights_source if new.probabilities is not None else had.weights_source,
+    )
+    return dataclasses.replace(study, design=design)
 
 
 def _join(ratings: Any, predictions: Any, gold: Any, judge: Any, missing: MissingPolicy) -> Study:

@@ -123,9 +123,10 @@ def _universe(covered: list[_Covered], missing: MissingPolicy) -> pd.Index:
     return items
 
 
-def _over(ratings: Ratings, items: pd.Index, missing: MissingPolicy) -> Ratings:
-    """``ratings`` over exactly ``items``: items no rater labelled are added with no label; rated
-    items outside ``items`` are an error unless ``missing="drop"`` (then left out)."""
+def _over(ratings: Ratings, items: pd.Index, missing: MissingPolicy) -> tuple[Ratings, np.ndarray]:
+    """``ratings`` over exactly ``items`` (and where each rated item went, -1: left out): items no
+    rater labelled are added with no label; rated items outside ``items`` are an error unless
+    ``missing="drop"`` (then left out)."""
     where = align_index(ratings.items, items)
     rated = ratings.labels_per_item > 0
     outside = rated & (where < 0)
@@ -135,7 +136,7 @@ def _over(ratings: Ratings, items: pd.Index, missing: MissingPolicy) -> Ratings:
             f"(first: {show(ratings.items[outside][0])}); give predictions and the judge for every "
             'item, or pass missing="drop"'
         )
-    return ratings._moved(items, where)
+    return ratings._moved(items, where), where
 
 
 def judged(
@@ -151,7 +152,7 @@ def judged(
             "pandas Series or DataFrame indexed by item id, a humanly.Predictions or a dict of them"
         )
     items = _universe([*models, *judges], missing)
-    r = _over(ratings, items, missing)
+    r, where = _over(ratings, items, missing)
     _, preds = outputs_for(predictions, r, missing, "predictions")
     _, judges_out = outputs_for(judge, r, missing, "judge", default="judge")
     assert judges_out is not None
@@ -162,14 +163,18 @@ def judged(
                 "neither classes nor probabilities; give labels or class probabilities"
             )
     g = None if gold is None else as_gold(gold, r, missing=missing)
-    return Judged(r, preds, g, judges_out, _dropped(ratings, [*models, *judges], items))
+    return Judged(r, preds, g, judges_out, _dropped(ratings, [*models, *judges], items, where))
 
 
-def _dropped(ratings: Ratings, covered: list[_Covered], items: pd.Index) -> tuple[str, ...]:
-    """The note of ``missing="drop"``: how many rated items and outputs were left out."""
+def _dropped(
+    ratings: Ratings, covered: list[_Covered], items: pd.Index, where: np.ndarray
+) -> tuple[str, ...]:
+    """The note of ``missing="drop"``: how many rated items and outputs were left out (``where``:
+    each rated item's position among ``items``, -1 when left out)."""
     parts = []
-    rated = int((ratings.labels_per_item > 0).sum())
-    kept = int((ratings.labels_per_item[align_index(ratings.items, items) >= 0] > 0).sum())
+    per_item = ratings.labels_per_item
+    rated = int((per_item > 0).sum())
+    kept = int((per_item[where >= 0] > 0).sum())
     if kept < rated:
         parts.append(f"{rated - kept:,} of {rated:,} rated items (no prediction or judge output)")
     for e in covered:

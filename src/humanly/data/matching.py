@@ -47,16 +47,82 @@ def _as_text(index: pd.Index) -> pd.Index:
     return index.astype(str) if index.dtype != object else pd.Index([str(x) for x in index])
 
 
+def increasing(index: pd.Index) -> bool:
+    """Whether ``index`` is strictly increasing, checked without turning Arrow-backed text into
+    Python objects (a million ids in milliseconds).
+
+    >>> increasing(pd.Index(["a", "b"])), increasing(pd.Index([2, 1]))
+    (True, False)
+    """
+    if len(index) < 2:
+        return True
+    arrow = getattr(index.array, "__arrow_array__", None)
+    if arrow is not None and index.dtype.kind not in "iufb":
+        import pyarrow.compute as pc
+
+        a = arrow().combine_chunks() if hasattr(arrow(), "combine_chunks") else arrow()
+        if a.null_count:
+            return False
+        return bool(pc.all(pc.less(a.slice(0, len(a) - 1), a.slice(1))).as_py())
+    try:
+        return bool(index.is_monotonic_increasing and index.is_unique)
+    except TypeError:  # ids of mixed types
+        return False
+
+
+def _searched(target: pd.Index, source: pd.Index) -> np.ndarray | None:
+    """Positions in a strictly increasing ``source`` of each id in ``target`` by binary search (one
+    vectorised step per bit of ``len(source)``, Arrow's comparisons for Arrow-backed text), or
+    ``None`` when the two do not hold the same kind of id."""
+    arrow_s = getattr(source.array, "__arrow_array__", None)
+    arrow_t = getattr(target.array, "__arrow_array__", None)
+    if arrow_s is not None and arrow_t is not None and source.dtype == target.dtype:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        s, t = pa.chunked_array(arrow_s()).combine_chunks(), pa.chunked_array(arrow_t())
+        t = t.combine_chunks()
+        if t.null_count:
+            return None
+        lo = np.zeros(len(t), dtype=np.int64)
+        hi = np.full(len(t), len(s), dtype=np.int64)
+        while (lo < hi).any():
+            mid = (lo + hi) // 2
+            inside = mid < len(s)
+            probe = pc.take(s, pa.array(np.minimum(mid, len(s) - 1)))
+            less = np.asarray(pc.less(probe, t).to_numpy(zero_copy_only=False), dtype=bool)
+            less &= inside
+            active = lo < hi
+            lo = np.where(active & less, mid + 1, lo)
+            hi = np.where(active & ~less, mid, hi)
+        found = lo < len(s)
+        same = np.zeros(len(t), dtype=bool)
+        if found.any():
+            probe = pc.take(s, pa.array(np.minimum(lo, len(s) - 1)))
+            same = np.asarray(pc.equal(probe, t).to_numpy(zero_copy_only=False), dtype=bool)
+        return np.where(found & same, lo, -1)
+    if source.dtype.kind in "iu" and target.dtype.kind in "iu":
+        s_, t_ = source.to_numpy(), target.to_numpy()
+        pos = np.minimum(np.searchsorted(s_, t_), len(s_) - 1)
+        return np.where(s_[pos] == t_, pos, -1)
+    return None
+
+
 def align_index(target: pd.Index, source: pd.Index) -> np.ndarray:
     """Positions in ``source`` of each id in ``target`` (-1 where absent).
 
     Ids match as given; if the two indexes hold different types (``266`` vs ``"266"``, e.g. a Parquet
-    file against a CSV), they are compared as text.
+    file against a CSV), they are compared as text. A large sorted ``source`` (a study's items, held
+    sorted) is searched rather than hashed when ``target`` is much smaller.
 
     >>> align_index(pd.Index(["1", "2"]), pd.Index([2, 1])).tolist()
     [1, 0]
     """
-    pos = source.get_indexer(target)
+    pos = None
+    if len(source) >= 100_000 and 20 * len(target) <= len(source) and increasing(source):
+        pos = _searched(target, source)
+    if pos is None:
+        pos = source.get_indexer(target)
     if (pos < 0).any() and len(source) and len(target):
         same_kind = pd.api.types.infer_dtype(target) == pd.api.types.infer_dtype(source)
         if not same_kind:

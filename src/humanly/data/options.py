@@ -129,6 +129,12 @@ class ReadOptions:
     prediction_cols : sequence of str or None
         Several models as columns of one predictions table, one hard-label (or, for two classes,
         positive-class probability) column per model, named by the column.
+    strata : str or None
+        A column of the predictions or judge table holding each item's stratum, known for every
+        item (``Study.design``; :mod:`humanly.data.design`).
+    sampling_weights : str or None
+        A column of the predictions or judge table holding each item's sampling weight 1/π (≥ 1; π
+        its probability of having been sent to human raters), for every item.
 
     Raises
     ------
@@ -155,6 +161,8 @@ class ReadOptions:
     gold_item_col: str | None = None
     predictions_item_col: str | None = None
     prediction_cols: Sequence[str] | None = None
+    strata: str | None = None
+    sampling_weights: str | None = None
 
     def __post_init__(self) -> None:
         check_choice("duplicates", self.duplicates, _DUPLICATES)
@@ -168,6 +176,8 @@ class ReadOptions:
             "counts_col",
             "gold_item_col",
             "predictions_item_col",
+            "strata",
+            "sampling_weights",
         ):
             value = getattr(self, name)
             if value is not None:

@@ -8,14 +8,15 @@ files, frames and arrays into data objects, and ``join`` matches them by item id
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from .inputs import Study, join
+from .design import design_columns
+from .inputs import Study, _with_design, join
 from .layouts import index_as_items
 from .matching import MissingPolicy, check_missing
 from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
@@ -85,16 +86,14 @@ def read_study(
     judge : str, path, Predictions, dict, Series, DataFrame, numpy.ndarray or None
         Judges' outputs on every item, as ``predictions`` (items no rater labelled: no label).
     missing : {"error", "drop"}
-        Rated items without a prediction, and predictions or gold for items with no ratings: an error
-        naming the counts and the first id, or dropped (the items both have are kept).
+        Ids that do not match: an error naming the counts and the first id, or dropped.
     options : ReadOptions or None
         The rarer knobs (:class:`ReadOptions`: duplicates, streaming, the scale, other columns).
 
     Returns
     -------
     Study
-        The ratings, with predictions covering exactly the rated items in the ratings' order and gold
-        holding one code per rated item (-1: no gold label).
+        Everything joined by item id (:func:`humanly.data.join`), in canonical order.
 
     Raises
     ------
@@ -148,8 +147,71 @@ def read_study(
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
     g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
-    j = None if judge is None else _predictions(judge, r, p_icol, dict.fromkeys(column_options))
-    return join(r, p, g, judge=j, missing=missing)
+    j = None if judge is None else _judges(judge, r, p_icol, dict.fromkeys(column_options))
+    study = join(r, p, g, judge=j, missing=missing)
+    tables = [source if preds_here else predictions, *_tables_of(judge)]
+    return _read_design(study, tables, p_icol, opts, missing)
+
+
+def _read_design(
+    study: Study, tables: list[Any], item_col: str | None, opts: ReadOptions, missing: MissingPolicy
+) -> Study:
+    """``study`` with the strata and sampling weights of ``opts`` read from the first of ``tables``
+    (the predictions and judge tables) that has each column."""
+    if opts.strata is None and opts.sampling_weights is None:
+        return study
+    strata, weights = (
+        design_columns(tables, item_col, column, f"{name}={column!r}")
+        for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
+    )
+    sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")
+    return _with_design(study, strata, weights, missing, sources=sources)
+
+
+def _tables_of(judge: Any) -> list[Any]:
+    """The judge tables (files or DataFrames) among ``judge``'s values."""
+    values = list(judge.values()) if isinstance(judge, Mapping) else [judge]
+    if isinstance(judge, (list, tuple)) and all(isinstance(v, os.PathLike) for v in judge):
+        values = list(judge)
+    return [v for v in values if isinstance(v, _TABLE)]
+
+
+def _as_pandas(p: Predictions) -> dict[str, Any]:
+    """Each model of ``p`` as a Series (labels, scores) or a DataFrame (class probabilities) by item
+    id, as :func:`join` takes judges."""
+    out: dict[str, Any] = {}
+    for m in p.models:
+        if m.kind == "proba":
+            out[m.name] = pd.DataFrame(m.values, index=p.items, columns=list(p.classes))
+        elif m.kind == "label":
+            out[m.name] = pd.Series(np.asarray(p.classes, dtype=object)[m.values], index=p.items)
+        else:
+            out[m.name] = pd.Series(m.values, index=p.items)
+    return out
+
+
+def _judges(judge: Any, ratings: Ratings, item_col: str | None, options: dict[str, Any]) -> Any:
+    """The judges read: one file or table as a predictions file (one model per judge); several —
+    a mapping name → file, or a list of paths — each read and named by its key (a file of one model)
+    or by its models' names; any in-memory form as it is."""
+    listed = isinstance(judge, (list, tuple)) and all(isinstance(v, os.PathLike) for v in judge)
+    files = isinstance(judge, Mapping) and any(isinstance(v, _TABLE) for v in judge.values())
+    if not (listed or files):
+        return _predictions(judge, ratings, item_col, options)
+    named = list(judge.items()) if isinstance(judge, Mapping) else [(None, v) for v in judge]
+    out: dict[str, Any] = {}
+    for name, value in named:
+        read = _predictions(value, ratings, item_col, options)
+        models = _as_pandas(read) if isinstance(read, Predictions) else {str(name): read}
+        if name is not None and len(models) == 1:
+            models = {str(name): next(iter(models.values()))}
+        for key, output in models.items():
+            if key in out:
+                raise InputError(
+                    f"judge: two judges are named {key!r}; name each judge once (NAME=FILE)"
+                )
+            out[key] = output
+    return out
 
 
 def _given_study(study: Study | None, predictions: Any, gold: Any, judge: Any) -> Study:

@@ -11,8 +11,10 @@ uncertainty (active inference); the estimate afterwards is :func:`judge` with th
 ``JudgeOptions(probabilities=...)``.
 
 Modules, one idea each: ``_ppi`` (the estimators and the sample-size solver on plain arrays),
-``_inputs`` (joining by item id), ``results`` (the result values), ``planning`` (the plan), ``api``
-(``judge``), ``active`` (``select``).
+``_inputs`` (what the estimators read off a joined study), ``_scoring`` (Y and f per item, the
+checks beside the estimates), ``_estimation`` (every estimand through strata, several judges,
+cross-fitting and the small-sample rule), ``_rating_verb`` (ratings of models' outputs), ``results``
+(the result values), ``planning`` (the plan), ``api`` (``judge``), ``active`` (``select``).
 
 References
 ----------
@@ -36,6 +38,7 @@ the data", ICLR 2025.
 
 from __future__ import annotations
 
+from ._rated_results import ModelRating, RatingComparison
 from .active import Selection, sampling_probabilities, select
 from .api import ESTIMATORS, REFERENCES, JudgeOptions, judge, judge_study
 from .planning import LabelPlan, Pilot, PlannedEstimand, plan_labels
@@ -61,8 +64,10 @@ __all__ = [
     "JudgeResult",
     "LabelPlan",
     "ModelAccuracy",
+    "ModelRating",
     "Pilot",
     "PlannedEstimand",
+    "RatingComparison",
     "Selection",
     "judge",
     "judge_study",

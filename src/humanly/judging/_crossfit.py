@@ -43,12 +43,20 @@ from ..errors import InputError
 from ._ppi import Fit, fit, moments
 from ._vectors import columns
 
-__all__ = ["CALIBRATIONS", "CrossFit", "crossfit_scores", "fit_crossppi", "folds_of", "linear"]
+__all__ = [
+    "CALIBRATIONS",
+    "CrossFit",
+    "crossfit_scores",
+    "fit_crossppi",
+    "folds_of",
+    "line_fit",
+    "linear",
+]
 
 Calibrate = Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]
 
 
-def _line(s: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+def line_fit(s: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Intercept and slope of the least-squares line of ``y`` on ``s`` (slope 0 when ``s`` is
     constant)."""
     ms, my = s.mean(), y.mean()
@@ -64,7 +72,7 @@ def linear(s: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     >>> predict(np.array([3.0])).tolist()
     [7.0]
     """
-    intercept, slope = _line(s, y)
+    intercept, slope = line_fit(s, y)
     return lambda x: intercept + slope * np.asarray(x, dtype=float)
 
 
@@ -124,7 +132,7 @@ def crossfit_scores(
         for fold in range(k):
             held = folds == fold
             for col in range(y_.shape[1]):
-                a, b = _line(s[~held, col], y_[~held, col])
+                a, b = line_fit(s[~held, col], y_[~held, col])
                 f[held, col] = a + b * s[held, col]
                 mean_line[:, col] += (a / k, b / k)
         return CrossFit(f, mean_line[0] + mean_line[1] * su, folds)

@@ -139,13 +139,19 @@ def check(
     weighted: bool = False,
 ) -> DesignCheck:
     """Compare the judge's outputs on the labelled and the unlabelled items (see the module
-    docstring): ``columns`` items × C (or one column), ``labelled`` a boolean per item."""
-    x = np.asarray(columns)
-    x = x[:, None] if x.ndim == 1 else x
+    docstring): ``columns`` items × C, one column, or a list of C columns (not copied into one
+    matrix), ``labelled`` a boolean per item."""
+    if isinstance(columns, (list, tuple)):
+        x = [np.asarray(c).reshape(-1) for c in columns]
+    else:
+        matrix = np.asarray(columns)
+        matrix = matrix[:, None] if matrix.ndim == 1 else matrix
+        x = [matrix[:, j] for j in range(matrix.shape[1])]
     mask = np.asarray(labelled, dtype=bool).reshape(-1)
-    if len(mask) != len(x):
+    if any(len(c) != len(mask) for c in x):
         raise InputError(
-            f"labelled: {len(mask)} flags for {len(x)} items; give one per item, in the same order"
+            f"labelled: {len(mask)} flags for {len(x[0])} items; give one per item, in the same "
+            "order"
         )
     rows = np.flatnonzero(mask)
     n, big_n = len(rows), len(mask) - len(rows)
@@ -156,14 +162,14 @@ def check(
     if strata is not None:
         codes_s, names_s = factorize(strata)
         k = len(names_s)
-        if len(codes_s) != len(x):
+        if len(codes_s) != len(mask):
             raise InputError(
-                f"strata: {len(codes_s)} strata for {len(x)} items; give one per item, in order"
+                f"strata: {len(codes_s)} strata for {len(mask)} items; give one per item, in order"
             )
-    labels = [f"column {j}" for j in range(x.shape[1])] if names is None else list(names)
+    labels = [f"column {j}" for j in range(len(x))] if names is None else list(names)
     tests = []
-    for j in range(x.shape[1]):
-        stat, p, cats = _column(categories(x[:, j], bins), rows, codes_s, k, draws, seed, j)
+    for j, column in enumerate(x):
+        stat, p, cats = _column(categories(column, bins), rows, codes_s, k, draws, seed, j)
         tests.append(ColumnTest(str(labels[j]), stat, p, cats))
     p_all = min(1.0, min(t.p_value for t in tests) * len(tests))
     fired = p_all < significance

@@ -16,11 +16,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._core.checks import show_value
 from ..data import InputError, Study
 from ..data.matching import align_index
 from ..data.predictions import ModelOutput
+from ._multi import MAX_JUDGES
 
-__all__ = ["JudgeInputs", "prepare"]
+__all__ = ["JudgeInputs", "JudgeOutputs", "prepare"]
+
+
+@dataclasses.dataclass(frozen=True)
+class JudgeOutputs:
+    """One judge's outputs per item: its class (``codes``; the most probable one for a soft judge)
+    and its class probabilities (``proba``, ``None`` for a judge that gives labels)."""
+
+    name: str
+    kind: str
+    codes: np.ndarray
+    proba: np.ndarray | None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,10 +41,10 @@ class JudgeInputs:
     """Everything the estimators need, in canonical item order.
 
     ``counts`` holds the human labels of the labelled items (rows ``labelled``), ``model_codes`` each
-    model's class per item, ``judge_codes`` the judge's class per item and ``judge_proba`` its class
-    probabilities (``None`` for a judge that gives labels). ``gold`` is -1 where an item has no gold
-    label; ``probabilities`` is each item's chance of having been sent to raters (active design; 1 for
-    labelled items outside the pool) and ``None`` for a uniformly drawn labelled set.
+    model's class per item, ``judges`` each judge's classes and probabilities. ``gold`` is -1 where an
+    item has no gold label; ``probabilities`` is each item's chance of having been sent to raters
+    (active design; 1 for labelled items outside the pool) and ``None`` for a uniformly drawn
+    labelled set; ``strata`` each item's stratum code into ``strata_names`` (``None``: no strata).
     """
 
     items: pd.Index
@@ -40,12 +53,33 @@ class JudgeInputs:
     counts: np.ndarray
     models: tuple[str, ...]
     model_codes: np.ndarray
-    judge_name: str
-    judge_kind: str
-    judge_codes: np.ndarray
-    judge_proba: np.ndarray | None
+    judges: tuple[JudgeOutputs, ...]
     gold: np.ndarray | None
     probabilities: np.ndarray | None
+    strata: np.ndarray | None = None
+    strata_names: tuple[str, ...] = ()
+    weights_source: str | None = None
+
+    @property
+    def judge_name(self) -> str:
+        """The judge's name; several judges' names joined by " + "."""
+        return " + ".join(j.name for j in self.judges)
+
+    @property
+    def judge_kind(self) -> str:
+        """``"label"`` or ``"proba"``; ``"mixed"`` for several judges of both kinds."""
+        kinds = {j.kind for j in self.judges}
+        return kinds.pop() if len(kinds) == 1 else "mixed"
+
+    @property
+    def judge_codes(self) -> np.ndarray:
+        """The first judge's class per item."""
+        return self.judges[0].codes
+
+    @property
+    def judge_proba(self) -> np.ndarray | None:
+        """The first judge's class probabilities (``None`` for labels)."""
+        return self.judges[0].proba
 
     @property
     def unlabelled(self) -> np.ndarray:
@@ -54,13 +88,14 @@ class JudgeInputs:
         mask[self.labelled] = False
         return np.flatnonzero(mask)
 
-    def scores(self, rows: np.ndarray) -> np.ndarray:
-        """f on the items at ``rows`` (rows × models): the judge's probability of the class each model
-        predicted (1/0 for a judge that gives labels: whether it gave the model's class)."""
+    def scores(self, rows: np.ndarray, judge: int = 0) -> np.ndarray:
+        """f on the items at ``rows`` (rows × models): judge ``judge``'s probability of the class each
+        model predicted (1/0 for a judge that gives labels: whether it gave the model's class)."""
         codes = self.model_codes[rows]
-        if self.judge_proba is None:
-            return (self.judge_codes[rows, None] == codes).astype(float)
-        return np.take_along_axis(self.judge_proba[rows], codes.astype(np.intp), axis=1)
+        j = self.judges[judge]
+        if j.proba is None:
+            return (j.codes[rows, None] == codes).astype(float)
+        return np.take_along_axis(j.proba[rows], codes.astype(np.intp), axis=1)
 
 
 def _probabilities(
@@ -148,7 +183,9 @@ def prepare(
     *,
     min_labelled: int = 2,
 ) -> JudgeInputs:
-    """The judge analysis's inputs from a joined study (see the module docstring)."""
+    """The judge analysis's inputs from a joined study (see the module docstring): one judge or
+    several (``study.judge``'s models), the study's strata and sampling weights (``study.design``)
+    and the active design's ``probabilities`` (not both of the last two)."""
     if study.judge is None:
         raise TypeError(
             "judge=None: give the judge's labels or class probabilities per item (or a Study that "
@@ -160,10 +197,9 @@ def prepare(
             "or a dict of pandas Series indexed by item id)"
         )
     judges = study.judge.models
-    if len(judges) != 1:
+    if len(judges) > MAX_JUDGES:
         raise InputError(
-            f"judge: {len(judges)} judges {list(study.judge.names)}; the judge analysis takes one "
-            "(study.judge.select([name]))"
+            f"judge: {len(judges)} judges {list(study.judge.names)}; combine at most {MAX_JUDGES}"
         )
     r = study.ratings
     several = len(study.predictions.models) > 1
@@ -171,11 +207,27 @@ def prepare(
         _classes_of(m, f"predictions[{m.name!r}]" if several else "predictions")
         for m in study.predictions.models
     ]
-    judge = _classes_of(judges[0], "judge")
+    what = "judge" if len(judges) == 1 else "judge[{!r}]"
+    outs = tuple(_judge_outputs(_classes_of(j, what.format(j.name))) for j in judges)
     labelled = np.flatnonzero(r.labels_per_item > 0)
     _checked_sizes(len(labelled), r.n_items, min_labelled)
     codes = np.column_stack([_hard(m) for m in models]).astype(np.int64)
     gold = None if study.gold is None else np.asarray(study.gold.codes, dtype=np.int64)
+    design = study.design
+    pi = _probabilities(probabilities, r.items, labelled, missing)
+    weights_source = None
+    if design is not None and design.probabilities is not None:
+        if pi is not None:
+            raise InputError(
+                f"options.probabilities: the study has sampling weights ({design.weights_source}); "
+                "give the sampling probabilities once"
+            )
+        pi = _checked_design_probabilities(design.probabilities, r.items, labelled, design)
+        weights_source = design.weights_source
+    strata = names = None
+    if design is not None and design.strata is not None:
+        raw, uniques = pd.factorize(design.strata, sort=True)
+        strata, names = np.asarray(raw, dtype=np.intp), tuple(str(u) for u in uniques)
     return JudgeInputs(
         items=r.items,
         classes=r.classes,
@@ -183,13 +235,39 @@ def prepare(
         counts=np.asarray(r.counts)[labelled],
         models=tuple(m.name for m in models),
         model_codes=codes,
-        judge_name=judge.name,
-        judge_kind=judge.kind,
-        judge_codes=_hard(judge).astype(np.int64),
-        judge_proba=judge.values if judge.kind == "proba" else None,
+        judges=outs,
         gold=gold,
-        probabilities=_probabilities(probabilities, r.items, labelled, missing),
+        probabilities=pi,
+        strata=strata,
+        strata_names=names or (),
+        weights_source=weights_source,
     )
+
+
+def _judge_outputs(out: ModelOutput) -> JudgeOutputs:
+    return JudgeOutputs(
+        out.name,
+        out.kind,
+        _hard(out).astype(np.int64),
+        out.values if out.kind == "proba" else None,
+    )
+
+
+def _checked_design_probabilities(
+    pi: np.ndarray, items: pd.Index, labelled: np.ndarray, design: Any
+) -> np.ndarray:
+    """The study's π (from its sampling weights): every unlabelled item below 1 (an item sent for
+    sure has a label)."""
+    is_lab = np.zeros(len(items), dtype=bool)
+    is_lab[labelled] = True
+    sure = ~is_lab & (pi >= 1.0)
+    if sure.any():
+        raise InputError(
+            f"{design.weights_source}: {int(sure.sum()):,} unlabelled item(s) have weight 1 (sent to "
+            f"raters for sure) but no human label (first: {show_value(items[sure][0])}); give their labels, "
+            "or their sampling weights"
+        )
+    return np.asarray(pi, dtype=float)
 
 
 def _hard(out: ModelOutput) -> np.ndarray:

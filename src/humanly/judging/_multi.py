@@ -42,7 +42,7 @@ from ..errors import InputError
 from ._ppi import Fit, Moments, fit
 from ._vectors import columns
 
-__all__ = ["MAX_JUDGES", "JudgesFit", "box_weights", "fit_judges"]
+__all__ = ["MAX_JUDGES", "JudgesFit", "box_weights", "fit_judges", "fit_judges_weighted"]
 
 #: the most judges combined at once (3^J faces are tried for the weights in [0, 1])
 MAX_JUDGES = 8
@@ -150,5 +150,64 @@ def fit_judges(y: Any, f: Any, f_unlabelled: Any, *, clip: bool = True) -> Judge
         rho=rho,
         n=np.full(e, float(n)),
         weights=weights,
+        alone=alone,
+    )
+
+
+def fit_judges_weighted(
+    y: Any, f: Any, f_unlabelled: Any, weights: Any, weights_unlabelled: Any, *, clip: bool = True
+) -> JudgesFit:
+    """Multi-judge PPI++ in the active (inverse-probability-weighted, self-normalised) form, column
+    by column: ``weights`` 1/π on the labelled items, ``weights_unlabelled`` 1/(1 − π) on the others
+    (as :func:`humanly.judging._ppi.fit` weighs one judge). With weights w_L, w_U the estimate is
+    Hájek's mean(y) + λᵀ(mean_U(F̃) − mean_L(F)), its variance λᵀS_Uλ + var_L(y − Fλ) (both sums of
+    squared weighted deviations over (Σw)²), minimised at (S_U + S_L)λ = c — with one judge exactly
+    the weighted PPI++ λ of :func:`~humanly.judging._ppi.fit`."""
+    y_ = columns(y)
+    fl, fu = _cube(f, "f"), _cube(f_unlabelled, "f_unlabelled")
+    _, e, j = fl.shape
+    if j > MAX_JUDGES:
+        raise InputError(f"f: {j} judges; combine at most {MAX_JUDGES} at once")
+    v = np.asarray(weights, dtype=float).reshape(-1)
+    w = np.asarray(weights_unlabelled, dtype=float).reshape(-1)
+    tv, tw = v.sum(), w.sum()
+    my = (v[:, None] * y_).sum(axis=0) / tv
+    mf = np.einsum("i,iej->ej", v, fl) / tv
+    mu = np.einsum("i,iej->ej", w, fu) / tw
+    weights_out = np.zeros((e, j))
+    se, rho = np.zeros(e), np.full(e, np.nan)
+    var_y = (v[:, None] * (y_ - my) ** 2).sum(axis=0) / tv
+    s_yy = ((v[:, None] * (y_ - my)) ** 2).sum(axis=0) / tv**2
+    var_u = np.zeros((e, j))
+    for col in range(e):
+        fc = v[:, None] * (fl[:, col, :] - mf[col])
+        yc = v * (y_[:, col] - my[col])
+        uc = w[:, None] * (fu[:, col, :] - mu[col])
+        s_l, s_u = fc.T @ fc / tv**2, uc.T @ uc / tw**2
+        c = fc.T @ yc / tv**2
+        lam = box_weights(s_l + s_u, c, clip)
+        weights_out[col] = lam
+        var_u[col] = np.diag(s_u)
+        se[col] = np.sqrt(max(lam @ s_u @ lam + s_yy[col] - 2 * lam @ c + lam @ s_l @ lam, 0.0))
+        combo = (fl[:, col, :] - mf[col]) @ lam
+        yd = y_[:, col] - my[col]
+        den = np.sqrt((v * yd**2).sum() / tv * (v * combo**2).sum() / tv)
+        rho[col] = (v * yd * combo).sum() / tv / den if den > 0 else np.nan
+    point = my + np.einsum("ej,ej->e", weights_out, mu - mf)
+    count = np.full(e, float((w > 0).sum()))
+    alone = tuple(
+        fit(y_, fl[:, :, k], Moments(count, mu[:, k], var_u[:, k], True), weights=v[:, None])
+        for k in range(j)
+    )
+    return JudgesFit(
+        point=point,
+        se=se,
+        lam=weights_out.sum(axis=1),
+        classical_point=my,
+        classical_se=np.sqrt(s_yy),
+        sd=np.sqrt(var_y),
+        rho=rho,
+        n=np.full(e, float((v > 0).sum())),
+        weights=weights_out,
         alone=alone,
     )

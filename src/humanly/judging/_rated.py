@@ -14,10 +14,10 @@ from .._core.checks import check_choice, check_number, check_probability
 from .._core.result import Interval
 from ..errors import InputError
 from . import _scores, _small
+from ._parts import Estimate, estimate_of
 from ._ppi import Fit, fit, moments, z_value
 from ._vectors import INF, lam_of, three
-from .extended import IntervalChoice, QuantileEstimate, estimate_of
-from .results import Estimate
+from .extended import IntervalChoice, QuantileEstimate
 
 __all__ = [
     "paired_difference",

@@ -51,7 +51,7 @@ from ..errors import InputError
 from ._ppi import Fit, Moments, classical, fit, moments
 from ._vectors import columns, factorize
 
-__all__ = ["StrataFit", "allocate", "codes_of", "fit_strata", "shares_of"]
+__all__ = ["StrataFit", "allocate", "codes_of", "combine", "fit_strata", "human_only", "shares_of"]
 
 
 def codes_of(labelled: Any, unlabelled: Any) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
@@ -93,7 +93,7 @@ def _groups(codes: np.ndarray, k: int) -> list[np.ndarray]:
     return [order[bounds[j] : bounds[j + 1]] for j in range(k)]
 
 
-def _human_only(y: np.ndarray, weights: Any) -> Fit:
+def human_only(y: np.ndarray, weights: Any) -> Fit:
     """A stratum with no unlabelled item: its human-only mean (λ = 0)."""
     point, se = classical(y, weights)
     e = point.shape[0]
@@ -115,7 +115,7 @@ def _take(x: Any, rows: np.ndarray | None) -> Any:
 
 def _fit_one(y, f, f_u, lam, weights, weights_u, estimator) -> Any:
     if f_u.shape[0] == 0:
-        return _human_only(y, weights)
+        return human_only(y, weights)
     if estimator is not None:
         return estimator(y, f, f_u)
     unl: Moments = moments(f_u, weights_u)

@@ -42,6 +42,7 @@ from .._core.sampling import (
     selection_series,
 )
 from ..data.matching import check_missing
+from ..errors import InputError
 from ._inputs import prepare
 from .api import JudgeOptions, checked_options, joined
 
@@ -231,6 +232,11 @@ def select(
     missing = check_missing(missing)
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     data = prepare(joined(ratings, predictions, gold, judge, missing), min_labelled=0)
+    if len(data.judges) > 1:
+        raise InputError(
+            f"judge: {len(data.judges)} judges {[j.name for j in data.judges]}; select steers by "
+            "one judge's uncertainty: give one (study.judge.select([name]))"
+        )
     pool = data.unlabelled
     b = checked_budget(
         budget,

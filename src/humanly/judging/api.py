@@ -1,7 +1,11 @@
 """``judge(ratings, predictions, judge=...)``: model accuracies from a few human labels and many judge
-labels, as a sequence of named steps — check the arguments, join the inputs by item id
-(:mod:`._inputs`), score every item, estimate every model's accuracy and every pair's difference
-(:mod:`._ppi`), and check the judge against the models (the frontier check).
+labels, as a sequence of named steps — check the arguments, join the inputs by item id (in
+:mod:`humanly.data`: judges, strata, sampling weights), read what the estimators need
+(:mod:`._inputs`), score every item (:mod:`._scoring`), estimate every model's accuracy and every
+pair's difference (:mod:`._estimation`: strata, several judges, a cross-fitted judge, the
+small-sample rule), and check the design, the judges against the models (self-judge) and the judge
+against the models' accuracy (the frontier check). Ratings of the models' outputs (a
+:class:`~humanly.data.RatingStudy`) go the same way through :mod:`._rating_verb`.
 
 What the judge's score f is, per item and model: the judge's probability of the class the model
 predicted — its estimate of the chance that the model is right on the item. For a judge that gives
@@ -16,36 +20,24 @@ among T classes). The estimand is the mean of Y over the population of items.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from typing import Any, Literal
 
 import numpy as np
 
-from .._core.checks import check_choice, check_int, check_probability
-from .._core.counts import plurality_shares
-from .._core.result import Interval
+from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import Study, join
 from ..data.matching import check_missing
 from ..errors import InputError
+from . import _scoring
+from ._crossfit import folds_of
+from ._estimation import ESTIMATORS, Setup, estimate, result_codes
 from ._inputs import JudgeInputs, prepare
-from ._ppi import Fit, classical, fit, moments, z_value
-from .results import (
-    Comparison,
-    Estimate,
-    FrontierCheck,
-    FrontierRow,
-    GoldAccuracy,
-    JudgeResult,
-    ModelAccuracy,
-)
+from ._small import INTERVALS
+from .results import Comparison, JudgeResult, ModelAccuracy
 
 __all__ = ["ESTIMATORS", "REFERENCES", "JudgeOptions", "judge", "judge_study"]
 
-#: estimator → λ (``None``: tuned)
-ESTIMATORS: dict[str, float | None] = {"ppi++": None, "ppi": 1.0, "classical": 0.0}
 REFERENCES = ("label", "plurality")
-#: below this many labelled items the CLT intervals may cover less than their level (a note says so)
-SMALL_N = 100
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,21 +60,61 @@ class JudgeOptions:
     max_probability : float
         :func:`~humanly.judging.select`: no item is sent with a probability above this (< 1, so every
         item may stay unlabelled). Default 0.9.
+    strata : pandas.Series, optional
+        Each item's stratum (a prompt category, a bin of the judge's confidence), by item id, for
+        every item; joined by :func:`humanly.data.join` (a study read with
+        ``ReadOptions(strata=COLUMN)`` carries them already). Stratified PPI++: a λ per stratum, the
+        strata combined by their shares (Fisch et al. 2024).
+    sampling_weights : pandas.Series, optional
+        Each item's sampling weight 1/π (≥ 1), by item id, for every item: the estimates weight by
+        them (as with ``probabilities``) and the design check does not apply.
+    fitted_on_labels : bool
+        The judge's scores are calibrated on the labelled items: a least-squares calibration (of
+        several judges at once) is fitted on ``folds`` folds, each item scored by the fit that did
+        not see it, then PPI (cross-PPI, Zrnic & Candès 2024); a judge fitted elsewhere on these
+        very labels is refitted here only in its calibration.
+    folds : int
+        The folds of ``fitted_on_labels`` (default 10), drawn from the seed.
+    interval : {"clt", "auto", "adjusted"}
+        ``"clt"`` (default): PPI's central-limit interval, as ppi-python computes it (the result
+        has the code ``few_labels`` below the n from which it keeps its level in the coverage table
+        of docs/judge.md); ``"auto"``: the small-sample interval below that n (code
+        ``small_sample``), the central-limit one from there on; ``"adjusted"``: always the
+        small-sample one.
+    threshold : float, optional
+        Ratings: also estimate the share of each model's outputs rated at or above it.
+    quantile : float, optional
+        Ratings: also estimate this quantile of each model's rating (in (0, 1); one judge, no
+        strata).
+    scale : tuple of float, optional
+        Ratings: the scale's ends (low, high), e.g. (1, 5) (default: the least and greatest rating
+        seen).
 
     Examples
     --------
     >>> JudgeOptions(pairs=(("a", "b"),)).mixing
     0.5
+    >>> JudgeOptions(fitted_on_labels=True).folds
+    10
     """
 
     probabilities: Any = None
     pairs: tuple[tuple[str, str], ...] | None = None
     mixing: float = 0.5
     max_probability: float = 0.9
+    strata: Any = None
+    sampling_weights: Any = None
+    fitted_on_labels: bool = False
+    folds: int = 10
+    interval: str = "clt"
+    threshold: float | None = None
+    quantile: float | None = None
+    scale: tuple[float, float] | None = None
 
 
 def checked_options(options: Any) -> JudgeOptions:
-    """``options`` itself (or the defaults for ``None``); ``TypeError`` for anything else."""
+    """``options`` itself (or the defaults for ``None``), every field checked; ``TypeError`` for
+    anything else."""
     if options is None:
         return JudgeOptions()
     if not isinstance(options, JudgeOptions):
@@ -93,6 +125,27 @@ def checked_options(options: Any) -> JudgeOptions:
     check_probability(
         "options.max_probability", options.max_probability, open_low=True, open_high=True
     )
+    check_int("options.folds", options.folds, minimum=2)
+    check_choice("options.interval", options.interval, INTERVALS)
+    if not isinstance(options.fitted_on_labels, bool):
+        raise TypeError(
+            f"options.fitted_on_labels={options.fitted_on_labels!r}: give True or False"
+        )
+    check_number("options.threshold", options.threshold, allow_none=True)
+    check_number(
+        "options.quantile",
+        options.quantile,
+        minimum=0,
+        maximum=1,
+        open_low=True,
+        open_high=True,
+        allow_none=True,
+    )
+    if options.probabilities is not None and options.sampling_weights is not None:
+        raise InputError(
+            "options.probabilities and options.sampling_weights: give the design's sampling "
+            "probabilities once"
+        )
     return options
 
 
@@ -188,38 +241,118 @@ def judge(
     missing = check_missing(missing)
     seed = check_int("seed", seed, minimum=0, allow_none=True)
     opts = checked_options(options)
-    study = joined(ratings, predictions, gold, judge, missing)
+    if type(ratings).__name__ == "RatingStudy":
+        from ._rating_verb import judge_ratings
+
+        return judge_ratings(ratings, judge, level, estimator, missing, seed, opts)
+    study = joined(ratings, predictions, gold, judge, missing, opts)
+    return _judge_classes(study, lam, level, estimator, reference, missing, seed, opts)
+
+
+def _judge_classes(
+    study: Study,
+    lam: float | None,
+    level: float,
+    estimator: str,
+    reference: str,
+    missing: str,
+    seed: int | None,
+    opts: JudgeOptions,
+) -> JudgeResult:
+    """The judge analysis of a joined study of classes (see :func:`judge`)."""
     data = prepare(study, missing, opts.probabilities)
-    pairs = _pairs(data.models, opts.pairs)
-    ref = _reference(data.counts, reference)
-    scored = _score(data, ref, pairs)
-    est = fit(scored.y, scored.f, scored.unlabelled, lam=lam, weights=scored.v)
-    estimates = _estimates(est, scored, level)
+    _checked_judges(data, estimator, opts)
+    pairs = _scoring.pairs_of(data.models, opts.pairs)
+    ref = _scoring.reference_credit(data.counts, reference)
+    problem = _scoring.problem(data, ref, pairs)
+    v, setup = _setup(data, lam, level, seed, opts)
+    estimates = estimate(problem, setup)
     m = len(data.models)
     accuracy = tuple(
         ModelAccuracy(name, e) for name, e in zip(data.models, estimates[:m], strict=True)
     )
     comparisons = tuple(Comparison(a, b, e) for (a, b), e in zip(pairs, estimates[m:], strict=True))
+    checked = _scoring.design_check(data, seed, weighted=data.probabilities is not None)
+    self_judge = _scoring.self_judge(data)
     return JudgeResult(
         judge=data.judge_name,
         judge_kind=data.judge_kind,
         reference=reference,
         estimator=estimator,
-        design="uniform" if data.probabilities is None else "active",
+        design=_design_name(data),
         level=float(level),
         seed=None if seed is None else int(seed),
         n_labelled=len(data.labelled),
         n_unlabelled=len(data.items) - len(data.labelled),
         models=accuracy,
         comparisons=comparisons,
-        frontier=_frontier(data, ref, scored, accuracy, level),
-        gold=_gold(data, level),
-        notes=_notes(data, estimator, accuracy, comparisons),
+        frontier=_scoring.frontier(data, ref, problem.y, v, accuracy, level),
+        gold=_scoring.gold_accuracies(data, level),
+        notes=_scoring.notes(estimator, accuracy, comparisons),
+        judges=tuple(j.name for j in data.judges) if len(data.judges) > 1 else (),
+        codes=result_codes(estimates, checked.code, self_judge.code, opts.fitted_on_labels),
+        design_check=checked,
+        self_judge=self_judge,
+        folds=opts.folds if opts.fitted_on_labels else None,
     )
 
 
-def joined(ratings: Any, predictions: Any, gold: Any, judge: Any, missing: str) -> Study:
-    """The inputs joined by item id with the judge (:func:`humanly.data.join`); a Study as it is."""
+def _checked_judges(data: JudgeInputs, estimator: str, opts: JudgeOptions) -> None:
+    if len(data.judges) > 1 and estimator == "ppi":
+        raise InputError(
+            f"estimator='ppi' with {len(data.judges)} judges: PPI's λ = 1 is for one judge; use "
+            "estimator='ppi++' (one tuned weight per judge)"
+        )
+    if opts.fitted_on_labels and data.probabilities is not None:
+        raise InputError(
+            "options.fitted_on_labels with sampling probabilities: cross-fitting is for a simple "
+            "random sample of labelled items; give one of them"
+        )
+
+
+def _design_name(data: JudgeInputs) -> str:
+    if data.probabilities is not None:
+        return "active"
+    return "stratified" if data.strata is not None else "uniform"
+
+
+def _setup(
+    data: JudgeInputs, lam: float | None, level: float, seed: int | None, opts: JudgeOptions
+) -> tuple[np.ndarray | None, Setup]:
+    """The labelled items' weights 1/π (``None``: a simple random sample) and the estimators'
+    setup."""
+    lab, unl = data.labelled, data.unlabelled
+    v = w = None
+    if data.probabilities is not None:
+        v = 1.0 / data.probabilities[lab]
+        w = 1.0 / (1.0 - data.probabilities[unl])
+    strata = None if data.strata is None else (data.strata[lab], data.strata[unl])
+    folds = folds_of(len(lab), opts.folds, seed) if opts.fitted_on_labels else None
+    setup = Setup(
+        lam=lam,
+        level=level,
+        interval=opts.interval,
+        judge_kind=data.judge_kind,
+        strata=strata,
+        strata_names=data.strata_names,
+        weights=None if v is None or w is None else (v, w),
+        folds=folds,
+    )
+    return v, setup
+
+
+def joined(
+    ratings: Any,
+    predictions: Any,
+    gold: Any,
+    judge: Any,
+    missing: str,
+    options: JudgeOptions | None = None,
+) -> Study:
+    """The inputs joined by item id with the judge, the strata and the sampling weights
+    (:func:`humanly.data.join`); a Study as it is (with ``options``' strata and weights added)."""
+    opts = options or JudgeOptions()
+    design = {"strata": opts.strata, "sampling_weights": opts.sampling_weights}
     if not isinstance(ratings, Study):
         if judge is None:
             raise TypeError(
@@ -231,7 +364,7 @@ def joined(ratings: Any, predictions: Any, gold: Any, judge: Any, missing: str) 
                 "predictions=None: give the models' predictions on every item (a "
                 "humanly.Predictions, or a dict of pandas Series indexed by item id)"
             )
-    return join(ratings, predictions, gold, judge=judge, missing=missing)  # type: ignore[arg-type]
+    return join(ratings, predictions, gold, judge=judge, missing=missing, **design)  # type: ignore[arg-type]
 
 
 def judge_study(study: Study, *, level: float = 0.95, seed: int | None = 0) -> JudgeResult | None:
@@ -286,185 +419,3 @@ def judge_study(study: Study, *, level: float = 0.95, seed: int | None = 0) -> J
     return judge(
         dataclasses.replace(study, predictions=preds.select(usable)), level=level, seed=seed
     )
-
-
-def _pairs(models: tuple[str, ...], pairs: Any) -> tuple[tuple[str, str], ...]:
-    if pairs is None:
-        return tuple(itertools.combinations(models, 2))
-    out = []
-    for pair in pairs:
-        if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= set(models):
-            raise InputError(
-                f"options.pairs: {tuple(pair)!r} is not two different models among {list(models)}"
-            )
-        out.append((str(pair[0]), str(pair[1])))
-    return tuple(out)
-
-
-def _reference(counts: np.ndarray, reference: str) -> np.ndarray:
-    """Per labelled item, the credit each class earns against the human reference (n × classes)."""
-    if reference == "plurality":
-        return plurality_shares(counts)
-    return counts / counts.sum(axis=1, keepdims=True)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Scored:
-    """Y and f on the labelled items (one column per estimand: the models, then the pairs), the
-    judge's scores on the unlabelled items as :class:`~._ppi.Moments`, the labelled items' weights
-    (active design), and the lower end of each estimand's range (0, or −1 for a difference)."""
-
-    y: np.ndarray
-    f: np.ndarray
-    unlabelled: Any
-    v: np.ndarray | None
-    limits: np.ndarray
-
-
-def _contrasts(x: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """The models' columns of ``x`` followed by one difference column per pair."""
-    if not pairs:
-        return x
-    return np.column_stack([x, *(x[:, a] - x[:, b] for a, b in pairs)])
-
-
-def _score(data: JudgeInputs, ref: np.ndarray, pairs: tuple[tuple[str, str], ...]) -> _Scored:
-    index = {name: k for k, name in enumerate(data.models)}
-    ab = tuple((index[a], index[b]) for a, b in pairs)
-    lab, unl = data.labelled, data.unlabelled
-    y = np.take_along_axis(ref, data.model_codes[lab].astype(np.intp), axis=1)
-    v = w = None
-    if data.probabilities is not None:
-        v = (1.0 / data.probabilities[lab])[:, None]
-        w = (1.0 / (1.0 - data.probabilities[unl]))[:, None]
-    limits = np.where(np.arange(len(data.models) + len(ab)) < len(data.models), 0.0, -1.0)
-    return _Scored(
-        _contrasts(y, ab),
-        _contrasts(data.scores(lab), ab),
-        moments(_contrasts(data.scores(unl), ab), w),
-        v,
-        limits,
-    )
-
-
-def _num(x: float) -> float | None:
-    return float(x) if np.isfinite(x) else None
-
-
-def _clipped(low: float, high: float, floor: float) -> Interval:
-    return Interval(float(np.clip(low, floor, 1.0)), float(np.clip(high, floor, 1.0)))
-
-
-def _estimates(est: Fit, scored: _Scored, level: float) -> list[Estimate]:
-    low, high = est.interval(level)
-    c_low, c_high = est.classical_interval(level)
-    eff = est.effective_n
-    out = []
-    for k in range(len(est.point)):
-        floor = float(scored.limits[k])
-        out.append(
-            Estimate(
-                point=float(np.clip(est.point[k], floor, 1.0)),
-                interval=_clipped(low[k], high[k], floor),
-                se=float(est.se[k]),
-                lam=float(est.lam[k]),
-                classical_point=float(np.clip(est.classical_point[k], floor, 1.0)),
-                classical=_clipped(c_low[k], c_high[k], floor),
-                effective_n=_num(eff[k]),
-                saving=_num(eff[k] / est.n[k]),
-                correlation=_num(est.rho[k]),
-                sd=float(est.sd[k]),
-                n=int(est.n[k]),
-            )
-        )
-    return out
-
-
-def _mean_interval(x: np.ndarray, v: np.ndarray | None, level: float, floor: float = 0.0):
-    point, se = classical(x, v)
-    z = z_value(level)
-    return float(point[0]), _clipped(point[0] - z * se[0], point[0] + z * se[0], floor)
-
-
-def _frontier(
-    data: JudgeInputs,
-    ref: np.ndarray,
-    scored: _Scored,
-    accuracy: tuple[ModelAccuracy, ...],
-    level: float,
-) -> FrontierCheck:
-    """The judge's accuracy (its most probable class) and each model's on the labelled items, and
-    their paired difference: is the judge more accurate than the model (Dorner, Nastl & Hardt)?"""
-    codes = data.judge_codes[data.labelled]
-    judge_y = ref[np.arange(len(codes)), codes]
-    j_point, j_interval = _mean_interval(judge_y, scored.v, level)
-    rows = []
-    for k, acc in enumerate(accuracy):
-        model_y = scored.y[:, k]
-        m_point, m_interval = _mean_interval(model_y, scored.v, level)
-        d_point, d_interval = _mean_interval(judge_y - model_y, scored.v, level, floor=-1.0)
-        assert d_interval.low is not None and d_interval.high is not None
-        if d_interval.low > 0:
-            status = "judge more accurate"
-        elif d_interval.high < 0:
-            status = "judge less accurate"
-        else:
-            status = "no clear difference"
-        rows.append(
-            FrontierRow(
-                acc.model,
-                m_point,
-                m_interval,
-                d_point,
-                d_interval,
-                status,
-                status != "judge more accurate",
-                acc.accuracy.saving,
-            )
-        )
-    return FrontierCheck(j_point, j_interval, len(codes), tuple(rows))
-
-
-def _gold(data: JudgeInputs, level: float) -> tuple[GoldAccuracy, ...]:
-    if data.gold is None:
-        return ()
-    has = data.gold >= 0
-    if not has.any():
-        return ()
-    g = data.gold[has]
-    named = [(name, "model", data.model_codes[has, k]) for k, name in enumerate(data.models)]
-    named.append((data.judge_name, "judge", data.judge_codes[has]))
-    out = []
-    for name, role, codes in named:
-        point, interval = _mean_interval((codes == g).astype(float), None, level)
-        out.append(GoldAccuracy(name, role, int(has.sum()), point, interval))
-    return tuple(out)
-
-
-def _notes(
-    data: JudgeInputs,
-    estimator: str,
-    accuracy: tuple[ModelAccuracy, ...],
-    comparisons: tuple[Comparison, ...],
-) -> tuple[str, ...]:
-    notes = []
-    n = len(data.labelled)
-    if n < SMALL_N:
-        notes.append(
-            f"only {n} labelled items: below {SMALL_N} the CLT intervals may cover less often than "
-            "their level; label more items"
-        )
-    named = [(m.model, m.accuracy) for m in accuracy]
-    named += [(f"{c.first} − {c.second}", c.difference) for c in comparisons]
-    for name, e in named:
-        if not e.se > 0:
-            notes.append(
-                f"{name}: every labelled item scores the same, so the interval has width 0; "
-                "label more items"
-            )
-        elif estimator == "ppi++" and e.lam == 0.0:
-            notes.append(
-                f"{name}: λ̂ = 0, the judge's scores do not track the human reference, so "
-                "the estimate is the human-only one"
-            )
-    return tuple(notes)

@@ -36,6 +36,7 @@ from ..errors import InputError
 from . import _crossfit, _multi, _strata
 from ._checked import design_check, self_judge_check
 from ._coverage import coverage_table
+from ._parts import Estimate, JudgeWeight, StratumEstimate, estimate_of
 from ._ppi import fit, moments
 from ._rated import (
     paired_difference,
@@ -45,16 +46,7 @@ from ._rated import (
     small_sample_mean,
 )
 from ._vectors import INF, columns, lam_of, three, vector
-from .extended import (
-    CombinedJudges,
-    CrossFitEstimate,
-    JudgeWeight,
-    StrataAllocation,
-    StratifiedEstimate,
-    StratumEstimate,
-    estimate_of,
-)
-from .results import Estimate
+from .extended import CombinedJudges, CrossFitEstimate, StrataAllocation, StratifiedEstimate
 
 __all__ = [
     "allocation_probabilities",

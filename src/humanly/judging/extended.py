@@ -13,20 +13,20 @@ Status codes (the presentation floor turns them into sentences):
 * ``self_judge`` — the judge's outputs are identical to a model's;
 * ``small_sample`` — too few labelled items for PPI's central-limit interval (the coverage table):
   the small-sample (adjusted human-only) interval was used;
+* ``few_labels`` — PPI's central-limit interval was used from fewer labelled items (in some stratum)
+  than the coverage table asks for: it may cover less often than its level (``interval="auto"``
+  takes the small-sample interval there);
 * ``crossfit`` — the judge was fitted on the labelled items, so the estimate is cross-fitted.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
-import numpy as np
 import pandas as pd
 
 from .._core.result import Interval, Result
-from ._ppi import Fit
-from .results import Estimate
+from ._parts import Estimate, JudgeWeight, StratumEstimate
 
 __all__ = [
     "CODES",
@@ -47,36 +47,14 @@ __all__ = [
 ]
 
 #: the status codes of the extensions (meanings in the module docstring and docs/glossary.md)
-CODES = ("not_random_sample", "weighted_design", "self_judge", "small_sample", "crossfit")
-
-
-def _num(x: float) -> float | None:
-    return float(x) if np.isfinite(x) else None
-
-
-def _clip(x: float, low: float, high: float) -> float:
-    return float(np.clip(x, low, high)) if math.isfinite(x) else float(x)
-
-
-def estimate_of(fit: Fit, k: int, level: float, low: float = 0.0, high: float = 1.0) -> Estimate:
-    """Column ``k`` of ``fit`` as an :class:`Estimate`, points and interval ends kept within the
-    estimand's range [``low``, ``high``]."""
-    lo, hi = fit.interval(level)
-    c_lo, c_hi = fit.classical_interval(level)
-    eff = fit.effective_n
-    return Estimate(
-        point=_clip(fit.point[k], low, high),
-        interval=Interval(_clip(lo[k], low, high), _clip(hi[k], low, high)),
-        se=float(fit.se[k]),
-        lam=float(fit.lam[k]),
-        classical_point=_clip(fit.classical_point[k], low, high),
-        classical=Interval(_clip(c_lo[k], low, high), _clip(c_hi[k], low, high)),
-        effective_n=_num(eff[k]),
-        saving=_num(eff[k] / fit.n[k]),
-        correlation=_num(fit.rho[k]),
-        sd=float(fit.sd[k]),
-        n=int(fit.n[k]),
-    )
+CODES = (
+    "not_random_sample",
+    "weighted_design",
+    "self_judge",
+    "small_sample",
+    "few_labels",
+    "crossfit",
+)
 
 
 def _estimate_row(e: Estimate) -> dict[str, object]:
@@ -90,36 +68,6 @@ def _estimate_row(e: Estimate) -> dict[str, object]:
         "effective_n": e.effective_n,
         "n": e.n,
     }
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class StratumEstimate(Result):
-    """One stratum's own estimate within a stratified one.
-
-    Parameters
-    ----------
-    stratum : str
-        The stratum's name.
-    share : float
-        Its share of all items (w_k).
-    n, n_unlabelled : int
-        Its labelled and unlabelled items.
-    estimate : Estimate
-        PPI++ within the stratum (its own λ).
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.6, 0.8), 0.05, 0.5, 0.7, Interval(0.55, 0.85), 50.0, 1.2,
-    ...              0.5, 0.45, 40)
-    >>> StratumEstimate("easy", 0.25, 40, 460, e).share
-    0.25
-    """
-
-    stratum: str
-    share: float
-    n: int
-    n_unlabelled: int
-    estimate: Estimate
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -208,32 +156,6 @@ class StrataAllocation(Result):
                 "proportional": list(self.proportional),
             }
         )
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class JudgeWeight(Result):
-    """One judge within a combination of judges.
-
-    Parameters
-    ----------
-    judge : str
-        The judge's name.
-    weight : float
-        Its weight λ_j in the combination.
-    alone : Estimate
-        PPI++ with this judge alone (its ``effective_n``: the labels it is worth by itself).
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.6, 0.8), 0.05, 0.5, 0.7, Interval(0.55, 0.85), 50.0, 1.2,
-    ...              0.5, 0.45, 40)
-    >>> JudgeWeight("llm", 0.6, e).weight
-    0.6
-    """
-
-    judge: str
-    weight: float
-    alone: Estimate
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -456,6 +378,8 @@ class SelfJudgeRow(Result):
         The share of items where the judge's output equals the model's.
     identical : bool
         Whether they agree on every item.
+    judge : str or None
+        The judge (with several judges; ``None``: the only one).
 
     Examples
     --------
@@ -466,6 +390,7 @@ class SelfJudgeRow(Result):
     model: str
     agreement: float
     identical: bool
+    judge: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -546,6 +471,8 @@ class CoverageTable(Result):
         The seed (cell i draws from its own stream).
     cells : tuple of CoverageCell
         One per judge accuracy, n, estimand and method.
+    judge_kind : str
+        ``"label"`` (a judge that gives labels) or ``"proba"`` (a calibrated soft judge).
 
     Examples
     --------
@@ -560,6 +487,7 @@ class CoverageTable(Result):
     level: float
     seed: int | None
     cells: tuple[CoverageCell, ...]
+    judge_kind: str = "label"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cell."""

@@ -27,12 +27,15 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .._core.checks import check_int, check_number
 from .._core.result import Result
 from ..errors import InputError
 from ._ppi import PowerPair, power, z_value
+from ._strata import allocate
+from .extended import StrataAllocation
 
 __all__ = ["LabelPlan", "Pilot", "PlannedEstimand", "plan_labels"]
 
@@ -55,6 +58,9 @@ class Pilot:
         σ, the standard deviation of the human reference.
     n : int
         The pilot's labelled items.
+    strata : tuple of (str, float, float, float or None)
+        With strata, each stratum's name, share, σ and ρ (for the Neyman allocation of the plan's
+        human labels across strata).
 
     Examples
     --------
@@ -68,6 +74,7 @@ class Pilot:
     correlation: float | None
     sd: float
     n: int
+    strata: tuple[tuple[str, float, float, float | None], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -134,6 +141,10 @@ class LabelPlan(Result):
         One plan per estimand of the pilot.
     notes : tuple of str
         Estimands that could not be planned, and why.
+    allocation : StrataAllocation or None
+        With strata, the plan's human labels (the most any estimand needs) split across the strata
+        by the Neyman allocation (n_k ∝ w_k·√(Σ_e σ_ke²(1 − ρ_ke²)): the pilot's spread and
+        correlation in each stratum, summed over the estimands), beside the proportional split.
 
     Examples
     --------
@@ -152,6 +163,7 @@ class LabelPlan(Result):
     level: float
     estimands: tuple[PlannedEstimand, ...]
     notes: tuple[str, ...] = ()
+    allocation: StrataAllocation | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per estimand."""
@@ -287,4 +299,41 @@ def plan_labels(
             )
             continue
         rows.append(_one(p, ch, cj, b, w, m, z))
-    return LabelPlan(ch, cj, b, w, m, float(level), tuple(rows), tuple(notes))
+    allocation = _allocation(pilot, rows)
+    return LabelPlan(ch, cj, b, w, m, float(level), tuple(rows), tuple(notes), allocation)
+
+
+def _allocation(pilot: Sequence[Pilot], rows: list[PlannedEstimand]) -> StrataAllocation | None:
+    """The Neyman allocation of the plan's human labels across the pilot's strata (``None``
+    without strata, or when the plan has fewer than 2 labels per stratum to give)."""
+    stratified = [p for p in pilot if p.strata]
+    planned = [r.n_human for r in rows if r.n_human is not None]
+    if not stratified or not planned:
+        return None
+    names = tuple(s[0] for s in stratified[0].strata)
+    shares = np.array([s[1] for s in stratified[0].strata], dtype=float)
+    sd = np.array([[s[2] for s in p.strata] for p in stratified], dtype=float).T  # K × E
+    rho = np.array(
+        [[0.0 if s[3] is None else s[3] for s in p.strata] for p in stratified], dtype=float
+    ).T
+    residual = sd**2 * (1 - np.clip(rho, 0.0, 1.0) ** 2)
+    budget = int(max(planned))
+    k = len(names)
+    if budget < 2 * k:
+        return None
+    n = allocate(budget, shares, np.sqrt(residual.sum(axis=1)), None, 2)
+    prop = allocate(budget, shares, np.zeros(k), None, 2)
+
+    def se(counts: np.ndarray) -> tuple[float, ...]:
+        v = (shares[:, None] ** 2 * residual / counts[:, None]).sum(axis=0)
+        return tuple(float(x) for x in np.sqrt(v))
+
+    return StrataAllocation(
+        names,
+        tuple(float(x) for x in shares),
+        tuple(int(x) for x in n),
+        tuple(int(x) for x in prop),
+        se(n),
+        se(prop),
+        budget,
+    )

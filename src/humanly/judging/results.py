@@ -23,6 +23,9 @@ import pandas as pd
 
 from .._core.checks import check_probability
 from .._core.result import Interval, Result
+from ._parts import Estimate
+from ._rated_results import ModelRating, RatingComparison
+from .extended import DesignCheck, SelfJudgeCheck
 from .planning import LabelPlan, Pilot, plan_labels
 
 __all__ = [
@@ -37,57 +40,6 @@ __all__ = [
 
 #: the frontier check's statuses, from the paired interval of (judge − model) accuracy
 STATUSES = ("judge more accurate", "no clear difference", "judge less accurate")
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Estimate(Result):
-    """One mean estimated from n human-labelled items and the judge's scores on every item.
-
-    Parameters
-    ----------
-    point : float
-        The estimate (PPI++, PPI, classical, or their active form).
-    interval : Interval
-        The CLT interval at the result's ``level``.
-    se : float
-        Its standard error.
-    lam : float
-        λ: 1 for PPI, 0 for classical, tuned (PPI++) in [0, 1].
-    classical_point : float
-        The human-only estimate (the mean of the reference on the labelled items; weighted by 1/π in
-        the active design).
-    classical : Interval
-        The human-only CLT interval at ``level``.
-    effective_n : float or None
-        The number of human labels that alone would give the same standard error (σ²/se²).
-    saving : float or None
-        ``effective_n / n``: how many human labels each one is worth with the judge.
-    correlation : float or None
-        ρ, the correlation between the human reference and the judge's score on the labelled items.
-    sd : float
-        σ, the standard deviation of the human reference on the labelled items.
-    n : int
-        The number of labelled items used.
-
-    Examples
-    --------
-    >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0, 1.22,
-    ...              0.52, 0.45, 100)
-    >>> e.interval.width < e.classical.width
-    True
-    """
-
-    point: float
-    interval: Interval
-    se: float
-    lam: float
-    classical_point: float
-    classical: Interval
-    effective_n: float | None
-    saving: float | None
-    correlation: float | None
-    sd: float
-    n: int
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -195,6 +147,9 @@ class FrontierCheck(Result):
         The labelled items compared.
     models : tuple of FrontierRow
         One row per model.
+    judge : str or None
+        With several judges, the one compared (the most accurate on the labelled items); ``None``
+        with one.
 
     References
     ----------
@@ -213,6 +168,7 @@ class FrontierCheck(Result):
     judge_interval: Interval
     n: int
     models: tuple[FrontierRow, ...]
+    judge: str | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per model."""
@@ -269,21 +225,24 @@ class GoldAccuracy(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class JudgeResult(Result):
-    """Model accuracies from few human labels and many judge labels (:func:`~humanly.judging.judge`).
+    """Model accuracies (or ratings) from few human labels and many judge labels
+    (:func:`~humanly.judging.judge`).
 
     Parameters
     ----------
     judge : str
-        The judge's name.
+        The judge's name (several judges: their names joined by " + ").
     judge_kind : str
-        ``"label"`` (hard) or ``"proba"`` (class probabilities).
+        ``"label"`` (hard), ``"proba"`` (class probabilities), ``"mixed"`` (several judges of both
+        kinds) or ``"rating"`` (ratings of the models' outputs).
     reference : str
         The per-item human reference: ``"label"`` or ``"plurality"``.
     estimator : str
         ``"ppi++"``, ``"ppi"`` or ``"classical"``.
     design : str
-        ``"uniform"`` (the labelled items are a simple random sample) or ``"active"`` (sent to raters
-        with known probabilities; inverse-probability weighted).
+        ``"uniform"`` (the labelled items are a simple random sample), ``"stratified"`` (a simple
+        random sample within each stratum) or ``"active"`` (sent to raters with known
+        probabilities — ``judge select``'s, or sampling weights; inverse-probability weighted).
     level : float
         The level of every interval.
     seed : int or None
@@ -294,12 +253,37 @@ class JudgeResult(Result):
         Each model's accuracy.
     comparisons : tuple of Comparison
         Each pair of models (in the order given).
-    frontier : FrontierCheck
-        The judge's accuracy against each model's.
+    frontier : FrontierCheck or None
+        The judge's accuracy against each model's (``None`` for ratings).
     gold : tuple of GoldAccuracy
         Accuracies against gold labels (empty without gold).
     notes : tuple of str
-        What a reader should know (small n, a judge that adds nothing, a degenerate interval).
+        What a reader should know (a judge that adds nothing, a degenerate interval).
+    judges : tuple of str
+        Every judge, when several are combined (each estimate's ``judges`` has their weights).
+    codes : tuple of str
+        What the result says about its own reliability (sentences: :mod:`humanly.verdicts.judge`):
+        ``not_random_sample`` (the design check fired), ``weighted_design`` (sampling
+        probabilities given: the estimates weight by them and the design check does not apply),
+        ``self_judge`` (a judge's outputs are a model's), ``small_sample`` (the small-sample interval
+        was used for some estimand), ``crossfit`` (the judge was calibrated on the labelled items,
+        cross-fitted).
+    design_check : DesignCheck or None
+        Do the labelled items look like a random sample of all items, as far as the judges' outputs
+        tell (within strata)?
+    self_judge : SelfJudgeCheck or None
+        Each judge's agreement with each model (``None`` for ratings).
+    folds : int or None
+        With a cross-fitted judge, the number of folds.
+    ratings : tuple of ModelRating
+        For ratings of the models' outputs: each model's mean rating, share at or above
+        ``threshold`` and ``quantile`` (``models`` and ``comparisons`` are then empty).
+    rating_comparisons : tuple of ModelRating
+        For ratings: each pair's paired differences.
+    threshold : float or None
+        The threshold of the ratings' shares.
+    quantile : float or None
+        The quantile of the ratings estimated.
 
     Examples
     --------
@@ -315,8 +299,10 @@ class JudgeResult(Result):
     >>> res.n_labelled, res.n_unlabelled
     (200, 1800)
     >>> a = res.model("m").accuracy
-    >>> a.interval.width < a.classical.width
-    True
+    >>> a.interval.width < a.classical.width, a.interval_method
+    (True, 'clt')
+    >>> res.codes  # fewer than 500 labels: the CLT interval may cover less than 95%
+    ('few_labels',)
     """
 
     judge: str
@@ -330,9 +316,18 @@ class JudgeResult(Result):
     n_unlabelled: int
     models: tuple[ModelAccuracy, ...]
     comparisons: tuple[Comparison, ...]
-    frontier: FrontierCheck
+    frontier: FrontierCheck | None
     gold: tuple[GoldAccuracy, ...] = ()
     notes: tuple[str, ...] = ()
+    judges: tuple[str, ...] = ()
+    codes: tuple[str, ...] = ()
+    design_check: DesignCheck | None = None
+    self_judge: SelfJudgeCheck | None = None
+    folds: int | None = None
+    ratings: tuple[ModelRating, ...] = ()
+    rating_comparisons: tuple[RatingComparison, ...] = ()
+    threshold: float | None = None
+    quantile: float | None = None
 
     def model(self, name: str) -> ModelAccuracy:
         """The accuracy of the model called ``name``.
@@ -406,29 +401,86 @@ class JudgeResult(Result):
                 return c
         raise KeyError(f"no comparison {first!r} − {second!r}")
 
+    def estimates(self) -> tuple[tuple[str, str, tuple[str, ...], Estimate], ...]:
+        """Every estimand as (kind, name, models, estimate): each model's accuracy and each pair's
+        difference; for ratings each model's mean rating (``"mean"``) and share at or above the
+        threshold (``"share"``), each pair's differences (``"mean difference"``, ``"share
+        difference"``).
+
+        Returns
+        -------
+        tuple of (str, str, tuple of str, Estimate)
+            One entry per estimand, models first.
+
+        Examples
+        --------
+        >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0,
+        ...              1.22, 0.52, 0.45, 100)
+        >>> row = FrontierRow("a", 0.7, Interval(0.6, 0.8), 0.1, Interval(0.05, 0.15),
+        ...                   "judge more accurate", False, 1.22)
+        >>> check = FrontierCheck(0.8, Interval(0.7, 0.9), 100, (row,))
+        >>> res = JudgeResult("llm", "label", "label", "ppi++", "uniform", 0.95, 0, 100, 900,
+        ...                   (ModelAccuracy("a", e),), (), check)
+        >>> [(kind, name) for kind, name, _, _ in res.estimates()]
+        [('accuracy', 'a')]
+        """
+        out: list[tuple[str, str, tuple[str, ...], Estimate]] = []
+        out += [("accuracy", m.model, (m.model,), m.accuracy) for m in self.models]
+        out += [
+            ("difference", f"{c.first} − {c.second}", (c.first, c.second), c.difference)
+            for c in self.comparisons
+        ]
+        for r in self.ratings:
+            out.append(("mean", r.model, (r.model,), r.mean))
+            if r.share is not None:
+                out.append(("share", r.model, (r.model,), r.share))
+        for c in self.rating_comparisons:
+            pair = (c.first, c.second)
+            out.append(("mean difference", f"{c.first} − {c.second}", pair, c.mean_difference))
+            if c.share_difference is not None:
+                out.append(
+                    ("share difference", f"{c.first} − {c.second}", pair, c.share_difference)
+                )
+        return tuple(out)
+
     def to_frame(self) -> pd.DataFrame:
-        """One row per estimand: each model's accuracy, then each comparison's difference."""
-        rows = [("accuracy", m.model, m.accuracy) for m in self.models]
-        rows += [("difference", f"{c.first} − {c.second}", c.difference) for c in self.comparisons]
-        return pd.DataFrame(
-            [
-                {
-                    "kind": kind,
-                    "estimand": name,
-                    "estimate": e.point,
-                    "low": e.interval.low,
-                    "high": e.interval.high,
-                    "classical": e.classical_point,
-                    "classical_low": e.classical.low,
-                    "classical_high": e.classical.high,
-                    "lam": e.lam,
-                    "effective_n": e.effective_n,
-                    "saving": e.saving,
-                    "n": e.n,
-                }
-                for kind, name, e in rows
-            ]
-        )
+        """One row per estimand (:meth:`estimates`), then each rating quantile."""
+        rows = [
+            {
+                "kind": kind,
+                "estimand": name,
+                "estimate": e.point,
+                "low": e.interval.low,
+                "high": e.interval.high,
+                "classical": e.classical_point,
+                "classical_low": e.classical.low,
+                "classical_high": e.classical.high,
+                "lam": e.lam,
+                "effective_n": e.effective_n,
+                "saving": e.saving,
+                "n": e.n,
+                "interval_method": e.interval_method,
+            }
+            for kind, name, _, e in self.estimates()
+        ]
+        for r in self.ratings:
+            q = r.quantile
+            if q is not None:
+                rows.append(
+                    {
+                        "kind": "quantile",
+                        "estimand": r.model,
+                        "estimate": q.point,
+                        "low": q.interval.low,
+                        "high": q.interval.high,
+                        "classical": q.classical_point,
+                        "classical_low": q.classical.low,
+                        "classical_high": q.classical.high,
+                        "n": q.n,
+                        "interval_method": q.method,
+                    }
+                )
+        return pd.DataFrame(rows)
 
     def pilot(self) -> tuple[Pilot, ...]:
         """What :meth:`plan` reads: ρ, σ and n of every estimand.
@@ -436,7 +488,7 @@ class JudgeResult(Result):
         Returns
         -------
         tuple of Pilot
-            One per model accuracy, then one per comparison.
+            One per estimand of :meth:`estimates`.
 
         Examples
         --------
@@ -452,24 +504,20 @@ class JudgeResult(Result):
         >>> [p.kind for p in res.pilot()]
         ['accuracy', 'accuracy', 'difference']
         """
-        out = [
+        return tuple(
             Pilot(
-                m.model, "accuracy", (m.model,), m.accuracy.correlation, m.accuracy.sd, m.accuracy.n
+                name,
+                kind,
+                models,
+                e.correlation,
+                e.sd,
+                e.n,
+                tuple(
+                    (s.stratum, s.share, s.estimate.sd, s.estimate.correlation) for s in e.strata
+                ),
             )
-            for m in self.models
-        ]
-        out += [
-            Pilot(
-                f"{c.first} − {c.second}",
-                "difference",
-                (c.first, c.second),
-                c.difference.correlation,
-                c.difference.sd,
-                c.difference.n,
-            )
-            for c in self.comparisons
-        ]
-        return tuple(out)
+            for kind, name, models, e in self.estimates()
+        )
 
     def plan(
         self,

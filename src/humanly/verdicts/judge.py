@@ -26,20 +26,37 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from . import Verdict
+from .text import number_text, p_value_text
 
 if TYPE_CHECKING:
-    from ..judging import Comparison, FrontierRow, JudgeResult, LabelPlan, ModelAccuracy, Selection
+    from .._core.result import Interval
+    from ..judging import (
+        Comparison,
+        FrontierRow,
+        JudgeResult,
+        LabelPlan,
+        ModelAccuracy,
+        ModelRating,
+        RatingComparison,
+        Selection,
+    )
+    from ..judging.extended import StrataAllocation
 
 __all__ = [
     "ESTIMATOR_NAMES",
+    "INTERVAL_NAMES",
     "METHODS",
     "accuracy_sentence",
+    "allocation_sentence",
+    "code_sentences",
     "comparison_sentence",
     "frontier_sentence",
     "headline",
     "percent",
     "plan_sentences",
     "points",
+    "rating_comparison_sentence",
+    "rating_sentence",
     "selection_sentence",
     "verdicts",
 ]
@@ -52,6 +69,13 @@ ESTIMATOR_NAMES = {
     "ppi++": "PPI++",
     "ppi": "PPI",
     "classical": "human labels only",
+}
+
+
+#: how each interval method is named in a table
+INTERVAL_NAMES = {
+    "clt": "central-limit (PPI)",
+    "adjusted": "small-sample (human labels with pseudo-observations)",
 }
 
 
@@ -188,14 +212,17 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         sentence = selection_sentence(cast("Selection", r))
         return (Verdict(TOPIC, sentence, None, "selection", METHODS),)
     r = cast("JudgeResult", r)
+    if r.ratings:
+        return _rating_verdicts(r)
     judged = r.n_labelled + r.n_unlabelled
-    frontier = {row.model: row for row in r.frontier.models}
+    frontier = {} if r.frontier is None else {row.model: row for row in r.frontier.models}
     out: list[Verdict] = []
     for m in r.models:
         out.append(Verdict(TOPIC, accuracy_sentence(m, r), m.model, "estimate", METHODS))
         row = frontier.get(m.model)
-        if row is not None:
-            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, r.judge)
+        if row is not None and r.frontier is not None:
+            who = r.frontier.judge or r.judge
+            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, who)
             out.append(Verdict(TOPIC, sentence, m.model, row.status, METHODS))
     for c in r.comparisons:
         sentence = comparison_sentence(c, r.level, r.n_labelled, judged)
@@ -204,6 +231,171 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         out.append(
             Verdict(TOPIC, sentence, None, "different" if told else "no clear difference", METHODS)
         )
+    out += [Verdict(TOPIC, text, None, code, METHODS) for code, text in code_sentences(r)]
+    return tuple(out)
+
+
+def _rating(x: float | None) -> str:
+    return number_text(x, ".2f")
+
+
+def _span(i: Interval) -> str:
+    return f"[{_rating(i.low)}, {_rating(i.high)}]"
+
+
+def rating_sentence(m: ModelRating, r: JudgeResult) -> str:
+    """One model's ratings: the mean, the share at or above the threshold and the quantile.
+
+    >>> from humanly._core.result import Interval
+    >>> from humanly.judging import Estimate, JudgeResult, ModelRating
+    >>> e = Estimate(3.77, Interval(3.72, 3.81), 0.02, 0.6, 3.8, Interval(3.7, 3.9), 900.0, 1.5,
+    ...              0.7, 1.0, 600)
+    >>> r = JudgeResult("llm", "rating", "rating", "ppi++", "uniform", 0.95, 0, 600, 19_400, (), (),
+    ...                 None, ratings=(ModelRating("a", e),))
+    >>> print(rating_sentence(r.ratings[0], r))  # doctest: +NORMALIZE_WHITESPACE
+    a's mean rating is 3.77, 95% interval [3.72, 3.81], from 600 human ratings and 20,000 judge
+    ratings (PPI++); human ratings alone give [3.70, 3.90].
+    """
+    e = m.mean
+    n_all = r.n_labelled + r.n_unlabelled
+    text = (
+        f"{m.model}'s mean rating is {_rating(e.point)}, {_level(r.level)} interval "
+        f"{_span(e.interval)}, from {r.n_labelled:,} human ratings and {n_all:,} judge ratings "
+        f"({ESTIMATOR_NAMES.get(r.estimator, r.estimator)}); human ratings alone give "
+        f"{_span(e.classical)}"
+    )
+    if m.share is not None and r.threshold is not None:
+        share = m.share
+        text += (
+            f"; {percent(share.point)} of its outputs are rated {r.threshold:g} or more "
+            f"[{percent(share.interval.low)}, {percent(share.interval.high)}]"
+        )
+    if m.quantile is not None:
+        q = m.quantile
+        text += f"; its {q.quantile:g}-quantile is {_rating(q.point)} {_span(q.interval)}"
+    return text + "."
+
+
+def rating_comparison_sentence(c: RatingComparison, r: JudgeResult) -> str:
+    """Which of two models is rated higher, item by item, with the interval."""
+    d = c.mean_difference
+    low, high = d.interval
+    tail = f"{_level(r.level)} interval {_span(d.interval)}, {r.n_labelled:,} items rated by both"
+    if low is not None and low > 0:
+        return f"{c.first} is rated higher than {c.second} by {_rating(d.point)}, {tail}."
+    if high is not None and high < 0:
+        return f"{c.second} is rated higher than {c.first} by {_rating(-d.point)}, {tail}."
+    return (
+        f"{c.first} and {c.second} are not told apart: their mean ratings differ by "
+        f"{_rating(d.point)}, {tail}."
+    )
+
+
+def _rating_verdicts(r: JudgeResult) -> tuple[Verdict, ...]:
+    out = [Verdict(TOPIC, rating_sentence(m, r), m.model, "estimate", METHODS) for m in r.ratings]
+    for c in r.rating_comparisons:
+        low, high = c.mean_difference.interval
+        told = (low is not None and low > 0) or (high is not None and high < 0)
+        status = "different" if told else "no clear difference"
+        out.append(Verdict(TOPIC, rating_comparison_sentence(c, r), None, status, METHODS))
+    out += [Verdict(TOPIC, text, None, code, METHODS) for code, text in code_sentences(r)]
+    return tuple(out)
+
+
+def _fewest(r: JudgeResult) -> int:
+    """The fewest human labels any estimate (or any stratum of one) rests on."""
+    ns = [min(s.n for s in e.strata) if e.strata else e.n for _, _, _, e in r.estimates()]
+    return min(ns) if ns else r.n_labelled
+
+
+def _rule_n(r: JudgeResult) -> int | None:
+    ns = [e.small_n for _, _, _, e in r.estimates() if e.small_n is not None]
+    return max(ns) if ns else None
+
+
+def _design_sentence(r: JudgeResult) -> str:
+    check = r.design_check
+    assert check is not None
+    worst = min(check.columns, key=lambda c: c.p_value).name if check.columns else "its outputs"
+    return (
+        "The human labels do not look like a random sample of the items: the judge's outputs on "
+        f"the {check.n:,} labelled items differ from those on the {check.n_unlabelled:,} others "
+        f"(most in {worst}; p {_p(check.p_value)} after Bonferroni). PPI's interval "
+        "assumes they are; if they were drawn on purpose, give each item's sampling weight 1/π "
+        "(--weights) or the strata they were drawn within (--strata)."
+    )
+
+
+def _p(p: float | None) -> str:
+    text = p_value_text(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def _self_judge_sentence(r: JudgeResult) -> str:
+    rows = [] if r.self_judge is None else [row for row in r.self_judge.models if row.identical]
+    named = ", ".join(
+        f"{row.judge} gives {row.model}'s" if row.judge else f"{r.judge} gives {row.model}'s"
+        for row in rows
+    )
+    return (
+        f"The judge's outputs are a model's on every item ({named} outputs): such a judge cannot "
+        "see that model's errors; check that the judge file is not the model's predictions."
+    )
+
+
+def code_sentences(r: JudgeResult) -> tuple[tuple[str, str], ...]:
+    """Each status code of ``r`` (``r.codes``) with its sentence, in the result's order.
+
+    Parameters
+    ----------
+    r : JudgeResult
+        The result.
+
+    Returns
+    -------
+    tuple of (str, str)
+        (code, sentence) pairs.
+    """
+    n_rule = _rule_n(r)
+    level = _level(r.level)
+    fewest = _fewest(r)
+    few = (
+        f"An estimate rests on {fewest:,}"
+        if not any(e.strata for _, _, _, e in r.estimates())
+        else f"A stratum has {fewest:,}"
+    )
+    fixed = {
+        "weighted_design": (
+            "Each labelled item is weighted by its sampling weight 1/π (the sampling probabilities "
+            "were given), so the estimates do not assume a random sample and the design check does "
+            "not apply."
+        ),
+        "small_sample": (
+            f"{few} human labels (fewer than the {n_rule or '—'} from which PPI's central-limit "
+            "interval keeps its level in the coverage table of docs/judge.md): there the interval "
+            "is the small-sample one, the human labels alone with pseudo-observations at the ends "
+            "of the range, which keeps its level (the interval column says where)."
+        ),
+        "few_labels": (
+            f"{few} human labels (fewer than the {n_rule or '—'} from which PPI's central-limit "
+            "interval keeps its level in the coverage table of docs/judge.md): its interval may "
+            f"cover less often than {level}; interval='auto' (--interval auto) takes the "
+            "small-sample interval there."
+        ),
+        "crossfit": (
+            f"The judge was fitted on the labelled items, so its scores were cross-fitted on "
+            f"{r.folds or '—'} folds (each labelled item scored by a fit that did not see it) and "
+            "the estimates are cross-PPI (Zrnic & Candès 2024)."
+        ),
+    }
+    out = []
+    for code in r.codes:
+        if code == "not_random_sample":
+            out.append((code, _design_sentence(r)))
+        elif code == "self_judge":
+            out.append((code, _self_judge_sentence(r)))
+        elif code in fixed:
+            out.append((code, fixed[code]))
     return tuple(out)
 
 
@@ -231,11 +423,39 @@ def plan_sentences(plan: LabelPlan) -> tuple[str, ...]:
             f"{e.n_judge:,} more to the judge alone{cost}: a {_level(plan.level)} interval about "
             f"{points(e.width)} points wide{alone}."
         )
+    if plan.allocation is not None:
+        out.append(allocation_sentence(plan.allocation))
     return tuple(out + [f"Note: {n}." for n in plan.notes])
+
+
+def allocation_sentence(a: StrataAllocation) -> str:
+    """How a plan's human labels split across the strata (Neyman), beside the proportional split.
+
+    >>> from humanly.judging.extended import StrataAllocation
+    >>> a = StrataAllocation(("chat", "code"), (0.7, 0.3), (40, 60), (70, 30), (0.02,), (0.03,), 100)
+    >>> print(allocation_sentence(a))  # doctest: +NORMALIZE_WHITESPACE
+    Across the strata, send the 100 human labels as chat 40, code 60 (the Neyman allocation: more
+    where the human reference varies most and the judge tracks it least); in proportion to the
+    strata's shares it would be chat 70, code 30.
+    """
+    neyman = ", ".join(f"{k} {n:,}" for k, n in zip(a.strata, a.n_human, strict=True))
+    prop = ", ".join(f"{k} {n:,}" for k, n in zip(a.strata, a.proportional, strict=True))
+    return (
+        f"Across the strata, send the {a.budget:,} human labels as {neyman} (the Neyman allocation: "
+        "more where the human reference varies most and the judge tracks it least); in proportion "
+        f"to the strata's shares it would be {prop}."
+    )
 
 
 def headline(r: JudgeResult) -> str:
     """A judge analysis in one line for the terminal: the judge, the labels and the first estimate."""
+    if r.ratings:
+        m = r.ratings[0]
+        return (
+            f"Judge {r.judge}: {r.n_labelled:,} items rated by humans and "
+            f"{r.n_labelled + r.n_unlabelled:,} by the judge; {m.model}'s mean rating "
+            f"{_rating(m.mean.point)} {_span(m.mean.interval)}."
+        )
     first = r.models[0]
     ci = first.accuracy.interval
     return (

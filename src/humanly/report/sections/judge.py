@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...judging import Estimate, JudgeResult
 from ...study import StudyResult
-from ...verdicts.judge import ESTIMATOR_NAMES, percent, points
+from ...verdicts.judge import ESTIMATOR_NAMES, INTERVAL_NAMES, percent, points
 from ...verdicts.study import TITLES, has_section, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -37,7 +37,14 @@ METHODS_TEXT = (
     "weighted by 1/π. Frontier check (Dorner, Nastl & Hardt, ICLR 2025): the judge's accuracy and "
     "each model's are compared on the labelled items (paired CLT interval); when the judge is not "
     "shown more accurate than the model, no debiasing method can save more than a factor two in "
-    "human labels, and the saving measured here is shown beside it."
+    "human labels, and the saving measured here is shown beside it. Each interval is PPI's "
+    "central-limit one or, where chosen (interval='auto' below the n from which the central-limit "
+    "interval keeps its level in simulation, or 'adjusted'), the small-sample one: the human labels "
+    "alone with pseudo-observations at the ends of the range (Agresti & Coull 1998; Agresti & Min "
+    "2005). Design check: the judges' outputs on the labelled and the unlabelled items are compared "
+    "column by column (exact permutation chi-square, Bonferroni, p < 0.01), since PPI assumes the "
+    "labelled items are a random sample of all items (or drawn with known probabilities, then "
+    "weighted by them); a judge whose outputs are a model's on every item is flagged."
 )
 
 
@@ -70,6 +77,7 @@ def _row(name: str, e: Estimate, difference: bool) -> tuple[object, ...]:
         None if e.effective_n is None else round(e.effective_n),
         e.saving,
         e.n,
+        INTERVAL_NAMES.get(e.interval_method, e.interval_method),
     )
 
 
@@ -91,6 +99,7 @@ def _estimates_table(r: JudgeResult) -> Table:
             "effective n",
             "saving",
             "n",
+            "interval used",
         ),
         tuple(rows),
     )
@@ -98,6 +107,7 @@ def _estimates_table(r: JudgeResult) -> Table:
 
 def _frontier_table(r: JudgeResult) -> Table:
     f = r.frontier
+    assert f is not None
     return Table(
         f"Frontier check on the {f.n:,} human-labelled items: the judge's accuracy "
         f"{percent(f.judge_accuracy)} {_pct(*f.judge_interval)} against each model's. Unless the "
@@ -174,7 +184,9 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
     r = study.judge
     if r is None:
         return Section("judge", TITLE, note=section_note(study, "judge"))
-    tables = [_estimates_table(r), _frontier_table(r)]
+    tables = [_estimates_table(r)]
+    if r.frontier is not None:
+        tables.append(_frontier_table(r))
     if r.gold:
         tables.append(_gold_table(r))
     paragraphs = [_intro(r), *(f"Note: {n}." for n in r.notes)]
