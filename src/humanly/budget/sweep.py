@@ -195,6 +195,16 @@ def _prepare_out(out: Path, spec: SweepSpec) -> None:
         tmp.write_text(text)
 
 
+def compiled_kernel_available() -> bool:
+    """Whether the sweep runs on the compiled kernel (numba, the ``fast`` extra: ``pip install
+    'humanly[fast]'``) rather than on the ~140× slower special-function path.
+
+    >>> isinstance(compiled_kernel_available(), bool)
+    True
+    """
+    return bool(_kernel.AVAILABLE)
+
+
 def run_sweep(
     spec: SweepSpec | None = None,
     *,

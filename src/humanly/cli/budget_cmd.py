@@ -304,11 +304,11 @@ def sweep_command(
     in-process unless --workers N (a LocalCluster) or --scheduler ADDRESS is given; the numbers are
     identical either way."""
     from .. import budget as bd
-    from ..budget import _kernel
+    from ..budget.sweep import compiled_kernel_available
 
     if out is not None:
         check_output_folder(out, option="--out")
-    if not _kernel.AVAILABLE:
+    if not compiled_kernel_available():
         ui.note(
             "note: numba is not installed; the sweep uses the ~140x slower special-function path "
             "(pip install 'humanly[fast]')"
