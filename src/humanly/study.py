@@ -37,7 +37,8 @@ from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
-from .data import InputError, Study, VoteStudy, as_ratings, join
+from .data import InputError, Study, VoteStudy, join
+from .data.inputs import keyed_states
 from .data.positional import is_array, keyed
 from .judging import JudgeResult, judge_study
 from .ranking import RankResult, rank_study
@@ -389,7 +390,7 @@ def analyze(
         if predictions is not None or gold is not None:
             raise InputError("ratings= is a VoteStudy of votes; drop predictions= and gold=")
         return _vote_study(ratings, settings, opts)
-    ratings, states = _keyed_states(ratings, opts.states)
+    ratings, states = keyed_states(ratings, opts.states)
     study = join(ratings, predictions, gold, missing=missing)  # the one join; a Study as it is
     if is_array(states):  # with a Study: its items, sorted, are the order the caller holds
         r = study.ratings
@@ -474,10 +475,15 @@ def _equivalence(
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)
         try:
             res = equivalence(
-                study, combiner=combiner, scorer=scorer, calibrate=cal, bootstrap=s.bootstrap,
-                level=s.level, seed=s.seed,
+                study,
+                combiner=combiner,
+                scorer=scorer,
+                calibrate=cal,
+                bootstrap=s.bootstrap,
+                level=s.level,
+                seed=s.seed,
                 options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
-            )  # fmt: skip
+            )
         except InputError as exc:
             why = Skipped("equivalence", "input_error", str(exc))
             runs.append(EquivalenceRun(combiner, scorer, cal, shown, None, skipped=why))
@@ -586,13 +592,3 @@ def _shown_source(source: str | None) -> str:
     if not source:
         return "ratings"
     return Path(source).name or source
-
-
-def _keyed_states(ratings: Any, states: Any) -> tuple[Any, Any]:
-    """An array of true states keyed by the ratings' items in the order the caller holds them (the
-    one rule of :mod:`humanly.data.positional`; the ratings read once, here, when they are a file);
-    anything else as it is."""
-    if states is None or isinstance(ratings, Study) or not is_array(states):
-        return ratings, states
-    r = as_ratings(ratings, canonical=False)
-    return r, keyed(states, r.items, r.classes, what="states", ordered_columns=True)

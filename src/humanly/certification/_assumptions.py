@@ -184,9 +184,14 @@ def _named_sparse(
     ones = np.ones(int(m.sum()), dtype=np.int64)
     hm = hit[m]
     i, j, common, j_ok, i_ok, both = pair_sums(
-        item[m], rater[m], n_items, n_raters, np.flatnonzero(per_rater >= 2),
-        [[(ones, hm)], [(hm, ones)], [(hm, hm)]], ordered=True,
-    )  # fmt: skip
+        item[m],
+        rater[m],
+        n_items,
+        n_raters,
+        np.flatnonzero(per_rater >= 2),
+        [[(ones, hm)], [(hm, ones)], [(hm, hm)]],
+        ordered=True,
+    )
     keep = j_ok > 0
     i, j, common, j_ok, i_ok, both = (x[keep] for x in (i, j, common, j_ok, i_ok, both))
     cond, marg = both / j_ok, i_ok / common

@@ -139,9 +139,16 @@ def _verdict(
     )
     b = BOUNDS[bound]
     needed = items_needed(
-        lower, upper, b, sample_u, sample_l, level=s.level, tau=s.tau,
-        oms_steps=s.oms_steps, oms_lr=s.oms_lr,
-    )  # fmt: skip
+        lower,
+        upper,
+        b,
+        sample_u,
+        sample_l,
+        level=s.level,
+        tau=s.tau,
+        oms_steps=s.oms_steps,
+        oms_lr=s.oms_lr,
+    )
     ev = evidence_of(
         c,
         level=s.level,

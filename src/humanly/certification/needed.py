@@ -152,9 +152,16 @@ def items_needed(
             return False
         if n not in cache:
             c = confidence_at(
-                n, lower, upper, bound, sample_u, sample_l, tau=tau,
-                oms_steps=oms_steps, oms_lr=oms_lr,
-            )  # fmt: skip
+                n,
+                lower,
+                upper,
+                bound,
+                sample_u,
+                sample_l,
+                tau=tau,
+                oms_steps=oms_steps,
+                oms_lr=oms_lr,
+            )
             cache[n] = c.oms is not None and c.oms >= level
         return cache[n]
 

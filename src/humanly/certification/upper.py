@@ -206,6 +206,14 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
     names = tuple(str(r) for r in ratings.raters) if ratings.raters is not None else None
     return _Agreement(
-        emp2, theo2, x, x_other, Raters("named", k), tuple(notes), pairs.matrix, names,
-        pairs=n_pairs, pairs_below_chance=pairs.below(1.0 / ratings.n_classes),
-    )  # fmt: skip
+        emp2,
+        theo2,
+        x,
+        x_other,
+        Raters("named", k),
+        tuple(notes),
+        pairs.matrix,
+        names,
+        pairs=n_pairs,
+        pairs_below_chance=pairs.below(1.0 / ratings.n_classes),
+    )

@@ -168,9 +168,12 @@ def _amateurs(
     from ..survey import EquivalenceOptions, expert_equivalence
 
     return expert_equivalence(
-        ratings, second, missing=study.missing,  # type: ignore[arg-type]
-        options=EquivalenceOptions(max_k=max_k), **options,
-    )  # fmt: skip
+        ratings,
+        second,
+        missing=study.missing,  # type: ignore[arg-type]
+        options=EquivalenceOptions(max_k=max_k),
+        **options,
+    )
 
 
 def _read_states(path: Path | None, study: StudyOptions, scorer: str) -> Any:
@@ -291,14 +294,28 @@ def equivalence_command(
         **cal,
     )
     truth = _truth(
-        s.ratings, s.predictions, true_states, states, missing=study.missing, combiner=combiner,
-        scorer=scorer, seed=seed, **cal,
+        s.ratings,
+        s.predictions,
+        true_states,
+        states,
+        missing=study.missing,
+        combiner=combiner,
+        scorer=scorer,
+        seed=seed,
+        **cal,
         options=EquivalenceOptions(max_k=max_k, positive=study.positive, calibration_folds=folds),
-    )  # fmt: skip
+    )
     expert = _amateurs(
-        s.ratings, second, study, max_k, combiner=combiner, scorer=scorer, bootstrap=bootstrap,
-        level=level, seed=seed,
-    )  # fmt: skip
+        s.ratings,
+        second,
+        study,
+        max_k,
+        combiner=combiner,
+        scorer=scorer,
+        bootstrap=bootstrap,
+        level=level,
+        seed=seed,
+    )
     needed = None if width is None else res.items_needed(width)
     _show(res, truth, expert, width, needed, plot, json)
 

@@ -256,26 +256,33 @@ def footnotes(
             f"{kmax} {raters}, the largest survey measured."
         )
     if any(m.equivalence_range.low == 0 for m in ms):
-        notes.append(f"a range starting at 0: at least {tail} of the bootstrap replicates are at or "
-                     "below c_0 (they count as 0 raters, in the range and the mean).")  # fmt: skip
+        notes.append(
+            f"a range starting at 0: at least {tail} of the bootstrap replicates are at or "
+            "below c_0 (they count as 0 raters, in the range and the mean)."
+        )
     if any(m.equivalence_range.high is None and m.equivalence_range.low is not None for m in ms):
         notes.append(
             f"a range ending at > {kmax}: at least {tail} of the bootstrap replicates lie above "
             "the curve."
         )
     if res.bootstrap > 0 and any(m.equivalence_mean is None for m in ms):
-        notes.append("mean —: some bootstrap replicates lie above the curve, so the mean is "
-                     "unbounded.")  # fmt: skip
+        notes.append(
+            "mean —: some bootstrap replicates lie above the curve, so the mean is unbounded."
+        )
     if res.bootstrap == 0:
         notes.append("no ranges or bootstrap mean (—): --bootstrap 0.")
     if target_width is not None and items_needed is not None:
         cells = [_items_cell(m, target_width, n) for m, n in zip(ms, items_needed, strict=True)]
         if "—" in cells:
-            notes.append("items —: no equivalence to narrow (the score is below 0 or above the "
-                         "curve) or its range has no upper end.")  # fmt: skip
+            notes.append(
+                "items —: no equivalence to narrow (the score is below 0 or above the "
+                "curve) or its range has no upper end."
+            )
         if "already" in cells:
-            notes.append(f"already: the range is narrower than {target_width:g} raters on the "
-                         f"{res.n_items:,} items at hand.")  # fmt: skip
+            notes.append(
+                f"already: the range is narrower than {target_width:g} raters on the "
+                f"{res.n_items:,} items at hand."
+            )
     if res.headroom is not None and any(_percent(m) == "—" for m in ms):
         notes.append("% of ideal —: the model gives no information over c_0.")
     notes += curve_notes(res.power_curve, res.informative_max_k, res.level)

@@ -261,9 +261,14 @@ def estimate_command(
         scale=scale,
     )
     result = judge_models(
-        data, level=level, estimator=estimator, reference=reference,  # type: ignore[arg-type]
-        missing=study.missing, seed=seed, options=options,  # type: ignore[arg-type]
-    )  # fmt: skip
+        data,
+        level=level,
+        estimator=estimator,  # type: ignore[arg-type]
+        reference=reference,  # type: ignore[arg-type]
+        missing=study.missing,  # type: ignore[arg-type]
+        seed=seed,
+        options=options,
+    )
     plan = None
     if plan_it:
         assert cost_human is not None and cost_judge is not None
@@ -326,9 +331,12 @@ def select_command(
     from ..judging import JudgeOptions, select
 
     sel = select(
-        _read(study, judge), budget=budget, missing=study.missing,  # type: ignore[arg-type]
-        seed=seed, options=JudgeOptions(mixing=mixing, max_probability=max_probability),
-    )  # fmt: skip
+        _read(study, judge),
+        budget=budget,
+        missing=study.missing,  # type: ignore[arg-type]
+        seed=seed,
+        options=JudgeOptions(mixing=mixing, max_probability=max_probability),
+    )
     with atomic_path(out, overwrite=force) as tmp:
         sel.to_frame().to_csv(tmp, index=False)
     if json:

@@ -20,8 +20,17 @@ if TYPE_CHECKING:
 __all__ = ["render"]
 
 Show = Callable[["float | None"], str]
-_HEADERS = ("estimand", "estimate", "{level} interval", "human only", "interval", "method", "λ",
-            "effective n", "n")  # fmt: skip
+_HEADERS = (
+    "estimand",
+    "estimate",
+    "{level} interval",
+    "human only",
+    "interval",
+    "method",
+    "λ",
+    "effective n",
+    "n",
+)
 
 
 def _pct(i: Interval) -> str:
@@ -57,9 +66,16 @@ def _label(kind: str, name: str) -> str:
 def _row(t: CleanTable, name: str, e: Estimate, show: Show) -> None:
     eff = "—" if e.effective_n is None else f"{e.effective_n:,.0f}"
     t.row(
-        name, show(e.point), _span(show, e.interval), show(e.classical_point),
-        _span(show, e.classical), e.interval_method, f"{e.lam:.3f}", eff, f"{e.n:,}",
-    )  # fmt: skip
+        name,
+        show(e.point),
+        _span(show, e.interval),
+        show(e.classical_point),
+        _span(show, e.classical),
+        e.interval_method,
+        f"{e.lam:.3f}",
+        eff,
+        f"{e.n:,}",
+    )
 
 
 def _estimates(r: JudgeResult) -> CleanTable:
@@ -75,9 +91,17 @@ def _estimates(r: JudgeResult) -> CleanTable:
     for m in r.ratings:
         q = m.quantile
         if q is not None:
-            t.row(f"{q.quantile:g}-quantile {m.model}", _rating(q.point), _span(_rating, q.interval),
-                  _rating(q.classical_point), _span(_rating, q.classical), q.method, "—", "—",
-                  f"{q.n:,}")  # fmt: skip
+            t.row(
+                f"{q.quantile:g}-quantile {m.model}",
+                _rating(q.point),
+                _span(_rating, q.interval),
+                _rating(q.classical_point),
+                _span(_rating, q.classical),
+                q.method,
+                "—",
+                "—",
+                f"{q.n:,}",
+            )
     t.caption(
         f"reference per item: {r.reference}; effective n: human labels alone with the same width; "
         "method: clt (PPI's central-limit interval) or adjusted (the small-sample one)"
@@ -92,16 +116,33 @@ def _strata(r: JudgeResult) -> CleanTable | None:
     t = new_table(
         "Strata: each stratum's own estimate (its own λ), combined by the strata's shares"
     )
-    for header in ("estimand", "stratum", "share", "n", "unlabelled", "estimate", "interval",
-                   "method", "λ"):  # fmt: skip
+    for header in (
+        "estimand",
+        "stratum",
+        "share",
+        "n",
+        "unlabelled",
+        "estimate",
+        "interval",
+        "method",
+        "λ",
+    ):
         t.column(header, justify="left" if header in ("estimand", "stratum") else "right")
     for kind, name, e in rows:
         show = _shows(kind)
         for s in e.strata:
             x = s.estimate
-            t.row(_label(kind, name), s.stratum, f"{s.share:.3f}", f"{s.n:,}",
-                  f"{s.n_unlabelled:,}", show(x.point), _span(show, x.interval),
-                  x.interval_method, f"{x.lam:.3f}")  # fmt: skip
+            t.row(
+                _label(kind, name),
+                s.stratum,
+                f"{s.share:.3f}",
+                f"{s.n:,}",
+                f"{s.n_unlabelled:,}",
+                show(x.point),
+                _span(show, x.interval),
+                x.interval_method,
+                f"{x.lam:.3f}",
+            )
     return t
 
 
@@ -115,16 +156,28 @@ def _judges(r: JudgeResult) -> CleanTable | None:
         + ("mean calibration slope" if slope else "weight in the combination")
         + ", and its estimate alone"
     )
-    for header in ("estimand", "judge", "slope" if slope else "weight", "alone", "interval",
-                   "effective n"):  # fmt: skip
+    for header in (
+        "estimand",
+        "judge",
+        "slope" if slope else "weight",
+        "alone",
+        "interval",
+        "effective n",
+    ):
         t.column(header, justify="left" if header in ("estimand", "judge") else "right")
     for kind, name, e in rows:
         show = _shows(kind)
         for j in e.judges:
             a = j.alone
             eff = "—" if a.effective_n is None else f"{a.effective_n:,.0f}"
-            t.row(_label(kind, name), j.judge, f"{j.weight:.3f}", show(a.point),
-                  _span(show, a.interval), eff)  # fmt: skip
+            t.row(
+                _label(kind, name),
+                j.judge,
+                f"{j.weight:.3f}",
+                show(a.point),
+                _span(show, a.interval),
+                eff,
+            )
     return t
 
 
@@ -140,10 +193,18 @@ def _frontier(r: JudgeResult) -> CleanTable | None:
         f.column(header, justify="left" if header in ("model", "status") else "right")
     for row in r.frontier.models:
         saving = "—" if row.saving is None else f"{row.saving:.2f}×"
-        f.row(row.model, percent(row.model_accuracy), points(row.judge_minus_model),
-              _pts(row.judge_minus_model_interval), row.status, saving)  # fmt: skip
-    f.caption("at most a factor two in human labels can be saved unless the judge is more accurate "
-              "(Dorner, Nastl & Hardt 2025)")  # fmt: skip
+        f.row(
+            row.model,
+            percent(row.model_accuracy),
+            points(row.judge_minus_model),
+            _pts(row.judge_minus_model_interval),
+            row.status,
+            saving,
+        )
+    f.caption(
+        "at most a factor two in human labels can be saved unless the judge is more accurate "
+        "(Dorner, Nastl & Hardt 2025)"
+    )
     return f
 
 

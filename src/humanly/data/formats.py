@@ -129,9 +129,13 @@ def dict_counts(
             f"{', '.join(map(str, frame.columns))}); name the column of count dictionaries"
         )
     icol = pick_column(
-        [str(c) for c in frame.columns], item_col, ITEM_NAMES, role="item", param="item_col",
+        [str(c) for c in frame.columns],
+        item_col,
+        ITEM_NAMES,
+        role="item",
+        param="item_col",
         where=where,
-    )  # fmt: skip
+    )
     dicts = []
     for i, value in enumerate(frame[counts_col]):
         d = _as_dict(value, f"{where} row {i + 1}")

@@ -41,12 +41,12 @@ from .aligned import as_gold, by_id, outputs_for, read_outputs
 from .design import ItemDesign, design_for
 from .judged import judged
 from .matching import MissingPolicy, align_index, check_missing
-from .positional import is_array
+from .positional import is_array, keyed
 from .predictions import Gold, Predictions
 from .ratings import Ratings
 from .readers import read_ratings
 
-__all__ = ["MissingPolicy", "Study", "as_gold", "as_ratings", "join"]
+__all__ = ["MissingPolicy", "Study", "as_gold", "as_ratings", "join", "keyed_states"]
 
 _PATH = (str, os.PathLike)
 
@@ -386,3 +386,21 @@ def _dropped(
         if kept < n_gold:
             parts.append(f"{n_gold - kept:,} of {n_gold:,} gold labels")
     return (f'missing="drop" dropped {"; ".join(parts)}',) if parts else ()
+
+
+def keyed_states(ratings: Any, states: Any) -> tuple[Any, Any]:
+    """An array of true states (items × classes) keyed by the ratings' items in the order the caller
+    holds them (the one rule of :mod:`humanly.data.positional`), before the join: the ratings read
+    once, here, when they are a file, and returned read. With a :class:`Study` (whose items, sorted,
+    are the order the caller holds), no states or states that are not an array, both as they are.
+
+    >>> import numpy as np
+    >>> r = Ratings.from_counts([[2, 0], [1, 1]], items=["b", "a"])
+    >>> _, states = keyed_states(r, np.array([[0.9, 0.1], [0.4, 0.6]]))
+    >>> states.index.tolist()
+    ['b', 'a']
+    """
+    if states is None or isinstance(ratings, Study) or not is_array(states):
+        return ratings, states
+    r = as_ratings(ratings, canonical=False)
+    return r, keyed(states, r.items, r.classes, what="states", ordered_columns=True)

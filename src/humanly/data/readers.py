@@ -308,9 +308,14 @@ def read_predictions(
     cols = table.columns
     icol = pick_column(cols, item_col, ITEM_NAMES, role="item", param="item_col", where=table.name)
     mcol = pick_column(
-        cols, model_col, MODEL_NAMES, role="model", param="model_col", where=table.name,
+        cols,
+        model_col,
+        MODEL_NAMES,
+        role="model",
+        param="model_col",
+        where=table.name,
         required=False,
-    )  # fmt: skip
+    )
     assert icol is not None
     groups = _prediction_groups(table, prediction_col, prob_col, score_col, prob_prefix)
     cls_ = _prediction_classes(table, groups, classes, prob_prefix)

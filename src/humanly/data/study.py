@@ -339,9 +339,13 @@ def _model_columns(
         )
         kind = {"prob_col": col} if as_prob else {"prediction_col": col}
         p = read_predictions(
-            table.frame, classes=ratings.classes, item_col=item_col, positive=options["positive"],
-            model_name=col, **kind,
-        )  # fmt: skip
+            table.frame,
+            classes=ratings.classes,
+            item_col=item_col,
+            positive=options["positive"],
+            model_name=col,
+            **kind,
+        )
         models.append((p, p.models[0]))
     first = models[0][0]
     outs = [m if p.items.equals(first.items) else _reorder(m, p, first) for p, m in models]

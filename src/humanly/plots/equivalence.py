@@ -133,8 +133,17 @@ def _flags(ax: Any, result: Any, ks: np.ndarray, ys: np.ndarray, keep: float) ->
         at = np.array([i for i, p in enumerate(pts) if flag in p.flags], dtype=int)
         if len(at):
             style = dict(facecolors="none", edgecolors=_CURVE) if marker == "o" else dict(c=_CURVE)
-            ax.scatter(ks[at], ys[at], marker=marker, s=36, linewidths=1.0, zorder=6, label=label,
-                       clip_on=True, **style)  # fmt: skip
+            ax.scatter(
+                ks[at],
+                ys[at],
+                marker=marker,
+                s=36,
+                linewidths=1.0,
+                zorder=6,
+                label=label,
+                clip_on=True,
+                **style,
+            )
             added += 1
     return added
 
@@ -151,15 +160,27 @@ def _clip_fall(ax: Any, ks: np.ndarray, ys: np.ndarray, past: np.ndarray, keep: 
     bottom = keep - 0.12 * span
     ax.set_ylim(bottom, high)
     k = int(ks[past][np.argmin(fall)])
-    ax.annotate(f"falls to {fall.min():.2f} at k = {k}", xy=(ks[-1], bottom),
-                xytext=(-70, 16), textcoords="offset points", ha="right", va="bottom",
-                fontsize=8, color=_CURVE, arrowprops=dict(arrowstyle="->", color=_CURVE, lw=0.8))  # fmt: skip
+    ax.annotate(
+        f"falls to {fall.min():.2f} at k = {k}",
+        xy=(ks[-1], bottom),
+        xytext=(-70, 16),
+        textcoords="offset points",
+        ha="right",
+        va="bottom",
+        fontsize=8,
+        color=_CURVE,
+        arrowprops=dict(arrowstyle="->", color=_CURVE, lw=0.8),
+    )
 
 
 def _lowest(
-    result: Any, drawn: Sequence[ModelEquivalence], ys: np.ndarray, band: np.ndarray,
-    shift: float, information: bool,
-) -> float:  # fmt: skip
+    result: Any,
+    drawn: Sequence[ModelEquivalence],
+    ys: np.ndarray,
+    band: np.ndarray,
+    shift: float,
+    information: bool,
+) -> float:
     """The lowest value drawn apart from the curve past ``informative_max_k``."""
     reach = getattr(result, "informative_max_k", None)
     ks = np.array([p.k for p in result.power_curve])
@@ -220,9 +241,13 @@ def plot_power_curve(
     ax.plot(ks, ys - shift, color=_CURVE, marker="o", markersize=3.5, label=label)
     if truth is not None:
         ax.plot(
-            [p.k for p in truth.power_curve], [p.score - shift for p in truth.power_curve],
-            color=_CURVE, linestyle="--", linewidth=1.1, label="k raters vs the true states",
-        )  # fmt: skip
+            [p.k for p in truth.power_curve],
+            [p.score - shift for p in truth.power_curve],
+            color=_CURVE,
+            linestyle="--",
+            linewidth=1.1,
+            label="k raters vs the true states",
+        )
     known = [m.model for m in getattr(result, "models", ())]
     unknown = [name for name in models or () if name not in known]
     if unknown:  # a misspelt name would silently draw no model
@@ -243,15 +268,23 @@ def plot_power_curve(
     ax.set_title(title if title is not None else names, loc="left")
     n_entries = len(drawn) + 1 + (truth is not None) + flagged
     ax.legend(
-        frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.16), borderaxespad=0.0,
+        frameon=False,
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.16),
+        borderaxespad=0.0,
         ncol=2 if n_entries > 1 else 1,
-    )  # fmt: skip
+    )
     return fig
 
 
 #: The target panels' curves: one grey and one marker per target, in the order of the result.
-_TARGET_STYLES = (("#4d4d4d", "-", "o"), ("#4d4d4d", "--", "s"), ("#4d4d4d", ":", "^"),
-                  ("#8c8c8c", "-.", "v"), ("#8c8c8c", "-", "P"))  # fmt: skip
+_TARGET_STYLES = (
+    ("#4d4d4d", "-", "o"),
+    ("#4d4d4d", "--", "s"),
+    ("#4d4d4d", ":", "^"),
+    ("#8c8c8c", "-.", "v"),
+    ("#8c8c8c", "-", "P"),
+)
 
 
 def _panel_label(t: int | str) -> str:
@@ -299,33 +332,66 @@ def plot_target_panels(
         ks = np.array([p.k for p in e.power_curve], dtype=float)
         ys = np.array([p.score for p in e.power_curve])
         kmax = max(kmax, int(ks[-1]) if len(ks) else 0)
-        ax.plot(ks, ys, color=grey, linestyle=line, marker=marker, markersize=3,
-                label=f"k raters, {_panel_label(e.target)}")  # fmt: skip
+        ax.plot(
+            ks,
+            ys,
+            color=grey,
+            linestyle=line,
+            marker=marker,
+            markersize=3,
+            label=f"k raters, {_panel_label(e.target)}",
+        )
         last = int(ks[-1]) if len(ks) else 0
         for name in drawn:
             eq, note, score = _crossing(e, name, scenario)
             col = cols.get(name, _CURVE)
             if eq is not None:
-                ax.plot([eq], [score], marker=marker, color=col, markersize=8, zorder=6,
-                        markeredgecolor="white", markeredgewidth=0.6)  # fmt: skip
+                ax.plot(
+                    [eq],
+                    [score],
+                    marker=marker,
+                    color=col,
+                    markersize=8,
+                    zorder=6,
+                    markeredgecolor="white",
+                    markeredgewidth=0.6,
+                )
                 crossings[name].append(f"{eq:.2f} ({_short(e.target)})")
             elif note in ("below_0", "above_max"):
                 x = 0 if note == "below_0" else last
-                ax.plot([x], [score], marker=marker, markersize=8, zorder=6,
-                        markerfacecolor="none", markeredgecolor=col)  # fmt: skip
+                ax.plot(
+                    [x],
+                    [score],
+                    marker=marker,
+                    markersize=8,
+                    zorder=6,
+                    markerfacecolor="none",
+                    markeredgecolor=col,
+                )
                 crossings[name].append(
                     ("< 0" if note == "below_0" else f"> {last}") + f" ({_short(e.target)})"
                 )
     for name in drawn:
-        ax.plot([], [], color=cols.get(name, _CURVE), marker="D", linestyle="none",
-                label=f"{name}: " + ", ".join(crossings[name]))  # fmt: skip
+        ax.plot(
+            [],
+            [],
+            color=cols.get(name, _CURVE),
+            marker="D",
+            linestyle="none",
+            label=f"{name}: " + ", ".join(crossings[name]),
+        )
     k_axis(ax, np.arange(kmax + 1))
     scorer = result.scorer
     ax.set_ylabel(_YLABELS.get(scorer, f"score c_k: {scorer}").replace("score c_k", "score"))
     how = " + ".join(_NAMES.get(x, x) for x in (result.combiner, scorer))
     ax.set_title(title if title is not None else f"{how}: against each target panel t", loc="left")
-    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.16), borderaxespad=0.0,
-              ncol=2 if len(entries) + len(drawn) > 3 else 1)  # fmt: skip
+    ax.legend(
+        frameon=False,
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.16),
+        borderaxespad=0.0,
+        ncol=2 if len(entries) + len(drawn) > 3 else 1,
+    )
     return fig
 
 

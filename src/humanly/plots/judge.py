@@ -25,8 +25,13 @@ def _draw(ax: Any, rows: list[tuple[str, Estimate, str]], scale: float, xlabel: 
             (e.classical, e.classical_point, -0.15, {"color": GREY, "lw": 1.5, "ms": 3.5}),
         ):
             if lo is not None and hi is not None:
-                ax.plot([scale * lo, scale * hi], [y + dy] * 2, color=style["color"],
-                        lw=style["lw"], solid_capstyle="butt")  # fmt: skip
+                ax.plot(
+                    [scale * lo, scale * hi],
+                    [y + dy] * 2,
+                    color=style["color"],
+                    lw=style["lw"],
+                    solid_capstyle="butt",
+                )
             ax.plot(scale * point, y + dy, "o", color=style["color"], ms=style["ms"])
         names.append(name)
     ax.set_yticks([-i for i in range(len(names))], names)

@@ -312,6 +312,12 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     if plan.abc and plan.abc_floor > 0:
         notes.append(f"ABC predictions are kept at or above {plan.abc_floor:g} per class")
     return Prepared(
-        ratings, opts, out.names, tuple(notes), ratings.classes[pos], engine,
-        out.calibrations, out.uncalibrated,
-    )  # fmt: skip
+        ratings,
+        opts,
+        out.names,
+        tuple(notes),
+        ratings.classes[pos],
+        engine,
+        out.calibrations,
+        out.uncalibrated,
+    )

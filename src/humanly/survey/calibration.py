@@ -279,9 +279,16 @@ def calibrate_outputs(
         rows = np.argsort(np.asarray(order, dtype=np.int64), kind="stable")
         out = np.empty((len(vals), n_cls))
         out[rows] = calibrate_outputs(
-            kind, vals[rows], counts[rows], method, positive=positive, folds=folds, seed=seed,
-            eps=eps, name=name,
-        )  # fmt: skip
+            kind,
+            vals[rows],
+            counts[rows],
+            method,
+            positive=positive,
+            folds=folds,
+            seed=seed,
+            eps=eps,
+            name=name,
+        )
         return out
     frac = counts / np.where(tot > 0, tot, 1)[:, None]
     has = tot > 0

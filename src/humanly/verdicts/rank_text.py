@@ -138,9 +138,14 @@ def judges_table(r: RankResult) -> tuple[tuple[str, ...], list[tuple[str, ...]]]
     named a winner), Cohen's κ, position bias, and the human votes the estimates with it alone are
     worth (effective votes): headers and rows of text."""
     headers: tuple[str, ...] = (
-        "judge", "agreement", "decisive", "κ", "position", "worth (win rates)",
+        "judge",
+        "agreement",
+        "decisive",
+        "κ",
+        "position",
+        "worth (win rates)",
         "worth (strengths)",
-    )  # fmt: skip
+    )
     rows: list[tuple[str, ...]] = []
     for j in r.judge_worth:
         a, p = j.agreement, j.position

@@ -247,8 +247,9 @@ def _cell_notes(run: _Run) -> list[str]:
     if res.headroom is not None and any(
         m.information is not None and m.information <= 0 for m in ms
     ):
-        out.append(f"{run.what}: a performance ratio '—' means the model gives no information "
-                   "over c_0.")  # fmt: skip
+        out.append(
+            f"{run.what}: a performance ratio '—' means the model gives no information over c_0."
+        )
     return out
 
 
