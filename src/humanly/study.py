@@ -35,7 +35,7 @@ from ._core.progress import stages as progress_stages
 from ._core.result import Result, Skipped
 from .budget import PlanResult
 from .budget import plan as budget_plan
-from .certification import CertifyResult, certify
+from .certification import CertifyOptions, CertifyResult, certify
 from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Study, VoteStudy, join
 from .data.inputs import keyed_states
@@ -447,6 +447,9 @@ def _certify(study: Study, s: Settings, opts: AnalyzeOptions, skipped: list[Skip
             tau=s.tau,
             curve=True,
             seed=s.seed,
+            options=CertifyOptions(
+                curve_every_k=False
+            ),  # the page's figure: k ≤ 20, every 5th after
         )
     except InputError as exc:
         skipped.append(Skipped("certify", "input_error", str(exc)))

@@ -263,7 +263,11 @@ def test_cli_demo_data(cli) -> None:
     _every_number_in_the_tables(r.stdout, 1)
 
 
-def test_cli_gold_checks_are_intervals_with_a_status(cli, copycat, tmp_path: Path) -> None:
+def test_cli_gold_checks_are_intervals_with_a_status(
+    cli, copycat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a wide terminal: at 80 columns the interval cells wrap at their spaces (tests/test_cli_tables.py)
+    monkeypatch.setenv("COLUMNS", "160")
     files = copycat.write(tmp_path / "sim.csv")
     r = cli(
         "certify", files["ratings"], "--predictions", files["predictions"], "--gold", files["gold"]

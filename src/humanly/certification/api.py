@@ -259,5 +259,6 @@ def _curve(
         scheduler=opts.scheduler,
         client=opts.client,
         agreement=agreement if read.raters == "named" else None,
+        every_k=opts.curve_every_k,
     )
     return points, notes

@@ -34,7 +34,7 @@ from .._core.rng import stream
 from ..data import InputError, Ratings
 from ._agreement import MATRIX_MAX_RATERS, dedupe_last, offdiag_mean, rater_pairs
 
-__all__ = ["NAMED_MAX_K", "BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max"]
+__all__ = ["NAMED_MAX_K", "BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max", "curve_ks"]
 
 #: the default largest k of the named curve (a note says when it binds; ``CertifyOptions.curve_max_k``
 #: overrides it)
@@ -149,6 +149,27 @@ def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple
     return k_max, notes
 
 
+#: ``curve_ks(k_max, every_k=False)``: every k up to this one, then every ``_THINNED_STEP``-th
+_THINNED_ALL = 20
+_THINNED_STEP = 5
+
+
+def curve_ks(k_max: int, every_k: bool = True) -> tuple[int, ...]:
+    """The k of the curve: every k = 1 … ``k_max``, or (``every_k=False``) every k up to 20, then
+    every fifth k and ``k_max``.
+
+    >>> curve_ks(23, every_k=False)
+    (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23)
+    >>> curve_ks(100, every_k=False)[-4:], len(curve_ks(100, every_k=False))
+    ((85, 90, 95, 100), 36)
+    """
+    if every_k or k_max <= _THINNED_ALL:
+        return tuple(range(1, k_max + 1))
+    ks = list(range(1, _THINNED_ALL + 1))
+    ks += range(_THINNED_ALL + _THINNED_STEP, k_max + 1, _THINNED_STEP)
+    return tuple(ks if ks[-1] == k_max else [*ks, k_max])
+
+
 def bound_curve(
     ratings: Ratings,
     hard: dict[str, np.ndarray],
@@ -162,8 +183,10 @@ def bound_curve(
     scheduler: str | None = None,
     client: Any = None,
     agreement: np.ndarray | None = None,
+    every_k: bool = True,
 ) -> BoundCurve:
-    """Fig. 3 for k = 1 … ``k_max``: ``hard`` holds each model's class codes and ``gold`` the gold codes
+    """Fig. 3 for k = 1 … ``k_max`` (the k of :func:`curve_ks`; each point as it is with every k):
+    ``hard`` holds each model's class codes and ``gold`` the gold codes
     (-1: none) in the ratings' item order. Named raters: ``agreement`` is the R × R agreement matrix
     when already computed (up to :data:`~._agreement.MATRIX_MAX_RATERS` raters); with more raters, or
     more items × raters than one dense matrix should hold, each subset reads only its own raters'
@@ -179,7 +202,7 @@ def bound_curve(
             labels = _ByRater.of(ratings)
         args = [
             (labels, agreement, hard, gold, k, max_subsets, seed, ratings.n_classes, n_r)
-            for k in range(1, k_max + 1)
+            for k in curve_ks(k_max, every_k)
         ]
         points = run_tasks(
             _named_curve_point,
@@ -190,7 +213,7 @@ def bound_curve(
             description="curve",
         )
         return BoundCurve(points)
-    return _slots_curve(ratings.counts, hard, gold, k_max)
+    return _slots_curve(ratings.counts, hard, gold, k_max, curve_ks(k_max, every_k))
 
 
 def _mean_credit_k(rows: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> float:
@@ -201,7 +224,11 @@ def _mean_credit_k(rows: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> f
 
 
 def _slots_curve(
-    counts: np.ndarray, hard: dict[str, np.ndarray], g: np.ndarray | None, k_max: int
+    counts: np.ndarray,
+    hard: dict[str, np.ndarray],
+    g: np.ndarray | None,
+    k_max: int,
+    ks: tuple[int, ...],
 ) -> BoundCurve:
     """Slots mode, exact: one population for every k, the items with at least ``k_max`` labels (all
     items when K is constant)."""
@@ -214,7 +241,7 @@ def _slots_curve(
     rows = {name: unique_rows_with_target(counts, pred) for name, pred in hard.items()}
     rows_gold = unique_rows_with_target(counts, g) if g is not None else None
     points = []
-    for k in range(1, k_max + 1):
+    for k in ks:
         emp: float | None
         if k >= 2:
             # a random k-subset of an item's distinct raters has the same expected agreement

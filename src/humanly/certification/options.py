@@ -45,6 +45,10 @@ class CertifyOptions:
     curve_max_k : int, optional
         The largest k of the curve (default K; with ragged K the median labels per item; named raters
         at most 50).
+    curve_every_k : bool
+        ``True`` (default): the curve at every k = 1 … ``curve_max_k``. ``False``: at k = 1 … 20,
+        then every fifth k and the largest — the same exact points where they are computed, far fewer
+        of them on 100-label data (what :func:`humanly.analyze` and the report draw).
     workers : int, optional
         Run the named curve's k on a local dask.distributed cluster of this many workers (the
         ``humanly[dask]`` extra); the same numbers as in-process.
@@ -68,6 +72,7 @@ class CertifyOptions:
     oms_lr: float | None = None
     curve_subsets: int = 50
     curve_max_k: int | None = None
+    curve_every_k: bool = True
     workers: int | None = None
     scheduler: str | None = None
     client: Any = None
@@ -87,6 +92,8 @@ class CertifyOptions:
             "curve_max_k": check_int("curve_max_k", self.curve_max_k, minimum=1, allow_none=True),
             "workers": check_int("workers", self.workers, minimum=1, allow_none=True),
         }
+        if not isinstance(self.curve_every_k, bool):
+            raise TypeError(f"curve_every_k={self.curve_every_k!r}: give True or False")
         for name, value in checked.items():  # whole numbers as int, real numbers as float
             if value is not None:
                 kind = (
@@ -114,7 +121,14 @@ class CertifyOptions:
         """
         return tuple(
             name
-            for name in ("curve_subsets", "curve_max_k", "workers", "scheduler", "client")
+            for name in (
+                "curve_subsets",
+                "curve_max_k",
+                "curve_every_k",
+                "workers",
+                "scheduler",
+                "client",
+            )
             if getattr(self, name) is not _DEFAULTS[name] and getattr(self, name) != _DEFAULTS[name]
         )
 
