@@ -301,7 +301,9 @@ class AnalyzeOptions:
     title
         The study's title (default ``"humanly report · <source file name>"``).
     progress
-        Report progress on stderr (a bar on a terminal, a line every ~10 s elsewhere).
+        Report progress on stderr (default ``True``): a bar on a terminal, a line rewritten in place
+        in a notebook once a step has run 2 s, a line every ~10 s elsewhere; runs shorter than that
+        show nothing. ``False``: never.
 
     Examples
     --------
@@ -313,7 +315,7 @@ class AnalyzeOptions:
     command: str | None = None
     inputs: Sequence[str | os.PathLike[str]] = ()
     title: str | None = None
-    progress: bool = False
+    progress: bool = True
 
 
 def analyze(
