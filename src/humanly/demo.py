@@ -4,7 +4,11 @@ the terminal, section for section.
 
 The Wikipedia page also has a *Judge* section: the judge example of :func:`judge_example` (human
 labels kept on 200 of the 2,000 comments, a simulated judge on all of them), so the demo shows every
-analysis. The terminal prints each page's title and then, section by section in page order, the
+analysis. With 200 labels each model's accuracy gets the default small-sample interval of the human
+labels alone (PPI's interval of one accuracy needs 500 to keep its level, docs/judge.md) and the
+difference of the two models PPI++'s, which the judge narrows; the page's sentences say which.
+
+The terminal prints each page's title and then, section by section in page order, the
 sentences the page shows (:func:`humanly.verdicts.study.sections` of each study, which the page's
 sections quote): the two say the same thing.
 

@@ -99,11 +99,15 @@ def test_a_hard_judge_selects_uniformly_and_gives_ppi() -> None:
     # the pilot (π = 1) and the selected items (π = 150/2900) weigh differently: not plain PPI
     plain = judge(more, models, judge=llm, estimator="ppi").model("m").accuracy
     assert a.classical_point != pytest.approx(plain.classical_point, abs=1e-6)
-    # without a pilot, uniform probabilities are PPI exactly
+    # without a pilot, uniform probabilities are PPI exactly; the point is PPI's math, so both ask
+    # for PPI's central-limit interval (with ~150 labels the default is the human-only small-sample
+    # interval, docs/judge.md's coverage table)
     only = Ratings.from_long(chosen, ["r"] * len(chosen), truth[pos], classes=[0, 1])
     pi = pd.Series(150 / 2900, index=ids)
-    res = judge(only, models, judge=llm, estimator="ppi", options=JudgeOptions(probabilities=pi))
-    ref = judge(only, models, judge=llm, estimator="ppi").model("m").accuracy
+    clt = JudgeOptions(probabilities=pi, interval="clt")
+    res = judge(only, models, judge=llm, estimator="ppi", options=clt)
+    ref = judge(only, models, judge=llm, estimator="ppi", options=JudgeOptions(interval="clt"))
+    ref = ref.model("m").accuracy
     assert res.model("m").accuracy.point == pytest.approx(ref.point, abs=1e-13)
     assert res.model("m").accuracy.interval.low == pytest.approx(ref.interval.low, abs=1e-12)
 

@@ -55,8 +55,14 @@ def test_judge_prints_the_verdicts(cli, files) -> None:
         "A is more accurate than B by " in text
         and "from 300 human labels and 2,000 judge labels." in text
     )
-    assert "A's accuracy is " in text and "human labels alone give [" in text
+    # 300 labels: by default each accuracy's interval is the human labels' small-sample one (PPI's
+    # needs 500, docs/judge.md), and the sentence says so; --interval clt gives PPI's
+    assert "A's accuracy is " in text and "the small-sample interval of the human labels" in text
+    assert "the plain human-only interval is [" in text
     assert "Dorner, Nastl & Hardt" in text and "measured saving: " in text
+    clt = " ".join(cli("judge", *_args(files), "--interval", "clt").stdout.split())
+    assert "A's accuracy is " in clt and "human labels alone give [" in clt
+    assert "few_labels" not in clt and "its interval may cover less often than 95%" in clt
 
 
 def test_judge_json_is_the_typed_result(cli, files) -> None:

@@ -32,6 +32,10 @@ RECORDED = {
 }
 RECORDED_LAMBDA = 0.5549573
 RECORDED_POWER = (94, 485, 122)  # n, N, effective n at cost_Y=1, cost_Yhat=0.01, budget=100
+#: every comparison with ppi-python asks for PPI's central-limit interval: with fewer labelled items
+#: than docs/judge.md's coverage table needs (500 for one accuracy), the default is the human
+#: labels' small-sample interval, which ppi-python does not compute
+CLT = JudgeOptions(interval="clt")
 
 
 @pytest.mark.parametrize("lam", [None, 1.0, 0.0])
@@ -61,7 +65,7 @@ def _issue_study():
 @pytest.mark.parametrize(("estimator", "lam"), [("ppi++", None), ("ppi", 1.0), ("classical", 0.0)])
 def test_issue_numbers_through_judge(estimator: str, lam: float | None) -> None:
     human, models, llm = _issue_study()
-    res = judge(human, models, judge=llm, level=0.9, estimator=estimator)
+    res = judge(human, models, judge=llm, level=0.9, estimator=estimator, options=CLT)
     a = res.model("m").accuracy
     assert abs(a.interval.low - RECORDED[lam][0]) < 1e-8
     assert abs(a.interval.high - RECORDED[lam][1]) < 1e-8
@@ -87,10 +91,11 @@ def test_uniform_probabilities_are_ppi_exactly() -> None:
     """The active (inverse-probability-weighted) estimator with one π for every item is PPI with λ = 1:
     the same point and interval, whatever π is."""
     human, models, llm = _issue_study()
-    ppi = judge(human, models, judge=llm, level=0.9, estimator="ppi").model("m").accuracy
+    ppi = judge(human, models, judge=llm, level=0.9, estimator="ppi", options=CLT)
+    ppi = ppi.model("m").accuracy
     for p in (0.05, 0.3, 0.9):
         pi = pd.Series(p, index=llm.index)
-        opts = JudgeOptions(probabilities=pi)
+        opts = JudgeOptions(probabilities=pi, interval="clt")
         act = judge(human, models, judge=llm, level=0.9, estimator="ppi", options=opts)
         a = act.model("m").accuracy
         assert act.design == "active"
@@ -216,6 +221,7 @@ def test_judge_on_data_matches_ppi_python_live(seed, n, big_n, raters, reference
         reference=reference,
         estimator=lam,
         level=0.9,
+        options=CLT,
     )
     counts = np.stack([(labels == c).sum(axis=1) for c in range(3)], axis=1)
     if reference == "label":

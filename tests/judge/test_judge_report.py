@@ -71,6 +71,16 @@ def test_the_demo_judge_example_covers_the_answer_from_all_labels() -> None:
     res, answer = judge_example(0)
     assert (res.n_labelled, res.n_unlabelled) == (200, 1800)
     assert res.judge == "one rater (simulated)" and res.models[1].model == "noisy (simulated)"
+    # 200 labels: fewer than the 500 PPI's interval of one accuracy needs (docs/judge.md), so each
+    # accuracy's default interval is the human labels' small-sample one ...
     for m in res.models:
-        assert m.accuracy.interval.low <= answer[m.model] <= m.accuracy.interval.high
-        assert m.accuracy.interval.width < m.accuracy.classical.width
+        a = m.accuracy
+        assert a.interval.low <= answer[m.model] <= a.interval.high
+        assert (a.interval_method, a.small_n, a.lam) == ("adjusted", 500, 0.0)
+    assert "small_sample" in res.codes
+    # ... and the difference's is PPI++'s (200 is enough for a difference): the judge narrows it
+    d = res.comparisons[0].difference
+    first, second = res.comparisons[0].first, res.comparisons[0].second
+    assert (d.interval_method, d.small_n) == ("clt", 200)
+    assert d.interval.low <= answer[first] - answer[second] <= d.interval.high
+    assert d.interval.width < d.classical.width

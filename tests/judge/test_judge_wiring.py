@@ -90,10 +90,11 @@ def test_codes_are_known_ordered_and_each_has_its_sentence():
     rows = np.arange(0, N, 10)  # 400 labelled: below the 500 of one model's accuracy
     strata = pd.Series(np.where(HARD > 0.5, "hard", "easy"), index=ITEMS)
     for opts, expected in (
-        (JudgeOptions(), ("few_labels",)),
-        (JudgeOptions(interval="auto"), ("small_sample",)),
+        (JudgeOptions(), ("small_sample",)),  # the default is "auto"
+        (JudgeOptions(interval="clt"), ("few_labels",)),
         (JudgeOptions(interval="adjusted"), ("small_sample",)),
-        (JudgeOptions(fitted_on_labels=True, folds=4), ("few_labels", "crossfit")),
+        (JudgeOptions(fitted_on_labels=True, folds=4), ("small_sample", "crossfit")),
+        (JudgeOptions(fitted_on_labels=True, folds=4, interval="clt"), ("few_labels", "crossfit")),
         (JudgeOptions(strata=strata, interval="auto"), ("small_sample",)),
     ):
         res = humanly.judge(_ratings(rows), PREDS, judge=JUDGE, options=opts)
@@ -112,13 +113,16 @@ def test_auto_takes_the_small_sample_interval_only_below_the_rule():
     assert (acc.interval_method, acc.small_n) == ("adjusted", 500)
     assert (diff.interval_method, diff.small_n) == ("clt", 200)  # 400 ≥ 200
     assert list(res.to_frame()["interval_method"]) == ["adjusted", "adjusted", "clt"]
+    # "auto" is the default
+    default = humanly.judge(_ratings(rows), PREDS, judge=JUDGE)
+    assert default.to_dict() == res.to_dict()
 
 
 @pytest.mark.parametrize(
     "opts",
     [
         JudgeOptions(),
-        JudgeOptions(interval="auto"),
+        JudgeOptions(interval="clt"),
         JudgeOptions(fitted_on_labels=True, folds=3),
         JudgeOptions(strata=pd.Series(np.where(HARD > 0.5, "hard", "easy"), index=ITEMS)),
     ],

@@ -208,7 +208,7 @@ def estimate_command(
     weights: Weights = None,
     fitted_on_labels: FittedOnLabels = False,
     folds: Folds = None,
-    interval: IntervalChoice = "clt",
+    interval: IntervalChoice = "auto",
     rating_scale: RatingScale = None,
     threshold: Threshold = None,
     quantile: Quantile = None,

@@ -86,9 +86,10 @@ IntervalChoice = Annotated[
     str,
     typer.Option(
         "--interval",
-        metavar="clt|auto|adjusted",
-        help="PPI's central-limit interval; the small-sample one below the n where that "
-        "under-covers (auto); or always the small-sample one.",
+        metavar="auto|clt|adjusted",
+        help="auto (default): the small-sample interval of the human labels below the n where "
+        "PPI's central-limit interval under-covers (docs/judge.md), PPI's from there on; clt: "
+        "always PPI's; adjusted: always the small-sample one.",
         rich_help_panel=_DESIGN,
     ),
 ]

@@ -75,12 +75,13 @@ class JudgeOptions:
         very labels is refitted here only in its calibration.
     folds : int
         The folds of ``fitted_on_labels`` (default 10), drawn from the seed.
-    interval : {"clt", "auto", "adjusted"}
-        ``"clt"`` (default): PPI's central-limit interval, as ppi-python computes it (the result
-        has the code ``few_labels`` below the n from which it keeps its level in the coverage table
-        of docs/judge.md); ``"auto"``: the small-sample interval below that n (code
-        ``small_sample``), the central-limit one from there on; ``"adjusted"``: always the
-        small-sample one.
+    interval : {"auto", "clt", "adjusted"}
+        ``"auto"`` (default): below the n from which PPI's central-limit interval keeps its level
+        in the coverage table of docs/judge.md (500 labelled items for one accuracy, 200 for a
+        difference, 100 for a difference with a soft judge), the small-sample interval of the
+        human labels alone (code ``small_sample``); from there on PPI's central-limit interval, as
+        ppi-python computes it. ``"clt"``: always the central-limit one (the result has the code
+        ``few_labels`` below that n); ``"adjusted"``: always the small-sample one.
     threshold : float, optional
         Ratings: also estimate the share of each model's outputs rated at or above it.
     quantile : float, optional
@@ -106,7 +107,7 @@ class JudgeOptions:
     sampling_weights: Any = None
     fitted_on_labels: bool = False
     folds: int = 10
-    interval: str = "clt"
+    interval: str = "auto"
     threshold: float | None = None
     quantile: float | None = None
     scale: tuple[float, float] | None = None

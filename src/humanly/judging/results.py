@@ -288,7 +288,7 @@ class JudgeResult(Result):
     Examples
     --------
     >>> import numpy as np, pandas as pd
-    >>> from humanly.judging import judge
+    >>> from humanly.judging import JudgeOptions, judge
     >>> rng = np.random.default_rng(0)
     >>> ids = [f"i{k}" for k in range(2000)]
     >>> truth = rng.integers(0, 2, 2000)
@@ -298,11 +298,13 @@ class JudgeResult(Result):
     >>> res = judge(human, {"m": model}, judge=llm)
     >>> res.n_labelled, res.n_unlabelled
     (200, 1800)
-    >>> a = res.model("m").accuracy
-    >>> a.interval.width < a.classical.width, a.interval_method
-    (True, 'clt')
-    >>> res.codes  # fewer than 500 labels: the CLT interval may cover less than 95%
-    ('few_labels',)
+    >>> a = res.model("m").accuracy  # fewer than 500 labels: the human labels' small-sample interval
+    >>> a.interval_method, res.codes
+    ('adjusted', ('small_sample',))
+    >>> clt = judge(human, {"m": model}, judge=llm, options=JudgeOptions(interval="clt"))
+    >>> b = clt.model("m").accuracy  # PPI's interval, narrower, but it may cover less than 95% here
+    >>> b.interval.width < a.interval.width, b.interval_method, clt.codes
+    (True, 'clt', ('few_labels',))
     """
 
     judge: str

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .._core.result import Interval
     from ..judging import (
         Comparison,
+        Estimate,
         FrontierRow,
         JudgeResult,
         LabelPlan,
@@ -112,10 +113,29 @@ def _labels(n: int, judged: int) -> str:
     return f"from {n:,} human label{'s' if n != 1 else ''} and {judged:,} judge labels"
 
 
+def _small(e: Estimate, n: int, judged: int) -> str:
+    """Where the small-sample interval was used: the human labels alone, and why."""
+    where = " in the strata with fewer" if e.strata else ""
+    rule = "—" if e.small_n is None else f"{e.small_n:,}"
+    return (
+        f"from {n:,} human label{'s' if n != 1 else ''}: the small-sample interval of the human "
+        f"labels alone{where} (with fewer than {rule} labels PPI's interval with "
+        f"the {judged:,} judge labels covers less often than it says; interval='clt' gives it)"
+    )
+
+
 def accuracy_sentence(m: ModelAccuracy, r: JudgeResult) -> str:
-    """The accuracy of one model, with the human-only interval and the judge's worth."""
+    """The accuracy of one model, with the human-only interval and the judge's worth (or, where the
+    small-sample rule took the human labels' interval, that it did)."""
     a = m.accuracy
     judged = r.n_labelled + r.n_unlabelled
+    if a.interval_method == "adjusted":
+        return (
+            f"{m.model}'s accuracy is {percent(a.point)}, {_level(r.level)} interval "
+            f"[{percent(a.interval.low)}, {percent(a.interval.high)}], "
+            f"{_small(a, r.n_labelled, judged)}; the plain human-only interval is "
+            f"[{percent(a.classical.low)}, {percent(a.classical.high)}]."
+        )
     text = (
         f"{m.model}'s accuracy is {percent(a.point)}, {_level(r.level)} interval "
         f"[{percent(a.interval.low)}, {percent(a.interval.high)}], {_labels(r.n_labelled, judged)} "
@@ -135,25 +155,31 @@ def comparison_sentence(c: Comparison, level: float, n: int, judged: int) -> str
     d = c.difference
     low, high = d.interval
     tail = f"{_level(level)} interval"
+    source = _small(d, n, judged) if d.interval_method == "adjusted" else _labels(n, judged)
     if low is not None and low > 0:
         return (
             f"{c.first} is more accurate than {c.second} by {points(d.point)} points, {tail} "
-            f"{_range(low, high)}, {_labels(n, judged)}."
+            f"{_range(low, high)}, {source}."
         )
     if high is not None and high < 0:
         return (
             f"{c.second} is more accurate than {c.first} by {points(-d.point)} points, {tail} "
-            f"{_range(-high, None if low is None else -low)}, {_labels(n, judged)}."
+            f"{_range(-high, None if low is None else -low)}, {source}."
         )
     return (
         f"{c.first} and {c.second} are not told apart: {c.first} − {c.second} is "
-        f"{points(d.point)} points, {tail} {_range(low, high)}, {_labels(n, judged)}."
+        f"{points(d.point)} points, {tail} {_range(low, high)}, {source}."
     )
 
 
-def frontier_sentence(row: FrontierRow, judge_accuracy: float, n: int, judge: str) -> str:
-    """The frontier check for one model (Dorner, Nastl & Hardt), with the measured saving."""
+def frontier_sentence(
+    row: FrontierRow, judge_accuracy: float, n: int, judge: str, small_sample: bool = False
+) -> str:
+    """The frontier check for one model (Dorner, Nastl & Hardt), with the measured saving (none
+    when the model's interval is the human labels' small-sample one: the judge was not used)."""
     measured = "—" if row.saving is None else f"{row.saving:.2f}"
+    if small_sample:
+        measured = "none, the interval is the human labels' small-sample one"
     on = (
         f"({judge} {percent(judge_accuracy)} vs {row.model} {percent(row.model_accuracy)} on the "
         f"{n:,} human-labelled items)"
@@ -222,7 +248,8 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         row = frontier.get(m.model)
         if row is not None and r.frontier is not None:
             who = r.frontier.judge or r.judge
-            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, who)
+            small = m.accuracy.interval_method == "adjusted"
+            sentence = frontier_sentence(row, r.frontier.judge_accuracy, r.frontier.n, who, small)
             out.append(Verdict(TOPIC, sentence, m.model, row.status, METHODS))
     for c in r.comparisons:
         sentence = comparison_sentence(c, r.level, r.n_labelled, judged)
@@ -374,13 +401,14 @@ def code_sentences(r: JudgeResult) -> tuple[tuple[str, str], ...]:
             f"{few} human labels (fewer than the {n_rule or '—'} from which PPI's central-limit "
             "interval keeps its level in the coverage table of docs/judge.md): there the interval "
             "is the small-sample one, the human labels alone with pseudo-observations at the ends "
-            "of the range, which keeps its level (the interval column says where)."
+            "of the range, which keeps its level (the interval column says where); "
+            "interval='clt' (--interval clt) gives PPI's."
         ),
         "few_labels": (
             f"{few} human labels (fewer than the {n_rule or '—'} from which PPI's central-limit "
             "interval keeps its level in the coverage table of docs/judge.md): its interval may "
-            f"cover less often than {level}; interval='auto' (--interval auto) takes the "
-            "small-sample interval there."
+            f"cover less often than {level}; the default, interval='auto' (--interval auto), "
+            "takes the small-sample interval there."
         ),
         "crossfit": (
             f"The judge was fitted on the labelled items, so its scores were cross-fitted on "
