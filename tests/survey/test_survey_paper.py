@@ -117,11 +117,34 @@ def test_running_example_paper_numbers_1000_items() -> None:
     assert freq.equivalence > abc.equivalence + 3  # Corollary 1: ABC gives the smallest value
 
 
-def test_no_overflow_with_1000_labels_on_an_item() -> None:
+def _thousand_labels() -> tuple[Ratings, Predictions]:
     counts = np.array([[600, 400], [7, 3], [2, 8], [5, 5], [990, 10], [1, 999]])
     r = Ratings.from_counts(counts, classes=["a", "b"])
     probs = np.array([[0.6, 0.4], [0.7, 0.3], [0.2, 0.8], [0.5, 0.5], [0.9, 0.1], [0.05, 0.95]])
-    p = Predictions.from_arrays(r.items, {"m": probs}, classes=["a", "b"])
+    return r, Predictions.from_arrays(r.items, {"m": probs}, classes=["a", "b"])
+
+
+@pytest.mark.slow
+def test_no_overflow_with_1000_labels_on_an_item_and_the_bootstrap() -> None:
+    """The ABC curve to k = 999 with 100 bootstrap replicates (about a minute on 2 cores; the
+    default run has the same curve without replicates below)."""
+    r, p = _thousand_labels()
+    res = equivalence(
+        r,
+        p,
+        combiner="abc",
+        scorer="cross_entropy",
+        bootstrap=100,
+        options=EquivalenceOptions(max_k=999),
+    )
+    scores = np.array([pt.score for pt in res.power_curve])
+    assert len(scores) == 1000 and np.isfinite(scores).all()
+    assert np.isfinite(res.models[0].score)
+    assert res.models[0].equivalence_range is not None
+
+
+def test_no_overflow_with_1000_labels_on_an_item() -> None:
+    r, p = _thousand_labels()
     for comb, sc, mk in (
         ("abc", "cross_entropy", 999),
         ("frequency", "cross_entropy", 300),
@@ -132,7 +155,7 @@ def test_no_overflow_with_1000_labels_on_an_item() -> None:
             p,
             combiner=comb,
             scorer=sc,
-            bootstrap=100 if comb == "abc" else 0,
+            bootstrap=0,
             options=EquivalenceOptions(max_k=mk),
         )
         scores = np.array([pt.score for pt in res.power_curve])
