@@ -254,8 +254,11 @@ def test_memory_follows_labels_not_items_times_raters():
     truth = rng.integers(0, 2, n)
     labels = np.where(rng.random(2 * n) < 0.8, truth[items], 1 - truth[items])
     r = humanly.Ratings.from_long(items, raters, labels)
-    s = rater_summary(r, max_iter=20)
+    s = rater_summary(r, dawid_skene=False)
     assert len(s.rows) == n and s.crowd_agreement is not None
+    # the fit's memory: one start here (the default's 22 screened starts take ~1 min at this size)
+    fit = dawid_skene(r, max_iter=20, random_starts=1, starts=("plurality",))
+    assert fit.accuracy.shape == (n,)
 
 
 def test_anonymous_counts_have_no_rater_table():
