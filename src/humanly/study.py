@@ -23,7 +23,6 @@ An analysis that does not apply leaves its field empty and says why in :attr:`St
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any, Literal
 
 from . import __version__
 from ._core.checks import check_bootstrap, check_int, check_number, check_probability
+from ._core.files import sha256_of, shown_path
 from ._core.progress import stages as progress_stages
 from ._core.result import Result, Skipped
 from .budget import PlanResult
@@ -50,6 +50,7 @@ from .survey import (
     truth_equivalence,
 )
 from .survey.calibration import DEFAULT_CALIBRATION
+from .survey.target_results import check_targets
 
 __all__ = [
     "AnalyzeOptions",
@@ -300,6 +301,10 @@ class AnalyzeOptions:
         Files the study was read from (recorded with their SHA-256).
     title
         The study's title (default ``"humanly report · <source file name>"``).
+    targets : tuple of (int or "inf"), optional
+        Target panels for survey equivalence (``EquivalenceOptions(targets=...)``, e.g. ``(1, 3,
+        "inf")``): each equivalence analysis is computed against every target, side by side, and
+        the report draws one curve per target (default: the paper's t = 1 only).
     progress
         Report progress on stderr (default ``True``): a bar on a terminal, a line rewritten in place
         in a notebook once a step has run 2 s, a line every ~10 s elsewhere; runs shorter than that
@@ -316,6 +321,7 @@ class AnalyzeOptions:
     inputs: Sequence[str | os.PathLike[str]] = ()
     title: str | None = None
     progress: bool = True
+    targets: tuple[int | str, ...] | None = None
 
 
 def analyze(
@@ -379,6 +385,8 @@ def analyze(
     True
     """
     opts = options or AnalyzeOptions()
+    if opts.targets is not None:  # checked before any work, named as the caller wrote it
+        opts = dataclasses.replace(opts, targets=check_targets(opts.targets, "options.targets"))
     settings = Settings(
         seed=int(check_int("seed", seed, minimum=0)),
         level=float(check_probability("level", level, open_low=True, open_high=True)),
@@ -487,7 +495,9 @@ def _equivalence(
                 bootstrap=s.bootstrap,
                 level=s.level,
                 seed=s.seed,
-                options=EquivalenceOptions(headroom=combiner == "abc", progress=False),
+                options=EquivalenceOptions(
+                    headroom=combiner == "abc", progress=False, targets=opts.targets
+                ),
             )
         except InputError as exc:
             why = Skipped("equivalence", "input_error", str(exc))
@@ -568,25 +578,9 @@ def _vote_study(votes: VoteStudy, s: Settings, opts: AnalyzeOptions) -> StudyRes
 
 
 # ------------------------------------------------------------------------------------------ inputs
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _shown_path(path: Path) -> str:
-    """An input file as given, or relative to the package if humanly ships it (the demo's data)."""
-    try:
-        return Path(path).resolve().relative_to(Path(__file__).resolve().parent.parent).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def _input_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[InputFile, ...]:
     return tuple(
-        InputFile(Path(p).name, _shown_path(Path(p)), _sha256(Path(p)))
+        InputFile(Path(p).name, shown_path(Path(p)), sha256_of(Path(p)))
         for p in paths
         if Path(p).is_file()
     )

@@ -14,6 +14,7 @@ from ..errors import InputError
 from . import _console as ui
 from ._common import Force, Json, Seed
 from ._output import check_output_file
+from .equivalence_cmd import Targets, _targets
 from .options import StudyOptions, load_study, option_group, study_inputs
 from .votes_options import ScoreFiles, VoteColumns, judge_sources, load_votes
 
@@ -142,6 +143,7 @@ def report_command(
     judge: JudgeFile = None,
     votes: VotesFile = None,
     scores: ScoreFiles = None,
+    targets: Targets = None,
 ) -> None:
     """Write one self-contained HTML report: verdict cards, data, certify, survey equivalence,
     budget, methods and reproducibility (with --votes: the ranking from pairwise votes). Every
@@ -157,6 +159,12 @@ def report_command(
         check_export_folder(export, force=force, option="--export")
     _distinct_outputs(out, save_results, export)
     given = _vote_flags(votes, scores, columns)
+    panels = _targets(targets)  # checked before any work
+    if panels is not None and (votes is not None or from_file is not None):
+        raise InputError(
+            f"--targets {targets} is for a page of ratings analysed here; drop it with "
+            f"{'--votes' if votes is not None else '--from'}"
+        )
     result = _saved(from_file, study, states, judge, given) if from_file is not None else None
     if result is None and votes is not None:
         result = _analyze_votes(study, votes, judge, scores, columns, seed, states)
@@ -164,7 +172,7 @@ def report_command(
         one = _one_judge(judge, given)
         if one is not None and not one.is_file():
             raise InputError(f"--judge {one}: no such file; give an existing file")
-        result = _analyze(study, seed, bootstrap, states, one)
+        result = _analyze(study, seed, bootstrap, states, one, panels)
     from ..report import build_report
 
     page = build_report(result)
@@ -209,7 +217,12 @@ def _distinct_outputs(out: Path, save_results: Path | None, export: Path | None)
 
 
 def _analyze(
-    study: StudyOptions, seed: int, bootstrap: int, states: Path | None, judge: Path | None
+    study: StudyOptions,
+    seed: int,
+    bootstrap: int,
+    states: Path | None,
+    judge: Path | None,
+    targets: tuple[int | str, ...] | None = None,
 ) -> StudyResult:
     from ..study import AnalyzeOptions, analyze
 
@@ -226,6 +239,7 @@ def _analyze(
             command=recorded_command(sys.argv[1:]),
             inputs=inputs,
             progress=True,
+            targets=targets,
         ),
     )
 

@@ -26,6 +26,7 @@ from ...verdicts.equivalence import (
     worth_words,
 )
 from ...verdicts.study import TITLES, run_notes, section_note, section_verdicts
+from ...verdicts.targets import target_label, targets_sentence
 from ...verdicts.text import number_text
 from .._page import Figure, Section, Table, View
 
@@ -368,6 +369,11 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
         table = _model_table(run, r.result.calibration)
         tables += [t for t in (table, _curve_table(run)) if t is not None]
         figures.append(_figure(plot_power_curve, run, view.colors))
+        if r.result.targets:  # AnalyzeOptions(targets=...): one curve per target panel
+            figures.append(_targets_figure(run, view.colors))
+            paragraphs += [
+                t for t in (targets_sentence(r.result, m) for m in run.shown) if t is not None
+            ]
         notes += _cell_notes(run)
         head = _headroom_text(r.result)
         paragraphs += [head] if head else []
@@ -385,6 +391,19 @@ def equivalence_section(study: StudyResult, view: View) -> Section:
         figures=tuple(figures),
         verdicts=section_verdicts(study, "equivalence"),
     )
+
+
+def _targets_figure(run: _Run, colors: Mapping[str, str]) -> Figure:
+    from ...plots.equivalence import plot_target_panels
+
+    panels = ", ".join(target_label(e.target) for e in run.res.targets)
+    caption = (
+        f"Power curves of {run.what} against each target panel ({panels}): c_k when the panels of k "
+        "raters and the models are scored against the plurality of t other raters (t = ∞: the "
+        "latent-class model's posterior state); a marker on each curve where a model crosses it."
+    )
+    fig = plot_target_panels(run.res, colors=colors, models=run.shown)
+    return Figure.from_matplotlib(fig, caption)
 
 
 def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
