@@ -78,3 +78,25 @@ def test_bad_judge_input_is_one_sentence_and_no_output(cli, files, tmp_path: Pat
         assert "Traceback" not in res.stderr and list(tmp_path.iterdir()) == []
     res = cli("report", "--from", tmp_path / "x.json", "-o", out, "--judge", files["j"])
     assert res.exit_code == 2 and "drop --judge" in res.stderr and not out.exists()
+
+
+def test_strata_reach_the_judge_section(cli, files, tmp_path: Path, monkeypatch) -> None:
+    """``--strata COLUMN`` (a column of the judge file) gives the page's judge analysis a λ per
+    stratum, as ``humanly judge --strata`` does; without --judge it is one sentence."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    judged = pd.read_csv(files["j"])
+    judged["topic"] = np.where(np.arange(len(judged)) % 3 == 0, "x", "y")
+    path = tmp_path / "j-topic.csv"
+    judged.to_csv(path, index=False)
+    saved = tmp_path / "s.json"
+    res = _report(
+        cli, files, tmp_path / "r.html", "--judge", path, "--strata", "topic",
+        "--save-results", saved,
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    strata = data["judge"]["models"][0]["accuracy"]["strata"]
+    assert [s["stratum"] for s in strata] == ["x", "y"]
+    bad = _report(cli, files, tmp_path / "bad.html", "--strata", "topic")
+    assert bad.exit_code == 2 and "give --judge FILE with it" in bad.stderr
+    assert not (tmp_path / "bad.html").exists()

@@ -15,6 +15,7 @@ from . import _console as ui
 from ._common import Force, Json, Seed
 from ._output import check_output_file
 from .equivalence_cmd import Targets, _targets
+from .judge_options import Strata, Weights
 from .options import StudyOptions, load_study, option_group, study_inputs
 from .votes_options import ScoreFiles, VoteColumns, judge_sources, load_votes
 
@@ -144,6 +145,8 @@ def report_command(
     votes: VotesFile = None,
     scores: ScoreFiles = None,
     targets: Targets = None,
+    strata: Strata = None,
+    weights: Weights = None,
 ) -> None:
     """Write one self-contained HTML report: verdict cards, data, certify, survey equivalence,
     budget, methods and reproducibility (with --votes: the ranking from pairwise votes). Every
@@ -165,6 +168,13 @@ def report_command(
             f"--targets {targets} is for a page of ratings analysed here; drop it with "
             f"{'--votes' if votes is not None else '--from'}"
         )
+    design = [f for f, v in (("--strata", strata), ("--weights", weights)) if v is not None]
+    if design and (votes is not None or from_file is not None or not judge):
+        why = "--votes" if votes is not None else "--from" if from_file is not None else None
+        raise InputError(
+            f"{design[0]} names a column for the Judge section's design; "
+            + (f"drop it with {why}" if why else "give --judge FILE with it")
+        )
     result = _saved(from_file, study, states, judge, given) if from_file is not None else None
     if result is None and votes is not None:
         result = _analyze_votes(study, votes, judge, scores, columns, seed, states)
@@ -172,7 +182,7 @@ def report_command(
         one = _one_judge(judge, given)
         if one is not None and not one.is_file():
             raise InputError(f"--judge {one}: no such file; give an existing file")
-        result = _analyze(study, seed, bootstrap, states, one, panels)
+        result = _analyze(study, seed, bootstrap, states, one, panels, strata, weights)
     from ..report import build_report
 
     page = build_report(result)
@@ -223,10 +233,13 @@ def _analyze(
     states: Path | None,
     judge: Path | None,
     targets: tuple[int | str, ...] | None = None,
+    strata: str | None = None,
+    weights: str | None = None,
 ) -> StudyResult:
     from ..study import AnalyzeOptions, analyze
 
-    s = load_study(study, judge=judge)  # the judge joined by read_study: the CLI never joins
+    # the judge, its strata and sampling weights joined by read_study: the CLI never joins
+    s = load_study(study, judge=judge, strata=strata, sampling_weights=weights)
     inputs = [
         x for x in (study.ratings, study.predictions, study.gold, states, judge) if x is not None
     ]
