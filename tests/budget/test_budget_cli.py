@@ -166,7 +166,7 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
     out = plan["pilot"]
     assert out["better"] == "better" and out["recommended_m"] == 1 and out["level"] == 0.95
     assert out["assumptions"]["assumption1"] is True
-    for k, (lo, hi) in out["ranges"].items():
+    for k, (lo, hi) in out["intervals"].items():
         assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k
 
 

@@ -70,7 +70,7 @@ def test_plan_series_in_another_order_identical() -> None:
     )
     taken = pilot_plan(data.ratings, data.predictions.take(perm), bootstrap=100, seed=3)
     assert rev.estimates == base.estimates and taken.estimates == base.estimates
-    assert rev.ranges == base.ranges == taken.ranges
+    assert rev.intervals == base.intervals == taken.intervals
 
 
 def test_plan_predictions_file_with_rows_shuffled_identical(tmp_path: Path) -> None:

@@ -338,10 +338,10 @@ def test_majority_method_keeps_the_old_numbers() -> None:
     )
     # ranges at 100 replicates (30, as recorded before, is now refused: fewer than 100); the same
     # numbers as main's tip gives at 100 replicates
-    assert tuple(res.ranges.p_b0) == pytest.approx(
+    assert tuple(res.intervals.p_b0) == pytest.approx(
         (0.4630638966480447, 0.5948145245559038), abs=1e-12
     )
-    assert tuple(res.ranges.q_w) == pytest.approx(
+    assert tuple(res.intervals.q_w) == pytest.approx(
         (0.6067045454545454, 0.7549662162162163), abs=1e-12
     )
     assert [r.budget_exact for r in res.sizes] == [106, 212, 186, 255]

@@ -20,7 +20,7 @@ from humanly.budget import (
     Assumptions,
     CorrelatedErrors,
     IndependentErrors,
-    ParameterRanges,
+    ParameterIntervals,
     PilotPlan,
     PlanOptions,
     PlanResult,
@@ -189,12 +189,12 @@ def test_tables_have_frames(results: dict[str, Result]) -> None:
 def test_pilot_plan_typed_fields(results: dict[str, Result]) -> None:
     res = results["pilot"]
     assert isinstance(res.estimates, CorrelatedErrors)  # type: ignore[attr-defined]
-    assert isinstance(res.ranges, ParameterRanges)  # type: ignore[attr-defined]
-    assert all(isinstance(r, Interval) for _, r in res.ranges.items())  # type: ignore[attr-defined]
+    assert isinstance(res.intervals, ParameterIntervals)  # type: ignore[attr-defined]
+    assert all(isinstance(r, Interval) for _, r in res.intervals.items())  # type: ignore[attr-defined]
     assert isinstance(res.assumptions, Assumptions)  # type: ignore[attr-defined]
     d = res.to_dict()
     assert set(d["estimates"]) == {"q_b", "q_w", "p_w", "p_b0", "p_b1"}
-    assert d["ranges"]["q_b"] == list(res.ranges.q_b)  # type: ignore[attr-defined]
+    assert d["intervals"]["q_b"] == list(res.intervals.q_b)  # type: ignore[attr-defined]
     flat = {k for k in d["assumptions"] if k.startswith("assumption2_m")}
     assert flat == {"assumption2_m3", "assumption2_m5"}
     names = [k for k, _ in res.assumptions.checks()]  # type: ignore[attr-defined]

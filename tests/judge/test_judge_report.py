@@ -73,4 +73,4 @@ def test_the_demo_judge_example_covers_the_answer_from_all_labels() -> None:
     assert res.judge == "one rater (simulated)" and res.models[1].model == "noisy (simulated)"
     for m in res.models:
         assert m.accuracy.interval.low <= answer[m.model] <= m.accuracy.interval.high
-        assert m.accuracy.interval.width < m.accuracy.classical.width
+        assert m.accuracy.interval.width < m.accuracy.classical_interval.width

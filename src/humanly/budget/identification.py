@@ -60,7 +60,7 @@ class WeakEstimate(Result):
     reason : {"boundary", "loose", "flat"}
         On the edge of its range, a bootstrap range wider than :data:`WIDE`, or (without a
         bootstrap) a Wald range from the observed information wider than :data:`WIDE`.
-    range : Interval
+    interval : Interval
         Its bootstrap range, or for ``"flat"`` its Wald range (both ends ``None`` when there is
         none, or when the information is singular along the parameter).
 
@@ -73,7 +73,7 @@ class WeakEstimate(Result):
     parameter: str
     estimate: float
     reason: str
-    range: Interval
+    interval: Interval
 
 
 def weak_estimates(

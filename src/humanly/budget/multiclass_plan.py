@@ -181,10 +181,10 @@ class MulticlassPilotPlan(Result):
                     "true_class": name(p.true_class),
                     "label": name(p.label),
                     "estimate": p.estimate,
-                    "low": p.range.low,
-                    "high": p.range.high,
-                    "information_low": p.information_range.low,
-                    "information_high": p.information_range.high,
+                    "low": p.interval.low,
+                    "high": p.interval.high,
+                    "information_low": p.information_interval.low,
+                    "information_high": p.information_interval.high,
                 }
                 for p in self.parameters
             ]

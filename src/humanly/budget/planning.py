@@ -36,11 +36,11 @@ from ..data import InputError, Predictions, Ratings, Study, join
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
 from .assumptions import (
     Assumptions,
-    ParameterRanges,
+    ParameterIntervals,
     VariantShare,
     assumption1_share,
     check_assumptions,
-    parameter_ranges,
+    parameter_intervals,
     variant_shares,
 )
 from .comparison import Comparison, compare
@@ -73,7 +73,7 @@ class PilotPlan(Result):
         Items the estimate used.
     estimates : CorrelatedErrors
         The point estimates, left unchecked (estimates may leave the paper's ranges).
-    ranges : ParameterRanges
+    intervals : ParameterIntervals
         Their 95% percentile bootstrap ranges.
     assumptions : Assumptions
         The tests of assumptions 1 and 2.
@@ -134,7 +134,7 @@ class PilotPlan(Result):
     n_items: int
     n_used: int
     estimates: CorrelatedErrors
-    ranges: ParameterRanges
+    intervals: ParameterIntervals
     assumptions: Assumptions
     assumption1_share: float
     sizes: tuple[SizeRow, ...]
@@ -200,7 +200,7 @@ class PilotPlan(Result):
                     "low": r.low,
                     "high": r.high,
                 }
-                for k, r in self.ranges.items()
+                for k, r in self.intervals.items()
             ]
         )
 
@@ -308,9 +308,9 @@ def _identification(
 ) -> dict[str, Any]:
     """The bootstrap ranges and the weakly identified estimates (without a bootstrap, read off the
     observed information)."""
-    ranges = parameter_ranges(est, reps)
-    weak = weak_estimates(est, dict(ranges.items()), bootstrap, information)
-    return {"ranges": ranges, "warnings": weak}
+    intervals = parameter_intervals(est, reps)
+    weak = weak_estimates(est, dict(intervals.items()), bootstrap, information)
+    return {"intervals": intervals, "warnings": weak}
 
 
 def pilot_plan(

@@ -468,7 +468,7 @@ def show_pilot(res: bd.PilotPlan) -> None:
             "low": r.low,
             "high": r.high,
         }
-        for k, r in res.ranges.items()
+        for k, r in res.intervals.items()
     ]
     ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
     table(

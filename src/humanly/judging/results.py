@@ -299,7 +299,7 @@ class JudgeResult(Result):
     >>> res.n_labelled, res.n_unlabelled
     (200, 1800)
     >>> a = res.model("m").accuracy
-    >>> a.interval.width < a.classical.width, a.interval_method
+    >>> a.interval.width < a.classical_interval.width, a.interval_method
     (True, 'clt')
     >>> res.codes  # fewer than 500 labels: the CLT interval may cover less than 95%
     ('few_labels',)
@@ -453,8 +453,8 @@ class JudgeResult(Result):
                 "low": e.interval.low,
                 "high": e.interval.high,
                 "classical": e.classical_point,
-                "classical_low": e.classical.low,
-                "classical_high": e.classical.high,
+                "classical_low": e.classical_interval.low,
+                "classical_high": e.classical_interval.high,
                 "lam": e.lam,
                 "effective_n": e.effective_n,
                 "saving": e.saving,
@@ -474,8 +474,8 @@ class JudgeResult(Result):
                         "low": q.interval.low,
                         "high": q.interval.high,
                         "classical": q.classical_point,
-                        "classical_low": q.classical.low,
-                        "classical_high": q.classical.high,
+                        "classical_low": q.classical_interval.low,
+                        "classical_high": q.classical_interval.high,
                         "n": q.n,
                         "interval_method": q.method,
                     }

@@ -115,7 +115,7 @@ def _weak_part(w: WeakEstimate, words: str) -> str:
     anywhere within its range."""
     if w.reason == "boundary":
         return f"{words} at {w.estimate:.2f}, the edge of its range"
-    low, high = w.range
+    low, high = w.interval
     if low is None or high is None:
         return f"{words} at {w.estimate:.2f}, which it does not inform"
     return f"{words} anywhere from {float(low):.2f} to {float(high):.2f}"

@@ -197,7 +197,7 @@ def _plan_table(pl: PilotPlan) -> Table:
             number_text(getattr(pl.estimates, k)),
             f"{number_text(r.low)} – {number_text(r.high)}" if pl.bootstrap else "—",
         )
-        for k, r in pl.ranges.items()
+        for k, r in pl.intervals.items()
     )
     how = METHOD_NAME.get(pl.method, pl.method)
     if pl.fit is not None:
