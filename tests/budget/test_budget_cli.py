@@ -16,10 +16,10 @@ def test_win_json_keys(cli) -> None:
     out = r.json()
     assert [row["m"] for row in out["rows"]] == [1, 3, 5]
     for row in out["rows"]:
-        for key in ("m", "n", "budget", "label_accuracy", "exact", "hoeffding_lower_bound",
-                    "cramer_lower_bound"):  # fmt: skip
+        for key in ("m", "n", "budget", "label_accuracy", "exact", "win_hoeffding_bound",
+                    "win_cramer_bound"):  # fmt: skip
             assert key in row
-        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"] <= 1
+        assert 0 <= row["win_hoeffding_bound"] <= row["win_cramer_bound"] <= row["exact"] <= 1
     assert out["best_m"] == 1
     assert out["rows"][1]["n"] == 500 and out["rows"][1]["label_accuracy"] == pytest.approx(0.896)
 

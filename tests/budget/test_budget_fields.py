@@ -31,9 +31,9 @@ FIG2 = IndependentErrors(0.8, 0.01, 0.8)
 def test_win_bounds_are_named_lower_bounds() -> None:
     row = compare(FIG2, 1500, (1, 3)).rows[0]
     d = row.to_dict()
-    assert d["hoeffding_lower_bound"] == row.hoeffding_lower_bound and "hoeffding" not in d
-    assert d["cramer_lower_bound"] == row.cramer_lower_bound and "cramer" not in d
-    assert 0 <= row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
+    assert d["win_hoeffding_bound"] == row.win_hoeffding_bound and "hoeffding" not in d
+    assert d["win_cramer_bound"] == row.win_cramer_bound and "cramer" not in d
+    assert 0 <= row.win_hoeffding_bound <= row.win_cramer_bound <= row.exact
 
 
 def test_size_bounds_are_named_bounds() -> None:

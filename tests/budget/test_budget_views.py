@@ -39,7 +39,7 @@ def test_win_names_the_bounds_the_tie_rules_and_ends_with_the_verdict(cli) -> No
     for header in ("exact", "Hoeffding", "Cramér", "lower bound"):
         assert header in out
     assert "hoeffding" not in out and "cramer" not in out  # the JSON keys are not the headers
-    assert COIN in out and "a tied comparison (ΣG = 0) counts as a failure" in out
+    assert COIN in out and "a tied comparison (ΣG = 0) counts as a loss" in out
     last = out.strip().splitlines()[-1]
     assert last == (
         "With 1,500 labels, single labels identify the better of two classifiers 1 point apart "
@@ -54,7 +54,7 @@ def test_win_json_stays_json_with_named_bounds(cli) -> None:
     d = r.json()
     assert d["vote_ties"] == "coin" and "With 1,500" not in r.stdout
     for row in d["rows"]:
-        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"]
+        assert 0 <= row["win_hoeffding_bound"] <= row["win_cramer_bound"] <= row["exact"]
         assert not {"hoeffding", "cramer"} & set(row)
 
 

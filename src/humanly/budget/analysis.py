@@ -127,7 +127,7 @@ def quick_compare(
     eps: float = 0.01,
     m: Sequence[int] | int = (1, 3, 5),
     level: float = 0.95,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     n_classes: int = 2,
 ) -> QuickComparison:
@@ -153,7 +153,7 @@ def quick_compare(
         Labels per item.
     level : float
         The probability of ranking the better classifier first that ``budget_needed`` reaches.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled (``"coin"`` for K > 2).

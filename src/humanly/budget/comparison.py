@@ -33,7 +33,7 @@ __all__ = ["Comparison", "ComparisonRow", "compare", "error_probability"]
 
 
 def error_probability(
-    error_model: ErrorModel, m: int, n: int, ties: Ties = "failure", *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel, m: int, n: int, ties: Ties = "loss", *, vote_ties: VoteTies = "coin"
 ) -> float:
     """Exact P(c_b not identified) with n items of m-majority labels.
 
@@ -45,7 +45,7 @@ def error_probability(
         Labels per item.
     n : int
         Items.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -83,7 +83,7 @@ class ComparisonRow(Result):
         The accuracy of an m-majority label (where the classifiers disagree, correlated errors).
     exact : float
         The exact P(c_b identified).
-    hoeffding_lower_bound, cramer_lower_bound : float
+    win_hoeffding_bound, win_cramer_bound : float
         1 − Hoeffding's (Lemma 1) and 1 − Cramér's (Lemma 2) upper bound on the error; 0 when vacuous.
     tie : float
         P(ΣG = 0).
@@ -94,7 +94,7 @@ class ComparisonRow(Result):
     --------
     >>> from humanly.budget import IndependentErrors, compare
     >>> row = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1,)).rows[0]
-    >>> row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
+    >>> row.win_hoeffding_bound <= row.win_cramer_bound <= row.exact
     True
     """
 
@@ -104,8 +104,8 @@ class ComparisonRow(Result):
     labels_used: int
     label_accuracy: float
     exact: float
-    hoeffding_lower_bound: float
-    cramer_lower_bound: float
+    win_hoeffding_bound: float
+    win_cramer_bound: float
     tie: float
     monte_carlo: float | None = None
     monte_carlo_se: float | None = None
@@ -123,7 +123,7 @@ class Comparison(Result):
         The error model itself.
     budget : int
         The label budget.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as.
     rows : tuple of ComparisonRow
         One row per m.
@@ -163,7 +163,7 @@ def compare(
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     simulate: int = 0,
     seed: int = 0,
@@ -183,7 +183,7 @@ def compare(
         The label budget k (labels in total).
     m : int or sequence of int
         Labels per item to compare.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -250,8 +250,8 @@ def compare(
                 labels_used=mm * n,
                 label_accuracy=error_model.label_accuracy(mm, vote_ties),
                 exact=out.win_probability(ties),
-                hoeffding_lower_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
-                cramer_lower_bound=max(0.0, 1.0 - cramer_error(g, n)),
+                win_hoeffding_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
+                win_cramer_bound=max(0.0, 1.0 - cramer_error(g, n)),
                 tie=out.tie,
                 monte_carlo=None if mc is None else mc.win,
                 monte_carlo_se=None if mc is None else mc.se,

@@ -38,7 +38,7 @@ class MonteCarlo(Result):
         P(ΣG = 0), P(ΣG < 0).
     se : float
         The standard error of ``win``.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -57,7 +57,7 @@ class MonteCarlo(Result):
     tie: float
     loss: float
     se: float
-    ties: str = "failure"
+    ties: str = "loss"
     vote_ties: str = "coin"
 
 
@@ -107,7 +107,7 @@ def simulate_win(
     reps: int,
     *,
     seed: int = 0,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     workers: int | None = None,
     scheduler: str | None = None,
@@ -130,7 +130,7 @@ def simulate_win(
         Replicates.
     seed : int
         The seed.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -172,7 +172,7 @@ def simulate_win(
     win, tie, loss = (sum(c[k] for c in counts) for k in range(3))
     pw, pt = win / reps, tie / reps
     est = pw + 0.5 * pt if ties == "half" else pw
-    var = est * (1 - est) if ties == "failure" else (pw + 0.25 * pt) - est**2
+    var = est * (1 - est) if ties == "loss" else (pw + 0.25 * pt) - est**2
     return MonteCarlo(
         m, n, reps, seed, est, pt, loss / reps, math.sqrt(max(var, 0) / reps), ties, vote_ties
     )

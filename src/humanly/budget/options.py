@@ -23,7 +23,7 @@ class PlanOptions:
     better, worse : str, optional
         The model taken as the better / worse classifier of the pilot (default: the two models that
         agree most with the crowd's labels, the more agreeing one as the better).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled: a fair coin, or a wrong label (Lemma C.1).
@@ -57,7 +57,7 @@ class PlanOptions:
 
     better: str | None = None
     worse: str | None = None
-    ties: Ties = "failure"
+    ties: Ties = "loss"
     vote_ties: VoteTies = "coin"
     latent_variant: str = "select"
     with_pilot: bool = True

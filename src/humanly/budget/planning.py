@@ -96,7 +96,7 @@ class PilotPlan(Result):
     notes : tuple of str
         What a reader should know (EM's convergence, narrow BIC margins, short items, …); the
         verdicts floor adds what the result implies (:func:`humanly.verdicts.pilot.pilot_notes`).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -145,7 +145,7 @@ class PilotPlan(Result):
     seed: int
     comparison: Comparison | None = None
     notes: tuple[str, ...] = ()
-    ties: str = "failure"
+    ties: str = "loss"
     vote_ties: str = "coin"
     method: str = "latent"
     fit: LatentClassFit | None = None

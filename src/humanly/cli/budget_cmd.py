@@ -79,8 +79,8 @@ Ties = Annotated[
     str,
     typer.Option(
         "--ties",
-        metavar="failure|half",
-        help="A tied comparison (ΣG = 0): a failure (the paper) or half a win.",
+        metavar="loss|half",
+        help="A tied comparison (ΣG = 0): a loss (the paper) or half a win.",
     ),
 ]
 VoteTies = Annotated[
@@ -100,7 +100,7 @@ def win_command(
     errors: ErrorModelOptions,
     budget: Budget = 1500,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     simulate: Annotated[
         int, typer.Option("--simulate", help="Also estimate by Monte Carlo, R replicates.")
@@ -144,7 +144,7 @@ def size_command(
     errors: ErrorModelOptions,
     level: Level = 0.95,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -175,7 +175,7 @@ def capacity_command(
     level: Level = 0.95,
     budget: Budget = 1500,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -243,7 +243,7 @@ def convergence_command(
             "multiples of lcm(m) up to 3,000).",
         ),
     ] = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -405,7 +405,7 @@ def plan_command(
         ),
     ] = None,
     latent_variant: LatentVariant = "select",
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -544,7 +544,7 @@ def multiclass_command(
     ] = None,
     m: Ms = None,
     budget: Budget = 1500,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     json: Json = False,
 ) -> None:
     """K classes, exactly (section 5): single labels vs the plurality or the absolute majority of m
