@@ -55,6 +55,7 @@ LAST_RESET: list[Rename] = [
     (r"(^|\.)agreement_ci\.", r"\1agreement_intervals."),
     (r"(^|\.)ranges\.", r"\1intervals."),
     (r"(^|\.)(hoeffding|cramer)_lower_bound$", r"\1win_\2_bound"),
+    (r"(^|\.)pilot\.method$", r"\1pilot.estimator"),
 ]
 SNOW = ["--item-col", "orig_id", "--rater-col", "!amt_worker_ids", "--label-col", "response"]
 

@@ -91,8 +91,8 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
         "quick": quick_compare(0.7, 600, m=(1, 2)),
         "rates": rates(FIG2, (1, 2)),
         "convergence": cramer_convergence(FIG2, (1, 2), range(100, 301, 100)),
-        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 2), reps=20),
-        "adaptive": adaptive_vs_single(FIG2, 60, reps=20),
+        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 2), simulations=20),
+        "adaptive": adaptive_vs_single(FIG2, 60, simulations=20),
         "sweep": run_sweep(spec, show_progress=False),
     }
     for name, res in results.items():

@@ -80,13 +80,15 @@ def pilot():
 def results(pilot) -> dict[str, Result]:
     spec = SweepSpec(grid_points=2, n_values=(1, 3), m_values=(3,))
     return {
-        "compare": compare(COR, 600, (1, 3), simulate=50),
+        "compare": compare(COR, 600, (1, 3), simulations=50),
         "size": sample_size(FIG2, 0.95, (1, 3)),
         "capacity": capacity(FIG2, 0.95, 1500, (1, 3)),
         "pilot": pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=600),
         "quick": quick_compare(0.7, 900),
         "plan": plan(pilot.ratings, pilot.predictions, bootstrap=100),
-        "plan_majority": plan(pilot.ratings, pilot.predictions, bootstrap=100, method="majority"),
+        "plan_majority": plan(
+            pilot.ratings, pilot.predictions, bootstrap=100, estimator="majority"
+        ),
         "plan_bare": plan(pilot.ratings),
         "latent": fit_latent_class(
             pilot.ratings.counts, pilot.predictions.hard("better"), pilot.predictions.hard("worse")
@@ -105,8 +107,8 @@ def results(pilot) -> dict[str, Result]:
         "capacity_curve": capacity_curve(FIG2, 0.95, [300, 1500], 3),
         "rate_curve": rate_curve(qs=[0.6, 0.9]),
         "sweep": run_sweep(spec, show_progress=False),
-        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), reps=50),
-        "adaptive": adaptive_vs_single(FIG2, 60, reps=50),
+        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), simulations=50),
+        "adaptive": adaptive_vs_single(FIG2, 60, simulations=50),
         "montecarlo": simulate_win(FIG2, 3, 20, 50),
         "outcome": outcome(FIG2.gap(1), 100),
     }

@@ -268,7 +268,7 @@ _LAZY: dict[str, str] = {
     "multiclass_setting": ".multiclass",
     "RULES": ".multiclass",
     "LATENT_VARIANTS": ".latent",
-    "METHODS": ".planning",
+    "ESTIMATORS": ".planning",
     "PAPER_N": ".sweep_results",
     "TIES": "._args",
     "VOTE_TIES": "._args",

@@ -88,7 +88,7 @@ class ComparisonRow(Result):
     tie : float
         P(ΣG = 0).
     monte_carlo, monte_carlo_se : float, optional
-        A Monte Carlo estimate and its standard error (``compare(simulate=R)``).
+        A Monte Carlo estimate and its standard error (``compare(simulations=R)``).
 
     Examples
     --------
@@ -165,7 +165,7 @@ def compare(
     *,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
-    simulate: int = 0,
+    simulations: int = 0,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -187,7 +187,7 @@ def compare(
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
-    simulate : int
+    simulations : int
         Also estimate by Monte Carlo with this many replicates (0: no).
     seed : int
         The Monte Carlo seed.
@@ -228,7 +228,7 @@ def compare(
     budget = check_budget(budget)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
-    simulate = check_int("simulate", simulate, minimum=0)
+    simulations = check_int("simulations", simulations, minimum=0)
     seed = check_int("seed", seed, minimum=0)
     run = dict(seed=seed, ties=ties, vote_ties=vote_ties, workers=workers, scheduler=scheduler)
     rows = []
@@ -236,12 +236,12 @@ def compare(
         n = items_for_budget(budget, mm)
         g = error_model.gap(mm, vote_ties)
         out = outcome(g, n)
-        if simulate and isinstance(error_model, ConfusionErrors):
+        if simulations and isinstance(error_model, ConfusionErrors):
             raise InputError(
-                "simulate: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
-                "error models; leave simulate=0 for ConfusionErrors"
+                "simulations: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
+                "error models; leave simulations=0 for ConfusionErrors"
             )
-        mc = simulate_win(error_model, mm, n, simulate, **run) if simulate else None  # type: ignore[arg-type]
+        mc = simulate_win(error_model, mm, n, simulations, **run) if simulations else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(
                 m=mm,

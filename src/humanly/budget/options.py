@@ -30,7 +30,7 @@ class PlanOptions:
     latent_variant : str
         Which label accuracies the pilot's latent-class fit has: ``"select"`` (the lowest BIC among
         ``simple``, ``both_wrong``, ``by_class``, ``full``, on the pilot and on every bootstrap
-        replicate) or one of them; only with ``method="latent"``.
+        replicate) or one of them; only with ``estimator="latent"``.
     with_pilot : bool
         Estimate the pilot plan when two models are given (``plan`` only).
     workers : int, optional

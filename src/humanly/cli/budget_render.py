@@ -472,7 +472,7 @@ def show_pilot(res: bd.PilotPlan) -> None:
     ]
     ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
     table(
-        f"{METHOD_TITLE.get(res.method, res.method)}; {ranges}",
+        f"{METHOD_TITLE.get(res.estimator, res.estimator)}; {ranges}",
         rows,
         ["parameter", "meaning", "estimate", ("low", "95% low"), ("high", "95% high")],
     )
