@@ -358,7 +358,7 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
 
 
 # ------------------------------------------------------------------------ information ranges (API)
-def test_information_ranges_are_taken_replicate_by_replicate() -> None:
+def test_information_intervals_are_taken_replicate_by_replicate() -> None:
     d = running_example(200, 6, seed=3)
     res = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1)
     assert res.curve_samples is not None and res.model_samples is not None
@@ -386,7 +386,7 @@ def test_information_ranges_are_taken_replicate_by_replicate() -> None:
     )
 
 
-def test_information_ranges_only_for_abc_cross_entropy_and_empty_without_replicates() -> None:
+def test_information_intervals_only_for_abc_cross_entropy_and_empty_without_replicates() -> None:
     d = running_example(200, 6, seed=3)
     res = equivalence(d.ratings, d.predictions, bootstrap=0)
     assert res.information_intervals is not None
