@@ -126,7 +126,7 @@ CASES = [
      ["--out", "cannot write"]),
     ("open-simulations", ["budget", "open", *FIG2, "--adaptive", "--simulations", "0"], ["--simulations 0"]),
     ("open-neither", ["budget", "open", *FIG2], ["--n-classes", "--adaptive"]),
-    ("plan-method", [*PLAN, "--method", "em"], ["--method em"]),
+    ("plan-estimator", [*PLAN, "--estimator", "em"], ["--estimator em"]),
     ("plan-latent-variant-majority", [*PLAN, "--estimator", "majority", "--latent-variant", "full"],
      ["--latent-variant full", "--estimator latent"]),
     ("plan-gold", [*PLAN, "--gold", "{d}/p.gold.csv"], ["--gold", "does not use gold"]),

@@ -193,9 +193,10 @@ def test_retired_names_are_gone(sim) -> None:  # type: ignore[no-untyped-def]
     res = equivalence(sim.ratings, sim.predictions, bootstrap=100)
     m, p = res.models[0], res.power_curve[0]
     for obj, names in (
-        (m, ("low", "high", "equivalence_low", "equivalence_high")),
-        (p, ("low", "high")),
-        (res, ("target_width", "information_intervals", "model_information_interval")),
+        (m, ("low", "high", "equivalence_low", "equivalence_high", "equivalence_range")),
+        (p, ("low", "high", "score_range")),
+        (res, ("target_width", "information_ranges", "model_information_range")),
+        (res, ("information_range",)),  # retired by the last rename: information_intervals
     ):
         for name in names:
             assert not hasattr(obj, name), name
