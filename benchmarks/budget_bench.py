@@ -3,7 +3,7 @@
 Targets (issue 5): P(ΣG > 0) for n = 10⁶ in under 10 ms; the full Appendix A sweep (50⁵ grid, n ∈ {1..11,
 100, 101, 1000, 1001}, m ∈ {3, 11}) in under one hour on this 2-core machine.
 
-The latent-class pilot (``plan(method="latent")``): the point fit plus 200 bootstrap replicates fitted as
+The latent-class pilot (``plan(estimator="latent")``): the point fit plus 200 bootstrap replicates fitted as
 one batch by SQUAREM-accelerated EM, against plain EM in the same run (same fixed points).
 
 Baseline for the exact probability: the paper's method — the distribution of ΣG by iterated convolution

@@ -611,7 +611,7 @@ def _wiki_main(
     quiet = EquivalenceOptions(progress=False)
     m = equivalence(r, p, bootstrap=500, seed=0, options=quiet).models[0]
     res["humanly"] = m.to_dict()
-    low, high = m.equivalence_range
+    low, high = m.equivalence_interval
     print(f"humanly, the authors' calibrated predictions: {m.equivalence:.2f} "
           f"[{low:.2f}, {high:.2f}]")  # fmt: skip
     if json_out:

@@ -92,7 +92,7 @@ t, c = time.perf_counter(), time.process_time()
 try:
     res = equivalence(d.ratings, d.predictions, bootstrap=boot, **kw)
     out = {"ok": True, "eq": [m.equivalence for m in res.models],
-           "range": [list(m.equivalence_range) for m in res.models], "ks": len(res.power_curve),
+           "range": [list(m.equivalence_interval) for m in res.models], "ks": len(res.power_curve),
            "exact": sum(getattr(p, "computed", "exact") == "exact" for p in res.power_curve)}
 except InputError as exc:
     out = {"ok": False, "error": str(exc)}

@@ -38,7 +38,7 @@ def test_cli_error_shows_flags(cli, tmp_path) -> None:
 
 def test_parameters_named_as_python_become_their_flags() -> None:
     cases = {
-        "q_b=0.4: give a value in [0.5, 1]": "--qb 0.4: give a value in [0.5, 1]",
+        "q_b=0.4: give a value in [0.5, 1]": "--q-b 0.4: give a value in [0.5, 1]",
         "draws=0: give a whole number ≥ 1": "--draws 0: give a whole number ≥ 1",
         "raters='both': use slots or named": "--raters both: use slots or named",
         "k=0.5: give K ≥ 1": "--k 0.5: give K ≥ 1",

@@ -110,7 +110,7 @@ def _commands(f: dict[str, str]) -> list[list[str]]:
         ["agreement", f["o"], "--bootstrap", "0"],
         ["certify", f["o"], "--predictions", f["op"], "--gold", f["og"]],
         ["equivalence", f["u"], "--predictions", f["up"], "--bootstrap", "0", "--targets", "1,3"],
-        ["budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8", "--simulate", "100"],
+        ["budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8", "--simulations", "100"],
         ["budget", "plan", f["o"], "--predictions", f["op"], "--bootstrap", "0"],
         ["simulate", "equivalence", "--max-sources", "5"],
     ]

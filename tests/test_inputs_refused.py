@@ -106,7 +106,7 @@ def test_a_bootstrap_below_100_is_refused(b: int) -> None:
             InputError, match=f"bootstrap={b}: give 0 .no intervals. or at least 100"
         ):
             run()
-    assert humanly.inspect(SORTED, bootstrap=0).agreement_ci is None
+    assert humanly.inspect(SORTED, bootstrap=0).agreement_intervals is None
 
 
 def test_memory_is_refused_before_allocating() -> None:

@@ -111,7 +111,17 @@ def test_budget_plan_numbers_unchanged(cli, sim) -> None:
 def test_budget_plan_majority_numbers_unchanged(cli, sim) -> None:
     p = sim["p"]
     pp = p.with_name("p.predictions.csv")
-    args = ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100", "--method", "majority"]
+    args = [
+        "budget",
+        "plan",
+        p,
+        "--predictions",
+        pp,
+        "--bootstrap",
+        "100",
+        "--estimator",
+        "majority",
+    ]
     new = _run(cli, *args, "--level", "0.9")
     compare("budget_plan_majority", new, PILOT, skip=DELTA, resampled=PILOT_RESAMPLED)
     _same_level("budget_plan_majority", new, ("pilot",))

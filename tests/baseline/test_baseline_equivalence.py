@@ -4,8 +4,8 @@ recorded before the reset (``outputs/equivalence_*.json``), run again with the s
 What was renamed (the values are the same):
 
 * a range is an ``Interval`` (JSON ``[low, high]``) instead of two flat keys: a curve point's and a
-  model's ``low``/``high`` are ``score_range``, a model's ``equivalence_low``/``equivalence_high`` are
-  ``equivalence_range``;
+  model's ``low``/``high`` are ``score_interval``, a model's ``equivalence_low``/``equivalence_high`` are
+  ``equivalence_interval``;
 * ``items_needed`` is no longer a field of each model but read off the result's ranges for the asked
   width (``EquivalenceResult.items_needed(width)``): the command prints it, one per model, as a
   top-level ``items_needed`` list beside ``target_width``.
@@ -23,12 +23,12 @@ WIKI_COUNTS = ["--item-col", "rev_id", "--counts", "attack=n_labelled_attack", "
                "n_labels", "--rest-class", "none"]  # fmt: skip
 
 RENAMES = [
-    (r"^((?:truth\.)?power_curve\[\d+\])\.low$", r"\1.score_range[0]"),
-    (r"^((?:truth\.)?power_curve\[\d+\])\.high$", r"\1.score_range[1]"),
-    (r"^(models\[\d+\])\.low$", r"\1.score_range[0]"),
-    (r"^(models\[\d+\])\.high$", r"\1.score_range[1]"),
-    (r"^(models\[\d+\])\.equivalence_low$", r"\1.equivalence_range[0]"),
-    (r"^(models\[\d+\])\.equivalence_high$", r"\1.equivalence_range[1]"),
+    (r"^((?:truth\.)?power_curve\[\d+\])\.low$", r"\1.score_interval[0]"),
+    (r"^((?:truth\.)?power_curve\[\d+\])\.high$", r"\1.score_interval[1]"),
+    (r"^(models\[\d+\])\.low$", r"\1.score_interval[0]"),
+    (r"^(models\[\d+\])\.high$", r"\1.score_interval[1]"),
+    (r"^(models\[\d+\])\.equivalence_low$", r"\1.equivalence_interval[0]"),
+    (r"^(models\[\d+\])\.equivalence_high$", r"\1.equivalence_interval[1]"),
     (r"^models\[(\d+)\]\.items_needed$", r"items_needed[\1]"),
 ]
 #: drawn from the bootstrap replicates, not compared (issue 26: --bootstrap is 0 or ≥ 100, so the

@@ -16,17 +16,19 @@ def test_win_json_keys(cli) -> None:
     out = r.json()
     assert [row["m"] for row in out["rows"]] == [1, 3, 5]
     for row in out["rows"]:
-        for key in ("m", "n", "budget", "label_accuracy", "exact", "hoeffding_lower_bound",
-                    "cramer_lower_bound"):  # fmt: skip
+        for key in ("m", "n", "budget", "label_accuracy", "exact", "win_hoeffding_bound",
+                    "win_cramer_bound"):  # fmt: skip
             assert key in row
-        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"] <= 1
+        assert 0 <= row["win_hoeffding_bound"] <= row["win_cramer_bound"] <= row["exact"] <= 1
     assert out["best_m"] == 1
     assert out["rows"][1]["n"] == 500 and out["rows"][1]["label_accuracy"] == pytest.approx(0.896)
 
 
 def test_win_correlated_and_simulate(cli) -> None:
-    args = ["--qb", "0.8", "--qw", "0.7", "--pw", "0.6", "--pb0", "0.7", "--pb1", "0.9"]
-    r = cli("budget", "win", *args, "--budget", "300", "--m", "1,3", "--simulate", "400", "--json")
+    args = ["--q-b", "0.8", "--q-w", "0.7", "--p-w", "0.6", "--p-b0", "0.7", "--p-b1", "0.9"]
+    r = cli(
+        "budget", "win", *args, "--budget", "300", "--m", "1,3", "--simulations", "400", "--json"
+    )
     assert r.exit_code == 0, r.stderr
     rows = r.json()["rows"]
     for row in rows:
@@ -78,7 +80,7 @@ def test_plots(cli, tmp_path: Path, cmd: str, ext: str) -> None:
         (["--p", "0.8", "--eps", "0.3", "--q", "0.8"], "eps ∈ (0, 0.2]"),
         (["--p", "0.8", "--eps", "0.1"], "also needs q"),
         (
-            ["--qb", "0.8", "--qw", "0.7", "--pw", "0.6", "--pb0", "0.5", "--pb1", "0.5"],
+            ["--q-b", "0.8", "--q-w", "0.7", "--p-w", "0.6", "--p-b0", "0.5", "--p-b1", "0.5"],
             "must exceed p_w",
         ),
         ([*FIG2, "--m", "x"], "--m 'x'"),
@@ -166,7 +168,7 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
     out = plan["pilot"]
     assert out["better"] == "better" and out["recommended_m"] == 1 and out["level"] == 0.95
     assert out["assumptions"]["assumption1"] is True
-    for k, (lo, hi) in out["ranges"].items():
+    for k, (lo, hi) in out["intervals"].items():
         assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k
 
 
@@ -197,7 +199,7 @@ def test_plan_cli_with_fewer_models_says_what_it_can(cli, tmp_path: Path) -> Non
 
 
 def test_open_n_classes_and_no_old_classes_flag(cli) -> None:
-    base = ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7", "--reps", "50"]
+    base = ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7", "--simulations", "50"]
     new = cli(*base, "--n-classes", "3", "--json")
     old = cli(*base, "--classes", "3", "--json")  # the retired spelling is gone
     assert new.exit_code == 0, new.stderr
@@ -213,8 +215,8 @@ def test_open_n_classes_and_no_old_classes_flag(cli) -> None:
         (["win", *FIG2, "--budget", "0"], "--budget 0"),
         (["size", *FIG2, "--level", "1.5"], "--level 1.5"),
         (["capacity", *FIG2, "--level", "1"], "--level 1"),
-        (["win", *FIG2, "--simulate", "-1"], "--simulate -1"),
-        (["open", *FIG2, "--adaptive", "--reps", "0"], "--reps 0"),
+        (["win", *FIG2, "--simulations", "-1"], "--simulations -1"),
+        (["open", *FIG2, "--adaptive", "--simulations", "0"], "--simulations 0"),
     ],
 )
 def test_library_checks_reach_the_command_line_as_flags(

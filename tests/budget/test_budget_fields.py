@@ -31,9 +31,9 @@ FIG2 = IndependentErrors(0.8, 0.01, 0.8)
 def test_win_bounds_are_named_lower_bounds() -> None:
     row = compare(FIG2, 1500, (1, 3)).rows[0]
     d = row.to_dict()
-    assert d["hoeffding_lower_bound"] == row.hoeffding_lower_bound and "hoeffding" not in d
-    assert d["cramer_lower_bound"] == row.cramer_lower_bound and "cramer" not in d
-    assert 0 <= row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
+    assert d["win_hoeffding_bound"] == row.win_hoeffding_bound and "hoeffding" not in d
+    assert d["win_cramer_bound"] == row.win_cramer_bound and "cramer" not in d
+    assert 0 <= row.win_hoeffding_bound <= row.win_cramer_bound <= row.exact
 
 
 def test_size_bounds_are_named_bounds() -> None:
@@ -91,8 +91,8 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
         "quick": quick_compare(0.7, 600, m=(1, 2)),
         "rates": rates(FIG2, (1, 2)),
         "convergence": cramer_convergence(FIG2, (1, 2), range(100, 301, 100)),
-        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 2), reps=20),
-        "adaptive": adaptive_vs_single(FIG2, 60, reps=20),
+        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 2), simulations=20),
+        "adaptive": adaptive_vs_single(FIG2, 60, simulations=20),
         "sweep": run_sweep(spec, show_progress=False),
     }
     for name, res in results.items():

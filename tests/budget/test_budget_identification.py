@@ -51,7 +51,7 @@ def test_loose_q_w_in_the_correlated_model_is_noted():
         for w in res.warnings:
             edge = min(abs(w.estimate - b) for b in (0.0, 0.5, 1.0))
             assert (w.reason == "boundary" and edge <= 1e-3) or (
-                w.reason == "loose" and w.range.width is not None and w.range.width > WIDE
+                w.reason == "loose" and w.interval.width is not None and w.interval.width > WIDE
             )
     assert off >= 1
 
@@ -66,7 +66,7 @@ def test_a_well_identified_pilot_has_no_warning_and_the_plan_round_trips():
     assert PilotPlan.from_dict(data).to_dict() == data
     d = pair(2000, 3, q=0.6, p=0.7, eps=0.1, seed=1)
     weak = pilot_plan(d.ratings, d.predictions, bootstrap=0)
-    assert weak.warnings and all(w.range == (None, None) for w in weak.warnings)
+    assert weak.warnings and all(w.interval == (None, None) for w in weak.warnings)
     # (this plan's estimates leave the paper's ranges, which PilotPlan.from_dict refuses today;
     # its warnings read back on their own)
     data = json.loads(weak.to_json())

@@ -70,7 +70,7 @@ def test_plan_series_in_another_order_identical() -> None:
     )
     taken = pilot_plan(data.ratings, data.predictions.take(perm), bootstrap=100, seed=3)
     assert rev.estimates == base.estimates and taken.estimates == base.estimates
-    assert rev.ranges == base.ranges == taken.ranges
+    assert rev.intervals == base.intervals == taken.intervals
 
 
 def test_plan_predictions_file_with_rows_shuffled_identical(tmp_path: Path) -> None:
@@ -134,10 +134,10 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
     sorted_preds = humanly.data.read_predictions(pfile, classes=ratings.classes)
     assert list(sorted_preds.items) != list(ratings.items)
     # the crowd-majority estimator (the default before the latent-class one): the number
-    res = pilot_plan(ratings, sorted_preds, bootstrap=0, method="majority")
+    res = pilot_plan(ratings, sorted_preds, bootstrap=0, estimator="majority")
     assert res.estimates.p_w == pytest.approx(0.7156, abs=1e-3)
     series = {k: pd.Series(v, index=gold.index.astype(str)) for k, v in models.items()}
-    assert pilot_plan(ratings, series, bootstrap=0, method="majority") == res
+    assert pilot_plan(ratings, series, bootstrap=0, estimator="majority") == res
     # the latent-class default (this brief changes the default): joined by item id as well
     latent = pilot_plan(ratings, sorted_preds, bootstrap=0)
     assert latent.estimates.p_w == pytest.approx(0.6879, abs=1e-3)
@@ -178,17 +178,21 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: compare(FIG2, 100, m="3"), TypeError, "m='3'"),
         (lambda: compare(FIG2, 100, ties="coin"), InputError, "ties='coin'"),
         (lambda: compare(FIG2, 100, vote_ties="half"), InputError, "vote_ties='half'"),
-        (lambda: compare(FIG2, 100, simulate=-1), InputError, "simulate=-1"),
-        (lambda: compare(FIG2, 100, simulate=10, seed=-1), InputError, "seed=-1"),
+        (lambda: compare(FIG2, 100, simulations=-1), InputError, "simulations=-1"),
+        (lambda: compare(FIG2, 100, simulations=10, seed=-1), InputError, "seed=-1"),
         (lambda: compare(FIG2, 2, m=3), InputError, "smaller than m = 3"),
         (lambda: sample_size(FIG2, 0.0), InputError, "level=0"),
         (lambda: sample_size(FIG2, float("nan")), InputError, "level=nan"),
         (lambda: capacity(FIG2, 1.0), InputError, "level=1"),
         (lambda: capacity(FIG2, 0.95, budget=-3), InputError, "budget=-3"),
         (lambda: error_probability(FIG2, 1, 0.5), TypeError, "n=0.5"),
-        (lambda: simulate_win(FIG2, 1, 10, 0), InputError, "reps=0"),
+        (lambda: simulate_win(FIG2, 1, 10, 0), InputError, "simulations=0"),
         (lambda: simulate_win(FIG2, 1, 10.5, 10), TypeError, "n=10.5"),
-        (lambda: plurality_vs_single(3, 0.7, 0.7, 0.05, 90, reps=0), InputError, "reps=0"),
+        (
+            lambda: plurality_vs_single(3, 0.7, 0.7, 0.05, 90, simulations=0),
+            InputError,
+            "simulations=0",
+        ),
         (lambda: plurality_vs_single(1, 0.7, 0.7, 0.05, 90), InputError, "n_classes=1"),
         (lambda: plurality_vs_single(3, 0.7, 0.7, 0.05, 90, seed=-2), InputError, "seed=-2"),
         (lambda: adaptive_vs_single(FIG2, 0), InputError, "budget=0"),
@@ -214,7 +218,7 @@ def test_plan_checks_name_the_parameter() -> None:
         ({"bootstrap": -1}, InputError, "bootstrap=-1"),
         ({"seed": -1}, InputError, "seed=-1"),
         ({"missing": "keep"}, InputError, "missing='keep'"),
-        ({"method": "proxy"}, InputError, "method='proxy'"),
+        ({"estimator": "proxy"}, InputError, "estimator='proxy'"),
     ]:
         for verb in (pilot_plan, plan):
             with pytest.raises(error) as info:

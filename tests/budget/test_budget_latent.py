@@ -72,7 +72,7 @@ def test_latent_unbiased_where_the_majority_proxy_is_not() -> None:
     for seed in range(8):
         data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=seed)
         latent.append([getattr(_fit(data), k) for k in PARAMS])
-        res = pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority")
+        res = pilot_plan(data.ratings, data.predictions, bootstrap=0, estimator="majority")
         majority.append([getattr(res.estimates, k) for k in PARAMS])
     mean_latent = dict(zip(PARAMS, np.mean(latent, axis=0), strict=True))
     mean_majority = dict(zip(PARAMS, np.mean(majority, axis=0), strict=True))
@@ -156,7 +156,7 @@ def test_fit_reports_convergence_and_runs_out_of_iterations_honestly() -> None:
     )
     assert not short.converged and short.iterations <= 3
     res = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
-    assert res.method == "latent" and res.fit is not None and res.fit.converged
+    assert res.estimator == "latent" and res.fit is not None and res.fit.converged
     assert res.bootstrap_converged == 1.0
     d = res.to_dict()
     assert d["fit"]["iterations"] == res.fit.iterations and d["fit"]["converged"] is True
@@ -167,11 +167,11 @@ def test_latent_needs_three_labels_and_says_so_with_the_counts() -> None:
     with pytest.raises(InputError) as info:
         pilot_plan(data.ratings, data.predictions, bootstrap=0)
     msg = str(info.value)
-    assert "≥ 3 labels" in msg and "2 labels: 300 items" in msg and 'method="majority"' in msg
+    assert "≥ 3 labels" in msg and "2 labels: 300 items" in msg and 'estimator="majority"' in msg
     assert "need at least 10" in msg
     # the proxy method still works on two labels per item
     assert (
-        pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority").method
+        pilot_plan(data.ratings, data.predictions, bootstrap=0, estimator="majority").estimator
         == "majority"
     )
 
@@ -188,11 +188,13 @@ def test_items_with_fewer_labels_enter_with_a_note() -> None:
 
 def test_plan_method_is_checked_and_recorded() -> None:
     data = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-    with pytest.raises(InputError, match="method='proxy'"):  # check_choice's wording
-        pilot_plan(data.ratings, data.predictions, method="proxy")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="estimator='proxy'"):  # check_choice's wording
+        pilot_plan(data.ratings, data.predictions, estimator="proxy")  # type: ignore[arg-type]
     latent = pilot_plan(data.ratings, data.predictions, bootstrap=0)
-    majority = pilot_plan(data.ratings, data.predictions, bootstrap=0, method="majority")
-    assert latent.to_dict()["method"] == "latent" and majority.to_dict()["method"] == "majority"
+    majority = pilot_plan(data.ratings, data.predictions, bootstrap=0, estimator="majority")
+    assert (
+        latent.to_dict()["estimator"] == "latent" and majority.to_dict()["estimator"] == "majority"
+    )
     assert majority.fit is None and majority.bootstrap_converged is None
 
 
@@ -292,7 +294,7 @@ def test_spurious_violation_of_the_proxy_is_consistent_under_the_latent_estimate
     """Issue 15: with the crowd majority as truth a pilot that satisfies assumption 2 (homogeneous
     labels) shows a 'violation' at m = 3; the latent estimate's interval covers 0."""
     data = pair(6000, 3, p=0.7, eps=0.1, q=0.75, seed=3)
-    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1, method="majority")
+    proxy = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1, estimator="majority")
     latent = pilot_plan(data.ratings, data.predictions, bootstrap=100, seed=1)
     assert dict(proxy.assumptions.verdicts())["assumption2_m3"] == AGAINST
     m3 = dict((t.name, t) for t in latent.assumptions.tests)["assumption2_m3"]
@@ -314,7 +316,7 @@ def test_without_bootstrap_the_verdict_is_untested() -> None:
 
 
 def test_majority_method_keeps_the_old_numbers() -> None:
-    """method="majority" is the estimator that was the default before: the same numbers (recorded from
+    """estimator="majority" is the estimator that was the default before: the same numbers (recorded from
     the previous release on this pilot, m = 1, 2, 3, 5, seed 2; ranges at 100 bootstrap replicates)."""
     data = pair(500, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=4)
     res = pilot_plan(
@@ -324,7 +326,7 @@ def test_majority_method_keeps_the_old_numbers() -> None:
         seed=2,
         budget=600,
         m=(1, 2, 3, 5),
-        method="majority",
+        estimator="majority",
     )
     assert res.estimates.params() == pytest.approx(
         {
@@ -338,10 +340,10 @@ def test_majority_method_keeps_the_old_numbers() -> None:
     )
     # ranges at 100 replicates (30, as recorded before, is now refused: fewer than 100); the same
     # numbers as main's tip gives at 100 replicates
-    assert tuple(res.ranges.p_b0) == pytest.approx(
+    assert tuple(res.intervals.p_b0) == pytest.approx(
         (0.4630638966480447, 0.5948145245559038), abs=1e-12
     )
-    assert tuple(res.ranges.q_w) == pytest.approx(
+    assert tuple(res.intervals.q_w) == pytest.approx(
         (0.6067045454545454, 0.7549662162162163), abs=1e-12
     )
     assert [r.budget_exact for r in res.sizes] == [106, 212, 186, 255]

@@ -239,11 +239,11 @@ def test_latent_variant_is_checked() -> None:
         _fit(data, latent_variant="bogus")
     with pytest.raises(InputError, match="latent_variant='bogus'"):
         pilot_plan(data.ratings, data.predictions, options=PlanOptions(latent_variant="bogus"))
-    with pytest.raises(InputError, match='applies to method="latent"'):
+    with pytest.raises(InputError, match='applies to estimator="latent"'):
         pilot_plan(
             data.ratings,
             data.predictions,
-            method="majority",
+            estimator="majority",
             options=PlanOptions(latent_variant="full"),
         )
 

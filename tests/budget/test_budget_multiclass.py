@@ -84,7 +84,7 @@ def test_symmetric_case_matches_plurality_vs_single_simulation() -> None:
         (1, 3, 4),
         rules=("plurality",),
     )
-    mc = plurality_vs_single(k, q, p, eps, 300, (1, 3, 4), reps=6000, seed=11)
+    mc = plurality_vs_single(k, q, p, eps, 300, (1, 3, 4), simulations=6000, seed=11)
     for e, s in zip(exact.rows, mc.rows, strict=True):
         assert abs(e.win - s.win) < 4 * s.se
         assert s.exact == pytest.approx(e.win, abs=1e-12)

@@ -133,14 +133,14 @@ def test_a_pilot_with_gold_is_refused(cli, pilot) -> None:
 
 
 def test_the_crowd_majority_is_not_a_k_class_pilot(cli, pilot) -> None:
-    """``--method majority`` is the two-class proxy: on three classes the command still gives the
+    """``--estimator majority`` is the two-class proxy: on three classes the command still gives the
     comparison at q̂ and says, in the verdicts floor's words, why there is no pilot plan."""
-    r = cli(*_args(pilot, "--bootstrap", "0", "--method", "majority"))
+    r = cli(*_args(pilot, "--bootstrap", "0", "--estimator", "majority"))
     assert r.exit_code == 0, r.stderr
     assert (
         "no pilot plan: a pilot of more than two classes is fitted by the latent-class" in r.stdout
     )
-    d = cli(*_args(pilot, "--bootstrap", "0", "--method", "majority", "--json")).json()
+    d = cli(*_args(pilot, "--bootstrap", "0", "--estimator", "majority", "--json")).json()
     assert d["multiclass_pilot"] is None and d["pilot_skipped"]["reason"] == "latent_only"
 
 

@@ -208,9 +208,9 @@ def test_wald_ranges_agree_with_the_bootstrap_on_a_well_identified_pilot() -> No
     ratings, preds = _pilot(4)
     fit = fit_multiclass_pilot(ratings, preds, bootstrap=300, seed=2)
     ratios = [
-        p.information_range.width / p.range.width
+        p.information_interval.width / p.interval.width
         for p in fit.parameters
-        if p.information_range.width is not None and p.range.width
+        if p.information_interval.width is not None and p.interval.width
     ]
     assert len(ratios) == 3 + 9 + 3
     assert 0.7 < min(ratios) and max(ratios) < 1.4
@@ -240,7 +240,7 @@ def test_the_two_class_pilot_warns_without_a_bootstrap_at_q_0_6(seed: int) -> No
     for w in res.warnings:
         assert w.reason in ("boundary", "flat")
         if w.reason == "flat":
-            assert w.range.width is None or w.range.width > 0.2
+            assert w.interval.width is None or w.interval.width > 0.2
     good = pair(2000, 3, q=0.8, p=0.7, eps=0.1, seed=seed)
     assert pilot_plan(good.ratings, good.predictions, bootstrap=0).warnings == ()
 

@@ -26,7 +26,7 @@ def test_plan_recovers_parameters_roughly() -> None:
     assert res.assumptions.assumption1
     assert res.recommended_m == 1
     assert res.recommended_budget == min(r.budget_exact for r in res.sizes)
-    for _, (lo, hi) in res.ranges.items():
+    for _, (lo, hi) in res.intervals.items():
         assert lo <= hi
 
 
@@ -35,7 +35,7 @@ def test_plan_seeded_and_deterministic() -> None:
     a = pilot_plan(ratings, preds, bootstrap=100, seed=2)
     b = pilot_plan(ratings, preds, bootstrap=100, seed=2)
     c = pilot_plan(ratings, preds, bootstrap=100, seed=3)
-    assert a.ranges == b.ranges and a.ranges != c.ranges
+    assert a.intervals == b.intervals and a.intervals != c.intervals
 
 
 def test_plan_flags_biased_label_accuracy() -> None:

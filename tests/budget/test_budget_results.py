@@ -20,7 +20,7 @@ from humanly.budget import (
     Assumptions,
     CorrelatedErrors,
     IndependentErrors,
-    ParameterRanges,
+    ParameterIntervals,
     PilotPlan,
     PlanOptions,
     PlanResult,
@@ -80,13 +80,15 @@ def pilot():
 def results(pilot) -> dict[str, Result]:
     spec = SweepSpec(grid_points=2, n_values=(1, 3), m_values=(3,))
     return {
-        "compare": compare(COR, 600, (1, 3), simulate=50),
+        "compare": compare(COR, 600, (1, 3), simulations=50),
         "size": sample_size(FIG2, 0.95, (1, 3)),
         "capacity": capacity(FIG2, 0.95, 1500, (1, 3)),
         "pilot": pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=600),
         "quick": quick_compare(0.7, 900),
         "plan": plan(pilot.ratings, pilot.predictions, bootstrap=100),
-        "plan_majority": plan(pilot.ratings, pilot.predictions, bootstrap=100, method="majority"),
+        "plan_majority": plan(
+            pilot.ratings, pilot.predictions, bootstrap=100, estimator="majority"
+        ),
         "plan_bare": plan(pilot.ratings),
         "latent": fit_latent_class(
             pilot.ratings.counts, pilot.predictions.hard("better"), pilot.predictions.hard("worse")
@@ -105,8 +107,8 @@ def results(pilot) -> dict[str, Result]:
         "capacity_curve": capacity_curve(FIG2, 0.95, [300, 1500], 3),
         "rate_curve": rate_curve(qs=[0.6, 0.9]),
         "sweep": run_sweep(spec, show_progress=False),
-        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), reps=50),
-        "adaptive": adaptive_vs_single(FIG2, 60, reps=50),
+        "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), simulations=50),
+        "adaptive": adaptive_vs_single(FIG2, 60, simulations=50),
         "montecarlo": simulate_win(FIG2, 3, 20, 50),
         "outcome": outcome(FIG2.gap(1), 100),
     }
@@ -189,12 +191,12 @@ def test_tables_have_frames(results: dict[str, Result]) -> None:
 def test_pilot_plan_typed_fields(results: dict[str, Result]) -> None:
     res = results["pilot"]
     assert isinstance(res.estimates, CorrelatedErrors)  # type: ignore[attr-defined]
-    assert isinstance(res.ranges, ParameterRanges)  # type: ignore[attr-defined]
-    assert all(isinstance(r, Interval) for _, r in res.ranges.items())  # type: ignore[attr-defined]
+    assert isinstance(res.intervals, ParameterIntervals)  # type: ignore[attr-defined]
+    assert all(isinstance(r, Interval) for _, r in res.intervals.items())  # type: ignore[attr-defined]
     assert isinstance(res.assumptions, Assumptions)  # type: ignore[attr-defined]
     d = res.to_dict()
     assert set(d["estimates"]) == {"q_b", "q_w", "p_w", "p_b0", "p_b1"}
-    assert d["ranges"]["q_b"] == list(res.ranges.q_b)  # type: ignore[attr-defined]
+    assert d["intervals"]["q_b"] == list(res.intervals.q_b)  # type: ignore[attr-defined]
     flat = {k for k in d["assumptions"] if k.startswith("assumption2_m")}
     assert flat == {"assumption2_m3", "assumption2_m5"}
     names = [k for k, _ in res.assumptions.checks()]  # type: ignore[attr-defined]
@@ -340,7 +342,7 @@ def test_the_retired_names_are_gone() -> None:
 def test_vote_ties_and_ties_are_separate() -> None:
     even = compare(FIG2, 1000, (2,), vote_ties="failure")
     assert even.rows[0].label_accuracy == pytest.approx(majority_accuracy(0.8, 2, "failure"))
-    assert even.vote_ties == "failure" and even.ties == "failure"
+    assert even.vote_ties == "failure" and even.ties == "loss"
     default = compare(FIG2, 1000, (2,))
     assert default.rows[0].label_accuracy == pytest.approx(
         majority_accuracy(0.8, 1)

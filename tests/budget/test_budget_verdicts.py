@@ -63,7 +63,7 @@ def test_plan_verdict_names_the_estimate_and_the_tests(five) -> None:
     assert v.sentence.startswith(f"Label {res.recommended_budget:,} items once (m = 1, ")
     assert "under the latent-class estimates from the 2,000-item pilot" in v.sentence
     assert "the pilot is consistent with assumptions 1 and 2 (m = 3, 5)" in v.sentence
-    proxy = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0, method="majority")
+    proxy = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0, estimator="majority")
     assert "crowd-majority estimates (biased towards agreement" in verdicts(proxy)[0].sentence
 
 
@@ -114,7 +114,7 @@ def test_methods_describe_the_latent_class_estimate() -> None:
 def test_section_lays_out_the_latent_plan(five) -> None:
     section, a = study_section("plan", five.ratings, five.predictions, bootstrap=100)
     text = _text(section)
-    assert a.pilot is not None and a.pilot.method == "latent"
+    assert a.pilot is not None and a.pilot.estimator == "latent"
     assert "latent-class estimate (EM over the true label)" in text
     assert "BIC chose the latent variant 'simple'" in text and "EM converged in" in text
     for t in a.pilot.assumptions.tests:
@@ -132,7 +132,7 @@ def test_section_with_two_labels_explains_why_there_is_no_plan() -> None:
     text = _text(section)
     assert a is not None and a.pilot is None and section.note is None
     assert "No pilot plan" in text and "here 0 items have 3 or more (2 labels: 300 items)" in text
-    assert 'method="' not in text  # Python spelling is not for report readers
+    assert 'estimator="' not in text  # Python spelling is not for report readers
     assert len(section.verdicts) == 1
 
 

@@ -39,7 +39,7 @@ def test_win_names_the_bounds_the_tie_rules_and_ends_with_the_verdict(cli) -> No
     for header in ("exact", "Hoeffding", "Cramér", "lower bound"):
         assert header in out
     assert "hoeffding" not in out and "cramer" not in out  # the JSON keys are not the headers
-    assert COIN in out and "a tied comparison (ΣG = 0) counts as a failure" in out
+    assert COIN in out and "a tied comparison (ΣG = 0) counts as a loss" in out
     last = out.strip().splitlines()[-1]
     assert last == (
         "With 1,500 labels, single labels identify the better of two classifiers 1 point apart "
@@ -54,7 +54,7 @@ def test_win_json_stays_json_with_named_bounds(cli) -> None:
     d = r.json()
     assert d["vote_ties"] == "coin" and "With 1,500" not in r.stdout
     for row in d["rows"]:
-        assert 0 <= row["hoeffding_lower_bound"] <= row["cramer_lower_bound"] <= row["exact"]
+        assert 0 <= row["win_hoeffding_bound"] <= row["win_cramer_bound"] <= row["exact"]
         assert not {"hoeffding", "cramer"} & set(row)
 
 
@@ -123,7 +123,7 @@ def test_plan_method_and_latent_variant_flags(cli, pilot) -> None:
     )
     gone = _plan(cli, pilot, "--latent-model", "full")  # the retired flag
     assert gone.exit_code == 2 and "--latent-model" in gone.stderr
-    majority = _plan(cli, pilot, "--method", "majority", "--budget", "300")
+    majority = _plan(cli, pilot, "--estimator", "majority", "--budget", "300")
     assert majority.exit_code == 0, majority.stderr
     assert "crowd-majority estimate" in majority.stdout and "biased" in majority.stdout
     assert "EM converged" not in majority.stdout
@@ -177,7 +177,7 @@ def test_rates_table_and_plot(cli, tmp_path: Path) -> None:
 
 
 def test_rates_plot_needs_the_independent_model(cli, tmp_path: Path) -> None:
-    args = ["--qb", "0.8", "--qw", "0.7", "--pw", "0.6", "--pb0", "0.7", "--pb1", "0.9"]
+    args = ["--q-b", "0.8", "--q-w", "0.7", "--p-w", "0.6", "--p-b0", "0.7", "--p-b1", "0.9"]
     assert cli("budget", "rates", *args).exit_code == 0
     r = cli("budget", "rates", *args, "--plot", tmp_path / "r.png")
     assert r.exit_code == 2 and "--p, --eps and --q" in r.stderr and r.stderr.count("\n") == 1
@@ -295,6 +295,6 @@ def test_multiclass_refuses_a_matrix_that_is_not_square(cli, tmp_path: Path) -> 
 
 
 def test_open_says_how_ties_are_broken(cli) -> None:
-    r = cli("budget", "open", *FIG3, "--n-classes", "3", "--reps", "50", "--m", "1", "3")
+    r = cli("budget", "open", *FIG3, "--n-classes", "3", "--simulations", "50", "--m", "1", "3")
     assert r.exit_code == 0, r.stderr
     assert "broken at random" in r.stdout

@@ -119,19 +119,19 @@ def test_every_form_gives_the_same_summary() -> None:
 def test_agreement_intervals_and_rater_table() -> None:
     r, _, gold = _study()
     s = humanly.inspect(r, gold=gold, bootstrap=200, seed=3)
-    ci = s.agreement_ci
+    ci = s.agreement_intervals
     assert isinstance(ci, AgreementIntervals) and isinstance(ci.pairwise, Interval)
     d = s.to_dict()
-    assert set(d["agreement_ci"]) == {
+    assert set(d["agreement_intervals"]) == {
         "pairwise", "fleiss_kappa", "krippendorff_alpha", "level", "bootstrap", "seed"
     }  # fmt: skip
-    assert d["agreement_ci"]["pairwise"] == list(ci.pairwise) and len(ci.pairwise) == 2
+    assert d["agreement_intervals"]["pairwise"] == list(ci.pairwise) and len(ci.pairwise) == 2
     assert (ci.level, ci.bootstrap, ci.seed) == (0.95, 200, 3)
     assert ci == agreement_intervals(r.counts, bootstrap=200, seed=3)
     assert humanly.inspect(r, gold=gold, bootstrap=200, seed=3).to_dict() == d  # seeded: same bytes
-    assert humanly.inspect(r, bootstrap=0).agreement_ci is None
-    assert humanly.inspect(r, bootstrap=0).to_dict()["agreement_ci"] is None
-    assert humanly.inspect(r).agreement_ci.bootstrap == 1000  # the default
+    assert humanly.inspect(r, bootstrap=0).agreement_intervals is None
+    assert humanly.inspect(r, bootstrap=0).to_dict()["agreement_intervals"] is None
+    assert humanly.inspect(r).agreement_intervals.bootstrap == 1000  # the default
     # the rater table: one typed row per rater, in the ratings' rater order
     assert isinstance(s.raters, RaterSummary) and all(
         isinstance(x, RaterRow) for x in s.raters.rows

@@ -68,7 +68,7 @@ def test_inspect_shows_intervals_raters_and_verdicts(cli, study) -> None:
         humanly.data.read_ratings(study["ratings"]),
         gold=humanly.data.read_gold(study["gold"]),
     )
-    ci = s.agreement_ci
+    ci = s.agreement_intervals
     assert ci is not None
     row = f"{s.agreement.pairwise:.4f} [{ci.pairwise.low:.3f}, {ci.pairwise.high:.3f}]"
     assert re.search(r"pairwise agreement\s+│ " + re.escape(row), out), out
@@ -98,8 +98,8 @@ def test_inspect_flags_reach_inspect(cli, study) -> None:
     assert "agreement" in header and "Dawid–Skene" not in header and "gold" not in header
     ninety = cli("inspect", r, "--level", "0.9", "--seed", "7", "--bootstrap", "300", "--json")
     d = ninety.json()
-    assert d["agreement_ci"]["level"] == 0.9 and d["agreement_ci"]["seed"] == 7  # type: ignore[index]
-    assert d["agreement_ci"]["bootstrap"] == 300  # type: ignore[index]
+    assert d["agreement_intervals"]["level"] == 0.9 and d["agreement_intervals"]["seed"] == 7  # type: ignore[index]
+    assert d["agreement_intervals"]["bootstrap"] == 300  # type: ignore[index]
     table = cli("inspect", r, "--level", "0.9", "--seed", "7", "--bootstrap", "300").stdout
     assert "90% percentile bootstrap interval over items (300 resamples, seed 7)" in " ".join(
         table.split()
@@ -115,7 +115,7 @@ def test_inspect_json_keeps_every_key_and_prints_no_sentence(cli, study) -> None
     d = res.json()
     assert isinstance(d, dict)
     expected = set(humanly.inspect(humanly.data.read_ratings(study["ratings"])).to_dict())
-    assert expected <= set(d) and {"agreement_ci", "raters"} <= set(d)
+    assert expected <= set(d) and {"agreement_intervals", "raters"} <= set(d)
     assert {"rows", "crowd_agreement", "dawid_skene"} <= set(d["raters"])
     assert len(d["raters"]["rows"]) == d["n_raters"]
     assert res.stdout.count("\n") == 1  # one JSON object, no verdicts
@@ -133,7 +133,7 @@ def test_undefined_statistics_read_as_sentences_not_nan(cli, tmp_path) -> None:
     assert "Fleiss' κ is undefined (every label is the same class)" in res.stdout
     d = cli("inspect", same, "--classes", "x,y", "--json").json()
     assert d["agreement"]["fleiss_kappa"] is None  # type: ignore[index]
-    assert d["agreement_ci"]["fleiss_kappa"] == [None, None]  # type: ignore[index]
+    assert d["agreement_intervals"]["fleiss_kappa"] == [None, None]  # type: ignore[index]
 
     single = tmp_path / "single.csv"
     pd.DataFrame({"item": ["a", "b"], "rater": ["u", "v"], "label": [0, 1]}).to_csv(
@@ -184,7 +184,7 @@ def test_verdict_sentences_quote_the_summary() -> None:
     counts = [[3, 0], [2, 1], [0, 3], [1, 2]] * 50
     s = humanly.inspect(humanly.Ratings.from_counts(counts), bootstrap=500, seed=1)
     (v,) = verdicts(s)
-    ci = s.agreement_ci
+    ci = s.agreement_intervals
     assert ci is not None
     assert v.topic == "inspect" and v.model is None and v.methods == METHODS_ID == "methods-inspect"
     assert v.sentence == (
@@ -264,7 +264,9 @@ def test_report_section_lays_out_intervals_raters_and_verdicts() -> None:
     joined = humanly.data.join(frame, None, gold, missing="drop")
     section, s = study_section("inspect", joined.ratings, None, joined.gold)
     assert isinstance(s, humanly.InspectResult)
-    assert s.agreement_ci is not None and s.agreement_ci.bootstrap == 1000  # as humanly inspect
+    assert (
+        s.agreement_intervals is not None and s.agreement_intervals.bootstrap == 1000
+    )  # as humanly inspect
     glance, raters, family = section.tables
     assert family.headers[:6] == ("coefficient", "weights", "estimate", "SE", "interval", "method")
     assert s.family is not None and [row[0] for row in family.rows] == [
@@ -290,7 +292,9 @@ def test_report_section_for_counts_has_no_rater_parts() -> None:
 
     r = humanly.Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10)
     section, s = study_section("inspect", r, seed=3, bootstrap=1000)
-    assert s.raters is None and s.agreement_ci is not None and s.agreement_ci.seed == 3
+    assert (
+        s.raters is None and s.agreement_intervals is not None and s.agreement_intervals.seed == 3
+    )
     assert len(section.tables) == 2 and len(section.figures) == 1 and len(section.verdicts) == 1
     assert section.tables[1].headers[0] == "coefficient"  # the agreement family
 
@@ -315,7 +319,7 @@ def test_figures_are_461_pt_labelled_and_deterministic() -> None:
 def test_report_on_real_data_matches_inspect_json(cli, shared_data, tmp_path) -> None:
     product = shared_data / "product" / "answer.csv"
     d = cli("inspect", product, "--json").json()
-    assert d["agreement_ci"]["pairwise"][0] < d["agreement"]["pairwise"]  # type: ignore[index]
+    assert d["agreement_intervals"]["pairwise"][0] < d["agreement"]["pairwise"]  # type: ignore[index]
     assert len(d["raters"]["rows"]) == 176  # type: ignore[index]
     out = cli("inspect", product).stdout
     assert "raters by labels given (top and bottom 10 of 176)" in out

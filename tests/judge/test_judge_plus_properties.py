@@ -22,7 +22,7 @@ from humanly.judging.arrays import (
 
 def _ordered(e) -> None:
     assert e.interval.low <= e.point <= e.interval.high
-    assert e.classical.low <= e.classical_point <= e.classical.high
+    assert e.classical_interval.low <= e.classical_point <= e.classical_interval.high
     assert e.se >= 0 and e.n >= 2
 
 

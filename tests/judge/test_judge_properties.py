@@ -123,8 +123,11 @@ def test_estimates_in_range_and_intervals_ordered(
     estimates = [(m.accuracy, 0.0) for m in res.models]
     estimates += [(c.difference, -1.0) for c in res.comparisons]
     for e, floor in estimates:
-        for low, point, high in ((*e.interval[:1], e.point, e.interval.high),
-                                 (e.classical.low, e.classical_point, e.classical.high)):  # fmt: skip
+        human = e.classical_interval
+        for low, point, high in (
+            (e.interval.low, e.point, e.interval.high),
+            (human.low, e.classical_point, human.high),
+        ):
             assert floor <= low <= point <= high <= 1.0
         assert 0.0 <= e.lam <= 1.0
     fr = res.frontier

@@ -69,8 +69,8 @@ def test_issue_numbers_through_judge(estimator: str, lam: float | None) -> None:
     a = res.model("m").accuracy
     assert abs(a.interval.low - RECORDED[lam][0]) < 1e-8
     assert abs(a.interval.high - RECORDED[lam][1]) < 1e-8
-    assert abs(a.classical.low - RECORDED[0.0][0]) < 1e-8
-    assert abs(a.classical.high - RECORDED[0.0][1]) < 1e-8
+    assert abs(a.classical_interval.low - RECORDED[0.0][0]) < 1e-8
+    assert abs(a.classical_interval.high - RECORDED[0.0][1]) < 1e-8
     assert (res.n_labelled, res.n_unlabelled) == (100, 2000)
     if lam is None:
         assert abs(a.lam - RECORDED_LAMBDA) < 1e-7
@@ -104,7 +104,7 @@ def test_uniform_probabilities_are_ppi_exactly() -> None:
         assert a.interval.low == pytest.approx(RECORDED[1.0][0], abs=1e-8)
         assert a.interval.high == pytest.approx(RECORDED[1.0][1], abs=1e-8)
         # the human-only estimate is the plain one too
-        assert a.classical.low == pytest.approx(RECORDED[0.0][0], abs=1e-8)
+        assert a.classical_interval.low == pytest.approx(RECORDED[0.0][0], abs=1e-8)
 
 
 def test_humanly_never_imports_ppi_python() -> None:

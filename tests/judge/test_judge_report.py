@@ -83,4 +83,4 @@ def test_the_demo_judge_example_covers_the_answer_from_all_labels() -> None:
     first, second = res.comparisons[0].first, res.comparisons[0].second
     assert (d.interval_method, d.small_n) == ("clt", 200)
     assert d.interval.low <= answer[first] - answer[second] <= d.interval.high
-    assert d.interval.width < d.classical.width
+    assert d.interval.width < d.classical_interval.width

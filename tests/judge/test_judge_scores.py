@@ -69,7 +69,10 @@ def test_quantile_matches_ppi_python(seed, n, big_n, q, level, exact_grid, weigh
         return
     half = float(np.sqrt(q * (1 - q) * n)) * 3
     if 0 <= q * n - half and q * n + half < n:
-        assert (r.classical.low, r.classical.high) == (float(c_low), float(c_high))
+        assert (r.classical_interval.low, r.classical_interval.high) == (
+            float(c_low),
+            float(c_high),
+        )
 
 
 def test_a_rating_scale_is_quantiled_level_by_level() -> None:
@@ -141,7 +144,7 @@ def test_quantile_intervals_ordered_and_item_order_free(seed, discrete, q) -> No
     r = rating_quantile(y, f, f_u, q)
     if r.interval.low is not None:
         assert r.interval.low <= r.interval.high
-    assert r.classical.low <= r.classical_point <= r.classical.high
+    assert r.classical_interval.low <= r.classical_point <= r.classical_interval.high
     p, s = rng.permutation(80), rng.permutation(700)
     assert rating_quantile(y[p], f[p], f_u[s], q).to_dict() == r.to_dict()
 

@@ -83,7 +83,7 @@ def _close(e, ref) -> None:
     """Every number of two :class:`~humanly.judging.Estimate` within TOL."""
     for field in ("point", "se", "lam", "classical_point", "sd"):
         assert getattr(e, field) == pytest.approx(getattr(ref, field), abs=TOL), field
-    for a, b in ((e.interval, ref.interval), (e.classical, ref.classical)):
+    for a, b in ((e.interval, ref.interval), (e.classical_interval, ref.classical_interval)):
         assert a.low == pytest.approx(b.low, abs=TOL) and a.high == pytest.approx(b.high, abs=TOL)
     assert e.n == ref.n
     if ref.effective_n is not None:
@@ -98,12 +98,12 @@ def test_one_stratum_and_defaults_are_todays_ppi_plus_plus_bit_for_bit():
     today = fit(y, f, moments(fu))
     for k, e in enumerate([res.model("a").accuracy, res.model("b").accuracy]):
         ref = estimate_of(today, k, 0.95)
-        assert (e.point, e.interval, e.se, e.lam, e.classical, e.effective_n) == (
+        assert (e.point, e.interval, e.se, e.lam, e.classical_interval, e.effective_n) == (
             ref.point,
             ref.interval,
             ref.se,
             ref.lam,
-            ref.classical,
+            ref.classical_interval,
             ref.effective_n,
         )
     d, ref = res.comparison("a", "b").difference, estimate_of(today, 2, 0.95, -1.0)

@@ -67,23 +67,23 @@ def test_computed_sizes_and_verdicts_equal_the_full_run(
     for j in exact:
         assert fast.power_curve[j] == full.power_curve[j]
     for a, b in zip(full.models, fast.models, strict=True):
-        assert (a.equivalence, a.equivalence_note, a.equivalence_range, a.equivalence_mean) == (
+        assert (a.equivalence, a.equivalence_note, a.equivalence_interval, a.equivalence_mean) == (
             b.equivalence,
             b.equivalence_note,
-            b.equivalence_range,
+            b.equivalence_interval,
             b.equivalence_mean,
         )
-        assert (a.score, a.score_range, a.information_range) == (
+        assert (a.score, a.score_interval, a.information_interval) == (
             b.score,
-            b.score_range,
-            b.information_range,
+            b.score_interval,
+            b.information_interval,
         )
     if case == "above":
         assert full.models[0].equivalence_note == "above_max"
     else:
         assert all(m.equivalence is not None for m in fast.models)
         # the crossings are inside the exact part, with the replicates' ranges
-        top = max(m.equivalence_range.high for m in fast.models)  # type: ignore[type-var]
+        top = max(m.equivalence_interval.high for m in fast.models)  # type: ignore[type-var]
         assert all(what[j] == "exact" for j in range(math.ceil(top) + 1))
     # interpolated points lie on the straight line between their computed neighbours
     s = fast.scores
@@ -140,7 +140,7 @@ def test_fallback_share_and_flags_at_large_k_on_100_labels(monkeypatch: pytest.M
     assert all(("not_informative" in p.flags) == (p.k > reach) for p in pts)
     # an estimate outside its own bootstrap range is flagged, and only then
     for p in pts:
-        low, high = p.score_range
+        low, high = p.score_interval
         outside = (low is not None and p.score < low) or (high is not None and p.score > high)
         assert ("outside_range" in p.flags) == outside
     assert any("outside_range" in p.flags for p in pts[reach:])  # bootstrap copies of an item

@@ -101,11 +101,11 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
     assert a.to_dict() == b.to_dict()
     assert a.to_dict() != c.to_dict()
     for p in a.power_curve:
-        lo, hi = p.score_range
+        lo, hi = p.score_interval
         assert lo is not None and hi is not None and lo <= hi
     for m in a.models:
-        assert m.score_range.low <= m.score_range.high
-        assert m.equivalence_range.low is not None
+        assert m.score_interval.low <= m.score_interval.high
+        assert m.equivalence_interval.low is not None
     d2 = a.to_dict()
     assert set(d2) >= {
         "combiner",
@@ -117,15 +117,15 @@ def test_bootstrap_is_seeded_and_ranges_are_ordered() -> None:
         "power_curve",
         "models",
     }
-    assert set(d2["power_curve"][0]) == {"k", "score", "score_range", "n_items", "computed",
+    assert set(d2["power_curve"][0]) == {"k", "score", "score_interval", "n_items", "computed",
                                          "fallback_share", "flags"}  # fmt: skip
     assert set(d2["models"][0]) >= {
         "model",
         "score",
-        "score_range",
+        "score_interval",
         "equivalence",
         "equivalence_note",
-        "equivalence_range",
+        "equivalence_interval",
     }
     # the flat ends of the ranges are gone (no aliases before 0.1.0)
     assert not {"low", "high", "equivalence_low", "equivalence_high", "items_needed"} & set(

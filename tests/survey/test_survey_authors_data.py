@@ -54,8 +54,8 @@ def test_alpha_and_majority_agreement(authors) -> None:  # type: ignore[no-untyp
     )
     assert m.equivalence == pytest.approx(4.31, abs=0.03)  # 4.3317
     assert m.equivalence_mean == pytest.approx(4.17, abs=0.05)  # 4.1915
-    assert m.equivalence_range.low == pytest.approx(2.88, abs=0.05)
-    assert m.equivalence_range.high == pytest.approx(4.81, abs=0.05)
+    assert m.equivalence_interval.low == pytest.approx(2.88, abs=0.05)
+    assert m.equivalence_interval.high == pytest.approx(4.81, abs=0.05)
 
 
 def test_abc_cross_entropy_and_information(authors) -> None:  # type: ignore[no-untyped-def]
@@ -63,8 +63,8 @@ def test_abc_cross_entropy_and_information(authors) -> None:  # type: ignore[no-
     res = equivalence(r, preds, calibrate="none", bootstrap=500, seed=0)  # as the authors: as given
     m = res.model("calibrated")
     assert m.equivalence == pytest.approx(1.96, abs=0.015)  # 1.9687
-    assert m.equivalence_range.low == pytest.approx(1.63, abs=0.1)
-    assert m.equivalence_range.high == pytest.approx(2.54, abs=0.1)
+    assert m.equivalence_interval.low == pytest.approx(1.63, abs=0.1)
+    assert m.equivalence_interval.high == pytest.approx(2.54, abs=0.1)
     assert res.information is not None
     assert res.information[9] == pytest.approx(0.223, abs=0.01)  # 0.2175
     star = truth_equivalence(r, preds, states, calibrate="none")

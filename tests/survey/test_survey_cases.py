@@ -47,7 +47,7 @@ def test_credbank_per_value_calibration_and_equivalence(shared_data: Path) -> No
     assert base == pytest.approx(0.797, abs=0.0005)
     assert m.information == pytest.approx(0.0023, abs=0.0003)
     assert m.equivalence == pytest.approx(0.48, abs=0.1)
-    assert m.equivalence_range.low < 0.48 < m.equivalence_range.high
+    assert m.equivalence_interval.low < 0.48 < m.equivalence_interval.high
 
 
 def test_wiki_attack_bundled_sample_isotonic() -> None:
@@ -56,7 +56,7 @@ def test_wiki_attack_bundled_sample_isotonic() -> None:
     m = res.models[0]
     # documented: 3.13 on the bundled 2,000-item sample (paper: 7.63 with its own calibrator)
     assert 2.6 < m.equivalence < 3.7
-    assert m.equivalence_range.low < m.equivalence < m.equivalence_range.high
+    assert m.equivalence_interval.low < m.equivalence < m.equivalence_interval.high
     raw = equivalence(r, p, calibrate="none", bootstrap=0).models[0]
     assert m.score > raw.score  # calibration raises the cross-entropy score (section A.1)
     # the paper's AUC observation: calibration barely changes AUC

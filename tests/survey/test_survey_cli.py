@@ -47,10 +47,10 @@ def test_json_keys_and_plot(cli, files: dict[str, Path], tmp_path: Path) -> None
         assert set(m) >= {
             "model",
             "score",
-            "score_range",
+            "score_interval",
             "equivalence",
             "equivalence_note",
-            "equivalence_range",
+            "equivalence_interval",
         }
         assert not {"low", "high", "equivalence_low", "equivalence_high", "items_needed"} & set(m)
     assert "target_width" not in out and "items_needed" not in out

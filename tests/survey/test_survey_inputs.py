@@ -141,7 +141,7 @@ def test_expert_equivalence_matches_items_by_id() -> None:
         "amateurs": 1,
         "experts": ref.worth[1].experts,
         "note": ref.worth[1].note,
-        "experts_range": list(ref.worth[1].experts_range),
+        "experts_interval": list(ref.worth[1].experts_interval),
     }
     frame = ref.to_frame()
     assert list(frame.columns) == [
@@ -274,11 +274,11 @@ def test_results_are_typed_tuples_with_frames() -> None:
         "information_high",
     ]  # fmt: skip
     assert curve["score"].tolist() == res.scores.tolist()
-    assert curve["score_low"].tolist() == [p.score_range.low for p in res.power_curve]
-    assert curve["information_high"].tolist() == [r.high for r in res.information_range]
+    assert curve["score_low"].tolist() == [p.score_interval.low for p in res.power_curve]
+    assert curve["information_high"].tolist() == [r.high for r in res.information_intervals]
     pc = res.curve
     assert isinstance(pc, PowerCurve) and pc.curve_samples is res.curve_samples
-    assert pc.information_range == res.information_range and pc.level == res.level
+    assert pc.information_intervals == res.information_intervals and pc.level == res.level
     assert not hasattr(pc, "samples")  # retired before 0.1.0: curve_samples
     assert pc.to_frame().equals(curve.iloc[:, :5])
     assert models.columns[:7].tolist() == [

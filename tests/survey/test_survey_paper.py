@@ -112,7 +112,7 @@ def test_running_example_paper_numbers_1000_items() -> None:
     d = running_example(1000, 10, seed=1)
     abc = equivalence(d.ratings, d.predictions, bootstrap=200).model("soft")
     assert abc.equivalence == pytest.approx(1.96, abs=0.35)
-    assert abc.equivalence_range.low < 1.96 < abc.equivalence_range.high
+    assert abc.equivalence_interval.low < 1.96 < abc.equivalence_interval.high
     freq = equivalence(d.ratings, d.predictions, combiner="frequency", bootstrap=0).model("soft")
     assert freq.equivalence > abc.equivalence + 3  # Corollary 1: ABC gives the smallest value
 
@@ -140,7 +140,7 @@ def test_no_overflow_with_1000_labels_on_an_item_and_the_bootstrap() -> None:
     scores = np.array([pt.score for pt in res.power_curve])
     assert len(scores) == 1000 and np.isfinite(scores).all()
     assert np.isfinite(res.models[0].score)
-    assert res.models[0].equivalence_range is not None
+    assert res.models[0].equivalence_interval is not None
 
 
 def test_no_overflow_with_1000_labels_on_an_item() -> None:

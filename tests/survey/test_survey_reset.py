@@ -62,12 +62,12 @@ def test_every_result_type_round_trips_through_its_json(sim) -> None:  # type: i
     full = equivalence(
         sim.ratings, sim.predictions, bootstrap=100, options=EquivalenceOptions(headroom=True)
     )
-    assert full.headroom is not None and full.information_range is not None
+    assert full.headroom is not None and full.information_intervals is not None
     _roundtrip(EquivalenceResult, full)
     back = EquivalenceResult.from_dict(json.loads(full.to_json()))
-    assert back.models[1].equivalence_range == full.models[1].equivalence_range
-    assert isinstance(back.models[1].equivalence_range, Interval)
-    assert back.information_range == full.information_range
+    assert back.models[1].equivalence_interval == full.models[1].equivalence_interval
+    assert isinstance(back.models[1].equivalence_interval, Interval)
+    assert back.information_intervals == full.information_intervals
     _roundtrip(EquivalenceResult, equivalence(sim.ratings, bootstrap=0, combiner="majority",
                                               scorer="agreement"))  # fmt: skip
     _roundtrip(PowerCurve, power_curve(sim.ratings, bootstrap=100))
@@ -97,18 +97,18 @@ def test_level_moves_only_the_tails_of_the_ranges(sim) -> None:  # type: ignore[
         tail = round(50.0 * (1.0 - lv), 10)  # the library's rule: 2.5 exactly at 95%
         for j, p in enumerate(res.power_curve):
             col = res.curve_samples[:, j]
-            assert p.score_range.low == np.percentile(col, tail, method="inverted_cdf")
-            assert p.score_range.high == np.percentile(col, 100 - tail, method="inverted_cdf")
+            assert p.score_interval.low == np.percentile(col, tail, method="inverted_cdf")
+            assert p.score_interval.high == np.percentile(col, 100 - tail, method="inverted_cdf")
     for lo_level, hi_level in ((0.5, 0.8), (0.8, 0.95), (0.95, 0.99)):
         inner, outer = runs[lo_level], runs[hi_level]
         for p, q in zip(inner.power_curve, outer.power_curve, strict=True):
-            assert q.score_range.low <= p.score_range.low <= p.score_range.high
-            assert p.score_range.high <= q.score_range.high
+            assert q.score_interval.low <= p.score_interval.low <= p.score_interval.high
+            assert p.score_interval.high <= q.score_interval.high
         for m, n in zip(inner.models, outer.models, strict=True):
-            assert n.score_range.low <= m.score_range.low <= m.score_range.high
-            assert m.score_range.high <= n.score_range.high
-            lo_m, hi_m = m.equivalence_range
-            lo_n, hi_n = n.equivalence_range
+            assert n.score_interval.low <= m.score_interval.low <= m.score_interval.high
+            assert m.score_interval.high <= n.score_interval.high
+            lo_m, hi_m = m.equivalence_interval
+            lo_n, hi_n = n.equivalence_interval
             assert lo_n <= lo_m and (hi_n is None or (hi_m is not None and hi_m <= hi_n))
 
 
@@ -119,7 +119,7 @@ def test_level_reaches_the_curve_the_experts_and_the_command(cli, sim, tmp_path)
     e, a = _groups()
     wide = expert_equivalence(e, a, bootstrap=100, level=0.99)
     narrow = expert_equivalence(e, a, bootstrap=100, level=0.5)
-    w, n = wide.worth[3].experts_range, narrow.worth[3].experts_range
+    w, n = wide.worth[3].experts_interval, narrow.worth[3].experts_interval
     assert w.low <= n.low <= n.high <= w.high and wide.level == 0.99
     files = sim.write(tmp_path / "s.csv")
     r = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
@@ -138,11 +138,11 @@ def test_ranges_are_ordered_and_hold_the_point_at_any_level(level: float, seed: 
     res = equivalence(d.ratings, d.predictions, combiner="majority", scorer="agreement",
                       bootstrap=100, seed=seed, level=level)  # fmt: skip
     for p in res.power_curve:
-        lo, hi = p.score_range
+        lo, hi = p.score_interval
         assert lo is not None and hi is not None and lo <= hi
         assert 0.0 <= lo and hi <= 1.0  # agreement is a probability
     for m in res.models:
-        lo, hi = m.equivalence_range
+        lo, hi = m.equivalence_interval
         if lo is None:  # the whole range above the curve (replicates there count as +∞)
             assert hi is None
         else:
@@ -193,9 +193,10 @@ def test_retired_names_are_gone(sim) -> None:  # type: ignore[no-untyped-def]
     res = equivalence(sim.ratings, sim.predictions, bootstrap=100)
     m, p = res.models[0], res.power_curve[0]
     for obj, names in (
-        (m, ("low", "high", "equivalence_low", "equivalence_high")),
-        (p, ("low", "high")),
+        (m, ("low", "high", "equivalence_low", "equivalence_high", "equivalence_range")),
+        (p, ("low", "high", "score_range")),
         (res, ("target_width", "information_ranges", "model_information_range")),
+        (res, ("information_range",)),  # retired by the last rename: information_intervals
     ):
         for name in names:
             assert not hasattr(obj, name), name

@@ -207,7 +207,7 @@ def test_both_paths_give_the_same_equivalence(monkeypatch: pytest.MonkeyPatch, c
     np.testing.assert_allclose(b.curve_samples, a.curve_samples, rtol=1e-9)
     for ma, mb in zip(a.models, b.models, strict=True):
         assert mb.equivalence_note == ma.equivalence_note
-        ends = zip(ma.equivalence_range, mb.equivalence_range, strict=True)
+        ends = zip(ma.equivalence_interval, mb.equivalence_interval, strict=True)
         pairs = [(ma.equivalence, mb.equivalence), *ends]
         for x, y in pairs:
             assert (x is None and y is None) or y == pytest.approx(x, rel=1e-9)

@@ -126,7 +126,7 @@ def _covered(seed: int, combiner: str, scorer: str, per_item: int = 5) -> bool:
     truth = got.equivalence
     if truth is None:
         truth = 0.0 if got.equivalence_note == "below_0" else np.inf
-    low, high = row.equivalence_range
+    low, high = row.equivalence_interval
     low = np.inf if low is None else low
     high = np.inf if high is None else high
     return bool(low <= truth <= high)

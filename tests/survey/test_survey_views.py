@@ -14,14 +14,14 @@ import pytest
 from humanly._core.result import Interval
 from humanly.simulate import running_example
 from humanly.survey import EquivalenceOptions, ModelEquivalence, equivalence, truth_equivalence
-from humanly.verdicts.equivalence import METHODS_ID, equivalence_range, verdicts, worth
+from humanly.verdicts.equivalence import METHODS_ID, equivalence_interval, verdicts, worth
 
 
 def _m(low: float | None = 1.5, high: float | None = 2.5, **kw: object) -> ModelEquivalence:
     """A model row; ``low``, ``high``: the ends of its equivalence range."""
     base: dict[str, object] = dict(
-        model="m", score=-0.8, score_range=Interval(-0.82, -0.78), equivalence=2.0,
-        equivalence_note=None, equivalence_range=Interval(low, high), n_items=1000,
+        model="m", score=-0.8, score_interval=Interval(-0.82, -0.78), equivalence=2.0,
+        equivalence_note=None, equivalence_interval=Interval(low, high), n_items=1000,
         equivalence_mean=2.05,
     )  # fmt: skip
     base.update(kw)
@@ -71,14 +71,14 @@ def test_below_0_and_above_max_read_as_sentences() -> None:
 
 
 def test_ranges_that_hit_an_end_say_so() -> None:
-    assert "the low end 0 because at least 2.5%" in str(equivalence_range(_m(low=0.0), 9))
+    assert "the low end 0 because at least 2.5%" in str(equivalence_interval(_m(low=0.0), 9))
     open_hi = _m(high=None, equivalence_mean=None)
     text = worth(open_hi, "abc", "cross_entropy", largest_k=9, bootstrap=100)
     assert (
         "95% range 1.50 to more than 9: at least 2.5% of the bootstrap replicates lie above" in text
     )
     assert "no bootstrap mean: some replicates lie above the curve" in text
-    assert equivalence_range(_m(low=None, high=None), 9, bootstrap=0) is None
+    assert equivalence_interval(_m(low=None, high=None), 9, bootstrap=0) is None
 
 
 def test_sentences_follow_the_level() -> None:
@@ -89,7 +89,7 @@ def test_sentences_follow_the_level() -> None:
     assert "(99% range 1.50–2.50;" in s and "narrow the 99% range to 0.5 raters" in s
     above = _m(equivalence=None, equivalence_note="above_max", low=None, high=None)
     assert "at least 95% of the bootstrap replicates lie above" in str(
-        equivalence_range(above, 9, bootstrap=100, level=0.9)
+        equivalence_interval(above, 9, bootstrap=100, level=0.9)
     )
 
 
@@ -246,8 +246,8 @@ def test_figure_colours_legend_below_and_width(sim) -> None:  # type: ignore[no-
     ax = fig.axes[0]
     lines = {ln.get_label(): to_hex(ln.get_color()) for ln in ax.get_lines()}
     assert lines["soft: " + f"{res.model('soft').equivalence:.2f} raters"
-                 + f" [{res.model('soft').equivalence_range.low:.2f}, "
-                 + f"{res.model('soft').equivalence_range.high:.2f}]"] == "#abcdef"  # fmt: skip
+                 + f" [{res.model('soft').equivalence_interval.low:.2f}, "
+                 + f"{res.model('soft').equivalence_interval.high:.2f}]"] == "#abcdef"  # fmt: skip
     assert lines["hard: < 0 raters (at or below c_0)"] == "#123456"
     assert "k raters vs the true states" in lines
     fig.canvas.draw()
@@ -358,12 +358,12 @@ def test_truth_equivalence_calibrates_like_equivalence(sim) -> None:  # type: ig
 
 
 # ------------------------------------------------------------------------ information ranges (API)
-def test_information_ranges_are_taken_replicate_by_replicate() -> None:
+def test_information_intervals_are_taken_replicate_by_replicate() -> None:
     d = running_example(200, 6, seed=3)
     res = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1)
     assert res.curve_samples is not None and res.model_samples is not None
     rel = res.curve_samples - res.curve_samples[:, :1]
-    ranges = res.information_range
+    ranges = res.information_intervals
     assert ranges is not None and len(ranges) == len(res.power_curve)
     # at k = 0 the gain is 0 in every replicate, so the range is exactly [0, 0]
     assert ranges[0].low == 0.0 and ranges[0].high == 0.0
@@ -371,28 +371,28 @@ def test_information_ranges_are_taken_replicate_by_replicate() -> None:
         # an independent percentile (inverted CDF) of the same replicate differences
         assert r.low == pytest.approx(np.percentile(rel[:, j], 2.5, method="inverted_cdf"))
         assert r.high == pytest.approx(np.percentile(rel[:, j], 97.5, method="inverted_cdf"))
-    assert res.curve.information_range == ranges
+    assert res.curve.information_intervals == ranges
     for i, m in enumerate(res.models):
-        assert m.information_range is not None
-        lo, hi = m.information_range
+        assert m.information_interval is not None
+        lo, hi = m.information_interval
         diff = res.model_samples[:, i] - res.curve_samples[:, 0]
         assert lo == pytest.approx(np.percentile(diff, 2.5, method="inverted_cdf"))
         assert hi == pytest.approx(np.percentile(diff, 97.5, method="inverted_cdf"))
     # at another level, the same replicates at other tails
     at90 = equivalence(d.ratings, d.predictions, bootstrap=200, seed=1, level=0.9)
-    assert at90.information_range is not None
-    assert at90.information_range[2].low == pytest.approx(
+    assert at90.information_intervals is not None
+    assert at90.information_intervals[2].low == pytest.approx(
         np.percentile(rel[:, 2], 5, method="inverted_cdf")
     )
 
 
-def test_information_ranges_only_for_abc_cross_entropy_and_empty_without_replicates() -> None:
+def test_information_intervals_only_for_abc_cross_entropy_and_empty_without_replicates() -> None:
     d = running_example(200, 6, seed=3)
     res = equivalence(d.ratings, d.predictions, bootstrap=0)
-    assert res.information_range is not None
-    assert all(r == (None, None) for r in res.information_range)
-    assert all(m.information_range == (None, None) for m in res.models)
+    assert res.information_intervals is not None
+    assert all(r == (None, None) for r in res.information_intervals)
+    assert all(m.information_interval == (None, None) for m in res.models)
     other = equivalence(d.ratings, d.predictions, combiner="majority", scorer="agreement",
                         bootstrap=100)  # fmt: skip
-    assert other.information is None and other.information_range is None
-    assert all(m.information_range is None for m in other.models)
+    assert other.information is None and other.information_intervals is None
+    assert all(m.information_interval is None for m in other.models)

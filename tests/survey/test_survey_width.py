@@ -29,7 +29,7 @@ def test_width_follows_one_over_root_n_on_subsamples(seed: int) -> None:
         d.predictions["soft"].values, index=d.ratings.items, columns=list(d.ratings.classes)
     )
     full = equivalence(d.ratings, {"soft": soft}, bootstrap=300).model("soft")
-    w_full = full.equivalence_range.width
+    w_full = full.equivalence_interval.width
     assert w_full is not None
     measured = {}
     for m in (1000, 2000):
@@ -38,7 +38,7 @@ def test_width_follows_one_over_root_n_on_subsamples(seed: int) -> None:
             idx = np.arange(j * m, (j + 1) * m)
             e = equivalence(d.ratings.take(idx), {"soft": soft.iloc[idx]}, bootstrap=300)
             e = e.model("soft")
-            widths.append(e.equivalence_range.width)
+            widths.append(e.equivalence_interval.width)
         measured[m] = float(np.mean(widths))
         predicted = w_full * np.sqrt(4000 / m)
         assert 0.8 < measured[m] / predicted < 1.25, (m, measured[m], predicted)
@@ -58,7 +58,7 @@ def test_bootstrap_mean_and_items_needed() -> None:
     assert res.curve_samples is not None and res.model_samples is not None
     values = equivalence_replicates(res.ks, res.curve_samples, res.model_samples[:, 1])
     assert m.equivalence_mean == pytest.approx(float(np.mean(values)))
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     assert lo <= m.equivalence_mean <= hi
     assert m.items_needed(0.5) == int(np.ceil(500 * ((hi - lo) / 0.5) ** 2 - 1e-9))
     assert res.items_needed(0.5) == tuple(x.items_needed(0.5) for x in res.models)
@@ -68,7 +68,7 @@ def test_bootstrap_mean_and_items_needed() -> None:
     # a saved result answers the same (the ranges are in its JSON)
     back = EquivalenceResult.from_dict(json.loads(res.to_json()))
     assert back.items_needed(0.5) == res.items_needed(0.5)
-    assert {"equivalence_mean", "equivalence_range"} <= set(res.to_dict()["models"][0])
+    assert {"equivalence_mean", "equivalence_interval"} <= set(res.to_dict()["models"][0])
     assert "items_needed" not in res.to_dict()["models"][0]
     assert "equivalence_mean" in res.to_frame().columns
     # without a bootstrap there is no mean and no range to narrow

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
         AssumptionTest as AssumptionTest,
     )
     from .assumptions import (
-        ParameterRanges as ParameterRanges,
+        ParameterIntervals as ParameterIntervals,
     )
     from .assumptions import (
         VariantShare as VariantShare,
@@ -179,7 +179,7 @@ _LAZY: dict[str, str] = {
     "multiclass_pilot_plan": ".multiclass_plan",
     "MulticlassPilotPlan": ".multiclass_plan",
     "ConfusionEstimate": ".multiclass_pilot",
-    "ParameterRanges": ".assumptions",
+    "ParameterIntervals": ".assumptions",
     "Assumptions": ".assumptions",
     "Assumption2": ".assumptions",
     "AssumptionTest": ".assumptions",
@@ -268,7 +268,7 @@ _LAZY: dict[str, str] = {
     "multiclass_setting": ".multiclass",
     "RULES": ".multiclass",
     "LATENT_VARIANTS": ".latent",
-    "METHODS": ".planning",
+    "ESTIMATORS": ".planning",
     "PAPER_N": ".sweep_results",
     "TIES": "._args",
     "VOTE_TIES": "._args",

@@ -5,7 +5,7 @@ Each names the Python parameter (``budget=0: give a whole number ≥ 1``); the c
 
 * ``vote_ties`` — a tied *vote* among an even number m of labels: ``"coin"`` (a fair coin picks the
   label) or ``"failure"`` (the label counts as wrong, the paper's Lemma C.1);
-* ``ties`` — a tied *comparison*, ΣG = 0: ``"failure"`` (c_b is not identified, the paper) or
+* ``ties`` — a tied *comparison*, ΣG = 0: ``"loss"`` (c_b is not identified, the paper) or
   ``"half"`` (half credit).
 
 >>> check_ms((1, 3, 5))
@@ -43,16 +43,16 @@ __all__ = [
     "items_for_budget",
 ]
 
-#: A tied comparison ΣG = 0: counts as failure (the paper) or as half a win.
-Ties = Literal["failure", "half"]
+#: A tied comparison ΣG = 0: counts as a loss (the paper) or as half a win.
+Ties = Literal["loss", "half"]
 #: A tied vote among an even number of labels: broken by a fair coin, or counted as a wrong label.
 VoteTies = Literal["coin", "failure"]
-TIES: tuple[Ties, ...] = ("failure", "half")
+TIES: tuple[Ties, ...] = ("loss", "half")
 VOTE_TIES: tuple[VoteTies, ...] = ("coin", "failure")
 
 
 def check_ties(ties: Any) -> Ties:
-    """``ties`` is ``"failure"`` or ``"half"``."""
+    """``ties`` is ``"loss"`` or ``"half"``."""
     return cast("Ties", check_choice("ties", ties, TIES))
 
 

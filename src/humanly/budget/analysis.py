@@ -33,7 +33,7 @@ from .curves import WinCurve, curve_budgets, win_curve
 from .models import IndependentErrors
 from .multiclass_plan import MulticlassPilotPlan, check_k_class_options, multiclass_pilot_plan
 from .options import PlanOptions
-from .planning import Method, PilotPlan, _study, check_run, pilot_plan
+from .planning import Estimator, PilotPlan, _study, check_run, pilot_plan
 from .size import sample_size
 
 __all__ = [
@@ -127,7 +127,7 @@ def quick_compare(
     eps: float = 0.01,
     m: Sequence[int] | int = (1, 3, 5),
     level: float = 0.95,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     n_classes: int = 2,
 ) -> QuickComparison:
@@ -153,7 +153,7 @@ def quick_compare(
         Labels per item.
     level : float
         The probability of ranking the better classifier first that ``budget_needed`` reaches.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled (``"coin"`` for K > 2).
@@ -349,14 +349,19 @@ def _pilot_models(study: Any) -> Skipped | None:
 
 
 def _pilot(
-    study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
+    study: Any,
+    level: float,
+    ms: tuple[int, ...],
+    estimator: Estimator,
+    budget: int,
+    run: dict[str, Any],
 ) -> tuple[PilotPlan | None, Skipped | None]:
     """The pilot plan with its curve, or why there is none."""
     opts = run["options"]
     if (why := _pilot_models(study)) is not None:
         return None, why
     try:
-        res = pilot_plan(study, level=level, m=ms, method=method, budget=budget, **run)
+        res = pilot_plan(study, level=level, m=ms, estimator=estimator, budget=budget, **run)
     except InputError as exc:
         return None, Skipped("pilot", "input_error", str(exc))
     shown = tuple(r.m for r in res.sizes)
@@ -368,13 +373,18 @@ def _pilot(
 
 
 def _multiclass_pilot(
-    study: Any, level: float, ms: tuple[int, ...], method: Method, budget: int, run: dict[str, Any]
+    study: Any,
+    level: float,
+    ms: tuple[int, ...],
+    estimator: Estimator,
+    budget: int,
+    run: dict[str, Any],
 ) -> tuple[MulticlassPilotPlan | None, Skipped | None]:
     """The K-class pilot plan with its curve, or why there is none."""
     opts = run["options"]
     if (why := _pilot_models(study)) is not None:
         return None, why
-    if method != "latent":
+    if estimator != "latent":
         return None, Skipped("pilot", "latent_only")
     try:
         res = multiclass_pilot_plan(study, level=level, m=ms, budget=budget, **run)
@@ -394,7 +404,7 @@ def plan(
     m: Sequence[int] | int = (1, 3, 5),
     level: float = 0.95,
     eps: float = 0.01,
-    method: Method = "latent",
+    estimator: Estimator = "latent",
     bootstrap: int = 1000,
     seed: int = 0,
     missing: Literal["error", "drop"] = "error",
@@ -424,7 +434,7 @@ def plan(
         paper's error δ is 1 − level).
     eps : float
         The accuracy margin between the two classifiers compared, in (0, 0.25).
-    method : {"latent", "majority"}
+    estimator : {"latent", "majority"}
         The pilot's estimator (see :func:`~humanly.budget.pilot_plan`).
     bootstrap : int
         The pilot's bootstrap replicates over items.
@@ -451,7 +461,7 @@ def plan(
     >>> from humanly.simulate import pair
     >>> d = pair(400, 3, p=0.7, eps=0.1, q=0.75, seed=3)
     >>> res = plan(d.ratings, d.predictions, bootstrap=100)
-    >>> res.comparison.best_m, res.pilot.recommended_m, res.pilot.method
+    >>> res.comparison.best_m, res.pilot.recommended_m, res.pilot.estimator
     (1, 1, 'latent')
 
     References
@@ -462,7 +472,7 @@ def plan(
     opts = options if options is not None else PlanOptions()
     (level, _), ms = check_level(level), check_ms(m)
     eps = float(check_number("eps", eps, minimum=0.0, maximum=0.25, open_low=True, open_high=True))
-    bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
+    bootstrap, seed, estimator = check_run(bootstrap, seed, estimator, opts)
     study = _study(ratings, predictions, missing, opts)  # better=, worse= name known models
     r, preds = study.ratings, study.predictions
     r.require_classes("plan")
@@ -484,9 +494,9 @@ def plan(
     if opts.with_pilot:
         run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, options=opts)
         if k == 2:
-            pilot, skipped = _pilot(study, level, ms, method, budget, run)
+            pilot, skipped = _pilot(study, level, ms, estimator, budget, run)
         else:
-            multi, skipped = _multiclass_pilot(study, level, ms, method, budget, run)
+            multi, skipped = _multiclass_pilot(study, level, ms, estimator, budget, run)
     result = PlanResult(
         label_accuracy=q,
         agreement=agreement,

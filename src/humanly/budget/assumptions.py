@@ -23,7 +23,7 @@ __all__ = [
     "Assumption2",
     "AssumptionTest",
     "Assumptions",
-    "ParameterRanges",
+    "ParameterIntervals",
     "VariantShare",
 ]
 
@@ -38,7 +38,7 @@ UNTESTED_REASONS = ("no_bootstrap", "no_replicate", "too_few_labels", "undefined
 
 
 @dataclass(frozen=True, repr=False)
-class ParameterRanges(Result):
+class ParameterIntervals(Result):
     """95% percentile bootstrap ranges of the correlated error model's parameters.
 
     An estimate's own value is at both ends when no replicate defines it.
@@ -50,7 +50,7 @@ class ParameterRanges(Result):
 
     Examples
     --------
-    >>> r = ParameterRanges(*(Interval(0.6, 0.8) for _ in range(5)))
+    >>> r = ParameterIntervals(*(Interval(0.6, 0.8) for _ in range(5)))
     >>> r.items()[0]
     ('q_b', Interval(low=0.6, high=0.8))
     """
@@ -71,7 +71,7 @@ class ParameterRanges(Result):
 
         Examples
         --------
-        >>> r = ParameterRanges(*(Interval(0.6, 0.8) for _ in range(5)))
+        >>> r = ParameterIntervals(*(Interval(0.6, 0.8) for _ in range(5)))
         >>> [k for k, _ in r.items()]
         ['q_b', 'q_w', 'p_w', 'p_b0', 'p_b1']
         """
@@ -245,14 +245,14 @@ def _interval(values: list[float]) -> Interval:
     return percentile_interval(np.array(values, dtype=float), 0.95, method="linear")
 
 
-def parameter_ranges(est: CorrelatedErrors, reps: list[dict[str, float]]) -> ParameterRanges:
+def parameter_intervals(est: CorrelatedErrors, reps: list[dict[str, float]]) -> ParameterIntervals:
     """The bootstrap ranges of the five parameters (the estimate at both ends when undefined)."""
     out = {}
     for k in _PARAMS:
         low, high = _interval([r[k] for r in reps])
         value = getattr(est, k)
         out[k] = Interval(value, value) if low is None or high is None else Interval(low, high)
-    return ParameterRanges(**out)
+    return ParameterIntervals(**out)
 
 
 def assumption1_share(est: CorrelatedErrors, reps: list[dict[str, float]]) -> float:

@@ -33,7 +33,7 @@ __all__ = ["Comparison", "ComparisonRow", "compare", "error_probability"]
 
 
 def error_probability(
-    error_model: ErrorModel, m: int, n: int, ties: Ties = "failure", *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel, m: int, n: int, ties: Ties = "loss", *, vote_ties: VoteTies = "coin"
 ) -> float:
     """Exact P(c_b not identified) with n items of m-majority labels.
 
@@ -45,7 +45,7 @@ def error_probability(
         Labels per item.
     n : int
         Items.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -83,18 +83,18 @@ class ComparisonRow(Result):
         The accuracy of an m-majority label (where the classifiers disagree, correlated errors).
     exact : float
         The exact P(c_b identified).
-    hoeffding_lower_bound, cramer_lower_bound : float
+    win_hoeffding_bound, win_cramer_bound : float
         1 − Hoeffding's (Lemma 1) and 1 − Cramér's (Lemma 2) upper bound on the error; 0 when vacuous.
     tie : float
         P(ΣG = 0).
     monte_carlo, monte_carlo_se : float, optional
-        A Monte Carlo estimate and its standard error (``compare(simulate=R)``).
+        A Monte Carlo estimate and its standard error (``compare(simulations=R)``).
 
     Examples
     --------
     >>> from humanly.budget import IndependentErrors, compare
     >>> row = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1,)).rows[0]
-    >>> row.hoeffding_lower_bound <= row.cramer_lower_bound <= row.exact
+    >>> row.win_hoeffding_bound <= row.win_cramer_bound <= row.exact
     True
     """
 
@@ -104,8 +104,8 @@ class ComparisonRow(Result):
     labels_used: int
     label_accuracy: float
     exact: float
-    hoeffding_lower_bound: float
-    cramer_lower_bound: float
+    win_hoeffding_bound: float
+    win_cramer_bound: float
     tie: float
     monte_carlo: float | None = None
     monte_carlo_se: float | None = None
@@ -123,7 +123,7 @@ class Comparison(Result):
         The error model itself.
     budget : int
         The label budget.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as.
     rows : tuple of ComparisonRow
         One row per m.
@@ -163,9 +163,9 @@ def compare(
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
-    simulate: int = 0,
+    simulations: int = 0,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -183,11 +183,11 @@ def compare(
         The label budget k (labels in total).
     m : int or sequence of int
         Labels per item to compare.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
-    simulate : int
+    simulations : int
         Also estimate by Monte Carlo with this many replicates (0: no).
     seed : int
         The Monte Carlo seed.
@@ -228,7 +228,7 @@ def compare(
     budget = check_budget(budget)
     ms = check_ms(m)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
-    simulate = check_int("simulate", simulate, minimum=0)
+    simulations = check_int("simulations", simulations, minimum=0)
     seed = check_int("seed", seed, minimum=0)
     run = dict(seed=seed, ties=ties, vote_ties=vote_ties, workers=workers, scheduler=scheduler)
     rows = []
@@ -236,12 +236,12 @@ def compare(
         n = items_for_budget(budget, mm)
         g = error_model.gap(mm, vote_ties)
         out = outcome(g, n)
-        if simulate and isinstance(error_model, ConfusionErrors):
+        if simulations and isinstance(error_model, ConfusionErrors):
             raise InputError(
-                "simulate: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
-                "error models; leave simulate=0 for ConfusionErrors"
+                "simulations: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
+                "error models; leave simulations=0 for ConfusionErrors"
             )
-        mc = simulate_win(error_model, mm, n, simulate, **run) if simulate else None  # type: ignore[arg-type]
+        mc = simulate_win(error_model, mm, n, simulations, **run) if simulations else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(
                 m=mm,
@@ -250,8 +250,8 @@ def compare(
                 labels_used=mm * n,
                 label_accuracy=error_model.label_accuracy(mm, vote_ties),
                 exact=out.win_probability(ties),
-                hoeffding_lower_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
-                cramer_lower_bound=max(0.0, 1.0 - cramer_error(g, n)),
+                win_hoeffding_bound=max(0.0, 1.0 - hoeffding_error(g, n)),
+                win_cramer_bound=max(0.0, 1.0 - cramer_error(g, n)),
                 tie=out.tie,
                 monte_carlo=None if mc is None else mc.win,
                 monte_carlo_se=None if mc is None else mc.se,

@@ -109,7 +109,7 @@ class WinCurve(Result):
         The error model.
     m : tuple of int
         Labels per item, one curve each.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -166,7 +166,7 @@ def win_curve(
     m: Sequence[int] | int = (1, 3, 5),
     budgets: Sequence[int] | None = None,
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> WinCurve:
     """The exact P(c_b ranked first) against the label budget, one curve per m (Fig. 2 b).
@@ -179,7 +179,7 @@ def win_curve(
         Labels per item.
     budgets : sequence of int, optional
         Label budgets (default 60 from the largest m to 5,000); each m labels max(1, ⌊k/m⌋) items.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -258,7 +258,7 @@ class AccuracyCurve(Result):
         The label budget; each m labels ⌊budget/m⌋ items.
     m : tuple of int
         Labels per item, one curve each.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -308,7 +308,7 @@ def accuracy_curve(
     m: Sequence[int] | int = (1, 3, 5),
     qs: Sequence[float] | None = None,
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> AccuracyCurve:
     """The exact P(c_b ranked first) against the label accuracy q, per m, at one budget (Fig. 2 a).
@@ -325,7 +325,7 @@ def accuracy_curve(
         Labels per item.
     qs : sequence of float, optional
         Label accuracies in (0.5, 1] (default 50 from 0.51 to 1).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -377,7 +377,7 @@ class CapacityCurve(Result):
         The probability that every worse classifier is ranked below the best.
     m : int
         Labels per item.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -410,7 +410,7 @@ def capacity_curve(
     budgets: Sequence[int] | None = None,
     m: int = 1,
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> CapacityCurve:
     """How many worse classifiers a benchmark can rank below the best, against the budget (Fig. 1).
@@ -425,7 +425,7 @@ def capacity_curve(
         Label budgets (default 60 from m to 3,000).
     m : int
         Labels per item.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.

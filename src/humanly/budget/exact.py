@@ -68,12 +68,12 @@ class Outcome(Result):
     tie: float
     loss: float
 
-    def win_probability(self, ties: Ties = "failure") -> float:
+    def win_probability(self, ties: Ties = "loss") -> float:
         """P(c_b identified): P(ΣG > 0), plus P(ΣG = 0)/2 with ``ties="half"``.
 
         Parameters
         ----------
-        ties : {"failure", "half"}
+        ties : {"loss", "half"}
             What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
 
         Returns
@@ -90,12 +90,12 @@ class Outcome(Result):
             return min(1.0, self.win + 0.5 * self.tie)
         return self.win
 
-    def error(self, ties: Ties = "failure") -> float:
+    def error(self, ties: Ties = "loss") -> float:
         """1 − :meth:`win_probability`, computed without cancellation.
 
         Parameters
         ----------
-        ties : {"failure", "half"}
+        ties : {"loss", "half"}
             What a tied comparison ΣG = 0 counts as.
 
         Returns
@@ -373,7 +373,7 @@ def outcome(gap: Gap | tuple[float, float, float], n: int) -> Outcome:
     return Outcome(int(n), float(w), float(t), float(lo))
 
 
-def win_probability(gap: Gap | tuple[float, float, float], n: int, ties: Ties = "failure") -> float:
+def win_probability(gap: Gap | tuple[float, float, float], n: int, ties: Ties = "loss") -> float:
     """Exact P(ΣᵢGᵢ > 0) over n items: the probability of ranking the better classifier first.
 
     Parameters
@@ -382,7 +382,7 @@ def win_probability(gap: Gap | tuple[float, float, float], n: int, ties: Ties = 
         The gap indicator's distribution (or an (x, y, z) triple).
     n : int
         Items.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
 
     Returns

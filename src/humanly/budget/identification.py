@@ -60,7 +60,7 @@ class WeakEstimate(Result):
     reason : {"boundary", "loose", "flat"}
         On the edge of its range, a bootstrap range wider than :data:`WIDE`, or (without a
         bootstrap) a Wald range from the observed information wider than :data:`WIDE`.
-    range : Interval
+    interval : Interval
         Its bootstrap range, or for ``"flat"`` its Wald range (both ends ``None`` when there is
         none, or when the information is singular along the parameter).
 
@@ -73,12 +73,12 @@ class WeakEstimate(Result):
     parameter: str
     estimate: float
     reason: str
-    range: Interval
+    interval: Interval
 
 
 def weak_estimates(
     est: CorrelatedErrors,
-    ranges: dict[str, Interval],
+    intervals: dict[str, Interval],
     bootstrap: int,
     information: dict[str, Interval] | None = None,
 ) -> tuple[WeakEstimate, ...]:
@@ -90,8 +90,8 @@ def weak_estimates(
     ----------
     est : CorrelatedErrors
         The point estimates.
-    ranges : dict
-        Parameter name → its bootstrap range.
+    intervals : dict
+        Parameter name → its bootstrap interval.
     bootstrap : int
         The bootstrap replicates behind the ranges (0: the boundary and ``information``).
     information : dict, optional
@@ -113,7 +113,7 @@ def weak_estimates(
         value = float(getattr(est, name))
         if not math.isfinite(value):
             continue
-        rng = ranges.get(name, Interval(None, None)) if bootstrap else Interval(None, None)
+        rng = intervals.get(name, Interval(None, None)) if bootstrap else Interval(None, None)
         wald = (information or {}).get(name) if not bootstrap else None
         if value <= low + EDGE or value >= high - EDGE:
             out.append(WeakEstimate(name, value, "boundary", rng))

@@ -28,7 +28,7 @@ class MonteCarlo(Result):
         Labels per item.
     n : int
         Items.
-    reps : int
+    simulations : int
         Replicates.
     seed : int
         The seed (chunk i of the replicates draws from ``stream(seed, i)``).
@@ -38,7 +38,7 @@ class MonteCarlo(Result):
         P(ΣG = 0), P(ΣG < 0).
     se : float
         The standard error of ``win``.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -51,13 +51,13 @@ class MonteCarlo(Result):
 
     m: int
     n: int
-    reps: int
+    simulations: int
     seed: int
     win: float
     tie: float
     loss: float
     se: float
-    ties: str = "failure"
+    ties: str = "loss"
     vote_ties: str = "coin"
 
 
@@ -74,7 +74,7 @@ def _mc_chunk(
     params: tuple[float, float, float, float, float, float],
     m: int,
     n: int,
-    reps: int,
+    simulations: int,
     seed: int,
     index: int,
     coin: bool = True,
@@ -84,15 +84,15 @@ def _mc_chunk(
     wrong label); returns win/tie/loss counts."""
     q_b, q_w, q_agree, p_w, p_b0, p_b1 = params
     g = stream(seed, index)
-    w_right = g.random((reps, n)) < p_w
-    b_right = g.random((reps, n)) < np.where(w_right, p_b1, p_b0)
+    w_right = g.random((simulations, n)) < p_w
+    b_right = g.random((simulations, n)) < np.where(w_right, p_b1, p_b0)
     only_b = b_right & ~w_right
     only_w = w_right & ~b_right
     q_item = np.where(only_b, q_b, np.where(only_w, q_w, q_agree))
     right = g.binomial(m, q_item)
     label_ok = 2 * right > m
     if m % 2 == 0 and coin:
-        label_ok |= (2 * right == m) & (g.random((reps, n)) < 0.5)
+        label_ok |= (2 * right == m) & (g.random((simulations, n)) < 0.5)
     gap = np.where(only_b, np.where(label_ok, 1, -1), 0) + np.where(
         only_w, np.where(label_ok, -1, 1), 0
     )
@@ -104,10 +104,10 @@ def simulate_win(
     error_model: ErrorModel,
     m: int,
     n: int,
-    reps: int,
+    simulations: int,
     *,
     seed: int = 0,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     workers: int | None = None,
     scheduler: str | None = None,
@@ -126,11 +126,11 @@ def simulate_win(
         Labels per item.
     n : int
         Items.
-    reps : int
+    simulations : int
         Replicates.
     seed : int
         The seed.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -148,17 +148,17 @@ def simulate_win(
     --------
     >>> from humanly.budget import IndependentErrors
     >>> mc = simulate_win(IndependentErrors(0.8, 0.05, 0.7), 3, 50, 200, seed=5)
-    >>> mc.reps, 0 <= mc.win <= 1
+    >>> mc.simulations, 0 <= mc.win <= 1
     (200, True)
     """
     m = check_int("m", m, minimum=1)
     n = check_int("n", n, minimum=1)
-    reps = check_int("reps", reps, minimum=1)
+    simulations = check_int("simulations", simulations, minimum=1)
     seed = check_int("seed", seed, minimum=0)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     params = _chunk_params(error_model)
-    per = max(1, min(reps, 2_000_000 // max(n, 1)))
-    sizes = [min(per, reps - s) for s in range(0, reps, per)]
+    per = max(1, min(simulations, 2_000_000 // max(n, 1)))
+    sizes = [min(per, simulations - s) for s in range(0, simulations, per)]
     coin = vote_ties == "coin"
     args = [(params, m, n, size, seed, i, coin) for i, size in enumerate(sizes)]
     counts = run_tasks(
@@ -170,9 +170,18 @@ def simulate_win(
         show_progress=len(args) > 4,
     )
     win, tie, loss = (sum(c[k] for c in counts) for k in range(3))
-    pw, pt = win / reps, tie / reps
+    pw, pt = win / simulations, tie / simulations
     est = pw + 0.5 * pt if ties == "half" else pw
-    var = est * (1 - est) if ties == "failure" else (pw + 0.25 * pt) - est**2
+    var = est * (1 - est) if ties == "loss" else (pw + 0.25 * pt) - est**2
     return MonteCarlo(
-        m, n, reps, seed, est, pt, loss / reps, math.sqrt(max(var, 0) / reps), ties, vote_ties
+        m,
+        n,
+        simulations,
+        seed,
+        est,
+        pt,
+        loss / simulations,
+        math.sqrt(max(var, 0) / simulations),
+        ties,
+        vote_ties,
     )

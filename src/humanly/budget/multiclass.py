@@ -285,7 +285,7 @@ class MulticlassComparison(Result):
         The prior and the confusion matrices.
     budget : int
         The label budget.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     rows : tuple of MulticlassRow
         One row per m and rule.
@@ -320,7 +320,7 @@ def multiclass_compare(
     *,
     prior: Any = None,
     rules: Sequence[Rule] = RULES,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
 ) -> MulticlassComparison:
     """The exact probability of ranking the better classifier first with K classes, per m and rule.
 
@@ -339,7 +339,7 @@ def multiclass_compare(
         The class prior (default uniform).
     rules : sequence of {"plurality", "majority"}
         The aggregation rules to compare.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
 
     Returns

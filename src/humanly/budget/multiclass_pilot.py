@@ -71,9 +71,9 @@ class ConfusionEstimate(Result):
         The column (the label or prediction); ``None`` for the prior and the summaries.
     estimate : float
         The point estimate.
-    range : Interval
+    interval : Interval
         The percentile bootstrap range (both ends ``None`` without a bootstrap).
-    information_range : Interval
+    information_interval : Interval
         The Wald range from the observed information (both ends ``None`` where the information is
         singular); reported for the prior, the per-class accuracies and the summaries.
 
@@ -87,8 +87,8 @@ class ConfusionEstimate(Result):
     true_class: int | None
     label: int | None
     estimate: float
-    range: Interval
-    information_range: Interval
+    interval: Interval
+    information_interval: Interval
 
     @property
     def name(self) -> str:
@@ -326,7 +326,7 @@ def fit_multiclass_pilot(
     params = _parameters(x, reps[:, :-1] if len(reps) else reps, k, info, level)
     names = _checked_names(k)
     values = _summaries(x[None], k)[0]
-    boot = {p.name: p.range for p in params}
+    boot = {p.name: p.interval for p in params}
     boot_checked = tuple(
         boot[ConfusionEstimate(p, r, c, 0.0, Interval(None, None), Interval(None, None)).name]
         for p, r, c in names

@@ -105,7 +105,7 @@ class MulticlassPilotPlan(Result):
         a bootstrap, a Wald range wider than 0.2).
     codes : tuple of str
         Status codes (:data:`CODES`).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin"}
         A tied plurality is broken at random.
@@ -145,7 +145,7 @@ class MulticlassPilotPlan(Result):
     bootstrap_converged: float | None
     warnings: tuple[WeakEstimate, ...]
     codes: tuple[str, ...]
-    ties: str = "failure"
+    ties: str = "loss"
     vote_ties: str = "coin"
     curve: WinCurve | None = None
 
@@ -181,10 +181,10 @@ class MulticlassPilotPlan(Result):
                     "true_class": name(p.true_class),
                     "label": name(p.label),
                     "estimate": p.estimate,
-                    "low": p.range.low,
-                    "high": p.range.high,
-                    "information_low": p.information_range.low,
-                    "information_high": p.information_range.high,
+                    "low": p.interval.low,
+                    "high": p.interval.high,
+                    "information_low": p.information_interval.low,
+                    "information_high": p.information_interval.high,
                 }
                 for p in self.parameters
             ]

@@ -119,7 +119,7 @@ class StrategyComparison(Result):
         ``"adaptive"``).
     budget : int
         The label budget.
-    reps : int
+    simulations : int
         Replicates.
     seed : int
         The seed.
@@ -133,7 +133,7 @@ class StrategyComparison(Result):
 
     Examples
     --------
-    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1,), reps=20, seed=1)
+    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1,), simulations=20, seed=1)
     >>> res.problem, len(res.rows)
     ('plurality', 1)
     """
@@ -141,7 +141,7 @@ class StrategyComparison(Result):
     problem: str
     params: PluralitySetting | IndependentErrors | CorrelatedErrors
     budget: int
-    reps: int
+    simulations: int
     seed: int
     rows: tuple[StrategyRow, ...]
     best: str
@@ -152,27 +152,27 @@ class StrategyComparison(Result):
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
 
-def _check(budget: int, reps: int, seed: int) -> tuple[int, int, int]:
+def _check(budget: int, simulations: int, seed: int) -> tuple[int, int, int]:
     return (
         check_budget(budget),
-        check_int("reps", reps, minimum=1),
+        check_int("simulations", simulations, minimum=1),
         check_int("seed", seed, minimum=0),
     )
 
 
-def _chunks(reps: int, per: int) -> list[int]:
-    return [min(per, reps - s) for s in range(0, reps, per)]
+def _chunks(simulations: int, per: int) -> list[int]:
+    return [min(per, simulations - s) for s in range(0, simulations, per)]
 
 
 # --------------------------------------------------------------------------- plurality voting
 def _plurality_chunk(
-    k: int, q: float, p: float, eps: float, m: int, n: int, reps: int, seed: int, index: int
+    k: int, q: float, p: float, eps: float, m: int, n: int, simulations: int, seed: int, index: int
 ) -> int:
     g = stream(seed, index)
-    shape = (reps, n)
+    shape = (simulations, n)
     # truth is class 0 by symmetry; wrong answers are uniform over 1..K-1
     pv = np.array([q] + [(1 - q) / (k - 1)] * (k - 1))
-    counts = g.multinomial(m, pv, size=shape)  # (reps, n, K)
+    counts = g.multinomial(m, pv, size=shape)  # (simulations, n, K)
     label = np.argmax(counts + g.random(counts.shape) * 0.5, axis=2)  # random tie-break
     wrong_w = g.integers(1, k, size=shape)
     wrong_b = g.integers(1, k, size=shape)
@@ -190,7 +190,7 @@ def plurality_vs_single(
     budget: int,
     m: Sequence[int] | int = (1, 3, 5),
     *,
-    reps: int = 2000,
+    simulations: int = 2000,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -215,7 +215,7 @@ def plurality_vs_single(
         The label budget.
     m : int or sequence of int
         Labels per item.
-    reps : int
+    simulations : int
         Replicates.
     seed : int
         The seed.
@@ -231,11 +231,11 @@ def plurality_vs_single(
 
     Examples
     --------
-    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), reps=100, seed=1)
+    >>> res = plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 3), simulations=100, seed=1)
     >>> [r.strategy for r in res.rows]
     ['plurality of 1', 'plurality of 3']
     """
-    budget, reps, seed = _check(budget, reps, seed)
+    budget, simulations, seed = _check(budget, simulations, seed)
     ms = check_ms(m)
     n_classes = check_int("n_classes", n_classes, minimum=2)
     q = float(check_probability("q", q))
@@ -247,7 +247,7 @@ def plurality_vs_single(
     for i, mm in enumerate(ms):
         n = items_for_budget(budget, mm)
         per = max(1, 4_000_000 // max(1, n * mm * n_classes))
-        sizes = _chunks(reps, per)
+        sizes = _chunks(simulations, per)
         args = [
             (n_classes, q, p, eps, mm, n, size, seed, 1000 * i + c) for c, size in enumerate(sizes)
         ]
@@ -256,7 +256,7 @@ def plurality_vs_single(
                 _plurality_chunk, args, workers=workers, scheduler=scheduler, show_progress=False
             )
         )
-        w = wins / reps
+        w = wins / simulations
         exact = None
         if n_classes == 2:
             exact = outcome(IndependentErrors(p, eps, q, check=False).gap(mm), n).win
@@ -269,20 +269,20 @@ def plurality_vs_single(
             )
             exact = outcome(multiclass_gap(exact_setting, mm, "plurality"), n).win
         rows.append(
-            StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / reps), exact)
+            StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / simulations), exact)
         )
     best = max(rows, key=lambda r: r.win).strategy
     setting = PluralitySetting(n_classes, q, p, eps)
-    return StrategyComparison("plurality", setting, budget, reps, seed, tuple(rows), best)
+    return StrategyComparison("plurality", setting, budget, simulations, seed, tuple(rows), best)
 
 
 # --------------------------------------------------------------------------- adaptive labelling
 def _adaptive_chunk(
-    params: tuple[float, ...], strategy: str, budget: int, reps: int, seed: int, index: int
+    params: tuple[float, ...], strategy: str, budget: int, simulations: int, seed: int, index: int
 ) -> int:
     q_b, q_w, q_agree, p_w, p_b0, p_b1 = params
     g = stream(seed, index)
-    shape = (reps, _strategy_items(strategy, budget))
+    shape = (simulations, _strategy_items(strategy, budget))
     w_right = g.random(shape) < p_w
     b_right = g.random(shape) < np.where(w_right, p_b1, p_b0)
     only_b, only_w = b_right & ~w_right, w_right & ~b_right
@@ -317,7 +317,7 @@ def adaptive_vs_single(
     error_model: ErrorModel,
     budget: int,
     *,
-    reps: int = 2000,
+    simulations: int = 2000,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -333,7 +333,7 @@ def adaptive_vs_single(
         How the classifiers' and the labels' errors relate.
     budget : int
         The label budget.
-    reps : int
+    simulations : int
         Replicates.
     seed : int
         The seed.
@@ -349,25 +349,25 @@ def adaptive_vs_single(
 
     Examples
     --------
-    >>> res = adaptive_vs_single(IndependentErrors(0.8, 0.05, 0.8), 90, reps=100, seed=1)
+    >>> res = adaptive_vs_single(IndependentErrors(0.8, 0.05, 0.8), 90, simulations=100, seed=1)
     >>> [r.strategy for r in res.rows]
     ['single', 'majority3', 'adaptive']
     """
-    budget, reps, seed = _check(budget, reps, seed)
+    budget, simulations, seed = _check(budget, simulations, seed)
     params = _chunk_params(error_model)
     q_mean = params[0] if params[0] == params[1] else None
     rows = []
     for i, strategy in enumerate(("single", "majority3", "adaptive")):
         cap = _strategy_items(strategy, budget)
         per = max(1, 4_000_000 // max(1, cap))
-        sizes = _chunks(reps, per)
+        sizes = _chunks(simulations, per)
         args = [(params, strategy, budget, s, seed, 1000 * i + c) for c, s in enumerate(sizes)]
         wins = sum(
             run_tasks(
                 _adaptive_chunk, args, workers=workers, scheduler=scheduler, show_progress=False
             )
         )
-        w = wins / reps
+        w = wins / simulations
         if strategy == "adaptive":
             per_item = 2 + 2 * q_mean * (1 - q_mean) if q_mean is not None else float("nan")
         else:
@@ -380,9 +380,11 @@ def adaptive_vs_single(
             if strategy == "adaptive":
                 n_items = int(budget // per_item)
             exact = outcome(gap, n_items).win
-        rows.append(StrategyRow(strategy, per_item, items, w, math.sqrt(w * (1 - w) / reps), exact))
+        rows.append(
+            StrategyRow(strategy, per_item, items, w, math.sqrt(w * (1 - w) / simulations), exact)
+        )
     best = max(rows, key=lambda r: r.win).strategy
-    return StrategyComparison("adaptive", error_model, budget, reps, seed, tuple(rows), best)
+    return StrategyComparison("adaptive", error_model, budget, simulations, seed, tuple(rows), best)
 
 
 def adaptive_label_accuracy(q: float) -> float:

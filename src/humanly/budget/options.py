@@ -23,14 +23,14 @@ class PlanOptions:
     better, worse : str, optional
         The model taken as the better / worse classifier of the pilot (default: the two models that
         agree most with the crowd's labels, the more agreeing one as the better).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled: a fair coin, or a wrong label (Lemma C.1).
     latent_variant : str
         Which label accuracies the pilot's latent-class fit has: ``"select"`` (the lowest BIC among
         ``simple``, ``both_wrong``, ``by_class``, ``full``, on the pilot and on every bootstrap
-        replicate) or one of them; only with ``method="latent"``.
+        replicate) or one of them; only with ``estimator="latent"``.
     with_pilot : bool
         Estimate the pilot plan when two models are given (``plan`` only).
     workers : int, optional
@@ -57,7 +57,7 @@ class PlanOptions:
 
     better: str | None = None
     worse: str | None = None
-    ties: Ties = "failure"
+    ties: Ties = "loss"
     vote_ties: VoteTies = "coin"
     latent_variant: str = "select"
     with_pilot: bool = True

@@ -1,4 +1,4 @@
-"""What :func:`~humanly.budget.pilot_plan` estimates from a pilot, by either method: the two models
+"""What :func:`~humanly.budget.pilot_plan` estimates from a pilot, by either estimator: the two models
 compared, the point estimates of the correlated error model, the quantity deciding assumption 2 for each
 m, and the same for every bootstrap replicate (replicate i resamples items with ``stream(seed, i)``).
 
@@ -44,7 +44,7 @@ _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 
 
 class Pilot(NamedTuple):
-    """The estimates of one method on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
+    """The estimates of one estimator on a pilot. ``assumption2[m]``: the quantity deciding assumption 2
     (≥ 0 when it holds; NaN when it cannot be computed); ``replicates``: per bootstrap replicate, the
     five parameters, ``"a2_m<m>"`` and (latent) ``"converged"`` and ``"variant"`` (the index of the
     replicate's selected variant in :data:`~humanly.budget.latent.LATENT_VARIANTS`);
@@ -296,9 +296,9 @@ def latent_pilot(
     enough = int((total >= 3).sum())
     if enough < MIN_ITEMS:
         raise InputError(
-            'method="latent" needs ≥ 3 labels per pilot item to identify the label accuracies; '
+            'estimator="latent" needs ≥ 3 labels per pilot item to identify the label accuracies; '
             f"only {enough} pilot items have ≥ 3 labels ({_labels_note(total)}); need at least "
-            f'{MIN_ITEMS} — label more, or pass method="majority" (the crowd majority as proxy truth, '
+            f'{MIN_ITEMS} — label more, or pass estimator="majority" (the crowd majority as proxy truth, '
             "biased towards agreement)"
         )
     keep = total > 0

@@ -2,7 +2,7 @@
 from a pilot with several labels per item and two models' predictions, bootstrap the estimates, test
 assumptions 1 and 2, and recommend m and the label budget that reaches a level.
 
-Two estimators (``method``):
+Two estimators (``estimator``):
 
 * ``"latent"`` (default) — the true label is a latent variable; EM fits the paper's correlated error
   model with each item's labels independent given its true label and which classifiers are right
@@ -36,11 +36,11 @@ from ..data import InputError, Predictions, Ratings, Study, join
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
 from .assumptions import (
     Assumptions,
-    ParameterRanges,
+    ParameterIntervals,
     VariantShare,
     assumption1_share,
     check_assumptions,
-    parameter_ranges,
+    parameter_intervals,
     variant_shares,
 )
 from .comparison import Comparison, compare
@@ -52,11 +52,11 @@ from .options import PlanOptions
 from .pilot import latent_pilot, majority_pilot
 from .size import SizeResult, SizeRow, sample_size
 
-__all__ = ["METHODS", "Method", "PilotPlan", "pilot_plan"]
+__all__ = ["ESTIMATORS", "Estimator", "PilotPlan", "pilot_plan"]
 
 #: The pilot estimators: latent class (default) or the crowd majority as proxy truth.
-Method = Literal["latent", "majority"]
-METHODS: tuple[Method, ...] = ("latent", "majority")
+Estimator = Literal["latent", "majority"]
+ESTIMATORS: tuple[Estimator, ...] = ("latent", "majority")
 
 
 @dataclass(frozen=True, repr=False)
@@ -73,7 +73,7 @@ class PilotPlan(Result):
         Items the estimate used.
     estimates : CorrelatedErrors
         The point estimates, left unchecked (estimates may leave the paper's ranges).
-    ranges : ParameterRanges
+    intervals : ParameterIntervals
         Their 95% percentile bootstrap ranges.
     assumptions : Assumptions
         The tests of assumptions 1 and 2.
@@ -96,14 +96,14 @@ class PilotPlan(Result):
     notes : tuple of str
         What a reader should know (EM's convergence, narrow BIC margins, short items, …); the
         verdicts floor adds what the result implies (:func:`humanly.verdicts.pilot.pilot_notes`).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
-    method : {"latent", "majority"}
+    estimator : {"latent", "majority"}
         The estimator.
     fit : LatentClassFit, optional
-        The latent-class fit (None for ``method="majority"``).
+        The latent-class fit (None for ``estimator="majority"``).
     bootstrap_converged : float, optional
         The share of bootstrap fits that converged.
     latent_variant : str, optional
@@ -134,7 +134,7 @@ class PilotPlan(Result):
     n_items: int
     n_used: int
     estimates: CorrelatedErrors
-    ranges: ParameterRanges
+    intervals: ParameterIntervals
     assumptions: Assumptions
     assumption1_share: float
     sizes: tuple[SizeRow, ...]
@@ -145,9 +145,9 @@ class PilotPlan(Result):
     seed: int
     comparison: Comparison | None = None
     notes: tuple[str, ...] = ()
-    ties: str = "failure"
+    ties: str = "loss"
     vote_ties: str = "coin"
-    method: str = "latent"
+    estimator: str = "latent"
     fit: LatentClassFit | None = None
     bootstrap_converged: float | None = None
     latent_variant: str | None = None
@@ -200,7 +200,7 @@ class PilotPlan(Result):
                     "low": r.low,
                     "high": r.high,
                 }
-                for k, r in self.ranges.items()
+                for k, r in self.intervals.items()
             ]
         )
 
@@ -253,19 +253,21 @@ def _recommend(
     return size, rec
 
 
-def check_run(bootstrap: Any, seed: Any, method: Any, opts: PlanOptions) -> tuple[int, int, Method]:
+def check_run(
+    bootstrap: Any, seed: Any, estimator: Any, opts: PlanOptions
+) -> tuple[int, int, Estimator]:
     """The pilot's bootstrap, seed and estimator, checked (and the latent variant against it)."""
     if not isinstance(opts, PlanOptions):
         raise TypeError(f"options={opts!r}: give a PlanOptions (or None)")
     bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=8)
     seed = check_int("seed", seed, minimum=0)
-    method = check_choice("method", method, METHODS)
-    if method == "majority" and opts.latent_variant != "select":
+    estimator = check_choice("estimator", estimator, ESTIMATORS)
+    if estimator == "majority" and opts.latent_variant != "select":
         raise InputError(
-            f'latent_variant={opts.latent_variant!r} applies to method="latent"; pass '
-            'method="latent" or leave latent_variant="select"'
+            f'latent_variant={opts.latent_variant!r} applies to estimator="latent"; pass '
+            'estimator="latent" or leave latent_variant="select"'
         )
-    return int(bootstrap), int(seed), method
+    return int(bootstrap), int(seed), estimator
 
 
 def _pilot_inputs(
@@ -308,9 +310,9 @@ def _identification(
 ) -> dict[str, Any]:
     """The bootstrap ranges and the weakly identified estimates (without a bootstrap, read off the
     observed information)."""
-    ranges = parameter_ranges(est, reps)
-    weak = weak_estimates(est, dict(ranges.items()), bootstrap, information)
-    return {"ranges": ranges, "warnings": weak}
+    intervals = parameter_intervals(est, reps)
+    weak = weak_estimates(est, dict(intervals.items()), bootstrap, information)
+    return {"intervals": intervals, "warnings": weak}
 
 
 def pilot_plan(
@@ -319,7 +321,7 @@ def pilot_plan(
     *,
     level: float = 0.95,
     m: Sequence[int] | int = (1, 3, 5),
-    method: Method = "latent",
+    estimator: Estimator = "latent",
     bootstrap: int = 1000,
     seed: int = 0,
     budget: int | None = None,
@@ -343,7 +345,7 @@ def pilot_plan(
         paper's error δ is 1 − level).
     m : int or sequence of int
         Labels per item to compare.
-    method : {"latent", "majority"}
+    estimator : {"latent", "majority"}
         The estimator: a latent-class model (EM over the unseen true label; ≥ 3 labels per item) or
         the crowd majority taken as the truth (biased towards agreement with the crowd).
     bootstrap : int
@@ -382,19 +384,19 @@ def pilot_plan(
     opts = options if options is not None else PlanOptions()
     (level, _), ms = check_level(level), check_ms(m)
     budget = check_budget(budget, allow_none=True)
-    bootstrap, seed, method = check_run(bootstrap, seed, method, opts)
+    bootstrap, seed, estimator = check_run(bootstrap, seed, estimator, opts)
     r, preds = _pilot_inputs(ratings, predictions, missing, opts)
     checked = tuple(mm for mm in ms if mm > 1)
     args = (r, preds, opts.better, opts.worse, checked, opts.vote_ties, bootstrap, seed)
     run = (opts.workers, opts.scheduler)
-    if method == "latent":
+    if estimator == "latent":
         pilot = latent_pilot(*args, *run, latent_variant=opts.latent_variant)
     else:
         pilot = majority_pilot(*args, *run)
     est, b, w = pilot.estimates, pilot.better, pilot.worse
     notes = list(pilot.notes)
     if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
-        truth = "the latent true label" if method == "latent" else "the crowd majority"
+        truth = "the latent true label" if estimator == "latent" else "the crowd majority"
         notes.append(
             f"on the pilot, {b!r} is not more accurate than {w!r} against {truth}; "
             "the budget is for telling them apart in this direction"
@@ -424,7 +426,7 @@ def pilot_plan(
         notes=tuple(notes),
         ties=opts.ties,
         vote_ties=opts.vote_ties,
-        method=method,
+        estimator=estimator,
         fit=pilot.fit,
         bootstrap_converged=float(np.mean(converged)) if converged else None,
         latent_variant=None if pilot.fit is None else pilot.fit.latent_variant,

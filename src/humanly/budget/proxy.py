@@ -1,4 +1,4 @@
-"""The crowd-majority proxy estimate of the correlated model (``plan(method="majority")``).
+"""The crowd-majority proxy estimate of the correlated model (``plan(estimator="majority")``).
 
 The majority of an item's pilot labels is taken as its true label (items with a tied majority or fewer
 than 2 labels are left out):

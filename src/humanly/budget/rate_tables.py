@@ -199,7 +199,7 @@ class CramerConvergence(Result):
         The error model.
     m : tuple of int
         Labels per item compared.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -246,7 +246,7 @@ def cramer_convergence(
     m: Sequence[int] | int = (1, 3),
     budgets: Sequence[int] | None = None,
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> CramerConvergence:
     """Fig. 3 a: the exact normalised log error against the Cramér rate per label, per m and budget.
@@ -262,7 +262,7 @@ def cramer_convergence(
         Labels per item.
     budgets : sequence of int, optional
         Label budgets (default about 200 multiples of lcm(m) up to 3,000).
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.

@@ -99,7 +99,7 @@ class SizeResult(Result):
         The error model.
     level : float
         The probability of ranking the better classifier first that a budget must reach.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     rows : tuple of SizeRow
         One row per m.
@@ -171,7 +171,7 @@ def sample_size(
     level: float = 0.95,
     m: Sequence[int] | int = (1, 3),
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> SizeResult:
     """The smallest label budget k = m·n that ranks the better classifier first with probability ≥ level.
@@ -186,7 +186,7 @@ def sample_size(
         The probability of ranking the better classifier first that the budget must reach.
     m : int or sequence of int
         Labels per item to compare.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -320,7 +320,7 @@ class CapacityResult(Result):
         The probability that every worse classifier is ranked below c_b.
     budget : int
         The label budget.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     rows : tuple of CapacityRow
         One row per m.
@@ -378,7 +378,7 @@ def capacity(
     budget: int = 1500,
     m: Sequence[int] | int = (1,),
     *,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
 ) -> CapacityResult:
     """How many worse classifiers a benchmark of ``budget`` labels can rank below the best.
@@ -396,7 +396,7 @@ def capacity(
         The label budget k.
     m : int or sequence of int
         Labels per item.
-    ties : {"failure", "half"}
+    ties : {"loss", "half"}
         What a tied comparison counts as.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.

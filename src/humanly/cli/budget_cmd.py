@@ -2,8 +2,8 @@
 item or majority votes?
 
 Don't Label Twice (Dorner & Hardt); a thin layer over :mod:`humanly.budget`. The error model's
-parameters are one option group, :class:`ErrorModelOptions` (``--p --eps --q`` or ``--qb --qw --pw
---pb0 --pb1``), named as :func:`humanly.budget.make_error_model` names them (``q_b`` is ``--qb``).
+parameters are one option group, :class:`ErrorModelOptions` (``--p --eps --q`` or ``--q-b --q-w --p-w
+--p-b0 --p-b1``), named as :func:`humanly.budget.make_error_model` names them (``q_b`` is ``--q-b``).
 ``budget plan DATA`` is :func:`humanly.budget.plan`: the comparison at the crowd's label accuracy, then
 the pilot plan when two models are given.
 """
@@ -48,11 +48,11 @@ class ErrorModelOptions:
     p: Annotated[float | None, _prob("--p", "Accuracy of the worse classifier.")] = None
     eps: Annotated[float | None, _prob("--eps", "Accuracy margin of the better one.")] = None
     q: Annotated[float | None, _prob("--q", "Label accuracy (one crowd label).")] = None
-    q_b: Annotated[float | None, _prob("--qb", "Label accuracy where only c_b is right.")] = None
-    q_w: Annotated[float | None, _prob("--qw", "Label accuracy where only c_w is right.")] = None
-    p_w: Annotated[float | None, _prob("--pw", "Accuracy of the worse classifier c_w.")] = None
-    p_b0: Annotated[float | None, _prob("--pb0", "P(c_b right | c_w wrong).")] = None
-    p_b1: Annotated[float | None, _prob("--pb1", "P(c_b right | c_w right).")] = None
+    q_b: Annotated[float | None, _prob("--q-b", "Label accuracy where only c_b is right.")] = None
+    q_w: Annotated[float | None, _prob("--q-w", "Label accuracy where only c_w is right.")] = None
+    p_w: Annotated[float | None, _prob("--p-w", "Accuracy of the worse classifier c_w.")] = None
+    p_b0: Annotated[float | None, _prob("--p-b0", "P(c_b right | c_w wrong).")] = None
+    p_b1: Annotated[float | None, _prob("--p-b1", "P(c_b right | c_w right).")] = None
 
     def error_model(self) -> bd.ErrorModel:
         """The error model :func:`humanly.budget.make_error_model` builds from the given parameters."""
@@ -79,8 +79,8 @@ Ties = Annotated[
     str,
     typer.Option(
         "--ties",
-        metavar="failure|half",
-        help="A tied comparison (ΣG = 0): a failure (the paper) or half a win.",
+        metavar="loss|half",
+        help="A tied comparison (ΣG = 0): a loss (the paper) or half a win.",
     ),
 ]
 VoteTies = Annotated[
@@ -100,10 +100,10 @@ def win_command(
     errors: ErrorModelOptions,
     budget: Budget = 1500,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
-    simulate: Annotated[
-        int, typer.Option("--simulate", help="Also estimate by Monte Carlo, R replicates.")
+    simulations: Annotated[
+        int, typer.Option("--simulations", help="Also estimate by Monte Carlo, R simulations.")
     ] = 0,
     seed: Seed = 0,
     workers: Workers = None,
@@ -117,7 +117,9 @@ def win_command(
 
     check_plot(plot)
     mod, ms = errors.error_model(), inputs.ints(m, (1, 3, 5), "--m")
-    run: dict[str, Any] = dict(simulate=simulate, seed=seed, workers=workers, scheduler=scheduler)
+    run: dict[str, Any] = dict(
+        simulations=simulations, seed=seed, workers=workers, scheduler=scheduler
+    )
     res = bd.compare(mod, budget, ms, ties=ties, vote_ties=vote_ties, **run)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
@@ -133,7 +135,7 @@ def win_command(
         return
     from ..verdicts.plan import verdicts
 
-    render.show_comparison(res, simulated=bool(simulate))
+    render.show_comparison(res, simulated=bool(simulations))
     if res.assumption1 is False:
         ui.note("note: q_b < q_w violates assumption 1 (no biased label accuracy)")
     render.show_verdicts(verdicts(res))
@@ -144,7 +146,7 @@ def size_command(
     errors: ErrorModelOptions,
     level: Level = 0.95,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -175,7 +177,7 @@ def capacity_command(
     level: Level = 0.95,
     budget: Budget = 1500,
     m: Ms = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -243,7 +245,7 @@ def convergence_command(
             "multiples of lcm(m) up to 3,000).",
         ),
     ] = None,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -328,10 +330,10 @@ def sweep_command(
         render.show_sweep(res, tolerance)
 
 
-Method = Annotated[
+Estimator = Annotated[
     str,
     typer.Option(
-        "--method",
+        "--estimator",
         metavar="latent|majority",
         help="The pilot's estimator: latent class (EM over the unobserved true label; ≥ 3 labels per "
         "item) or the crowd majority as the truth (biased towards agreement with the crowd).",
@@ -361,7 +363,7 @@ def _plan_figure(res: bd.PlanResult) -> Any:
         )
         return pl.win_vs_budget_figure(multi.curve, title=title)
     if pilot is not None and pilot.curve is not None:
-        how = "latent-class" if pilot.method == "latent" else "crowd-majority"
+        how = "latent-class" if pilot.estimator == "latent" else "crowd-majority"
         title = f"Fig. 2 b at the pilot's {how} estimates: {pilot.better} vs {pilot.worse}"
         return pl.win_vs_budget_figure(pilot.curve, title=title)
     assert res.curve is not None
@@ -386,7 +388,7 @@ def plan_command(
             "--eps", metavar="P", help="Accuracy margin between the two classifiers compared."
         ),
     ] = 0.01,
-    method: Method = "latent",
+    estimator: Estimator = "latent",
     bootstrap: Annotated[
         int,
         typer.Option("--bootstrap", help="The pilot's bootstrap replicates over items."),
@@ -405,7 +407,7 @@ def plan_command(
         ),
     ] = None,
     latent_variant: LatentVariant = "select",
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -424,7 +426,7 @@ def plan_command(
     if s.gold is not None:
         raise InputError(
             "--gold: budget plan does not use gold labels (it estimates the true labels as a latent "
-            "class, or takes the crowd majority with --method majority); drop --gold"
+            "class, or takes the crowd majority with --estimator majority); drop --gold"
         )
     opts = bd.PlanOptions(
         better=better,
@@ -442,7 +444,7 @@ def plan_command(
         m=inputs.ints(m, (1, 3, 5), "--m"),
         level=level,
         eps=eps,
-        method=method,  # type: ignore[arg-type]
+        estimator=estimator,  # type: ignore[arg-type]
         bootstrap=bootstrap,
         seed=seed,
         missing=study.missing,  # type: ignore[arg-type]
@@ -474,7 +476,9 @@ def open_command(
     adaptive: Annotated[
         bool, typer.Option("--adaptive", help="Two labels, a third only on a tie (binary).")
     ] = False,
-    reps: Annotated[int, typer.Option("--reps", help="Monte Carlo replicates.")] = 2000,
+    simulations: Annotated[
+        int, typer.Option("--simulations", help="Monte Carlo simulations.")
+    ] = 2000,
     seed: Seed = 0,
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -485,7 +489,9 @@ def open_command(
 
     if adaptive == (n_classes > 2):
         raise InputError("give either --n-classes K (K > 2, plurality voting) or --adaptive")
-    run: dict[str, Any] = dict(reps=reps, seed=seed, workers=workers, scheduler=scheduler)
+    run: dict[str, Any] = dict(
+        simulations=simulations, seed=seed, workers=workers, scheduler=scheduler
+    )
     if adaptive:
         res = bd.adaptive_vs_single(errors.error_model(), budget, **run)
     else:
@@ -498,7 +504,7 @@ def open_command(
     if json:
         ui.print_json(res.to_dict())
         return
-    title = f"P(better classifier identified), budget {budget:,}, {reps:,} replicates (Monte Carlo)"
+    title = f"P(better classifier identified), budget {budget:,}, {simulations:,} simulations (Monte Carlo)"
     render.show_open(res, title, adaptive)
 
 
@@ -544,7 +550,7 @@ def multiclass_command(
     ] = None,
     m: Ms = None,
     budget: Budget = 1500,
-    ties: Ties = "failure",
+    ties: Ties = "loss",
     json: Json = False,
 ) -> None:
     """K classes, exactly (section 5): single labels vs the plurality or the absolute majority of m

@@ -104,10 +104,10 @@ def vote_ties_line(vote_ties: str) -> str:
 def ties_line(ties: str) -> str:
     """What a tied comparison counts as, as one line.
 
-    >>> ties_line("failure")
-    'a tied comparison (ΣG = 0) counts as a failure (the paper)'
+    >>> ties_line("loss")
+    'a tied comparison (ΣG = 0) counts as a loss (the paper)'
     """
-    what = "a failure (the paper)" if ties == "failure" else "half a win"
+    what = "a loss (the paper)" if ties == "loss" else "half a win"
     return f"a tied comparison (ΣG = 0) counts as {what}"
 
 
@@ -127,8 +127,8 @@ WIN_COLUMNS: tuple[Column, ...] = (
     ("n", "items n"),
     ("label_accuracy", "label accuracy"),
     "exact",
-    ("hoeffding_lower_bound", "Hoeffding lower bound"),
-    ("cramer_lower_bound", "Cramér lower bound"),
+    ("win_hoeffding_bound", "Hoeffding lower bound"),
+    ("win_cramer_bound", "Cramér lower bound"),
     ("tie", "P(tie)"),
 )
 
@@ -346,7 +346,7 @@ def show_open(res: bd.StrategyComparison, title: str, adaptive: bool) -> None:
         if adaptive
         else "a tie among the most frequent labels is broken at random"
     )
-    ui.lines([tie, ties_line("failure"), f"best: {res.best}"])
+    ui.lines([tie, ties_line("loss"), f"best: {res.best}"])
 
 
 # --------------------------------------------------------------------------- plan
@@ -468,11 +468,11 @@ def show_pilot(res: bd.PilotPlan) -> None:
             "low": r.low,
             "high": r.high,
         }
-        for k, r in res.ranges.items()
+        for k, r in res.intervals.items()
     ]
     ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
     table(
-        f"{METHOD_TITLE.get(res.method, res.method)}; {ranges}",
+        f"{METHOD_TITLE.get(res.estimator, res.estimator)}; {ranges}",
         rows,
         ["parameter", "meaning", "estimate", ("low", "95% low"), ("high", "95% high")],
     )

@@ -66,7 +66,7 @@ def equivalence_cell(eq: float | None, note: str | None, largest_k: int) -> str:
 def range_cell(m: ModelEquivalence, largest_k: int) -> str:
     """The equivalence's range: ``0 – 2.38`` when replicates fall at or below c_0, ``2.70 – > 9``
     when some lie above the curve, ``> 9`` when nearly all do, ``—`` without a bootstrap."""
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     if lo is None and hi is None:
         return "—" if m.equivalence_note != "above_max" else f"> {largest_k}"
     low = "0" if lo == 0 else _f(lo, ".2f")
@@ -98,7 +98,7 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
         extra += [_f(truth.power_curve[i].score)] if star and truth is not None else []
         extra += [share_cell(p.fallback_share)] if shares else []
         extra += [flag_cell(p.flags)] if flags else []
-        t.row(str(p.k), _f(p.score), _pair(p.score_range), f"{p.n_items:,}", *extra)
+        t.row(str(p.k), _f(p.score), _pair(p.score_interval), f"{p.n_items:,}", *extra)
     return t
 
 
@@ -171,7 +171,7 @@ def render_models(
     for i, col in enumerate(cols):
         equiv.column(col, justify="left" if i == 0 else "right")
     for m, n in zip(res.models, needed, strict=True):
-        cells = [m.model, _f(m.score), _pair(m.score_range)]
+        cells = [m.model, _f(m.score), _pair(m.score_interval)]
         cells += [_f(m.information)] if info else []
         cells += [_percent(m)] if ratio else []
         scores.row(*cells)
@@ -194,7 +194,7 @@ def _percent(m: ModelEquivalence) -> str:
 
 
 def _items_cell(m: ModelEquivalence, width: float, needed: int | None) -> str:
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     if m.equivalence is None:
         return "—"
     if lo is not None and hi is not None and hi - lo <= width:
@@ -255,12 +255,14 @@ def footnotes(
             f"> {kmax}: the score is above every point of the curve; the model is worth more than "
             f"{kmax} {raters}, the largest survey measured."
         )
-    if any(m.equivalence_range.low == 0 for m in ms):
+    if any(m.equivalence_interval.low == 0 for m in ms):
         notes.append(
             f"a range starting at 0: at least {tail} of the bootstrap replicates are at or "
             "below c_0 (they count as 0 raters, in the range and the mean)."
         )
-    if any(m.equivalence_range.high is None and m.equivalence_range.low is not None for m in ms):
+    if any(
+        m.equivalence_interval.high is None and m.equivalence_interval.low is not None for m in ms
+    ):
         notes.append(
             f"a range ending at > {kmax}: at least {tail} of the bootstrap replicates lie above "
             "the curve."
@@ -303,7 +305,7 @@ def render_worth(ex: ExpertEquivalence) -> CleanTable:
     kmax = ex.expert_curve[-1].k if ex.expert_curve else 0
     for p, w in zip(ex.amateur_curve, ex.worth, strict=True):
         x = equivalence_cell(w.experts, w.note, kmax)
-        lo, hi = w.experts_range
+        lo, hi = w.experts_interval
         t.row(str(p.k), _f(p.score), x, f"{_f(lo, '.2f')} – {_f(hi, '.2f')}")
     return t
 

@@ -46,7 +46,7 @@ def _statistic(value: float, interval: Interval | None, why: str) -> str:
 
 
 def _agreement_rows(t: CleanTable, s: InspectResult) -> None:
-    a, ci = s.agreement, s.agreement_ci
+    a, ci = s.agreement, s.agreement_intervals
     why = undefined_reason(s)
     pairwise = _statistic(a.pairwise, ci.pairwise if ci else None, why)
     t.row("items with ≥ 2 labels", f"{a.n_items:,}")
@@ -98,8 +98,8 @@ def render_summary(s: InspectResult) -> CleanTable:
         if m.gold_accuracy is not None:
             text += f" · gold accuracy {m.gold_accuracy:.4f}"
         t.row(f"model {m.model}", text)
-    if s.agreement_ci is not None and math.isfinite(s.agreement.pairwise):
-        t.caption(bootstrap_caption(s.agreement_ci))
+    if s.agreement_intervals is not None and math.isfinite(s.agreement.pairwise):
+        t.caption(bootstrap_caption(s.agreement_intervals))
     return t
 
 

@@ -44,8 +44,8 @@ def _estimates(res: bd.MulticlassPilotPlan) -> None:
                 "parameter": p.name,
                 "class": cls,
                 "estimate": _three(p.estimate),
-                "bootstrap": _interval(*p.range),
-                "wald": _interval(*p.information_range),
+                "bootstrap": _interval(*p.interval),
+                "wald": _interval(*p.information_interval),
             }
         )
     boot = f"{res.bootstrap:,} bootstrap replicates" if res.bootstrap else "no bootstrap"

@@ -189,7 +189,7 @@ class InspectResult(Result):
         How often the plurality label and a single label equal gold (with gold).
     models : tuple of ModelSummary
         One entry per model (with predictions).
-    agreement_ci : AgreementIntervals or None
+    agreement_intervals : AgreementIntervals or None
         The percentile bootstrap intervals over items of the three agreement statistics (``None``
         with ``bootstrap=0``).
     raters : RaterSummary or None
@@ -223,7 +223,7 @@ class InspectResult(Result):
     agreement: AgreementSummary
     gold: GoldSummary | None
     models: tuple[ModelSummary, ...] = ()
-    agreement_ci: AgreementIntervals | None = None
+    agreement_intervals: AgreementIntervals | None = None
     raters: RaterSummary | None = None
     family: AgreementResult | None = None
 
@@ -395,7 +395,7 @@ def inspect(
         agreement=agreement,
         gold=_gold_summary(counts, codes),
         models=_model_summaries(counts, study.predictions, codes),
-        agreement_ci=(
+        agreement_intervals=(
             agreement_intervals(counts, bootstrap=bootstrap, seed=seed, level=level)
             if bootstrap
             else None

@@ -42,7 +42,7 @@ class Estimate(Result):
     classical_point : float
         The human-only estimate (the mean of the reference on the labelled items; weighted by 1/π in
         the active design).
-    classical : Interval
+    classical_interval : Interval
         The human-only CLT interval at ``level``.
     effective_n : float or None
         The number of human labels that alone would give the same standard error (σ²/se²).
@@ -70,7 +70,7 @@ class Estimate(Result):
     --------
     >>> e = Estimate(0.7, Interval(0.66, 0.74), 0.02, 0.55, 0.7, Interval(0.62, 0.78), 122.0, 1.22,
     ...              0.52, 0.45, 100)
-    >>> e.interval.width < e.classical.width, e.interval_method
+    >>> e.interval.width < e.classical_interval.width, e.interval_method
     (True, 'clt')
     """
 
@@ -79,7 +79,7 @@ class Estimate(Result):
     se: float
     lam: float
     classical_point: float
-    classical: Interval
+    classical_interval: Interval
     effective_n: float | None
     saving: float | None
     correlation: float | None
@@ -174,7 +174,7 @@ def estimate_of(fit: Fit, k: int, level: float, low: float = 0.0, high: float = 
         se=float(fit.se[k]),
         lam=float(fit.lam[k]),
         classical_point=_clip(fit.classical_point[k], low, high),
-        classical=Interval(_clip(c_lo[k], low, high), _clip(c_hi[k], low, high)),
+        classical_interval=Interval(_clip(c_lo[k], low, high), _clip(c_hi[k], low, high)),
         effective_n=_num(eff[k]),
         saving=_num(eff[k] / fit.n[k]),
         correlation=_num(fit.rho[k]),

@@ -100,7 +100,7 @@ def share_at_least(
     >>> rng = np.random.default_rng(0)
     >>> human = rng.integers(1, 6, 1100); judged = np.clip(human + rng.integers(-1, 2, 1100), 1, 5)
     >>> e = share_at_least(human[:100], judged[:100], judged[100:], 4)
-    >>> bool(e.interval.width < e.classical.width)
+    >>> bool(e.interval.width < e.classical_interval.width)
     True
     """
     k = float(check_number("threshold", threshold))
@@ -312,7 +312,7 @@ def small_sample_mean(
             s,
             0.0,
             e.classical_point,
-            e.classical,
+            e.classical_interval,
             eff,
             None if eff is None else eff / e.n,
             e.correlation,

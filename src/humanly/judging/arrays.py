@@ -121,7 +121,7 @@ def stratified_mean(
     >>> f = np.where(rng.random(200) < 0.9, y, 1 - y)
     >>> f_u = (rng.random(2000) < 0.6 + 0.3 * s_u).astype(float)
     >>> r = stratified_mean(y, f, f_u, s, s_u)
-    >>> [x.stratum for x in r.strata], r.estimate.interval.width < r.estimate.classical.width
+    >>> [x.stratum for x in r.strata], r.estimate.interval.width < r.estimate.classical_interval.width
     (['0', '1'], True)
 
     References

@@ -62,8 +62,8 @@ def _estimate_row(e: Estimate) -> dict[str, object]:
         "estimate": e.point,
         "low": e.interval.low,
         "high": e.interval.high,
-        "classical_low": e.classical.low,
-        "classical_high": e.classical.high,
+        "classical_low": e.classical_interval.low,
+        "classical_high": e.classical_interval.high,
         "lam": e.lam,
         "effective_n": e.effective_n,
         "n": e.n,
@@ -237,7 +237,7 @@ class QuantileEstimate(Result):
         The PPI interval (ends ``None`` when no value passes the test).
     classical_point : float
         The human-only estimate (the least rating whose empirical distribution function reaches q).
-    classical : Interval
+    classical_interval : Interval
         The human-only (order-statistic) interval.
     n, n_unlabelled : int
         Labelled and unlabelled items.
@@ -255,7 +255,7 @@ class QuantileEstimate(Result):
     point: float
     interval: Interval
     classical_point: float
-    classical: Interval
+    classical_interval: Interval
     n: int
     n_unlabelled: int
     method: str
@@ -269,7 +269,7 @@ class IntervalChoice(Result):
     ----------
     estimate : Estimate
         The estimate; with ``method="adjusted"`` its point and interval are the adjusted human-only
-        ones (λ = 0) and ``classical`` the plain human-only interval.
+        ones (λ = 0) and ``classical_interval`` the plain human-only interval.
     method : str
         ``"clt"`` (PPI's central-limit interval) or ``"adjusted"`` (the small-sample interval).
     kind : str

@@ -42,15 +42,15 @@ def _model_range(
     """The band of a model's line: its stored information range in the information view (taken
     replicate by replicate by the analysis), else its score range (shifted by c_0 when the
     information view is asked for a result that has no information range)."""
-    if information and m.information_range is not None:
-        return m.information_range.low, m.information_range.high
-    return _shifted(m.score_range, shift)
+    if information and m.information_interval is not None:
+        return m.information_interval.low, m.information_interval.high
+    return _shifted(m.score_interval, shift)
 
 
 def _label(m: ModelEquivalence, largest_k: int) -> str:
     if m.equivalence is not None:
         text = f"{m.model}: {m.equivalence:.2f} raters"
-        lo, hi = m.equivalence_range
+        lo, hi = m.equivalence_interval
         if lo is not None:
             top = f"> {largest_k}" if hi is None else f"{hi:.2f}"
             text += f" [{lo:.2f}, {top}]"
@@ -72,7 +72,7 @@ def _draw_model(
     ax.axhline(y, color=col, linewidth=1.3, label=_label(m, kmax))
     if m.equivalence is not None:
         ax.axvline(m.equivalence, color=col, linestyle=":", linewidth=0.9)
-        e_lo, e_hi = m.equivalence_range
+        e_lo, e_hi = m.equivalence_interval
         if e_lo is not None:
             right = kmax if e_hi is None else e_hi
             ax.plot([e_lo, right], [y, y], color=col, linewidth=4, alpha=0.45)
@@ -231,10 +231,10 @@ def plot_power_curve(
     if information is None:
         information = result.combiner == "abc" and result.scorer == "cross_entropy"
     shift = float(ys[0]) if information else 0.0
-    if information and result.information_range is not None:
-        band_lo, band_hi = _ends(result.information_range)
+    if information and result.information_intervals is not None:
+        band_lo, band_hi = _ends(result.information_intervals)
     else:
-        band_lo, band_hi = _ends([Interval(*_shifted(p.score_range, shift)) for p in pts])
+        band_lo, band_hi = _ends([Interval(*_shifted(p.score_interval, shift)) for p in pts])
     fig, ax = figure()
     ax.fill_between(ks, band_lo, band_hi, color=_CURVE, alpha=0.18, linewidth=0)
     label = f"k raters ({_percent(result.level)} range)"

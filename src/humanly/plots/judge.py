@@ -22,7 +22,7 @@ def _draw(ax: Any, rows: list[tuple[str, Estimate, str]], scale: float, xlabel: 
         y = -i
         for (lo, hi), point, dy, style in (
             (e.interval, e.point, 0.15, {"color": color, "lw": 3.0, "ms": 5.0}),
-            (e.classical, e.classical_point, -0.15, {"color": GREY, "lw": 1.5, "ms": 3.5}),
+            (e.classical_interval, e.classical_point, -0.15, {"color": GREY, "lw": 1.5, "ms": 3.5}),
         ):
             if lo is not None and hi is not None:
                 ax.plot(

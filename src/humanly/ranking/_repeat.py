@@ -137,7 +137,7 @@ def repeat_plan(
                 votes_per_comparison=m,
                 comparisons=budget // m,
                 variance_ratio=None if icc is None else 1.0 + (m - 1) * icc,
-                variance_ratio_range=Interval(1.0, float(m)),
+                variance_ratio_interval=Interval(1.0, float(m)),
                 probability_correct=prob,
             )
         )

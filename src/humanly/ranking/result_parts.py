@@ -365,7 +365,7 @@ class RepeatRow(Result):
         The variance of an estimate that averages the m votes of each comparison, over that of one
         vote on each of m times as many comparisons: 1 + (m − 1)·ICC (exact; ``None`` when the ICC is
         not identified).
-    variance_ratio_range : Interval
+    variance_ratio_interval : Interval
         What the ratio can be whatever the ICC: [1, m].
     probability_correct : float or None
         Under Dorner & Hardt's model (each vote names the truly better answer with probability q,
@@ -381,7 +381,7 @@ class RepeatRow(Result):
     votes_per_comparison: int
     comparisons: int
     variance_ratio: float | None
-    variance_ratio_range: Interval
+    variance_ratio_interval: Interval
     probability_correct: float | None
 
 

@@ -1,5 +1,5 @@
 """Table helpers of the survey result types (:mod:`humanly.survey.results`): one row per dataclass with
-its ranges as two columns, and the 1/√N rule behind ``items_needed``."""
+its intervals as two columns, and the 1/√N rule behind ``items_needed``."""
 
 from __future__ import annotations
 
@@ -16,23 +16,23 @@ __all__ = ["check_width", "frame", "items_for_width"]
 
 def frame(rows: tuple[Any, ...], columns: tuple[str, ...]) -> pd.DataFrame:
     """One row per dataclass in ``rows``, the given attributes as columns; an :class:`Interval`
-    field ``x_range`` becomes two columns ``x_low`` and ``x_high``."""
+    field ``x_interval`` becomes two columns ``x_low`` and ``x_high``."""
     records = []
     names: list[str] = []
     for r in rows:
         rec: dict[str, Any] = {}
         for c in columns:
             value = getattr(r, c)
-            if c.endswith("_range"):
-                base = c.removesuffix("_range")
+            if c.endswith("_interval"):
+                base = c.removesuffix("_interval")
                 low, high = value if value is not None else (None, None)
                 rec[f"{base}_low"], rec[f"{base}_high"] = low, high
             else:
                 rec[c] = value
         records.append(rec)
     for c in columns:
-        base = c.removesuffix("_range")
-        names += [f"{base}_low", f"{base}_high"] if c.endswith("_range") else [c]
+        base = c.removesuffix("_interval")
+        names += [f"{base}_low", f"{base}_high"] if c.endswith("_interval") else [c]
     return pd.DataFrame(records, columns=names)
 
 

@@ -23,8 +23,8 @@ from .crossing import (
     equivalence_point,
     equivalence_replicates,
     flag_points,
-    information_ranges,
-    model_information_range,
+    information_intervals,
+    model_information_interval,
     straight_interval,
 )
 from .headroom import headroom as estimate_headroom
@@ -74,11 +74,11 @@ def _model_rows(
     for j, name in enumerate(prep.model_names):
         h = float(reps.scores[j])
         eq, note = equivalence_point(ks, reps.curve, h)
-        score_range = eq_range = Interval(None, None)
+        score_interval = eq_range = Interval(None, None)
         mean = None
         scores = None if reps.models is None else reps.models[:, j]
         if scores is not None and reps.curves is not None:
-            score_range = percentile_interval(scores, level)
+            score_interval = percentile_interval(scores, level)
             values = equivalence_replicates(ks, reps.curves, scores)
             eq_range = percentile_interval(values, level)
             mean = equivalence_mean(values)
@@ -90,14 +90,14 @@ def _model_rows(
             ModelEquivalence(
                 model=name,
                 score=h,
-                score_range=score_range,
+                score_interval=score_interval,
                 equivalence=eq,
                 equivalence_note=note,
-                equivalence_range=eq_range,
+                equivalence_interval=eq_range,
                 n_items=n_ref,
                 information=gain,
-                information_range=(
-                    model_information_range(reps.curves, scores, level) if info else None
+                information_interval=(
+                    model_information_interval(reps.curves, scores, level) if info else None
                 ),
                 performance_ratio=ratio,
                 equivalence_mean=mean,
@@ -276,7 +276,7 @@ def _result(
         power_curve=points,
         models=_model_rows(prep, reps, ks, head, level),
         information=tuple(float(c - shown[0]) for c in shown) if info else None,
-        information_range=_information_range(reps, points, level) if info else None,
+        information_intervals=_information_intervals(reps, points, level) if info else None,
         headroom=head,
         notes=prep.notes + _headroom_notes(head) + _grid_notes(points),
         curve_samples=reps.curves,
@@ -286,14 +286,14 @@ def _result(
     )
 
 
-def _information_range(
+def _information_intervals(
     reps: Replicates, points: tuple[PowerCurvePoint, ...], level: float
 ) -> tuple[Interval, ...]:
     """The range of c_k − c_0 at each k, replicate by replicate where every replicate was computed,
     drawn straight between those k elsewhere."""
     exact: list[Interval | None] = [
         r if p.computed == "exact" else None
-        for p, r in zip(points, information_ranges(reps.curves, points, level), strict=True)
+        for p, r in zip(points, information_intervals(reps.curves, points, level), strict=True)
     ]
     ks = np.array([p.k for p in points])
     return tuple(

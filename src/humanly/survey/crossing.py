@@ -20,10 +20,10 @@ __all__ = [
     "equivalence_point",
     "equivalence_replicates",
     "flag_points",
-    "information_ranges",
+    "information_intervals",
     "informative",
     "model_equivalence",
-    "model_information_range",
+    "model_information_interval",
 ]
 
 #: Codes of a score the curve does not place: at or below c_0, or above every point of the curve.
@@ -126,7 +126,7 @@ def curve_points(
     computed ones; ``fallback``: the ABC's share of fallback draws per level (NaN: not computed).
 
     >>> curve_points(np.arange(2), np.array([0.5, 0.6]), np.array([9, 8]), None)[1]
-    PowerCurvePoint(k=1, score=0.6, score_range=(None, None), n_items=8, computed='exact', \
+    PowerCurvePoint(k=1, score=0.6, score_interval=(None, None), n_items=8, computed='exact', \
 fallback_share=None, flags=())
     >>> pts = curve_points(np.arange(3), np.array([0.5, np.nan, 0.7]), np.array([9, 9, 9]), None,
     ...                    computed=("exact", "interpolated", "exact"))
@@ -223,7 +223,7 @@ def flag_points(
     out = []
     for p in points:
         flags = []
-        low, high = p.score_range
+        low, high = p.score_interval
         if p.computed == "exact" and (
             (low is not None and p.score < low) or (high is not None and p.score > high)
         ):
@@ -236,14 +236,14 @@ def flag_points(
     return tuple(out), reach, why
 
 
-def information_ranges(
+def information_intervals(
     samples: np.ndarray | None, points: tuple[PowerCurvePoint, ...], level: float = 0.95
 ) -> tuple[Interval, ...]:
     """The ``level`` range of c_k − c_0 at each k, replicate by replicate (c_0 moves with the
     replicate), by the library's percentile rule; without replicates, no range.
 
     >>> curves = np.array([[0.5, 0.75], [0.25, 0.75], [0.5, 1.0]])
-    >>> information_ranges(curves, (), level=0.5)[1]
+    >>> information_intervals(curves, (), level=0.5)[1]
     Interval(low=0.25, high=0.5)
     """
     if samples is None or not len(samples):
@@ -252,13 +252,13 @@ def information_ranges(
     return tuple(percentile_interval(rel[:, j], level) for j in range(rel.shape[1]))
 
 
-def model_information_range(
+def model_information_interval(
     curves: np.ndarray | None, scores: np.ndarray | None, level: float = 0.95
 ) -> Interval:
     """The ``level`` range of a model's score minus c_0, replicate by replicate (``scores``: the
     model's score in each replicate); no range without replicates.
 
-    >>> model_information_range(np.array([[0.5], [0.25], [0.5]]), np.array([0.75, 0.75, 1.0]), 0.5)
+    >>> model_information_interval(np.array([[0.5], [0.25], [0.5]]), np.array([0.75, 0.75, 1.0]), 0.5)
     Interval(low=0.25, high=0.5)
     """
     if curves is None or scores is None or not len(curves):
@@ -283,24 +283,24 @@ def model_equivalence(
 
     >>> row = model_equivalence("m", 0.75, None, np.arange(3), np.array([0.5, 0.625, 0.875]), None,
     ...                         0.95, 10)
-    >>> row.equivalence, row.equivalence_range
+    >>> row.equivalence, row.equivalence_interval
     (1.5, Interval(low=None, high=None))
     """
     eq, note = equivalence_point(ks, curve, score)
-    score_range = eq_range = Interval(None, None)
+    score_interval = eq_range = Interval(None, None)
     mean = None
     if samples is not None and curves is not None:
-        score_range = percentile_interval(samples, level)
+        score_interval = percentile_interval(samples, level)
         values = equivalence_replicates(ks, curves, samples)
         eq_range = percentile_interval(values, level)
         mean = equivalence_mean(values)
     return ModelEquivalence(
         model=name,
         score=float(score),
-        score_range=score_range,
+        score_interval=score_interval,
         equivalence=eq,
         equivalence_note=note,
-        equivalence_range=eq_range,
+        equivalence_interval=eq_range,
         n_items=int(n_items),
         equivalence_mean=mean,
         calibration=calibration,

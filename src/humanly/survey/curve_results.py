@@ -24,7 +24,7 @@ class PowerCurvePoint(Result):
         The number of raters whose labels are combined.
     score : float
         c_k: the expected score of their combined labels against held-out raters.
-    score_range : Interval
+    score_interval : Interval
         Its percentile bootstrap range at the result's ``level`` (both ends ``None`` without a
         bootstrap).
     n_items : int
@@ -42,21 +42,21 @@ class PowerCurvePoint(Result):
     Examples
     --------
     >>> from humanly._core.result import Interval
-    >>> p = PowerCurvePoint(k=1, score=0.7, score_range=Interval(0.65, 0.75), n_items=100)
-    >>> p.score_range.width
+    >>> p = PowerCurvePoint(k=1, score=0.7, score_interval=Interval(0.65, 0.75), n_items=100)
+    >>> p.score_interval.width
     0.09999999999999998
     """
 
     k: int
     score: float
-    score_range: Interval
+    score_interval: Interval
     n_items: int
     computed: str = "exact"
     fallback_share: float | None = None
     flags: tuple[str, ...] = ()
 
 
-_POINT_COLUMNS = ("k", "score", "score_range", "n_items")
+_POINT_COLUMNS = ("k", "score", "score_interval", "n_items")
 
 
 class _Curve:
@@ -112,7 +112,7 @@ class PowerCurve(_Curve, Result):
         r, the held-out raters whose plurality is the reference label.
     power_curve : tuple of PowerCurvePoint
         c_0 … c_K'.
-    information_range : tuple of Interval or None
+    information_intervals : tuple of Interval or None
         With the ABC and cross-entropy: the range of c_k − c_0 at each k, taken replicate by
         replicate.
     curve_samples : numpy.ndarray or None
@@ -139,7 +139,7 @@ class PowerCurve(_Curve, Result):
     level: float
     reference_size: int
     power_curve: tuple[PowerCurvePoint, ...]
-    information_range: tuple[Interval, ...] | None = None
+    information_intervals: tuple[Interval, ...] | None = None
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     informative_max_k: int | None = None
     informative_reason: str | None = None

@@ -50,20 +50,20 @@ class AmateurWorth(Result):
         ``note``.
     note : {None, "below_0", "above_max"}
         Why there is no worth: a_k is at or below the expert curve's c_0, or above every point.
-    experts_range : Interval
+    experts_interval : Interval
         The worth's bootstrap range at the result's ``level``.
 
     Examples
     --------
     >>> from humanly._core.result import Interval
-    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, experts_range=Interval(1.1, 1.8)).experts
+    >>> AmateurWorth(amateurs=3, experts=1.4, note=None, experts_interval=Interval(1.1, 1.8)).experts
     1.4
     """
 
     amateurs: int
     experts: float | None
     note: str | None
-    experts_range: Interval
+    experts_interval: Interval
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -114,7 +114,7 @@ class ExpertEquivalence(Result):
     def to_frame(self) -> pd.DataFrame:
         """One row per number of amateurs k: ``amateurs, score`` (a_k) ``, experts, note,
         experts_low, experts_high``."""
-        out = _frame(self.worth, ("amateurs", "experts", "note", "experts_range"))
+        out = _frame(self.worth, ("amateurs", "experts", "note", "experts_interval"))
         out.insert(1, "score", [p.score for p in self.amateur_curve])
         return out
 

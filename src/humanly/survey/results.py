@@ -42,21 +42,21 @@ class ModelEquivalence(Result):
         The model's name.
     score : float
         Its score against held-out raters (the scorer's units; bits for cross-entropy).
-    score_range : Interval
+    score_interval : Interval
         The score's percentile bootstrap range at the result's ``level``.
     equivalence : float or None
         How many raters the model is worth: the fractional k where the power curve first reaches
         its score. ``None`` when the curve does not place it (see ``equivalence_note``).
     equivalence_note : {None, "below_0", "above_max"}
         Why there is no equivalence: the score is at or below c_0, or above every point of the curve.
-    equivalence_range : Interval
+    equivalence_interval : Interval
         The equivalence's bootstrap range: replicates at or below c_0 count as 0 raters, replicates
         above the curve as +∞ (a ``None`` high end).
     n_items : int
         The items with at least r labels (the items scored).
     information : float or None
         With the ABC and cross-entropy: score − c_0, the bits the model gives over no labels.
-    information_range : Interval or None
+    information_interval : Interval or None
         The range of ``information``, taken replicate by replicate (c_0 moves with the replicate).
     performance_ratio : float or None
         ``information`` over the headroom's (with ``headroom=True``).
@@ -79,19 +79,19 @@ class ModelEquivalence(Result):
     --------
     >>> from humanly._core.result import Interval
     >>> m = ModelEquivalence("m", -0.8, Interval(-0.82, -0.78), 2.5, None, Interval(2.1, 2.9), 1000)
-    >>> m.equivalence, m.equivalence_range.width
+    >>> m.equivalence, m.equivalence_interval.width
     (2.5, 0.7999999999999998)
     """
 
     model: str
     score: float
-    score_range: Interval
+    score_interval: Interval
     equivalence: float | None
     equivalence_note: str | None
-    equivalence_range: Interval
+    equivalence_interval: Interval
     n_items: int
     information: float | None = None
-    information_range: Interval | None = None
+    information_interval: Interval | None = None
     performance_ratio: float | None = None
     equivalence_mean: float | None = None
     calibration: str = "none"
@@ -125,22 +125,22 @@ class ModelEquivalence(Result):
         4000
         """
         target = _check_width(width)
-        if self.equivalence is None or self.equivalence_range.low is None:
+        if self.equivalence is None or self.equivalence_interval.low is None:
             return None
-        return items_for_width(self.n_items, self.equivalence_range.width, target)
+        return items_for_width(self.n_items, self.equivalence_interval.width, target)
 
 
 _MODEL_COLUMNS = (
     "model",
     "score",
-    "score_range",
+    "score_interval",
     "equivalence",
     "equivalence_note",
-    "equivalence_range",
+    "equivalence_interval",
     "equivalence_mean",
     "n_items",
     "information",
-    "information_range",
+    "information_interval",
     "performance_ratio",
 )
 
@@ -263,7 +263,7 @@ class EquivalenceResult(_Curve, Result):
     information : tuple of float or None
         With the ABC and cross-entropy: c_k − c_0 in bits, the mutual information between k raters
         and a held-out one (Theorem 1).
-    information_range : tuple of Interval or None
+    information_intervals : tuple of Interval or None
         The range of each ``information`` entry, taken replicate by replicate.
     headroom : Headroom or None
         The curve's estimated asymptote (with ``headroom=True``).
@@ -313,7 +313,7 @@ class EquivalenceResult(_Curve, Result):
     power_curve: tuple[PowerCurvePoint, ...]
     models: tuple[ModelEquivalence, ...]
     information: tuple[float, ...] | None
-    information_range: tuple[Interval, ...] | None
+    information_intervals: tuple[Interval, ...] | None
     headroom: Headroom | None
     notes: tuple[str, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
@@ -375,7 +375,7 @@ class EquivalenceResult(_Curve, Result):
             self.level,
             self.reference_size,
             self.power_curve,
-            self.information_range,
+            self.information_intervals,
             self.curve_samples,
             informative_max_k=self.informative_max_k,
             informative_reason=self.informative_reason,
@@ -435,7 +435,7 @@ class EquivalenceResult(_Curve, Result):
         >>> from humanly.survey import equivalence
         >>> d = running_example(500, 10, seed=4)
         >>> res = equivalence(d.ratings, d.predictions, calibrate="none", bootstrap=100, seed=2)
-        >>> [round(m.equivalence_range.width, 2) for m in res.models]  # hard: all below c_0
+        >>> [round(m.equivalence_interval.width, 2) for m in res.models]  # hard: all below c_0
         [0.0, 1.35]
         >>> res.items_needed(0.5)  # hard: below 0 raters; about 3,700 items for soft's range
         (None, 3672)
@@ -473,7 +473,9 @@ class EquivalenceResult(_Curve, Result):
         out = _frame(self.power_curve, _POINT_COLUMNS)
         if self.information is not None:
             out["information"] = list(self.information)
-            ranges = self.information_range or tuple(Interval(None, None) for _ in self.information)
+            ranges = self.information_intervals or tuple(
+                Interval(None, None) for _ in self.information
+            )
             out["information_low"] = [r.low for r in ranges]
             out["information_high"] = [r.high for r in ranges]
         return out

@@ -49,7 +49,7 @@ __all__ = [
     "UNCALIBRATED_FIRST",
     "baseline_meaning",
     "combiner_phrase",
-    "equivalence_range",
+    "equivalence_interval",
     "headline",
     "headroom_line",
     "percent",
@@ -144,12 +144,12 @@ def _raters(k: float | int) -> str:
     return f"{k} rater" + ("" if k == 1 else "s")
 
 
-def equivalence_range(
+def equivalence_interval(
     m: ModelEquivalence, largest_k: int, bootstrap: int = 1, level: float = 0.95
 ) -> str | None:
     """The ``level`` range of the equivalence in words (``None`` without a bootstrap), saying when an
     end is 0 (replicates at or below c_0) or open (replicates above the curve)."""
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     pct, (tail, top) = percent(level), tails(level)
     if lo is None and hi is None:
         if bootstrap > 0 and m.equivalence_note == "above_max":
@@ -174,7 +174,7 @@ def equivalence_range(
 def _mean(m: ModelEquivalence, bootstrap: int) -> str | None:
     if m.equivalence_mean is not None and math.isfinite(m.equivalence_mean):
         return f"bootstrap mean {_num(m.equivalence_mean)}"
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     if bootstrap > 0 and hi is None and lo is not None:
         return "no bootstrap mean: some replicates lie above the curve"
     return None
@@ -193,7 +193,7 @@ def width_phrase(
     if target_width is None:
         return None
     w = f"{target_width:g} rater" + ("" if target_width == 1 else "s")
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     pct = percent(level)
     if lo is None and hi is None:
         return None
@@ -232,7 +232,7 @@ def worth(
     elif calibration not in ("", "none"):
         how += f" (model calibrated: {calibration})"
     kmax = "the largest k raters" if largest_k is None else _raters(largest_k)
-    rng = equivalence_range(m, largest_k if largest_k is not None else 0, bootstrap, level)
+    rng = equivalence_interval(m, largest_k if largest_k is not None else 0, bootstrap, level)
     mean = _mean(m, bootstrap)
     if m.equivalence is not None:
         extra = "; ".join(x for x in (rng, mean) if x)
@@ -240,7 +240,7 @@ def worth(
         body = f"{head} {how}"
     elif m.equivalence_note == "below_0":
         base = "c_0" if c0 is None else f"c_0 = {c0:.4f}"
-        zero = m.equivalence_range.low == 0 == m.equivalence_range.high
+        zero = m.equivalence_interval.low == 0 == m.equivalence_interval.high
         but = f", but {UNCALIBRATED_FIRST}" if m.uncalibrated else ""
         body = (
             f"{m.model} does no better than {baseline_meaning(combiner)}, so no number of raters "
@@ -415,7 +415,7 @@ def worth_words(m: ModelEquivalence, largest_k: int) -> str:
 
 def _headline_part(m: ModelEquivalence, largest: int) -> str | None:
     if m.equivalence is not None:
-        lo, hi = m.equivalence_range
+        lo, hi = m.equivalence_interval
         rng = ""
         if lo is not None or hi is not None:
             top = f"above {largest}" if hi is None else f"{hi:.1f}"

@@ -133,7 +133,7 @@ def _agreement_sentence(s: InspectResult) -> str:
         f"{s.n_items:,} items with {s.labels_per_item.mean:.1f} labels each on average "
         f"({s.n_labels:,} labels from {who})"
     )
-    a, ci = s.agreement, s.agreement_ci
+    a, ci = s.agreement, s.agreement_intervals
     if not _defined(a.pairwise):
         return f"{size}; {undefined_reason(s)}, so agreement is undefined."
     text = f"{size}; two raters of an item agree {a.pairwise:.1%} of the time"
@@ -200,7 +200,7 @@ def headline(summary: InspectResult) -> str:
     data: 4 items, 12 labels from anonymous raters; pairwise agreement 0.667, Fleiss' κ 0.333
     """
     s = summary
-    a, ci = s.agreement, s.agreement_ci
+    a, ci = s.agreement, s.agreement_intervals
     raters = "anonymous raters" if s.n_raters is None else f"{s.n_raters:,} raters"
     text = f"data: {s.n_items:,} items, {s.n_labels:,} labels from {raters}"
     if _defined(a.pairwise):

@@ -134,13 +134,13 @@ def accuracy_sentence(m: ModelAccuracy, r: JudgeResult) -> str:
             f"{m.model}'s accuracy is {percent(a.point)}, {_level(r.level)} interval "
             f"[{percent(a.interval.low)}, {percent(a.interval.high)}], "
             f"{_small(a, r.n_labelled, judged)}; the plain human-only interval is "
-            f"[{percent(a.classical.low)}, {percent(a.classical.high)}]."
+            f"[{percent(a.classical_interval.low)}, {percent(a.classical_interval.high)}]."
         )
     text = (
         f"{m.model}'s accuracy is {percent(a.point)}, {_level(r.level)} interval "
         f"[{percent(a.interval.low)}, {percent(a.interval.high)}], {_labels(r.n_labelled, judged)} "
         f"({ESTIMATOR_NAMES.get(r.estimator, r.estimator)}); human labels alone give "
-        f"[{percent(a.classical.low)}, {percent(a.classical.high)}]"
+        f"[{percent(a.classical_interval.low)}, {percent(a.classical_interval.high)}]"
     )
     if a.effective_n is not None and a.saving is not None and r.estimator != "classical":
         text += (
@@ -289,7 +289,7 @@ def rating_sentence(m: ModelRating, r: JudgeResult) -> str:
         f"{m.model}'s mean rating is {_rating(e.point)}, {_level(r.level)} interval "
         f"{_span(e.interval)}, from {r.n_labelled:,} human ratings and {n_all:,} judge ratings "
         f"({ESTIMATOR_NAMES.get(r.estimator, r.estimator)}); human ratings alone give "
-        f"{_span(e.classical)}"
+        f"{_span(e.classical_interval)}"
     )
     if m.share is not None and r.threshold is not None:
         share = m.share

@@ -115,7 +115,7 @@ def _weak_part(w: WeakEstimate, words: str) -> str:
     anywhere within its range."""
     if w.reason == "boundary":
         return f"{words} at {w.estimate:.2f}, the edge of its range"
-    low, high = w.range
+    low, high = w.interval
     if low is None or high is None:
         return f"{words} at {w.estimate:.2f}, which it does not inform"
     return f"{words} anywhere from {float(low):.2f} to {float(high):.2f}"
@@ -225,7 +225,7 @@ def pilot_skipped_sentence(skipped: Skipped) -> str:
     if skipped.reason == "latent_only":
         return (
             "a pilot of more than two classes is fitted by the latent-class model only "
-            '(method="latent")'
+            '(estimator="latent")'
         )
     return skipped.error or skipped.reason
 
@@ -284,7 +284,7 @@ def no_pilot_sentence(skipped: Skipped, histogram: Mapping[str, int], *, n_class
         f"model needs at least 3 labels per item on at least {MIN_LATENT_ITEMS} items (with fewer, an "
         f"item's labels cannot tell its true label from the label accuracies); here {enough:,} items "
         f"have 3 or more ({_labels_per_item(histogram)}). The crowd-majority estimate (humanly "
-        "budget plan --method majority) needs only 2 labels but is biased towards agreement with the "
+        "budget plan --estimator majority) needs only 2 labels but is biased towards agreement with the "
         "crowd — with exactly 2 labels per item it puts both label accuracies at 1 — so it is not "
         "shown."
     )

@@ -201,7 +201,7 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     item, before relying on it.
     """
     res = result
-    estimate = ESTIMATE.get(res.method, f"the {res.method} estimates")
+    estimate = ESTIMATE.get(res.estimator, f"the {res.estimator} estimates")
     pair = f"the better of {res.better!r} and {res.worse!r}"
     clause = _assumption_clause(res)
     tail = f"; {clause}." if clause else "."

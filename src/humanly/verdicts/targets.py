@@ -113,7 +113,7 @@ def target_words(entry: TargetEquivalence, n_items: int) -> str:
 
 def _worth(m: ModelEquivalence, largest_k: int) -> str:
     if m.equivalence is not None:
-        lo, hi = m.equivalence_range
+        lo, hi = m.equivalence_interval
         if lo is None and hi is None:
             return f"{m.equivalence:.2f} raters"
         top = f"more than {largest_k}" if hi is None else f"{hi:.2f}"

@@ -93,7 +93,7 @@ def _eq_cell(eq: float | None, note: str | None, largest_k: int) -> str:
 
 
 def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     if lo is None and hi is None:
         return f"above {largest_k}" if m.equivalence_note == "above_max" else "—"
     low = "0" if lo == 0 else number_text(lo, ".2f")
@@ -102,7 +102,7 @@ def _range_cell(m: ModelEquivalence, largest_k: int) -> str:
 
 
 def _items_cell(m: ModelEquivalence, width: float, needed: int | None) -> str:
-    lo, hi = m.equivalence_range
+    lo, hi = m.equivalence_interval
     if m.equivalence is None or lo is None or hi is None or needed is None:
         return "—"
     if hi - lo <= width:
@@ -150,7 +150,7 @@ def _model_table(run: _Run, calibration: str) -> Table | None:
     headers += ["HSCORE* (true states)", "SEQ* (true states)"] if truth is not None else []
     rows = []
     for m in run.models():
-        row = [m.model, f"{m.score:.4f} {_bracket(m.score_range)}".removesuffix(" —")]
+        row = [m.model, f"{m.score:.4f} {_bracket(m.score_interval)}".removesuffix(" —")]
         if info:
             ratio = m.performance_ratio
             good = ratio is not None and m.information is not None and m.information > 0
@@ -196,7 +196,7 @@ def _curve_table(run: _Run) -> Table:
         row: list[Any] = [
             p.k,
             f"{p.score:.4f}",
-            _bracket(p.score_range),
+            _bracket(p.score_interval),
             f"{p.n_items:,}",
         ]
         row += [f"{res.information[i]:.4f}"] if res.information is not None else []
@@ -221,12 +221,14 @@ def _cell_notes(run: _Run) -> list[str]:
             f"{run.what}: 'above {kmax}' means the score is above every point of the curve: the "
             f"model is worth more than {kmax} raters, the largest survey measured."
         )
-    if any(m.equivalence_range.low == 0 for m in ms):
+    if any(m.equivalence_interval.low == 0 for m in ms):
         out.append(
             f"{run.what}: a range starting at 0 means at least {tail} of the bootstrap replicates "
             "are at or below c_0 (they count as 0 raters in the range and the mean)."
         )
-    if any(m.equivalence_range.high is None and m.equivalence_range.low is not None for m in ms):
+    if any(
+        m.equivalence_interval.high is None and m.equivalence_interval.low is not None for m in ms
+    ):
         out.append(
             f"{run.what}: a range ending 'above {kmax}' means at least {tail} of the replicates lie "
             "above the curve; the bootstrap mean is then undefined (—)."

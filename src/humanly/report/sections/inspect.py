@@ -69,7 +69,7 @@ def _statistic(s: InspectResult, name: str) -> str:
     value = getattr(s.agreement, name)
     if not math.isfinite(value):
         return f"— (undefined: {undefined_reason(s)})"
-    ci = s.agreement_ci
+    ci = s.agreement_intervals
     return _fmt(value) + ("" if ci is None else " " + interval_text(getattr(ci, name)))
 
 
@@ -104,8 +104,8 @@ def _glance(s: InspectResult) -> Table:
             ("single label = gold", _fmt(s.gold.label_accuracy)),
         ]
     caption = "The ratings at a glance."
-    if s.agreement_ci is not None and math.isfinite(s.agreement.pairwise):
-        caption += " " + bootstrap_caption(s.agreement_ci) + "."
+    if s.agreement_intervals is not None and math.isfinite(s.agreement.pairwise):
+        caption += " " + bootstrap_caption(s.agreement_intervals) + "."
     return Table(caption, ("quantity", "value"), tuple(rows))
 
 

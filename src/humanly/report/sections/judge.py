@@ -74,7 +74,7 @@ def _row(name: str, e: Estimate, difference: bool) -> tuple[object, ...]:
         show(e.point),
         span(*e.interval),
         show(e.classical_point),
-        span(*e.classical),
+        span(*e.classical_interval),
         e.lam,
         None if e.effective_n is None else round(e.effective_n),
         e.saving,

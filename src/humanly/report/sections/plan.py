@@ -75,7 +75,7 @@ def plan_section(study: StudyResult, view: View) -> Section:
     >>> d = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
     >>> res = analyze(d.ratings, d.predictions, bootstrap=100)
     >>> section = plan_section(res, View({}, res.models, {}))
-    >>> len(section.verdicts), res.plan.pilot.method
+    >>> len(section.verdicts), res.plan.pilot.estimator
     (2, 'latent')
     """
     del view
@@ -197,9 +197,9 @@ def _plan_table(pl: PilotPlan) -> Table:
             number_text(getattr(pl.estimates, k)),
             f"{number_text(r.low)} – {number_text(r.high)}" if pl.bootstrap else "—",
         )
-        for k, r in pl.ranges.items()
+        for k, r in pl.intervals.items()
     )
-    how = METHOD_NAME.get(pl.method, pl.method)
+    how = METHOD_NAME.get(pl.estimator, pl.estimator)
     if pl.fit is not None:
         chosen = "chosen by BIC" if pl.fit.selection == "bic" else "fixed"
         how += f", latent variant '{pl.fit.latent_variant}' ({chosen})"
@@ -231,7 +231,7 @@ def _plan_size_table(pl: PilotPlan) -> Table:
 
 
 def _short(pl: PilotPlan) -> str:
-    return "latent-class" if pl.method == "latent" else "crowd-majority (biased)"
+    return "latent-class" if pl.estimator == "latent" else "crowd-majority (biased)"
 
 
 def _fit_text(pl: PilotPlan) -> str | None:
@@ -291,5 +291,5 @@ def _plan_figure(pl: PilotPlan, curve: WinCurve) -> Figure:
     return Figure.from_matplotlib(
         fig,
         f"Exact probability of identifying the better of '{pl.better}' and '{pl.worse}' against the label "
-        f"budget, per m, at the pilot's {METHOD_NAME.get(pl.method, pl.method)}.",
+        f"budget, per m, at the pilot's {METHOD_NAME.get(pl.estimator, pl.estimator)}.",
     )

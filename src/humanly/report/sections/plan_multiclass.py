@@ -55,8 +55,8 @@ def _estimates_table(mp: MulticlassPilotPlan) -> Table:
                 p.name,
                 estimate_words(p.name, mp.classes),
                 number_text(p.estimate),
-                _range(*p.range) if mp.bootstrap else "—",
-                _range(*p.information_range),
+                _range(*p.interval) if mp.bootstrap else "—",
+                _range(*p.information_interval),
             )
         )
     boot = f"{mp.bootstrap:,} bootstrap replicates" if mp.bootstrap else "no bootstrap"

@@ -230,7 +230,7 @@ def _repeat_table(r: RankResult) -> Table:
                 row.votes_per_comparison,
                 row.comparisons,
                 row.variance_ratio,
-                f"[{row.variance_ratio_range.low:g}, {row.variance_ratio_range.high:g}]",
+                f"[{row.variance_ratio_interval.low:g}, {row.variance_ratio_interval.high:g}]",
                 row.probability_correct,
             )
             for row in p.rows
