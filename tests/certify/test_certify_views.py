@@ -266,12 +266,21 @@ def test_cli_demo_data(cli) -> None:
 def test_cli_gold_checks_are_intervals_with_a_status(
     cli, copycat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a wide terminal: at 80 columns the interval cells wrap at their spaces (tests/test_cli_tables.py)
+    # a wide terminal: at 80 columns the interval cells wrap at their spaces (tests/test_cli_tables.py);
+    # the console is made once per process, so it is made again for this width and after it
+    from humanly.cli import _console
+
     monkeypatch.setenv("COLUMNS", "160")
+    _console.stdout.cache_clear()
     files = copycat.write(tmp_path / "sim.csv")
-    r = cli(
-        "certify", files["ratings"], "--predictions", files["predictions"], "--gold", files["gold"]
-    )
+    try:
+        r = cli(
+            "certify", files["ratings"], "--predictions", files["predictions"], "--gold",
+            files["gold"],
+        )  # fmt: skip
+    finally:
+        monkeypatch.delenv("COLUMNS")
+        _console.stdout.cache_clear()
     assert r.exit_code == 0, r.stderr
     out = r.stdout
     assert "FAIL" not in out and "pass" not in out and "VIOLATED" not in out

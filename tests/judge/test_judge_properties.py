@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from humanly import Ratings
@@ -45,6 +45,7 @@ def _study(seed: int, n: int, big_n: int, judge_acc: float, n_classes: int = 2, 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(30, 300), ratio=st.integers(2, 40))
+@example(seed=475765, n=30, ratio=2)  # halves whose means differ: 0.969 of the pooled error
 def test_a_perfect_judge_gives_the_pooled_answer(seed: int, n: int, ratio: int) -> None:
     """A judge that equals the human label on every item: the PPI++ estimate is a weighted mean of
     the n + N human labels, λ̂·mean(unlabelled) + (1 − λ̂)·mean(labelled), with λ̂ = N/(n + N) up to
@@ -73,7 +74,12 @@ def test_a_perfect_judge_gives_the_pooled_answer(seed: int, n: int, ratio: int) 
         assert best * (1 - 1e-9) <= a.se <= y_lab.std() / np.sqrt(n) * (1 + 1e-12)
         ideal = fit(y_lab, y_lab, moments(y_unl), lam=big_n / (n + big_n))
         assert ideal.point[0] == pytest.approx(y.mean(), abs=1e-12)
-        assert 0.97 <= ideal.se[0] / pooled_se <= 1.0 + 1e-12
+        # exactly the n + N labels' standard error less the part the halves' means differ by:
+        # pooled variance = within the halves + n·N·(mean gap)² / (n + N)² (divisors n, N, n + N)
+        gap = y_unl.mean() - y_lab.mean()
+        within = pooled_se**2 - n * big_n * gap**2 / (n + big_n) ** 3
+        assert ideal.se[0] ** 2 == pytest.approx(within, rel=1e-9, abs=1e-15)
+        assert ideal.se[0] <= pooled_se * (1.0 + 1e-12)
 
 
 def test_a_perfect_judge_with_matching_halves_gives_the_pooled_mean_exactly() -> None:
