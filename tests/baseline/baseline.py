@@ -123,6 +123,14 @@ def by_rater(before: Any, after: Any) -> list[Rename]:
     return out
 
 
+#: the last rename before 0.1.0 (issue 30, item 5), applied to every recorded path after the case's own
+VOCABULARY: list[Rename] = [
+    (r"\.lower_finite\.", ".finite_lower."),
+    (r"\.upper_finite\.", ".finite_upper."),
+    (r"(\.lemma2)\.raters_per_item$", r"\1.labels_per_item"),
+]
+
+
 def compare(
     name: str,
     new: Any,
@@ -142,7 +150,7 @@ def compare(
     if part is not None:
         for key in part.split("."):
             before = before[key]
-    renames = [*by_rater(before, new), *renames]
+    renames = [*by_rater(before, new), *renames, *VOCABULARY]
     skip_res = [re.compile(s) for s in (*skip, *resampled)]
     now = leaves(new)
     missing, changed = [], []

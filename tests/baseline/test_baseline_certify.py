@@ -11,8 +11,8 @@ What the reset renamed (old → new), as the regular expressions below say:
 * ``oracle.average_annotator`` → ``oracle.average_rater``;
 * the JSON aliases removed before this reset (they held the same numbers): ``annotators`` →
   ``raters``, ``models[].lower_bound`` → ``lower``, ``upper_bound.value`` → ``upper``,
-  ``by_bound.B.{lower, upper, delta_lower, delta_upper}`` → ``by_bound.B.{lower_finite.value,
-  upper_finite.value, lower_finite.delta, upper_finite.delta}``, ``detail.{left, right}`` →
+  ``by_bound.B.{lower, upper, delta_lower, delta_upper}`` → ``by_bound.B.{finite_lower.value,
+  finite_upper.value, finite_lower.delta, finite_upper.delta}``, ``detail.{left, right}`` →
   ``detail.{left_formula, right_formula}``.
 """
 
@@ -32,10 +32,10 @@ RENAMES = [
     (r"^annotators\.", "raters."),
     (r"^(models\[\d+\])\.lower_bound$", r"\1.lower"),
     (r"^upper_bound\.value$", "upper_bound.upper"),
-    (r"(\.by_bound\.\w+)\.lower$", r"\1.lower_finite.value"),
-    (r"(\.by_bound\.\w+)\.upper$", r"\1.upper_finite.value"),
-    (r"(\.by_bound\.\w+)\.delta_lower$", r"\1.lower_finite.delta"),
-    (r"(\.by_bound\.\w+)\.delta_upper$", r"\1.upper_finite.delta"),
+    (r"(\.by_bound\.\w+)\.lower$", r"\1.finite_lower.value"),
+    (r"(\.by_bound\.\w+)\.upper$", r"\1.finite_upper.value"),
+    (r"(\.by_bound\.\w+)\.delta_lower$", r"\1.finite_lower.delta"),
+    (r"(\.by_bound\.\w+)\.delta_upper$", r"\1.finite_upper.delta"),
     (r"(\.detail)\.left$", r"\1.left_formula"),
     (r"(\.detail)\.right$", r"\1.right_formula"),
     (r"^oracle\.average_annotator$", "oracle.average_rater"),

@@ -17,8 +17,8 @@ from humanly.certification import certify, certify_summary
 from humanly.datasets import WIKI_ATTACK_OPTIONS, wiki_attack, wiki_attack_path
 from humanly.verdicts.certify import format_confidence, verdicts
 
-SST2 = dict(lower=[0.949, 0.971], upper=0.939, n=1821, k=3, models=["BERT", "StructBERT"])
-SNLI = dict(lower=[0.899, 0.919], upper=0.879, n=10000, k=5, models=["GPT", "SemBERT"])
+SST2 = dict(lower=[0.949, 0.971], upper=0.939, n_items=1821, labels_per_item=3, models=["BERT", "StructBERT"])
+SNLI = dict(lower=[0.899, 0.919], upper=0.879, n_items=10000, labels_per_item=5, models=["GPT", "SemBERT"])
 
 
 def _by_model(res):  # type: ignore[no-untyped-def]
@@ -145,7 +145,7 @@ def test_not_applicable_tau_theoretical_and_unknown_k() -> None:
         "L_N − U_N − τ = +0.020"
     )
     (u,) = verdicts(
-        certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"], upper_kind="theoretical")
+        certify_summary([0.919], 0.879, 10000, labels_per_item=5, models=["SemBERT"], upper_kind="theoretical")
     )
     assert u.status == "not certified"
     assert "U_N is U⁽ᵗ⁾, the theorem-backed upper bound (Theorem 1)" in u.sentence

@@ -6,7 +6,7 @@ Names, one per concept (the paper's symbols in brackets):
 
 * ``lower`` — a model's point lower bound L_N (eq. 25); ``upper`` — the average rater's point upper
   bound U_N (eq. 18), the empirical U⁽ᵉ⁾ or theoretical U⁽ᵗ⁾ one (``used``);
-* ``lower_finite`` / ``upper_finite`` — the finite-sample bounds L_N − t_l (Theorem 6) and
+* ``finite_lower`` / ``finite_upper`` — the finite-sample bounds L_N − t_l (Theorem 6) and
   sqrt(U_N² + t_u) (Theorem 5), each a :class:`FiniteBound` ``(delta, t, value)``;
 * ``raters`` — how the crowd was read (:class:`Raters`: slots, named or summary, and K).
 
@@ -15,7 +15,7 @@ The parts of a certificate (finite bounds, confidence scores, the verdicts under
 
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.971], 0.939, 1821)
->>> round(res.models[0].lower_finite.value, 4), round(res.upper_finite.value, 4)
+>>> round(res.models[0].finite_lower.value, 4), round(res.finite_upper.value, 4)
 (0.9392, 0.9558)
 """
 
@@ -83,7 +83,7 @@ class UpperBound(Result):
     Examples
     --------
     >>> from humanly.certification import certify_summary
-    >>> ub = certify_summary([0.971], 0.939, 1821, k=3).upper_bound
+    >>> ub = certify_summary([0.971], 0.939, 1821, labels_per_item=3).upper_bound
     >>> round(ub.theoretical, 3), ub.used, ub.upper
     (0.96, 'empirical', 0.939)
     """
@@ -127,7 +127,7 @@ class UpperBound(Result):
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> sorted(certify_summary([0.97], 0.94, 1000, k=3).upper_bound.kinds())
+        >>> sorted(certify_summary([0.97], 0.94, 1000, labels_per_item=3).upper_bound.kinds())
         ['empirical', 'theoretical']
         """
         out = {}
@@ -152,7 +152,7 @@ class UpperBound(Result):
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> ub = certify_summary([0.97], 0.9, 1000, k=3).upper_bound
+        >>> ub = certify_summary([0.97], 0.9, 1000, labels_per_item=3).upper_bound
         >>> round(ub.sample_of("theoretical").mean, 4)
         0.8733
         """
@@ -184,7 +184,7 @@ class ModelCertificate(Result):
     superhuman_simultaneous : bool
         Whether S_OMS ≥ 1 − (1 − level)/M for M models (the union bound), valid for all models at
         once.
-    lower_finite : FiniteBound
+    finite_lower : FiniteBound
         L_N − t_l under the result's bound.
     by_bound : dict of str to BoundSummary
         The finite bounds, certified margin and confidence under every concentration bound available.
@@ -215,7 +215,7 @@ class ModelCertificate(Result):
     confidence: Confidence
     superhuman: bool
     superhuman_simultaneous: bool
-    lower_finite: FiniteBound
+    finite_lower: FiniteBound
     by_bound: dict[str, BoundSummary]
     full_credit: int | None = None
     lower_variance: float | None = None
@@ -329,7 +329,7 @@ class CertifyResult(Result):
     Examples
     --------
     >>> from humanly.certification import certify_summary
-    >>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
+    >>> res = certify_summary([0.949, 0.971], 0.939, [1821], labels_per_item=3, models=["BERT", "StructBERT"])
     >>> res.to_frame()[["model", "lower", "upper", "oms", "superhuman"]].round(4)
             model  lower  upper     oms  superhuman
     0        BERT  0.949  0.939 -0.2730       False
@@ -352,13 +352,13 @@ class CertifyResult(Result):
     identical_labels: tuple[tuple[str, str], ...] = ()
 
     @property
-    def upper_finite(self) -> FiniteBound:
+    def finite_upper(self) -> FiniteBound:
         """The finite-sample upper bound sqrt(U_N² + t_u) under the verdict's bound (Theorem 5).
 
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> round(certify_summary([0.971], 0.939, 1821).upper_finite.value, 4)
+        >>> round(certify_summary([0.971], 0.939, 1821).finite_upper.value, 4)
         0.9558
         """
         return self.upper_bound.finite[self.bound]
@@ -405,8 +405,8 @@ class CertifyResult(Result):
                 "lower": m.lower,
                 "upper": self.upper_bound.upper,
                 "margin": m.margin,
-                "lower_finite": m.lower_finite.value,
-                "upper_finite": self.upper_finite.value,
+                "finite_lower": m.finite_lower.value,
+                "finite_upper": self.finite_upper.value,
                 "certified_margin": m.by_bound[self.bound].certified_margin,
                 "hms": m.confidence.hms,
                 "oms": m.confidence.oms,

@@ -32,7 +32,6 @@ __all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_
 #: Python parameter names of the library that no command parameter carries (the rest are read off the
 #: commands: the parameter ``n_items`` of ``--items`` gives ``n_items`` → ``--items``).
 PYTHON_TO_FLAG: dict[str, str] = {
-    "upper_kind": "--upper",  # certify_summary(upper_kind=): the kind given to --upper
     "sampling_weights": "--weights",  # ReadOptions(sampling_weights=): humanly judge --weights
 }
 
@@ -76,8 +75,8 @@ def to_flags(message: str, root: Any) -> str:
 
     >>> to_flags('3 items have no ratings; pass missing="drop"', None)
     '3 items have no ratings; pass missing="drop"'
-    >>> to_flags("upper_kind='both': give empirical or theoretical", None)
-    '--upper both: give empirical or theoretical'
+    >>> to_flags("sampling_weights='w': a column name", None)
+    '--weights w: a column name'
     """
     table = _flag_table(root)
 
@@ -136,7 +135,7 @@ def _usage_message(exc: Any, args: Sequence[str]) -> str:
     value = _given_value(opts, args) if opts and type(exc).__name__ == "BadParameter" else None
     if value is None:
         ctx = getattr(exc, "ctx", None)
-        path = getattr(ctx, "command_path", None)
+        path = " ".join(str(getattr(ctx, "command_path", None) or "").split())
         return f"{message.rstrip('.')}; see '{path} --help'" if path else message
     reason = message.split(": ", 1)[-1] if message.startswith("Invalid value") else message
     reason = reason[:1].lower() + reason[1:]

@@ -62,7 +62,7 @@ def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
     )
     if c.pairs:
         t.row("rater pairs below chance", f"{c.pairs_below_chance or 0:,} of {c.pairs:,}")
-    if c.raters_per_item is not None and c.n_classes:
+    if c.labels_per_item is not None and c.n_classes:
         k = f"K = {k}"
         if c.more_raters_than_classes:
             text = f"{k} > {c.n_classes} classes: more raters than classes, as the paper advises"
@@ -80,7 +80,7 @@ def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
 
 
 def _upper(result: CertifyResult) -> CleanTable:
-    ub, a, fin = result.upper_bound, result.raters, result.upper_finite
+    ub, a, fin = result.upper_bound, result.raters, result.finite_upper
     title = "humanly certify · the average rater (the paper's average annotator): upper bound"
     if result.tau:
         title = f"humanly certify · does the model beat the average rater{_by(result.tau)}?"
@@ -190,7 +190,7 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
 
 def _finite(result: CertifyResult) -> CleanTable:
     """The finite-sample bounds and the certified margin under each concentration bound."""
-    delta = result.upper_finite.delta
+    delta = result.finite_upper.delta
     several = len(result.models[0].by_bound) > 1
     t = new_table(
         f"finite-sample bounds (δ = {delta:.3g} per side) and S OMS"
@@ -204,8 +204,8 @@ def _finite(result: CertifyResult) -> CleanTable:
             t.row(
                 m.model if i == 0 else "",
                 name + ("*" if name == result.bound and several else ""),
-                _fmt(b.lower_finite.value),
-                _fmt(b.upper_finite.value),
+                _fmt(b.finite_lower.value),
+                _fmt(b.finite_upper.value),
                 _fmt(b.certified_margin, "+.4f"),
                 _fmt_s(b.confidence.oms),
             )
