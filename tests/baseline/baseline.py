@@ -181,11 +181,11 @@ def simulated(folder: Path) -> dict[str, Path]:
     """The simulated studies of the record (fixed seeds; the generators are unchanged), written with
     today's flags: oracle crowd ``o``, running-example urn ``u``, budget pair ``p``."""
     runs = {
-        "o": ["simulate", "oracle", "-o", str(folder / "o.csv"), "--raters", "0.8,0.75,0.7,0.85",
-              "--models", "a=0.85,b=0.75", "--items", "300", "--seed", "1"],
+        "o": ["simulate", "oracle", "-o", str(folder / "o.csv"), "--rater-accuracies", "0.8,0.75,0.7,0.85",
+              "--models", "a=0.85,b=0.75", "--n-items", "300", "--seed", "1"],
         "u": ["simulate", "urn", "--preset", "running-example", "-o", str(folder / "u.csv"),
-              "--items", "300", "--seed", "2"],
-        "p": ["simulate", "pair", "-o", str(folder / "p.csv"), "--items", "400", "--m", "3",
+              "--n-items", "300", "--seed", "2"],
+        "p": ["simulate", "pair", "-o", str(folder / "p.csv"), "--n-items", "400", "--labels-per-item", "3",
               "--p", "0.7", "--eps", "0.1", "--q", "0.75", "--seed", "3"],
     }  # fmt: skip
     for argv in runs.values():

@@ -59,7 +59,8 @@ def test_raters_below_chance_are_reported() -> None:
     below = sum(a[i, j] < 1 / 3 for i, j in itertools.combinations(range(4), 2))
     assert (named.pairs, named.pairs_below_chance) == (6, below)
     assert any(
-        "rater pairs agree less often than chance" in n for n in certify(r, rater_mode="named").notes
+        "rater pairs agree less often than chance" in n
+        for n in certify(r, rater_mode="named").notes
     )
 
 

@@ -49,7 +49,9 @@ def test_table4_items_needed_agrees_with_the_certificate(name: str, kind: str) -
         assert lower <= v.upper
         return
     again = certify_summary([lower], upper, needed, labels_per_item=k, upper_kind=kind).models[0]
-    before = certify_summary([lower], upper, needed - 1, labels_per_item=k, upper_kind=kind).models[0]
+    before = certify_summary([lower], upper, needed - 1, labels_per_item=k, upper_kind=kind).models[
+        0
+    ]
     assert again.superhuman and not before.superhuman
     assert (needed <= n) == v.superhuman
 

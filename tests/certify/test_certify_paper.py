@@ -65,7 +65,9 @@ def test_table4_sembert_maximum_and_paper_ascent() -> None:
 
 
 def test_table4_bert_not_certified() -> None:
-    res = certify_summary([0.949, 0.971], 0.939, 1821, labels_per_item=3, models=["BERT", "StructBERT"])
+    res = certify_summary(
+        [0.949, 0.971], 0.939, 1821, labels_per_item=3, models=["BERT", "StructBERT"]
+    )
     bert = res.model("BERT")
     assert bert.confidence.hms < 0 and bert.confidence.oms < 0  # Table 4: "< 0"
     assert not bert.superhuman
@@ -155,7 +157,9 @@ def test_table4_under_the_theoretical_upper_bound() -> None:
         assert not theo.superhuman, name
         assert theo.evidence.status != "certified"
         # the same verdict as asking for U⁽ᵗ⁾ directly
-        direct = certify_summary([lower], upper, n, labels_per_item=k, upper_kind="theoretical").models[0]
+        direct = certify_summary(
+            [lower], upper, n, labels_per_item=k, upper_kind="theoretical"
+        ).models[0]
         assert direct.confidence == theo.confidence and direct.items_needed == theo.items_needed
         assert m.superhuman == (name == "SemBERT/SNLI")
     sem = certify_summary([0.919], 0.879, 10000, labels_per_item=5).models[0]

@@ -6,7 +6,7 @@
 * Library messages name Python parameters (``missing="drop"``, ``item_col=``) because the same checks
   serve Python callers; :func:`to_flags` rewrites them as the flags a command-line user types
   (``--missing drop``, ``--item-col``) in this one place. A command's parameter carries the Python name
-  of what it passes on (``n_items`` for ``--items``), so the table of flags is read off the commands.
+  of what it passes on (``n_items`` for ``--n-items``), so the table of flags is read off the commands.
 * ``--json`` prints exactly one JSON object on stdout; everything else (progress, notes) goes to stderr.
 * Help is plain text (:class:`HumanlyCommand`): what a user types is shown as written (``[model]`` is not
   rich markup), flags without a value show no type, and options are grouped by their help panel.
@@ -30,7 +30,7 @@ from ._console import clean
 __all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_flags"]
 
 #: Python parameter names of the library that no command parameter carries (the rest are read off the
-#: commands: the parameter ``n_items`` of ``--items`` gives ``n_items`` → ``--items``).
+#: commands: the parameter ``n_items`` of ``--n-items`` gives ``n_items`` → ``--n-items``).
 PYTHON_TO_FLAG: dict[str, str] = {
     "sampling_weights": "--weights",  # ReadOptions(sampling_weights=): humanly judge --weights
 }
