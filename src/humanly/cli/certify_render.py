@@ -90,7 +90,7 @@ def _upper(result: CertifyResult) -> CleanTable:
     if result.n_items is not None:
         t.row("items", f"{result.n_items:,}")
     t.row("raters", f"{a.mode}, K = {_k(result)}")
-    theo = _fmt(ub.theoretical) if ub.theoretical is not None else "— (needs K: give --k)"
+    theo = _fmt(ub.theoretical) if ub.theoretical is not None else "— (needs K: give --labels-per-item)"
     t.row("U⁽ᵗ⁾ (Theorem 1, eq. 2)", theo)
     t.row("U⁽ᵉ⁾ (eq. 8, the paper's choice)", _fmt(ub.empirical))
     other = "theoretical" if ub.used == "empirical" else "empirical"
@@ -183,7 +183,7 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
                 f"{_fmt_s(joint.confidence)}, {verdict}"
             )
         if ub.theoretical is None:
-            caption += "; U⁽ᵗ⁾ needs K, the raters per item (--k)"
+            caption += "; U⁽ᵗ⁾ needs K, the raters per item (--labels-per-item)"
     t.caption(caption)
     return t
 
