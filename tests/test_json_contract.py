@@ -65,8 +65,8 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
         "certify": ["certify", o, "--predictions", op, "--gold", og, "--curve"],
         "certify_named": ["certify", o, "--predictions", op, "--rater-mode", "named", "--curve"],
         "certify_summary": [
-            "certify", "summary", "--lower", "0.949", "0.971", "--upper", "0.939", "--n-items", "1821",
-            "--k", "3",
+            "certify", "summary", "--lower", "0.949", "0.971", "--upper", "0.939", "--n-items",
+            "1821", "--labels-per-item", "3",
         ],
         "equivalence": [
             "equivalence", u, "--predictions", up, "--bootstrap", "100", "--headroom",
