@@ -90,7 +90,11 @@ def _upper(result: CertifyResult) -> CleanTable:
     if result.n_items is not None:
         t.row("items", f"{result.n_items:,}")
     t.row("raters", f"{a.mode}, K = {_k(result)}")
-    theo = _fmt(ub.theoretical) if ub.theoretical is not None else "— (needs K: give --labels-per-item)"
+    theo = (
+        _fmt(ub.theoretical)
+        if ub.theoretical is not None
+        else "— (needs K: give --labels-per-item)"
+    )
     t.row("U⁽ᵗ⁾ (Theorem 1, eq. 2)", theo)
     t.row("U⁽ᵉ⁾ (eq. 8, the paper's choice)", _fmt(ub.empirical))
     other = "theoretical" if ub.used == "empirical" else "empirical"
