@@ -13,7 +13,8 @@ from humanly.cli import app
 from humanly.cli.options import StudyOptions
 
 ROOT = typer.main.get_command(app)
-DATA_COMMANDS = [["inspect"], ["report"], ["certify"], ["equivalence"], ["budget", "plan"]]
+#: ``humanly certify`` is a group whose hidden default command ``data`` takes RATINGS
+DATA_COMMANDS = [["inspect"], ["report"], ["certify", "data"], ["equivalence"], ["budget", "plan"]]
 STUDY_FLAGS = {
     "--predictions", "--gold", "--missing", "--item-col", "--rater-col", "--label-col", "--wide",
     "--counts", "--total", "--rest-class", "--classes", "--duplicates", "--stream", "--scale",
@@ -82,9 +83,10 @@ def test_flags_show_no_type(cli, path: list[str]) -> None:
 def test_help_groups_the_options(cli) -> None:
     out = cli("certify", "--help").stdout
     order = [out.index(h) for h in ("Input files:", "Options:", "Ratings layout:", "Columns:")]
-    assert order == sorted(order) and "Summary mode:" in out
+    assert order == sorted(order) and "Commands:" in out and "summary" in out
     assert "--annotators" not in out  # retired before 0.1.0
-    assert "Usage: humanly certify [OPTIONS] [RATINGS]" in out
+    assert "Usage: humanly certify [OPTIONS] RATINGS" in out
+    assert "or: humanly certify summary [OPTIONS]" in out
 
 
 def test_bare_group_shows_its_help(cli) -> None:
