@@ -217,7 +217,9 @@ RETIRED_WORDS = ("upper_finite", "lower_finite", "raters_per_item")
 
 
 def test_retired_flags_and_names_appear_nowhere() -> None:
-    everywhere = [f for f, where in RETIRED_FLAGS.items() if where is None and f not in PENDING_FLAGS]
+    everywhere = [
+        f for f, where in RETIRED_FLAGS.items() if where is None and f not in PENDING_FLAGS
+    ]
     patterns = [re.escape(f) + r"(?![\w-])" for f in everywhere]
     patterns += [rf"\b{w}\b" for w in RETIRED_WORDS]
     found = re.compile("|".join(patterns))
