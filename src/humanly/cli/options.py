@@ -64,7 +64,7 @@ OptionalRatingsArg = Annotated[
     Path | None,
     typer.Argument(
         metavar="RATINGS",
-        help="Ratings file; omit it for summary mode (--lower/--upper/--n).",
+        help="Ratings file (optional).",
         show_default=False,
     ),
 ]
