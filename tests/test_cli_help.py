@@ -47,6 +47,24 @@ def test_data_commands_take_every_study_option(path: list[str]) -> None:
     assert expected <= _flags(path)
 
 
+def test_a_data_command_shows_only_the_study_flags_it_reads() -> None:
+    predictions = {
+        "--predictions",
+        "--prediction-col",
+        "--prob-col",
+        "--score-col",
+        "--model-col",
+        "--positive",
+        "--predictions-item-col",
+        "--prediction-cols",
+    }
+    gold = {"--gold", "--gold-col", "--gold-item-col"}
+    agreement = _flags(["agreement"])  # the ratings alone
+    assert not (predictions | gold | {"--missing"}) & agreement
+    assert {"--item-col", "--counts", "--scale", "--counts-col"} <= agreement
+    assert not gold & _flags(["equivalence"])
+
+
 def test_study_options_are_defined_once() -> None:
     fields = {f.name for f in dataclasses.fields(StudyOptions)} - {"ratings"}
     assert len(fields) == len(STUDY_FLAGS)
