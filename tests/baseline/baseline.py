@@ -128,6 +128,8 @@ VOCABULARY: list[Rename] = [
     (r"\.lower_finite\.", ".finite_lower."),
     (r"\.upper_finite\.", ".finite_upper."),
     (r"(\.lemma2)\.raters_per_item$", r"\1.labels_per_item"),
+    (r"^((?:study\.)?(?:certify\.)?raters)\.k$", r"\1.labels_per_item"),
+    (r"^((?:study\.)?(?:certify\.)?raters)\.k_(min|max)$", r"\1.\2_labels_per_item"),
 ]
 
 

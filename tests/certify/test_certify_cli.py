@@ -105,7 +105,7 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
     d = r.json()
     assert d["n_items"] == 400
-    assert d["raters"] == {"mode": "slots", "k": 5}
+    assert d["raters"] == {"mode": "slots", "labels_per_item": 5}
     assert [m["model"] for m in d["models"]] == ["strong", "weak"]
     assert d["oracle"]["models"]["strong"] > d["models"][0]["lower"]
     assert len(d["curve"]) == 5
@@ -192,7 +192,7 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     r = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile, "--json")
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["n_items"] == 800 and d["raters"]["k"] == 10
+    assert d["n_items"] == 800 and d["raters"]["labels_per_item"] == 10
     o = d["oracle"]
     # Snow et al.: single label ≈ 0.73 and the majority ≈ 0.90 correct
     assert o["average_rater"] == pytest.approx(0.729, abs=0.002)
@@ -227,7 +227,7 @@ def test_upper_theoretical_switch(cli, sim_files) -> None:
     )
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["raters"]["k"] == 3
+    assert d["raters"]["labels_per_item"] == 3
     assert d["upper_bound"]["used"] == "theoretical"
     assert d["upper_bound"]["upper"] == pytest.approx(d["upper_bound"]["theoretical"])
     assert d["models"][0]["margin"] == pytest.approx(0.971 - d["upper_bound"]["theoretical"])

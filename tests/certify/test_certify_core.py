@@ -414,7 +414,7 @@ def test_ragged_slots_upper_and_curve_population() -> None:
     )  # fmt: skip
     res = certify(d.ratings, d.predictions, curve=True)
     n = d.ratings.labels_per_item
-    assert res.raters.ragged and res.raters.k_min == 2
+    assert res.raters.ragged and res.raters.min_labels_per_item == 2
     # U⁽ᵗ⁾² is the mean over items of 1/K_n + (K_n − 1)/K_n · agreement_n
     c = d.ratings.counts
     agree = (c * (c - 1)).sum(1) / (n * (n - 1))

@@ -338,7 +338,7 @@ def test_results_are_typed_with_one_name_per_key(small) -> None:
     assert isinstance(res.upper_bound.finite["exact"], FiniteBound)
     assert isinstance(res.oracle.assumptions, tuple)
     d = res.to_dict()
-    assert d["raters"] == {"mode": "slots", "k": 3} and "annotators" not in d
+    assert d["raters"] == {"mode": "slots", "labels_per_item": 3} and "annotators" not in d
     assert d["upper_bound"]["upper"] == res.upper_bound.upper and "value" not in d["upper_bound"]
     m = d["models"][0]
     assert m["lower"] == res.models[0].lower and "lower_bound" not in m

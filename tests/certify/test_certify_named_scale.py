@@ -46,7 +46,7 @@ SCRIPT = textwrap.dedent(
     took = time.perf_counter() - t
     print(json.dumps({{"seconds": took, "empirical": res.upper_bound.empirical,
                       "matrix": res.upper_bound.agreement_matrix is None,
-                      "k": res.raters.k, "curve": len(res.curve),
+                      "k": res.raters.labels_per_item, "curve": len(res.curve),
                       "th1": res.oracle.assumptions[0].status}}))
     """
 )

@@ -249,23 +249,23 @@ class Raters(Result):
     mode : str
         ``"slots"`` (an item's labels are exchangeable), ``"named"`` (identified raters) or
         ``"summary"`` (published numbers).
-    k : float or None
-        K, the raters per item; the mean number of labels per item when it varies.
-    k_min, k_max : int, optional
+    labels_per_item : float or None
+        K, the labels (raters) per item; the mean number of labels per item when it varies.
+    min_labels_per_item, max_labels_per_item : int, optional
         The fewest and most labels of an item, when it varies.
 
     Examples
     --------
     >>> Raters("slots", 5)
-    Raters(mode='slots', k=5, k_min=None, k_max=None)
-    >>> Raters("slots", 3.5, 2, 6).to_dict()
-    {'mode': 'slots', 'k': 3.5, 'k_min': 2, 'k_max': 6, 'ragged': True}
+    Raters(mode='slots', labels_per_item=5, min_labels_per_item=None, max_labels_per_item=None)
+    >>> Raters("slots", 3.5, 2, 6).to_dict()["min_labels_per_item"]
+    2
     """
 
     mode: str
-    k: float | None
-    k_min: int | None = None
-    k_max: int | None = None
+    labels_per_item: float | None
+    min_labels_per_item: int | None = None
+    max_labels_per_item: int | None = None
 
     @property
     def ragged(self) -> bool:
@@ -276,13 +276,21 @@ class Raters(Result):
         >>> Raters("slots", 3.5, 2, 6).ragged
         True
         """
-        return self.k_min is not None and self.k_min != self.k_max
+        lo, hi = self.min_labels_per_item, self.max_labels_per_item
+        return lo is not None and lo != hi
 
     def to_dict(self) -> dict[str, Any]:
-        """``{mode, k}``, with ``k_min``, ``k_max`` and ``ragged: true`` when K varies by item."""
-        out: dict[str, Any] = {"mode": self.mode, "k": jsonable(self.k)}
+        """``{mode, labels_per_item}``, with ``min_labels_per_item``, ``max_labels_per_item`` and
+        ``ragged: true`` when K varies by item."""
+        out: dict[str, Any] = {"mode": self.mode, "labels_per_item": jsonable(self.labels_per_item)}
         if self.ragged:
-            out.update({"k_min": self.k_min, "k_max": self.k_max, "ragged": True})
+            out.update(
+                {
+                    "min_labels_per_item": self.min_labels_per_item,
+                    "max_labels_per_item": self.max_labels_per_item,
+                    "ragged": True,
+                }
+            )
         return out
 
 

@@ -123,7 +123,7 @@ def upper_bound(
     lemma, lemma_notes = lemma2_check(
         n_classes=ratings.n_classes,
         agreement=agr.emp2,
-        k=agr.raters.k,
+        k=agr.raters.labels_per_item,
         k_items=None if raters == "named" else n_lab[multi],
         theoretical=u_theo,
         empirical=u_emp,

@@ -46,11 +46,11 @@ def _by(tau: float) -> str:
 def _k(result: CertifyResult) -> str:
     """K as a reader takes it: a whole number, or the range and mean when it varies by item."""
     a = result.raters
-    if a.k is None:
+    if a.labels_per_item is None:
         return "—"
     if a.ragged:
-        return f"{a.k_min}–{a.k_max} by item (mean {a.k:.1f})"
-    return f"{a.k:g}"
+        return f"{a.min_labels_per_item}–{a.max_labels_per_item} by item (mean {a.labels_per_item:.1f})"
+    return f"{a.labels_per_item:g}"
 
 
 def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
