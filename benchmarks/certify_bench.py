@@ -145,7 +145,7 @@ labels = rng.integers(0, 2, size=len(items))
 r = Ratings.from_long(items, raters, labels, classes=[0, 1])
 p = Predictions.from_arrays(r.items, {"m": rng.integers(0, 2, size=r.n_items)}, classes=[0, 1])
 t = time.perf_counter()
-certify(r, p, raters="named", curve=True, options=CertifyOptions(curve_subsets=20))
+certify(r, p, rater_mode="named", curve=True, options=CertifyOptions(curve_subsets=20))
 took = time.perf_counter() - t
 with open("/proc/self/status") as f:
     peak = next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024

@@ -40,12 +40,11 @@ def test_parameters_named_as_python_become_their_flags() -> None:
     cases = {
         "q_b=0.4: give a value in [0.5, 1]": "--q-b 0.4: give a value in [0.5, 1]",
         "draws=0: give a whole number ≥ 1": "--draws 0: give a whole number ≥ 1",
-        "raters='both': use slots or named": "--raters both: use slots or named",
-        "k=0.5: give K ≥ 1": "--k 0.5: give K ≥ 1",
-        "n_items=0: give a whole number ≥ 1": "--items 0: give a whole number ≥ 1",
-        "labels_per_item=0: give a whole number ≥ 1": "--labels 0: give a whole number ≥ 1",
+        "rater_mode='both': use slots or named": "--rater-mode both: use slots or named",
+        "n_items=0: give a whole number ≥ 1": "--n-items 0: give a whole number ≥ 1",
+        "labels_per_item=0: give a whole number ≥ 1": "--labels-per-item 0: give a whole number ≥ 1",
         "n_values=[]: give at least one n": "--n []: give at least one n",
-        "upper_kind='x': use empirical or theoretical": "--upper x: use empirical or theoretical",
+        "upper_kind='x': use empirical or theoretical": "--upper-kind x: use empirical or theoretical",
         "pass force=True to overwrite it": "pass --force to overwrite it",
     }
     for message, expected in cases.items():

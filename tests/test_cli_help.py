@@ -13,7 +13,8 @@ from humanly.cli import app
 from humanly.cli.options import StudyOptions
 
 ROOT = typer.main.get_command(app)
-DATA_COMMANDS = [["inspect"], ["report"], ["certify"], ["equivalence"], ["budget", "plan"]]
+#: ``humanly certify`` is a group whose hidden default command ``data`` takes RATINGS
+DATA_COMMANDS = [["inspect"], ["report"], ["certify", "data"], ["equivalence"], ["budget", "plan"]]
 STUDY_FLAGS = {
     "--predictions", "--gold", "--missing", "--item-col", "--rater-col", "--label-col", "--wide",
     "--counts", "--total", "--rest-class", "--classes", "--duplicates", "--stream", "--scale",
@@ -44,6 +45,24 @@ def test_data_commands_take_every_study_option(path: list[str]) -> None:
     no_gold = {"--gold", "--gold-col", "--gold-item-col"}
     expected = STUDY_FLAGS - (no_gold if path == ["equivalence"] else set())
     assert expected <= _flags(path)
+
+
+def test_a_data_command_shows_only_the_study_flags_it_reads() -> None:
+    predictions = {
+        "--predictions",
+        "--prediction-col",
+        "--prob-col",
+        "--score-col",
+        "--model-col",
+        "--positive",
+        "--predictions-item-col",
+        "--prediction-cols",
+    }
+    gold = {"--gold", "--gold-col", "--gold-item-col"}
+    agreement = _flags(["agreement"])  # the ratings alone
+    assert not (predictions | gold | {"--missing"}) & agreement
+    assert {"--item-col", "--counts", "--scale", "--counts-col"} <= agreement
+    assert not gold & _flags(["equivalence"])
 
 
 def test_study_options_are_defined_once() -> None:
@@ -82,9 +101,10 @@ def test_flags_show_no_type(cli, path: list[str]) -> None:
 def test_help_groups_the_options(cli) -> None:
     out = cli("certify", "--help").stdout
     order = [out.index(h) for h in ("Input files:", "Options:", "Ratings layout:", "Columns:")]
-    assert order == sorted(order) and "Summary mode:" in out
+    assert order == sorted(order) and "Commands:" in out and "summary" in out
     assert "--annotators" not in out  # retired before 0.1.0
-    assert "Usage: humanly certify [OPTIONS] [RATINGS]" in out
+    assert "Usage: humanly certify [OPTIONS] RATINGS" in out
+    assert "or: humanly certify summary [OPTIONS]" in out
 
 
 def test_bare_group_shows_its_help(cli) -> None:

@@ -63,10 +63,10 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
         "inspect": ["inspect", o, "--predictions", op, "--gold", og],
         "agreement": ["agreement", o, "--scale", "ordinal", "--bootstrap", "100"],
         "certify": ["certify", o, "--predictions", op, "--gold", og, "--curve"],
-        "certify_named": ["certify", o, "--predictions", op, "--raters", "named", "--curve"],
+        "certify_named": ["certify", o, "--predictions", op, "--rater-mode", "named", "--curve"],
         "certify_summary": [
-            "certify", "--lower", "0.949", "0.971", "--upper", "0.939", "--n", "1821",
-            "--k", "3",
+            "certify", "summary", "--lower", "0.949", "0.971", "--upper", "0.939", "--n-items",
+            "1821", "--labels-per-item", "3",
         ],
         "equivalence": [
             "equivalence", u, "--predictions", up, "--bootstrap", "100", "--headroom",
@@ -94,7 +94,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
                                "--budgets", "1500:2100:30"],
         "budget_multiclass": ["budget", "multiclass", "--n-classes", "3", "--q", "0.7", "--p", "0.7",
                               "--eps", "0.1", "--budget", "300"],
-        "simulate": ["simulate", "urn", "-o", str(d / "s.csv"), "--items", "20", "--force",
+        "simulate": ["simulate", "urn", "-o", str(d / "s.csv"), "--n-items", "20", "--force",
                      "--preset", "running-example"],
         "report": ["report", o, "--predictions", op, "--gold", og, "-o", str(d / "r.html"),
                    "--force", "--bootstrap", "100"],

@@ -77,7 +77,19 @@ def _commands(f: dict[str, str]) -> dict[str, tuple[list[str], Any]]:
             CertifyResult.from_dict,
         ),
         "certify_summary": (
-            ["certify", "--lower", "0.949", "0.971", "--upper", "0.939", "--n", "1821", "--k", "3"],
+            [
+                "certify",
+                "summary",
+                "--lower",
+                "0.949",
+                "0.971",
+                "--upper",
+                "0.939",
+                "--n-items",
+                "1821",
+                "--labels-per-item",
+                "3",
+            ],
             CertifyResult.from_dict,
         ),
         "equivalence": (

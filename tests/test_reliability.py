@@ -86,12 +86,14 @@ CASES = [
      ["--oms-lr nan"]),
     ("certify-oms-steps", ["certify", RAT, "--predictions", PRED, "--oms-steps", "-1"],
      ["--oms-steps -1"]),
-    ("certify-curve-subsets", ["certify", RAT, "--predictions", PRED, "--raters", "named", "--curve",
+    ("certify-curve-subsets", ["certify", RAT, "--predictions", PRED, "--rater-mode", "named", "--curve",
                                "--curve-subsets", "0"], ["--curve-subsets 0"]),
-    ("certify-raters", ["certify", RAT, "--predictions", PRED, "--raters", "both"], ["--raters both"]),
-    ("certify-k-with-data", ["certify", RAT, "--predictions", PRED, "--k", "3"], ["--k"]),
-    ("certify-summary-predictions", ["certify", "--lower", "0.9", "--upper", "0.8", "--n", "100",
-                                     "--predictions", PRED], ["--predictions", "RATINGS"]),
+    ("certify-raters", ["certify", RAT, "--predictions", PRED, "--rater-mode", "both"],
+     ["--rater-mode both"]),
+    ("certify-k-with-data", ["certify", RAT, "--predictions", PRED, "--labels-per-item", "3"],
+     ["--labels-per-item"]),
+    ("certify-summary-predictions", ["certify", "summary", "--lower", "0.9", "--upper", "0.8",
+                                     "--n-items", "100", "--predictions", PRED], ["--predictions"]),
     ("certify-plot-dir", ["certify", RAT, "--predictions", PRED, "--plot", "{t}"],
      ["--plot", "is a folder"]),
     ("certify-plot-suffix", ["certify", RAT, "--predictions", PRED, "--plot", "{t}/f.gif"],
@@ -140,10 +142,10 @@ CASES = [
      ["--prior 0.5,0.5"]),
     # simulate
     ("simulate-labels-0", ["simulate", "urn", "-o", "{t}/s.csv", "--preset", "running-example",
-                           "--labels", "0"], ["--labels 0"]),
-    ("simulate-raters-empty", ["simulate", "oracle", "-o", "{t}/s.csv", "--raters", ""],
-     ["--raters ''"]),
-    ("simulate-items-0", ["simulate", "oracle", "-o", "{t}/s.csv", "--items", "0"], ["--items 0"]),
+                           "--labels-per-item", "0"], ["--labels-per-item 0"]),
+    ("simulate-raters-empty", ["simulate", "oracle", "-o", "{t}/s.csv", "--rater-accuracies", ""],
+     ["--rater-accuracies ''"]),
+    ("simulate-items-0", ["simulate", "oracle", "-o", "{t}/s.csv", "--n-items", "0"], ["--n-items 0"]),
     ("simulate-seed", ["simulate", "pair", "-o", "{t}/s.csv", *FIG2, "--seed", "-1"],
      ["--seed -1"]),
     ("simulate-missing-folder", ["simulate", "pair", "-o", "{t}/no/s.csv", *FIG2],
@@ -198,8 +200,19 @@ def test_terminal_control_characters_are_not_printed(cli, tmp_path) -> None:
 
 
 def test_retired_annotators_flag_is_refused(cli, data) -> None:
-    """Before 0.1.0 the names were reset once: --annotators is gone (--raters or --k)."""
-    old = cli("certify", "--lower", "0.949", "--upper", "0.939", "--n", "1821", "--annotators", "3")
+    """Before 0.1.0 the names were reset: --annotators is gone (--rater-mode or --labels-per-item)."""
+    old = cli(
+        "certify",
+        "summary",
+        "--lower",
+        "0.949",
+        "--upper",
+        "0.939",
+        "--n-items",
+        "1821",
+        "--annotators",
+        "3",
+    )
     assert old.exit_code == 2 and "--annotators" in old.stderr and old.stdout == ""
 
 
@@ -254,7 +267,7 @@ def test_simulated_files_are_published_exclusively_or_not_at_all(tmp_path) -> No
 
 def test_two_concurrent_simulations_one_wins(tmp_path) -> None:
     target = tmp_path / "same.csv"
-    args = [*HUMANLY, "simulate", "urn", "--preset", "running-example", "--items", "20000",
+    args = [*HUMANLY, "simulate", "urn", "--preset", "running-example", "--n-items", "20000",
             "-o", str(target)]  # fmt: skip
     procs = [
         subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -87,7 +87,7 @@ def _numbers(f: dict[str, pd.DataFrame]) -> dict[str, str]:
         "inspect": humanly.inspect(study, bootstrap=100),
         "agreement": humanly.agreement(study.ratings, bootstrap=100),
         "certify": humanly.certify(study, curve=True),
-        "certify_named": humanly.certify(study, raters="named"),
+        "certify_named": humanly.certify(study, rater_mode="named"),
         "equivalence": humanly.equivalence(study, bootstrap=100),
         "plan": humanly.plan(study, bootstrap=100),
         "judge": humanly.judge(**_judge_inputs(f)),

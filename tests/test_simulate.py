@@ -124,7 +124,7 @@ def test_simulate_cli(tmp_path, cli):
         "urn",
         "--preset",
         "running-example",
-        "--items",
+        "--n-items",
         50,
         "-o",
         tmp_path / "x.csv",
@@ -137,7 +137,7 @@ def test_simulate_cli(tmp_path, cli):
     res = cli(
         "simulate",
         "oracle",
-        "--raters",
+        "--rater-accuracies",
         "0.9,0.8,0.7",
         "--models",
         "m=0.9",

@@ -131,6 +131,16 @@ def by_rater(before: Any, after: Any) -> list[Rename]:
     return out
 
 
+#: the last rename before 0.1.0 (issue 30, item 5), applied to every recorded path after the case's own
+VOCABULARY: list[Rename] = [
+    (r"\.lower_finite\.", ".finite_lower."),
+    (r"\.upper_finite\.", ".finite_upper."),
+    (r"(\.lemma2)\.raters_per_item$", r"\1.labels_per_item"),
+    (r"^((?:study\.)?(?:certify\.)?raters)\.k$", r"\1.labels_per_item"),
+    (r"^((?:study\.)?(?:certify\.)?raters)\.k_(min|max)$", r"\1.\2_labels_per_item"),
+]
+
+
 def compare(
     name: str,
     new: Any,
@@ -150,7 +160,7 @@ def compare(
     if part is not None:
         for key in part.split("."):
             before = before[key]
-    renames = [*by_rater(before, new), *renames]
+    renames = [*by_rater(before, new), *renames, *VOCABULARY]
     skip_res = [re.compile(s) for s in (*skip, *resampled)]
     now = leaves(new)
     missing, changed = [], []
@@ -181,11 +191,11 @@ def simulated(folder: Path) -> dict[str, Path]:
     """The simulated studies of the record (fixed seeds; the generators are unchanged), written with
     today's flags: oracle crowd ``o``, running-example urn ``u``, budget pair ``p``."""
     runs = {
-        "o": ["simulate", "oracle", "-o", str(folder / "o.csv"), "--raters", "0.8,0.75,0.7,0.85",
-              "--models", "a=0.85,b=0.75", "--items", "300", "--seed", "1"],
+        "o": ["simulate", "oracle", "-o", str(folder / "o.csv"), "--rater-accuracies", "0.8,0.75,0.7,0.85",
+              "--models", "a=0.85,b=0.75", "--n-items", "300", "--seed", "1"],
         "u": ["simulate", "urn", "--preset", "running-example", "-o", str(folder / "u.csv"),
-              "--items", "300", "--seed", "2"],
-        "p": ["simulate", "pair", "-o", str(folder / "p.csv"), "--items", "400", "--m", "3",
+              "--n-items", "300", "--seed", "2"],
+        "p": ["simulate", "pair", "-o", str(folder / "p.csv"), "--n-items", "400", "--labels-per-item", "3",
               "--p", "0.7", "--eps", "0.1", "--q", "0.75", "--seed", "3"],
     }  # fmt: skip
     for argv in runs.values():

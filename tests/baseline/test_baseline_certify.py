@@ -1,6 +1,7 @@
 """Numbers unchanged by the 0.1.0 reset: every ``certify_*`` case recorded before it (``outputs/``), run
-with today's flags (``--alpha A`` became ``--level 1−A``, ``--annotators`` became ``--k``), has every
-recorded number, boolean and string under its new path with the same value.
+with today's flags (``--alpha A`` became ``--level 1−A``, ``--annotators`` became ``--k``, now
+``certify summary --labels-per-item``), has every recorded number, boolean and string under its new
+path with the same value.
 
 What the reset renamed (old → new), as the regular expressions below say:
 
@@ -11,8 +12,8 @@ What the reset renamed (old → new), as the regular expressions below say:
 * ``oracle.average_annotator`` → ``oracle.average_rater``;
 * the JSON aliases removed before this reset (they held the same numbers): ``annotators`` →
   ``raters``, ``models[].lower_bound`` → ``lower``, ``upper_bound.value`` → ``upper``,
-  ``by_bound.B.{lower, upper, delta_lower, delta_upper}`` → ``by_bound.B.{lower_finite.value,
-  upper_finite.value, lower_finite.delta, upper_finite.delta}``, ``detail.{left, right}`` →
+  ``by_bound.B.{lower, upper, delta_lower, delta_upper}`` → ``by_bound.B.{finite_lower.value,
+  finite_upper.value, finite_lower.delta, finite_upper.delta}``, ``detail.{left, right}`` →
   ``detail.{left_formula, right_formula}``.
 """
 
@@ -32,10 +33,10 @@ RENAMES = [
     (r"^annotators\.", "raters."),
     (r"^(models\[\d+\])\.lower_bound$", r"\1.lower"),
     (r"^upper_bound\.value$", "upper_bound.upper"),
-    (r"(\.by_bound\.\w+)\.lower$", r"\1.lower_finite.value"),
-    (r"(\.by_bound\.\w+)\.upper$", r"\1.upper_finite.value"),
-    (r"(\.by_bound\.\w+)\.delta_lower$", r"\1.lower_finite.delta"),
-    (r"(\.by_bound\.\w+)\.delta_upper$", r"\1.upper_finite.delta"),
+    (r"(\.by_bound\.\w+)\.lower$", r"\1.finite_lower.value"),
+    (r"(\.by_bound\.\w+)\.upper$", r"\1.finite_upper.value"),
+    (r"(\.by_bound\.\w+)\.delta_lower$", r"\1.finite_lower.delta"),
+    (r"(\.by_bound\.\w+)\.delta_upper$", r"\1.finite_upper.delta"),
     (r"(\.detail)\.left$", r"\1.left_formula"),
     (r"(\.detail)\.right$", r"\1.right_formula"),
     (r"^oracle\.average_annotator$", "oracle.average_rater"),
@@ -47,7 +48,7 @@ SKIP = [
     r"^aggregate$",  # "majority" is now "plurality", checked below
     r"^simultaneous\.method$",  # the sentence named α: "S_m ≥ 1 − (1 − level)/M" now
 ]
-#: the named-rater curve (``--raters named --curve``) averages each k over random k-subsets of the
+#: the named-rater curve (``--rater-mode named --curve``) averages each k over random k-subsets of the
 #: raters, drawn by rater index with the stream (seed, k) when C(R, k) exceeds the subsets asked for
 #: (every point of certify_temp_named: 76 raters, ``exact`` false, checked below). The raters are now
 #: indexed sorted by id (issue 26: the canonical order), where they were in order of first appearance,
@@ -62,17 +63,18 @@ def _cases(sim: dict[str, Path]) -> dict[str, list[str]]:
     op, og = str(sibling(sim["o"], "predictions")), str(sibling(sim["o"], "gold"))
     return {
         "certify_rte": ["certify", str(RTE), *SNOW, "--gold-col", "gold", "--curve"],
-        "certify_temp_named": ["certify", str(TEMP), *SNOW, "--gold-col", "gold", "--raters",
-                               "named", "--curve"],
-        "certify_product": ["certify", str(PRODUCT), "--gold", str(TRUTH), "--raters", "named"],
+        "certify_temp_named": ["certify", str(TEMP), *SNOW, "--gold-col", "gold",
+                               "--rater-mode", "named", "--curve"],
+        "certify_product": ["certify", str(PRODUCT), "--gold", str(TRUTH), "--rater-mode", "named"],
         "certify_wiki": ["certify", str(WIKI), *WIKI_COUNTS, "--prob-col", "predictor_prob",
                          "--curve"],
         "certify_oracle": ["certify", o, "--predictions", op, "--gold", og, "--curve",
                            "--tau", "0.01"],
         "certify_oracle_bernstein": ["certify", o, "--predictions", op, "--bound", "bernstein",
                                      "--level", "0.9", "--aggregate", "weighted"],
-        "certify_summary": ["certify", "--lower", "0.949", "0.971", "--upper", "0.939", "--n",
-                            "1821", "--k", "3", "--models", "BERT,StructBERT"],
+        "certify_summary": ["certify", "summary", "--lower", "0.949", "0.971", "--upper", "0.939",
+                            "--n-items", "1821", "--labels-per-item", "3", "--models",
+                            "BERT,StructBERT"],
     }  # fmt: skip
 
 

@@ -16,14 +16,15 @@ RTE = ("--item-col", "orig_id", "--rater-col", "!amt_worker_ids", "--label-col",
 def test_summary_mode_reproduces_table4(cli) -> None:
     r = cli(
         "certify",
+        "summary",
         "--lower",
         "0.949",
         "0.971",
         "--upper",
         "0.939",
-        "--n",
+        "--n-items",
         "1821",
-        "--k",
+        "--labels-per-item",
         "3",
         "--json",
     )
@@ -43,12 +44,13 @@ def test_summary_mode_reproduces_table4(cli) -> None:
 def test_summary_mode_per_model_n_and_ascent(cli) -> None:
     r = cli(
         "certify",
+        "summary",
         "--lower",
         "0.899",
         "0.919",
         "--upper",
         "0.879",
-        "--n",
+        "--n-items",
         "10000",
         "10000",
         "--models",
@@ -63,14 +65,16 @@ def test_summary_mode_per_model_n_and_ascent(cli) -> None:
     gpt, sem = r.json()["models"]
     assert gpt["model"] == "GPT" and round(gpt["confidence"]["oms"], 4) == 0.9267
     assert round(sem["confidence"]["oms"], 4) == 0.9999
-    r2 = cli("certify", "--lower", "0.85", "--upper", "0.879", "--n", "10000", "--json")
+    r2 = cli(
+        "certify", "summary", "--lower", "0.85", "--upper", "0.879", "--n-items", "10000", "--json"
+    )
     m = r2.json()["models"][0]
     assert m["confidence"]["oms"] is None and m["confidence"]["hms"] is None
     assert m["superhuman"] is False
 
 
 def test_summary_mode_human_output(cli) -> None:
-    r = cli("certify", "--lower", "0.919", "--upper", "0.879", "--n", "10000")
+    r = cli("certify", "summary", "--lower", "0.919", "--upper", "0.879", "--n-items", "10000")
     assert r.exit_code == 0
     assert "0.9997" in r.stdout and "0.999996" in r.stdout and "certified" in r.stdout
 
@@ -101,7 +105,7 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
     d = r.json()
     assert d["n_items"] == 400
-    assert d["raters"] == {"mode": "slots", "k": 5}
+    assert d["raters"] == {"mode": "slots", "labels_per_item": 5}
     assert [m["model"] for m in d["models"]] == ["strong", "weak"]
     assert d["oracle"]["models"]["strong"] > d["models"][0]["lower"]
     assert len(d["curve"]) == 5
@@ -112,7 +116,7 @@ def test_data_mode_json_keys_and_plot(cli, sim_files, tmp_path: Path) -> None:
         sim_files["ratings"],
         "--predictions",
         sim_files["predictions"],
-        "--raters",
+        "--rater-mode",
         "named",
         "--bound",
         "bernstein",
@@ -156,14 +160,24 @@ def test_errors_exit_2(cli, sim_files, tmp_path: Path) -> None:
     pd.DataFrame(
         {"item": [1, 1, 2, 2], "rater": ["a", "a", "b", "b"], "label": [0, 1, 0, 1]}
     ).to_csv(dup, index=False)
-    r = cli("certify", dup, "--raters", "named", "--duplicates", "keep")
+    r = cli("certify", dup, "--rater-mode", "named", "--duplicates", "keep")
     assert r.exit_code == 2 and "no two named raters" in r.stderr
-    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--bound", "exact")
-    assert r.exit_code == 2 and "summary mode" in r.stderr
-    r = cli("certify", "--lower", "0.9", "0.8", "--upper", "0.8", "--n", "1", "2", "3")
-    assert r.exit_code == 2 and "--n" in r.stderr
+    summary = ["certify", "summary", "--lower", "0.9", "--upper", "0.8", "--n-items", "100"]
+    r = cli(*summary, "--bound", "exact")  # the other bounds need the data: summary has no --bound
+    assert r.exit_code == 2 and "No such option: --bound" in r.stderr
+    r = cli(*summary, "--rater-mode", "named")  # and no data-mode flag
+    assert r.exit_code == 2 and "No such option: --rater-mode" in r.stderr
+    r = cli("certify", "RATINGS.csv", "--lower", "0.9")  # nor the data command a summary flag
+    assert r.exit_code == 2 and "No such option: --lower" in r.stderr
+    assert "humanly certify --help" in r.stderr
+    r = cli(
+        "certify", "summary", "--lower", "0.9", "0.8", "--upper", "0.8", "--n-items", "1", "2", "3"
+    )
+    assert r.exit_code == 2 and "--n-items" in r.stderr
     png = tmp_path / "x.gif"
-    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--plot", png)
+    r = cli(
+        "certify", "summary", "--lower", "0.9", "--upper", "0.8", "--n-items", "100", "--plot", png
+    )
     assert r.exit_code == 2 and not png.exists()
 
 
@@ -178,7 +192,7 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
     r = cli("certify", path, *RTE, "--gold-col", "gold", "--predictions", pfile, "--json")
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["n_items"] == 800 and d["raters"]["k"] == 10
+    assert d["n_items"] == 800 and d["raters"]["labels_per_item"] == 10
     o = d["oracle"]
     # Snow et al.: single label ≈ 0.73 and the majority ≈ 0.90 correct
     assert o["average_rater"] == pytest.approx(0.729, abs=0.002)
@@ -198,25 +212,26 @@ def test_snow_rte_with_gold(cli, shared_data: Path, tmp_path: Path) -> None:
 def test_upper_theoretical_switch(cli, sim_files) -> None:
     r = cli(
         "certify",
+        "summary",
         "--lower",
         "0.971",
         "--upper",
         "0.939",
-        "--upper",
+        "--upper-kind",
         "theoretical",
-        "--k",
+        "--labels-per-item",
         "3",
-        "--n",
+        "--n-items",
         "1821",
         "--json",
     )
     assert r.exit_code == 0, r.stderr
     d = r.json()
-    assert d["raters"]["k"] == 3
+    assert d["raters"]["labels_per_item"] == 3
     assert d["upper_bound"]["used"] == "theoretical"
     assert d["upper_bound"]["upper"] == pytest.approx(d["upper_bound"]["theoretical"])
     assert d["models"][0]["margin"] == pytest.approx(0.971 - d["upper_bound"]["theoretical"])
-    r2 = cli("certify", sim_files["ratings"], "--upper", "theoretical", "--json")
+    r2 = cli("certify", sim_files["ratings"], "--upper-kind", "theoretical", "--json")
     assert r2.exit_code == 0, r2.stderr
     ub = r2.json()["upper_bound"]
     assert ub["upper"] == pytest.approx(ub["theoretical"]) and ub["theoretical"] > ub["empirical"]
@@ -258,8 +273,10 @@ def test_level_flag_options_and_retired_flags(cli, sim_files) -> None:
     assert r.exit_code == 2 and "--level 1.5" in r.stderr
     r = cli(*data, "--oms-steps", "0")
     assert r.exit_code == 2 and "--oms-steps 0" in r.stderr
-    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--bound", "chernoff")
+    r = cli(*data, "--bound", "chernoff")
     assert r.exit_code == 2 and "--bound" in r.stderr and "hoeffding" in r.stderr
     help_text = cli("certify", "--help").stdout
+    assert "humanly certify [OPTIONS] RATINGS" in help_text
+    assert "humanly certify summary [OPTIONS]" in help_text and "--n-upper" not in help_text
     assert "--level" in help_text and "--alpha" not in help_text
     assert "plurality|soft|weighted|dawid_skene" in help_text

@@ -84,7 +84,7 @@ def test_slots_and_named_match_brute_force() -> None:
     )
     assert res.models[0].lower == pytest.approx(low, abs=1e-12)
     # named: per-pair agreement over common items, eqs. 2 and 8
-    named = certify(r, preds, raters="named")
+    named = certify(r, preds, rater_mode="named")
     k = 5
     a = np.full((k, k), np.nan)
     for i, j in itertools.product(range(k), range(k)):
@@ -101,7 +101,7 @@ def test_slots_and_named_match_brute_force() -> None:
 
 def test_named_complete_design_eq2_diagonal_equals_one() -> None:
     d = _data(k=4)
-    res = certify(d.ratings, d.predictions, raters="named")
+    res = certify(d.ratings, d.predictions, rater_mode="named")
     a = res.upper_bound.agreement_matrix.copy()
     assert np.allclose(np.diag(a), 1.0)
     assert res.upper_bound.theoretical == pytest.approx(math.sqrt(a.sum() / 16))
@@ -165,7 +165,7 @@ def test_properties_on_random_counts(counts: list[list[int]], preds: list[int], 
             assert m.lower <= ub.upper and c.oms is None
     # finite-sample bounds are ordered around the point estimates
     assert ub.finite["hoeffding"].value >= ub.upper
-    assert m.lower_finite.value <= m.lower
+    assert m.finite_lower.value <= m.lower
     # permutation invariance over items
     perm = np.random.default_rng(seed).permutation(r.n_items)
     r2 = r.take(perm)
@@ -187,8 +187,8 @@ def test_permutation_of_raters_named() -> None:
     df = d.ratings.to_frame()
     rename = {"a1": "z", "a2": "y", "a3": "x", "a4": "w"}
     r2 = Ratings.from_long(df.item, df.rater.map(rename), df.label, classes=d.ratings.classes)
-    a = certify(d.ratings, d.predictions, raters="named")
-    b = certify(r2, d.predictions, raters="named")
+    a = certify(d.ratings, d.predictions, rater_mode="named")
+    b = certify(r2, d.predictions, rater_mode="named")
     assert a.upper_bound.empirical == pytest.approx(b.upper_bound.empirical)
     assert a.upper_bound.theoretical == pytest.approx(b.upper_bound.theoretical)
 
@@ -211,7 +211,7 @@ def test_slots_curve_exact_against_subset_enumeration() -> None:
         assert point.aggregate_accuracy == pytest.approx(np.mean(acc_item), abs=1e-12)
     # named curve with every subset enumerated gives the same L_N (complete design)
     named = certify(
-        d.ratings, d.predictions, raters="named", curve=True,
+        d.ratings, d.predictions, rater_mode="named", curve=True,
         options=CertifyOptions(curve_subsets=100),
     )  # fmt: skip
     for a, b in zip(res.curve, named.curve, strict=True):
@@ -236,7 +236,7 @@ def test_fig3_behaviour_on_simulated_oracle() -> None:
 
 def test_gold_checks_and_true_accuracies() -> None:
     d = _data(k=5, n=2000)
-    res = certify(d.ratings, d.predictions, gold=d.gold, raters="named")
+    res = certify(d.ratings, d.predictions, gold=d.gold, rater_mode="named")
     o = res.oracle
     assert o.average_rater == pytest.approx(d.truth["average_annotator_accuracy"])
     assert o.models == pytest.approx(d.truth["model_accuracy"])
@@ -255,7 +255,7 @@ def test_bernstein_and_exact_tighter_when_agreement_is_high() -> None:
     res = certify(d.ratings, d.predictions)
     bb = res.models[0].by_bound
     assert bb["bernstein"].certified_margin > bb["hoeffding"].certified_margin
-    assert bb["exact"].lower_finite.value > bb["hoeffding"].lower_finite.value
+    assert bb["exact"].finite_lower.value > bb["hoeffding"].finite_lower.value
 
 
 def test_errors() -> None:
@@ -265,9 +265,9 @@ def test_errors() -> None:
     disjoint = Ratings.from_long([0, 0, 1, 1], ["a", "b", "c", "d"], [0, 1, 0, 0])
     assert certify(disjoint).upper_bound.n == 2  # the slots reading is fine
     with pytest.raises(InputError, match="no two named raters"):
-        certify(_no_overlap(), raters="named")
+        certify(_no_overlap(), rater_mode="named")
     with pytest.raises(InputError, match="anonymous counts"):
-        certify(disjoint.anonymous(), raters="named")
+        certify(disjoint.anonymous(), rater_mode="named")
     preds = Predictions.from_arrays([0, 1, 2], {"m": ["x", "y", "x"]}, classes=["x", "y"])
     with pytest.raises(InputError, match="not among the ratings' classes"):
         certify(Ratings.from_long([0, 0, 1, 1, 2, 2], list("abcdef"), [0, 1, 0, 0, 1, 1]), preds)
@@ -414,7 +414,7 @@ def test_ragged_slots_upper_and_curve_population() -> None:
     )  # fmt: skip
     res = certify(d.ratings, d.predictions, curve=True)
     n = d.ratings.labels_per_item
-    assert res.raters.ragged and res.raters.k_min == 2
+    assert res.raters.ragged and res.raters.min_labels_per_item == 2
     # U⁽ᵗ⁾² is the mean over items of 1/K_n + (K_n − 1)/K_n · agreement_n
     c = d.ratings.counts
     agree = (c * (c - 1)).sum(1) / (n * (n - 1))

@@ -40,7 +40,7 @@ def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
     c1 = certify(
         d.ratings,
         d.predictions,
-        raters="named",
+        rater_mode="named",
         curve=True,
         seed=5,
         options=CertifyOptions(curve_subsets=8),
@@ -48,7 +48,7 @@ def test_same_numbers_on_a_two_worker_dask_cluster() -> None:
     with dask_client(workers=2) as client:
         b = coverage(40, 60, delta=0.1, seed=7, chunk=10, client=client)
         c2 = certify(
-            d.ratings, d.predictions, raters="named", curve=True, seed=5,
+            d.ratings, d.predictions, rater_mode="named", curve=True, seed=5,
             options=CertifyOptions(curve_subsets=8, client=client),
         )  # fmt: skip
     assert a.to_dict() == b.to_dict()

@@ -168,8 +168,8 @@ BAD = [
     ("seed", 1.5, TypeError),
     ("bound", "chernoff", InputError),
     ("aggregate", "mean", InputError),
-    ("upper", "max", InputError),
-    ("raters", "teams", InputError),
+    ("upper_kind", "max", InputError),
+    ("rater_mode", "teams", InputError),
     ("missing", "keep", InputError),
 ]
 
@@ -223,7 +223,7 @@ def test_options_are_typed(small) -> None:
     assert certify(small.ratings, small.predictions).delta == 0.025
     assert certify(small.ratings, small.predictions, level=0.9).delta == 0.05
     given = certify(small.ratings, small.predictions, options=CertifyOptions(delta=0.01))
-    assert given.delta == 0.01 and given.upper_finite.delta == 0.01
+    assert given.delta == 0.01 and given.finite_upper.delta == 0.01
 
 
 def test_a_study_carries_its_predictions_and_gold(small) -> None:
@@ -241,10 +241,10 @@ BAD_SUMMARY = [
     ({"lower": [1.2]}, "lower=", InputError),
     ({"lower": [-0.1]}, "lower=", InputError),
     ({"upper": 1.5}, "upper=", InputError),
-    ({"n": 0}, "n=", InputError),
-    ({"n": 1.5}, "n=", TypeError),
-    ({"n": [100, 100, 100]}, "n=", InputError),
-    ({"k": 0.5}, "k=", InputError),
+    ({"n_items": 0}, "n_items=", InputError),
+    ({"n_items": 1.5}, "n_items=", TypeError),
+    ({"n_items": [100, 100, 100]}, "n_items=", InputError),
+    ({"labels_per_item": 0.5}, "labels_per_item=", InputError),
     ({"upper_kind": "max"}, "upper_kind=", InputError),
     ({"upper_kind": "theoretical"}, "upper_kind=", InputError),  # needs k
     ({"n_upper": 0}, "n_upper=", InputError),
@@ -259,17 +259,17 @@ BAD_SUMMARY = [
 
 @pytest.mark.parametrize(("change", "named", "error"), BAD_SUMMARY)
 def test_bad_summary_arguments_name_the_parameter(change: dict, named: str, error: type) -> None:
-    args = {"lower": [0.949, 0.971], "upper": 0.939, "n": 1821} | change
+    args = {"lower": [0.949, 0.971], "upper": 0.939, "n_items": 1821} | change
     with pytest.raises(error) as info:
-        certify_summary(args.pop("lower"), args.pop("upper"), args.pop("n"), **args)
+        certify_summary(args.pop("lower"), args.pop("upper"), args.pop("n_items"), **args)
     assert named in str(info.value)
 
 
 def test_good_edge_arguments_are_accepted(small) -> None:
     opts = CertifyOptions(t_u=1.5, t_l=2.0, oms_steps=1, oms_lr=1e-3)
     res = certify(small.ratings, small.predictions, options=opts)
-    assert res.upper_finite.t == 1.5 and res.models[0].lower_finite.t == 2.0
-    assert certify_summary(0.97, 0.93, 1821.0, k=3.0).raters == Raters("summary", 3)
+    assert res.finite_upper.t == 1.5 and res.models[0].finite_lower.t == 2.0
+    assert certify_summary(0.97, 0.93, 1821.0, labels_per_item=3.0).raters == Raters("summary", 3)
 
 
 # ------------------------------------------------------------------------------ typed results
@@ -338,16 +338,16 @@ def test_results_are_typed_with_one_name_per_key(small) -> None:
     assert isinstance(res.upper_bound.finite["exact"], FiniteBound)
     assert isinstance(res.oracle.assumptions, tuple)
     d = res.to_dict()
-    assert d["raters"] == {"mode": "slots", "k": 3} and "annotators" not in d
+    assert d["raters"] == {"mode": "slots", "labels_per_item": 3} and "annotators" not in d
     assert d["upper_bound"]["upper"] == res.upper_bound.upper and "value" not in d["upper_bound"]
     m = d["models"][0]
     assert m["lower"] == res.models[0].lower and "lower_bound" not in m
-    assert m["lower_finite"] == {
-        "delta": res.delta, "t": res.models[0].lower_finite.t,
-        "value": res.models[0].lower_finite.value,
+    assert m["finite_lower"] == {
+        "delta": res.delta, "t": res.models[0].finite_lower.t,
+        "value": res.models[0].finite_lower.value,
     }  # fmt: skip
     b = m["by_bound"]["hoeffding"]
-    assert b["upper_finite"]["value"] == res.models[0].by_bound["hoeffding"].upper_finite.value
+    assert b["finite_upper"]["value"] == res.models[0].by_bound["hoeffding"].finite_upper.value
     assert not {"upper", "lower", "delta_upper", "delta_lower"} & set(b)
     detail = d["oracle"]["assumptions"][1]["detail"]
     assert detail["left_formula"] == "P(l_b = l* | l_a != l*)" and "left" not in detail
@@ -371,7 +371,7 @@ def _parts(res: CertifyResult) -> list[tuple[type, Any]]:
         (ModelCertificate, m),
         (UpperBound, res.upper_bound),
         (Raters, res.raters),
-        (FiniteBound, m.lower_finite),
+        (FiniteBound, m.finite_lower),
         (Confidence, m.confidence),
         (BoundSummary, m.by_bound[res.bound]),
         (Evidence, m.evidence),
@@ -398,9 +398,9 @@ def test_every_result_type_reads_back_from_its_json(small) -> None:
     ragged = humanly.Ratings.from_counts([[2, 1], [3, 0], [1, 1], [4, 1], [0, 2]], classes=[0, 1])
     results = [
         certify(small.ratings, small.predictions, small.gold, curve=True, bound="exact"),
-        certify(named.ratings, named.predictions, named.gold, raters="named", curve=True),
+        certify(named.ratings, named.predictions, named.gold, rater_mode="named", curve=True),
         certify(ragged, np.array([0, 0, 1, 0, 1]), curve=True, tau=0.01),
-        certify_summary([0.949, 0.971], 0.939, 1821, k=3, n_classes=2),
+        certify_summary([0.949, 0.971], 0.939, 1821, labels_per_item=3, n_classes=2),
         certify_summary([0.899, 0.919], 0.879, 10000, models=["GPT", "SemBERT"]),
     ]
     seen = set()

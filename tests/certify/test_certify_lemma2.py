@@ -18,7 +18,7 @@ from humanly.certification import certify, certify_summary
     ids=["SST-5", "SST-2", "SNLI"],
 )
 def test_table3_datasets(upper: float, k: int, n_classes: int, holds: bool, more: bool) -> None:
-    res = certify_summary([0.9], upper, 1000, k=k, n_classes=n_classes)
+    res = certify_summary([0.9], upper, 1000, labels_per_item=k, n_classes=n_classes)
     c = res.upper_bound.lemma2
     assert c.agreement == pytest.approx(upper**2) and c.chance == pytest.approx(1 / n_classes)
     assert c.holds is holds and c.more_raters_than_classes is more
@@ -27,7 +27,7 @@ def test_table3_datasets(upper: float, k: int, n_classes: int, holds: bool, more
     assert c.ratio <= c.ratio_bound
     assert any("advises more raters" in n for n in res.notes) is (not more)
     # without N_c nothing is claimed
-    blind = certify_summary([0.9], upper, 1000, k=k).upper_bound.lemma2
+    blind = certify_summary([0.9], upper, 1000, labels_per_item=k).upper_bound.lemma2
     assert blind.holds is None and blind.more_raters_than_classes is None
 
 
@@ -50,16 +50,17 @@ def test_raters_below_chance_are_reported() -> None:
             labels.append((i + r) % 3)
     r = Ratings.from_long(items, raters, labels, classes=[0, 1, 2])
     for mode in ("slots", "named"):
-        res = certify(r, raters=mode)
+        res = certify(r, rater_mode=mode)
         c = res.upper_bound.lemma2
         assert c.holds is False and c.agreement < 1 / 3
         assert any(n.startswith("Lemma 2:") for n in res.notes)
-    named = certify(r, raters="named").upper_bound.lemma2
-    a = certify(r, raters="named").upper_bound.agreement_matrix
+    named = certify(r, rater_mode="named").upper_bound.lemma2
+    a = certify(r, rater_mode="named").upper_bound.agreement_matrix
     below = sum(a[i, j] < 1 / 3 for i, j in itertools.combinations(range(4), 2))
     assert (named.pairs, named.pairs_below_chance) == (6, below)
     assert any(
-        "rater pairs agree less often than chance" in n for n in certify(r, raters="named").notes
+        "rater pairs agree less often than chance" in n
+        for n in certify(r, rater_mode="named").notes
     )
 
 
@@ -70,7 +71,7 @@ def test_ragged_items_share_with_more_raters() -> None:
     n = d.ratings.labels_per_item
     assert c.share_more_raters == pytest.approx(np.mean(n[n >= 2] > 3))
     assert c.more_raters_than_classes is False and c.ratio_bound is None
-    assert c.raters_per_item == pytest.approx(np.mean(n[n >= 2]))
+    assert c.labels_per_item == pytest.approx(np.mean(n[n >= 2]))
     assert any("of the items have more raters" in s for s in res.notes)
     full = certify(simulate.oracle(200, [0.8] * 6, n_classes=3, seed=2).ratings).upper_bound.lemma2
     assert full.more_raters_than_classes is True and full.ratio <= full.ratio_bound

@@ -42,11 +42,11 @@ SCRIPT = textwrap.dedent(
     truth = rng.integers(0, 2, size=r.n_items)
     p = Predictions.from_arrays(r.items, {{"m": truth}}, classes=[0, 1])
     t = time.perf_counter()
-    res = certify(r, p, truth, raters="named", curve=True, options=CertifyOptions(curve_subsets=20))
+    res = certify(r, p, truth, rater_mode="named", curve=True, options=CertifyOptions(curve_subsets=20))
     took = time.perf_counter() - t
     print(json.dumps({{"seconds": took, "empirical": res.upper_bound.empirical,
                       "matrix": res.upper_bound.agreement_matrix is None,
-                      "k": res.raters.k, "curve": len(res.curve),
+                      "k": res.raters.labels_per_item, "curve": len(res.curve),
                       "th1": res.oracle.assumptions[0].status}}))
     """
 )
@@ -85,13 +85,17 @@ def _sparse_design(seed: int = 1) -> tuple[Ratings, Predictions]:
 def test_sparse_path_gives_the_dense_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     r, p = _sparse_design()
     gold = np.random.default_rng(2).integers(0, 3, size=r.n_items)
-    ref = certify(r, p, gold, raters="named", curve=True, options=CertifyOptions(curve_subsets=20))
+    ref = certify(
+        r, p, gold, rater_mode="named", curve=True, options=CertifyOptions(curve_subsets=20)
+    )
     assert ref.upper_bound.agreement_matrix is not None
     for mod in (agreement, upper, curves):
         monkeypatch.setattr(mod, "MATRIX_MAX_RATERS", 5)
     monkeypatch.setattr(curves, "_DENSE_CURVE_CELLS", 0)
     monkeypatch.setattr(assumptions, "_DENSE_WORK", 0)
-    new = certify(r, p, gold, raters="named", curve=True, options=CertifyOptions(curve_subsets=20))
+    new = certify(
+        r, p, gold, rater_mode="named", curve=True, options=CertifyOptions(curve_subsets=20)
+    )
     assert new.upper_bound.agreement_matrix is None
     assert new.upper_bound.empirical == pytest.approx(ref.upper_bound.empirical, rel=1e-13)
     assert new.upper_bound.theoretical == pytest.approx(ref.upper_bound.theoretical, rel=1e-13)

@@ -24,7 +24,7 @@ TABLE4_ALL = {
 
 
 def _certified(n: int, lower: float, upper: float, k: float | None = None, **kw) -> bool:
-    return certify_summary([lower], upper, n, k=k, **kw).models[0].superhuman
+    return certify_summary([lower], upper, n, labels_per_item=k, **kw).models[0].superhuman
 
 
 def test_table4_structbert_sst2() -> None:
@@ -43,13 +43,15 @@ def test_table4_structbert_sst2() -> None:
 @pytest.mark.parametrize("kind", ["empirical", "theoretical"])
 def test_table4_items_needed_agrees_with_the_certificate(name: str, kind: str) -> None:
     lower, upper, n, k = TABLE4_ALL[name]
-    v = certify_summary([lower], upper, n, k=k).models[0].by_upper[kind]
+    v = certify_summary([lower], upper, n, labels_per_item=k).models[0].by_upper[kind]
     needed = v.items_needed
     if needed is None:
         assert lower <= v.upper
         return
-    again = certify_summary([lower], upper, needed, k=k, upper_kind=kind).models[0]
-    before = certify_summary([lower], upper, needed - 1, k=k, upper_kind=kind).models[0]
+    again = certify_summary([lower], upper, needed, labels_per_item=k, upper_kind=kind).models[0]
+    before = certify_summary([lower], upper, needed - 1, labels_per_item=k, upper_kind=kind).models[
+        0
+    ]
     assert again.superhuman and not before.superhuman
     assert (needed <= n) == v.superhuman
 

@@ -95,7 +95,7 @@ def test_independent_raters_are_consistent_at_the_nominal_rate() -> None:
     runs = 150
     for seed in range(runs):
         d = simulate.oracle(300, [0.75] * 4, n_classes=2, seed=seed)
-        a = certify(d.ratings, gold=d.gold, raters="named").oracle.assumptions[0]
+        a = certify(d.ratings, gold=d.gold, rater_mode="named").oracle.assumptions[0]
         low, high = a.interval
         covered += low <= 0 <= high
         failed_points += not a.passed

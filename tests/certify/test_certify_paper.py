@@ -65,7 +65,9 @@ def test_table4_sembert_maximum_and_paper_ascent() -> None:
 
 
 def test_table4_bert_not_certified() -> None:
-    res = certify_summary([0.949, 0.971], 0.939, 1821, k=3, models=["BERT", "StructBERT"])
+    res = certify_summary(
+        [0.949, 0.971], 0.939, 1821, labels_per_item=3, models=["BERT", "StructBERT"]
+    )
     bert = res.model("BERT")
     assert bert.confidence.hms < 0 and bert.confidence.oms < 0  # Table 4: "< 0"
     assert not bert.superhuman
@@ -117,10 +119,10 @@ def test_t_from_delta_and_delta_from_t() -> None:
     fu = fixed.upper_bound.finite["hoeffding"]
     assert fu.delta == pytest.approx(hoeffding_delta(1821, 0.02))
     m = fixed.models[0]
-    assert m.lower_finite.delta == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
-    assert m.lower_finite.value == pytest.approx(0.941)
+    assert m.finite_lower.delta == pytest.approx(math.exp(-2 * 1821 * 0.03**2))
+    assert m.finite_lower.value == pytest.approx(0.941)
     hb = m.by_bound["hoeffding"]
-    assert hb.upper_finite.delta == pytest.approx(fu.delta)
+    assert hb.finite_upper.delta == pytest.approx(fu.delta)
     assert hb.certified_margin == pytest.approx(0.941 - math.sqrt(0.939**2 + 0.02))
 
 
@@ -148,17 +150,19 @@ def test_table4_under_the_theoretical_upper_bound() -> None:
     """Only SemBERT/SNLI is superhuman under U⁽ᵉ⁾ (the paper's choice); under the theorem-backed U⁽ᵗ⁾
     its confidence drops to 0.672 and no row of Table 4 is certified."""
     for name, (lower, upper, n, k) in TABLE4_ALL.items():
-        m = certify_summary([lower], upper, n, k=k, models=[name]).models[0]
+        m = certify_summary([lower], upper, n, labels_per_item=k, models=[name]).models[0]
         emp, theo = m.by_upper["empirical"], m.by_upper["theoretical"]
         assert emp.confidence == m.confidence and emp.superhuman == m.superhuman
         assert theo.upper == pytest.approx(theoretical_from_empirical(upper, k))
         assert not theo.superhuman, name
         assert theo.evidence.status != "certified"
         # the same verdict as asking for U⁽ᵗ⁾ directly
-        direct = certify_summary([lower], upper, n, k=k, upper_kind="theoretical").models[0]
+        direct = certify_summary(
+            [lower], upper, n, labels_per_item=k, upper_kind="theoretical"
+        ).models[0]
         assert direct.confidence == theo.confidence and direct.items_needed == theo.items_needed
         assert m.superhuman == (name == "SemBERT/SNLI")
-    sem = certify_summary([0.919], 0.879, 10000, k=5).models[0]
+    sem = certify_summary([0.919], 0.879, 10000, labels_per_item=5).models[0]
     assert sem.confidence.oms == pytest.approx(0.999996, abs=1e-6)
     assert round(sem.by_upper["theoretical"].confidence.oms, 3) == 0.672
     assert sem.by_upper["theoretical"].items_needed > 10000

@@ -41,11 +41,17 @@ BEFORE = {
 
 
 def test_tau_zero_gives_the_numbers_of_before_bit_for_bit() -> None:
-    res = certify_summary([0.949, 0.971, 0.899, 0.919], 0.939, [1821, 1821, 10000, 10000], k=3)
+    res = certify_summary(
+        [0.949, 0.971, 0.899, 0.919], 0.939, [1821, 1821, 10000, 10000], labels_per_item=3
+    )
     assert (
         res.to_dict()
         == certify_summary(
-            [0.949, 0.971, 0.899, 0.919], 0.939, [1821, 1821, 10000, 10000], k=3, tau=0.0
+            [0.949, 0.971, 0.899, 0.919],
+            0.939,
+            [1821, 1821, 10000, 10000],
+            labels_per_item=3,
+            tau=0.0,
         ).to_dict()
     )
     for name in ("model1", "model2"):
@@ -58,7 +64,7 @@ def test_tau_zero_gives_the_numbers_of_before_bit_for_bit() -> None:
         c = hoeff.model(name).confidence
         assert (c.hms, c.oms, c.t_u) == BEFORE[("hoeffding", name)]
     assert hoeff.simultaneous.joint.confidence == -0.5741336177492914
-    exact = certify(d.ratings, d.predictions, raters="named", bound="exact")
+    exact = certify(d.ratings, d.predictions, rater_mode="named", bound="exact")
     c = exact.model("strong").confidence
     assert (c.hms, c.oms, c.t_u) == BEFORE[("exact", "strong")]
     assert hoeff.tau == 0.0 and hoeff.to_dict()["tau"] == 0.0

@@ -17,8 +17,16 @@ from humanly.certification import certify, certify_summary
 from humanly.datasets import WIKI_ATTACK_OPTIONS, wiki_attack, wiki_attack_path
 from humanly.verdicts.certify import format_confidence, verdicts
 
-SST2 = dict(lower=[0.949, 0.971], upper=0.939, n=1821, k=3, models=["BERT", "StructBERT"])
-SNLI = dict(lower=[0.899, 0.919], upper=0.879, n=10000, k=5, models=["GPT", "SemBERT"])
+SST2 = dict(
+    lower=[0.949, 0.971],
+    upper=0.939,
+    n_items=1821,
+    labels_per_item=3,
+    models=["BERT", "StructBERT"],
+)
+SNLI = dict(
+    lower=[0.899, 0.919], upper=0.879, n_items=10000, labels_per_item=5, models=["GPT", "SemBERT"]
+)
 
 
 def _by_model(res):  # type: ignore[no-untyped-def]
@@ -145,7 +153,9 @@ def test_not_applicable_tau_theoretical_and_unknown_k() -> None:
         "L_N − U_N − τ = +0.020"
     )
     (u,) = verdicts(
-        certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"], upper_kind="theoretical")
+        certify_summary(
+            [0.919], 0.879, 10000, labels_per_item=5, models=["SemBERT"], upper_kind="theoretical"
+        )
     )
     assert u.status == "not certified"
     assert "U_N is U⁽ᵗ⁾, the theorem-backed upper bound (Theorem 1)" in u.sentence
@@ -203,7 +213,19 @@ def _every_number_in_the_tables(stdout: str, n_models: int) -> None:
 
 
 def test_cli_table4_summary(cli) -> None:
-    args = ["certify", "--lower", "0.949", "0.971", "--upper", "0.939", "--n", "1821", "--k", "3"]
+    args = [
+        "certify",
+        "summary",
+        "--lower",
+        "0.949",
+        "0.971",
+        "--upper",
+        "0.939",
+        "--n-items",
+        "1821",
+        "--labels-per-item",
+        "3",
+    ]
     r = cli(*args, "--models", "BERT,StructBERT", "--n-classes", "2")
     assert r.exit_code == 0, r.stderr
     out = r.stdout
@@ -221,12 +243,22 @@ def test_cli_table4_summary(cli) -> None:
 
 
 def test_cli_snli_semBERT_digits_and_tau(cli) -> None:
-    base = ["certify", "--lower", "0.899", "0.919", "--upper", "0.879", "--n", "10000"]
-    r = cli(*base, "--k", "5", "--models", "GPT,SemBERT")
+    base = [
+        "certify",
+        "summary",
+        "--lower",
+        "0.899",
+        "0.919",
+        "--upper",
+        "0.879",
+        "--n-items",
+        "10000",
+    ]
+    r = cli(*base, "--labels-per-item", "5", "--models", "GPT,SemBERT")
     assert r.exit_code == 0, r.stderr
     assert "0.999996" in r.stdout and "SemBERT is certified superhuman" in r.stdout
     _every_number_in_the_tables(r.stdout, 2)
-    t = cli(*base, "--k", "5", "--models", "GPT,SemBERT", "--tau", "0.01")
+    t = cli(*base, "--labels-per-item", "5", "--models", "GPT,SemBERT", "--tau", "0.01")
     assert t.exit_code == 0, t.stderr
     assert "by at least τ = 0.01" in t.stdout.split("\n")[0]
     assert "superhuman by at least τ = 0.01?" in t.stdout
@@ -297,9 +329,22 @@ def test_cli_flags_are_checked(cli, copycat, tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--aggregate x" in r.stderr and r.stdout == ""
     r = cli("certify", files["ratings"], "--n-classes", "3")
     assert r.exit_code == 2 and "--n-classes" in r.stderr
-    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--tau", "-1")
+    r = cli(
+        "certify", "summary", "--lower", "0.9", "--upper", "0.8", "--n-items", "100", "--tau", "-1"
+    )
     assert r.exit_code == 2 and "--tau" in r.stderr
-    r = cli("certify", "--lower", "0.9", "--upper", "0.8", "--n", "100", "--n-classes", "1")
+    r = cli(
+        "certify",
+        "summary",
+        "--lower",
+        "0.9",
+        "--upper",
+        "0.8",
+        "--n-items",
+        "100",
+        "--n-classes",
+        "1",
+    )
     assert r.exit_code == 2 and "--n-classes 1" in r.stderr
     for aggregate in ("weighted", "soft"):
         r = cli(

@@ -3,7 +3,7 @@ Classifiers*): upper bounds for the average rater, lower bounds for models, fini
 (HMS/OMS, with a margin τ), the items needed to certify, curves over the number of raters and
 gold-label checks.
 
-``certify(ratings, predictions, gold)`` works on data; ``certify_summary(lower, upper, n)`` on published
+``certify(ratings, predictions, gold)`` works on data; ``certify_summary(lower, upper, n_items)`` on published
 numbers; both take their rarer knobs as one :class:`CertifyOptions`. :func:`coverage` checks on
 simulated data that each bound holds at its nominal rate.
 
@@ -20,7 +20,7 @@ stays importable here too (the bound registry :data:`BOUNDS`, :class:`Sample`, :
 tails, :func:`items_needed`, :func:`confidence`, :func:`population_values`, :data:`STATUSES`,
 :data:`REASONS`, :data:`MATRIX_MAX_RATERS`, :data:`NAMED_MAX_K`).
 
->>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
+>>> res = certify_summary([0.949, 0.971], 0.939, [1821], labels_per_item=3, models=["BERT", "StructBERT"])
 >>> [(m.model, m.superhuman) for m in res.models]
 [('BERT', False), ('StructBERT', False)]
 """

@@ -33,10 +33,10 @@ def certify(
     predictions: Any = None,
     gold: Any = None,
     *,
-    raters: Literal["slots", "named"] = "slots",
+    rater_mode: Literal["slots", "named"] = "slots",
     aggregate: str | Any = "plurality",
     bound: Literal["hoeffding", "bernstein", "exact"] = "hoeffding",
-    upper: Literal["empirical", "theoretical"] = "empirical",
+    upper_kind: Literal["empirical", "theoretical"] = "empirical",
     level: float = 0.95,
     tau: float = 0.0,
     curve: bool = False,
@@ -63,7 +63,7 @@ def certify(
     gold : Gold, Series or array, optional
         Oracle labels for any subset of the items, for validation only (true accuracies, whether the
         bounds held, Table 2's assumptions with 95% intervals).
-    raters : {"slots", "named"}
+    rater_mode : {"slots", "named"}
         ``"slots"``: the average rater is a random one of an item's raters, each item with its own
         K (ragged designs item by item). ``"named"``: K identified raters, P(ℓᵢ = ℓⱼ) per pair.
     aggregate : {"plurality", "soft", "weighted", "dawid_skene"} or aggregator
@@ -73,7 +73,7 @@ def certify(
     bound : {"hoeffding", "bernstein", "exact"}
         The concentration bound of the verdict: Hoeffding (the paper's), empirical Bernstein, or
         Bernstein for U_N² and Clopper–Pearson for L_N. ``by_bound`` reports all three.
-    upper : {"empirical", "theoretical"}
+    upper_kind : {"empirical", "theoretical"}
         U_N: U⁽ᵉ⁾ (eq. 8, the paper's choice) or U⁽ᵗ⁾ (eq. 2).
     level : float
         A model is certified (``superhuman``) when its S_OMS ≥ level (default 0.95).
@@ -119,7 +119,7 @@ def certify(
     """
     opts = checked_options(options)
     verdict = settings(bound=bound, level=level, options=opts, tau=tau)
-    read = _options(raters, upper, aggregate, missing, seed)
+    read = _options(rater_mode, upper_kind, aggregate, missing, seed)
     study = join(ratings, predictions, gold, missing=check_missing(read.missing))  # Study as is
     study.ratings.require_classes("certify")
     up = upper_bound(study.ratings, read.raters, read.upper, verdict.delta, verdict.t_u)
@@ -193,8 +193,8 @@ class _Options:
 def _options(raters: Any, upper: Any, aggregate: Any, missing: Any, seed: Any) -> _Options:
     """Check the data-mode choices and the seed (a whole number ≥ 0 or ``None``)."""
     return _Options(
-        raters=check_choice("raters", raters, RATER_MODES),
-        upper=check_choice("upper", upper, UPPER_KINDS),
+        raters=check_choice("rater_mode", raters, RATER_MODES),
+        upper=check_choice("upper_kind", upper, UPPER_KINDS),
         aggregate=(
             check_choice("aggregate", aggregate, AGGREGATES)
             if isinstance(aggregate, str) or not hasattr(aggregate, "fit_predict")

@@ -113,7 +113,7 @@ def model_certificate(
         confidence=chosen.confidence,
         superhuman=chosen.superhuman,
         superhuman_simultaneous=bool(oms is not None and oms >= per_model(s.level, n_models)),
-        lower_finite=chosen.lower_finite,
+        finite_lower=chosen.finite_lower,
         by_bound=by_bound,
         full_credit=None if sample_l.successes is None else int(sample_l.successes),
         lower_variance=sample_l.variance,

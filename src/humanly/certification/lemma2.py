@@ -40,7 +40,7 @@ class Lemma2Check(Result):
         The estimated pairwise agreement P(ℓᵢ = ℓⱼ), U⁽ᵉ⁾².
     holds : bool or None
         Whether agreement ≥ chance (``None`` when N_c is unknown).
-    raters_per_item : float or None
+    labels_per_item : float or None
         K (the mean over items with ≥ 2 labels when it varies).
     more_raters_than_classes : bool or None
         Whether every item has more raters than classes.
@@ -66,7 +66,7 @@ class Lemma2Check(Result):
     chance: float | None
     agreement: float | None
     holds: bool | None
-    raters_per_item: float | None
+    labels_per_item: float | None
     more_raters_than_classes: bool | None
     share_more_raters: float | None
     ratio: float | None
@@ -136,7 +136,7 @@ def _notes(c: Lemma2Check) -> tuple[str, ...]:
             f"{c.pairs_below_chance} of {c.pairs} rater pairs agree less often than chance "
             f"(1/N_c = {c.chance:.4f})"
         )
-    if c.more_raters_than_classes is False and c.raters_per_item is not None:
+    if c.more_raters_than_classes is False and c.labels_per_item is not None:
         if c.share_more_raters:
             notes.append(
                 f"only {c.share_more_raters:.1%} of the items have more raters than the "
@@ -144,7 +144,7 @@ def _notes(c: Lemma2Check) -> tuple[str, ...]:
             )
         else:
             notes.append(
-                f"K = {c.raters_per_item:g} raters per item, not more than the {c.n_classes} classes "
+                f"K = {c.labels_per_item:g} raters per item, not more than the {c.n_classes} classes "
                 "(the paper advises more raters than classes)"
             )
     return tuple(notes)

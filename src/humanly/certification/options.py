@@ -61,7 +61,7 @@ class CertifyOptions:
     --------
     >>> from humanly.certification import certify_summary
     >>> res = certify_summary([0.971], 0.939, 1821, options=CertifyOptions(delta=0.01))
-    >>> res.models[0].lower_finite.delta, round(res.models[0].lower_finite.value, 4)
+    >>> res.models[0].finite_lower.delta, round(res.models[0].finite_lower.value, 4)
     (0.01, 0.9354)
     """
 

@@ -283,7 +283,7 @@ def _held(
     held["finite_upper"] = bool(fin is not None and fin >= avg)
     for c in certs:
         held[f"lower:{c.model}"] = bool(c.lower <= model_acc[c.model])
-        lf = c.lower_finite.value
+        lf = c.finite_lower.value
         held[f"finite_lower:{c.model}"] = bool(lf is None or lf <= model_acc[c.model])
     return held
 

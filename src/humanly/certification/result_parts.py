@@ -4,7 +4,7 @@ valid for all models at once, and the confidence curve S(t_u).
 
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.971], 0.939, 1821)
->>> round(res.models[0].lower_finite.value, 4), round(res.upper_finite.value, 4)
+>>> round(res.models[0].finite_lower.value, 4), round(res.finite_upper.value, 4)
 (0.9392, 0.9558)
 """
 
@@ -206,12 +206,12 @@ class BoundSummary(Result):
         ``"hoeffding"``, ``"bernstein"`` or ``"exact"``.
     delta : float
         The failure probability per side asked for.
-    upper_finite : FiniteBound
+    finite_upper : FiniteBound
         sqrt(U_N² + t_u).
-    lower_finite : FiniteBound
+    finite_lower : FiniteBound
         L_N − t_l.
     certified_margin : float or None
-        ``lower_finite − upper_finite``.
+        ``finite_lower − finite_upper``.
     confidence : Confidence
         S under this bound.
     superhuman : bool
@@ -231,8 +231,8 @@ class BoundSummary(Result):
 
     bound: str
     delta: float
-    upper_finite: FiniteBound
-    lower_finite: FiniteBound
+    finite_upper: FiniteBound
+    finite_lower: FiniteBound
     certified_margin: float | None
     confidence: Confidence
     superhuman: bool
@@ -267,7 +267,7 @@ class UpperVerdict(Result):
     Examples
     --------
     >>> from humanly.certification import certify_summary
-    >>> v = certify_summary([0.919], 0.879, 10000, k=5).models[0].by_upper["theoretical"]
+    >>> v = certify_summary([0.919], 0.879, 10000, labels_per_item=5).models[0].by_upper["theoretical"]
     >>> round(v.upper, 3), round(v.confidence.oms, 3), v.superhuman
     (0.904, 0.672, False)
     """

@@ -6,7 +6,7 @@ Names, one per concept (the paper's symbols in brackets):
 
 * ``lower`` — a model's point lower bound L_N (eq. 25); ``upper`` — the average rater's point upper
   bound U_N (eq. 18), the empirical U⁽ᵉ⁾ or theoretical U⁽ᵗ⁾ one (``used``);
-* ``lower_finite`` / ``upper_finite`` — the finite-sample bounds L_N − t_l (Theorem 6) and
+* ``finite_lower`` / ``finite_upper`` — the finite-sample bounds L_N − t_l (Theorem 6) and
   sqrt(U_N² + t_u) (Theorem 5), each a :class:`FiniteBound` ``(delta, t, value)``;
 * ``raters`` — how the crowd was read (:class:`Raters`: slots, named or summary, and K).
 
@@ -15,7 +15,7 @@ The parts of a certificate (finite bounds, confidence scores, the verdicts under
 
 >>> from humanly.certification import certify_summary
 >>> res = certify_summary([0.971], 0.939, 1821)
->>> round(res.models[0].lower_finite.value, 4), round(res.upper_finite.value, 4)
+>>> round(res.models[0].finite_lower.value, 4), round(res.finite_upper.value, 4)
 (0.9392, 0.9558)
 """
 
@@ -83,7 +83,7 @@ class UpperBound(Result):
     Examples
     --------
     >>> from humanly.certification import certify_summary
-    >>> ub = certify_summary([0.971], 0.939, 1821, k=3).upper_bound
+    >>> ub = certify_summary([0.971], 0.939, 1821, labels_per_item=3).upper_bound
     >>> round(ub.theoretical, 3), ub.used, ub.upper
     (0.96, 'empirical', 0.939)
     """
@@ -127,7 +127,7 @@ class UpperBound(Result):
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> sorted(certify_summary([0.97], 0.94, 1000, k=3).upper_bound.kinds())
+        >>> sorted(certify_summary([0.97], 0.94, 1000, labels_per_item=3).upper_bound.kinds())
         ['empirical', 'theoretical']
         """
         out = {}
@@ -152,7 +152,7 @@ class UpperBound(Result):
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> ub = certify_summary([0.97], 0.9, 1000, k=3).upper_bound
+        >>> ub = certify_summary([0.97], 0.9, 1000, labels_per_item=3).upper_bound
         >>> round(ub.sample_of("theoretical").mean, 4)
         0.8733
         """
@@ -184,7 +184,7 @@ class ModelCertificate(Result):
     superhuman_simultaneous : bool
         Whether S_OMS ≥ 1 − (1 − level)/M for M models (the union bound), valid for all models at
         once.
-    lower_finite : FiniteBound
+    finite_lower : FiniteBound
         L_N − t_l under the result's bound.
     by_bound : dict of str to BoundSummary
         The finite bounds, certified margin and confidence under every concentration bound available.
@@ -215,7 +215,7 @@ class ModelCertificate(Result):
     confidence: Confidence
     superhuman: bool
     superhuman_simultaneous: bool
-    lower_finite: FiniteBound
+    finite_lower: FiniteBound
     by_bound: dict[str, BoundSummary]
     full_credit: int | None = None
     lower_variance: float | None = None
@@ -249,23 +249,23 @@ class Raters(Result):
     mode : str
         ``"slots"`` (an item's labels are exchangeable), ``"named"`` (identified raters) or
         ``"summary"`` (published numbers).
-    k : float or None
-        K, the raters per item; the mean number of labels per item when it varies.
-    k_min, k_max : int, optional
+    labels_per_item : float or None
+        K, the labels (raters) per item; the mean number of labels per item when it varies.
+    min_labels_per_item, max_labels_per_item : int, optional
         The fewest and most labels of an item, when it varies.
 
     Examples
     --------
     >>> Raters("slots", 5)
-    Raters(mode='slots', k=5, k_min=None, k_max=None)
-    >>> Raters("slots", 3.5, 2, 6).to_dict()
-    {'mode': 'slots', 'k': 3.5, 'k_min': 2, 'k_max': 6, 'ragged': True}
+    Raters(mode='slots', labels_per_item=5, min_labels_per_item=None, max_labels_per_item=None)
+    >>> Raters("slots", 3.5, 2, 6).to_dict()["min_labels_per_item"]
+    2
     """
 
     mode: str
-    k: float | None
-    k_min: int | None = None
-    k_max: int | None = None
+    labels_per_item: float | None
+    min_labels_per_item: int | None = None
+    max_labels_per_item: int | None = None
 
     @property
     def ragged(self) -> bool:
@@ -276,13 +276,21 @@ class Raters(Result):
         >>> Raters("slots", 3.5, 2, 6).ragged
         True
         """
-        return self.k_min is not None and self.k_min != self.k_max
+        lo, hi = self.min_labels_per_item, self.max_labels_per_item
+        return lo is not None and lo != hi
 
     def to_dict(self) -> dict[str, Any]:
-        """``{mode, k}``, with ``k_min``, ``k_max`` and ``ragged: true`` when K varies by item."""
-        out: dict[str, Any] = {"mode": self.mode, "k": jsonable(self.k)}
+        """``{mode, labels_per_item}``, with ``min_labels_per_item``, ``max_labels_per_item`` and
+        ``ragged: true`` when K varies by item."""
+        out: dict[str, Any] = {"mode": self.mode, "labels_per_item": jsonable(self.labels_per_item)}
         if self.ragged:
-            out.update({"k_min": self.k_min, "k_max": self.k_max, "ragged": True})
+            out.update(
+                {
+                    "min_labels_per_item": self.min_labels_per_item,
+                    "max_labels_per_item": self.max_labels_per_item,
+                    "ragged": True,
+                }
+            )
         return out
 
 
@@ -329,7 +337,7 @@ class CertifyResult(Result):
     Examples
     --------
     >>> from humanly.certification import certify_summary
-    >>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3, models=["BERT", "StructBERT"])
+    >>> res = certify_summary([0.949, 0.971], 0.939, [1821], labels_per_item=3, models=["BERT", "StructBERT"])
     >>> res.to_frame()[["model", "lower", "upper", "oms", "superhuman"]].round(4)
             model  lower  upper     oms  superhuman
     0        BERT  0.949  0.939 -0.2730       False
@@ -352,13 +360,13 @@ class CertifyResult(Result):
     identical_labels: tuple[tuple[str, str], ...] = ()
 
     @property
-    def upper_finite(self) -> FiniteBound:
+    def finite_upper(self) -> FiniteBound:
         """The finite-sample upper bound sqrt(U_N² + t_u) under the verdict's bound (Theorem 5).
 
         Examples
         --------
         >>> from humanly.certification import certify_summary
-        >>> round(certify_summary([0.971], 0.939, 1821).upper_finite.value, 4)
+        >>> round(certify_summary([0.971], 0.939, 1821).finite_upper.value, 4)
         0.9558
         """
         return self.upper_bound.finite[self.bound]
@@ -405,8 +413,8 @@ class CertifyResult(Result):
                 "lower": m.lower,
                 "upper": self.upper_bound.upper,
                 "margin": m.margin,
-                "lower_finite": m.lower_finite.value,
-                "upper_finite": self.upper_finite.value,
+                "finite_lower": m.finite_lower.value,
+                "finite_upper": self.finite_upper.value,
                 "certified_margin": m.by_bound[self.bound].certified_margin,
                 "hms": m.confidence.hms,
                 "oms": m.confidence.oms,

@@ -1,6 +1,6 @@
 """Certify from published numbers only (meta-analysis, as the paper's Tables 3 and 4).
 
->>> res = certify_summary([0.949, 0.971], 0.939, [1821], k=3)  # Table 4, SST-2: BERT, StructBERT
+>>> res = certify_summary([0.949, 0.971], 0.939, [1821], labels_per_item=3)  # Table 4, SST-2
 >>> [round(m.confidence.oms, 4) for m in res.models], round(res.upper_bound.theoretical, 3)
 ([-0.273, 0.6208], 0.96)
 """
@@ -29,9 +29,9 @@ __all__ = ["certify_summary"]
 def certify_summary(
     lower: Sequence[float] | float,
     upper: float,
-    n: Sequence[int] | int,
+    n_items: Sequence[int] | int,
     *,
-    k: float | None = None,
+    labels_per_item: float | None = None,
     models: Sequence[str] | None = None,
     level: float = 0.95,
     tau: float = 0.0,
@@ -45,7 +45,8 @@ def certify_summary(
     The same certificate as :func:`~humanly.certification.certify`, from L_N, U⁽ᵉ⁾ and N alone, under
     the Hoeffding bound (the others need the per-item data: variances, counts). Each certificate
     carries ``items_needed`` (the test-set size, behind both bounds, that would certify the same
-    numbers), its ``evidence``, and with ``k`` the verdict under U⁽ᵗ⁾ (``by_upper["theoretical"]``).
+    numbers), its ``evidence``, and with ``labels_per_item`` the verdict under U⁽ᵗ⁾
+    (``by_upper["theoretical"]``).
 
     Parameters
     ----------
@@ -53,10 +54,10 @@ def certify_summary(
         Each model's L_N (eq. 25), in [0, 1].
     upper : float
         The raters' empirical upper bound U⁽ᵉ⁾ (eq. 8), in [0, 1].
-    n : int or sequence of int
-        The test-set size, one value or one per model.
-    k : float, optional
-        K, the raters per item: gives the theoretical U⁽ᵗ⁾ (:func:`theoretical_from_empirical`) and
+    n_items : int or sequence of int
+        The test-set size N, one value or one per model.
+    labels_per_item : float, optional
+        K, the labels (raters) per item: gives the theoretical U⁽ᵗ⁾ (:func:`theoretical_from_empirical`) and
         the verdict under it.
     models : sequence of str, optional
         The models' names (default ``model1``, ``model2``, …).
@@ -66,11 +67,11 @@ def certify_summary(
         The confidence is that each model beats the average rater by at least τ (Theorem 7, eq. 29;
         default 0, the paper's).
     upper_kind : {"empirical", "theoretical"}
-        U_N: the given U⁽ᵉ⁾, or U⁽ᵗ⁾ (needs ``k``).
+        U_N: the given U⁽ᵉ⁾, or U⁽ᵗ⁾ (needs ``labels_per_item``).
     n_classes : int, optional
         N_c, for Lemma 2's check (``upper_bound.lemma2``): U⁽ᵉ⁾² ≥ 1/N_c and the advice K > N_c.
     n_upper : int, optional
-        The items behind the upper bound (default: the smallest ``n``, the conservative choice).
+        The items behind the upper bound (default: the smallest ``n_items``, the conservative choice).
     options : CertifyOptions, optional
         ``delta`` of the reported finite-sample bounds (default (1 − level)/2) or fixed deviations
         ``t_u``/``t_l``, and the paper's OMS gradient ascent (``oms_steps``, ``oms_lr``); the curve
@@ -85,8 +86,8 @@ def certify_summary(
     Raises
     ------
     InputError
-        For numbers out of range, as many ``n`` or ``models`` as models, ``upper_kind="theoretical"``
-        without ``k``, and options that need the data.
+        For numbers out of range, as many ``n_items`` or ``models`` as models,
+        ``upper_kind="theoretical"`` without ``labels_per_item``, and options that need the data.
 
     References
     ----------
@@ -107,14 +108,17 @@ def certify_summary(
         )
     s = settings(bound="hoeffding", level=level, options=opts, tau=tau)
     n_classes = check_int("n_classes", n_classes, minimum=2, allow_none=True)
-    lowers, ns, names = _checked_numbers(lower, upper, n, models)
-    ub, tail_u, notes = _published_upper(upper, k, upper_kind, n_upper, min(ns), s, n_classes)
+    lowers, ns, names = _checked_numbers(lower, upper, n_items, models)
+    ub, tail_u, notes = _published_upper(
+        upper, labels_per_item, upper_kind, n_upper, min(ns), s, n_classes
+    )
     hoeffding = BOUNDS["hoeffding"]
     certs = tuple(
         model_certificate(name, Sample(nn, lo), ub, ["hoeffding"], s, n_models=len(lowers))
         for name, lo, nn in zip(names, lowers, ns, strict=True)
     )
     tails_l = {c.model: hoeffding.lower(c.sample()) for c in certs}
+    k = labels_per_item
     k_shown = int(k) if k is not None and float(k).is_integer() else k
     return CertifyResult(
         n_items=None,
@@ -144,14 +148,14 @@ def _published_upper(
 ) -> tuple[UpperBound, Tail, tuple[str, ...]]:
     """The upper bound from a published U⁽ᵉ⁾ (and K for U⁽ᵗ⁾) on ``n_upper`` items (default the
     smallest test set, ``n_min``), with its Hoeffding tail, Lemma 2's check and its notes."""
-    check_number("k", k, minimum=1, allow_none=True)
+    check_number("labels_per_item", k, minimum=1, allow_none=True)
     check_choice("upper_kind", upper_kind, UPPER_KINDS)
     n_upper = check_int("n_upper", n_upper, minimum=1, allow_none=True)
     theo = None if k is None else theoretical_from_empirical(upper, k)
     if upper_kind == "theoretical":
         if theo is None:
             raise InputError(
-                'upper_kind="theoretical" needs k, the number of raters, to compute U⁽ᵗ⁾ from U⁽ᵉ⁾'
+                'upper_kind="theoretical" needs labels_per_item (K) to compute U⁽ᵗ⁾ from U⁽ᵉ⁾'
             )
         used = theo
     else:
@@ -184,12 +188,12 @@ def _checked_numbers(
     lowers = [float(check_probability("lower", x)) for x in np.atleast_1d(np.asarray(lower))]
     if not lowers:
         raise InputError("lower=[]: give at least one model's lower bound L_N")
-    ns = [int(check_int("n", x, minimum=1)) for x in np.atleast_1d(np.asarray(n))]
+    ns = [int(check_int("n_items", x, minimum=1)) for x in np.atleast_1d(np.asarray(n))]
     if len(ns) == 1:
         ns = ns * len(lowers)
     if len(ns) != len(lowers):
         raise InputError(
-            f"got {len(ns)} values of n= for {len(lowers)} models; give one value or one per model"
+            f"got {len(ns)} values of n_items= for {len(lowers)} models; give one value or one per model"
         )
     names = list(models) if models is not None else [f"model{i + 1}" for i in range(len(lowers))]
     if len(names) != len(lowers):

@@ -123,7 +123,7 @@ def upper_bound(
     lemma, lemma_notes = lemma2_check(
         n_classes=ratings.n_classes,
         agreement=agr.emp2,
-        k=agr.raters.k,
+        k=agr.raters.labels_per_item,
         k_items=None if raters == "named" else n_lab[multi],
         theoretical=u_theo,
         empirical=u_emp,
@@ -172,8 +172,8 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     the K ones of the diagonal (eq. 2); the finite-sample X_n is still per item (eq. 17)."""
     if not ratings.has_raters:
         raise InputError(
-            f'raters="named" needs rater ids, but {ratings.source or "the ratings"} holds '
-            'anonymous counts; use raters="slots"'
+            f'rater_mode="named" needs rater ids, but {ratings.source or "the ratings"} holds '
+            'anonymous counts; use rater_mode="slots"'
         )
     pairs = rater_pairs(ratings)
     k = pairs.n_raters
@@ -181,7 +181,7 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     if not math.isfinite(emp2):
         raise InputError(
             f"{ratings.source or 'ratings'}: no two named raters labelled a common item, so "
-            'their agreement is undefined; use raters="slots"'
+            'their agreement is undefined; use rater_mode="slots"'
         )
     notes = []
     n_pairs, all_pairs = pairs.n_pairs, k * (k - 1) // 2

@@ -20,7 +20,7 @@ from .._core.progress import set_quiet
 from ._app import add_command, new_typer
 from .agreement_cmd import agreement_command
 from .budget_cmd import budget_app
-from .certify_cmd import certify_command
+from .certify_cmd import certify_app
 from .demo_cmd import demo_command
 from .equivalence_cmd import equivalence_command
 from .inspect_cmd import inspect_command
@@ -67,7 +67,7 @@ add_command(app, "inspect", inspect_command)
 add_command(app, "agreement", agreement_command)
 add_command(app, "report", report_command)
 add_command(app, "demo", demo_command)
-add_command(app, "certify", certify_command)
+app.add_typer(certify_app, name="certify")
 add_command(app, "equivalence", equivalence_command)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(budget_app, name="budget")

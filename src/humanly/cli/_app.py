@@ -6,7 +6,7 @@
 * Library messages name Python parameters (``missing="drop"``, ``item_col=``) because the same checks
   serve Python callers; :func:`to_flags` rewrites them as the flags a command-line user types
   (``--missing drop``, ``--item-col``) in this one place. A command's parameter carries the Python name
-  of what it passes on (``n_items`` for ``--items``), so the table of flags is read off the commands.
+  of what it passes on (``n_items`` for ``--n-items``), so the table of flags is read off the commands.
 * ``--json`` prints exactly one JSON object on stdout; everything else (progress, notes) goes to stderr.
 * Help is plain text (:class:`HumanlyCommand`): what a user types is shown as written (``[model]`` is not
   rich markup), flags without a value show no type, and options are grouped by their help panel.
@@ -30,9 +30,8 @@ from ._console import clean
 __all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_flags"]
 
 #: Python parameter names of the library that no command parameter carries (the rest are read off the
-#: commands: the parameter ``n_items`` of ``--items`` gives ``n_items`` → ``--items``).
+#: commands: the parameter ``n_items`` of ``--n-items`` gives ``n_items`` → ``--n-items``).
 PYTHON_TO_FLAG: dict[str, str] = {
-    "upper_kind": "--upper",  # certify_summary(upper_kind=): the kind given to --upper
     "sampling_weights": "--weights",  # ReadOptions(sampling_weights=): humanly judge --weights
 }
 
@@ -76,8 +75,8 @@ def to_flags(message: str, root: Any) -> str:
 
     >>> to_flags('3 items have no ratings; pass missing="drop"', None)
     '3 items have no ratings; pass missing="drop"'
-    >>> to_flags("upper_kind='both': give empirical or theoretical", None)
-    '--upper both: give empirical or theoretical'
+    >>> to_flags("sampling_weights='w': a column name", None)
+    '--weights w: a column name'
     """
     table = _flag_table(root)
 
@@ -136,7 +135,7 @@ def _usage_message(exc: Any, args: Sequence[str]) -> str:
     value = _given_value(opts, args) if opts and type(exc).__name__ == "BadParameter" else None
     if value is None:
         ctx = getattr(exc, "ctx", None)
-        path = getattr(ctx, "command_path", None)
+        path = " ".join(str(getattr(ctx, "command_path", None) or "").split())
         return f"{message.rstrip('.')}; see '{path} --help'" if path else message
     reason = message.split(": ", 1)[-1] if message.startswith("Invalid value") else message
     reason = reason[:1].lower() + reason[1:]

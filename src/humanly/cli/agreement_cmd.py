@@ -11,22 +11,9 @@ import typer
 
 from . import _console as ui
 from ._common import Json, Seed
-from .options import StudyOptions, load_study, option_group
+from .options import StudyOptions, load_study, study_inputs
 
 __all__ = ["agreement_command"]
-
-#: the study inputs agreement does not read (it looks at the ratings alone)
-_NOT_READ = (
-    "predictions",
-    "gold",
-    "missing",
-    "prediction_col",
-    "prob_col",
-    "score_col",
-    "model_col",
-    "positive",
-    "gold_col",
-)
 
 Weights = Annotated[
     str | None,
@@ -57,7 +44,7 @@ Benchmark = Annotated[
 ]
 
 
-@option_group(StudyOptions, "study", exclude=_NOT_READ)
+@study_inputs(predictions=False, gold=False)  # agreement reads the ratings alone
 def agreement_command(
     study: StudyOptions,
     weights: Weights = None,

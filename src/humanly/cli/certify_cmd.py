@@ -1,23 +1,23 @@
 """``humanly certify``: is a model superhuman? Bounds, confidence and verdict (Xu, Walder & Xu).
 
-Two modes: on data (``humanly certify RATINGS --predictions FILE [--raters slots|named]``, the
-Python :func:`~humanly.certification.certify`) and on published numbers (``humanly certify --lower
-0.949 0.971 --upper 0.939 --n 1821 --k 3``, :func:`~humanly.certification.certify_summary`). After
-the tables, one verdict sentence per model (:mod:`humanly.verdicts.certify`), naming the
-upper bound it rests on.
+Two uses, each with its own flags: on data (``humanly certify RATINGS --predictions FILE
+[--rater-mode slots|named]``, the Python :func:`~humanly.certification.certify`) and on published
+numbers (``humanly certify summary --lower 0.949 0.971 --upper 0.939 --n-items 1821
+--labels-per-item 3``, :func:`~humanly.certification.certify_summary`). ``certify`` is a group whose
+first word, when it is not ``summary``, is the data command's RATINGS (:class:`DefaultGroup`). After
+the tables, one verdict sentence per model (:mod:`humanly.verdicts.certify`), naming the upper bound
+it rests on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..errors import InputError
 from . import _console as ui
-from ._app import _NUMBER
+from ._app import HumanlyCommand, HumanlyGroup, _format_options, new_typer
 from ._common import Json, Plot, Scheduler, Seed, Workers, save_plot
 from ._output import check_plot
 from .certify_render import render
@@ -26,22 +26,23 @@ from .options import StudyOptions, load_study, split_list, study_inputs
 if TYPE_CHECKING:
     from ..certification import CertifyResult
 
-__all__ = ["certify_command"]
+__all__ = ["DefaultGroup", "certify_app", "certify_command", "summary_command"]
 
-_SUMMARY = "Summary mode"
-Raters = Annotated[
-    str | None,
+RaterMode = Annotated[
+    str,
     typer.Option(
-        "--raters",
+        "--rater-mode",
         metavar="slots|named",
         help="Who the average rater is: a random one of each item's label slots (default), "
         "or of the named raters.",
     ),
 ]
-K = Annotated[
+LabelsPerItem = Annotated[
     float | None,
     typer.Option(
-        "--k", metavar="K", help="Raters per item behind --upper.", rich_help_panel=_SUMMARY
+        "--labels-per-item",
+        metavar="K",
+        help="Labels (raters) per item behind --upper: gives U⁽ᵗ⁾ and the verdict under it.",
     ),
 ]
 Aggregate = Annotated[
@@ -68,7 +69,6 @@ NClasses = Annotated[
         "--n-classes",
         metavar="N",
         help="Number of classes N_c, for Lemma 2's check (agreement ≥ 1/N_c, K > N_c).",
-        rich_help_panel=_SUMMARY,
     ),
 ]
 Bound = Annotated[
@@ -91,33 +91,29 @@ TL = Annotated[
     float | None,
     typer.Option("--t-l", help="Fixed deviation t_l of the finite lower bound (δ follows)."),
 ]
-Upper = Annotated[
-    list[str] | None,
+UpperKind = Annotated[
+    str,
     typer.Option(
-        "--upper",
-        metavar="empirical|theoretical|U",
-        help="U_N used: empirical (default) or theoretical; in summary mode also the published "
-        "U⁽ᵉ⁾, e.g. --upper 0.939.",
+        "--upper-kind",
+        metavar="empirical|theoretical",
+        help="U_N used: U⁽ᵉ⁾ (empirical, the default) or U⁽ᵗ⁾ (theoretical).",
     ),
+]
+Upper = Annotated[
+    float, typer.Option("--upper", metavar="U", help="The published U⁽ᵉ⁾, e.g. --upper 0.939.")
 ]
 Lower = Annotated[
-    list[float] | None,
-    typer.Option(
-        "--lower", help="Each model's L_N, e.g. --lower 0.949 0.971.", rich_help_panel=_SUMMARY
-    ),
+    list[float], typer.Option("--lower", help="Each model's L_N, e.g. --lower 0.949 0.971.")
 ]
-N = Annotated[
-    list[int] | None,
-    typer.Option("--n", help="Test items, one value or one per model.", rich_help_panel=_SUMMARY),
+NItems = Annotated[
+    list[int],
+    typer.Option("--n-items", metavar="N", help="Test items N, one value or one per model."),
 ]
 NUpper = Annotated[
     int | None,
-    typer.Option("--n-upper", help="Items behind U⁽ᵉ⁾ (default: min n).", rich_help_panel=_SUMMARY),
+    typer.Option("--n-upper", help="Items behind U⁽ᵉ⁾ (default: the smallest --n-items)."),
 ]
-Models = Annotated[
-    str | None,
-    typer.Option("--models", metavar="A,B,...", help="Model names.", rich_help_panel=_SUMMARY),
-]
+Models = Annotated[str | None, typer.Option("--models", metavar="A,B,...", help="Model names.")]
 Curve = Annotated[bool, typer.Option("--curve", help="Bounds for k = 1 … K raters (Fig. 3).")]
 CurveSubsets = Annotated[
     int,
@@ -138,93 +134,10 @@ OmsLr = Annotated[
 ]
 
 
-@dataclass(frozen=True)
-class _Mode:
-    """What the command line asked for: the raters mode, K, and ``--upper`` split into its kind and
-    its numbers."""
-
-    raters: str | None
-    k: float | None
-    upper_kind: str | None
-    upper: list[str]
-
-
-def _mode(raters: str | None, k: float | None, upper: list[str] | None) -> _Mode:
-    """Split ``--upper`` into its kind and its numbers."""
-    kind, numbers = None, []
-    for v in upper or []:
-        if v in ("empirical", "theoretical"):
-            kind = v
-        elif _NUMBER.match(v):
-            numbers.append(v)
-        else:
-            raise InputError(f"--upper {v!r}: give empirical or theoretical, or a number")
-    return _Mode(raters, k, kind, numbers)
-
-
-def _summary(
-    mode: _Mode,
-    study: StudyOptions,
-    lower: list[float] | None,
-    n: list[int] | None,
-    bound: str,
-    **options: Any,
-) -> CertifyResult:
-    """Summary mode: :func:`~humanly.certification.certify_summary` on published numbers."""
-    if not lower or not mode.upper or not n:
-        raise InputError(
-            "give a RATINGS file, or summary mode: --lower L1 [L2 ...] --upper U --n N [--k K]"
-        )
-    data_only = study.given() + (["--raters"] if mode.raters else [])
-    if data_only:
-        raise InputError(f"{data_only[0]} needs a RATINGS file; drop it in summary mode")
-    if len(mode.upper) != 1:
-        raise InputError(f"--upper: give one published U⁽ᵉ⁾, got {len(mode.upper)}")
-    from .._core.checks import check_choice
-    from ..certification import BOUNDS
-
-    check_choice("bound", bound, tuple(BOUNDS))
-    if bound != "hoeffding":
-        raise InputError(
-            f"--bound {bound} needs the data (per-item variances or counts); summary mode supports "
-            "only --bound hoeffding"
-        )
-    from ..certification import certify_summary
-
-    return certify_summary(
-        lower,
-        float(mode.upper[0]),
-        n,
-        k=mode.k,
-        upper_kind=mode.upper_kind or "empirical",  # type: ignore[arg-type]
-        **options,
-    )
-
-
-def _data(mode: _Mode, study: StudyOptions, **options: Any) -> CertifyResult:
-    """Data mode: :func:`~humanly.certification.certify` on the study inputs."""
-    if mode.upper:
-        raise InputError("a numeric --upper is for summary mode; drop it or the RATINGS file")
-    if mode.k is not None:
-        raise InputError("--k is for summary mode; with a RATINGS file K comes from the data")
-    s = load_study(study)
-    from ..certification import certify
-
-    return certify(
-        s.ratings,
-        s.predictions,
-        s.gold,
-        missing=study.missing,  # type: ignore[arg-type]
-        raters=mode.raters or "slots",  # type: ignore[arg-type]
-        upper=mode.upper_kind or "empirical",  # type: ignore[arg-type]
-        **options,
-    )
-
-
-@study_inputs(optional=True)
+@study_inputs()
 def certify_command(
     study: StudyOptions,
-    raters: Raters = None,
+    rater_mode: RaterMode = "slots",
     aggregate: Aggregate = "plurality",
     bound: Bound = "hoeffding",
     level: Level = 0.95,
@@ -232,7 +145,7 @@ def certify_command(
     t_u: TU = None,
     t_l: TL = None,
     tau: Tau = 0.0,
-    upper: Upper = None,
+    upper_kind: UpperKind = "empirical",
     curve: Curve = False,
     curve_subsets: CurveSubsets = 50,
     curve_max_k: CurveMaxK = None,
@@ -243,47 +156,133 @@ def certify_command(
     workers: Workers = None,
     scheduler: Scheduler = None,
     json: Json = False,
-    lower: Lower = None,
-    n: N = None,
-    k: K = None,
-    n_classes: NClasses = None,
-    n_upper: NUpper = None,
-    models: Models = None,
 ) -> None:
     """Certify models as superhuman: upper bound for the average rater (Theorems 1, 5), lower
     bound for each model (Theorems 3, 6), confidence S with HMS and OMS (Theorem 7), and a verdict.
-    Without RATINGS, certify published numbers (summary mode). --plot draws the curve with --curve,
-    else S(t_u) per model."""
-    from ..certification import CertifyOptions
+    --plot draws the curve with --curve, else S(t_u) per model."""
+    from ..certification import CertifyOptions, certify
 
-    mode = _mode(raters, k, upper)
     check_plot(plot)
-    verdict: dict[str, Any] = dict(
-        delta=delta, oms_steps=oms_steps, oms_lr=oms_lr, t_u=t_u, t_l=t_l
+    options = CertifyOptions(
+        delta=delta,
+        oms_steps=oms_steps,
+        oms_lr=oms_lr,
+        t_u=t_u,
+        t_l=t_l,
+        curve_subsets=curve_subsets,
+        curve_max_k=curve_max_k,
+        workers=workers,
+        scheduler=scheduler,
     )
-    shared: dict[str, Any] = dict(level=level, tau=tau)
-    if study.ratings is None:
-        summary: dict[str, Any] = dict(
-            models=split_list(models), n_upper=n_upper, n_classes=n_classes
-        )
-        options = CertifyOptions(**verdict)
-        result = _summary(mode, study, lower, n, bound, **summary, **shared, options=options)
-    else:
-        if lower or n or models or n_upper is not None or n_classes is not None:
-            raise InputError(
-                "--lower, --n, --models, --n-upper and --n-classes are for summary mode (with a "
-                "RATINGS file they come from the data); drop them or the RATINGS file"
-            )
-        options = CertifyOptions(
-            **verdict,
-            curve_subsets=curve_subsets,
-            curve_max_k=curve_max_k,
-            workers=workers,
-            scheduler=scheduler,
-        )
-        data: dict[str, Any] = dict(aggregate=aggregate, bound=bound, curve=curve, seed=seed)
-        result = _data(mode, study, **data, **shared, options=options)
+    s = load_study(study)
+    result = certify(
+        s.ratings,
+        s.predictions,
+        s.gold,
+        missing=study.missing,  # type: ignore[arg-type]
+        rater_mode=rater_mode,  # type: ignore[arg-type]
+        aggregate=aggregate,
+        bound=bound,  # type: ignore[arg-type]
+        upper_kind=upper_kind,  # type: ignore[arg-type]
+        level=level,
+        tau=tau,
+        curve=curve,
+        seed=seed,
+        options=options,
+    )
     _show(result, plot, json)
+
+
+def summary_command(
+    lower: Lower,
+    upper: Upper,
+    n_items: NItems,
+    labels_per_item: LabelsPerItem = None,
+    models: Models = None,
+    level: Level = 0.95,
+    tau: Tau = 0.0,
+    upper_kind: UpperKind = "empirical",
+    n_classes: NClasses = None,
+    n_upper: NUpper = None,
+    delta: Delta = None,
+    t_u: TU = None,
+    t_l: TL = None,
+    oms_steps: OmsSteps = None,
+    oms_lr: OmsLr = None,
+    plot: Plot = None,
+    json: Json = False,
+) -> None:
+    """Certify from published numbers (the paper's Tables 3 and 4): each model's L_N, the raters'
+    U⁽ᵉ⁾ and the test items N, under the Hoeffding bound. --plot draws S(t_u) per model."""
+    from ..certification import CertifyOptions, certify_summary
+
+    check_plot(plot)
+    options = CertifyOptions(delta=delta, oms_steps=oms_steps, oms_lr=oms_lr, t_u=t_u, t_l=t_l)
+    result = certify_summary(
+        lower,
+        upper,
+        n_items,
+        labels_per_item=labels_per_item,
+        models=split_list(models),
+        level=level,
+        tau=tau,
+        upper_kind=upper_kind,  # type: ignore[arg-type]
+        n_classes=n_classes,
+        n_upper=n_upper,
+        options=options,
+    )
+    _show(result, plot, json)
+
+
+class DefaultGroup(HumanlyGroup):
+    """A group with a default command: a first word that names no sub-command (a RATINGS file, an
+    option) goes to the hidden command :attr:`default`; ``--help`` shows that command's usage and
+    options, then the sub-commands."""
+
+    default = "data"
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        """The default command runs under the group's own name (``humanly certify``, not
+        ``humanly certify data``), so its usage and errors show what the user typed."""
+        name, command, rest = super().resolve_command(ctx, args)
+        return (None if name == self.default else name), command, rest
+
+    def _default_context(self, ctx: Any) -> Any:
+        command = self.commands[self.default]
+        return command, command.make_context(
+            ctx.info_name, [], parent=ctx.parent, resilient_parsing=True
+        )
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        command, sub = self._default_context(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(sub)))
+        for name, sub_command in self.commands.items():
+            if not sub_command.hidden:
+                pieces = " ".join(sub_command.collect_usage_pieces(ctx))
+                formatter.write_usage(f"{ctx.command_path} {name}", pieces, "   or: ")
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        command, sub = self._default_context(ctx)
+        _format_options(command, sub, formatter)
+        self.format_commands(ctx, formatter)
+
+
+certify_app = new_typer(
+    cls=DefaultGroup,
+    help="Certify models as superhuman against a crowd (Xu, Walder & Xu): on data "
+    "(humanly certify RATINGS …), or from published numbers (humanly certify summary …).",
+)
+certify_app.command(DefaultGroup.default, cls=HumanlyCommand, hidden=True)(certify_command)
+certify_app.command(
+    "summary",
+    cls=HumanlyCommand,
+    short_help="From published numbers: --lower L … --upper U --n-items N (Tables 3, 4).",
+)(summary_command)
 
 
 def _show(result: CertifyResult, plot: Path | None, json: bool) -> None:

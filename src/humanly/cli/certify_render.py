@@ -46,11 +46,11 @@ def _by(tau: float) -> str:
 def _k(result: CertifyResult) -> str:
     """K as a reader takes it: a whole number, or the range and mean when it varies by item."""
     a = result.raters
-    if a.k is None:
+    if a.labels_per_item is None:
         return "—"
     if a.ragged:
-        return f"{a.k_min}–{a.k_max} by item (mean {a.k:.1f})"
-    return f"{a.k:g}"
+        return f"{a.min_labels_per_item}–{a.max_labels_per_item} by item (mean {a.labels_per_item:.1f})"
+    return f"{a.labels_per_item:g}"
 
 
 def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
@@ -62,7 +62,7 @@ def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
     )
     if c.pairs:
         t.row("rater pairs below chance", f"{c.pairs_below_chance or 0:,} of {c.pairs:,}")
-    if c.raters_per_item is not None and c.n_classes:
+    if c.labels_per_item is not None and c.n_classes:
         k = f"K = {k}"
         if c.more_raters_than_classes:
             text = f"{k} > {c.n_classes} classes: more raters than classes, as the paper advises"
@@ -80,7 +80,7 @@ def _lemma2_rows(t: CleanTable, c: Lemma2Check, k: str) -> None:
 
 
 def _upper(result: CertifyResult) -> CleanTable:
-    ub, a, fin = result.upper_bound, result.raters, result.upper_finite
+    ub, a, fin = result.upper_bound, result.raters, result.finite_upper
     title = "humanly certify · the average rater (the paper's average annotator): upper bound"
     if result.tau:
         title = f"humanly certify · does the model beat the average rater{_by(result.tau)}?"
@@ -90,7 +90,11 @@ def _upper(result: CertifyResult) -> CleanTable:
     if result.n_items is not None:
         t.row("items", f"{result.n_items:,}")
     t.row("raters", f"{a.mode}, K = {_k(result)}")
-    theo = _fmt(ub.theoretical) if ub.theoretical is not None else "— (needs K: give --k)"
+    theo = (
+        _fmt(ub.theoretical)
+        if ub.theoretical is not None
+        else "— (needs K: give --labels-per-item)"
+    )
     t.row("U⁽ᵗ⁾ (Theorem 1, eq. 2)", theo)
     t.row("U⁽ᵉ⁾ (eq. 8, the paper's choice)", _fmt(ub.empirical))
     other = "theoretical" if ub.used == "empirical" else "empirical"
@@ -183,14 +187,14 @@ def _verdict_table(result: CertifyResult, kind: str) -> CleanTable:
                 f"{_fmt_s(joint.confidence)}, {verdict}"
             )
         if ub.theoretical is None:
-            caption += "; U⁽ᵗ⁾ needs K, the raters per item (--k)"
+            caption += "; U⁽ᵗ⁾ needs K, the raters per item (--labels-per-item)"
     t.caption(caption)
     return t
 
 
 def _finite(result: CertifyResult) -> CleanTable:
     """The finite-sample bounds and the certified margin under each concentration bound."""
-    delta = result.upper_finite.delta
+    delta = result.finite_upper.delta
     several = len(result.models[0].by_bound) > 1
     t = new_table(
         f"finite-sample bounds (δ = {delta:.3g} per side) and S OMS"
@@ -204,8 +208,8 @@ def _finite(result: CertifyResult) -> CleanTable:
             t.row(
                 m.model if i == 0 else "",
                 name + ("*" if name == result.bound and several else ""),
-                _fmt(b.lower_finite.value),
-                _fmt(b.upper_finite.value),
+                _fmt(b.finite_lower.value),
+                _fmt(b.finite_upper.value),
                 _fmt(b.certified_margin, "+.4f"),
                 _fmt_s(b.confidence.oms),
             )

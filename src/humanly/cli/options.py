@@ -64,7 +64,7 @@ OptionalRatingsArg = Annotated[
     Path | None,
     typer.Argument(
         metavar="RATINGS",
-        help="Ratings file; omit it for summary mode (--lower/--upper/--n).",
+        help="Ratings file (optional).",
         show_default=False,
     ),
 ]
@@ -295,6 +295,18 @@ class StudyOptions:
         )
 
 
+#: the study inputs that say where the models' outputs are and how to read them
+PREDICTION_FIELDS = (
+    "predictions",
+    "prediction_col",
+    "prob_col",
+    "score_col",
+    "model_col",
+    "positive",
+    "predictions_item_col",
+    "prediction_cols",
+)
+#: the study inputs that say where the gold labels are
 GOLD_FIELDS = ("gold", "gold_col", "gold_item_col")
 
 
@@ -366,11 +378,16 @@ def option_group(
 
 
 def study_inputs(
-    *, gold: bool = True, optional: bool = False, optional_help: str | None = None
+    *,
+    predictions: bool = True,
+    gold: bool = True,
+    optional: bool = False,
+    optional_help: str | None = None,
 ) -> Callable[[F], F]:
     """Decorator for a command taking the study inputs as its parameter ``study: StudyOptions``:
     RATINGS (optional with ``optional=True``; ``optional_help`` says when it may be left out),
-    predictions, gold (unless ``gold=False``), the ratings layout and the columns."""
+    predictions (unless ``predictions=False``), gold (unless ``gold=False``), the ratings layout and
+    the columns: a command shows only the flags it reads (``--missing`` with predictions or gold)."""
     arg: Any = OptionalRatingsArg
     if optional_help is not None:
         arg = Annotated[
@@ -378,9 +395,10 @@ def study_inputs(
             typer.Argument(metavar="RATINGS", help=optional_help, show_default=False),
         ]
     override = {"ratings": (arg, None)} if optional else None
-    return option_group(
-        StudyOptions, "study", exclude=() if gold else GOLD_FIELDS, override=override
-    )
+    exclude = (() if predictions else PREDICTION_FIELDS) + (() if gold else GOLD_FIELDS)
+    if not predictions and not gold:
+        exclude += ("missing",)
+    return option_group(StudyOptions, "study", exclude=exclude, override=override)
 
 
 def split_list(value: str | None) -> list[str] | None:

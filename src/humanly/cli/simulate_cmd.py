@@ -2,8 +2,8 @@
 ``humanly simulate equivalence`` (:mod:`humanly.cli.scenario_cmd`): a scenario's survey equivalence,
 exactly.
 
-Parameters carry the names of :mod:`humanly.simulate` (``n_items`` is ``--items``,
-``labels_per_item`` is ``--labels``), so its messages show the flags.
+Flags are the names of :mod:`humanly.simulate` (``n_items`` is ``--n-items``, ``labels_per_item``
+``--labels-per-item``, ``rater_accuracies`` ``--rater-accuracies``), so its messages show the flags.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ Out = Annotated[
         "(X.gold.csv, X.predictions.csv).",
     ),
 ]
-Items = Annotated[int, typer.Option("--items", min=1, help="Number of items.")]
+NItems = Annotated[int, typer.Option("--n-items", min=1, help="Number of items.")]
 
 
 def _floats(value: str | None, what: str) -> list[float] | None:
@@ -59,15 +59,19 @@ def _floats(value: str | None, what: str) -> list[float] | None:
 
 
 def _labels_range(value: str) -> int | tuple[int, int]:
-    """``--labels``: ``10`` or ``3-10``."""
+    """``--labels-per-item``: ``10`` or ``3-10``."""
     try:
         if "-" not in value:
             return int(value)
         lo, hi = (int(v) for v in value.split("-", 1))
     except ValueError:
-        raise InputError(f"--labels {value!r}: give a number (10) or a range (3-10)") from None
+        raise InputError(
+            f"--labels-per-item {value!r}: give a number (10) or a range (3-10)"
+        ) from None
     if not 1 <= lo <= hi:
-        raise InputError(f"--labels {value}: give a range LOW-HIGH with 1 ≤ LOW ≤ HIGH, e.g. 3-10")
+        raise InputError(
+            f"--labels-per-item {value}: give a range LOW-HIGH with 1 ≤ LOW ≤ HIGH, e.g. 3-10"
+        )
     return lo, hi
 
 
@@ -95,11 +99,11 @@ def urn_command(
             "--preset", metavar="NAME", help="'running-example' (Survey Equivalence, §2)."
         ),
     ] = None,
-    n_items: Items = 1000,
+    n_items: NItems = 1000,
     labels_per_item: Annotated[
         str,
         typer.Option(
-            "--labels", metavar="K|LOW-HIGH", help="Labels per item: 10, or a range 3-10."
+            "--labels-per-item", metavar="K|LOW-HIGH", help="Labels per item: 10, or a range 3-10."
         ),
     ] = "10",
     states: Annotated[
@@ -143,9 +147,11 @@ def urn_command(
 
 def oracle_command(
     out: Out,
-    raters: Annotated[
+    rater_accuracies: Annotated[
         str,
-        typer.Option("--raters", metavar="ACC,...", help="Raters' accuracies, e.g. 0.9,0.8,0.7."),
+        typer.Option(
+            "--rater-accuracies", metavar="ACC,...", help="Raters' accuracies, e.g. 0.9,0.8,0.7."
+        ),
     ] = "0.8,0.8,0.8,0.8,0.8",
     models: Annotated[
         str | None,
@@ -157,11 +163,13 @@ def oracle_command(
     difficulty: Annotated[
         float, typer.Option("--difficulty", help="Share of hard items (everyone guesses).")
     ] = 0.0,
-    n_items: Items = 1000,
+    n_items: NItems = 1000,
     labels_per_item: Annotated[
         str | None,
         typer.Option(
-            "--labels", metavar="K|LOW-HIGH", help="Labels per item (default: every rater)."
+            "--labels-per-item",
+            metavar="K|LOW-HIGH",
+            help="Labels per item (default: every rater).",
         ),
     ] = None,
     seed: Seed = 0,
@@ -180,9 +188,12 @@ def oracle_command(
             raise InputError(
                 f"--models entry {entry!r}: write name=accuracy, e.g. strong=0.9"
             ) from None
-    accuracies = _floats(raters, "--raters") or []
+    accuracies = _floats(rater_accuracies, "--rater-accuracies") or []
     if not accuracies:
-        raise InputError(f"--raters {raters!r}: give each rater's accuracy, e.g. --raters 0.9,0.8")
+        raise InputError(
+            f"--rater-accuracies {rater_accuracies!r}: give each rater's accuracy, "
+            "e.g. --rater-accuracies 0.9,0.8"
+        )
     lpi = None if labels_per_item is None else _labels_range(labels_per_item)
     options: dict[str, Any] = dict(
         n_classes=n_classes, models=model_spec, difficulty=difficulty, seed=seed
@@ -196,8 +207,10 @@ def oracle_command(
 def pair_command(
     errors: ErrorModelOptions,
     out: Out,
-    m: Annotated[int, typer.Option("--m", min=1, help="Labels per item.")] = 1,
-    n_items: Items = 1000,
+    labels_per_item: Annotated[
+        int, typer.Option("--labels-per-item", min=1, help="Labels per item.")
+    ] = 1,
+    n_items: NItems = 1000,
     seed: Seed = 0,
     force: Force = False,
     json: Json = False,
@@ -205,7 +218,9 @@ def pair_command(
     """Two classifiers and noisy labellers (Don't Label Twice): independent or correlated errors."""
     from .. import simulate as sim
 
-    _finish(lambda: sim.pair(n_items, m, seed=seed, **asdict(errors)), out, force, json)
+    _finish(
+        lambda: sim.pair(n_items, labels_per_item, seed=seed, **asdict(errors)), out, force, json
+    )
 
 
 add_command(simulate_app, "urn", urn_command)

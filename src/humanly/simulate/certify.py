@@ -45,7 +45,7 @@ def _confusions(spec: Any, n: int, n_cls: int, what: str) -> np.ndarray:
 
 def oracle(
     n_items: int,
-    raters: Sequence[float] | np.ndarray,
+    rater_accuracies: Sequence[float] | np.ndarray,
     *,
     n_classes: int = 2,
     classes: Sequence[Any] | None = None,
@@ -67,8 +67,8 @@ def oracle(
     ----------
     n_items : int
         The number of items.
-    raters : sequence of float or numpy.ndarray
-        K accuracies, or K × C × C confusion matrices (row = true class).
+    rater_accuracies : sequence of float or numpy.ndarray
+        The K raters' accuracies, or K × C × C confusion matrices (row = true class).
     n_classes : int
         The number of classes (when ``classes`` is not given).
     classes : sequence or None
@@ -117,7 +117,7 @@ def oracle(
     rng = _rng(seed)
     cls = tuple(classes) if classes is not None else tuple(range(n_classes))
     n_cls = len(cls)
-    ann_conf = _rater_confusions(raters, n_cls)
+    ann_conf = _rater_confusions(rater_accuracies, n_cls)
     n_ann = len(ann_conf)
     pri = _prior(prior, n_cls, difficulty)
     truth_codes = rng.choice(n_cls, size=n_items, p=pri).astype(np.int16)
@@ -168,10 +168,10 @@ def _rater_confusions(raters: Any, n_cls: int) -> np.ndarray:
     acc = np.asarray(raters, dtype=float)
     if acc.ndim == 0 or acc.shape[0] == 0:
         raise InputError(
-            f"raters={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
-            "e.g. raters=[0.8, 0.7]"
+            f"rater_accuracies={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
+            "e.g. rater_accuracies=[0.8, 0.7]"
         )
-    return _confusions(acc, acc.shape[0], n_cls, "raters")
+    return _confusions(acc, acc.shape[0], n_cls, "rater_accuracies")
 
 
 def _prior(prior: Sequence[float] | None, n_cls: int, difficulty: float) -> np.ndarray:

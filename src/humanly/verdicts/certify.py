@@ -9,7 +9,7 @@ the theorem-backed U⁽ᵗ⁾ only as K grows (Lemma 2), so the verdict under th
 probability; a model whose L_N does not exceed U_N is "not superhuman by these bounds".
 
 >>> from humanly.certification import certify_summary
->>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
+>>> res = certify_summary([0.919], 0.879, 10000, labels_per_item=5, models=["SemBERT"])
 >>> print(verdicts(res)[0].sentence)  # doctest: +NORMALIZE_WHITESPACE
 SemBERT beats the average rater: the crowd's labels alone show it with 95% confidence.
 SemBERT is certified superhuman: its lower bound L_N = 0.919 exceeds the average rater's upper bound
@@ -439,7 +439,7 @@ def headline(res: CertifyResult | None) -> str | None:
     >>> from humanly.certification import certify_summary
     >>> headline(certify_summary([0.919], 0.879, 10000, models=["SemBERT"]))
     'certify: average rater ≤ 0.879 (U⁽ᵉ⁾); SemBERT L_N 0.919, S 0.999996, certified superhuman'
-    >>> res = certify_summary([0.919], 0.879, 10000, k=5, models=["SemBERT"])
+    >>> res = certify_summary([0.919], 0.879, 10000, labels_per_item=5, models=["SemBERT"])
     >>> headline(res).split(", ")[-1]
     'certified superhuman (U⁽ᵗ⁾: not certified)'
     """

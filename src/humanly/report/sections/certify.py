@@ -61,11 +61,12 @@ def _s(admissible: bool, s: float | None) -> str | None:
 
 def _k(res: CertifyResult) -> str:
     a = res.raters
-    if a.k is None:
+    if a.labels_per_item is None:
         return "—"
     if a.ragged:
-        return f"{a.k_min}–{a.k_max} labels per item (mean {a.k:.1f})"
-    return f"{a.k:g} labels per item"
+        low, high = a.min_labels_per_item, a.max_labels_per_item
+        return f"{low}–{high} labels per item (mean {a.labels_per_item:.1f})"
+    return f"{a.labels_per_item:g} labels per item"
 
 
 def _upper_table(res: CertifyResult) -> Table:
