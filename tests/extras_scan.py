@@ -12,6 +12,7 @@ functions whose own text names one. tests/test_extras_marker.py checks the rule.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from pathlib import Path
 
@@ -64,26 +65,40 @@ def uses_extras(path: Path, _seen: frozenset[Path] = frozenset()) -> bool:
 _SHARED_CACHE: dict[Path, tuple[bool, dict[str, bool]]] = {}
 
 
+def _code(node: ast.AST) -> str:
+    """A node's code without its docstrings or comments (``ast.unparse`` drops comments): a module
+    that only mentions scikit-learn in prose takes no path the extras change."""
+    node = copy.deepcopy(node)
+    for sub in ast.walk(node):
+        body = getattr(sub, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            sub.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.unparse(node)
+
+
 def _split(path: Path) -> tuple[bool, dict[str, bool]]:
     """(whether the module's shared code names an extra, whether each top-level ``test_*`` function's
-    own text does)."""
+    own code does) — code, not prose: docstrings and comments are left out."""
     path = path.resolve()
     if path in _SHARED_CACHE:
         return _SHARED_CACHE[path]
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines(keepends=True)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     own: dict[str, bool] = {}
-    keep = [True] * len(lines)
-    for node in ast.parse(text).body:
+    shared_nodes = []
+    for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
             "test"
         ):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
-            body = "".join(lines[first : node.end_lineno])
-            own[node.name] = any(word in body for word in EXTRAS_WORDS)
-            for i in range(first, node.end_lineno or first):
-                keep[i] = False
-    shared_text = "".join(line for line, k in zip(lines, keep, strict=True) if k)
+            own[node.name] = any(word in _code(node) for word in EXTRAS_WORDS)
+        else:
+            shared_nodes.append(node)
+    shared_text = _code(ast.Module(body=shared_nodes, type_ignores=[]))
     shared = any(word in shared_text for word in EXTRAS_WORDS) or any(
         uses_extras(helper, frozenset({path}))
         for helper in _local_helpers(shared_text, path.parent)

@@ -14,6 +14,7 @@ import pytest
 API = Path(__file__).resolve().parents[1] / "docs" / "api"
 
 
+@pytest.mark.slow
 def test_api_reference_builds_without_warnings(tmp_path: Path) -> None:
     pytest.importorskip("sphinx")
     pytest.importorskip("numpydoc")

@@ -176,6 +176,7 @@ def _recover(
     return np.asarray(errors), tol, models
 
 
+@pytest.mark.slow
 def test_recovery_at_three_labels_where_the_simple_model_holds() -> None:
     """21 configurations (the issue's pilot, three more independent ones, the 16 correlated ones of
     the 7-label grid, a class prior of 0.7) × 10 pilots of 6,000 items with 3 labels each: every

@@ -144,7 +144,7 @@ def test_the_crowd_majority_is_not_a_k_class_pilot(cli, pilot) -> None:
     assert d["multiclass_pilot"] is None and d["pilot_skipped"]["reason"] == "latent_only"
 
 
-@pytest.mark.parametrize("bootstrap", ["0", "100"])
+@pytest.mark.parametrize("bootstrap", ["0", pytest.param("100", marks=pytest.mark.slow)])
 def test_weak_estimates_are_said_in_words(cli, weak, bootstrap: str) -> None:
     """A crowd at accuracy 0.45 over three classes leaves estimates loose or on the edge of their
     range: the verdict says so in words, with the bootstrap and, from the observed information,

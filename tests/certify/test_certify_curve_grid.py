@@ -58,8 +58,10 @@ def test_named_raters_too() -> None:
         lab.ravel(),
     )
     p = Predictions.from_arrays(r.items, {"m": truth}, classes=r.classes)
-    every = certify(r, p, curve=True, raters="named")
-    thin = certify(r, p, curve=True, raters="named", options=CertifyOptions(curve_every_k=False))
+    every = certify(r, p, curve=True, rater_mode="named")
+    thin = certify(
+        r, p, curve=True, rater_mode="named", options=CertifyOptions(curve_every_k=False)
+    )
     assert every.curve is not None and thin.curve is not None
     by_k = {pt.k: pt.to_dict() for pt in every.curve}
     assert len(thin.curve) < len(every.curve)

@@ -170,6 +170,7 @@ def _never_below_a_single_start(r: humanly.Ratings) -> DawidSkeneFit:
 
 
 @pytest.mark.parametrize("data", ["ragged", "ragged_small", "rte", "temp", "wsd", "product"])
+@pytest.mark.slow
 def test_the_default_is_never_below_a_single_start_of_seeds_0_to_9(data: str, shared_data: Path):
     """Over seeds 0..9, no fit from a single start (plurality, vote shares, or one random start of
     either kind with that seed) ends higher than the default fit with seed 0, to 1e-6 relative: on

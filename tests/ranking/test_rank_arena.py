@@ -94,6 +94,7 @@ def _world_votes(rng, first, second, theta, tie, n, names):
     )
 
 
+@pytest.mark.slow
 def test_votes_needed_are_verified_by_simulation(arena) -> None:
     human, _ = arena
     pilot_votes = _subsample(human, 0)

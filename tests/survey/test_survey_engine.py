@@ -151,6 +151,7 @@ def test_a_replicate_does_not_depend_on_its_batch() -> None:
         np.testing.assert_array_equal(batch, one)
 
 
+@pytest.mark.slow
 def test_memory_follows_the_data_under_a_3_gb_address_space_limit() -> None:
     # the wave-1 engine needed 23.8 GB (200 classes) and a (1846, 60, 60, 60) int64 array (60)
     script = textwrap.dedent(
@@ -210,6 +211,7 @@ def test_a_plan_over_budget_stops_before_allocating(monkeypatch: pytest.MonkeyPa
     assert res.ks.tolist() == list(range(fits + 1))
 
 
+@pytest.mark.slow
 def test_expert_equivalence_stops_before_allocating_too() -> None:
     from humanly.survey import expert_equivalence
 
@@ -225,6 +227,7 @@ def test_expert_equivalence_stops_before_allocating_too() -> None:
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.slow
 def test_same_numbers_as_the_dense_engine_with_a_thousand_labels() -> None:
     # sequence probabilities spread over more than 600 nats at large k: the per-entry scaling path
     counts = np.array([[600, 400], [7, 3], [2, 8], [5, 5], [990, 10], [1, 999], [520, 480]])
