@@ -216,21 +216,11 @@ def _complete_level(
         y = _onehot_counts(lab, n_cls) if k else np.zeros((lab.shape[0], n, n_cls), np.int64)
         p = _predict(y, inv[None, :], np.arange(n)[None, :], pr, scorer, clip, rng)  # (s, n, C)
         si, col = np.nonzero(unused[sl])
-        if scorer.grouped is not None:
-            sc = scorer.grouped(p, labels[:, col].T, si, positive)
-        elif scorer.decomposable:  # the terms once per subset, not once per (subset, column) pair
-            assert scorer.terms is not None
-            t = scorer.terms(p)  # (s, n, C)
-            ref = labels[:, col].T.astype(np.intp)  # (pairs, n)
-            sc = t[si[:, None], np.arange(n)[None, :], ref].mean(-1)
-        else:
-            sc = scorer.score(p[si], labels[:, col].T, positive, rng)
+        sc = scorer.score_pairs(p, labels[:, col].T, si, positive, rng)
         ok = ~np.isnan(sc)
-        width_sl = (
-            sl.stop - s0
-        )  # each slice's entries start at zero: a bincount adds in the same order
-        per_sub_sum[sl] += np.bincount(si[ok], weights=sc[ok], minlength=width_sl)
-        per_sub_cnt[sl] += np.bincount(si[ok], minlength=width_sl)
+        # each slice's sums start at zero, so a bincount adds in the same order as np.add.at
+        per_sub_sum[sl] += np.bincount(si[ok], weights=sc[ok], minlength=sl.stop - s0)
+        per_sub_cnt[sl] += np.bincount(si[ok], minlength=sl.stop - s0)
     with np.errstate(invalid="ignore", divide="ignore"):
         per_sub = per_sub_sum / per_sub_cnt
     return _nanmean(per_sub)

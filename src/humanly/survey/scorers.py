@@ -76,6 +76,33 @@ class Scorer:
         assert self.batch is not None
         return self.batch(p, y, positive, rng if rng is not None else np.random.default_rng(0))
 
+    def score_pairs(
+        self,
+        p: np.ndarray,
+        y: np.ndarray,
+        group: np.ndarray,
+        positive: int,
+        rng: np.random.Generator | None = None,
+    ) -> np.ndarray:
+        """Scores of P pairs (prediction set ``group[j]`` of ``p`` (S, n, C), reference ``y[j]``
+        (P, n)) → (P,), each equal to ``score(p[group], y)``: the work shared per prediction set —
+        ``grouped`` when the scorer has it, a decomposable scorer's terms once per set.
+
+        >>> sc = SCORERS["agreement"]
+        >>> p = np.array([[[0.9, 0.1], [0.2, 0.8]]])
+        >>> y, group = np.array([[0, 0], [0, 1]]), np.array([0, 0])
+        >>> sc.score_pairs(p, y, group, 1).tolist() == sc.score(p[group], y, 1).tolist()
+        True
+        """
+        if self.grouped is not None:
+            return self.grouped(p, y, group, positive)
+        if self.decomposable:
+            assert self.terms is not None
+            t = self.terms(np.asarray(p, dtype=float))  # (S, n, C)
+            ref = np.asarray(y).astype(np.intp)
+            return t[group[:, None], np.arange(t.shape[1])[None, :], ref].mean(-1)
+        return self.score(p[group], y, positive, rng)
+
 
 def agreement_terms(p: np.ndarray) -> np.ndarray:
     """Agreement terms: the expected credit of the argmax (ties uniform) for each reference class."""
