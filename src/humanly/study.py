@@ -40,6 +40,7 @@ from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Study, VoteStudy, join
 from .data.inputs import keyed_states
 from .data.positional import is_array, keyed
+from .errors import setting
 from .judging import JudgeResult, judge_study
 from .ranking import RankResult, rank_study
 from .survey import (
@@ -398,7 +399,9 @@ def analyze(
     )
     if isinstance(ratings, VoteStudy):  # pairwise votes: the ranking alone
         if predictions is not None or gold is not None:
-            raise InputError("ratings= is a VoteStudy of votes; drop predictions= and gold=")
+            raise InputError(
+                f"ratings= is a VoteStudy of votes; drop {setting('predictions')} and {setting('gold')}"
+            )
         return _vote_study(ratings, settings, opts)
     ratings, states = keyed_states(ratings, opts.states)
     study = join(ratings, predictions, gold, missing=missing)  # the one join; a Study as it is

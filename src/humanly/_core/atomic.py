@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = ["OutputExists", "atomic_folder", "atomic_path", "exit_on_signals", "require_writable"]
 
@@ -49,7 +49,9 @@ class OutputExists(InputError):
     """The output file exists and overwriting was not asked for."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} exists; choose another path or pass force=True to overwrite it")
+        super().__init__(
+            f"{path} exists; choose another path or pass {setting('force', True)} to overwrite it"
+        )
         self.path = path
 
 

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "MIN_BOOTSTRAP",
@@ -70,7 +70,7 @@ def check_number(
         raise TypeError(f"{name}={show_value(value)}: give a number")
     x = float(value)
     if not math.isfinite(x):
-        raise InputError(f"{name}={show_value(value)}: give a finite number")
+        raise InputError(f"{setting(name, show_value(value), raw=True)}: give a finite number")
     low_bad = minimum is not None and (x <= minimum if open_low else x < minimum)
     high_bad = maximum is not None and (x >= maximum if open_high else x > maximum)
     if low_bad or high_bad:
@@ -78,7 +78,9 @@ def check_number(
         hi = ")" if open_high else "]"
         lo_s = "-inf" if minimum is None else f"{minimum:g}"
         hi_s = "inf" if maximum is None else f"{maximum:g}"
-        raise InputError(f"{name}={show_value(value)}: give a value in {lo}{lo_s}, {hi_s}{hi}")
+        raise InputError(
+            f"{setting(name, show_value(value), raw=True)}: give a value in {lo}{lo_s}, {hi_s}{hi}"
+        )
     return value
 
 
@@ -111,9 +113,9 @@ def check_int(
         value = int(x)
     v = int(value)
     if minimum is not None and v < minimum:
-        raise InputError(f"{name}={v}: give a whole number ≥ {minimum}")
+        raise InputError(f"{setting(name, v)}: give a whole number ≥ {minimum}")
     if maximum is not None and v > maximum:
-        raise InputError(f"{name}={v}: give a whole number ≤ {maximum}")
+        raise InputError(f"{setting(name, v)}: give a whole number ≤ {maximum}")
     return v
 
 
@@ -130,7 +132,7 @@ def check_choice(name: str, value: T, choices: Sequence[T]) -> T:
     """One of ``choices``."""
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)
-        raise InputError(f"{name}={show_value(value)}: use one of {listed}")
+        raise InputError(f"{setting(name, show_value(value), raw=True)}: use one of {listed}")
     return value
 
 
@@ -188,12 +190,12 @@ fewer cannot carry a 95% interval
     b = int(check_int(name, value, minimum=0))
     if 0 < b < MIN_BOOTSTRAP:
         raise InputError(
-            f"{name}={b}: give 0 (no intervals) or at least {MIN_BOOTSTRAP} replicates; fewer "
+            f"{setting(name, b)}: give 0 (no intervals) or at least {MIN_BOOTSTRAP} replicates; fewer "
             "cannot carry a 95% interval"
         )
     if bytes_per_replicate:
         most = max(MIN_BOOTSTRAP, _memory_limit() // bytes_per_replicate)
         check_memory(
-            f"{name}={b}", float(b) * bytes_per_replicate, f"give at most {most} replicates"
+            f"{setting(name, b)}", float(b) * bytes_per_replicate, f"give at most {most} replicates"
         )
     return b

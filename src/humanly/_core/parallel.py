@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from .progress import progress
 
 __all__ = ["check_workers", "dask_client", "require_dask", "run_tasks"]
@@ -25,12 +25,15 @@ def check_workers(workers: int | None, scheduler: str | None) -> None:
     ``dask`` extra installed."""
     if workers is not None and scheduler is not None:
         raise InputError(
-            "workers= starts a local cluster and scheduler= uses one; give one of them"
+            f"{setting('workers')} starts a local cluster and {setting('scheduler')} uses one; give one of "
+            "them"
         )
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
         raise TypeError(f"workers={workers!r}: give a whole number of worker processes")
     if workers is not None and workers < 1:
-        raise InputError(f"workers={workers}: give a positive number of worker processes")
+        raise InputError(
+            f"{setting('workers', workers)}: give a positive number of worker processes"
+        )
     if workers is not None or scheduler is not None:
         require_dask("workers=" + str(workers) if workers is not None else f"scheduler={scheduler}")
 
@@ -58,7 +61,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
             client = Client(scheduler, timeout="10s")
         except OSError as exc:
             raise InputError(
-                f"scheduler={scheduler}: cannot connect ({exc}); check the address"
+                f"{setting('scheduler', scheduler)}: cannot connect ({exc}); check the address"
             ) from None
         try:
             yield client

@@ -26,7 +26,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "TIES",
@@ -93,7 +93,7 @@ def check_level(level: Any, name: str = "level") -> tuple[float, float]:
     value = float(check_probability(name, level, open_low=True, open_high=True))
     delta = round(1.0 - value, 12)
     if not 0.0 < delta < 1.0:
-        raise InputError(f"{name}={value!r}: give a probability between 1e-12 and 1 − 1e-12")
+        raise InputError(f"{setting(name, value)}: give a probability between 1e-12 and 1 − 1e-12")
     return value, delta
 
 
@@ -112,7 +112,9 @@ def check_accuracy(
     # and eps = 0.1 with p = 0.9 (p + eps = 1 exactly in decimals) must not be refused for it
     if (x <= low if open_low else x < low) or x > high + 1e-12:
         left = "(" if open_low else "["
-        raise InputError(f"{name}={x:g}: give a value with {name} ∈ {left}{low:g}, {high:g}]")
+        raise InputError(
+            f"{setting(name, format(x, 'g'))}: give a value with {name} ∈ {left}{low:g}, {high:g}]"
+        )
     return x
 
 

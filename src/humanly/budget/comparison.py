@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .._core.checks import check_int
 from .._core.result import Result
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._args import (
     Ties,
     VoteTies,
@@ -239,7 +239,7 @@ def compare(
         if simulations and isinstance(error_model, ConfusionErrors):
             raise InputError(
                 "simulations: the Monte Carlo of humanly.budget.simulate_win is for the two binary "
-                "error models; leave simulations=0 for ConfusionErrors"
+                f"error models; leave {setting('simulations', 0)} for ConfusionErrors"
             )
         mc = simulate_win(error_model, mm, n, simulations, **run) if simulations else None  # type: ignore[arg-type]
         rows.append(

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._core.checks import check_int, check_probability
 from .._core.result import Result
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._args import VoteTies, check_vote_ties
 from .gap import Gap
 
@@ -92,8 +92,8 @@ class ConfusionErrors(Result):
     def _check_ties(self, vote_ties: VoteTies) -> None:
         if check_vote_ties(vote_ties) != "coin":
             raise InputError(
-                f"vote_ties={vote_ties!r}: with K classes a tied plurality is broken at random; "
-                'use vote_ties="coin"'
+                f"{setting('vote_ties', vote_ties)}: with K classes a tied plurality is broken at random; "
+                f"use {setting('vote_ties', 'coin')}"
             )
 
     def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:

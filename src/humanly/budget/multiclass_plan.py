@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._core.result import Result
 from ..data import InputError
+from ..errors import setting
 from ._args import check_budget, check_level, check_ms
 from .comparison import Comparison, compare
 from .confusion import ConfusionErrors
@@ -212,13 +213,13 @@ def check_k_class_options(opts: PlanOptions) -> None:
     broken at random; the K-class pilot fits full confusion matrices, no latent variant)."""
     if opts.vote_ties != "coin":
         raise InputError(
-            f"vote_ties={opts.vote_ties!r}: with K classes a tied plurality is broken at random; "
-            'use vote_ties="coin"'
+            f"{setting('vote_ties', opts.vote_ties)}: with K classes a tied plurality is broken at random; "
+            f"use {setting('vote_ties', 'coin')}"
         )
     if opts.latent_variant != "select":
         raise InputError(
-            f"latent_variant={opts.latent_variant!r} is a form of the two-class pilot; the K-class "
-            'pilot fits full confusion matrices — leave latent_variant="select"'
+            f"{setting('latent_variant', opts.latent_variant)} is a form of the two-class pilot; the K-class "
+            f"pilot fits full confusion matrices — leave {setting('latent_variant', 'select')}"
         )
 
 

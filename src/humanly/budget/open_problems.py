@@ -29,7 +29,7 @@ from .._core.checks import check_int, check_number, check_probability
 from .._core.parallel import run_tasks
 from .._core.result import Result
 from .._core.rng import stream
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._args import check_budget, check_ms, items_for_budget
 from .exact import outcome
 from .models import CorrelatedErrors, ErrorModel, IndependentErrors, majority_accuracy
@@ -240,7 +240,9 @@ def plurality_vs_single(
     n_classes = check_int("n_classes", n_classes, minimum=2)
     q = float(check_probability("q", q))
     if not 1 / n_classes < q:
-        raise InputError(f"q={q:g}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}")
+        raise InputError(
+            f"{setting('q', format(q, 'g'))}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}"
+        )
     p = float(check_probability("p", p))
     eps = float(check_number("eps", eps, minimum=0.0, maximum=1.0 - p, open_low=True))
     rows = []
@@ -272,8 +274,8 @@ def plurality_vs_single(
             StrategyRow(f"plurality of {mm}", mm, n, w, math.sqrt(w * (1 - w) / simulations), exact)
         )
     best = max(rows, key=lambda r: r.win).strategy
-    setting = PluralitySetting(n_classes, q, p, eps)
-    return StrategyComparison("plurality", setting, budget, simulations, seed, tuple(rows), best)
+    plurality = PluralitySetting(n_classes, q, p, eps)
+    return StrategyComparison("plurality", plurality, budget, simulations, seed, tuple(rows), best)
 
 
 # --------------------------------------------------------------------------- adaptive labelling

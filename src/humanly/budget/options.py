@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .._core.checks import check_choice
 from .._core.parallel import check_workers
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._args import Ties, VoteTies, check_ties, check_vote_ties
 from .latent import LATENT_CHOICES
 
@@ -79,5 +79,7 @@ class PlanOptions:
                 f"scheduler={self.scheduler!r}: give an address, e.g. 'tcp://host:8786'"
             )
         if self.better is not None and self.better == self.worse:
-            raise InputError(f"better={self.better!r} and worse={self.worse!r} name the same model")
+            raise InputError(
+                f"{setting('better', self.better)} and {setting('worse', self.worse)} name the same model"
+            )
         check_workers(self.workers, self.scheduler)

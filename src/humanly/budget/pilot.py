@@ -20,6 +20,7 @@ from .._core.parallel import run_tasks
 from .._core.result import Interval
 from .._core.rng import stream
 from ..data import InputError, Predictions, Ratings
+from ..errors import setting
 from ._args import VoteTies
 from ._em import Patterns, paper_params, patterns
 from .information import correlated_wald
@@ -97,7 +98,7 @@ def _pick(ranked: list[str], better: str | None, worse: str | None) -> tuple[str
     b = better or next(n for n in ranked if n != worse)
     w = worse or next(n for n in ranked if n != b)
     if b == w:
-        raise InputError(f"better={b!r} and worse={w!r} name the same model")
+        raise InputError(f"{setting('better', b)} and {setting('worse', w)} name the same model")
     return b, w
 
 
@@ -296,9 +297,11 @@ def latent_pilot(
     enough = int((total >= 3).sum())
     if enough < MIN_ITEMS:
         raise InputError(
-            'estimator="latent" needs ≥ 3 labels per pilot item to identify the label accuracies; '
+            f"{setting('estimator', 'latent')} needs ≥ 3 labels per pilot item to identify the label "
+            "accuracies; "
             f"only {enough} pilot items have ≥ 3 labels ({_labels_note(total)}); need at least "
-            f'{MIN_ITEMS} — label more, or pass estimator="majority" (the crowd majority as proxy truth, '
+            f"{MIN_ITEMS} — label more, or pass {setting('estimator', 'majority')} (the crowd majority as "
+            "proxy truth, "
             "biased towards agreement)"
         )
     keep = total > 0

@@ -33,6 +33,7 @@ import pandas as pd
 from .._core.checks import check_bootstrap, check_choice, check_int
 from .._core.result import Result
 from ..data import InputError, Predictions, Ratings, Study, join
+from ..errors import setting
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
 from .assumptions import (
     Assumptions,
@@ -264,8 +265,9 @@ def check_run(
     estimator = check_choice("estimator", estimator, ESTIMATORS)
     if estimator == "majority" and opts.latent_variant != "select":
         raise InputError(
-            f'latent_variant={opts.latent_variant!r} applies to estimator="latent"; pass '
-            'estimator="latent" or leave latent_variant="select"'
+            f"{setting('latent_variant', opts.latent_variant)} applies to "
+            f"{setting('estimator', 'latent')}; pass "
+            f"{setting('estimator', 'latent')} or leave {setting('latent_variant', 'select')}"
         )
     return int(bootstrap), int(seed), estimator
 
@@ -298,7 +300,7 @@ def _study(ratings: Any, predictions: Any, missing: Any, options: Any = None) ->
             name = getattr(options, param)
             if name is not None and name not in names:
                 known = ", ".join(names) if names else "none (no predictions were given)"
-                raise InputError(f"{param}={name!r}: no such model; the models are: {known}")
+                raise InputError(f"{setting(param, name)}: no such model; the models are: {known}")
     return study
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import special
 
 from .._core.checks import check_int
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._args import VoteTies, check_vote_ties
 from .models import CorrelatedErrors, ErrorModel, majority_accuracy
 
@@ -43,7 +43,7 @@ __all__ = [
 def _odd(m: int, name: str = "m") -> int:
     m = int(check_int(name, m, minimum=1))
     if m % 2 == 0:
-        raise InputError(f"{name}={m}: give an odd number (Lemma C.2 is for odd m)")
+        raise InputError(f"{setting(name, m)}: give an odd number (Lemma C.2 is for odd m)")
     return m
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import special
 
 from ..data import InputError
+from ..errors import setting
 
 __all__ = [
     "BOUNDS",
@@ -321,7 +322,8 @@ def _hoeffding(s: Sample) -> Tail:
 def _bernstein(s: Sample) -> Tail:
     if s.variance is None:
         raise InputError(
-            'bound="bernstein" needs the per-item variance; give the data, or use bound="hoeffding"'
+            f"{setting('bound', 'bernstein')} needs the per-item variance; give the data, or use "
+            f"{setting('bound', 'hoeffding')}"
         )
     return bernstein_tail(s.n, s.variance)
 
@@ -329,7 +331,8 @@ def _bernstein(s: Sample) -> Tail:
 def _clopper_pearson(s: Sample) -> Tail:
     if s.successes is None:
         raise InputError(
-            'bound="exact" needs the per-item successes; give the data, or use bound="hoeffding"'
+            f"{setting('bound', 'exact')} needs the per-item successes; give the data, or use "
+            f"{setting('bound', 'hoeffding')}"
         )
     return clopper_pearson_tail(s.n, s.successes, s.mean)
 

@@ -32,6 +32,7 @@ from .._core.parallel import run_tasks
 from .._core.result import Result
 from .._core.rng import stream
 from ..data import InputError, Ratings
+from ..errors import setting
 from ._agreement import MATRIX_MAX_RATERS, dedupe_last, offdiag_mean, rater_pairs
 
 __all__ = ["NAMED_MAX_K", "BoundCurve", "BoundCurvePoint", "bound_curve", "curve_k_max", "curve_ks"]
@@ -140,7 +141,7 @@ def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple
     k_max = curve_max_k or int(np.median(n_lab[n_lab >= 1]))
     n_pop = int((n_lab >= k_max).sum())
     if n_pop == 0:
-        raise InputError(f"curve_max_k={k_max}: no item has that many labels")
+        raise InputError(f"{setting('curve_max_k', k_max)}: no item has that many labels")
     if n_pop < ratings.n_items:
         notes.append(
             f"curve over k = 1 … {k_max} uses the {n_pop} items with ≥ {k_max} labels "

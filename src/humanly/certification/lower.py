@@ -38,6 +38,7 @@ from .._core.counts import plurality_credit
 from .._core.rng import stream
 from ..crowd.dawid_skene import dawid_skene
 from ..data import InputError, Predictions, Ratings
+from ..errors import setting
 from ._bounds import BOUNDS, Sample, Tail
 
 __all__ = [
@@ -199,7 +200,8 @@ def _aggregator_labels(ratings: Ratings, aggregator: Any) -> np.ndarray:
     codes = np.array([lookup.get(str(v), -1) for v in labels.to_numpy()], dtype=np.int64)
     if (pos < 0).any() or (codes < 0).any():
         raise InputError(
-            f"aggregate={type(aggregator).__name__}: fit_predict returned tasks or labels that are not "
+            f"{setting('aggregate', type(aggregator).__name__)}: fit_predict returned tasks or labels that "
+            "are not "
             "the ratings' items and classes"
         )
     out = np.zeros_like(ratings.counts)
@@ -215,14 +217,18 @@ def aggregate_counts(ratings: Ratings, aggregate: str) -> np.ndarray:
         return ratings.counts
     if aggregate == "dawid_skene":
         if not ratings.has_raters:
-            raise InputError('aggregate="dawid_skene" needs named raters (long format)')
+            raise InputError(
+                f"{setting('aggregate', 'dawid_skene')} needs named raters (long format)"
+            )
         fit = dawid_skene(ratings)
         out = np.zeros_like(ratings.counts)
         labelled = ratings.labels_per_item > 0
         mode = np.argmax(fit.posterior, axis=1)
         out[np.flatnonzero(labelled), mode[labelled]] = 1
         return out
-    raise InputError(f"aggregate={aggregate!r}: use plurality, soft, weighted or dawid_skene")
+    raise InputError(
+        f"{setting('aggregate', aggregate)}: use plurality, soft, weighted or dawid_skene"
+    )
 
 
 def lower_samples(

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import InputError
+from ..errors import setting
 from ._args import UPPER_KINDS, checked_options, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
@@ -155,7 +156,7 @@ def _published_upper(
     if upper_kind == "theoretical":
         if theo is None:
             raise InputError(
-                'upper_kind="theoretical" needs labels_per_item (K) to compute U⁽ᵗ⁾ from U⁽ᵉ⁾'
+                f"{setting('upper_kind', 'theoretical')} needs labels_per_item (K) to compute U⁽ᵗ⁾ from U⁽ᵉ⁾"
             )
         used = theo
     else:
@@ -193,7 +194,8 @@ def _checked_numbers(
         ns = ns * len(lowers)
     if len(ns) != len(lowers):
         raise InputError(
-            f"got {len(ns)} values of n_items= for {len(lowers)} models; give one value or one per model"
+            f"got {len(ns)} values of {setting('n_items')} for {len(lowers)} models; give one value or one "
+            "per model"
         )
     names = list(models) if models is not None else [f"model{i + 1}" for i in range(len(lowers))]
     if len(names) != len(lowers):

@@ -20,6 +20,7 @@ import numpy as np
 from .._core.checks import check_number
 from .._core.counts import pairwise_agreement
 from ..data import InputError, Ratings
+from ..errors import setting
 from ._agreement import MATRIX_MAX_RATERS, rater_pairs
 from ._bounds import BOUNDS, Sample, Tail
 from .lemma2 import lemma2_check
@@ -172,8 +173,8 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     the K ones of the diagonal (eq. 2); the finite-sample X_n is still per item (eq. 17)."""
     if not ratings.has_raters:
         raise InputError(
-            f'rater_mode="named" needs rater ids, but {ratings.source or "the ratings"} holds '
-            'anonymous counts; use rater_mode="slots"'
+            f"{setting('rater_mode', 'named')} needs rater ids, but {ratings.source or 'the ratings'} holds "
+            f"anonymous counts; use {setting('rater_mode', 'slots')}"
         )
     pairs = rater_pairs(ratings)
     k = pairs.n_raters
@@ -181,7 +182,7 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
     if not math.isfinite(emp2):
         raise InputError(
             f"{ratings.source or 'ratings'}: no two named raters labelled a common item, so "
-            'their agreement is undefined; use rater_mode="slots"'
+            f"their agreement is undefined; use {setting('rater_mode', 'slots')}"
         )
     notes = []
     n_pairs, all_pairs = pairs.n_pairs, k * (k - 1) // 2

@@ -1,6 +1,6 @@
 """The ``humanly`` command line: one typer app, a thin layer over the public API.
 
-Modules: ``_app`` (the group, one-line errors, plain help, :func:`~humanly.cli._app.to_flags`),
+Modules: ``_app`` (the group, one-line errors, plain help, :func:`~humanly.cli._app.spelling`),
 ``options`` (the study inputs, defined once, and the one loader), ``_common`` (other shared options),
 ``_output`` (output paths checked before any work), ``_console`` (printing, :func:`clean`), and one
 module per command (``*_cmd``) with its rendering beside it (``*_render``). Command modules import

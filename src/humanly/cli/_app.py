@@ -3,10 +3,11 @@
 * Bad input raises :class:`~humanly.errors.InputError` anywhere below a command, and a usage error
   (``--seed abc``) is raised by the parser; :meth:`HumanlyGroup.main` turns both into one line on stderr
   (``humanly: error: ...``) and exit status 2 — no traceback, no usage box, no output file.
-* Library messages name Python parameters (``missing="drop"``, ``item_col=``) because the same checks
-  serve Python callers; :func:`to_flags` rewrites them as the flags a command-line user types
-  (``--missing drop``, ``--item-col``) in this one place. A command's parameter carries the Python name
-  of what it passes on (``n_items`` for ``--n-items``), so the table of flags is read off the commands.
+* Library messages name parameters as data (:func:`humanly.errors.setting`): Python callers read
+  ``missing="drop"``; :func:`spelling` writes the same part as the flag the running command has
+  (``--missing drop``), and nothing else in the message is touched. A command's parameter carries the
+  Python name of what it passes on (``n_items`` for ``--n-items``), so the table of flags is read off
+  the commands.
 * ``--json`` prints exactly one JSON object on stdout; everything else (progress, notes) goes to stderr.
 * Help is plain text (:class:`HumanlyCommand`): what a user types is shown as written (``[model]`` is not
   rich markup), flags without a value show no type, and options are grouped by their help panel.
@@ -18,16 +19,16 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from ..errors import InputError
+from ..errors import InputError, Setting
 from ._console import clean
 
-__all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "to_flags"]
+__all__ = ["PYTHON_TO_FLAG", "HumanlyCommand", "HumanlyGroup", "new_typer", "spelling"]
 
 #: Python parameter names of the library that no command parameter carries (the rest are read off the
 #: commands: the parameter ``n_items`` of ``--n-items`` gives ``n_items`` → ``--n-items``).
@@ -35,12 +36,6 @@ PYTHON_TO_FLAG: dict[str, str] = {
     "sampling_weights": "--weights",  # ReadOptions(sampling_weights=): humanly judge --weights
 }
 
-# name=value where value is "text", 'text' or a bare token; a name is a Python identifier not preceded
-# by a word character, a dash or a dot (so "U_N=0.9" inside a formula is left alone unless U_N were a
-# parameter, and "--item-col" is never touched)
-_ASSIGN = re.compile(
-    r"(?<![\w.\-])(?P<name>[a-z][a-z0-9_]*)=(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^\s,;]*))"
-)
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
@@ -69,33 +64,56 @@ def _flag_table(root: Any) -> dict[str, tuple[str, bool]]:
     return table
 
 
-def to_flags(message: str, root: Any) -> str:
-    """``message`` with each ``name=value`` of a known parameter written as the command line's
-    ``--flag value`` (``--flag`` alone for on/off flags).
+def spelling(command: Any) -> Callable[[Setting], str | None]:
+    """How a command-line user of ``command`` writes a parameter an error names: the command's own
+    ``--flag value`` (``--flag`` alone for on/off flags), or None (the Python spelling stays) when
+    the command has no such flag — advice never names a flag the command does not have.
 
-    >>> to_flags('3 items have no ratings; pass missing="drop"', None)
-    '3 items have no ratings; pass missing="drop"'
-    >>> to_flags("sampling_weights='w': a column name", None)
-    '--weights w: a column name'
+    >>> from humanly.errors import Setting
+    >>> spell = spelling(None)
+    >>> spell(Setting("sampling_weights", "w", text=True))
+    '--weights w'
+    >>> spell(Setting("missing", "drop", text=True)) is None
+    True
     """
-    table = _flag_table(root)
+    table = _flag_table(command)
 
-    def swap(m: re.Match[str]) -> str:
-        known = table.get(m.group("name"))
-        if m.group("bare") == "False" and f"{m.group('name')}=False" in table:
-            known = table[f"{m.group('name')}=False"]
+    def spell(s: Setting) -> str | None:
+        known = table.get(s.name)
+        if s.value == "False" and f"{s.name}=False" in table:
+            known = table[f"{s.name}=False"]
         if known is None:
-            return m.group(0)
+            return None
         flag, is_flag = known
-        value = next(
-            (v for v in (m.group("dq"), m.group("sq"), m.group("bare")) if v is not None), ""
-        )
-        if is_flag:  # an on/off flag: dawid_skene=False is --no-dawid-skene (once)
-            off = value == "False" and flag.startswith("--") and not flag.startswith("--no-")
+        if is_flag:  # an on/off flag: dawid_skene=False is --no-dawid-skene
+            off = s.value == "False" and flag.startswith("--") and not flag.startswith("--no-")
             return f"--no-{flag[2:]}" if off else flag
-        return f"{flag} {value}" if value else flag
+        if s.value is None:
+            return flag
+        return f"{flag} {_as_typed(s.value)}"
 
-    return _ASSIGN.sub(swap, message)
+    return spell
+
+
+def _as_typed(value: str) -> str:
+    """A Python value's text as typed on a command line: ``[0.8, 0.7]`` → ``0.8,0.7``."""
+    if value[:1] in "[(" and value[-1:] in "])":
+        return ",".join(v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip())
+    return value
+
+
+def _invoked(root: Any, args: Sequence[str]) -> Any:
+    """The (sub)command the arguments run: ``judge select ...`` → the ``select`` command."""
+    command = root
+    for tok in args:
+        commands = getattr(command, "commands", None)
+        if not commands:
+            break
+        if tok in commands:
+            command = commands[tok]
+        elif not tok.startswith("-"):
+            break
+    return command
 
 
 def _click_exception() -> type[Exception]:
@@ -161,7 +179,8 @@ class HumanlyGroup(TyperGroup):
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except InputError as exc:
-            error_line(to_flags(str(exc), self))
+            given = sys.argv[1:] if args is None else list(args)
+            error_line(exc.render(spelling(_invoked(self, given))))
             sys.exit(2)
         except _click_exception() as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare "humanly budget": its help

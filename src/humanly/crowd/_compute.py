@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from .._core.bootstrap import percentile_interval
 from .._core.counts import unique_rows
 from .._core.rng import stream
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
 from ._conger import Patterns, conger_estimates, conger_variance, sorted_ids
 from ._values import (
@@ -85,7 +85,7 @@ def _refuse(why: str, scale: str) -> InputError:
         if scale != "nominal"
         else "merge rare classes or raise the budget"
     )
-    return InputError(f"ratings with scale={scale!r}: {why}; {fix}")
+    return InputError(f"ratings with {setting('scale', scale)}: {why}; {fix}")
 
 
 def compute(
@@ -188,7 +188,7 @@ def from_values(
         raise _refuse(why, scale)
     if weights is not None:
         raise InputError(
-            f"weights={weights if isinstance(weights, str) else 'matrix'!r}: weighted coefficients "
+            f"{setting('weights', weights if isinstance(weights, str) else 'matrix')}: weighted coefficients "
             f"need classes, and {why}; leave weights out to get Krippendorff's α from the values"
         )
     asked = (

@@ -28,6 +28,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..data import InputError, Ratings
+from ..errors import setting
 
 #: probabilities are floored at this value inside logarithms (as crowd-kit does)
 FLOOR = 1e-10
@@ -146,7 +147,8 @@ def check_memory(ratings: Ratings, n_raters: int, memory: int, n_starts: int = 1
         raise InputError(
             f"ratings: Dawid–Skene with {ratings.n_classes:,} classes and {n_raters:,} raters needs "
             f"{n_raters:,} × {ratings.n_classes:,}² confusion cells, about {_bytes(need)} in all, over "
-            f"the memory budget of {_bytes(memory)}: merge rare classes, or pass dawid_skene=False"
+            f"the memory budget of {_bytes(memory)}: merge rare classes, or pass "
+            f"{setting('dawid_skene', False)}"
         )
 
 

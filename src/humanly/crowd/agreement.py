@@ -27,6 +27,7 @@ from .._core.progress import task
 from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError
+from ..errors import setting
 
 __all__ = [
     "AgreementIntervals",
@@ -248,7 +249,7 @@ def _counts_matrix(counts: Any) -> np.ndarray:
         ok = False
     if not ok:
         raise InputError(
-            f"counts={type(counts).__name__}: give an items × classes matrix of non-negative "
+            f"{setting('counts', type(counts).__name__)}: give an items × classes matrix of non-negative "
             "whole numbers (how many raters chose each class for each item)"
         )
     return arr.astype(np.int64)
@@ -288,7 +289,7 @@ def agreement_replicates(counts: Any, *, bootstrap: int = 1000, seed: Any = 0) -
     (3, 3)
     """
     b = check_int("bootstrap", bootstrap, minimum=0)
-    check_memory(f"bootstrap={b}", 24.0 * b, "give fewer replicates")
+    check_memory(f"{setting('bootstrap', b)}", 24.0 * b, "give fewer replicates")
     seed_ = _seed_int(seed)
     c = _counts_matrix(counts)
     if len(c) == 0:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._core.checks import check_bootstrap, check_choice, check_int, check_number, check_probability
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coefficients import CountDesign, count_rows
 from ._compute import compute, from_values
 from ._conger import Patterns, duplicates, patterns
@@ -99,8 +99,9 @@ def _weights(weights: Any, scale: str, classes: tuple[Any, ...], values: np.ndar
         check_choice("weights", weights, WEIGHTS)
         if scale == "nominal" and weights != "identity":
             raise InputError(
-                f"weights={weights!r} needs ordered classes, but scale='nominal'; give "
-                "scale='ordinal' (or 'interval', 'ratio'), or a weight matrix of your own"
+                f"{setting('weights', weights)} needs ordered classes, but {setting('scale', 'nominal')}; "
+                "give "
+                f"{setting('scale', 'ordinal')} (or 'interval', 'ratio'), or a weight matrix of your own"
             )
         return weight_matrix(weights, values), weights
     return check_weight_matrix(weights, classes), "custom"

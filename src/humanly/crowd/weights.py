@@ -37,7 +37,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core.checks import check_choice
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -139,23 +139,25 @@ def class_values(classes: Sequence[Any], scale: str) -> np.ndarray:
         values = np.array(numeric, dtype=float)
         if len(np.unique(values)) < len(values):
             raise InputError(
-                f"scale={scale!r}: two of the classes {_short(classes)} have the same numeric value; "
+                f"{setting('scale', scale)}: two of the classes {_short(classes)} have the same numeric "
+                "value; "
                 "give each class its own value"
             )
         if scale == "ratio" and bool((values < 0).any()):
             raise InputError(
-                f"scale='ratio': the classes include negative values (the lowest is "
-                f"{values.min():g}); a ratio scale needs values ≥ 0 (use scale='interval')"
+                f"{setting('scale', 'ratio')}: the classes include negative values (the lowest is "
+                f"{values.min():g}); a ratio scale needs values ≥ 0 (use {setting('scale', 'interval')})"
             )
         return values
     if scale in ("interval", "ratio"):
         raise InputError(
-            f"scale={scale!r}: the classes {_short(classes)} are not numbers; an {scale} scale "
-            "needs numeric labels (use scale='ordinal' for ordered categories)"
+            f"{setting('scale', scale)}: the classes {_short(classes)} are not numbers; an {scale} scale "
+            f"needs numeric labels (use {setting('scale', 'ordinal')} for ordered categories)"
         )
     if scale == "ordinal" and numeric:
         raise InputError(
-            f"scale='ordinal': the classes {_short(classes)} mix numbers and words, so they have no "
+            f"{setting('scale', 'ordinal')}: the classes {_short(classes)} mix numbers and words, so they "
+            "have no "
             "order; declare the classes in order (classes=...) with one kind of label"
         )
     return np.arange(1.0, len(classes) + 1.0)
@@ -413,7 +415,7 @@ def check_weight_matrix(matrix: Any, classes: Sequence[Any]) -> np.ndarray:
         w = np.asarray(matrix, dtype=float)
     except (TypeError, ValueError):
         raise InputError(
-            f"weights={type(matrix).__name__}: give a weight name ({', '.join(WEIGHTS)}) or a "
+            f"{setting('weights', type(matrix).__name__)}: give a weight name ({', '.join(WEIGHTS)}) or a "
             f"{q} × {q} matrix of numbers"
         ) from None
     if w.ndim != 2 or w.shape != (q, q):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "Locator",
@@ -236,7 +236,7 @@ def _outside(where: str, value: Any, column: str, cls: tuple[Any, ...], fix: str
     if fix is None:
         return (
             f"{where}: label {show(value)} in column '{column}' is not one of the declared classes "
-            f"{cls!r}; fix the label or add it to classes="
+            f"{cls!r}; fix the label or add it to {setting('classes')}"
         )
     return f"{where}: label {show(value)} in column '{column}' is not one of the classes {cls!r}; {fix}"
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 if TYPE_CHECKING:
     from .ratings import Ratings
@@ -17,6 +17,9 @@ __all__ = ["SCALES", "check_scale", "on_scale"]
 
 #: The measurement scales (levels of measurement) a ratings' labels may be on, least structure first.
 SCALES: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+
+#: Classes listed lowest first, as an example.
+EXAMPLE_ORDER = "['low', 'mid', 'high']"
 
 
 def _number(value: Any) -> float | None:
@@ -36,7 +39,7 @@ def _number(value: Any) -> float | None:
 def check_scale(scale: Any, classes: tuple[Any, ...], source: str | None) -> str:
     """The scale, checked against the classes (one sentence naming ``scale`` otherwise)."""
     if scale not in SCALES:
-        raise InputError(f"scale={scale!r}: give one of {', '.join(SCALES)}")
+        raise InputError(f"{setting('scale', scale)}: give one of {', '.join(SCALES)}")
     if scale == "nominal":
         return scale
     values = [_number(c) for c in classes]
@@ -45,17 +48,18 @@ def check_scale(scale: Any, classes: tuple[Any, ...], source: str | None) -> str
     words = ", ".join(repr(c) for c in classes[:4]) + (", …" if len(classes) > 4 else "")
     if scale in ("interval", "ratio") and numeric < len(classes):
         raise InputError(
-            f"{where}scale={scale!r} needs numeric labels, but the classes ({words}) are not all "
-            "numbers; use scale='ordinal' for ordered categories"
+            f"{where}{setting('scale', scale)} needs numeric labels, but the classes ({words}) are not all "
+            f"numbers; use {setting('scale', 'ordinal')} for ordered categories"
         )
     if scale == "ordinal" and 0 < numeric < len(classes):
         raise InputError(
-            f"{where}scale='ordinal': the classes ({words}) mix numbers and words, so no order "
-            "follows; declare the classes in order (classes=) with labels of one kind"
+            f"{where}{setting('scale', 'ordinal')}: the classes ({words}) mix numbers and words, so no order "
+            f"follows; declare the classes in order ({setting('classes')}) with labels of one kind"
         )
     if scale == "ratio" and any(v is not None and v < 0 for v in values):
         raise InputError(
-            f"{where}scale='ratio' needs values ≥ 0, but a class is negative; use scale='interval'"
+            f"{where}{setting('scale', 'ratio')} needs values ≥ 0, but a class is negative; use "
+            f"{setting('scale', 'interval')}"
         )
     return str(scale)
 
@@ -80,7 +84,7 @@ def on_scale(ratings: Ratings, scale: str, classes: Any, counts: Any = None) -> 
     ...     on_scale(r, "ordinal", None)
     ... except InputError as exc:
     ...     print(str(exc)[:61])
-    scale='ordinal': the classes ('high', 'low', 'mid') are words
+    scale="ordinal": the classes ('high', 'low', 'mid') are words
     >>> on_scale(r, "ordinal", ["low", "mid", "high"]).scale
     'ordinal'
     """
@@ -89,8 +93,9 @@ def on_scale(ratings: Ratings, scale: str, classes: Any, counts: Any = None) -> 
         if words:
             where = f"{ratings.source}: " if ratings.source else ""
             raise InputError(
-                f"{where}scale='ordinal': the classes {tuple(ratings.classes)!r} are words, with no "
-                "order of their own (read, they sort alphabetically); list them lowest first with "
-                "classes= (e.g. classes=low,mid,high), or use scale='nominal'"
+                f"{where}{setting('scale', 'ordinal')}: the classes {tuple(ratings.classes)!r} are "
+                "words, with no order of their own (read, they sort alphabetically); list them lowest "
+                f"first with {setting('classes', EXAMPLE_ORDER, raw=True)}, or use "
+                f"{setting('scale', 'nominal')}"
             )
     return ratings.with_scale(scale)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._canonical import sort_positions
 from ._coding import show
 from ._votes_read import read_votes
@@ -250,7 +250,7 @@ def join_votes(votes: Any, judges: Any = None, *, missing: str = "error") -> Vot
     if not human.has_models:
         raise InputError(
             f"{human.where or 'votes'}: the human votes name no models; give the model_a and "
-            "model_b columns (or name them with model_a_col= and model_b_col=)"
+            f"model_b columns (or name them with {setting('model_a_col')} and {setting('model_b_col')})"
         )
     judge_votes = [_as_votes(src, name) for name, src in _judge_sources(judges)]
     models = pd.Index(sorted(set(human.models).union(*(j.models for j in judge_votes))))
@@ -288,7 +288,8 @@ def join_votes(votes: Any, judges: Any = None, *, missing: str = "error") -> Vot
                 raise InputError(
                     f"judges[{j.name!r}]: {int((~covered).sum())} human-voted comparison(s) have no "
                     f"vote from this judge (first: {show(first)}); give its votes on every "
-                    'human-voted comparison, or pass missing="drop" to keep only the comparisons '
+                    f"human-voted comparison, or pass {setting('missing', 'drop')} to keep only the "
+                    "comparisons "
                     "every judge voted on"
                 )
             notes.append(DataNote("dropped_unjudged", j.name, int((~covered).sum()), str(first)))
@@ -309,7 +310,7 @@ def _modelless(
             raise InputError(
                 f"{j.locate(i)}: judge {j.name!r} votes on comparison {show(jid[i])}, which no "
                 "source with models names; give the judge's model_a and model_b columns, or pass "
-                'missing="drop" to leave such votes out'
+                f"{setting('missing', 'drop')} to leave such votes out"
             )
         notes.append(DataNote("dropped_unknown", j.name, int(unknown.sum()), str(jid[i])))
     sw = np.zeros(len(pos), dtype=np.int8)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import show
 from .columns import RATER_NAMES, normalise_name, pick_column
 from .tables import Source, Table, read_table
@@ -192,7 +192,7 @@ def _outcome_codes(
         i = int(np.flatnonzero(unknown)[0])
         raise InputError(
             f"{table.locate(i)}: outcome {show(values.iloc[i])} in column '{column}' is not model_a, "
-            "model_b, a tie or the row's model; fix it or map the spelling with outcomes="
+            f"model_b, a tie or the row's model; fix it or map the spelling with {setting('outcomes')}"
         )
     return out.astype(np.int8)
 
@@ -279,7 +279,7 @@ def read_votes(
         missing = "model_b_col" if b_col is None else "model_a_col"
         raise InputError(
             f"{table.name}: found one model column ({a_col or b_col}) but not the other; name it "
-            f"with {missing}="
+            f"with {setting(missing)}"
         )
     r_col = _pick(table, rater_col, VOTE_RATER_NAMES, "rater", "rater_col", required=False)
     p_col = _pick(table, prompt_col, PROMPT_NAMES, "prompt", "prompt_col", required=False)

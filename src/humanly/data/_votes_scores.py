@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._votes_read import PROMPT_NAMES, VOTE_RATER_NAMES, text_codes
 from .columns import MODEL_NAMES, pick_column
 from .tables import Source, Table, read_table
@@ -56,7 +56,7 @@ def _wide(
         if absent:
             raise InputError(
                 f"{table.name}: no column {absent[0]!r} for a model (columns: "
-                f"{', '.join(table.columns)}); check models="
+                f"{', '.join(table.columns)}); check {setting('models')}"
             )
     if len(models) < 2:
         raise InputError(
@@ -88,7 +88,7 @@ def _long(
         who = " by one rater" if rater_col is not None else ""
         raise InputError(
             f"{table.locate(bad)}: model {models[model[bad]]!r} has several scores on prompt "
-            f"{prompts[prompt[bad]]!r}{who}; keep one (or give rater_col= for several raters)"
+            f"{prompts[prompt[bad]]!r}{who}; keep one (or give {setting('rater_col')} for several raters)"
         )
     grid = np.full((len(rows), len(models)), np.nan)
     grid[row_of, model] = score

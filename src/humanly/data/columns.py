@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "GOLD_NAMES",
@@ -97,7 +97,7 @@ item_id, question, task_id, question_id; columns: doc, who, y); name it with ite
         if override not in cols:
             raise InputError(
                 f"{where}: no column {override!r} for the {role} (columns: {listed}); "
-                f"check {param}="
+                f"check {setting(param)}"
             )
         return override
     found = [c for c in cols if normalise_name(c) in names and c not in exclude]
@@ -106,12 +106,12 @@ item_id, question, task_id, question_id; columns: doc, who, y); name it with ite
     if len(found) > 1:
         raise InputError(
             f"{where}: several columns could be the {role} ({', '.join(found)}); choose one with "
-            f"{param}="
+            f"{setting(param)}"
         )
     if required:
         raise InputError(
             f"{where}: missing required {role} column (looked for {', '.join(names)}; columns: "
-            f"{listed}); name it with {param}="
+            f"{listed}); name it with {setting(param)}"
         )
     return None
 

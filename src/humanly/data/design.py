@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import show
 from .columns import ITEM_NAMES, pick_column
 from .matching import MissingPolicy, align_index
@@ -119,7 +119,7 @@ def _aligned(values: pd.Series, items: pd.Index, what: str, missing: MissingPoli
         raise InputError(
             f"{what}: {int((~used).sum()):,} value(s) are for items the study does not have (first: "
             f"{show(values.index[~used][0])}); give them for the study's items, or pass "
-            'missing="drop"'
+            f"{setting('missing', 'drop')}"
         )
     return out
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import coerce_classes, show, sort_classes
 from .columns import (
     ITEM_NAMES,
@@ -125,7 +125,7 @@ def dict_counts(
     where = source or "input"
     if counts_col not in frame.columns:
         raise InputError(
-            f"counts_col={counts_col!r}: {where} has no such column (columns: "
+            f"{setting('counts_col', counts_col)}: {where} has no such column (columns: "
             f"{', '.join(map(str, frame.columns))}); name the column of count dictionaries"
         )
     icol = pick_column(
@@ -155,7 +155,7 @@ def dict_counts(
             if j is None:
                 raise InputError(
                     f"{where} row {i + 1}: class {show(k)} in column '{counts_col}' is not one of the "
-                    f"classes {cls_!r}; declare it with classes="
+                    f"classes {cls_!r}; declare it with {setting('classes')}"
                 )
             values[i, j] = v
     return counts_matrix(values, items=list(frame[icol]), classes=cls_, source=source)
@@ -292,7 +292,7 @@ def special_format(
         if coded is None:
             raise InputError(
                 f"{label}: a JSON object per item, but no 'annotations' list and no count "
-                "dictionary inside; name the count dictionaries with counts_col="
+                f"dictionary inside; name the count dictionaries with {setting('counts_col')}"
             )
         return coded, label
     if other_layout or (opts.counts_col is None and suffix not in (".jsonl", ".ndjson", ".json")):

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._canonical import canonical_ratings
 from .aligned import as_gold, by_id, outputs_for, read_outputs
 from .design import ItemDesign, design_for
@@ -269,7 +269,7 @@ def join(
         if given:
             raise InputError(
                 "ratings= is a Study, which carries its predictions and gold (and judges); drop "
-                + " and ".join(f"{k}=" for k in given)
+                + " and ".join(setting(k) for k in given)
                 + " (or give them to the join that builds the Study)"
             )
         return _with_design(ratings, strata, sampling_weights, missing)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import show
 from .aligned import as_gold, outputs_for, what_of
 from .matching import MissingPolicy, align_index
@@ -101,7 +101,8 @@ def _mismatch(base: _Covered, e: _Covered) -> str | None:
     return (
         f"{e.what}: "
         + "; ".join(parts)
-        + '; give every input for the same items, or pass missing="drop" to keep the items all have'
+        + f"; give every input for the same items, or pass {setting('missing', 'drop')} to keep the items "
+        "all have"
     )
 
 
@@ -134,7 +135,7 @@ def _over(ratings: Ratings, items: pd.Index, missing: MissingPolicy) -> tuple[Ra
         raise InputError(
             f"ratings: {int(outside.sum()):,} rated item(s) have no prediction or judge output "
             f"(first: {show(ratings.items[outside][0])}); give predictions and the judge for every "
-            'item, or pass missing="drop"'
+            f"item, or pass {setting('missing', 'drop')}"
         )
     return ratings._moved(items, where), where
 

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import Locator, code_labels, coerce_classes, ids_to_index, python_scalar, show
 from .columns import ITEM_NAMES, LABEL_NAMES, RATER_NAMES, normalise_name, pick_column
 from .options import Counts, CountsSpec, DuplicatePolicy
@@ -125,7 +125,9 @@ def code_long(
     if n == 0:
         raise InputError(f"{where}: no ratings (zero rows); give at least one label")
     if duplicates not in ("error", "keep", "first", "last"):
-        raise InputError(f"duplicates={duplicates!r}: use one of error, keep, first, last")
+        raise InputError(
+            f"{setting('duplicates', duplicates)}: use one of error, keep, first, last"
+        )
     label_codes, cls_ = code_labels(labels, classes, column=label_col, locate=locate)
     item_codes, item_index = ids_to_index(items, column=item_col, locate=locate)
     rater_codes, rater_index = ids_to_index(raters, column=rater_col, locate=locate)
@@ -143,7 +145,8 @@ def code_long(
                 raise InputError(
                     f"{locate(i)}: rater {show(ra)} labelled item {show(it)} more than once "
                     f"({int(dup.sum())} duplicate (item, rater) pairs); remove them or choose "
-                    'duplicates="keep", duplicates="first" or duplicates="last"'
+                    f"{setting('duplicates', 'keep')}, {setting('duplicates', 'first')} or "
+                    f"{setting('duplicates', 'last')}"
                 )
             keep = ~dup
             item_codes, rater_codes, label_codes = (
@@ -332,7 +335,7 @@ def parse_counts_spec(
         if not matched:
             raise InputError(
                 f"{where}: no columns match the counts pattern {pattern!r} "
-                f"(columns: {', '.join(columns)}); check counts="
+                f"(columns: {', '.join(columns)}); check {setting('counts')}"
             )
         star = pattern.index("*")
         tail = len(pattern) - star - 1
@@ -352,7 +355,7 @@ def parse_counts_spec(
     for _, col in entries:
         if col not in columns:
             raise InputError(
-                f"{where}: no count column {col!r} (columns: {', '.join(columns)}); check counts="
+                f"{where}: no count column {col!r} (columns: {', '.join(columns)}); check {setting('counts')}"
             )
     classes = coerce_classes([e[0] for e in entries])
     return list(zip(classes, [e[1] for e in entries], strict=True))
@@ -430,12 +433,12 @@ def _rest_class(table: Table, total_col: str, rest_class: str, names: list[Any])
     if total_col not in table.columns:
         raise InputError(
             f"{table.name}: no total column {total_col!r} (columns: {', '.join(table.columns)}); "
-            "check total="
+            f"check {setting('total')}"
         )
     rest_name = coerce_classes([rest_class])[0]
     if rest_name in names:
         raise InputError(
-            f"rest_class={rest_class!r} is already a class of the counts; choose another name"
+            f"{setting('rest_class', rest_class)} is already a class of the counts; choose another name"
         )
     return rest_name
 

@@ -10,7 +10,7 @@ which keeps the items both have; gold may cover any subset of the rated items.
 >>> pos = align_index(rated, pd.Index(["c", "a", "z"]))
 >>> pos.tolist()
 [1, -1, 0]
->>> print(mismatch(rated, pos, pd.Index(["c", "a", "z"]), what="p.csv", noun="prediction"))
+>>> print(InputError(mismatch(rated, pos, pd.Index(["c", "a", "z"]), what="p.csv", noun="prediction")))
 p.csv: 1 rated item(s) have no prediction (first: 'b'); 1 prediction(s) are for items with no \
 ratings (first: 'z'); fix the item ids or pass missing="drop" to keep only the items both have
 """
@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import show
 
 __all__ = ["MissingPolicy", "align_index", "check_missing", "mismatch", "no_match"]
@@ -40,7 +40,7 @@ def check_missing(missing: object) -> MissingPolicy:
         return "error"
     if missing == "drop":
         return "drop"
-    raise InputError(f'missing={missing!r}: use "error" or "drop"')
+    raise InputError(f'{setting("missing", missing)}: use "error" or "drop"')
 
 
 def _as_text(index: pd.Index) -> pd.Index:
@@ -161,12 +161,12 @@ def mismatch(
     return (
         f"{what}: "
         + "; ".join(parts)
-        + '; fix the item ids or pass missing="drop" to keep only the items both have'
+        + f"; fix the item ids or pass {setting('missing', 'drop')} to keep only the items both have"
     )
 
 
 def no_match(what: str, noun: str) -> InputError:
     """The error for ``missing="drop"`` when no id matches at all (nothing would be left)."""
     return InputError(
-        f"{what}: no {noun} matches a rated item id; check the item ids (and item_col=)"
+        f"{what}: no {noun} matches a rated item id; check the item ids (and {setting('item_col')})"
     )

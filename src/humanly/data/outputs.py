@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import code_labels, show
 
 __all__ = ["ModelOutput", "OutputKind", "check_probabilities", "model_output"]
@@ -158,7 +158,7 @@ def _numeric_kind(
         )
     raise InputError(
         f"{what}: value {show(first)} is not one of the classes {classes!r}; fix the value or "
-        "declare every class with classes="
+        f"declare every class with {setting('classes')}"
     )
 
 
@@ -170,7 +170,7 @@ def _probabilities(arr: np.ndarray, classes: tuple[Any, ...], what: str) -> np.n
     if p.ndim == 1:
         if len(classes) != 2:
             raise InputError(
-                f"{what}: one probability per item needs exactly two classes, but classes="
+                f"{what}: one probability per item needs exactly two classes, but {setting('classes')}"
                 f"{classes!r}; give an items × classes array"
             )
         p = np.column_stack([1.0 - p, p])

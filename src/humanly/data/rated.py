@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._canonical import sort_positions
 from ._coding import show
 from .columns import ITEM_NAMES, MODEL_NAMES, normalise_name, pick_column
@@ -303,7 +303,7 @@ def join_ratings(
                 if missing == "error":
                     raise InputError(
                         f"judge[{name!r}]: rates other items than judge[{names[0]!r}]; give every "
-                        'judge the same items, or pass missing="drop"'
+                        f"judge the same items, or pass {setting('missing', 'drop')}"
                     )
                 items = items[keep]
     order = sort_positions(items)
@@ -326,7 +326,8 @@ def join_ratings(
             k = int(np.flatnonzero(partly)[0])
             raise InputError(
                 f"human ratings: item {show(items[k])} has human ratings of some models only; rate "
-                'every model\'s output on a labelled item, or pass missing="drop" (it is then unlabelled)'
+                f"every model's output on a labelled item, or pass {setting('missing', 'drop')} (it is "
+                "then unlabelled)"
             )
         human_values[partly] = np.nan
     _checked_scale(scale, values, human_values)
@@ -352,7 +353,7 @@ def _checked_human(
     if extra and missing == "error":
         raise InputError(
             f"human ratings: model {extra[0]!r} is not rated by the judge (judged models: "
-            f'{models}); give the judge\'s ratings of it, or pass missing="drop"'
+            f"{models}); give the judge's ratings of it, or pass {setting('missing', 'drop')}"
         )
     pos = align_index(frame.index, items)
     outside = pos < 0
@@ -360,7 +361,7 @@ def _checked_human(
         raise InputError(
             f"human ratings: {int(outside.sum()):,} rated item(s) have no judge rating (first: "
             f"{show(frame.index[outside][0])}); give the judge's ratings of every item, or pass "
-            'missing="drop"'
+            f"{setting('missing', 'drop')}"
         )
     if outside.any() or extra:
         return (
@@ -375,12 +376,12 @@ def _checked_scale(scale: Any, judged: np.ndarray, human: np.ndarray) -> None:
         return
     low, high = (float(x) for x in scale)
     if not low < high:
-        raise InputError(f"scale={tuple(scale)!r}: give (low, high) with low < high")
+        raise InputError(f"{setting('scale', tuple(scale))}: give (low, high) with low < high")
     for what, values in (("judge", judged), ("human ratings", human)):
         bad = (values < low) | (values > high)
         if bad.any():
             raise InputError(
-                f"{what}: rating {values[bad][0]:g} is outside scale={(low, high)!r}; fix the "
+                f"{what}: rating {values[bad][0]:g} is outside {setting('scale', (low, high))}; fix the "
                 "rating or the scale"
             )
 
@@ -450,7 +451,7 @@ def read_rating_study(
     """
     tables = list(judge.values()) if isinstance(judge, Mapping) else [judge]
     s_values, w_values = (
-        design_columns(tables, item_col, column, f"{name}={column!r}")
+        design_columns(tables, item_col, column, setting(name, column))
         for name, column in (("strata", strata), ("sampling_weights", sampling_weights))
     )
     study = join_ratings(
@@ -461,7 +462,7 @@ def read_rating_study(
         s_values,
         w_values,
         missing=missing,
-        strata_source=f"strata={strata!r}",
-        weights_source=f"sampling_weights={sampling_weights!r}",
+        strata_source=setting("strata", strata),
+        weights_source=setting("sampling_weights", sampling_weights),
     )
     return dataclasses.replace(study, design=design)

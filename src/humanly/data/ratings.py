@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from . import _build
 from ._scale import check_scale
 from .layouts import Coded
@@ -116,7 +116,7 @@ class Ratings:
             where = f"{source}: " if source else ""
             raise InputError(
                 f"{where}only {len(self._classes)} class(es) {self._classes!r}; agreement needs at "
-                "least two classes: declare them with classes= (e.g. 0 and 1)"
+                f"least two classes: declare them with {setting('classes')} (e.g. 0 and 1)"
             )
         self._scale = check_scale(scale, self._classes, source)
         if item_codes is not None:
@@ -265,8 +265,8 @@ class Ratings:
             where = f"{self._source}: " if self._source else ""
             raise InputError(
                 f"{where}{what} needs classes, but these ratings are on an {self._scale} scale "
-                f"(scale={self._scale!r}); read them with scale='ordinal' (or scale='nominal'), or "
-                "measure only their agreement"
+                f"({setting('scale', self._scale)}); read them with {setting('scale', 'ordinal')} (or "
+                f"{setting('scale', 'nominal')}), or measure only their agreement"
             )
 
     @property

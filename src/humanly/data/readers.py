@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import code_labels, coerce_classes, ids_to_index, show
 from ._scale import on_scale
 from .columns import (
@@ -153,7 +153,7 @@ def read_ratings(
         )
     spec = as_counts(counts)
     if wide and spec is not None:
-        raise InputError("wide=True and counts= describe different layouts; give one of them")
+        raise InputError(f"give {setting('wide', True)} or {setting('counts')}, not both")
     if opts.stream:
         return _stream(source, item_col, label_col, wide or spec is not None, classes, name)
     if isinstance(source, (np.ndarray, list, tuple)):
@@ -203,8 +203,8 @@ def _stream(
     """A long-format Parquet file or folder, streamed to per-item counts."""
     if not isinstance(source, (str, os.PathLike)) or one_row_per_item:
         raise InputError(
-            "stream=True reads a long-format Parquet file or folder; drop wide=True/counts= "
-            "or stream=True"
+            f"{setting('stream', True)} reads a long-format Parquet file or folder; drop "
+            f"{setting('wide', True)}/{setting('counts')} or {setting('stream', True)}"
         )
     return read_counts_stream(
         source, item_col=item_col, label_col=label_col, classes=classes, name=name
@@ -371,7 +371,7 @@ def _prediction_groups(
         if len(found) > 1 and kind != "proba":
             raise InputError(
                 f"{table.name}: several columns could be the prediction ({', '.join(found)}); "
-                "choose one with prediction_col= or prob_col="
+                f"choose one with {setting('prediction_col')} or {setting('prob_col')}"
             )
         if found:
             groups[kind] = found
@@ -379,7 +379,8 @@ def _prediction_groups(
         raise InputError(
             f"{table.name}: no prediction columns (columns: {', '.join(cols)}); give a "
             f"'prediction' column, one '{prob_prefix}<class>' column per class, or a single 'prob' "
-            "column for two classes (or name one with prediction_col=, prob_col= or score_col=)"
+            f"column for two classes (or name one with {setting('prediction_col')}, {setting('prob_col')} "
+            f"or {setting('score_col')})"
         )
     return groups
 
@@ -426,7 +427,8 @@ def _rows_by_model(
             found = ", ".join(c for cols in groups.values() for c in cols)
             raise InputError(
                 f"{table.name}: several kinds of prediction columns ({found}) but no model column; "
-                "choose one with prediction_col=, prob_col= or score_col=, or add a 'model' column"
+                f"choose one with {setting('prediction_col')}, {setting('prob_col')} or "
+                f"{setting('score_col')}, or add a 'model' column"
             )
         model_codes = np.zeros(len(df), dtype=np.int64)
         model_names = [str(default)]
@@ -472,7 +474,8 @@ def _model_outputs(
         what = "several complete" if usable else "no complete"
         raise InputError(
             f"{table.name}: model {model!r} has {what} prediction columns among {names}; fill exactly "
-            "one kind per model (blank the others) or choose with prediction_col= or prob_col="
+            f"one kind per model (blank the others) or choose with {setting('prediction_col')} or "
+            f"{setting('prob_col')}"
         )
     kind = usable[0]
     cols = groups[kind]
@@ -508,7 +511,7 @@ def _positive_probability(
         )
     pos = classes[1] if positive is None else coerce_classes([positive])[0]
     if str(pos) not in map(str, classes):
-        raise InputError(f"positive={positive!r} is not one of the classes {classes!r}")
+        raise InputError(f"{setting('positive', positive)} is not one of the classes {classes!r}")
     j = list(map(str, classes)).index(str(pos))
     p1 = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
     outside = np.isfinite(p1) & ((p1 < 0) | (p1 > 1))

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._coding import coerce_classes, python_scalar, show, sort_classes
 from .columns import ITEM_NAMES, LABEL_NAMES, pick_column
 from .ratings import Ratings
@@ -33,7 +33,7 @@ def _dataset(path: Path, label: str) -> Any:
     if path.is_file() and path.suffix.lower() not in (".parquet", ".pq"):
         raise InputError(
             f"{label}: streaming reads Parquet (a .parquet file or a folder of them); convert the "
-            "file or drop stream=True"
+            f"file or drop {setting('stream', True)}"
         )
     try:
         return ds.dataset(path, format="parquet")
@@ -131,7 +131,7 @@ def _batch_counts(
                 i = int(np.flatnonzero(li == values.index(v))[0])
                 raise InputError(
                     f"{label} row {row0 + i + 1}: label {show(v)} is not one of the declared "
-                    f"classes {declared!r}; fix the label or classes="
+                    f"classes {declared!r}; fix the label or {setting('classes')}"
                 )
     n_i, n_c = len(ienc.dictionary), len(values)
     counts = np.bincount(ii * n_c + li, minlength=n_i * n_c).reshape(n_i, n_c)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from .design import design_columns
 from .inputs import Study, _with_design, join
 from .layouts import index_as_items
@@ -161,10 +161,10 @@ def _read_design(
     if opts.strata is None and opts.sampling_weights is None:
         return study
     strata, weights = (
-        design_columns(tables, item_col, column, f"{name}={column!r}")
+        design_columns(tables, item_col, column, setting(name, column))
         for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
     )
-    sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")
+    sources = (setting("strata", opts.strata), setting("sampling_weights", opts.sampling_weights))
     return _with_design(study, strata, weights, missing, sources=sources)
 
 
@@ -234,9 +234,9 @@ def _columns_of_ratings(
     if (preds_here or gold_here) and not isinstance(ratings, _TABLE):
         param = named[0] if preds_here else "gold_col"
         raise InputError(
-            f"{param}= names a column of the ratings file, but ratings= is a "
+            f"{setting(param)} names a column of the ratings file, but ratings= is a "
             f"{type(ratings).__name__}; give the {'predictions' if preds_here else 'gold labels'} "
-            f"with {'predictions=' if preds_here else 'gold='}"
+            f"with {setting('predictions' if preds_here else 'gold')}"
         )
     return preds_here, gold_here
 
@@ -293,7 +293,8 @@ def _predictions(
     columns = opts.prediction_cols if opts is not None else None
     if columns is not None and not isinstance(value, (str, os.PathLike, pd.DataFrame)):
         raise InputError(
-            "prediction_cols= names columns of a predictions file or table; give predictions= as one"
+            f"{setting('prediction_cols')} names columns of a predictions file or table; give "
+            f"{setting('predictions')} as one"
         )
     if isinstance(value, (str, os.PathLike)) or (
         isinstance(value, pd.DataFrame) and (given or columns)
@@ -307,7 +308,7 @@ def _predictions(
     if given and value is not None:
         raise InputError(
             f"{', '.join(k + '=' for k in given)}: name columns of a predictions file or table, but "
-            f"predictions= is a {type(value).__name__}; drop them"
+            f"{setting('predictions')} is a {type(value).__name__}; drop them"
         )
     return value
 
@@ -320,7 +321,7 @@ def _model_columns(
     given = [k for k, v in options.items() if v is not None and k != "positive"]
     if given:
         raise InputError(
-            f"prediction_cols= and {given[0]}= both choose prediction columns; give one of them"
+            f"{setting('prediction_cols')} and {given[0]}= both choose prediction columns; give one of them"
         )
     table = read_table(value)
     models = []
@@ -373,7 +374,7 @@ def _gold(
         return read_gold(value, classes=ratings.classes, item_col=icol, gold_col=gold_col)
     if gold_col is not None and value is not None:
         raise InputError(
-            f"gold_col= names a column of a gold file or table, but gold= is a "
+            f"{setting('gold_col')} names a column of a gold file or table, but {setting('gold')} is a "
             f"{type(value).__name__}; drop it"
         )
     return value

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._core.rng import stream
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._ppi import Fit, fit, moments
 from ._vectors import columns
 
@@ -88,7 +88,7 @@ def folds_of(n: int, folds: int, seed: int | None) -> np.ndarray:
     """
     if not 2 <= folds <= n:
         raise InputError(
-            f"folds={folds}: give between 2 and the number of labelled items ({n}) folds"
+            f"{setting('folds', folds)}: give between 2 and the number of labelled items ({n}) folds"
         )
     out = np.empty(n, dtype=np.int64)
     out[stream(seed, 0).permutation(n)] = np.arange(n) % folds
@@ -101,7 +101,7 @@ def _calibration(calibrate: Any) -> Calibrate:
     if calibrate in CALIBRATIONS:
         return CALIBRATIONS[calibrate]
     raise InputError(
-        f"calibrate={calibrate!r}: give one of {sorted(CALIBRATIONS)} or a function "
+        f"{setting('calibrate', calibrate)}: give one of {sorted(CALIBRATIONS)} or a function "
         "(scores, reference) -> predict"
     )
 

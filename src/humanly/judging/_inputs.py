@@ -20,6 +20,7 @@ from .._core.checks import show_value
 from ..data import InputError, Study
 from ..data.matching import align_index
 from ..data.predictions import ModelOutput
+from ..errors import setting
 from ._multi import MAX_JUDGES
 
 __all__ = ["JudgeInputs", "JudgeOutputs", "prepare"]
@@ -128,7 +129,7 @@ def _probabilities(
     if not used.all() and missing == "error":
         raise InputError(
             f"options.probabilities: {int((~used).sum())} item(s) are not among the "
-            f'items (first: {value.index[~used][0]!r}); pass missing="drop"'
+            f"items (first: {value.index[~used][0]!r}); pass {setting('missing', 'drop')}"
         )
     is_lab = np.zeros(len(items), dtype=bool)
     is_lab[labelled] = True

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_number, check_probability
 from .._core.result import Interval
-from ..errors import InputError
+from ..errors import InputError, setting
 from . import _scores, _small
 from ._parts import Estimate, estimate_of
 from ._ppi import Fit, fit, moments, z_value
@@ -296,7 +296,7 @@ def small_sample_mean(
     check_choice("kind", kind, _small.KINDS)
     low, high = (float(check_number("scale", v)) for v in scale)
     if not low < high:
-        raise InputError(f"scale={tuple(scale)!r}: give (low, high) with low < high")
+        raise InputError(f"{setting('scale', tuple(scale))}: give (low, high) with low < high")
     y_, f_, fu = three(y, f, f_unlabelled)
     r: Fit = fit(y_, f_, moments(fu), lam=lam_of(lam))
     method, code = _small.interval_method(len(y_), kind, interval)

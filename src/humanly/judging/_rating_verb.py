@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._core.result import Interval
-from ..errors import InputError
+from ..errors import InputError, setting
 from . import _design, _scores
 from ._crossfit import folds_of
 from ._estimation import ESTIMATORS, Problem, Setup, estimate, result_codes
@@ -34,23 +34,25 @@ __all__ = ["judge_ratings"]
 def _checked(study: Any, judge: Any, estimator: str, opts: Any) -> None:
     if judge is not None:
         raise InputError(
-            "judge= with a RatingStudy: the study carries the judges' ratings; drop judge= (or "
+            f"{setting('judge')} with a RatingStudy: the study carries the judges' ratings; drop "
+            f"{setting('judge')} (or "
             "give them to humanly.data.join_ratings)"
         )
     if opts.strata is not None or opts.sampling_weights is not None:
         raise InputError(
             "options.strata: a RatingStudy carries its strata and sampling weights; give them to "
-            "humanly.data.join_ratings (strata=, sampling_weights=)"
+            f"humanly.data.join_ratings ({setting('strata')}, {setting('sampling_weights')})"
         )
     if opts.probabilities is not None:
         raise InputError(
             "options.probabilities: give a rating study's sampling weights to "
-            "humanly.data.join_ratings (sampling_weights=)"
+            f"humanly.data.join_ratings ({setting('sampling_weights')})"
         )
     if len(study.judges) > 1 and estimator == "ppi":
         raise InputError(
-            f"estimator='ppi' with {len(study.judges)} judges: PPI's λ = 1 is for one judge; use "
-            "estimator='ppi++'"
+            f"{setting('estimator', 'ppi')} with {len(study.judges)} judges: PPI's λ = 1 is for one judge; "
+            "use "
+            f"{setting('estimator', 'ppi++')}"
         )
     if opts.quantile is not None:
         why = None
@@ -59,7 +61,7 @@ def _checked(study: Any, judge: Any, estimator: str, opts: Any) -> None:
         elif study.design is not None and study.design.strata is not None:
             why = "strata"
         elif opts.fitted_on_labels:
-            why = "fitted_on_labels=True"
+            why = f"{setting('fitted_on_labels', True)}"
         if why:
             raise InputError(
                 f"options.quantile with {why}: the PPI quantile (ppi-python's ppi_quantile_ci) is "

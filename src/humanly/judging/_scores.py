@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._ppi import z_value
 
 __all__ = ["GRID", "MAX_LEVELS", "QuantileFit", "at_least", "fit_quantile"]
@@ -184,7 +184,7 @@ def fit_quantile(
     others ppi-python's grid (``method`` in the result says which)."""
     y_, f_, fu = (np.asarray(a, dtype=float).reshape(-1) for a in (y, f, f_unlabelled))
     if not 0 < q < 1:
-        raise InputError(f"quantile={q!r}: give a probability strictly between 0 and 1")
+        raise InputError(f"{setting('quantile', q)}: give a probability strictly between 0 and 1")
     n, big_n = len(y_), len(fu)
     if len(f_) != n:
         raise InputError(f"f: {len(f_)} judge ratings for {n} human ratings; give one per item")

@@ -27,7 +27,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import Study, join
 from ..data.matching import check_missing
-from ..errors import InputError
+from ..errors import InputError, setting
 from . import _scoring
 from ._crossfit import folds_of
 from ._estimation import ESTIMATORS, Setup, estimate, result_codes
@@ -301,8 +301,9 @@ def _judge_classes(
 def _checked_judges(data: JudgeInputs, estimator: str, opts: JudgeOptions) -> None:
     if len(data.judges) > 1 and estimator == "ppi":
         raise InputError(
-            f"estimator='ppi' with {len(data.judges)} judges: PPI's λ = 1 is for one judge; use "
-            "estimator='ppi++' (one tuned weight per judge)"
+            f"{setting('estimator', 'ppi')} with {len(data.judges)} judges: PPI's λ = 1 is for one judge; "
+            "use "
+            f"{setting('estimator', 'ppi++')} (one tuned weight per judge)"
         )
     if opts.fitted_on_labels and data.probabilities is not None:
         raise InputError(

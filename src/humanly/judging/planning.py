@@ -32,7 +32,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_number
 from .._core.result import Result
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._ppi import PowerPair, power, z_value
 from ._strata import allocate
 from .extended import StrataAllocation
@@ -179,13 +179,16 @@ def _checked(
     ch = float(check_number("cost_human", cost_human, minimum=0, open_low=True))
     cj = float(check_number("cost_judge", cost_judge, minimum=0, open_low=True))
     if budget is None and target_width is None:
-        raise InputError("budget=None, target_width=None: give a budget or a target interval width")
+        raise InputError(
+            f"budget=None, {setting('target_width', None)}: give a budget or a target interval width"
+        )
     if budget is not None and target_width is not None:
         raise InputError("budget and target_width: give one of them, not both")
     b = check_number("budget", budget, minimum=0, open_low=True, allow_none=True)
     if b is not None and b < 2 * ch:
         raise InputError(
-            f"budget={b!r}: buys fewer than 2 human labels at cost_human={ch:g}; give a budget of "
+            f"budget={b!r}: buys fewer than 2 human labels at {setting('cost_human', format(ch, 'g'))}; "
+            "give a budget of "
             f"at least {2 * ch:g}"
         )
     w = check_number("target_width", target_width, minimum=0, open_low=True, allow_none=True)

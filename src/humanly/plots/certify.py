@@ -14,6 +14,7 @@ import numpy as np
 
 from ..certification import CertifyResult
 from ..data import InputError
+from ..errors import setting
 from .style import FIGURE_WIDTH, figure, model_colors
 
 __all__ = ["plot_confidence", "plot_curve"]
@@ -69,7 +70,9 @@ def plot_curve(result: CertifyResult, *, colors: Mapping[str, str] | None = None
     ['true accuracy m (gold)', 'true average rater (gold)']
     """
     if not result.curve:
-        raise InputError("no curve in this result: run certify with curve=True (--curve)")
+        raise InputError(
+            f"no curve in this result: run certify with {setting('curve', True)} (--curve)"
+        )
     fig, ax = figure(width=FIGURE_WIDTH, height=4.4)
     ks = np.array([p.k for p in result.curve])
     names = list(result.curve[0].lower)

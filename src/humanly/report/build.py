@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.atomic import atomic_path
 from .._core.progress import progress
-from ..errors import InputError
+from ..errors import InputError, setting
 from ..study import StudyResult
 from ..verdicts import Verdict
 from ._page import Figure, Section, Table, View
@@ -270,7 +270,7 @@ class Report:
             raise InputError(f"{target}: the report is HTML; name the output file *.html")
         if target.exists() and not force:
             raise InputError(
-                f"{target} exists; choose another path or pass force=True to overwrite it"
+                f"{target} exists; choose another path or pass {setting('force', True)} to overwrite it"
             )
         text = self.html()
         with atomic_path(target, overwrite=force) as tmp:

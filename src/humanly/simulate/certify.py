@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..data import Gold, InputError, ModelOutput, Predictions
+from ..errors import setting
 from ._simulated import (
     Seed,
     SimulatedData,
@@ -168,7 +169,7 @@ def _rater_confusions(raters: Any, n_cls: int) -> np.ndarray:
     acc = np.asarray(raters, dtype=float)
     if acc.ndim == 0 or acc.shape[0] == 0:
         raise InputError(
-            f"rater_accuracies={list(np.atleast_1d(acc))}: give at least one rater's accuracy, "
+            f"{setting('rater_accuracies', list(np.atleast_1d(acc)))}: give at least one rater's accuracy, "
             "e.g. rater_accuracies=[0.8, 0.7]"
         )
     return _confusions(acc, acc.shape[0], n_cls, "rater_accuracies")

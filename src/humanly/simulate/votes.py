@@ -29,6 +29,7 @@ import pandas as pd
 from .._core.checks import check_int, check_number, check_probability
 from .._core.result import Result
 from ..data import InputError, VoteStudy, join_votes
+from ..errors import setting
 from ._simulated import Seed, _rng, write_all
 
 __all__ = ["ARENA_JUDGES", "ArenaJudge", "SimulatedVotes", "arena"]
@@ -211,7 +212,7 @@ def _names(models: int | Sequence[str]) -> list[str]:
     names = [str(x) for x in models]
     if len(names) < 2 or len(set(names)) != len(names):
         raise InputError(
-            f"models={names[:5]!r}: give at least two different names (or the number of models)"
+            f"{setting('models', names[:5])}: give at least two different names (or the number of models)"
         )
     return names
 

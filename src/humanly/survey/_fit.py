@@ -31,6 +31,7 @@ import numpy as np
 
 from .._core.counts import count_subvectors
 from ..data import InputError
+from ..errors import setting
 from . import _levels
 from ._compositions import composition_count
 
@@ -182,7 +183,7 @@ def choose(
     if not abc and prefer is None:
         return Choice("sampled", float(worst.bytes[max_k]), float(worst.seconds[max_k]))
     ok = [k for k in range(max_k + 1) if old.fits(k, budget) or new.fits(k, budget)]
-    fix = f"pass max_k={ok[-1]}" if ok else "use fewer bootstrap replicates"
+    fix = f"pass {setting('max_k', ok[-1])}" if ok else "use fewer bootstrap replicates"
     what = (
         f"more than {_size(float(worst.bytes[max_k]))}"
         if short

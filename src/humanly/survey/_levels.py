@@ -33,6 +33,7 @@ from .._core.counts import (
     unique_rows,
 )
 from ..data import InputError
+from ..errors import setting
 
 __all__ = [
     "EXACT_MEMORY_BUDGET",
@@ -197,11 +198,11 @@ class _Budget:
     used: float = 0.0
 
     def fail(self, need: float, k: int) -> InputError:
-        fix = f"pass max_k={k - 1} or " if k >= 2 else "pass "
+        fix = f"pass {setting('max_k', k - 1)} or " if k >= 2 else "pass "
         return InputError(
             f"the exact survey engine would need more than {need / 2**30:.1f} GiB for "
             f"{self.n_items:,} distinct items over {self.n_cls} classes up to k = {self.max_k} "
-            f'(budget {self.limit / 2**30:.1f} GiB); {fix}method="sampled"'
+            f"(budget {self.limit / 2**30:.1f} GiB); {fix}{setting('method', 'sampled')}"
         )
 
     def take(self, nbytes: float, k: int) -> None:

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int
 from ..data import InputError, Predictions, Ratings
+from ..errors import setting
 from . import _engine as eng
 from ._fit import build_plan
 from ._replicates import Engine
@@ -68,12 +69,12 @@ def check_options(
     if method == "exact" and is_matrix_combiner(comb):
         raise InputError(
             f"combiner {comb.name!r} sees the whole rating matrix, so the exact engine cannot "
-            'enumerate its predictions; use method="sampled" (Algorithm 2)'
+            f"enumerate its predictions; use {setting('method', 'sampled')} (Algorithm 2)"
         )
     if method == "exact" and not sc.decomposable:
         raise InputError(
             f"scorer {sc.name!r} is not an average of per-item terms, so its expectation over rater "
-            'subsets has no closed form; use method="sampled" (Algorithm 2)'
+            f"subsets has no closed form; use {setting('method', 'sampled')} (Algorithm 2)"
         )
     return Options(
         combiner=comb,
@@ -99,7 +100,7 @@ def positive_index(classes: tuple[Any, ...], positive: Any) -> int:
         if c == positive or str(c) == str(positive):
             return j
     listed = ", ".join(repr(c) for c in classes)
-    raise InputError(f"positive={positive!r}: give one of the ratings' classes {listed}")
+    raise InputError(f"{setting('positive', positive)}: give one of the ratings' classes {listed}")
 
 
 def _check_data(ratings: Ratings, opts: Options) -> None:
@@ -111,7 +112,7 @@ def _check_data(ratings: Ratings, opts: Options) -> None:
     if opts.combiner.name == "majority" and n_cls != 2:
         raise InputError(
             f"the majority combiner needs two classes, these ratings have {n_cls}; "
-            'use combiner="plurality"'
+            f"use {setting('combiner', 'plurality')}"
         )
     n_lab = ratings.counts.sum(axis=1)
     r = opts.reference_size
@@ -120,7 +121,7 @@ def _check_data(ratings: Ratings, opts: Options) -> None:
     if opts.calibrate != "none" and opts.calibration_folds is not None:
         if opts.calibration_folds > int((n_lab > 0).sum()):
             raise InputError(
-                f"calibration_folds={opts.calibration_folds}: more folds than labelled items"
+                f"{setting('calibration_folds', opts.calibration_folds)}: more folds than labelled items"
             )
 
 
@@ -214,8 +215,9 @@ def _model_outputs(
             hard.append(False)
         else:
             raise InputError(
-                f'model {m.name!r} outputs scores, not probabilities; pass calibrate="isotonic" '
-                'or calibrate="per-value" (or score it with auc, pearson or spearman)'
+                f"model {m.name!r} outputs scores, not probabilities; pass "
+                f"{setting('calibrate', 'isotonic')} "
+                f"or {setting('calibrate', 'per-value')} (or score it with auc, pearson or spearman)"
             )
     return _Outputs(tuple(names), tuple(probs), tuple(hard), tuple(notes), tuple(cals), tuple(raw))
 

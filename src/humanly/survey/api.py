@@ -14,6 +14,7 @@ from .._core.bootstrap import percentile_interval
 from .._core.checks import check_bootstrap, check_probability
 from .._core.result import Interval
 from ..data import InputError, Study, join
+from ..errors import setting
 from ._prepare import Options, Prepared, check_options, prepare
 from ._replicates import Replicates, run
 from .calibration import DEFAULT_CALIBRATION
@@ -48,7 +49,8 @@ def _headroom(prep: Prepared, wanted: bool) -> Headroom | None:
         return None
     if not _information_view(prep.options):
         raise InputError(
-            'options.headroom=True needs combiner="abc" and scorer="cross_entropy"; leave it False'
+            f"options.headroom=True needs {setting('combiner', 'abc')} and "
+            f"{setting('scorer', 'cross_entropy')}; leave it False"
         )
     return estimate_headroom(prep.ratings)
 

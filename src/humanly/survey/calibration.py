@@ -36,6 +36,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number
 from ..data import InputError
+from ..errors import setting
 
 __all__ = [
     "CALIBRATIONS",
@@ -206,7 +207,7 @@ def _features(
         if kind != "proba":
             raise InputError(
                 f"model {name!r} gives {kind}s; temperature scaling rescales probabilities: use "
-                'calibrate="per-value" or calibrate="isotonic"'
+                f"{setting('calibrate', 'per-value')} or {setting('calibrate', 'isotonic')}"
             )
         return np.log(np.clip(vals.astype(float), 1e-12, 1.0))
     if method == "isotonic":
@@ -218,7 +219,7 @@ def _features(
             return np.eye(n_cls)[vals]
         raise InputError(
             f"isotonic calibration of a score needs two classes ({n_cls} here); use "
-            'calibrate="per-value"'
+            f"{setting('calibrate', 'per-value')}"
         )
     if kind == "proba":
         _, x = np.unique(np.round(vals, 12), axis=0, return_inverse=True)
@@ -298,7 +299,7 @@ def calibrate_outputs(
         out = _fit_predict(method, x[has], frac[has], x, positive)
     else:
         if folds > int(has.sum()):
-            raise InputError(f"folds={folds}: more folds than labelled items")
+            raise InputError(f"{setting('folds', folds)}: more folds than labelled items")
         fold = _folds(len(vals), folds, seed)
         for f in range(folds):
             fit = has & (fold != f)

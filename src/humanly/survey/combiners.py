@@ -38,6 +38,7 @@ import numpy as np
 
 from .._core.checks import check_choice
 from ..data import InputError
+from ..errors import setting
 
 __all__ = [
     "ABC",
@@ -184,7 +185,7 @@ class Majority:
         if y.shape[-1] != 2:
             raise InputError(
                 f"the majority combiner needs two classes, these ratings have {y.shape[-1]}; "
-                'use combiner="plurality"'
+                f"use {setting('combiner', 'plurality')}"
             )
         return tie_uniform(y)
 

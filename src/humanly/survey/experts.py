@@ -25,6 +25,7 @@ from .._core.progress import progress
 from .._core.result import Interval, Result
 from .._core.rng import stream
 from ..data import InputError, Ratings, as_ratings
+from ..errors import setting
 from . import _engine as eng
 from . import _levels
 from ._tables import frame as _frame
@@ -245,7 +246,7 @@ def _match_items(
     """Positions in ``experts`` and in ``amateurs`` of the items both groups labelled (experts' order),
     matched by item id (as text when the two id types differ, e.g. ``266`` and ``"266"``)."""
     if missing not in ("error", "drop"):
-        raise InputError(f'missing={missing!r}: use "error" or "drop"')
+        raise InputError(f'{setting("missing", missing)}: use "error" or "drop"')
     pos = amateurs.items.get_indexer(experts.items)
     if (pos < 0).any() and pd.api.types.infer_dtype(experts.items) != pd.api.types.infer_dtype(
         amateurs.items
@@ -259,7 +260,7 @@ def _match_items(
         raise InputError(
             f"{experts.n_items - len(keep)} expert-labelled item(s) have no amateur labels and "
             f"{n_extra} amateur-labelled item(s) have no expert labels; fix the item ids or pass "
-            'missing="drop" to keep only the items both groups labelled'
+            f"{setting('missing', 'drop')} to keep only the items both groups labelled"
         )
     return keep, pos[keep]
 
@@ -430,7 +431,7 @@ def expert_equivalence(
     sc = get_scorer(scorer)
     if not sc.decomposable:
         raise InputError(
-            f"scorer={sc.name!r}: expert equivalence needs an exact scorer (agreement or "
+            f"{setting('scorer', sc.name)}: expert equivalence needs an exact scorer (agreement or "
             "cross_entropy)"
         )
     bootstrap = check_bootstrap(bootstrap, bytes_per_replicate=8)

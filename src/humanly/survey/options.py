@@ -17,7 +17,7 @@ from typing import Any
 
 from .._core.checks import check_choice, check_int
 from .._core.parallel import check_workers
-from ..errors import InputError
+from ..errors import InputError, setting
 from .target_results import check_targets
 
 __all__ = ["EquivalenceOptions"]
@@ -151,7 +151,8 @@ class EquivalenceOptions:
             object.__setattr__(self, "targets", check_targets(self.targets))
             if self.reference_size != 1:
                 raise InputError(
-                    f"reference_size={self.reference_size} and targets={self.targets!r}: targets "
+                    f"{setting('reference_size', self.reference_size)} and "
+                    f"{setting('targets', self.targets)}: targets "
                     f"generalises reference_size; give targets=({self.reference_size}, ...) only"
                 )
 

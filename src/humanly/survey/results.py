@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.result import Interval, Result
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._tables import check_width as _check_width
 from ._tables import frame as _frame
 from ._tables import items_for_width as items_for_width
@@ -444,7 +444,7 @@ class EquivalenceResult(_Curve, Result):
         if self.bootstrap == 0:
             raise InputError(
                 f"width={width!r}: the items needed are read off the bootstrap ranges, and this "
-                "result has none; run the analysis with bootstrap=1000"
+                f"result has none; run the analysis with {setting('bootstrap', 1000)}"
             )
         return tuple(m.items_needed(target) for m in self.models)
 

@@ -49,7 +49,7 @@ import pandas as pd
 from .._core.checks import check_choice, check_int, check_probability
 from .._core.counts import compositions, logfact
 from .._core.result import Result
-from ..errors import InputError
+from ..errors import InputError, setting
 from .crossing import equivalence_point
 from .target_results import INF, TargetFlips, check_targets, target_flips
 
@@ -118,7 +118,7 @@ def _setting(prior: Any, rater: Any, classifier: Any) -> tuple[np.ndarray, np.nd
             or not math.isclose(float(pi.sum()), 1.0, abs_tol=1e-9)
         ):
             raise InputError(
-                f"prior={prior!r}: give P(positive) for two classes or K class probabilities "
+                f"{setting('prior', prior)}: give P(positive) for two classes or K class probabilities "
                 "summing to 1"
             )
     k = len(pi)
@@ -512,8 +512,8 @@ def scenario_equivalence(
     combiner = check_choice("combiner", combiner, SCENARIO_COMBINERS)
     if combiner == "majority" and len(pi) != 2:
         raise InputError(
-            f'combiner="majority" needs two classes, the scenario has {len(pi)}; use '
-            'combiner="plurality"'
+            f"{setting('combiner', 'majority')} needs two classes, the scenario has {len(pi)}; use "
+            f"{setting('combiner', 'plurality')}"
         )
     max_sources = int(check_int("max_sources", max_sources, minimum=1, maximum=200))
     wanted = check_targets(targets)

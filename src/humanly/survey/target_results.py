@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core.result import Result
-from ..errors import InputError
+from ..errors import InputError, setting
 
 __all__ = [
     "FLIPS",
@@ -86,16 +86,20 @@ def check_targets(targets: Any, name: str = "targets") -> tuple[int | str, ...]:
             size = int(float(t))
             if not 1 <= size <= MAX_TARGET:
                 raise InputError(
-                    f"{name}={tuple(targets)!r}: a target panel has 1 to {MAX_TARGET} raters "
+                    f"{setting(name, repr(tuple(targets)), raw=True)}: a target panel has 1 to "
+                    f"{MAX_TARGET} raters "
                     f"(got {size}); use 'inf' for the true state"
                 )
             value = size
         else:
             raise InputError(
-                f"{name}={tuple(targets)!r}: give whole numbers ≥ 1 or 'inf' (got {t!r})"
+                f"{setting(name, repr(tuple(targets)), raw=True)}: give whole numbers ≥ 1 or 'inf' (got "
+                f"{t!r})"
             )
         if value in out:
-            raise InputError(f"{name}={tuple(targets)!r}: {value!r} is given twice")
+            raise InputError(
+                f"{setting(name, repr(tuple(targets)), raw=True)}: {value!r} is given twice"
+            )
         out.append(value)
     return tuple(out)
 

@@ -25,6 +25,7 @@ import pandas as pd
 from .._core.result import Result
 from ..data import InputError, Ratings, Study, as_ratings, join
 from ..data.positional import keyed
+from ..errors import setting
 from . import _engine as eng
 from ._prepare import _max_k, _model_outputs, check_options, positive_index
 from .calibration import DEFAULT_CALIBRATION
@@ -179,7 +180,9 @@ def _inputs(ratings: Any, states: Any, predictions: Any, missing: str) -> tuple[
         predictions = sim.predictions if predictions is None else predictions
         ratings = sim.ratings
     if states is None:
-        raise InputError("states=None: give each item's true state (items × classes)")
+        raise InputError(
+            f"{setting('states', None)}: give each item's true state (items × classes)"
+        )
     if not isinstance(ratings, Study) and isinstance(states, (np.ndarray, list, tuple)):
         ratings = as_ratings(ratings, canonical=False)  # the order the caller holds
         states = keyed(states, ratings.items, ratings.classes, what="states", ordered_columns=True)
