@@ -53,6 +53,14 @@ def show_value(value: Any) -> str:
     return repr(value.item() if hasattr(value, "item") and not isinstance(value, str) else value)
 
 
+def named(name: str, value: Any) -> str:
+    """``name=value`` for an :class:`~humanly.errors.InputError` message: a string as text (the command
+    line shows ``--name value``), anything else as :func:`show_value` writes it."""
+    if isinstance(value, str):
+        return setting(name, value)
+    return setting(name, show_value(value), raw=True)
+
+
 def check_number(
     name: str,
     value: Any,
@@ -70,7 +78,7 @@ def check_number(
         raise TypeError(f"{name}={show_value(value)}: give a number")
     x = float(value)
     if not math.isfinite(x):
-        raise InputError(f"{setting(name, show_value(value), raw=True)}: give a finite number")
+        raise InputError(f"{named(name, value)}: give a finite number")
     low_bad = minimum is not None and (x <= minimum if open_low else x < minimum)
     high_bad = maximum is not None and (x >= maximum if open_high else x > maximum)
     if low_bad or high_bad:
@@ -78,9 +86,7 @@ def check_number(
         hi = ")" if open_high else "]"
         lo_s = "-inf" if minimum is None else f"{minimum:g}"
         hi_s = "inf" if maximum is None else f"{maximum:g}"
-        raise InputError(
-            f"{setting(name, show_value(value), raw=True)}: give a value in {lo}{lo_s}, {hi_s}{hi}"
-        )
+        raise InputError(f"{named(name, value)}: give a value in {lo}{lo_s}, {hi_s}{hi}")
     return value
 
 
@@ -132,7 +138,7 @@ def check_choice(name: str, value: T, choices: Sequence[T]) -> T:
     """One of ``choices``."""
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)
-        raise InputError(f"{setting(name, show_value(value), raw=True)}: use one of {listed}")
+        raise InputError(f"{named(name, value)}: use one of {listed}")
     return value
 
 

@@ -113,7 +113,7 @@ def check_accuracy(
     if (x <= low if open_low else x < low) or x > high + 1e-12:
         left = "(" if open_low else "["
         raise InputError(
-            f"{setting(name, format(x, 'g'))}: give a value with {name} ∈ {left}{low:g}, {high:g}]"
+            f"{setting(name, format(x, 'g'), raw=True)}: give a value with {name} ∈ {left}{low:g}, {high:g}]"
         )
     return x
 

@@ -241,7 +241,8 @@ def plurality_vs_single(
     q = float(check_probability("q", q))
     if not 1 / n_classes < q:
         raise InputError(
-            f"{setting('q', format(q, 'g'))}: label accuracy must exceed chance 1/K = {1 / n_classes:.3g}"
+            f"{setting('q', format(q, 'g'), raw=True)}: label accuracy must exceed chance 1/K = "
+            f"{1 / n_classes:.3g}"
         )
     p = float(check_probability("p", p))
     eps = float(check_number("eps", eps, minimum=0.0, maximum=1.0 - p, open_low=True))

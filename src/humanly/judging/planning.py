@@ -187,7 +187,8 @@ def _checked(
     b = check_number("budget", budget, minimum=0, open_low=True, allow_none=True)
     if b is not None and b < 2 * ch:
         raise InputError(
-            f"budget={b!r}: buys fewer than 2 human labels at {setting('cost_human', format(ch, 'g'))}; "
+            f"budget={b!r}: buys fewer than 2 human labels at "
+            f"{setting('cost_human', format(ch, 'g'), raw=True)}; "
             "give a budget of "
             f"at least {2 * ch:g}"
         )
