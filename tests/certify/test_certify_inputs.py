@@ -443,7 +443,7 @@ def test_names_retired_by_the_api_reset_are_gone(small) -> None:
         with pytest.raises(TypeError, match=old):
             certify_summary([0.971], 0.939, 1821, **{old: 0.05})
     for old in ("majority", "dawid-skene", "ds"):
-        with pytest.raises(InputError, match=f"aggregate='{old}'"):
+        with pytest.raises(InputError, match=f'aggregate="{old}"'):
             certify(r, p, aggregate=old)
     res = certify(r, p, small.gold)
     d = res.to_dict()

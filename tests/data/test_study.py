@@ -232,7 +232,7 @@ def test_bad_arguments_name_python_parameters(tmp_path: Path) -> None:
         read_study(r, wide=True)
     with pytest.raises(InputError, match=r"prob_col=: name columns of a predictions file"):
         read_study(r, {"m": np.zeros(3)}, prob_col="p")
-    with pytest.raises(InputError, match=r"missing='never'"):
+    with pytest.raises(InputError, match=r'missing="never"'):
         read_study(r, missing="never")  # type: ignore[arg-type]
     with pytest.raises(InputError, match=r"no column 'nope' for the item.*check item_col="):
         read_study(path, wide=True, item_col="nope")

@@ -451,7 +451,7 @@ def read_rating_study(
     """
     tables = list(judge.values()) if isinstance(judge, Mapping) else [judge]
     s_values, w_values = (
-        design_columns(tables, item_col, column, setting(name, column))
+        design_columns(tables, item_col, column, f"{name}={column!r}")
         for name, column in (("strata", strata), ("sampling_weights", sampling_weights))
     )
     study = join_ratings(
@@ -462,7 +462,7 @@ def read_rating_study(
         s_values,
         w_values,
         missing=missing,
-        strata_source=setting("strata", strata),
-        weights_source=setting("sampling_weights", sampling_weights),
+        strata_source=f"strata={strata!r}",
+        weights_source=f"sampling_weights={sampling_weights!r}",
     )
     return dataclasses.replace(study, design=design)

@@ -161,10 +161,10 @@ def _read_design(
     if opts.strata is None and opts.sampling_weights is None:
         return study
     strata, weights = (
-        design_columns(tables, item_col, column, setting(name, column))
+        design_columns(tables, item_col, column, f"{name}={column!r}")
         for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
     )
-    sources = (setting("strata", opts.strata), setting("sampling_weights", opts.sampling_weights))
+    sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")
     return _with_design(study, strata, weights, missing, sources=sources)
 
 
