@@ -45,7 +45,7 @@ def test_settings_become_the_commands_flags() -> None:
 
 def test_python_callers_read_python() -> None:
     exc = InputError(f"pass {setting('missing', 'drop')} or {setting('dawid_skene', False)}")
-    assert str(exc) == 'pass missing="drop" or dawid_skene=False'
+    assert str(exc) == "pass missing='drop' or dawid_skene=False"
     assert [s.name for s in exc.settings] == ["missing", "dawid_skene"]
     assert exc.settings[0] == Setting("missing", "drop", text=True)
 
@@ -56,7 +56,7 @@ def test_advice_names_only_flags_the_command_has() -> None:
     judge = _invoked(ROOT, ("judge", "estimate"))
     assert "rater_mode" not in {p.name for p in judge.params}
     message = f"give {setting('rater_mode', 'named')}"
-    assert InputError(message).render(spelling(judge)) == 'give rater_mode="named"'
+    assert InputError(message).render(spelling(judge)) == "give rater_mode='named'"
     assert _cli(message, "certify") == "give --rater-mode named"
 
 

@@ -5,7 +5,7 @@ single line that names the file, row, column or value at fault and says what to 
 line prints that line to stderr and exits with status 2 (no traceback, no output file).
 
 A message names parameters through :func:`setting`, so the parameter is data, not text: Python callers
-read ``missing="drop"``, and the command line writes the same part as the flag its user types
+read ``missing='drop'``, and the command line writes the same part as the flag its user types
 (``--missing drop``) without rewriting the rest of the sentence — values from the user's data are never
 touched.
 """
@@ -36,12 +36,12 @@ class Setting:
     value : str or None
         The value as text (``drop``, ``1.5``, ``False``); None names the parameter alone.
     text : bool
-        Whether the value is a string (Python spells it in quotes: ``missing="drop"``).
+        Whether the value is a string (Python spells it as ``repr`` does: ``missing='drop'``).
 
     Examples
     --------
     >>> Setting("missing", "drop", text=True).python()
-    'missing="drop"'
+    "missing='drop'"
     >>> Setting("item_col").python()
     'item_col='
     """
@@ -51,10 +51,10 @@ class Setting:
     text: bool = False
 
     def python(self) -> str:
-        """How a Python caller writes it: ``name="value"``, ``name=1.5`` or ``name=``."""
+        """How a Python caller writes it: ``name='value'``, ``name=1.5`` or ``name=``."""
         if self.value is None:
             return f"{self.name}="
-        return f'{self.name}="{self.value}"' if self.text else f"{self.name}={self.value}"
+        return f"{self.name}={self.value!r}" if self.text else f"{self.name}={self.value}"
 
 
 def setting(name: str, value: object = _UNSET, *, raw: bool = False) -> str:
@@ -78,7 +78,7 @@ def setting(name: str, value: object = _UNSET, *, raw: bool = False) -> str:
     Examples
     --------
     >>> str(InputError(f"3 items have no ratings; pass {setting('missing', 'drop')}"))
-    '3 items have no ratings; pass missing="drop"'
+    "3 items have no ratings; pass missing='drop'"
     >>> str(InputError(f"{setting('level', 1.5)}: give a probability"))
     'level=1.5: give a probability'
     """

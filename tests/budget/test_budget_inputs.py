@@ -105,7 +105,7 @@ def test_plan_accepts_every_form_of_join() -> None:
 def test_plan_missing_items_error_or_drop() -> None:
     data = _pilot()
     part = {k: v.iloc[:300] for k, v in _series(data.predictions).items()}
-    with pytest.raises(InputError, match='missing="drop"'):
+    with pytest.raises(InputError, match="missing='drop'"):
         pilot_plan(data.ratings, part, bootstrap=0)
     dropped = pilot_plan(data.ratings, part, missing="drop", bootstrap=0)
     assert dropped.n_items == 300

@@ -167,7 +167,7 @@ def test_latent_needs_three_labels_and_says_so_with_the_counts() -> None:
     with pytest.raises(InputError) as info:
         pilot_plan(data.ratings, data.predictions, bootstrap=0)
     msg = str(info.value)
-    assert "≥ 3 labels" in msg and "2 labels: 300 items" in msg and 'estimator="majority"' in msg
+    assert "≥ 3 labels" in msg and "2 labels: 300 items" in msg and "estimator='majority'" in msg
     assert "need at least 10" in msg
     # the proxy method still works on two labels per item
     assert (
@@ -188,7 +188,7 @@ def test_items_with_fewer_labels_enter_with_a_note() -> None:
 
 def test_plan_method_is_checked_and_recorded() -> None:
     data = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
-    with pytest.raises(InputError, match='estimator="proxy"'):  # check_choice's wording
+    with pytest.raises(InputError, match="estimator='proxy'"):  # check_choice's wording
         pilot_plan(data.ratings, data.predictions, estimator="proxy")  # type: ignore[arg-type]
     latent = pilot_plan(data.ratings, data.predictions, bootstrap=0)
     majority = pilot_plan(data.ratings, data.predictions, bootstrap=0, estimator="majority")

@@ -236,11 +236,11 @@ def test_candidates_carry_bic_and_the_lowest_is_selected() -> None:
 
 def test_latent_variant_is_checked() -> None:
     data = pair(300, 3, p=0.7, eps=0.1, q=0.75, seed=1)
-    with pytest.raises(InputError, match='latent_variant="bogus"'):
+    with pytest.raises(InputError, match="latent_variant='bogus'"):
         _fit(data, latent_variant="bogus")
-    with pytest.raises(InputError, match='latent_variant="bogus"'):
+    with pytest.raises(InputError, match="latent_variant='bogus'"):
         pilot_plan(data.ratings, data.predictions, options=PlanOptions(latent_variant="bogus"))
-    with pytest.raises(InputError, match='applies to estimator="latent"'):
+    with pytest.raises(InputError, match="applies to estimator='latent'"):
         pilot_plan(
             data.ratings,
             data.predictions,

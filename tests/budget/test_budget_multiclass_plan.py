@@ -146,7 +146,7 @@ def test_the_binary_special_case_is_the_independent_error_model() -> None:
     assert [r.budget_exact for r in sample_size(e, 0.9, (1, 3)).rows] == [
         r.budget_exact for r in sample_size(IndependentErrors(0.7, 0.1, 0.75), 0.9, (1, 3)).rows
     ]
-    with pytest.raises(InputError, match='vote_ties="failure"'):
+    with pytest.raises(InputError, match="vote_ties='failure'"):
         e.gap(2, "failure")
 
 
@@ -260,9 +260,9 @@ def test_em_with_and_without_squarem_reach_the_same_fit() -> None:
 
 def test_k_class_plan_checks() -> None:
     ratings, preds = _pilot(1, n=300)
-    with pytest.raises(InputError, match='vote_ties="failure"'):
+    with pytest.raises(InputError, match="vote_ties='failure'"):
         multiclass_pilot_plan(ratings, preds, options=PlanOptions(vote_ties="failure"))
-    with pytest.raises(InputError, match='latent_variant="full"'):
+    with pytest.raises(InputError, match="latent_variant='full'"):
         multiclass_pilot_plan(ratings, preds, options=PlanOptions(latent_variant="full"))
     one = Predictions.from_arrays(ratings.items, {"a": preds.hard("a")}, classes=ratings.classes)
     with pytest.raises(InputError, match="two models"):

@@ -124,7 +124,7 @@ def test_gold_for_unknown_items_is_an_error_unless_dropped(from_files) -> None:
     r, p, g = from_files
     gold = pd.Series(np.asarray(r.classes)[g.codes], index=r.items)
     extra = pd.concat([gold, pd.Series([0], index=["not-rated"])])
-    with pytest.raises(InputError, match='missing="drop"'):
+    with pytest.raises(InputError, match="missing='drop'"):
         certify(r, p, gold=extra)
     with pytest.raises(InputError, match="no ratings"):
         certify(r, p, gold=humanly.Gold(extra.index, r.classes, np.zeros(len(extra), np.int16)))
@@ -137,7 +137,7 @@ def test_gold_for_unknown_items_is_an_error_unless_dropped(from_files) -> None:
 def test_predictions_missing_items(from_files) -> None:
     r, p, _ = from_files
     s = {m: pd.Series(p.hard(m)[10:], index=r.items[10:]) for m in p.names}
-    with pytest.raises(InputError, match='missing="drop"'):
+    with pytest.raises(InputError, match="missing='drop'"):
         certify(r, s)
     dropped = certify(r, s, missing="drop")
     assert dropped.n_items == r.n_items - 10
@@ -443,7 +443,7 @@ def test_names_retired_by_the_api_reset_are_gone(small) -> None:
         with pytest.raises(TypeError, match=old):
             certify_summary([0.971], 0.939, 1821, **{old: 0.05})
     for old in ("majority", "dawid-skene", "ds"):
-        with pytest.raises(InputError, match=f'aggregate="{old}"'):
+        with pytest.raises(InputError, match=f"aggregate='{old}'"):
             certify(r, p, aggregate=old)
     res = certify(r, p, small.gold)
     d = res.to_dict()

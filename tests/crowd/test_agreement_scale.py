@@ -77,7 +77,7 @@ def test_loaders_take_the_scale_from_read_options() -> None:
     assert humanly.read_study(given, options=ReadOptions(scale="ordinal")).ratings.scale == (
         "ordinal"
     )
-    with pytest.raises(InputError, match='scale="bogus"'):
+    with pytest.raises(InputError, match="scale='bogus'"):
         ReadOptions(scale="bogus")
 
 
@@ -110,6 +110,6 @@ def test_analyses_that_need_classes_refuse_interval_data() -> None:
     for name, call in calls.items():
         with pytest.raises(InputError, match=f"{name} needs classes") as err:
             call()
-        assert 'scale="interval"' in str(err.value)
+        assert "scale='interval'" in str(err.value)
     # ordinal classes are still classes
     assert humanly.certify(d.ratings.with_scale("ordinal"), d.predictions).n_items == 200

@@ -40,7 +40,7 @@ def test_strata_and_weights_are_held_in_the_studys_canonical_order():
         ({"strata": pd.Series(list("aabbaab"), index=IDS[:7])}, "1 of 8 items have none"),
         ({"sampling_weights": pd.Series(0.5, index=IDS)}, "has weight 0.5"),
         ({"sampling_weights": pd.Series("x", index=IDS)}, "a number ≥ 1"),
-        ({"strata": pd.Series(list("aabbaabbc"), index=[*IDS, "i9"])}, 'missing="drop"'),
+        ({"strata": pd.Series(list("aabbaabbc"), index=[*IDS, "i9"])}, "missing='drop'"),
         ({"strata": pd.Series(list("ab"), index=["i1", "i1"])}, "more than one value"),
         ({"strata": ["a"] * 8}, "follow the ratings' 3 items in their order"),
     ],

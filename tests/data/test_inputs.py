@@ -60,7 +60,7 @@ def test_missing_items_error_or_drop() -> None:
     with pytest.raises(
         ValueError,
         match=r"4 rated item\(s\) have no prediction.*1 prediction\(s\) are for items with no ratings"
-        r'.*missing="drop"',
+        r".*missing='drop'",
     ):
         join(r, {"m": s})
     st_ = join(r, {"m": s}, missing="drop")
@@ -88,7 +88,7 @@ def test_bad_arguments_name_the_parameter() -> None:
         join(r.counts)
     with pytest.raises(ValueError, match=r"follow the ratings' 6 items.*has 5 entries"):
         join(r, np.zeros(5))
-    with pytest.raises(ValueError, match=r'missing="sometimes"'):
+    with pytest.raises(ValueError, match=r"missing='sometimes'"):
         join(r, missing="sometimes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="neither a class"):
         join(r, {"m": np.array([3.0, 4, 5, 6, 7, 8])})

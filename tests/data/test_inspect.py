@@ -162,7 +162,7 @@ def test_summary_arguments_name_the_parameter() -> None:
         humanly.inspect(r, seed="a")
     with pytest.raises(TypeError, match=r"^dawid_skene='no': "):
         humanly.inspect(r, dawid_skene="no")
-    with pytest.raises(ValueError, match=r'^missing="never": '):
+    with pytest.raises(ValueError, match=r"^missing='never': "):
         humanly.inspect(r, missing="never")
 
 

@@ -80,7 +80,7 @@ def test_duplicates_policies():
     keep = humanly.data.read_ratings(dup, options=ReadOptions(duplicates="keep"))
     assert first.counts[0].tolist() == [1, 2] and last.counts[0].tolist() == [2, 1]
     assert keep.counts[0].tolist() == [2, 2] and keep.n_labels == 7
-    with pytest.raises(InputError, match=r'^duplicates="twice": use one of '):
+    with pytest.raises(InputError, match=r"^duplicates='twice': use one of "):
         ReadOptions(duplicates="twice")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         humanly.data.read_ratings(dup, duplicates="first")  # type: ignore[call-arg]  # in ReadOptions now
@@ -142,7 +142,7 @@ def test_counts_specs(tmp_path):
 def test_counts_fields_are_checked():
     with pytest.raises(TypeError, match=r"^counts=3: "):
         Counts(3)  # type: ignore[arg-type]
-    with pytest.raises(InputError, match=r'^counts="": '):
+    with pytest.raises(InputError, match=r"^counts='': "):
         Counts("")
     with pytest.raises(TypeError, match=r"^total=1: "):
         Counts("a", total=1)  # type: ignore[arg-type]

@@ -206,7 +206,7 @@ def test_gold_any_subset_and_missing_rule() -> None:
     extra = pd.Series(["y", "x"], index=["c", "zz"])
     with pytest.raises(
         InputError,
-        match=r"1 gold label\(s\) are for items with no ratings \(first: 'zz'\).*missing=\"drop\"",
+        match=r"1 gold label\(s\) are for items with no ratings \(first: 'zz'\).*missing='drop'",
     ):
         read_study(long, gold=extra)
     assert read_study(long, gold=extra, missing="drop").gold.codes.tolist() == [-1, -1, 1]
@@ -232,7 +232,7 @@ def test_bad_arguments_name_python_parameters(tmp_path: Path) -> None:
         read_study(r, wide=True)
     with pytest.raises(InputError, match=r"prob_col=: name columns of a predictions file"):
         read_study(r, {"m": np.zeros(3)}, prob_col="p")
-    with pytest.raises(InputError, match=r'missing="never"'):
+    with pytest.raises(InputError, match=r"missing='never'"):
         read_study(r, missing="never")  # type: ignore[arg-type]
     with pytest.raises(InputError, match=r"no column 'nope' for the item.*check item_col="):
         read_study(path, wide=True, item_col="nope")

@@ -71,7 +71,7 @@ def test_folds_are_balanced_seeded_and_checked() -> None:
     assert not np.array_equal(a, folds_of(103, 10, 1))
     with pytest.raises(InputError, match="folds=1"):
         crossfit_mean(np.ones(5), np.ones(5), np.ones(9), folds=1)
-    with pytest.raises(InputError, match='calibrate="isotonic"'):
+    with pytest.raises(InputError, match="calibrate='isotonic'"):
         crossfit_mean(np.arange(6.0), np.arange(6.0), np.ones(9), folds=2, calibrate="isotonic")
 
 

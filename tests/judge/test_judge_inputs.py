@@ -37,7 +37,7 @@ def test_judge_labels_missing_for_some_items() -> None:
     with pytest.raises(InputError) as info:
         judge(human, models, judge=llm.drop(["i150", "i007"]))
     _one_sentence(
-        info.value, "judge:", "2 of 200 items", "no judge output", "'i007'", 'missing="drop"'
+        info.value, "judge:", "2 of 200 items", "no judge output", "'i007'", "missing='drop'"
     )
 
 

@@ -76,7 +76,7 @@ def test_the_rule() -> None:
     assert interval_method(199, "difference") == ("adjusted", "small_sample")
     assert interval_method(10, "difference", "clt") == ("clt", None)
     assert interval_method(10_000, "mean", "adjusted") == ("adjusted", None)
-    with pytest.raises(InputError, match='interval="wide"'):
+    with pytest.raises(InputError, match="interval='wide'"):
         interval_method(10, "mean", "wide")
 
 

@@ -184,7 +184,7 @@ def test_bad_design_input_is_one_sentence():
             humanly.judge(_ratings(rows), PREDS, judge=JUDGE, options=opts)
         message = str(info.value)
         assert words in message and "\n" not in message and len(message) <= 300, message
-    with pytest.raises(InputError, match='estimator="ppi" with 2 judges'):
+    with pytest.raises(InputError, match="estimator='ppi' with 2 judges"):
         humanly.judge(_ratings(rows), PREDS, judge={"a": JUDGE, "b": PREDS["o"]}, estimator="ppi")
 
 

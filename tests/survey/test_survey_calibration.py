@@ -95,7 +95,7 @@ def test_calibration_arguments_name_the_parameter() -> None:
         calibrate_outputs("score", x, counts, "isotonic", positive=1, folds=1)
     with pytest.raises(ValueError, match="folds=4: more folds than labelled items"):
         calibrate_outputs("score", x, counts, "isotonic", positive=1, folds=4)
-    with pytest.raises(ValueError, match='calibrate="per-value"'):
+    with pytest.raises(ValueError, match="calibrate='per-value'"):
         calibrate_outputs("score", x, np.array([[1, 1, 0]] * 3), "isotonic", positive=1)
 
 

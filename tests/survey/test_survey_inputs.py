@@ -104,7 +104,7 @@ def test_missing_items_error_or_drop(files: dict[str, Path]) -> None:
     r = read_ratings(files["ratings"])
     p = read_predictions(files["predictions"], classes=r.classes)
     part = {"soft": pd.DataFrame(p["soft"].values, index=r.items, columns=list(r.classes))[:100]}
-    with pytest.raises(InputError, match='missing="drop"'):
+    with pytest.raises(InputError, match="missing='drop'"):
         equivalence(r, part, **KW)
     dropped = equivalence(r, part, missing="drop", **KW)
     kept = r.take(np.arange(100))
@@ -153,7 +153,7 @@ def test_expert_equivalence_matches_items_by_id() -> None:
 def test_expert_equivalence_missing_items() -> None:
     e, a = _groups()
     part = a.take(np.arange(200))
-    with pytest.raises(InputError, match=r'40 expert-labelled item.*missing="drop"'):
+    with pytest.raises(InputError, match=r"40 expert-labelled item.*missing='drop'"):
         expert_equivalence(e, part, bootstrap=0)
     dropped = expert_equivalence(e, part, missing="drop", bootstrap=100)
     assert dropped.n_items == 200
@@ -179,7 +179,7 @@ def test_expert_equivalence_missing_items() -> None:
         ({"scorer": "accuracy"}, InputError, "scorer='accuracy'"),
         ({"scorer": 3}, TypeError, "scorer=int"),
         ({"scorer": "auc", "options": EquivalenceOptions(method="exact")}, InputError,
-         'method="sampled"'),
+         "method='sampled'"),
         ({"calibrate": "platt"}, InputError, "calibrate='platt'"),
         ({"options": EquivalenceOptions(positive="E")}, InputError, "positive='E'"),
         ({"scorer": "agreement", "options": EquivalenceOptions(headroom=True)}, InputError,

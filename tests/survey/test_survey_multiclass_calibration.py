@@ -212,7 +212,7 @@ def test_default_and_refusals() -> None:
     counts = np.array([[1, 1, 0], [2, 0, 0], [0, 0, 2]])
     with pytest.raises(InputError, match="temperature scaling rescales probabilities"):
         calibrate_outputs("label", np.array([0, 1, 2]), counts, "temperature", positive=0)
-    with pytest.raises(InputError, match='calibrate="per-value"'):
+    with pytest.raises(InputError, match="calibrate='per-value'"):
         calibrate_outputs("score", np.array([0.1, 0.2, 0.3]), counts, "isotonic", positive=0)
     # labels of more than two classes are one-hot outputs for one-vs-rest isotonic
     out = calibrate_outputs("label", np.array([0, 0, 2]), counts, "isotonic", positive=0)

@@ -200,7 +200,8 @@ def _aggregator_labels(ratings: Ratings, aggregator: Any) -> np.ndarray:
     codes = np.array([lookup.get(str(v), -1) for v in labels.to_numpy()], dtype=np.int64)
     if (pos < 0).any() or (codes < 0).any():
         raise InputError(
-            f"{setting('aggregate', type(aggregator).__name__)}: fit_predict returned tasks or labels that "
+            f"{setting('aggregate', type(aggregator).__name__, raw=True)}: fit_predict returned tasks or "
+            "labels that "
             "are not "
             "the ratings' items and classes"
         )

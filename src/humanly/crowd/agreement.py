@@ -249,7 +249,8 @@ def _counts_matrix(counts: Any) -> np.ndarray:
         ok = False
     if not ok:
         raise InputError(
-            f"{setting('counts', type(counts).__name__)}: give an items × classes matrix of non-negative "
+            f"{setting('counts', type(counts).__name__, raw=True)}: give an items × classes matrix of "
+            "non-negative "
             "whole numbers (how many raters chose each class for each item)"
         )
     return arr.astype(np.int64)

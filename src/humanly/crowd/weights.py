@@ -415,7 +415,8 @@ def check_weight_matrix(matrix: Any, classes: Sequence[Any]) -> np.ndarray:
         w = np.asarray(matrix, dtype=float)
     except (TypeError, ValueError):
         raise InputError(
-            f"{setting('weights', type(matrix).__name__)}: give a weight name ({', '.join(WEIGHTS)}) or a "
+            f"{setting('weights', type(matrix).__name__, raw=True)}: give a weight name "
+            f"({', '.join(WEIGHTS)}) or a "
             f"{q} × {q} matrix of numbers"
         ) from None
     if w.ndim != 2 or w.shape != (q, q):

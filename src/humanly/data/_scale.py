@@ -84,7 +84,7 @@ def on_scale(ratings: Ratings, scale: str, classes: Any, counts: Any = None) -> 
     ...     on_scale(r, "ordinal", None)
     ... except InputError as exc:
     ...     print(str(exc)[:61])
-    scale="ordinal": the classes ('high', 'low', 'mid') are words
+    scale='ordinal': the classes ('high', 'low', 'mid') are words
     >>> on_scale(r, "ordinal", ["low", "mid", "high"]).scale
     'ordinal'
     """

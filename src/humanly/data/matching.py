@@ -12,7 +12,7 @@ which keeps the items both have; gold may cover any subset of the rated items.
 [1, -1, 0]
 >>> print(InputError(mismatch(rated, pos, pd.Index(["c", "a", "z"]), what="p.csv", noun="prediction")))
 p.csv: 1 rated item(s) have no prediction (first: 'b'); 1 prediction(s) are for items with no \
-ratings (first: 'z'); fix the item ids or pass missing="drop" to keep only the items both have
+ratings (first: 'z'); fix the item ids or pass missing='drop' to keep only the items both have
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .._core.checks import check_choice
-from ..errors import InputError
+from ..errors import InputError, setting
 from ._scale import SCALES
 
 __all__ = ["Counts", "CountsSpec", "DuplicatePolicy", "ReadOptions"]
@@ -31,7 +31,7 @@ def _column_name(name: str, value: Any) -> None:
     if not isinstance(value, str):
         raise TypeError(f"{name}={value!r}: give a column name (a string)")
     if not value.strip():
-        raise InputError(f"{name}={value!r}: give a column name, not an empty string")
+        raise InputError(f"{setting(name, value)}: give a column name, not an empty string")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -451,7 +451,7 @@ def read_rating_study(
     """
     tables = list(judge.values()) if isinstance(judge, Mapping) else [judge]
     s_values, w_values = (
-        design_columns(tables, item_col, column, f"{name}={column!r}")
+        design_columns(tables, item_col, column, setting(name, column))
         for name, column in (("strata", strata), ("sampling_weights", sampling_weights))
     )
     study = join_ratings(

@@ -161,7 +161,7 @@ def _read_design(
     if opts.strata is None and opts.sampling_weights is None:
         return study
     strata, weights = (
-        design_columns(tables, item_col, column, f"{name}={column!r}")
+        design_columns(tables, item_col, column, setting(name, column))
         for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
     )
     sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")
