@@ -86,7 +86,7 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
                                   "--n-classes", "3", "--simulations", "50"],
         "budget_open_adaptive": ["budget", "open", "--p", "0.7", "--eps", "0.1", "--q", "0.7",
                                  "--adaptive", "--simulations", "50"],
-        "budget_sweep": ["budget", "sweep", "--grid-points", "3", "--n", "1,3", "--m", "3"],
+        "budget_sweep": ["budget", "sweep", "--grid-points", "3", "--n-items", "1,3", "--labels-per-item", "3"],
         "budget_plan_majority": ["budget", "plan", p, "--predictions", pp, "--bootstrap", "100",
                                  "--estimator", "majority"],
         "budget_rates": ["budget", "rates", "--p", "0.7", "--eps", "0.1", "--q", "0.75"],

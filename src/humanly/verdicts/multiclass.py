@@ -172,11 +172,11 @@ def fit_sentence(plan: MulticlassPilotPlan) -> str:
 
 def _others(plan: MulticlassPilotPlan, best: int | None) -> str:
     parts = [
-        f"{r.m} labels per item would need {r.budget_exact:,}"
+        f"{r.labels_per_item} labels per item would need {r.budget_exact:,}"
         if r.budget_exact is not None
-        else f"{r.m} labels per item would not reach it"
+        else f"{r.labels_per_item} labels per item would not reach it"
         for r in plan.sizes
-        if r.m != best
+        if r.labels_per_item != best
     ]
     return "" if not parts else f" ({'; '.join(parts)})"
 
@@ -203,7 +203,11 @@ def multiclass_verdicts(plan: MulticlassPilotPlan) -> tuple[Verdict, ...]:
     )
     weak = multiclass_weak_sentence(plan)
     tail = f" {weak}." if weak else ""
-    m, budget, items = plan.recommended_m, plan.recommended_budget, plan.recommended_items
+    m, budget, items = (
+        plan.recommended_labels_per_item,
+        plan.recommended_budget,
+        plan.recommended_items,
+    )
     if plan.verdict == "no_m_reaches_level" or m is None or budget is None or items is None:
         sentence = (
             f"No number of labels per item ranks {pair} first with probability ≥ {plan.level:g} "

@@ -91,11 +91,16 @@ def _size_table(mp: MulticlassPilotPlan) -> Table:
 
     rows = tuple(
         (
-            f"m = {r.m}" + (" (single labels)" if r.m == 1 else f" ({r.m}-plurality)"),
+            f"m = {r.labels_per_item}"
+            + (
+                " (single labels)"
+                if r.labels_per_item == 1
+                else f" ({r.labels_per_item}-plurality)"
+            ),
             whole(r.budget_exact),
             whole(r.budget_cramer_bound),
             whole(r.budget_hoeffding_bound),
-            whole(None if r.budget_exact is None else r.budget_exact // r.m),
+            whole(None if r.budget_exact is None else r.budget_exact // r.labels_per_item),
         )
         for r in mp.sizes
     )
