@@ -26,6 +26,7 @@ from .._core.counts import plurality_credit
 from .._core.result import Result, Skipped
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
+from ..data.types import PredictionsLike, RatingsLike
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms, check_ties, check_vote_ties
 from .comparison import compare
 from .confusion import ConfusionErrors, symmetric_errors
@@ -399,8 +400,8 @@ def _multiclass_pilot(
 
 
 def plan(
-    ratings: Any,
-    predictions: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
     *,
     budget: int | None = None,
     labels_per_item: Sequence[int] | int = (1, 3, 5),

@@ -39,7 +39,7 @@ UNTESTED_REASONS = ("no_bootstrap", "no_replicate", "too_few_labels", "undefined
 
 @dataclass(frozen=True, repr=False)
 class ParameterIntervals(Result):
-    """95% percentile bootstrap ranges of the correlated error model's parameters.
+    """95% percentile bootstrap intervals of the correlated error model's parameters.
 
     An estimate's own value is at both ends when no replicate defines it.
 

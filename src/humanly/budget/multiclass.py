@@ -126,7 +126,8 @@ def aggregated_label_distribution(
     k = c.shape[0]
     if math.comb(m + k - 1, k - 1) > MAX_VECTORS:
         raise InputError(
-            f"labels_per_item={m} labels over {k} classes: {math.comb(m + k - 1, k - 1):,} count vectors, more than "
+            f"labels_per_item={m} labels over {k} classes: {math.comb(m + k - 1, k - 1):,} count "
+            "vectors, more than "
             f"{MAX_VECTORS:,}; use fewer labels or plurality_vs_single (simulation)"
         )
     vecs = compositions(m, np.full(k, m))  # (V, K)

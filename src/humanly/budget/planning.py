@@ -74,7 +74,7 @@ class PilotPlan(Result):
     estimates : CorrelatedErrors
         The point estimates, left unchecked (estimates may leave the paper's ranges).
     intervals : ParameterIntervals
-        Their 95% percentile bootstrap ranges.
+        Their 95% percentile bootstrap intervals.
     assumptions : Assumptions
         The tests of assumptions 1 and 2.
     assumption1_share : float

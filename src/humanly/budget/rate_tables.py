@@ -81,7 +81,8 @@ class RateRow(Result):
 
 @dataclass(frozen=True, repr=False)
 class RateTable(Result):
-    """Bound exponents per m; ``best_labels_per_item`` has the most negative Cramér rate per label (Theorem 2).
+    """Bound exponents per m; ``best_labels_per_item`` has the most negative Cramér rate per label
+    (Theorem 2).
 
     Parameters
     ----------

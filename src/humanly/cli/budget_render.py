@@ -474,7 +474,9 @@ def show_pilot(res: bd.PilotPlan) -> None:
         }
         for k, r in res.intervals.items()
     ]
-    ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
+    ranges = (
+        f"95% bootstrap interval, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
+    )
     table(
         f"{METHOD_TITLE.get(res.estimator, res.estimator)}; {ranges}",
         rows,

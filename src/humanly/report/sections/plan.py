@@ -207,7 +207,7 @@ def _plan_table(pl: PilotPlan) -> Table:
         f"Correlated error model estimated from this data as a pilot: {how}; {pl.better} vs "
         f"{pl.worse}, "
         f"{pl.n_used:,} items, {pl.bootstrap} bootstrap replicates",
-        ("parameter", "meaning", "estimate", "95% bootstrap range"),
+        ("parameter", "meaning", "estimate", "95% bootstrap interval"),
         rows,
     )
 
