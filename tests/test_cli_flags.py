@@ -43,7 +43,7 @@ def test_parameters_named_as_python_become_their_flags() -> None:
         "rater_mode='both': use slots or named": "--rater-mode both: use slots or named",
         "n_items=0: give a whole number ≥ 1": "--n-items 0: give a whole number ≥ 1",
         "labels_per_item=0: give a whole number ≥ 1": "--labels-per-item 0: give a whole number ≥ 1",
-        "n_items=[]: give at least one n": "--n []: give at least one n",
+        "n_items=[]: give at least one n": "--n-items []: give at least one n",
         "upper_kind='x': use empirical or theoretical": "--upper-kind x: use empirical or theoretical",
         "pass force=True to overwrite it": "pass --force to overwrite it",
     }

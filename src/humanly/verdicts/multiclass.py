@@ -100,7 +100,7 @@ def multiclass_weak_sentence(plan: MulticlassPilotPlan) -> str | None:
     ... # doctest: +NORMALIZE_WHITESPACE
     The estimate is weak: the 400-item pilot leaves 5 of its estimates (prior[2], better[2,2],
     worse[0,0], worse[1,1], worse[2,2]) on the edge of their range or spread over more than 0.2 (a
-    bootstrap or Wald range), so the budget rests on numbers the pilot does not pin down — label a
+    bootstrap or Wald interval), so the budget rests on numbers the pilot does not pin down — label a
     larger pilot, or more labels per pilot item, before relying on it
     """
 

@@ -136,7 +136,7 @@ def _weak_estimates(
         names = ", ".join(w.parameter for w in weak)
         where = (
             f"leaves {len(weak)} of its {many} ({names}) on the edge of their range or spread over "
-            f"more than {_WIDE:g} (a bootstrap or Wald range)"
+            f"more than {_WIDE:g} (a bootstrap or Wald interval)"
         )
     else:
         where = f"puts {'; '.join(_weak_part(w, words(w.parameter)) for w in weak)}"
