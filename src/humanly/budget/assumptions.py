@@ -113,7 +113,7 @@ class Assumption2(Result):
     Examples
     --------
     >>> Assumption2(3, True).to_dict()
-    {'m': 3, 'holds': True}
+    {'labels_per_item': 3, 'holds': True}
     """
 
     labels_per_item: int
