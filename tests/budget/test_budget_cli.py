@@ -59,6 +59,24 @@ def test_size_json(cli) -> None:
     assert gone.exit_code == 2 and "--delta" in gone.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        ("win", FIG2),
+        ("size", FIG2),
+        ("rates", FIG2),
+        ("multiclass", ["--n-classes", "3", "--q", "0.7", "--p", "0.7", "--eps", "0.1"]),
+    ],
+)
+def test_tables_show_each_number_of_labels_per_item(cli, command: str, extra: list[str]) -> None:
+    """The console tables read each row's ``labels_per_item``: the first column holds 1 and 3 (not
+    "—", the mark of a value the row does not have)."""
+    r = cli("budget", command, *extra, "--labels-per-item", "1", "3")
+    assert r.exit_code == 0, r.stderr
+    first = [line.split("│")[1].strip() for line in r.stdout.splitlines() if line.startswith("│")]
+    assert first[:1] == ["1"] and "3" in first and "—" not in first, r.stdout
+
+
 def test_capacity_fig1(cli) -> None:
     r = cli(
         "budget",

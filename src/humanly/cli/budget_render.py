@@ -123,7 +123,7 @@ def show_verdicts(verdicts: Iterable[Verdict]) -> None:
 
 # --------------------------------------------------------------------------- win, size, capacity
 WIN_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("n", "items n"),
     ("label_accuracy", "label accuracy"),
     "exact",
@@ -155,7 +155,7 @@ def show_comparison(
 
 
 SIZE_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("budget_exact", "exact"),
     ("budget_cramer_bound", "guaranteed by Cramér bound"),
     ("budget_hoeffding_bound", "by Hoeffding bound"),
@@ -220,7 +220,7 @@ def show_capacity(res: bd.CapacityResult) -> None:
 
 # --------------------------------------------------------------------------- rates, convergence
 RATE_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("label_accuracy", "label accuracy"),
     ("cramer_per_item", "Cramér per item"),
     ("cramer_per_label", "Cramér per label"),
@@ -304,7 +304,7 @@ def show_convergence(res: bd.CramerConvergence) -> None:
 
 # --------------------------------------------------------------------------- multiclass, open
 MULTICLASS_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     "rule",
     ("n", "items n"),
     ("label_accuracy", "label accuracy"),
