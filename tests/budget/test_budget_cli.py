@@ -136,20 +136,8 @@ def test_errors_one_line(cli, args: list[str], fragment: str) -> None:
 
 def test_sweep_cli_resume(cli, tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    args = [
-        "budget",
-        "sweep",
-        "--grid-points",
-        "3",
-        "--n-items",
-        "1",
-        "2",
-        "5",
-        "--labels-per-item",
-        "3",
-        "--out",
-        out,
-    ]
+    args = ["budget", "sweep", "--grid-points", "3", "--n-items", "1", "2", "5"]
+    args += ["--labels-per-item", "3", "--out", out]
     r = cli(*args, "--chunks", "0-3", "--json")
     assert r.exit_code == 0, r.stderr
     part = r.json()
@@ -168,20 +156,8 @@ def test_sweep_cli_without_numba_says_so_and_agrees(cli, monkeypatch: pytest.Mon
     pure JSON), and totals the same counts."""
     from humanly.budget import _kernel
 
-    args = [
-        "budget",
-        "sweep",
-        "--grid-points",
-        "3",
-        "--n-items",
-        "1",
-        "4",
-        "101",
-        "--labels-per-item",
-        "3",
-        "11",
-        "--json",
-    ]
+    args = ["budget", "sweep", "--grid-points", "3", "--n-items", "1", "4", "101"]
+    args += ["--labels-per-item", "3", "11", "--json"]
     fast = cli(*args)
     assert fast.exit_code == 0, fast.stderr
     monkeypatch.setattr(_kernel, "AVAILABLE", False)
