@@ -128,7 +128,7 @@ def bench_sweep(quick: bool) -> list[dict[str, Any]]:
     sample = cfg[
         pick
     ]  # a seeded random sample of the chunk (its first rows are the weakest classifiers)
-    pairs = len(spec.n_values) * len(spec.m_values)
+    pairs = len(spec.n_items) * len(spec.labels_per_item)
     runs = 5
     compiled = _kernel.AVAILABLE
     if compiled:

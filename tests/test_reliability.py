@@ -113,7 +113,7 @@ CASES = [
     ("win-p", ["budget", "win", "--p", "1.5", "--eps", "0.01", "--q", "0.8"], ["--p 1.5"]),
     ("win-budget", ["budget", "win", *FIG2, "--budget", "0"], ["--budget 0"]),
     ("win-seed", ["budget", "win", *FIG2, "--simulations", "5", "--seed", "-1"], ["--seed -1"]),
-    ("win-m", ["budget", "win", *FIG2, "--m", "x"], ["--m 'x'"]),
+    ("win-m", ["budget", "win", *FIG2, "--labels-per-item", "x"], ["--labels-per-item 'x'"]),
     ("win-plot-missing-folder", ["budget", "win", *FIG2, "--plot", "{t}/no/f.png"],
      ["--plot", "create it"]),
     ("size-level", ["budget", "size", *FIG2, "--level", "1.5"], ["--level 1.5"]),

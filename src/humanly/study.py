@@ -40,6 +40,7 @@ from .crowd.inspect import InspectResult, inspect
 from .data import InputError, Study, VoteStudy, join
 from .data.inputs import keyed_states
 from .data.positional import is_array, keyed
+from .data.types import GoldLike, PredictionsLike, RatingsLike
 from .errors import setting
 from .judging import JudgeResult, judge_study
 from .ranking import RankResult, rank_study
@@ -326,9 +327,9 @@ class AnalyzeOptions:
 
 
 def analyze(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike | VoteStudy,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | None = None,
     *,
     level: float = 0.95,
     bootstrap: int = 1000,

@@ -56,6 +56,7 @@ LAST_RESET: list[Rename] = [
     (r"(^|\.)ranges\.", r"\1intervals."),
     (r"(^|\.)(hoeffding|cramer)_lower_bound$", r"\1win_\2_bound"),
     (r"(^|\.)pilot\.method$", r"\1pilot.estimator"),
+    (r"(^|\.)(best_|recommended_)?m(?=$|\[)", r"\1\2labels_per_item"),
 ]
 SNOW = ["--item-col", "orig_id", "--rater-col", "!amt_worker_ids", "--label-col", "response"]
 

@@ -45,7 +45,7 @@ def simulated(folder: Path) -> dict[str, str]:
               "--models", "a=0.85,b=0.75", "--items", "300", "--seed", "1"],
         "u": ["simulate", "urn", "--preset", "running-example", "-o", str(sim / "u.csv"),
               "--items", "300", "--seed", "2"],
-        "p": ["simulate", "pair", "-o", str(sim / "p.csv"), "--items", "400", "--m", "3",
+        "p": ["simulate", "pair", "-o", str(sim / "p.csv"), "--items", "400", "--labels-per-item", "3",
               "--p", "0.7", "--eps", "0.1", "--q", "0.75", "--seed", "3"],
     }  # fmt: skip
     for argv in runs.values():
@@ -90,9 +90,9 @@ def cases(s: dict[str, str]) -> dict[str, list[str]]:
         "equivalence_urn_sampled": ["equivalence", u, "--predictions", up, "--scorer", "auc",
                                     "--bootstrap", "5", "--draws", "20"],
         "budget_win": ["budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8",
-                       "--budget", "1500", "--m", "1", "3", "5"],
+                       "--budget", "1500", "--labels-per-item", "1", "3", "5"],
         "budget_size": ["budget", "size", "--p", "0.8", "--eps", "0.01", "--q", "0.8",
-                        "--delta", "0.05", "--m", "1", "3"],
+                        "--delta", "0.05", "--labels-per-item", "1", "3"],
         "budget_capacity": ["budget", "capacity", "--p", "0.75", "--eps", "0.1", "--q", "0.75",
                             "--budget", "1500"],
         "budget_convergence": ["budget", "convergence", "--p", "0.7", "--eps", "0.1", "--q", "0.75"],

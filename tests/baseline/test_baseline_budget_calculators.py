@@ -46,12 +46,12 @@ def _same_level(name: str, new: dict, path: tuple[str, ...] = ()) -> None:
 
 
 def test_budget_win_numbers_unchanged(cli) -> None:
-    new = _run(cli, "budget", "win", *FIG2, "--budget", "1500", "--m", "1", "3", "5")
+    new = _run(cli, "budget", "win", *FIG2, "--budget", "1500", "--labels-per-item", "1", "3", "5")
     compare("budget_win", new, SCENARIO + WIN_BOUNDS)
 
 
 def test_budget_size_numbers_unchanged(cli) -> None:
-    new = _run(cli, "budget", "size", *FIG2, "--level", "0.95", "--m", "1", "3")
+    new = _run(cli, "budget", "size", *FIG2, "--level", "0.95", "--labels-per-item", "1", "3")
     compare("budget_size", new, SCENARIO + SIZE_BOUNDS, skip=DELTA)
     _same_level("budget_size", new)
 

@@ -11,23 +11,34 @@ FIG2 = ["--p", "0.8", "--eps", "0.01", "--q", "0.8"]
 
 
 def test_win_json_keys(cli) -> None:
-    r = cli("budget", "win", *FIG2, "--budget", "1500", "--m", "1", "3", "5", "--json")
+    r = cli(
+        "budget", "win", *FIG2, "--budget", "1500", "--labels-per-item", "1", "3", "5", "--json"
+    )
     assert r.exit_code == 0, r.stderr
     out = r.json()
-    assert [row["m"] for row in out["rows"]] == [1, 3, 5]
+    assert [row["labels_per_item"] for row in out["rows"]] == [1, 3, 5]
     for row in out["rows"]:
-        for key in ("m", "n", "budget", "label_accuracy", "exact", "win_hoeffding_bound",
+        for key in ("labels_per_item", "n", "budget", "label_accuracy", "exact", "win_hoeffding_bound",
                     "win_cramer_bound"):  # fmt: skip
             assert key in row
         assert 0 <= row["win_hoeffding_bound"] <= row["win_cramer_bound"] <= row["exact"] <= 1
-    assert out["best_m"] == 1
+    assert out["best_labels_per_item"] == 1
     assert out["rows"][1]["n"] == 500 and out["rows"][1]["label_accuracy"] == pytest.approx(0.896)
 
 
 def test_win_correlated_and_simulate(cli) -> None:
     args = ["--q-b", "0.8", "--q-w", "0.7", "--p-w", "0.6", "--p-b0", "0.7", "--p-b1", "0.9"]
     r = cli(
-        "budget", "win", *args, "--budget", "300", "--m", "1,3", "--simulations", "400", "--json"
+        "budget",
+        "win",
+        *args,
+        "--budget",
+        "300",
+        "--labels-per-item",
+        "1,3",
+        "--simulations",
+        "400",
+        "--json",
     )
     assert r.exit_code == 0, r.stderr
     rows = r.json()["rows"]
@@ -36,10 +47,10 @@ def test_win_correlated_and_simulate(cli) -> None:
 
 
 def test_size_json(cli) -> None:
-    r = cli("budget", "size", *FIG2, "--level", "0.95", "--m", "1", "3", "--json")
+    r = cli("budget", "size", *FIG2, "--level", "0.95", "--labels-per-item", "1", "3", "--json")
     assert r.exit_code == 0, r.stderr
     rows = r.json()["rows"]
-    assert [row["m"] for row in rows] == [1, 3]
+    assert [row["labels_per_item"] for row in rows] == [1, 3]
     for row in rows:
         assert row["budget_exact"] <= row["budget_cramer_bound"] <= row["budget_hoeffding_bound"]
     assert rows[0]["budget_exact"] < rows[1]["budget_exact"]
@@ -48,9 +59,36 @@ def test_size_json(cli) -> None:
     assert gone.exit_code == 2 and "--delta" in gone.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        ("win", FIG2),
+        ("size", FIG2),
+        ("rates", FIG2),
+        ("multiclass", ["--n-classes", "3", "--q", "0.7", "--p", "0.7", "--eps", "0.1"]),
+    ],
+)
+def test_tables_show_each_number_of_labels_per_item(cli, command: str, extra: list[str]) -> None:
+    """The console tables read each row's ``labels_per_item``: the first column holds 1 and 3 (not
+    "—", the mark of a value the row does not have)."""
+    r = cli("budget", command, *extra, "--labels-per-item", "1", "3")
+    assert r.exit_code == 0, r.stderr
+    first = [line.split("│")[1].strip() for line in r.stdout.splitlines() if line.startswith("│")]
+    assert first[:1] == ["1"] and "3" in first and "—" not in first, r.stdout
+
+
 def test_capacity_fig1(cli) -> None:
     r = cli(
-        "budget", "capacity", *FIG1, "--level", "0.95", "--budget", "1500", "--m", "1", "--json"
+        "budget",
+        "capacity",
+        *FIG1,
+        "--level",
+        "0.95",
+        "--budget",
+        "1500",
+        "--labels-per-item",
+        "1",
+        "--json",
     )
     assert r.exit_code == 0, r.stderr
     row = r.json()["rows"][0]
@@ -60,7 +98,7 @@ def test_capacity_fig1(cli) -> None:
 
 
 def test_human_output(cli) -> None:
-    r = cli("budget", "win", *FIG2, "--m", "1", "3")
+    r = cli("budget", "win", *FIG2, "--labels-per-item", "1", "3")
     assert r.exit_code == 0
     assert "best m: 1" in r.stdout
 
@@ -69,7 +107,7 @@ def test_human_output(cli) -> None:
 def test_plots(cli, tmp_path: Path, cmd: str, ext: str) -> None:
     out = tmp_path / f"fig.{ext}"
     extra = ["--budget", "300"] if cmd != "size" else ["--level", "0.8"]
-    r = cli("budget", cmd, *FIG1, *extra, "--m", "1", "3", "--plot", out)
+    r = cli("budget", cmd, *FIG1, *extra, "--labels-per-item", "1", "3", "--plot", out)
     assert r.exit_code == 0, r.stderr
     assert out.stat().st_size > 1000
 
@@ -83,9 +121,9 @@ def test_plots(cli, tmp_path: Path, cmd: str, ext: str) -> None:
             ["--q-b", "0.8", "--q-w", "0.7", "--p-w", "0.6", "--p-b0", "0.5", "--p-b1", "0.5"],
             "must exceed p_w",
         ),
-        ([*FIG2, "--m", "x"], "--m 'x'"),
+        ([*FIG2, "--labels-per-item", "x"], "--labels-per-item 'x'"),
         ([*FIG2, "--ties", "coin"], "--ties"),
-        ([*FIG2, "--budget", "2", "--m", "3"], "smaller than m"),
+        ([*FIG2, "--budget", "2", "--labels-per-item", "3"], "smaller than --labels-per-item 3"),
         ([*FIG2, "--plot", "fig.gif"], "--plot"),
     ],
 )
@@ -98,7 +136,8 @@ def test_errors_one_line(cli, args: list[str], fragment: str) -> None:
 
 def test_sweep_cli_resume(cli, tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    args = ["budget", "sweep", "--grid-points", "3", "--n", "1", "2", "5", "--m", "3", "--out", out]
+    args = ["budget", "sweep", "--grid-points", "3", "--n-items", "1", "2", "5"]
+    args += ["--labels-per-item", "3", "--out", out]
     r = cli(*args, "--chunks", "0-3", "--json")
     assert r.exit_code == 0, r.stderr
     part = r.json()
@@ -117,20 +156,8 @@ def test_sweep_cli_without_numba_says_so_and_agrees(cli, monkeypatch: pytest.Mon
     pure JSON), and totals the same counts."""
     from humanly.budget import _kernel
 
-    args = [
-        "budget",
-        "sweep",
-        "--grid-points",
-        "3",
-        "--n",
-        "1",
-        "4",
-        "101",
-        "--m",
-        "3",
-        "11",
-        "--json",
-    ]
+    args = ["budget", "sweep", "--grid-points", "3", "--n-items", "1", "4", "101"]
+    args += ["--labels-per-item", "3", "11", "--json"]
     fast = cli(*args)
     assert fast.exit_code == 0, fast.stderr
     monkeypatch.setattr(_kernel, "AVAILABLE", False)
@@ -140,7 +167,7 @@ def test_sweep_cli_without_numba_says_so_and_agrees(cli, monkeypatch: pytest.Mon
     a, b = fast.json(), slow.json()
     for key in ("configurations", "violations", "qw_gt_qb_pairs", "qw_gt_qb_single_wins"):
         assert a[key] == b[key], key
-    for ra, rb in zip(a["by_n_m"], b["by_n_m"], strict=True):
+    for ra, rb in zip(a["cells"], b["cells"], strict=True):
         assert ra["qw_gt_qb_single_wins"] == rb["qw_gt_qb_single_wins"]
         assert ra["max_violation"] == pytest.approx(rb["max_violation"], rel=1e-11, abs=1e-300)
 
@@ -164,9 +191,17 @@ def test_plan_cli(cli, tmp_path: Path) -> None:
     )
     assert r.exit_code == 0, r.stderr
     plan = r.json()
-    assert plan["level"] == 0.95 and plan["budget"] == 3000 and plan["comparison"]["best_m"] == 1
+    assert (
+        plan["level"] == 0.95
+        and plan["budget"] == 3000
+        and plan["comparison"]["best_labels_per_item"] == 1
+    )
     out = plan["pilot"]
-    assert out["better"] == "better" and out["recommended_m"] == 1 and out["level"] == 0.95
+    assert (
+        out["better"] == "better"
+        and out["recommended_labels_per_item"] == 1
+        and out["level"] == 0.95
+    )
     assert out["assumptions"]["assumption1"] is True
     for k, (lo, hi) in out["intervals"].items():
         assert (lo <= out["estimates"][k] + 1e-9 and out["estimates"][k] <= hi + 1e-9) or k

@@ -324,7 +324,7 @@ def test_fig2_single_label_best_across_q() -> None:
     """Fig. 2 a: p = 0.8, ε = 0.01, k = 1,500: m = 1 gives the highest probability for every q."""
     for q in np.linspace(0.55, 0.99, 12):
         res = compare(IndependentErrors(0.8, 0.01, float(q)), 1500, (1, 3, 5, 7))
-        assert res.best_m == 1, q
+        assert res.best_labels_per_item == 1, q
         wins = [r.exact for r in res.rows]
         assert wins == sorted(wins, reverse=True)
 
@@ -332,7 +332,7 @@ def test_fig2_single_label_best_across_q() -> None:
 def test_fig2b_single_label_best_across_budgets() -> None:
     model = IndependentErrors(0.8, 0.01, 0.8)
     for k in (150, 600, 1500, 4500):
-        assert compare(model, k, (1, 3, 5)).best_m == 1
+        assert compare(model, k, (1, 3, 5)).best_labels_per_item == 1
 
 
 # --------------------------------------------------------------------------- sample size
@@ -340,14 +340,14 @@ def test_sample_size_exact_by_scan() -> None:
     model = IndependentErrors(0.7, 0.1, 0.9)
     res = sample_size(model, 0.95, (1, 3))
     for row in res.rows:
-        g = model.gap(row.m)
+        g = model.gap(row.labels_per_item)
         n = row.n_exact
         assert outcome(g, n).error() <= 0.05
         assert all(outcome(g, k).error() > 0.05 for k in range(1, n))  # smallest by linear scan
         assert row.budget_exact <= row.budget_cramer_bound <= row.budget_hoeffding_bound
         n_c = row.n_cramer_bound
         assert cramer_error(g, n_c) <= 0.05 < cramer_error(g, n_c - 1)
-    assert res.best_m == 1
+    assert res.best_labels_per_item == 1
 
 
 def test_sample_size_half_ties() -> None:
@@ -399,7 +399,7 @@ def test_gap_matches_pair_simulator() -> None:
 
 def test_quick_compare_one_call() -> None:
     res = quick_compare(0.7, 1500)
-    assert res.single_is_best and res.best_m == 1
+    assert res.single_is_best and res.best_labels_per_item == 1
     assert res.win[0] > res.win[1] > res.win[2]
     assert res.budget_needed[0] < res.budget_needed[1]
     assert quick_compare(0.4).notes  # chance-level labels are flagged

@@ -33,7 +33,11 @@ def test_win_curve_points_are_the_comparisons_numbers() -> None:
     for k in (300, 1500):
         res = compare(COR, k, (1, 3), ties="half", vote_ties="failure")
         for row in res.rows:
-            (point,) = [p for p in curve.points if p.m == row.m and p.budget == k]
+            (point,) = [
+                p
+                for p in curve.points
+                if p.labels_per_item == row.labels_per_item and p.budget == k
+            ]
             assert point.win == row.exact and point.n == row.n
     assert curve.ties == "half" and curve.vote_ties == "failure"
 
@@ -53,10 +57,10 @@ def test_accuracy_curve_is_fig_2a() -> None:
 
 def test_capacity_curve_rows_are_the_capacity_rows() -> None:
     errors = IndependentErrors(0.75, 0.1, 0.75)
-    curve = capacity_curve(errors, 0.95, [600, 1500], m=3)
+    curve = capacity_curve(errors, 0.95, [600, 1500], labels_per_item=3)
     for k, row in zip(curve.budgets, curve.rows, strict=True):
         assert row == capacity(errors, 0.95, k, (3,)).rows[0]
-    assert curve.level == 0.95 and curve.m == 3
+    assert curve.level == 0.95 and curve.labels_per_item == 3
 
 
 def test_rate_curve_points_are_the_rate_table() -> None:
@@ -64,7 +68,9 @@ def test_rate_curve_points_are_the_rate_table() -> None:
     for q in (0.6, 0.75):
         table = rates(IndependentErrors(0.7, 0.1, q), (1, 3))
         for row in table.rows:
-            (point,) = [p for p in curve.points if p.m == row.m and p.q == q]
+            (point,) = [
+                p for p in curve.points if p.labels_per_item == row.labels_per_item and p.q == q
+            ]
             assert point.cramer_per_label == row.cramer_per_label
             assert point.hoeffding_per_label == row.hoeffding_per_label
 
@@ -115,9 +121,13 @@ def test_plan_does_not_depend_on_the_order_of_the_items(seed: int) -> None:
 
 def test_plan_on_counts_without_models() -> None:
     r = Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10, classes=[0, 1])
-    res = plan(r, level=0.9, m=(1, 3))
-    assert res.level == 0.9 and res.comparison.level == 0.9 and res.comparison.m == (1, 3)
-    assert res.curve is not None and res.curve.m == (1, 3) and res.pilot is None
+    res = plan(r, level=0.9, labels_per_item=(1, 3))
+    assert (
+        res.level == 0.9
+        and res.comparison.level == 0.9
+        and res.comparison.labels_per_item == (1, 3)
+    )
+    assert res.curve is not None and res.curve.labels_per_item == (1, 3) and res.pilot is None
 
 
 def test_the_simulated_pair_names_its_generator() -> None:

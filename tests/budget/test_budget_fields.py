@@ -81,14 +81,14 @@ def test_capacity_is_a_whole_number_of_classifiers() -> None:
 
 def test_every_result_says_how_a_tied_vote_is_settled() -> None:
     data = pair(300, 4, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=1)
-    spec = SweepSpec(grid_points=2, n_values=(1,), m_values=(3,))
+    spec = SweepSpec(grid_points=2, n_items=(1,), labels_per_item=(3,))
     results = {
         "compare": compare(FIG2, 600, (1, 2)),
         "size": sample_size(FIG2, 0.9, (1, 2)),
         "capacity": capacity(FIG2, 0.95, 600, (1, 2)),
         "montecarlo": simulate_win(FIG2, 2, 10, 20),
-        "plan": pilot_plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2)),
-        "quick": quick_compare(0.7, 600, m=(1, 2)),
+        "plan": pilot_plan(data.ratings, data.predictions, bootstrap=0, labels_per_item=(1, 2)),
+        "quick": quick_compare(0.7, 600, labels_per_item=(1, 2)),
         "rates": rates(FIG2, (1, 2)),
         "convergence": cramer_convergence(FIG2, (1, 2), range(100, 301, 100)),
         "plurality": plurality_vs_single(3, 0.7, 0.7, 0.1, 60, (1, 2), simulations=20),
@@ -101,9 +101,11 @@ def test_every_result_says_how_a_tied_vote_is_settled() -> None:
     paper = {
         "compare": compare(FIG2, 600, (1, 2), vote_ties="failure"),
         "size": sample_size(FIG2, 0.9, (1, 2), vote_ties="failure"),
-        "quick": quick_compare(0.7, 600, m=(1, 2), vote_ties="failure"),
+        "quick": quick_compare(0.7, 600, labels_per_item=(1, 2), vote_ties="failure"),
         "rates": rates(FIG2, (1, 2), vote_ties="failure"),
-        "plan": pilot_plan(data.ratings, data.predictions, bootstrap=0, m=(1, 2), options=failure),
+        "plan": pilot_plan(
+            data.ratings, data.predictions, bootstrap=0, labels_per_item=(1, 2), options=failure
+        ),
     }
     for name, res in paper.items():
         assert res.to_dict()["vote_ties"] == "failure", name

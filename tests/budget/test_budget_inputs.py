@@ -162,8 +162,8 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: hoeffding_error((float("nan"), 0.2, 0.5), 3), InputError, "NaN"),
         (lambda: cramer_error([0.3, float("nan"), 0.5], 3), InputError, "NaN"),
         (lambda: cramer_error((0.3, 0.2, 0.5), "3"), TypeError, "n='3'"),
-        (lambda: majority_accuracy(0.8, 0), InputError, "m=0"),
-        (lambda: majority_accuracy(0.8, 2.5), TypeError, "m=2.5"),
+        (lambda: majority_accuracy(0.8, 0), InputError, "labels_per_item=0"),
+        (lambda: majority_accuracy(0.8, 2.5), TypeError, "labels_per_item=2.5"),
         (lambda: majority_accuracy(1.2, 3), InputError, "q"),
         (lambda: majority_accuracy(0.8, 2, vote_ties="half"), InputError, "vote_ties='half'"),
         (lambda: IndependentErrors(0.8, 0.01, 2), InputError, "q=2"),
@@ -173,14 +173,14 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 1.5, check=False), InputError, "p_b1=1.5"),
         (lambda: compare(FIG2, 0), InputError, "budget=0"),
         (lambda: compare(FIG2, 1.5), TypeError, "budget=1.5"),
-        (lambda: compare(FIG2, 100, m=()), InputError, "m=()"),
-        (lambda: compare(FIG2, 100, m=(1, 0)), InputError, "m=0"),
-        (lambda: compare(FIG2, 100, m="3"), TypeError, "m='3'"),
+        (lambda: compare(FIG2, 100, labels_per_item=()), InputError, "labels_per_item=()"),
+        (lambda: compare(FIG2, 100, labels_per_item=(1, 0)), InputError, "labels_per_item=0"),
+        (lambda: compare(FIG2, 100, labels_per_item="3"), TypeError, "labels_per_item='3'"),
         (lambda: compare(FIG2, 100, ties="coin"), InputError, "ties='coin'"),
         (lambda: compare(FIG2, 100, vote_ties="half"), InputError, "vote_ties='half'"),
         (lambda: compare(FIG2, 100, simulations=-1), InputError, "simulations=-1"),
         (lambda: compare(FIG2, 100, simulations=10, seed=-1), InputError, "seed=-1"),
-        (lambda: compare(FIG2, 2, m=3), InputError, "smaller than m = 3"),
+        (lambda: compare(FIG2, 2, labels_per_item=3), InputError, "smaller than labels_per_item=3"),
         (lambda: sample_size(FIG2, 0.0), InputError, "level=0"),
         (lambda: sample_size(FIG2, float("nan")), InputError, "level=nan"),
         (lambda: capacity(FIG2, 1.0), InputError, "level=1"),
@@ -197,7 +197,7 @@ def test_plan_snow_rte_predictions_in_sorted_item_order(shared_data: Path, tmp_p
         (lambda: plurality_vs_single(3, 0.7, 0.7, 0.05, 90, seed=-2), InputError, "seed=-2"),
         (lambda: adaptive_vs_single(FIG2, 0), InputError, "budget=0"),
         (lambda: SweepSpec(grid_points=0), InputError, "grid_points=0"),
-        (lambda: SweepSpec(n_values=(1, 2.5)), TypeError, "n_values=2.5"),
+        (lambda: SweepSpec(n_items=(1, 2.5)), TypeError, "n_items=2.5"),
         (lambda: SweepSpec(tolerance=-1.0), InputError, "tolerance=-1"),
     ],
 )
@@ -214,7 +214,7 @@ def test_plan_checks_name_the_parameter() -> None:
     for kwargs, error, fragment in [
         ({"budget": 0}, InputError, "budget=0"),
         ({"level": 1.5}, InputError, "level=1.5"),
-        ({"m": (1, 2.5)}, TypeError, "m=2.5"),
+        ({"labels_per_item": (1, 2.5)}, TypeError, "labels_per_item=2.5"),
         ({"bootstrap": -1}, InputError, "bootstrap=-1"),
         ({"seed": -1}, InputError, "seed=-1"),
         ({"missing": "keep"}, InputError, "missing='keep'"),
@@ -264,4 +264,4 @@ def test_valid_edge_values_still_accepted() -> None:
     assert outcome((0.3, 0.2, 0.5), 0).tie == 1.0
     exact = outcome(IndependentErrors(0.8, 0.01, 1.0).gap(1), 30).win
     assert math.isclose(quick_compare(1.0, 30).win[0], exact)
-    assert compare(FIG2, np.int64(300), m=np.array([1, 3])).best_m == 1
+    assert compare(FIG2, np.int64(300), labels_per_item=np.array([1, 3])).best_labels_per_item == 1

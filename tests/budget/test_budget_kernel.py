@@ -70,7 +70,7 @@ def test_kernel_grid_matches_outcomes_on_the_paper_n() -> None:
     y = (1 - x) * rng.uniform(0.0, 1.0, 300)
     swap = rng.uniform(size=300) < 0.3
     x, y = np.where(swap, y, x), np.where(swap, x, y)
-    ns = sorted({m * n for m in (1, 3, 11) for n in SweepSpec().n_values})
+    ns = sorted({m * n for m in (1, 3, 11) for n in SweepSpec().n_items})
     grid = sweep_error_grid(x, y, ns, _FLOOR)
     for i, n in enumerate(ns):
         tol = max(1e-12, 4 * n * 2.0**-53)
@@ -94,7 +94,7 @@ def test_kernel_floor_semantics() -> None:
 
 def test_sweep_compiled_and_reference_paths_agree() -> None:
     """The sweep's counts are the same with the kernel and with ``outcomes``."""
-    spec = SweepSpec(grid_points=4, n_values=(1, 2, 11, 100, 1001), m_values=(3, 11))
+    spec = SweepSpec(grid_points=4, n_items=(1, 2, 11, 100, 1001), labels_per_item=(3, 11))
     for chunk in (0, 5, 15):
         cfg = chunk_configs(spec, chunk)
         fast = _probabilities(cfg, spec, compiled=True)

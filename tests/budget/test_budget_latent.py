@@ -224,16 +224,18 @@ def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> 
         options=PlanOptions(latent_variant="full"),
     )
     first = res.assumptions.tests[0]
-    assert res.recommended_m == 5 and res.estimates.q_b < res.estimates.q_w
+    assert res.recommended_labels_per_item == 5 and res.estimates.q_b < res.estimates.q_w
     assert first.verdict == CONSISTENT
     notes = pilot_notes(res)  # the verdicts floor words what the plan's numbers imply
     assert any("rests on q_b < q_w" in n and assumption_sentence(first) in n for n in notes)
     assert not any("rests on" in n for n in res.notes)  # the result itself holds no such sentence
     default = pilot_plan(data.ratings, data.predictions, bootstrap=0)
-    assert default.latent_variant == "simple" and default.recommended_m == 1
+    assert default.latent_variant == "simple" and default.recommended_labels_per_item == 1
     big = pair(6000, 5, p=0.7, eps=0.1, q=0.75, seed=2)
     res = pilot_plan(big.ratings, big.predictions, bootstrap=0)
-    assert res.recommended_m == 1 and not any("rests on" in n for n in pilot_notes(res))
+    assert res.recommended_labels_per_item == 1 and not any(
+        "rests on" in n for n in pilot_notes(res)
+    )
 
 
 @settings(max_examples=15, deadline=None)
@@ -275,7 +277,7 @@ def test_assumption_tests_carry_estimate_interval_and_verdict() -> None:
     assert res.assumptions.verdicts()[0] == ("assumption1", CONSISTENT)
     assert list(res.assumptions_frame().columns) == [
         "name",
-        "m",
+        "labels_per_item",
         "estimate",
         "low",
         "high",
@@ -325,7 +327,7 @@ def test_majority_method_keeps_the_old_numbers() -> None:
         bootstrap=100,
         seed=2,
         budget=600,
-        m=(1, 2, 3, 5),
+        labels_per_item=(1, 2, 3, 5),
         estimator="majority",
     )
     assert res.estimates.params() == pytest.approx(

@@ -153,7 +153,16 @@ def test_two_classes_reduce_to_the_binary_model() -> None:
 def test_multiclass_result_is_a_table_and_checks_its_input() -> None:
     res = multiclass_compare(ASYM, BETTER, WORSE, 300, (1, 3), prior=PRIOR)
     frame = res.to_frame()
-    assert list(frame.columns) == ["m", "rule", "n", "label_accuracy", "no_label", "x", "y", "win"]
+    assert list(frame.columns) == [
+        "labels_per_item",
+        "rule",
+        "n",
+        "label_accuracy",
+        "no_label",
+        "x",
+        "y",
+        "win",
+    ]
     assert len(frame) == 4 and res.to_dict()["setting"]["n_classes"] == 3
     with pytest.raises(InputError, match="summing to 1"):
         multiclass_compare(ASYM * 0.9, BETTER, WORSE, 300)

@@ -87,17 +87,19 @@ def test_the_verdict_and_the_tables_on_three_classes(cli, pilot) -> None:
 
 
 def test_json_round_trip_equals_the_python_result(cli, pilot) -> None:
-    r = cli(*_args(pilot, "--bootstrap", "100", "--seed", "3", "--m", "1,2,3", "--json"))
+    r = cli(
+        *_args(pilot, "--bootstrap", "100", "--seed", "3", "--labels-per-item", "1,2,3", "--json")
+    )
     assert r.exit_code == 0, r.stderr
     back = PlanResult.from_dict(r.json())
-    res = _python(pilot, bootstrap=100, seed=3, m=(1, 2, 3))
+    res = _python(pilot, bootstrap=100, seed=3, labels_per_item=(1, 2, 3))
     assert back == res
     assert back.to_dict() == res.to_dict()
     d = r.json()
     assert d["n_classes"] == 3 and d["pilot"] is None
     mp = d["multiclass_pilot"]
     assert mp["verdict"] in ("one_label_per_item", "several_labels_per_item")
-    assert [row["m"] for row in mp["sizes"]] == [1, 2, 3]
+    assert [row["labels_per_item"] for row in mp["sizes"]] == [1, 2, 3]
     assert mp["classes"] == [0, 1, 2] and mp["bootstrap"] == 100 and mp["seed"] == 3
 
 
@@ -113,7 +115,7 @@ def test_the_same_seed_gives_the_same_bytes(cli, pilot) -> None:
         (["--vote-ties", "failure"], "--vote-ties failure"),
         (["--latent-variant", "full"], "--latent-variant full"),
         (["--better", "zzz"], "--better zzz"),
-        (["--m", "0"], "--m 0"),
+        (["--labels-per-item", "0"], "--labels-per-item 0"),
         (["--level", "1.2"], "--level 1.2"),
         (["--bootstrap", "5"], "--bootstrap 5"),
         (["--budget", "0"], "--budget 0"),
@@ -182,9 +184,13 @@ def test_better_and_worse_are_taken_as_given(cli, pilot) -> None:
 def test_several_labels_per_item_in_one_sentence(cli, pilot) -> None:
     """With only m = 2 tried the verdict is ``several_labels_per_item`` and its sentence names the
     plurality vote once, inside the one parenthesis."""
-    d = cli(*_args(pilot, "--bootstrap", "0", "--m", "2", "--json")).json()
+    d = cli(*_args(pilot, "--bootstrap", "0", "--labels-per-item", "2", "--json")).json()
     mp = PlanResult.from_dict(d).multiclass_pilot
-    assert mp is not None and mp.verdict == "several_labels_per_item" and mp.recommended_m == 2
+    assert (
+        mp is not None
+        and mp.verdict == "several_labels_per_item"
+        and mp.recommended_labels_per_item == 2
+    )
     sentence = multiclass_verdicts(mp)[0].sentence
     assert sentence.startswith(
         f"Several labels per item: label {mp.recommended_items:,} items 2 times each (m = 2, "

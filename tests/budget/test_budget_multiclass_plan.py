@@ -182,9 +182,9 @@ def test_plan_runs_end_to_end_on_chaosnli_like_data() -> None:
     mp = res.multiclass_pilot
     assert isinstance(mp, MulticlassPilotPlan)
     assert mp.better == "roberta" and mp.classes == ("entailment", "neutral", "contradiction")
-    assert mp.verdict in VERDICTS and [r.m for r in mp.sizes] == [1, 3, 5]
+    assert mp.verdict in VERDICTS and [r.labels_per_item for r in mp.sizes] == [1, 3, 5]
     assert mp.curve is not None and mp.curve.scenario == "confusion"
-    assert res.curve is not None and res.comparison.best_m in (1, 3, 5)
+    assert res.curve is not None and res.comparison.best_labels_per_item in (1, 3, 5)
     b, w = mp.estimates.accuracies()
     assert b > w
     data = json.loads(res.to_json())
@@ -275,7 +275,7 @@ def test_k_class_plan_checks() -> None:
     with pytest.raises(InputError, match="≥ 3 labels"):
         multiclass_pilot_plan(few, two)
     q = quick_compare(0.6, 600, n_classes=3)
-    assert q.best_m == 1 and len(q.win) == 3
+    assert q.best_labels_per_item == 1 and len(q.win) == 3
     curve = win_curve(symmetric_errors(4, 0.7, 0.7, 0.05), (1, 3), [600])
     assert [round(p.win, 3) for p in curve.points] == [
         0.894,

@@ -70,7 +70,7 @@ def test_open_cli(cli) -> None:
         "0.8",
         "--n-classes",
         "3",
-        "--m",
+        "--labels-per-item",
         "1",
         "3",
         "--budget",

@@ -24,7 +24,7 @@ def test_plan_recovers_parameters_roughly() -> None:
     assert est.p_b1 == pytest.approx(0.9, abs=0.05)
     assert est.q_b > est.q_w
     assert res.assumptions.assumption1
-    assert res.recommended_m == 1
+    assert res.recommended_labels_per_item == 1
     assert res.recommended_budget == min(r.budget_exact for r in res.sizes)
     for _, (lo, hi) in res.intervals.items():
         assert lo <= hi

@@ -78,7 +78,7 @@ def pilot():
 
 @pytest.fixture(scope="module")
 def results(pilot) -> dict[str, Result]:
-    spec = SweepSpec(grid_points=2, n_values=(1, 3), m_values=(3,))
+    spec = SweepSpec(grid_points=2, n_items=(1, 3), labels_per_item=(3,))
     return {
         "compare": compare(COR, 600, (1, 3), simulations=50),
         "size": sample_size(FIG2, 0.95, (1, 3)),
@@ -103,7 +103,7 @@ def results(pilot) -> dict[str, Result]:
             (1, 3),
         ),
         "win_curve": win_curve(COR, (1, 3), [30, 300]),
-        "accuracy_curve": accuracy_curve(qs=[0.6, 0.9], m=(1, 3)),
+        "accuracy_curve": accuracy_curve(qs=[0.6, 0.9], labels_per_item=(1, 3)),
         "capacity_curve": capacity_curve(FIG2, 0.95, [300, 1500], 3),
         "rate_curve": rate_curve(qs=[0.6, 0.9]),
         "sweep": run_sweep(spec, show_progress=False),
@@ -167,13 +167,13 @@ def test_error_model_kind_is_scenario(results: dict[str, Result]) -> None:
 
 def test_tables_have_frames(results: dict[str, Result]) -> None:
     frames = {
-        "compare": ("m", "exact", "monte_carlo"),
-        "size": ("m", "budget_exact", "n_hoeffding_bound"),
-        "capacity": ("m", "ratio_exact", "error_exact"),
-        "pilot": ("m", "budget_exact"),
-        "win_curve": ("m", "budget", "n", "win"),
-        "quick": ("m", "items", "win", "budget_needed"),
-        "sweep": ("n", "m", "violations", "qw_gt_qb_single_wins"),
+        "compare": ("labels_per_item", "exact", "monte_carlo"),
+        "size": ("labels_per_item", "budget_exact", "n_hoeffding_bound"),
+        "capacity": ("labels_per_item", "ratio_exact", "error_exact"),
+        "pilot": ("labels_per_item", "budget_exact"),
+        "win_curve": ("labels_per_item", "budget", "n", "win"),
+        "quick": ("labels_per_item", "items", "win", "budget_needed"),
+        "sweep": ("n_items", "labels_per_item", "violations", "qw_gt_qb_single_wins"),
         "plurality": ("strategy", "win", "exact"),
         "adaptive": ("strategy", "win", "exact"),
     }
@@ -204,14 +204,14 @@ def test_pilot_plan_typed_fields(results: dict[str, Result]) -> None:
     assert d["comparison"]["scenario"] == "correlated"
     assert res.error_model() is res.estimates  # type: ignore[attr-defined]
     assert isinstance(res, PilotPlan) and res.level == 0.95 and res.curve is None
-    assert res.recommended_items == res.recommended_budget // res.recommended_m  # type: ignore[operator]
+    assert res.recommended_items == res.recommended_budget // res.recommended_labels_per_item  # type: ignore[operator]
 
 
 def test_sweep_and_open_problem_typed(results: dict[str, Result]) -> None:
     sweep = results["sweep"]
-    assert all(isinstance(c, SweepCell) for c in sweep.by_n_m)  # type: ignore[attr-defined]
+    assert all(isinstance(c, SweepCell) for c in sweep.cells)  # type: ignore[attr-defined]
     at = sweep.to_dict()["max_violation_at"]
-    assert set(at) == {"q_b", "q_w", "p_w", "p_b0", "p_b1", "n", "m"}
+    assert set(at) == {"q_b", "q_w", "p_w", "p_b0", "p_b1", "n_items", "labels_per_item"}
     plur = results["plurality"]
     assert isinstance(plur.params, PluralitySetting)  # type: ignore[attr-defined]
     assert plur.to_dict()["params"] == {"n_classes": 3, "q": 0.7, "p": 0.7, "eps": 0.1}
@@ -243,7 +243,9 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
     assert (a.agreement, a.label_accuracy, a.better_accuracy) == (agreement, q, p)
     assert a.better_accuracy_source == "best_model_agreement"  # a code; the report words it
     assert a.budget == int(pilot.ratings.counts.sum()) and a.level == 0.95
-    assert a.comparison == quick_compare(q, a.budget, p=p - 0.01, eps=0.01, m=(1, 3, 5))
+    assert a.comparison == quick_compare(
+        q, a.budget, p=p - 0.01, eps=0.01, labels_per_item=(1, 3, 5)
+    )
     pilot_alone = pilot_plan(pilot.ratings, pilot.predictions, bootstrap=100, budget=a.budget)
     assert a.pilot is not None and a.pilot.curve is not None
     assert dataclasses.replace(a.pilot, curve=None) == pilot_alone
@@ -252,7 +254,11 @@ def test_plan_gives_the_report_numbers(pilot, results: dict[str, Result]) -> Non
     assert not {"plan", "plan_note", "pilot_note", "delta"} & set(d)  # the retired keys are gone
     assert a.error_model() == IndependentErrors(p - 0.01, 0.01, q)
     # the curves are the report's figures: the comparison's at q̂, the pilot's at its estimates
-    assert a.curve is not None and a.curve.params == a.error_model() and a.curve.m == (1, 3, 5)
+    assert (
+        a.curve is not None
+        and a.curve.params == a.error_model()
+        and a.curve.labels_per_item == (1, 3, 5)
+    )
     assert a.pilot.curve.params == a.pilot.estimates
     budgets = a.curve.series(1)[0]
     step, top = (
@@ -367,7 +373,9 @@ def test_vote_ties_failure_simulation_matches_exact() -> None:
 
 def test_plan_vote_ties_recorded(pilot) -> None:
     failure = PlanOptions(vote_ties="failure")
-    res = pilot_plan(pilot.ratings, pilot.predictions, bootstrap=0, m=(1, 2), options=failure)
+    res = pilot_plan(
+        pilot.ratings, pilot.predictions, bootstrap=0, labels_per_item=(1, 2), options=failure
+    )
     assert res.vote_ties == "failure" and res.to_dict()["assumptions"]["assumption2_m2"] in (
         True,
         False,

@@ -12,7 +12,7 @@ from humanly import InputError
 from humanly.budget import SweepSpec, gap_correlated, majority_accuracy, outcome, run_sweep
 from humanly.budget.sweep import chunk_configs, sweep_chunk
 
-SPEC = SweepSpec(grid_points=3, n_values=(1, 2, 3, 10), m_values=(3,))
+SPEC = SweepSpec(grid_points=3, n_items=(1, 2, 3, 10), labels_per_item=(3,))
 
 
 def test_chunk_configs_constraint() -> None:
@@ -32,9 +32,9 @@ def test_chunk_configs_constraint() -> None:
 
 def test_chunk_against_scalar_reference() -> None:
     """Every (config, n, m) of a chunk against the scalar exact computation."""
-    spec = SweepSpec(grid_points=3, n_values=(1, 4, 7), m_values=(3,), tolerance=0.0)
+    spec = SweepSpec(grid_points=3, n_items=(1, 4, 7), labels_per_item=(3,), tolerance=0.0)
     chunk = 5
-    res = sweep_chunk({**spec.to_dict(), "n_values": [1, 4, 7], "m_values": [3]}, chunk)
+    res = sweep_chunk({**spec.to_dict(), "n_items": [1, 4, 7], "labels_per_item": [3]}, chunk)
     cfg = chunk_configs(spec, chunk)
     viol = 0
     best = -np.inf
@@ -75,7 +75,7 @@ def test_sweep_resume_and_parallel_identical(tmp_path: Path) -> None:
 
 def test_sweep_spec_checks(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="m = 1 is the base"):
-        SweepSpec(m_values=(1, 3))
+        SweepSpec(labels_per_item=(1, 3))
     with pytest.raises(InputError, match="chunk 99"):
         run_sweep(SPEC, chunks=[99], show_progress=False)
     run_sweep(SPEC, out=tmp_path / "x", chunks=[0], show_progress=False)

@@ -98,15 +98,25 @@ def test_theorem_2_rate_inequality_eq_8(vote_ties: str) -> None:
             m for m in ms if min(mp_majority(qb, m, vote_ties), mp_majority(qw, m, vote_ties)) > 0.5
         ]
         assert (
-            min((r for r in table.rows if r.m in usable), key=lambda r: r.cramer_per_label).m == 1
+            min(
+                (r for r in table.rows if r.labels_per_item in usable),
+                key=lambda r: r.cramer_per_label,
+            ).labels_per_item
+            == 1
         )
         ref = {}
         for row in table.rows:
             x, y = mp_gap(
-                mp_majority(qb, row.m, vote_ties), mp_majority(qw, row.m, vote_ties), pw, b0, b1
+                mp_majority(qb, row.labels_per_item, vote_ties),
+                mp_majority(qw, row.labels_per_item, vote_ties),
+                pw,
+                b0,
+                b1,
             )
-            ref[row.m] = mp_cramer(x, y)
-            assert row.cramer_per_item == pytest.approx(float(ref[row.m]), rel=1e-9, abs=1e-15)
+            ref[row.labels_per_item] = mp_cramer(x, y)
+            assert row.cramer_per_item == pytest.approx(
+                float(ref[row.labels_per_item]), rel=1e-9, abs=1e-15
+            )
         for m in usable[1:]:
             # single labels: m·(−Λ*(0) of one G(q)) over m labels; m-majority: −Λ*(0) of G(M_m(q))
             assert ref[1] < ref[m] / m, (qb, qw, pw, b0, b1, m)
@@ -120,8 +130,8 @@ def test_ties_as_failures_can_favour_an_even_m() -> None:
     labels per item then beat one label — an artefact of the accounting, not of labelling (a real
     pipeline has to write some label for a tied item). With a fair coin M_2 = M_1 and m = 1 wins."""
     model = CorrelatedErrors(0.99, 0.55, 0.5, 0.6, 0.6)
-    assert rates(model, (1, 2), vote_ties="failure").best_m == 2
-    assert rates(model, (1, 2)).best_m == 1
+    assert rates(model, (1, 2), vote_ties="failure").best_labels_per_item == 2
+    assert rates(model, (1, 2)).best_labels_per_item == 1
 
 
 def test_lemma_2_sums_scale_linearly() -> None:
@@ -237,7 +247,7 @@ def test_fig_3a_convergence_and_crossing() -> None:
     # the exact values at small budgets against the trinomial summed in mpmath
     for mm, k in ((1, 60), (3, 60), (1, 150), (3, 300)):
         g = model.gap(mm)
-        row = frame[(frame["m"] == mm) & (frame["budget"] == k)].iloc[0]
+        row = frame[(frame["labels_per_item"] == mm) & (frame["budget"] == k)].iloc[0]
         ref = mp.log(mp_error(g.x, g.y, k // mm)) / k
         assert row["log_error_per_label"] == pytest.approx(float(ref), rel=1e-9)
 

@@ -49,7 +49,7 @@ def test_comparison_verdict_leads_with_the_best_m() -> None:
     model = CorrelatedErrors(0.6, 0.9, 0.6, 0.7, 0.9, check=False)
     res = compare(model, 1000, (1, 3))
     (v,) = verdicts(res)
-    assert res.best_m == 3 and v.sentence.startswith(
+    assert res.best_labels_per_item == 3 and v.sentence.startswith(
         "With 1,000 labels, 3-label majorities identify"
     )
     assert v.sentence.endswith("with probability 0.781 (exact); single labels reach 0.658.")
@@ -82,7 +82,7 @@ def test_plan_verdict_reports_evidence_against(five) -> None:
 
 def test_plan_without_a_recommendation(five) -> None:
     res = pilot_plan(five.ratings, five.predictions, bootstrap=0, seed=0)
-    none = dataclasses.replace(res, recommended_m=None, recommended_budget=None)
+    none = dataclasses.replace(res, recommended_labels_per_item=None, recommended_budget=None)
     v = verdicts(none)[0]
     assert v.sentence.startswith("No number of labels per item ranks") and v.status
     assert "first with probability ≥ 0.95" in v.sentence

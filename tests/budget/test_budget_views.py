@@ -60,7 +60,9 @@ def test_win_json_stays_json_with_named_bounds(cli) -> None:
 
 def test_vote_ties_failure_is_said(cli) -> None:
     for cmd, extra in (("win", []), ("size", []), ("capacity", []), ("rates", [])):
-        r = cli("budget", cmd, *FIG2, "--m", "1", "2", "--vote-ties", "failure", *extra)
+        r = cli(
+            "budget", cmd, *FIG2, "--labels-per-item", "1", "2", "--vote-ties", "failure", *extra
+        )
         assert r.exit_code == 0, (cmd, r.stderr)
         assert FAILURE in r.stdout, cmd
 
@@ -77,7 +79,7 @@ def test_capacity_prints_whole_numbers_of_classifiers(cli) -> None:
 
 def test_size_names_the_bounds_and_plots_budgets(cli, tmp_path: Path) -> None:
     out = tmp_path / "size.svg"
-    r = cli("budget", "size", *FIG2, "--m", "1", "3", "--plot", out)
+    r = cli("budget", "size", *FIG2, "--labels-per-item", "1", "3", "--plot", out)
     assert r.exit_code == 0, r.stderr
     assert "guaranteed by" in r.stdout and "by Hoeffding" in r.stdout  # headers wrap at 80 columns
     assert "23,762" in r.stdout and COIN in r.stdout
@@ -166,14 +168,17 @@ def test_plan_title_fits_its_axes_with_long_model_names() -> None:
 # --------------------------------------------------------------------------- new commands
 def test_rates_table_and_plot(cli, tmp_path: Path) -> None:
     out = tmp_path / "rates.png"
-    r = cli("budget", "rates", *FIG3, "--m", "1", "3", "--plot", out)
+    r = cli("budget", "rates", *FIG3, "--labels-per-item", "1", "3", "--plot", out)
     assert r.exit_code == 0, r.stderr
     assert "Cramér per" in r.stdout and "Hoeffding" in r.stdout
     assert "-0.00330931" in r.stdout and "-0.00209688" in r.stdout
     assert "best m (most negative Cramér rate per label, Theorem 2): 1" in r.stdout
     assert out.stat().st_size > 1000
-    d = cli("budget", "rates", *FIG3, "--m", "1", "3", "--json").json()
-    assert d["best_m"] == 1 and [row["m"] for row in d["rows"]] == [1, 3]
+    d = cli("budget", "rates", *FIG3, "--labels-per-item", "1", "3", "--json").json()
+    assert d["best_labels_per_item"] == 1 and [row["labels_per_item"] for row in d["rows"]] == [
+        1,
+        3,
+    ]
 
 
 def test_rates_plot_needs_the_independent_model(cli, tmp_path: Path) -> None:
@@ -207,7 +212,10 @@ def test_convergence_without_a_crossing_says_so(cli) -> None:
     ("args", "fragment"),
     [
         (["--budgets", "3000:30"], "--budgets '3000:30'"),
-        (["--budgets", "2", "--m", "3"], "at least the largest m (3)"),
+        (
+            ["--budgets", "2", "--labels-per-item", "3"],
+            "at least the largest number of labels per item (3)",
+        ),
     ],
 )
 def test_convergence_bad_budgets(cli, args: list[str], fragment: str) -> None:
@@ -227,17 +235,19 @@ MULTI = ["--n-classes", "4", "--q", "0.7", "--p", "0.7", "--eps", "0.05", "--bud
 
 
 def test_multiclass_symmetric(cli) -> None:
-    r = cli("budget", "multiclass", *MULTI, "--m", "1", "3")
+    r = cli("budget", "multiclass", *MULTI, "--labels-per-item", "1", "3")
     assert r.exit_code == 0, r.stderr
     for header in ("rule", "items n", "label accuracy", "no label", "win (exact)"):
         assert header in r.stdout
     assert "0.893553" in r.stdout and "0.80208" in r.stdout and "0.809127" in r.stdout
     assert "best: m = 1 (plurality)" in r.stdout
     assert "a tie among the most frequent at random" in r.stdout and "no test label" in r.stdout
-    d = cli("budget", "multiclass", *MULTI, "--m", "1", "3", "--json").json()
+    d = cli("budget", "multiclass", *MULTI, "--labels-per-item", "1", "3", "--json").json()
     assert d["best"] == "m = 1 (plurality)" and len(d["rows"]) == 4
-    one = cli("budget", "multiclass", *MULTI, "--m", "3", "--rules", "majority", "--json").json()
-    assert [(row["m"], row["rule"]) for row in one["rows"]] == [(3, "majority")]
+    one = cli(
+        "budget", "multiclass", *MULTI, "--labels-per-item", "3", "--rules", "majority", "--json"
+    ).json()
+    assert [(row["labels_per_item"], row["rule"]) for row in one["rows"]] == [(3, "majority")]
 
 
 def test_multiclass_from_confusion_files_and_prior(cli, tmp_path: Path) -> None:
@@ -257,11 +267,20 @@ def test_multiclass_from_confusion_files_and_prior(cli, tmp_path: Path) -> None:
         "--labels", write("labels.csv", 0.7, True), "--better", write("better.csv", 0.75, False),
         "--worse", write("worse.csv", 0.7, True),
     ]  # fmt: skip
-    a = cli("budget", "multiclass", *files, "--budget", "600", "--m", "1", "3", "--json").json()
-    b = cli("budget", "multiclass", *MULTI, "--m", "1", "3", "--json").json()
+    a = cli(
+        "budget", "multiclass", *files, "--budget", "600", "--labels-per-item", "1", "3", "--json"
+    ).json()
+    b = cli("budget", "multiclass", *MULTI, "--labels-per-item", "1", "3", "--json").json()
     assert a["rows"] == b["rows"]
     skewed = cli(
-        "budget", "multiclass", *MULTI, "--m", "1", "--prior", "0.4,0.3,0.2,0.1", "--json"
+        "budget",
+        "multiclass",
+        *MULTI,
+        "--labels-per-item",
+        "1",
+        "--prior",
+        "0.4,0.3,0.2,0.1",
+        "--json",
     ).json()
     assert skewed["setting"]["prior"] == [0.4, 0.3, 0.2, 0.1]
 
@@ -295,6 +314,17 @@ def test_multiclass_refuses_a_matrix_that_is_not_square(cli, tmp_path: Path) -> 
 
 
 def test_open_says_how_ties_are_broken(cli) -> None:
-    r = cli("budget", "open", *FIG3, "--n-classes", "3", "--simulations", "50", "--m", "1", "3")
+    r = cli(
+        "budget",
+        "open",
+        *FIG3,
+        "--n-classes",
+        "3",
+        "--simulations",
+        "50",
+        "--labels-per-item",
+        "1",
+        "3",
+    )
     assert r.exit_code == 0, r.stderr
     assert "broken at random" in r.stdout

@@ -274,8 +274,8 @@ def test_exported_csv_columns_are_numbers_where_the_page_shows_numbers(exported)
             assert pd.api.types.is_numeric_dtype(frame[f"{column} (number)"]), (name, column)
     assert numeric_somewhere > 10
     curve = pd.read_csv(done.folder / "equivalence-table-2.csv")
-    assert {"95% range low", "95% range high"} <= set(curve.columns)
+    assert {"95% interval low", "95% interval high"} <= set(curve.columns)
     assert (
         pd.api.types.is_integer_dtype(curve["items"])
-        and (curve["95% range low"] <= curve["score c_k"]).all()
+        and (curve["95% interval low"] <= curve["score c_k"]).all()
     )

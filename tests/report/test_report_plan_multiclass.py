@@ -76,7 +76,7 @@ def test_the_section_lays_out_the_k_class_plan(study) -> None:
         "m = 5 (5-plurality)",
     ]
     # the estimates: prior, per-class accuracies of the three sources, overall accuracies
-    assert len(est.rows) == 3 + 3 * 3 + 3 and "95% Wald range" in est.headers
+    assert len(est.rows) == 3 + 3 * 3 + 3 and "95% Wald interval" in est.headers
     shown = {row[0]: row for row in est.rows}
     for p in mp.parameters:
         if p.name in shown:

@@ -125,7 +125,7 @@ def test_level_reaches_the_curve_the_experts_and_the_command(cli, sim, tmp_path)
     r = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
             "--bootstrap", 100, "--level", 0.9)  # fmt: skip
     assert r.exit_code == 0, r.stderr
-    assert "90% range" in r.stdout and "95%" not in r.stdout
+    assert "90% interval" in r.stdout and "95%" not in r.stdout
     j = cli("equivalence", files["ratings"], "--predictions", files["predictions"],
             "--bootstrap", 100, "--level", 0.9, "--json").json()  # fmt: skip
     assert j["level"] == 0.9

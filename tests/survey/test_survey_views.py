@@ -42,7 +42,7 @@ def files(sim, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:  # 
 def test_worth_sentence_names_range_mean_combiner_scorer_and_items() -> None:
     s = worth(_m(), "abc", "cross_entropy")
     assert s == (
-        "m is worth 2.00 raters (95% range 1.50–2.50; bootstrap mean 2.05) with the ABC combiner "
+        "m is worth 2.00 raters (95% interval 1.50–2.50; bootstrap mean 2.05) with the ABC combiner "
         "and cross-entropy scorer, on 1,000 items."
     )
     s = worth(_m(), "majority", "agreement", calibration="isotonic (in-sample)")
@@ -75,7 +75,8 @@ def test_ranges_that_hit_an_end_say_so() -> None:
     open_hi = _m(high=None, equivalence_mean=None)
     text = worth(open_hi, "abc", "cross_entropy", largest_k=9, bootstrap=100)
     assert (
-        "95% range 1.50 to more than 9: at least 2.5% of the bootstrap replicates lie above" in text
+        "95% interval 1.50 to more than 9: at least 2.5% of the bootstrap replicates lie above"
+        in text
     )
     assert "no bootstrap mean: some replicates lie above the curve" in text
     assert equivalence_interval(_m(low=None, high=None), 9, bootstrap=0) is None
@@ -83,10 +84,10 @@ def test_ranges_that_hit_an_end_say_so() -> None:
 
 def test_sentences_follow_the_level() -> None:
     s = worth(_m(low=0.0), "abc", "cross_entropy", level=0.9)
-    assert "90% range 0–2.50, the low end 0 because at least 5% of the bootstrap replicates" in s
+    assert "90% interval 0–2.50, the low end 0 because at least 5% of the bootstrap replicates" in s
     assert "95%" not in s
     s = worth(_m(), "abc", "cross_entropy", level=0.99, target_width=0.5, items_needed=4000)
-    assert "(99% range 1.50–2.50;" in s and "narrow the 99% range to 0.5 raters" in s
+    assert "(99% interval 1.50–2.50;" in s and "narrow the 99% interval to 0.5 raters" in s
     above = _m(equivalence=None, equivalence_note="above_max", low=None, high=None)
     assert "at least 95% of the bootstrap replicates lie above" in str(
         equivalence_interval(above, 9, bootstrap=100, level=0.9)
@@ -95,7 +96,7 @@ def test_sentences_follow_the_level() -> None:
 
 def test_width_phrases() -> None:
     s = worth(_m(), "abc", "cross_entropy", target_width=0.5, items_needed=4000)
-    assert "about 4,000 items would narrow the 95% range to 0.5 raters" in s
+    assert "about 4,000 items would narrow the 95% interval to 0.5 raters" in s
     assert "now 1.00 wide on 1,000 items; 1/√N approximation" in s
     assert _m().items_needed(0.5) == 4000  # what the result says for that width
     s = worth(_m(), "abc", "cross_entropy", target_width=2.0, items_needed=500)
@@ -121,7 +122,9 @@ def test_verdicts_one_per_model_with_truth(sim) -> None:  # type: ignore[no-unty
         v.topic == "equivalence" and v.methods == METHODS_ID == "methods-equivalence" for v in vs
     )
     soft = vs[1].sentence
-    assert soft.startswith(f"soft is worth {res.model('soft').equivalence:.2f} raters (95% range ")
+    assert soft.startswith(
+        f"soft is worth {res.model('soft').equivalence:.2f} raters (95% interval "
+    )
     assert "bootstrap mean" in soft and "items would narrow" in soft
     assert "against the true item states it is worth 1.90 raters (SEQ*; HSCORE* -0.8253)" in soft
     assert all("nan" not in v.sentence.lower() for v in vs)
@@ -154,7 +157,7 @@ def test_cli_tables_footnotes_and_verdicts(cli, files: dict[str, Path]) -> None:
     assert "matches it, but its outputs were scored as given, not calibrated, and" in out
     assert "on 1,000 items (not calibrated): its score" in out
     assert "on 1,000 items (not calibrated: its outputs were scored as given" in out  # soft
-    assert "soft is worth 1.91 raters (95% range" in out and "items would narrow" in out
+    assert "soft is worth 1.91 raters (95% interval" in out and "items would narrow" in out
     assert "items_needed assumes" in r.stderr  # the width note
     j = _run(cli, files, "--bootstrap", 100, "--target-width", 0.5, "--json", "--calibrate",
              "none").json()  # fmt: skip
@@ -311,7 +314,7 @@ def test_section_one_kind_shows_every_model_under_both(sim) -> None:  # type: ig
     )  # fmt: skip
     assert [r[0] for r in section.tables[0].rows] == ["soft"]
     assert [r[0] for r in section.tables[2].rows] == ["soft"]
-    assert "items for a 95% range < 0.5 raters" in section.tables[0].headers
+    assert "items for a 95% interval < 0.5 raters" in section.tables[0].headers
     assert "Every model is shown under two analyses" in section.paragraphs[0]
     assert [v.model for v in section.verdicts] == ["soft"]
     assert runs and all(run.truth is None for run in runs)

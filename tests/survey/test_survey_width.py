@@ -1,7 +1,7 @@
 """Bootstrap mean of the equivalence and the items needed for a target width
 (``EquivalenceResult.items_needed(width)``, read off the stored ranges).
 
-``items_needed`` assumes the 95% range of the equivalence narrows as 1/√N. Checked by subsampling:
+``items_needed`` assumes the 95% interval of the equivalence narrows as 1/√N. Checked by subsampling:
 fit on N = 4,000 items of the running example, then measure the range on disjoint subsamples of 1,000
 and 2,000 items; the measured widths follow the prediction within 25% (measured on seeds 0–5: ratios
 0.95–1.15, the range narrowing a little more slowly than 1/√N at small N).

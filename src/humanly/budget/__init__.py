@@ -20,7 +20,8 @@ Appendix C), ``rate_tables`` (Theorem 2, Fig. 3 a/b), ``multiclass`` (K classes 
 (Appendix A).
 
 >>> from humanly.budget import IndependentErrors, compare
->>> compare(IndependentErrors(p=0.8, eps=0.01, q=0.8), budget=1500, m=(1, 3)).best_m
+>>> errors = IndependentErrors(p=0.8, eps=0.01, q=0.8)
+>>> compare(errors, budget=1500, labels_per_item=(1, 3)).best_labels_per_item
 1
 
 Names are imported on first use (PEP 562), so ``humanly budget win`` loads the exact engine only —

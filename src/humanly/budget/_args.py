@@ -15,7 +15,7 @@ Each names the Python parameter (``budget=0: give a whole number ≥ 1``); the c
 >>> check_ms(1.5)
 Traceback (most recent call last):
 ...
-TypeError: m=1.5: give a whole number
+TypeError: labels_per_item=1.5: give a whole number
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def check_vote_ties(vote_ties: Any) -> VoteTies:
     return cast("VoteTies", check_choice("vote_ties", vote_ties, VOTE_TIES))
 
 
-def check_ms(m: Any, name: str = "m", minimum: int = 1) -> tuple[int, ...]:
+def check_ms(m: Any, name: str = "labels_per_item", minimum: int = 1) -> tuple[int, ...]:
     """Labels per item: one whole number ≥ ``minimum`` or a non-empty sequence of them."""
     if isinstance(m, (str, bytes)):
         raise TypeError(
@@ -122,5 +122,7 @@ def items_for_budget(budget: int, m: int) -> int:
     """n = ⌊budget/m⌋ items; an error naming both when not even one item can be labelled."""
     n = budget // m
     if n < 1:
-        raise InputError(f"budget={budget} is smaller than m = {m}: no item can be labelled")
+        raise InputError(
+            f"budget={budget} is smaller than labels_per_item={m}: no item can be labelled"
+        )
     return n

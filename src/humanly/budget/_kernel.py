@@ -442,10 +442,10 @@ def sweep_errors(x: np.ndarray, y: np.ndarray, n: int, floor: float = 0.0) -> np
 
 
 def sweep_error_grid(
-    x: np.ndarray, y: np.ndarray, n_values: Sequence[int], floor: float = 0.0
+    x: np.ndarray, y: np.ndarray, n_items: Sequence[int], floor: float = 0.0
 ) -> np.ndarray:
-    """P(ΣG ≤ 0) over n items (ties count as failure) for each (x, y) and each n in ``n_values``, shape
-    (len(n_values), len(x)); compiled when numba is installed.
+    """P(ΣG ≤ 0) over n items (ties count as failure) for each (x, y) and each n in ``n_items``, shape
+    (len(n_items), len(x)); compiled when numba is installed.
 
     Equal to ``tie + loss`` of :func:`humanly.budget.outcomes` (relative error ≤ 1e-12 against
     mpmath in the tests). Windows that overlap share their conditional chain, so the small n and the
@@ -454,7 +454,7 @@ def sweep_error_grid(
     compile_kernel()
     xa = np.ascontiguousarray(np.asarray(x, dtype=float).ravel())
     ya = np.ascontiguousarray(np.asarray(y, dtype=float).ravel())
-    ns = np.asarray([int(v) for v in n_values], dtype=np.int64)
+    ns = np.asarray([int(v) for v in n_items], dtype=np.int64)
     order = np.argsort(ns, kind="stable")
     out = np.empty((ns.size, xa.size))
     out[order] = _errors_grid(xa, ya, np.ascontiguousarray(ns[order]), float(floor))

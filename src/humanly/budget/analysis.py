@@ -26,6 +26,7 @@ from .._core.counts import plurality_credit
 from .._core.result import Result, Skipped
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
+from ..data.types import PredictionsLike, RatingsLike
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms, check_ties, check_vote_ties
 from .comparison import compare
 from .confusion import ConfusionErrors, symmetric_errors
@@ -69,16 +70,16 @@ class QuickComparison(Result):
         The label budget.
     level : float
         The probability of ranking the better classifier first that ``budget_needed`` reaches.
-    m : tuple of int
+    labels_per_item : tuple of int
         Labels per item.
     win : tuple of float
         The exact P(better ranked first) per m at ``budget``.
     budget_needed : tuple of int or None
         The exact budget per m that reaches ``level`` (None: none does).
-    best_m : int
+    best_labels_per_item : int
         The m with the highest win probability.
     single_is_best : bool
-        best_m == 1.
+        best_labels_per_item == 1.
     notes : tuple of str
         What a reader should know (a q ≤ 0.5 clipped).
     vote_ties : {"coin", "failure"}
@@ -89,7 +90,7 @@ class QuickComparison(Result):
     Examples
     --------
     >>> res = quick_compare(0.7, 1500)
-    >>> res.items, res.best_m
+    >>> res.items, res.best_labels_per_item
     ((1500, 500, 300), 1)
     """
 
@@ -98,21 +99,21 @@ class QuickComparison(Result):
     eps: float
     budget: int
     level: float
-    m: tuple[int, ...]
+    labels_per_item: tuple[int, ...]
     win: tuple[float, ...]
     budget_needed: tuple[int | None, ...]
-    best_m: int
+    best_labels_per_item: int
     single_is_best: bool
     notes: tuple[str, ...] = ()
     vote_ties: str = "coin"
     items: tuple[int, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per m: ``m``, ``items`` (⌊budget/m⌋), ``win``, ``budget_needed``."""
+        """One row per m: ``labels_per_item``, ``items`` (⌊budget/m⌋), ``win``, ``budget_needed``."""
         return pd.DataFrame(
             {
-                "m": list(self.m),
-                "items": [self.budget // m for m in self.m],
+                "labels_per_item": list(self.labels_per_item),
+                "items": [self.budget // m for m in self.labels_per_item],
                 "win": list(self.win),
                 "budget_needed": list(self.budget_needed),
             }
@@ -125,7 +126,7 @@ def quick_compare(
     *,
     p: float = 0.8,
     eps: float = 0.01,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     level: float = 0.95,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
@@ -149,7 +150,7 @@ def quick_compare(
         The worse classifier's accuracy (default the paper's Fig. 2, 0.8).
     eps : float
         The better classifier's margin (default 0.01).
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     level : float
         The probability of ranking the better classifier first that ``budget_needed`` reaches.
@@ -168,12 +169,12 @@ def quick_compare(
     Examples
     --------
     >>> res = quick_compare(0.7, 1500)
-    >>> res.best_m, [round(w, 3) for w in res.win]
+    >>> res.best_labels_per_item, [round(w, 3) for w in res.win]
     (1, [0.6, 0.574, 0.562])
     """
     q = float(check_probability("label_accuracy", label_accuracy))
     budget = check_budget(budget)
-    (level, _), ms = check_level(level), check_ms(m)
+    (level, _), ms = check_level(level), check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     k = int(check_int("n_classes", n_classes, minimum=2))
     notes = []
@@ -194,11 +195,11 @@ def quick_compare(
         eps=float(eps),
         budget=budget,
         level=level,
-        m=ms,
+        labels_per_item=ms,
         win=tuple(r.exact for r in cmp.rows),
         budget_needed=tuple(r.budget_exact for r in size.rows),
-        best_m=cmp.best_m,
-        single_is_best=cmp.best_m == 1,
+        best_labels_per_item=cmp.best_labels_per_item,
+        single_is_best=cmp.best_labels_per_item == 1,
         notes=tuple(notes),
         vote_ties=vote_ties,
         items=tuple(budget // mm for mm in ms),
@@ -271,7 +272,7 @@ class PlanResult(Result):
     >>> from humanly import Ratings
     >>> r = Ratings.from_counts([[3, 0], [2, 1], [0, 3], [1, 2]] * 10, classes=[0, 1])
     >>> res = plan(r)
-    >>> round(res.agreement, 3), round(res.label_accuracy, 3), res.budget, res.comparison.best_m
+    >>> round(res.agreement, 3), round(res.label_accuracy, 3), res.budget, res.comparison.best_labels_per_item
     (0.667, 0.789, 120, 1)
     """
 
@@ -361,10 +362,12 @@ def _pilot(
     if (why := _pilot_models(study)) is not None:
         return None, why
     try:
-        res = pilot_plan(study, level=level, m=ms, estimator=estimator, budget=budget, **run)
+        res = pilot_plan(
+            study, level=level, labels_per_item=ms, estimator=estimator, budget=budget, **run
+        )
     except InputError as exc:
         return None, Skipped("pilot", "input_error", str(exc))
-    shown = tuple(r.m for r in res.sizes)
+    shown = tuple(r.labels_per_item for r in res.sizes)
     needed = [r.budget_exact for r in res.sizes]
     top = _curve_top(needed, 0) if any(n is not None for n in needed) else 5000
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
@@ -387,7 +390,7 @@ def _multiclass_pilot(
     if estimator != "latent":
         return None, Skipped("pilot", "latent_only")
     try:
-        res = multiclass_pilot_plan(study, level=level, m=ms, budget=budget, **run)
+        res = multiclass_pilot_plan(study, level=level, labels_per_item=ms, budget=budget, **run)
     except InputError as exc:
         return None, Skipped("pilot", "input_error", str(exc))
     needed = [r.budget_exact for r in res.sizes]
@@ -397,11 +400,11 @@ def _multiclass_pilot(
 
 
 def plan(
-    ratings: Any,
-    predictions: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
     *,
     budget: int | None = None,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     level: float = 0.95,
     eps: float = 0.01,
     estimator: Estimator = "latent",
@@ -427,7 +430,7 @@ def plan(
         The models' outputs, joined by item id.
     budget : int, optional
         The label budget compared (default the number of labels in ``ratings``).
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item to compare.
     level : float
         The probability of ranking the better classifier first that a budget must reach (the
@@ -461,7 +464,7 @@ def plan(
     >>> from humanly.simulate import pair
     >>> d = pair(400, 3, p=0.7, eps=0.1, q=0.75, seed=3)
     >>> res = plan(d.ratings, d.predictions, bootstrap=100)
-    >>> res.comparison.best_m, res.pilot.recommended_m, res.pilot.estimator
+    >>> res.comparison.best_labels_per_item, res.pilot.recommended_labels_per_item, res.pilot.estimator
     (1, 1, 'latent')
 
     References
@@ -470,7 +473,7 @@ def plan(
     a Budget*, arXiv:2402.02249.
     """
     opts = options if options is not None else PlanOptions()
-    (level, _), ms = check_level(level), check_ms(m)
+    (level, _), ms = check_level(level), check_ms(labels_per_item)
     eps = float(check_number("eps", eps, minimum=0.0, maximum=0.25, open_low=True, open_high=True))
     bootstrap, seed, estimator = check_run(bootstrap, seed, estimator, opts)
     study = _study(ratings, predictions, missing, opts)  # better=, worse= name known models
@@ -489,7 +492,9 @@ def plan(
     p, source = _better_accuracy(counts, preds, eps)
     budget = int(counts.sum()) if budget is None else check_budget(budget)
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)
-    quick = quick_compare(q, budget, p=p - eps, eps=eps, m=ms, level=level, n_classes=k, **rules)
+    quick = quick_compare(
+        q, budget, p=p - eps, eps=eps, labels_per_item=ms, level=level, n_classes=k, **rules
+    )
     pilot, skipped, multi = None, None, None
     if opts.with_pilot:
         run: dict[str, Any] = dict(bootstrap=bootstrap, seed=seed, options=opts)

@@ -39,7 +39,7 @@ UNTESTED_REASONS = ("no_bootstrap", "no_replicate", "too_few_labels", "undefined
 
 @dataclass(frozen=True, repr=False)
 class ParameterIntervals(Result):
-    """95% percentile bootstrap ranges of the correlated error model's parameters.
+    """95% percentile bootstrap intervals of the correlated error model's parameters.
 
     An estimate's own value is at both ends when no replicate defines it.
 
@@ -105,7 +105,7 @@ class Assumption2(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     holds : bool
         Whether the point estimates satisfy it (also when it cannot be computed).
@@ -113,10 +113,10 @@ class Assumption2(Result):
     Examples
     --------
     >>> Assumption2(3, True).to_dict()
-    {'m': 3, 'holds': True}
+    {'labels_per_item': 3, 'holds': True}
     """
 
-    m: int
+    labels_per_item: int
     holds: bool
 
 
@@ -128,7 +128,7 @@ class AssumptionTest(Result):
     ----------
     name : str
         ``assumption1`` or ``assumption2_m<m>``.
-    m : int or None
+    labels_per_item : int or None
         Labels per item (assumption 2), None for assumption 1.
     quantity : str
         What decides it: the assumption holds when it is ≥ 0.
@@ -159,7 +159,7 @@ class AssumptionTest(Result):
     """
 
     name: str
-    m: int | None
+    labels_per_item: int | None
     quantity: str
     estimate: float | None
     interval: Interval
@@ -207,7 +207,7 @@ class Assumptions(Result):
         >>> Assumptions(True).checks()
         (('assumption1', True),)
         """
-        second = ((f"assumption2_m{a.m}", a.holds) for a in self.assumption2)
+        second = ((f"assumption2_m{a.labels_per_item}", a.holds) for a in self.assumption2)
         return (("assumption1", self.assumption1), *second)
 
     def verdicts(self) -> tuple[tuple[str, str], ...]:
@@ -229,7 +229,7 @@ class Assumptions(Result):
     def to_dict(self) -> dict[str, Any]:
         """The fields, plus one flat key ``assumption2_m<m>`` per m (the JSON contract)."""
         out = super().to_dict()
-        out.update({f"assumption2_m{a.m}": bool(a.holds) for a in self.assumption2})
+        out.update({f"assumption2_m{a.labels_per_item}": bool(a.holds) for a in self.assumption2})
         return out
 
 

@@ -33,7 +33,12 @@ __all__ = ["Comparison", "ComparisonRow", "compare", "error_probability"]
 
 
 def error_probability(
-    error_model: ErrorModel, m: int, n: int, ties: Ties = "loss", *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel,
+    labels_per_item: int,
+    n: int,
+    ties: Ties = "loss",
+    *,
+    vote_ties: VoteTies = "coin",
 ) -> float:
     """Exact P(c_b not identified) with n items of m-majority labels.
 
@@ -41,7 +46,7 @@ def error_probability(
     ----------
     error_model : IndependentErrors or CorrelatedErrors
         How the classifiers' and the labels' errors relate.
-    m : int
+    labels_per_item : int
         Labels per item.
     n : int
         Items.
@@ -62,7 +67,8 @@ def error_probability(
     0.000352
     """
     n = check_n(n)
-    return outcome(error_model.gap(m, check_vote_ties(vote_ties)), n).error(ties)
+    gap = error_model.gap(labels_per_item, check_vote_ties(vote_ties))
+    return outcome(gap, n).error(ties)
 
 
 @dataclass(frozen=True, repr=False)
@@ -71,7 +77,7 @@ class ComparisonRow(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     n : int
         Items, ⌊budget/m⌋.
@@ -98,7 +104,7 @@ class ComparisonRow(Result):
     True
     """
 
-    m: int
+    labels_per_item: int
     n: int
     budget: int
     labels_used: int
@@ -127,7 +133,7 @@ class Comparison(Result):
         What a tied comparison ΣG = 0 counts as.
     rows : tuple of ComparisonRow
         One row per m.
-    best_m : int
+    best_labels_per_item : int
         The m with the highest exact win probability (the smaller on a tie).
     assumption1 : bool, optional
         q_b ≥ q_w (correlated errors only).
@@ -138,7 +144,7 @@ class Comparison(Result):
     --------
     >>> from humanly.budget import IndependentErrors
     >>> res = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1, 3))
-    >>> res.to_dict()["scenario"], res.to_frame()[["m", "n"]].values.tolist()
+    >>> res.to_dict()["scenario"], res.to_frame()[["labels_per_item", "n"]].values.tolist()
     ('independent', [[1, 1500], [3, 500]])
     """
 
@@ -147,7 +153,7 @@ class Comparison(Result):
     budget: int
     ties: str
     rows: tuple[ComparisonRow, ...]
-    best_m: int
+    best_labels_per_item: int
     assumption1: bool | None = None
     vote_ties: str = "coin"
 
@@ -161,7 +167,7 @@ class Comparison(Result):
 def compare(
     error_model: ErrorModel | ConfusionErrors,
     budget: int,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     *,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
@@ -181,7 +187,7 @@ def compare(
         How the classifiers' and the labels' errors relate.
     budget : int
         The label budget k (labels in total).
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item to compare.
     ties : {"loss", "half"}
         What a tied comparison ΣG = 0 counts as: a failure (the paper) or half a win.
@@ -212,7 +218,7 @@ def compare(
     --------
     >>> from humanly.budget import IndependentErrors
     >>> res = compare(IndependentErrors(0.8, 0.01, 0.8), 1500, (1, 3, 5))
-    >>> res.best_m, [round(r.exact, 3) for r in res.rows]
+    >>> res.best_labels_per_item, [round(r.exact, 3) for r in res.rows]
     (1, [0.652, 0.609, 0.588])
 
     References
@@ -226,7 +232,7 @@ def compare(
             "or ConfusionErrors(...)"
         )
     budget = check_budget(budget)
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     simulations = check_int("simulations", simulations, minimum=0)
     seed = check_int("seed", seed, minimum=0)
@@ -244,7 +250,7 @@ def compare(
         mc = simulate_win(error_model, mm, n, simulations, **run) if simulations else None  # type: ignore[arg-type]
         rows.append(
             ComparisonRow(
-                m=mm,
+                labels_per_item=mm,
                 n=n,
                 budget=budget,
                 labels_used=mm * n,
@@ -257,14 +263,14 @@ def compare(
                 monte_carlo_se=None if mc is None else mc.se,
             )
         )
-    best = max(rows, key=lambda r: (r.exact, -r.m)).m
+    best = max(rows, key=lambda r: (r.exact, -r.labels_per_item)).labels_per_item
     return Comparison(
         scenario=error_model.scenario,
         params=error_model,
         budget=budget,
         ties=ties,
         rows=tuple(rows),
-        best_m=best,
+        best_labels_per_item=best,
         assumption1=getattr(error_model, "assumption1", None),
         vote_ties=vote_ties,
     )

@@ -96,12 +96,12 @@ class ConfusionErrors(Result):
                 f"use {setting('vote_ties', 'coin')}"
             )
 
-    def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
+    def label_accuracy(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> float:
         """P(the plurality of m labels is the true class).
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin"}
             A tied plurality is broken uniformly at random (the only rule for K classes).
@@ -118,16 +118,16 @@ class ConfusionErrors(Result):
         from .multiclass import aggregated_label_distribution
 
         self._check_ties(vote_ties)
-        m = int(check_int("m", m, minimum=1))
+        m = int(check_int("labels_per_item", labels_per_item, minimum=1))
         dist = aggregated_label_distribution(self.labels, m, "plurality")[:, :-1]
         return float(np.sum(np.asarray(self.prior) * np.diag(dist)))
 
-    def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
+    def gap(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> Gap:
         """The gap indicator's distribution with plurality-of-m test labels.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin"}
             A tied plurality is broken uniformly at random.
@@ -146,7 +146,9 @@ class ConfusionErrors(Result):
 
         self._check_ties(vote_ties)
         setting = multiclass_setting(self.labels, self.better, self.worse, self.prior)
-        return multiclass_gap(setting, int(check_int("m", m, minimum=1)), "plurality")
+        return multiclass_gap(
+            setting, int(check_int("labels_per_item", labels_per_item, minimum=1)), "plurality"
+        )
 
     def accuracies(self) -> tuple[float, float]:
         """The two classifiers' accuracies, Σ_c π_c B[c, c] and Σ_c π_c W[c, c].

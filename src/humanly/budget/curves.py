@@ -76,7 +76,7 @@ class WinPoint(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     budget : int
         The label budget.
@@ -91,7 +91,7 @@ class WinPoint(Result):
     0.652
     """
 
-    m: int
+    labels_per_item: int
     budget: int
     n: int
     win: float
@@ -107,7 +107,7 @@ class WinCurve(Result):
         The error model's scenario.
     params : IndependentErrors, CorrelatedErrors or ConfusionErrors
         The error model.
-    m : tuple of int
+    labels_per_item : tuple of int
         Labels per item, one curve each.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -126,17 +126,17 @@ class WinCurve(Result):
 
     scenario: str
     params: IndependentErrors | CorrelatedErrors | ConfusionErrors
-    m: tuple[int, ...]
+    labels_per_item: tuple[int, ...]
     ties: str
     vote_ties: str
     points: tuple[WinPoint, ...]
 
-    def series(self, m: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    def series(self, labels_per_item: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
         """The curve of one m.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
 
         Returns
@@ -151,7 +151,7 @@ class WinCurve(Result):
         >>> budgets, len(wins)
         ((10, 20), 2)
         """
-        mine = [p for p in self.points if p.m == m]
+        mine = [p for p in self.points if p.labels_per_item == labels_per_item]
         return tuple(p.budget for p in mine), tuple(p.win for p in mine)
 
     def to_frame(self) -> pd.DataFrame:
@@ -163,7 +163,7 @@ class WinCurve(Result):
 
 def win_curve(
     error_model: ErrorModel | ConfusionErrors,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     budgets: Sequence[int] | None = None,
     *,
     ties: Ties = "loss",
@@ -175,7 +175,7 @@ def win_curve(
     ----------
     error_model : IndependentErrors or CorrelatedErrors
         How the classifiers' and the labels' errors relate.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     budgets : sequence of int, optional
         Label budgets (default 60 from the largest m to 5,000); each m labels max(1, ⌊k/m⌋) items.
@@ -200,7 +200,7 @@ def win_curve(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Fig. 2 b.
     """
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     grid = _budgets(budgets, max(ms), 5000, 60)
     points = []
@@ -225,7 +225,7 @@ class AccuracyPoint(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     q : float
         The accuracy of one label.
@@ -238,7 +238,7 @@ class AccuracyPoint(Result):
     0.8
     """
 
-    m: int
+    labels_per_item: int
     q: float
     win: float
 
@@ -256,7 +256,7 @@ class AccuracyCurve(Result):
         The better classifier's margin.
     budget : int
         The label budget; each m labels ⌊budget/m⌋ items.
-    m : tuple of int
+    labels_per_item : tuple of int
         Labels per item, one curve each.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -267,24 +267,24 @@ class AccuracyCurve(Result):
 
     Examples
     --------
-    >>> accuracy_curve(qs=[0.6, 0.8], m=(1, 3)).series(1)[0]
+    >>> accuracy_curve(qs=[0.6, 0.8], labels_per_item=(1, 3)).series(1)[0]
     (0.6, 0.8)
     """
 
     p: float
     eps: float
     budget: int
-    m: tuple[int, ...]
+    labels_per_item: tuple[int, ...]
     ties: str
     vote_ties: str
     points: tuple[AccuracyPoint, ...]
 
-    def series(self, m: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    def series(self, labels_per_item: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The curve of one m.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
 
         Returns
@@ -294,10 +294,10 @@ class AccuracyCurve(Result):
 
         Examples
         --------
-        >>> [round(w, 3) for w in accuracy_curve(qs=[0.8], m=(1,)).series(1)[1]]
+        >>> [round(w, 3) for w in accuracy_curve(qs=[0.8], labels_per_item=(1,)).series(1)[1]]
         [0.652]
         """
-        mine = [p for p in self.points if p.m == m]
+        mine = [p for p in self.points if p.labels_per_item == labels_per_item]
         return tuple(p.q for p in mine), tuple(p.win for p in mine)
 
 
@@ -305,7 +305,7 @@ def accuracy_curve(
     p: float = 0.8,
     eps: float = 0.01,
     budget: int = 1500,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     qs: Sequence[float] | None = None,
     *,
     ties: Ties = "loss",
@@ -321,7 +321,7 @@ def accuracy_curve(
         The better classifier's margin.
     budget : int
         The label budget.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     qs : sequence of float, optional
         Label accuracies in (0.5, 1] (default 50 from 0.51 to 1).
@@ -350,7 +350,7 @@ def accuracy_curve(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Fig. 2 a.
     """
-    ms, budget = check_ms(m), check_budget(budget)
+    ms, budget = check_ms(labels_per_item), check_budget(budget)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     grid = np.asarray(qs if qs is not None else np.linspace(0.51, 1.0, 50), dtype=float)
     models = [IndependentErrors(p, eps, float(q)) for q in grid]
@@ -375,7 +375,7 @@ class CapacityCurve(Result):
         The error model.
     level : float
         The probability that every worse classifier is ranked below the best.
-    m : int
+    labels_per_item : int
         Labels per item.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -397,7 +397,7 @@ class CapacityCurve(Result):
     scenario: str
     params: IndependentErrors | CorrelatedErrors
     level: float
-    m: int
+    labels_per_item: int
     ties: str
     vote_ties: str
     budgets: tuple[int, ...]
@@ -408,7 +408,7 @@ def capacity_curve(
     error_model: ErrorModel,
     level: float = 0.95,
     budgets: Sequence[int] | None = None,
-    m: int = 1,
+    labels_per_item: int = 1,
     *,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
@@ -423,7 +423,7 @@ def capacity_curve(
         The probability that every worse classifier is ranked below the best.
     budgets : sequence of int, optional
         Label budgets (default 60 from m to 3,000).
-    m : int
+    labels_per_item : int
         Labels per item.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -446,7 +446,7 @@ def capacity_curve(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.3 and Fig. 1.
     """
-    (level, delta), (mm,) = check_level(level), check_ms(m)
+    (level, delta), (mm,) = check_level(level), check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     grid = _budgets(budgets, mm, 3000, 60)
     rows = tuple(
@@ -462,7 +462,7 @@ class RatePoint(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     q : float
         The accuracy of one label.
@@ -471,11 +471,11 @@ class RatePoint(Result):
 
     Examples
     --------
-    >>> RatePoint(1, 0.75, -0.0033, -0.00125).m
+    >>> RatePoint(1, 0.75, -0.0033, -0.00125).labels_per_item
     1
     """
 
-    m: int
+    labels_per_item: int
     q: float
     cramer_per_label: float
     hoeffding_per_label: float
@@ -491,7 +491,7 @@ class RateCurve(Result):
         The worse classifier's accuracy (independent errors).
     eps : float
         The better classifier's margin.
-    m : tuple of int
+    labels_per_item : tuple of int
         Labels per item, one pair of curves each.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -507,16 +507,18 @@ class RateCurve(Result):
 
     p: float
     eps: float
-    m: tuple[int, ...]
+    labels_per_item: tuple[int, ...]
     vote_ties: str
     points: tuple[RatePoint, ...]
 
-    def series(self, m: int) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    def series(
+        self, labels_per_item: int
+    ) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
         """The curves of one m.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
 
         Returns
@@ -529,7 +531,7 @@ class RateCurve(Result):
         >>> len(rate_curve(qs=[0.6, 0.8]).series(3)[0])
         2
         """
-        mine = [p for p in self.points if p.m == m]
+        mine = [p for p in self.points if p.labels_per_item == labels_per_item]
         return (
             tuple(p.q for p in mine),
             tuple(p.cramer_per_label for p in mine),
@@ -540,7 +542,7 @@ class RateCurve(Result):
 def rate_curve(
     p: float = 0.7,
     eps: float = 0.1,
-    m: Sequence[int] | int = (1, 3),
+    labels_per_item: Sequence[int] | int = (1, 3),
     qs: Sequence[float] | None = None,
     *,
     vote_ties: VoteTies = "coin",
@@ -555,7 +557,7 @@ def rate_curve(
         The worse classifier's accuracy.
     eps : float
         The better classifier's margin.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     qs : sequence of float, optional
         Label accuracies in (0.5, 1] (default 100 from 0.505 to 1).
@@ -582,7 +584,7 @@ def rate_curve(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Theorem 2 and Fig. 3 b.
     """
-    ms, vote_ties = check_ms(m), check_vote_ties(vote_ties)
+    ms, vote_ties = check_ms(labels_per_item), check_vote_ties(vote_ties)
     grid = np.asarray(qs if qs is not None else np.linspace(0.5, 1.0, 101)[1:], dtype=float)
     models = [IndependentErrors(p, eps, float(q)) for q in grid]
     points = []

@@ -46,7 +46,7 @@ _TINY = 1e-290
 
 
 def majority_accuracy(
-    q: float | np.ndarray, m: int, vote_ties: VoteTies = "coin"
+    q: float | np.ndarray, labels_per_item: int, vote_ties: VoteTies = "coin"
 ) -> float | np.ndarray:
     """M_m(q): the probability that the majority of m independent labels is right.
 
@@ -56,7 +56,7 @@ def majority_accuracy(
     ----------
     q : float or numpy.ndarray
         The accuracy of one label, in [0, 1] (an array gives one M_m per entry).
-    m : int
+    labels_per_item : int
         Labels per item (≥ 1).
     vote_ties : {"coin", "failure"}
         What a tied vote of an even m gives: ``"coin"`` (default) breaks it by a fair coin — then
@@ -84,7 +84,7 @@ def majority_accuracy(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 2 and Lemma C.1.
     """
-    m = int(check_int("m", m, minimum=1))
+    m = int(check_int("labels_per_item", labels_per_item, minimum=1))
     vote_ties = check_vote_ties(vote_ties)
     qa = np.asarray(q, dtype=float)
     if not np.all(np.isfinite(qa)) or np.any((qa < 0.0) | (qa > 1.0)):
@@ -206,12 +206,12 @@ class IndependentErrors(Result):
                 check_accuracy(name, getattr(self, name), 0.0, 1.0)
             check_accuracy("eps", self.eps, -self.p, 1.0 - self.p)
 
-    def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
+    def label_accuracy(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> float:
         """M_m(q): the accuracy of an m-majority label.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin", "failure"}
             How a tied vote of an even m is settled (see :func:`majority_accuracy`).
@@ -226,14 +226,14 @@ class IndependentErrors(Result):
         >>> round(IndependentErrors(0.8, 0.01, 0.8).label_accuracy(3), 3)
         0.896
         """
-        return _accuracy_m(self.q, m, vote_ties)
+        return _accuracy_m(self.q, labels_per_item, vote_ties)
 
-    def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
+    def gap(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> Gap:
         """The gap indicator's distribution G(M_m(q), p, ε) (Proposition 1 with m-majority labels).
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin", "failure"}
             How a tied vote of an even m is settled (see :func:`majority_accuracy`).
@@ -249,7 +249,7 @@ class IndependentErrors(Result):
         >>> round(g.x, 4), round(g.y, 4)
         (0.16, 0.154)
         """
-        x, y, z = gap_independent(self.label_accuracy(m, vote_ties), self.p, self.eps)
+        x, y, z = gap_independent(self.label_accuracy(labels_per_item, vote_ties), self.p, self.eps)
         return Gap(float(x), float(y), float(z))
 
     def params(self) -> dict[str, float]:
@@ -354,12 +354,12 @@ class CorrelatedErrors(Result):
         """
         return self.q_b >= self.q_w
 
-    def label_accuracy(self, m: int = 1, vote_ties: VoteTies = "coin") -> float:
+    def label_accuracy(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> float:
         """The label accuracy where the classifiers disagree: M_m averaged over E_b and E_w.
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin", "failure"}
             How a tied vote of an even m is settled (see :func:`majority_accuracy`).
@@ -376,15 +376,18 @@ class CorrelatedErrors(Result):
         """
         a = (1 - self.p_w) * self.p_b0
         b = self.p_w * (1 - self.p_b1)
-        mb, mw = _accuracy_m(self.q_b, m, vote_ties), _accuracy_m(self.q_w, m, vote_ties)
+        mb, mw = (
+            _accuracy_m(self.q_b, labels_per_item, vote_ties),
+            _accuracy_m(self.q_w, labels_per_item, vote_ties),
+        )
         return float((a * mb + b * mw) / (a + b)) if a + b > 0 else float(mb)
 
-    def gap(self, m: int = 1, vote_ties: VoteTies = "coin") -> Gap:
+    def gap(self, labels_per_item: int = 1, vote_ties: VoteTies = "coin") -> Gap:
         """The gap indicator's distribution G(M_m(q_b), M_m(q_w), p) (Proposition 2, m-majority labels).
 
         Parameters
         ----------
-        m : int
+        labels_per_item : int
             Labels per item.
         vote_ties : {"coin", "failure"}
             How a tied vote of an even m is settled (see :func:`majority_accuracy`).
@@ -400,8 +403,8 @@ class CorrelatedErrors(Result):
         0.242
         """
         x, y, z = gap_correlated(
-            _accuracy_m(self.q_b, m, vote_ties),
-            _accuracy_m(self.q_w, m, vote_ties),
+            _accuracy_m(self.q_b, labels_per_item, vote_ties),
+            _accuracy_m(self.q_w, labels_per_item, vote_ties),
             self.p_w,
             self.p_b0,
             self.p_b1,

@@ -24,7 +24,7 @@ class MonteCarlo(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     n : int
         Items.
@@ -49,7 +49,7 @@ class MonteCarlo(Result):
     0.03
     """
 
-    m: int
+    labels_per_item: int
     n: int
     simulations: int
     seed: int
@@ -102,7 +102,7 @@ def _mc_chunk(
 
 def simulate_win(
     error_model: ErrorModel,
-    m: int,
+    labels_per_item: int,
     n: int,
     simulations: int,
     *,
@@ -122,7 +122,7 @@ def simulate_win(
     ----------
     error_model : IndependentErrors or CorrelatedErrors
         How the classifiers' and the labels' errors relate.
-    m : int
+    labels_per_item : int
         Labels per item.
     n : int
         Items.
@@ -151,7 +151,7 @@ def simulate_win(
     >>> mc.simulations, 0 <= mc.win <= 1
     (200, True)
     """
-    m = check_int("m", m, minimum=1)
+    m = check_int("labels_per_item", labels_per_item, minimum=1)
     n = check_int("n", n, minimum=1)
     simulations = check_int("simulations", simulations, minimum=1)
     seed = check_int("seed", seed, minimum=0)

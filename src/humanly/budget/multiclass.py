@@ -25,7 +25,7 @@ the tests check this module against it and against a direct simulation with asym
 
 >>> res = multiclass_compare(symmetric_confusion(3, 0.7), symmetric_confusion(3, 0.8),
 ...                          symmetric_confusion(3, 0.7), 300, (1, 3))
->>> [(r.m, r.rule, round(r.win, 3)) for r in res.rows]
+>>> [(r.labels_per_item, r.rule, round(r.win, 3)) for r in res.rows]
 [(1, 'plurality', 0.946), (1, 'majority', 0.946), (3, 'plurality', 0.874), (3, 'majority', 0.884)]
 """
 
@@ -111,7 +111,9 @@ def _confusion(name: str, value: Any, k: int | None = None) -> np.ndarray:
     return c
 
 
-def aggregated_label_distribution(confusion: Any, m: int, rule: Rule = "plurality") -> np.ndarray:
+def aggregated_label_distribution(
+    confusion: Any, labels_per_item: int, rule: Rule = "plurality"
+) -> np.ndarray:
     """K × (K + 1) matrix: P(aggregated label = j | true class i) for m labels drawn from
     ``confusion``; the last column is P(no label) (absolute majority only, else 0).
 
@@ -119,12 +121,13 @@ def aggregated_label_distribution(confusion: Any, m: int, rule: Rule = "pluralit
     [[0.896, 0.104, 0.0], [0.104, 0.896, 0.0]]
     """
     c = _confusion("confusion", confusion)
-    m = int(check_int("m", m, minimum=1))
+    m = int(check_int("labels_per_item", labels_per_item, minimum=1))
     rule = check_choice("rule", rule, RULES)
     k = c.shape[0]
     if math.comb(m + k - 1, k - 1) > MAX_VECTORS:
         raise InputError(
-            f"m={m} labels over {k} classes: {math.comb(m + k - 1, k - 1):,} count vectors, more than "
+            f"labels_per_item={m} labels over {k} classes: {math.comb(m + k - 1, k - 1):,} count "
+            "vectors, more than "
             f"{MAX_VECTORS:,}; use fewer labels or plurality_vs_single (simulation)"
         )
     vecs = compositions(m, np.full(k, m))  # (V, K)
@@ -220,7 +223,9 @@ def multiclass_setting(
     return MulticlassSetting(k, tuple(float(v) for v in pr), rows(c), rows(b), rows(w))
 
 
-def multiclass_gap(setting: MulticlassSetting, m: int, rule: Rule = "plurality") -> Gap:
+def multiclass_gap(
+    setting: MulticlassSetting, labels_per_item: int, rule: Rule = "plurality"
+) -> Gap:
     """The gap indicator's distribution for m labels aggregated by ``rule`` (see the module docstring).
 
     >>> s = multiclass_setting(symmetric_confusion(2, 0.8), symmetric_confusion(2, 0.81),
@@ -230,7 +235,7 @@ def multiclass_gap(setting: MulticlassSetting, m: int, rule: Rule = "plurality")
     (0.16, 0.154)
     """
     prior, labels, b, w = setting.arrays()
-    dist = aggregated_label_distribution(labels, m, rule)[
+    dist = aggregated_label_distribution(labels, labels_per_item, rule)[
         :, :-1
     ]  # (K, K): the "no label" never matches
     x = float(np.sum(prior[:, None] * b * (1.0 - w) * dist))
@@ -244,7 +249,7 @@ class MulticlassRow(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     rule : {"plurality", "majority"}
         How the m labels are aggregated.
@@ -265,7 +270,7 @@ class MulticlassRow(Result):
     'plurality'
     """
 
-    m: int
+    labels_per_item: int
     rule: str
     n: int
     label_accuracy: float
@@ -316,7 +321,7 @@ def multiclass_compare(
     better: Any,
     worse: Any,
     budget: int,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     *,
     prior: Any = None,
     rules: Sequence[Rule] = RULES,
@@ -333,7 +338,7 @@ def multiclass_compare(
         K × K confusion matrices (rows the true class, summing to 1) of a crowd label, c_b and c_w.
     budget : int
         The label budget.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     prior : array-like, optional
         The class prior (default uniform).
@@ -360,7 +365,7 @@ def multiclass_compare(
     ('m = 1 (plurality)', 2)
     """
     setting = multiclass_setting(labels, better, worse, prior)
-    budget, ms, ties = check_budget(budget), check_ms(m), check_ties(ties)
+    budget, ms, ties = check_budget(budget), check_ms(labels_per_item), check_ties(ties)
     chosen = tuple(check_choice("rules", r, RULES) for r in rules)
     if not chosen:
         raise InputError("rules=(): give at least one of 'plurality', 'majority'")
@@ -373,7 +378,7 @@ def multiclass_compare(
             g = multiclass_gap(setting, mm, rule)
             rows.append(
                 MulticlassRow(
-                    m=mm,
+                    labels_per_item=mm,
                     rule=rule,
                     n=n,
                     label_accuracy=float(np.sum(prior_a * np.diag(dist[:, :-1]))),
@@ -383,5 +388,7 @@ def multiclass_compare(
                     win=outcome(g, n).win_probability(ties),
                 )
             )
-    top = max(rows, key=lambda r: (r.win, -r.m))
-    return MulticlassComparison(setting, budget, ties, tuple(rows), f"m = {top.m} ({top.rule})")
+    top = max(rows, key=lambda r: (r.win, -r.labels_per_item))
+    return MulticlassComparison(
+        setting, budget, ties, tuple(rows), f"m = {top.labels_per_item} ({top.rule})"
+    )

@@ -79,7 +79,7 @@ class MulticlassPilotPlan(Result):
     sizes : tuple of SizeRow
         Per m, the label budget that ranks c_b first with probability ≥ ``level`` at the estimates
         (exact, and what the Cramér and Hoeffding bounds guarantee), with plurality votes.
-    recommended_m, recommended_budget, recommended_items : int or None
+    recommended_labels_per_item, recommended_budget, recommended_items : int or None
         The m with the smallest exact budget, that budget and its items (None when no m reaches the
         level).
     verdict : {"one_label_per_item", "several_labels_per_item", "no_m_reaches_level"}
@@ -119,7 +119,7 @@ class MulticlassPilotPlan(Result):
     >>> from humanly.simulate import oracle
     >>> d = oracle(1500, [0.75] * 3, n_classes=3, models={"a": 0.85, "b": 0.7}, seed=1)
     >>> res = multiclass_pilot_plan(d.ratings, d.predictions, bootstrap=0)
-    >>> res.verdict, res.recommended_m, res.to_frame()["m"].tolist()
+    >>> res.verdict, res.recommended_labels_per_item, res.to_frame()["labels_per_item"].tolist()
     ('one_label_per_item', 1, [1, 3, 5])
     """
 
@@ -132,7 +132,7 @@ class MulticlassPilotPlan(Result):
     estimates: ConfusionErrors
     parameters: tuple[ConfusionEstimate, ...]
     sizes: tuple[SizeRow, ...]
-    recommended_m: int | None
+    recommended_labels_per_item: int | None
     recommended_budget: int | None
     recommended_items: int | None
     verdict: str
@@ -228,7 +228,7 @@ def multiclass_pilot_plan(
     predictions: Any = None,
     *,
     level: float = 0.95,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     bootstrap: int = 1000,
     seed: int = 0,
     budget: int | None = None,
@@ -249,7 +249,7 @@ def multiclass_pilot_plan(
         Two or more models' predictions on the pilot items, joined by item id.
     level : float
         The probability of ranking the better model first that the budget must reach.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item to compare (plurality votes, ties at random).
     bootstrap : int
         Bootstrap replicates over items (0: none; the weak check then reads the information).
@@ -281,7 +281,7 @@ def multiclass_pilot_plan(
     ('a', 'one_label_per_item', [0.95, 0.89, 0.86])
     """
     opts = options if options is not None else PlanOptions()
-    (level, _), ms = check_level(level), check_ms(m)
+    (level, _), ms = check_level(level), check_ms(labels_per_item)
     budget = check_budget(budget, allow_none=True)
     bootstrap, seed, _ = check_run(bootstrap, seed, "latent", opts)
     check_k_class_options(opts)
@@ -303,8 +303,8 @@ def multiclass_pilot_plan(
     )
     est = fit.estimates
     size = sample_size(est, level, ms, ties=opts.ties)
-    rec = next((row for row in size.rows if row.m == size.best_m), None)
-    verdict = NO_M if rec is None else (ONE_LABEL if rec.m == 1 else SEVERAL_LABELS)
+    rec = next((row for row in size.rows if row.labels_per_item == size.best_labels_per_item), None)
+    verdict = NO_M if rec is None else (ONE_LABEL if rec.labels_per_item == 1 else SEVERAL_LABELS)
     best = None if rec is None else rec.budget_exact
     return MulticlassPilotPlan(
         better=fit.better,
@@ -316,9 +316,9 @@ def multiclass_pilot_plan(
         estimates=est,
         parameters=fit.parameters,
         sizes=size.rows,
-        recommended_m=None if rec is None else rec.m,
+        recommended_labels_per_item=None if rec is None else rec.labels_per_item,
         recommended_budget=best,
-        recommended_items=None if rec is None or best is None else best // rec.m,
+        recommended_items=None if rec is None or best is None else best // rec.labels_per_item,
         verdict=verdict,
         level=level,
         bootstrap=bootstrap,

@@ -188,7 +188,7 @@ def plurality_vs_single(
     p: float,
     eps: float,
     budget: int,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     *,
     simulations: int = 2000,
     seed: int = 0,
@@ -213,7 +213,7 @@ def plurality_vs_single(
         The better classifier's margin.
     budget : int
         The label budget.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     simulations : int
         Replicates.
@@ -236,7 +236,7 @@ def plurality_vs_single(
     ['plurality of 1', 'plurality of 3']
     """
     budget, simulations, seed = _check(budget, simulations, seed)
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     n_classes = check_int("n_classes", n_classes, minimum=2)
     q = float(check_probability("q", q))
     if not 1 / n_classes < q:

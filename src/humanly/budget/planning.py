@@ -75,14 +75,14 @@ class PilotPlan(Result):
     estimates : CorrelatedErrors
         The point estimates, left unchecked (estimates may leave the paper's ranges).
     intervals : ParameterIntervals
-        Their 95% percentile bootstrap ranges.
+        Their 95% percentile bootstrap intervals.
     assumptions : Assumptions
         The tests of assumptions 1 and 2.
     assumption1_share : float
         The share of bootstrap replicates with q_b ≥ q_w.
     sizes : tuple of SizeRow
         The label budget that reaches ``level``, per m, at the point estimates.
-    recommended_m : int or None
+    recommended_labels_per_item : int or None
         The cheapest m (None when no m reaches the level).
     recommended_budget : int or None
         Its exact budget.
@@ -126,7 +126,7 @@ class PilotPlan(Result):
     >>> from humanly.simulate import pair
     >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
     >>> res = pilot_plan(d.ratings, d.predictions, bootstrap=0)
-    >>> res.recommended_m, res.recommended_budget, res.level
+    >>> res.recommended_labels_per_item, res.recommended_budget, res.level
     (1, 93, 0.95)
     """
 
@@ -139,7 +139,7 @@ class PilotPlan(Result):
     assumptions: Assumptions
     assumption1_share: float
     sizes: tuple[SizeRow, ...]
-    recommended_m: int | None
+    recommended_labels_per_item: int | None
     recommended_budget: int | None
     level: float
     bootstrap: int
@@ -224,7 +224,7 @@ class PilotPlan(Result):
             [
                 {
                     "name": t.name,
-                    "m": t.m,
+                    "labels_per_item": t.labels_per_item,
                     "estimate": t.estimate,
                     "low": t.interval.low,
                     "high": t.interval.high,
@@ -246,7 +246,7 @@ def _recommend(
     """The exact sample sizes at the point estimates and the cheapest m's row (None, with a note, when
     no m reaches the level)."""
     size = sample_size(est, level, ms, ties=ties, vote_ties=vote_ties)
-    rec = next((row for row in size.rows if row.m == size.best_m), None)
+    rec = next((row for row in size.rows if row.labels_per_item == size.best_labels_per_item), None)
     if rec is None:
         notes.append(
             "E[G] ≤ 0 for every m: no budget identifies the better model under these estimates"
@@ -322,7 +322,7 @@ def pilot_plan(
     predictions: Any = None,
     *,
     level: float = 0.95,
-    m: Sequence[int] | int = (1, 3, 5),
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
     estimator: Estimator = "latent",
     bootstrap: int = 1000,
     seed: int = 0,
@@ -345,7 +345,7 @@ def pilot_plan(
     level : float
         The probability of ranking the better classifier first that the budget must reach (the
         paper's error δ is 1 − level).
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item to compare.
     estimator : {"latent", "majority"}
         The estimator: a latent-class model (EM over the unseen true label; ≥ 3 labels per item) or
@@ -376,7 +376,7 @@ def pilot_plan(
     >>> from humanly.simulate import pair
     >>> d = pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
     >>> res = pilot_plan(d.ratings, d.predictions, bootstrap=0)
-    >>> res.better, res.recommended_m, res.assumptions.assumption1, res.fit.converged
+    >>> res.better, res.recommended_labels_per_item, res.assumptions.assumption1, res.fit.converged
     ('better', 1, True, True)
 
     References
@@ -384,7 +384,7 @@ def pilot_plan(
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.2 and Assumptions 1–2.
     """
     opts = options if options is not None else PlanOptions()
-    (level, _), ms = check_level(level), check_ms(m)
+    (level, _), ms = check_level(level), check_ms(labels_per_item)
     budget = check_budget(budget, allow_none=True)
     bootstrap, seed, estimator = check_run(bootstrap, seed, estimator, opts)
     r, preds = _pilot_inputs(ratings, predictions, missing, opts)
@@ -419,7 +419,7 @@ def pilot_plan(
         assumptions=assumptions,
         assumption1_share=assumption1_share(est, pilot.replicates),
         sizes=size.rows,
-        recommended_m=None if rec is None else rec.m,
+        recommended_labels_per_item=None if rec is None else rec.labels_per_item,
         recommended_budget=best,
         level=level,
         bootstrap=bootstrap,
@@ -433,5 +433,5 @@ def pilot_plan(
         bootstrap_converged=float(np.mean(converged)) if converged else None,
         latent_variant=None if pilot.fit is None else pilot.fit.latent_variant,
         bootstrap_variants=variant_shares(pilot.replicates),
-        recommended_items=None if rec is None or best is None else best // rec.m,
+        recommended_items=None if rec is None or best is None else best // rec.labels_per_item,
     )

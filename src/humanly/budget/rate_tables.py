@@ -11,7 +11,7 @@
 
 >>> from humanly.budget import IndependentErrors
 >>> table = rates(IndependentErrors(0.7, 0.1, 0.75), (1, 3))
->>> table.best_m, [round(r.cramer_per_label, 5) for r in table.rows]
+>>> table.best_labels_per_item, [round(r.cramer_per_label, 5) for r in table.rows]
 (1, [-0.00331, -0.0021])
 """
 
@@ -53,7 +53,7 @@ class RateRow(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     label_accuracy : float
         The accuracy of an m-majority label.
@@ -71,7 +71,7 @@ class RateRow(Result):
     0.0
     """
 
-    m: int
+    labels_per_item: int
     label_accuracy: float
     cramer_per_item: float
     cramer_per_label: float
@@ -81,7 +81,8 @@ class RateRow(Result):
 
 @dataclass(frozen=True, repr=False)
 class RateTable(Result):
-    """Bound exponents per m; ``best_m`` has the most negative Cramér rate per label (Theorem 2).
+    """Bound exponents per m; ``best_labels_per_item`` has the most negative Cramér rate per label
+    (Theorem 2).
 
     Parameters
     ----------
@@ -93,13 +94,13 @@ class RateTable(Result):
         How a tied vote of an even m is settled.
     rows : tuple of RateRow
         One row per m.
-    best_m : int
+    best_labels_per_item : int
         The m with the most negative Cramér rate per label (m = 1 under assumption 1, Theorem 2).
 
     Examples
     --------
     >>> from humanly.budget import IndependentErrors, rates
-    >>> rates(IndependentErrors(0.7, 0.1, 0.75), (1, 3)).best_m
+    >>> rates(IndependentErrors(0.7, 0.1, 0.75), (1, 3)).best_labels_per_item
     1
     """
 
@@ -107,7 +108,7 @@ class RateTable(Result):
     params: IndependentErrors | CorrelatedErrors
     vote_ties: str
     rows: tuple[RateRow, ...]
-    best_m: int
+    best_labels_per_item: int
 
     def to_frame(self) -> pd.DataFrame:
         """One row per m (the columns of :class:`RateRow`)."""
@@ -115,7 +116,10 @@ class RateTable(Result):
 
 
 def rates(
-    error_model: ErrorModel, m: Sequence[int] | int = (1, 3, 5), *, vote_ties: VoteTies = "coin"
+    error_model: ErrorModel,
+    labels_per_item: Sequence[int] | int = (1, 3, 5),
+    *,
+    vote_ties: VoteTies = "coin",
 ) -> RateTable:
     """Cramér and Hoeffding error exponents per item and per label for each m (Theorem 2, Fig. 3 b).
 
@@ -123,7 +127,7 @@ def rates(
     ----------
     error_model : IndependentErrors or CorrelatedErrors
         How the classifiers' and the labels' errors relate.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -136,21 +140,21 @@ def rates(
     Examples
     --------
     >>> from humanly.budget import CorrelatedErrors
-    >>> rates(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_m
+    >>> rates(CorrelatedErrors(0.8, 0.7, 0.6, 0.7, 0.9), (1, 3, 5)).best_labels_per_item
     1
 
     References
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, Theorem 2 (eq. 8) and Fig. 3 b.
     """
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     vote_ties = check_vote_ties(vote_ties)
     rows = []
     for mm in ms:
         g = error_model.gap(mm, vote_ties)
         c, h = g.cramer_rate, float(hoeffding_exponent(g.x, g.y))
         rows.append(RateRow(mm, error_model.label_accuracy(mm, vote_ties), c, c / mm, h, h / mm))
-    best = min(rows, key=lambda r: (r.cramer_per_label, r.m)).m
+    best = min(rows, key=lambda r: (r.cramer_per_label, r.labels_per_item)).labels_per_item
     return RateTable(error_model.scenario, error_model, vote_ties, tuple(rows), best)
 
 
@@ -160,7 +164,7 @@ class ConvergencePoint(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     budget : int
         The label budget k.
@@ -179,7 +183,7 @@ class ConvergencePoint(Result):
     300
     """
 
-    m: int
+    labels_per_item: int
     budget: int
     n: int
     log_error_per_label: float
@@ -197,7 +201,7 @@ class CramerConvergence(Result):
         The error model's scenario.
     params : IndependentErrors or CorrelatedErrors
         The error model.
-    m : tuple of int
+    labels_per_item : tuple of int
         Labels per item compared.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -223,7 +227,7 @@ class CramerConvergence(Result):
 
     scenario: str
     params: IndependentErrors | CorrelatedErrors
-    m: tuple[int, ...]
+    labels_per_item: tuple[int, ...]
     ties: str
     vote_ties: str
     cramer_per_label: tuple[float, ...]
@@ -243,7 +247,7 @@ def _default_budgets(ms: tuple[int, ...], largest: int = 3000, points: int = 200
 
 def cramer_convergence(
     error_model: ErrorModel,
-    m: Sequence[int] | int = (1, 3),
+    labels_per_item: Sequence[int] | int = (1, 3),
     budgets: Sequence[int] | None = None,
     *,
     ties: Ties = "loss",
@@ -258,7 +262,7 @@ def cramer_convergence(
     error_model : IndependentErrors or CorrelatedErrors
         How the classifiers' and the labels' errors relate (the paper's setting is
         ``IndependentErrors(0.7, 0.1, 0.75)``).
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     budgets : sequence of int, optional
         Label budgets (default about 200 multiples of lcm(m) up to 3,000).
@@ -288,7 +292,7 @@ def cramer_convergence(
     ----------
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 4 and Fig. 3 a.
     """
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     grid = sorted({int(k) for k in (budgets if budgets is not None else _default_budgets(ms))})
     grid = [k for k in grid if k >= max(ms)]

@@ -56,7 +56,7 @@ class SizeRow(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     budget_exact : int or None
         The smallest budget (= m · n) from the exact error; None when c_b does not have the higher
@@ -77,7 +77,7 @@ class SizeRow(Result):
     True
     """
 
-    m: int
+    labels_per_item: int
     budget_exact: int | None
     budget_cramer_bound: int | None
     budget_hoeffding_bound: int | None
@@ -103,7 +103,7 @@ class SizeResult(Result):
         What a tied comparison counts as.
     rows : tuple of SizeRow
         One row per m.
-    best_m : int or None
+    best_labels_per_item : int or None
         The m with the smallest exact budget (None when no m reaches the level).
     vote_ties : {"coin", "failure"}
         How a tied vote of an even m is settled.
@@ -120,7 +120,7 @@ class SizeResult(Result):
     level: float
     ties: str
     rows: tuple[SizeRow, ...]
-    best_m: int | None
+    best_labels_per_item: int | None
     vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
@@ -169,7 +169,7 @@ def _exact_n(
 def sample_size(
     error_model: ErrorModel | ConfusionErrors,
     level: float = 0.95,
-    m: Sequence[int] | int = (1, 3),
+    labels_per_item: Sequence[int] | int = (1, 3),
     *,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
@@ -184,7 +184,7 @@ def sample_size(
         How the classifiers' and the labels' errors relate.
     level : float
         The probability of ranking the better classifier first that the budget must reach.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item to compare.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -205,7 +205,7 @@ def sample_size(
     --------
     >>> from humanly.budget import IndependentErrors
     >>> res = sample_size(IndependentErrors(0.7, 0.1, 0.9), 0.95, (1, 3))
-    >>> res.best_m, [r.budget_exact for r in res.rows]
+    >>> res.best_labels_per_item, [r.budget_exact for r in res.rows]
     (1, [171, 372])
 
     References
@@ -213,7 +213,7 @@ def sample_size(
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, sections 3.1 and 4.
     """
     level, delta = check_level(level)
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     rows = []
     for mm in ms:
@@ -227,7 +227,7 @@ def sample_size(
         )
         rows.append(
             SizeRow(
-                m=mm,
+                labels_per_item=mm,
                 budget_exact=None if n_e is None else mm * n_e,
                 budget_cramer_bound=None if n_c is None else mm * n_c,
                 budget_hoeffding_bound=None if n_h is None else mm * n_h,
@@ -239,7 +239,7 @@ def sample_size(
         )
     best = min(
         (r for r in rows if r.budget_exact is not None),
-        key=lambda r: (r.budget_exact, r.m),
+        key=lambda r: (r.budget_exact, r.labels_per_item),
         default=None,
     )
     return SizeResult(
@@ -248,7 +248,7 @@ def sample_size(
         level,
         ties,
         tuple(rows),
-        None if best is None else best.m,
+        None if best is None else best.labels_per_item,
         vote_ties,
     )
 
@@ -270,7 +270,7 @@ class CapacityRow(Result):
 
     Parameters
     ----------
-    m : int
+    labels_per_item : int
         Labels per item.
     n : int
         Items, ⌊budget/m⌋.
@@ -293,7 +293,7 @@ class CapacityRow(Result):
     (141, 16, 0)
     """
 
-    m: int
+    labels_per_item: int
     n: int
     classifiers_exact: int | None
     classifiers_cramer_bound: int | None
@@ -358,7 +358,7 @@ def capacity_row(
     e_c, e_h = cramer_error(g, n), hoeffding_error(g, n)
     ratios = [delta / e if e > 0 else math.inf for e in (e_x, e_c, e_h)]
     return CapacityRow(
-        m=m,
+        labels_per_item=m,
         n=n,
         classifiers_exact=_whole(ratios[0]),
         classifiers_cramer_bound=_whole(ratios[1]),
@@ -376,7 +376,7 @@ def capacity(
     error_model: ErrorModel,
     level: float = 0.95,
     budget: int = 1500,
-    m: Sequence[int] | int = (1,),
+    labels_per_item: Sequence[int] | int = (1,),
     *,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
@@ -394,7 +394,7 @@ def capacity(
         The probability that every worse classifier is ranked below the best.
     budget : int
         The label budget k.
-    m : int or sequence of int
+    labels_per_item : int or sequence of int
         Labels per item.
     ties : {"loss", "half"}
         What a tied comparison counts as.
@@ -429,7 +429,7 @@ def capacity(
     Dorner & Hardt, *Don't Label Twice*, arXiv:2402.02249, section 3.3 and Fig. 1.
     """
     (level, delta), budget = check_level(level), check_budget(budget)
-    ms = check_ms(m)
+    ms = check_ms(labels_per_item)
     ties, vote_ties = check_ties(ties), check_vote_ties(vote_ties)
     rows = tuple(
         capacity_row(error_model, delta, mm, items_for_budget(budget, mm), ties, vote_ties)

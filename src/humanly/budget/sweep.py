@@ -2,7 +2,7 @@
 
 For every configuration (q_b, q_w, p_w, p_b⁰, p_b¹) on a grid S⁵ (S: ``grid_points`` evenly spaced values in
 [0.5, 0.99]; the paper: 50 points, resolution 0.01) with (1 − p_w)p_b⁰ + p_w p_b¹ > p_w (c_b is better),
-every n in ``n_values`` and m in ``m_values``, it computes exactly
+every n in ``n_items`` and m in ``labels_per_item``, it computes exactly
 
     single = P(Σ_{i ≤ mn} G_i(q, p) > 0)   and   multi = P(Σ_{i ≤ n} G_i(M_m(q), p) > 0)
 
@@ -75,7 +75,7 @@ def chunk_configs(spec: SweepSpec, chunk: int) -> np.ndarray:
 def _probabilities(
     cfg: np.ndarray, spec: SweepSpec, compiled: bool | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Error probabilities P(ΣG ≤ 0) (single, multi), shape (len(n_values), len(m_values), configs).
+    """Error probabilities P(ΣG ≤ 0) (single, multi), shape (len(n_items), len(labels_per_item), configs).
 
     Errors, not win probabilities, are compared: both are computed directly with small relative error,
     so differences near a win probability of 1 are not lost to rounding (the paper's ~1e-12 artefacts).
@@ -91,17 +91,17 @@ def _probabilities(
 
     q_b, q_w, p_w, p_b0, p_b1 = cfg.T
     x1, y1, _ = gap_correlated(q_b, q_w, p_w, p_b0, p_b1)
-    totals = sorted({m * n for m in spec.m_values for n in spec.n_values})
+    totals = sorted({m * n for m in spec.labels_per_item for n in spec.n_items})
     by_total = dict(zip(totals, errors(x1, y1, totals), strict=True))
-    nn, mm = len(spec.n_values), len(spec.m_values)
+    nn, mm = len(spec.n_items), len(spec.labels_per_item)
     single = np.empty((nn, mm, cfg.shape[0]))
     multi = np.empty_like(single)
-    for b, m in enumerate(spec.m_values):
+    for b, m in enumerate(spec.labels_per_item):
         xm, ym, _ = gap_correlated(
             majority_accuracy(q_b, m), majority_accuracy(q_w, m), p_w, p_b0, p_b1
         )
-        multi[:, b] = errors(xm, ym, spec.n_values)
-        single[:, b] = [by_total[m * n] for n in spec.n_values]
+        multi[:, b] = errors(xm, ym, spec.n_items)
+        single[:, b] = [by_total[m * n] for n in spec.n_items]
     return single, multi
 
 
@@ -112,7 +112,7 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
     ``qw_gt_qb`` and ``qw_gt_qb_single_wins`` (single > multi where q_w > q_b), and the violating rows."""
     spec = SweepSpec(**spec_dict)
     cfg = chunk_configs(spec, chunk)
-    nn, mm = len(spec.n_values), len(spec.m_values)
+    nn, mm = len(spec.n_items), len(spec.labels_per_item)
     shape = (nn, mm)
     count = np.zeros(shape, np.int64)
     viol = np.zeros(shape, np.int64)
@@ -143,7 +143,13 @@ def sweep_chunk(spec_dict: dict[str, Any], chunk: int) -> dict[str, np.ndarray]:
         for a, b, k in zip(*np.nonzero(bad), strict=False):
             rows.append(
                 np.array(
-                    [*block[k], spec.n_values[a], spec.m_values[b], single[a, b, k], multi[a, b, k]]
+                    [
+                        *block[k],
+                        spec.n_items[a],
+                        spec.labels_per_item[b],
+                        single[a, b, k],
+                        multi[a, b, k],
+                    ]
                 )
             )
     return {
@@ -246,7 +252,7 @@ def run_sweep(
 
     Examples
     --------
-    >>> spec = SweepSpec(grid_points=2, n_values=(1, 3), m_values=(3,))
+    >>> spec = SweepSpec(grid_points=2, n_items=(1, 3), labels_per_item=(3,))
     >>> run_sweep(spec, show_progress=False).chunks_done
     4
 
@@ -319,7 +325,7 @@ def _sum(parts: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
 def _total(
     spec: SweepSpec, parts: list[dict[str, np.ndarray]], n_total: int, out: Path | None
 ) -> SweepResult:
-    nn, mm = len(spec.n_values), len(spec.m_values)
+    nn, mm = len(spec.n_items), len(spec.labels_per_item)
     if parts:
         count, viol = _sum(parts, "count"), _sum(parts, "violations")
         qwgt, qwin = _sum(parts, "qw_gt_qb"), _sum(parts, "qw_gt_qb_single_wins")
@@ -336,23 +342,23 @@ def _total(
         rows = np.zeros((0, 9))
     by = tuple(
         SweepCell(
-            n=n,
-            m=m,
+            n_items=n,
+            labels_per_item=m,
             configurations=int(count[a, b]),
             violations=int(viol[a, b]),
             max_violation=float(maxv[a, b]) if np.isfinite(maxv[a, b]) else None,
             qw_gt_qb=int(qwgt[a, b]),
             qw_gt_qb_single_wins=int(qwin[a, b]),
         )
-        for a, n in enumerate(spec.n_values)
-        for b, m in enumerate(spec.m_values)
+        for a, n in enumerate(spec.n_items)
+        for b, m in enumerate(spec.labels_per_item)
     )
     overall = float(maxv.max()) if np.isfinite(maxv).any() else None
     at = None
     if overall is not None:
         a, b = (int(v) for v in np.unravel_index(int(np.argmax(maxv)), maxv.shape))
         q_b, q_w, p_w, p_b0, p_b1 = (float(v) for v in maxcfg[a, b])
-        at = SweepPoint(q_b, q_w, p_w, p_b0, p_b1, spec.n_values[a], spec.m_values[b])
+        at = SweepPoint(q_b, q_w, p_w, p_b0, p_b1, spec.n_items[a], spec.labels_per_item[b])
     tq, tw = int(np.sum(qwgt)), int(np.sum(qwin))
     violating = tuple(_violation(r) for r in rows[:1000])
     return SweepResult(
@@ -368,7 +374,7 @@ def _total(
         qw_gt_qb_pairs=tq,
         qw_gt_qb_single_wins=tw,
         share_single_wins_qw_gt_qb=tw / tq if tq else None,
-        by_n_m=by,
+        cells=by,
         violating=violating,
         out=None if out is None else str(out),
     )

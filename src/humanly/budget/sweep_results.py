@@ -29,9 +29,9 @@ class SweepSpec(Result):
         Evenly spaced values per parameter in [lo, hi] (the paper: 50).
     lo, hi : float
         The grid's ends, inside [0.5, 1].
-    n_values : tuple of int
+    n_items : tuple of int
         Items n (default the paper's 15 values).
-    m_values : tuple of int
+    labels_per_item : tuple of int
         Labels per item compared with single labels (each ≥ 2).
     tolerance : float
         A violation: multi − single above this.
@@ -43,15 +43,15 @@ class SweepSpec(Result):
 
     Examples
     --------
-    >>> SweepSpec(grid_points=3, n_values=(1, 2), m_values=(3,)).n_chunks
+    >>> SweepSpec(grid_points=3, n_items=(1, 2), labels_per_item=(3,)).n_chunks
     9
     """
 
     grid_points: int = 50
     lo: float = 0.5
     hi: float = 0.99
-    n_values: tuple[int, ...] = PAPER_N
-    m_values: tuple[int, ...] = (3, 11)
+    n_items: tuple[int, ...] = PAPER_N
+    labels_per_item: tuple[int, ...] = (3, 11)
     tolerance: float = 1e-12
 
     def __post_init__(self) -> None:
@@ -59,15 +59,15 @@ class SweepSpec(Result):
         lo, hi = float(check_number("lo", self.lo)), float(check_number("hi", self.hi))
         if not 0.5 <= lo <= hi <= 1.0:
             raise InputError(f"lo={lo:g}, hi={hi:g}: the grid [lo, hi] must lie inside [0.5, 1]")
-        n_values = check_ms(self.n_values, "n_values")
-        if any(m < 2 for m in check_ms(self.m_values, "m_values")):
+        n_items = check_ms(self.n_items, "n_items")
+        if any(m < 2 for m in check_ms(self.labels_per_item, "labels_per_item")):
             raise InputError(
-                f"m_values={list(self.m_values)}: give labels per item ≥ 2 (m = 1 is the base)"
+                f"labels_per_item={list(self.labels_per_item)}: give labels per item ≥ 2 (m = 1 is the base)"
             )
         check_number("tolerance", self.tolerance, minimum=0.0)
         object.__setattr__(self, "grid_points", int(self.grid_points))
-        object.__setattr__(self, "n_values", n_values)
-        object.__setattr__(self, "m_values", tuple(int(m) for m in self.m_values))
+        object.__setattr__(self, "n_items", n_items)
+        object.__setattr__(self, "labels_per_item", tuple(int(m) for m in self.labels_per_item))
 
     @property
     def grid(self) -> np.ndarray:
@@ -94,13 +94,13 @@ class SweepSpec(Result):
 
 @dataclass(frozen=True, repr=False)
 class SweepCell(Result):
-    """The totals of one (n, m) of a sweep.
+    """The totals of one (n_items, labels_per_item) of a sweep.
 
     Parameters
     ----------
-    n : int
+    n_items : int
         Items.
-    m : int
+    labels_per_item : int
         Labels per item.
     configurations : int
         Configurations computed.
@@ -119,8 +119,8 @@ class SweepCell(Result):
     0
     """
 
-    n: int
-    m: int
+    n_items: int
+    labels_per_item: int
     configurations: int
     violations: int
     max_violation: float | None
@@ -136,14 +136,14 @@ class SweepPoint(Result):
     ----------
     q_b, q_w, p_w, p_b0, p_b1 : float
         The correlated error model's parameters.
-    n : int
+    n_items : int
         Items.
-    m : int
+    labels_per_item : int
         Labels per item.
 
     Examples
     --------
-    >>> SweepPoint(0.9, 0.8, 0.7, 0.6, 0.9, 11, 3).n
+    >>> SweepPoint(0.9, 0.8, 0.7, 0.6, 0.9, 11, 3).n_items
     11
     """
 
@@ -152,8 +152,8 @@ class SweepPoint(Result):
     p_w: float
     p_b0: float
     p_b1: float
-    n: int
-    m: int
+    n_items: int
+    labels_per_item: int
 
 
 @dataclass(frozen=True, repr=False)
@@ -164,9 +164,9 @@ class SweepViolation(Result):
     ----------
     q_b, q_w, p_w, p_b0, p_b1 : float
         The correlated error model's parameters.
-    n : int
+    n_items : int
         Items.
-    m : int
+    labels_per_item : int
         Labels per item.
     single : float
         The win probability of m·n single labels.
@@ -184,8 +184,8 @@ class SweepViolation(Result):
     p_w: float
     p_b0: float
     p_b1: float
-    n: int
-    m: int
+    n_items: int
+    labels_per_item: int
     single: float
     multi: float
 
@@ -218,7 +218,7 @@ class SweepResult(Result):
         Of those, where single labels are strictly better.
     share_single_wins_qw_gt_qb : float or None
         Their share (the paper: about two thirds).
-    by_n_m : tuple of SweepCell
+    cells : tuple of SweepCell
         The totals per (n, m).
     violating : tuple of SweepViolation
         The first 1,000 violating configurations.
@@ -231,7 +231,7 @@ class SweepResult(Result):
     Examples
     --------
     >>> from humanly.budget import run_sweep
-    >>> res = run_sweep(SweepSpec(grid_points=2, n_values=(1,), m_values=(3,)), show_progress=False)
+    >>> res = run_sweep(SweepSpec(grid_points=2, n_items=(1,), labels_per_item=(3,)), show_progress=False)
     >>> res.complete, res.violations
     (True, 0)
     """
@@ -248,14 +248,14 @@ class SweepResult(Result):
     qw_gt_qb_pairs: int
     qw_gt_qb_single_wins: int
     share_single_wins_qw_gt_qb: float | None
-    by_n_m: tuple[SweepCell, ...]
+    cells: tuple[SweepCell, ...]
     violating: tuple[SweepViolation, ...]
     out: str | None
     vote_ties: str = "coin"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (n, m) (the columns of :class:`SweepCell`)."""
-        return pd.DataFrame([c.to_dict() for c in self.by_n_m])
+        return pd.DataFrame([c.to_dict() for c in self.cells])
 
     def violations_frame(self) -> pd.DataFrame:
         """The recorded violating configurations as a table.
@@ -268,7 +268,7 @@ class SweepResult(Result):
         Examples
         --------
         >>> from humanly.budget import run_sweep
-        >>> res = run_sweep(SweepSpec(grid_points=2, n_values=(1,), m_values=(3,)), show_progress=False)
+        >>> res = run_sweep(SweepSpec(grid_points=2, n_items=(1,), labels_per_item=(3,)), show_progress=False)
         >>> list(res.violations_frame().columns)[-2:]
         ['single', 'multi']
         """

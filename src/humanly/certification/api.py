@@ -15,6 +15,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int
 from ..data import Ratings, Study, join
 from ..data.matching import check_missing
+from ..data.types import GoldLike, PredictionsLike, RatingsLike
 from ._args import AGGREGATES, RATER_MODES, UPPER_KINDS, checked_options, settings
 from ._bounds import BOUNDS, Sample, Tail
 from .certificate import Settings, model_certificate, simultaneous
@@ -29,9 +30,9 @@ __all__ = ["certify"]
 
 
 def certify(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | None = None,
     *,
     rater_mode: Literal["slots", "named"] = "slots",
     aggregate: str | Any = "plurality",

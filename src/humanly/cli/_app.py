@@ -267,7 +267,7 @@ def _metavar(param: Any) -> str | None:
 
 class HumanlyCommand(TyperCommand):
     """A command with plain help (panels as sections, metavars as users type them) and options that
-    take several values after one flag (``--m 1 3 5``)."""
+    take several values after one flag (``--labels-per-item 1 3 5``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

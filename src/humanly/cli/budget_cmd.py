@@ -63,9 +63,13 @@ class ErrorModelOptions:
 
 error_model_inputs = option_group(ErrorModelOptions, "errors")
 
-Ms = Annotated[
+LabelsPerItem = Annotated[
     list[str] | None,
-    typer.Option("--m", metavar="M", help="Labels per item to compare, e.g. --m 1 3 5 (or 1,3,5)."),
+    typer.Option(
+        "--labels-per-item",
+        metavar="M",
+        help="Labels per item to compare, e.g. --labels-per-item 1 3 5 (or 1,3,5).",
+    ),
 ]
 Budget = Annotated[int, typer.Option("--budget", help="Label budget k (labels in total).")]
 Level = Annotated[
@@ -99,7 +103,7 @@ def _figure_rules(ties: str, vote_ties: str) -> dict[str, Any]:
 def win_command(
     errors: ErrorModelOptions,
     budget: Budget = 1500,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     simulations: Annotated[
@@ -116,7 +120,7 @@ def win_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = errors.error_model(), inputs.ints(m, (1, 3, 5), "--m")
+    mod, ms = errors.error_model(), inputs.ints(labels_per_item, (1, 3, 5), "--labels-per-item")
     run: dict[str, Any] = dict(
         simulations=simulations, seed=seed, workers=workers, scheduler=scheduler
     )
@@ -145,7 +149,7 @@ def win_command(
 def size_command(
     errors: ErrorModelOptions,
     level: Level = 0.95,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
@@ -157,7 +161,7 @@ def size_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = errors.error_model(), inputs.ints(m, (1, 3), "--m")
+    mod, ms = errors.error_model(), inputs.ints(labels_per_item, (1, 3), "--labels-per-item")
     res = bd.sample_size(mod, level, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
@@ -167,8 +171,8 @@ def size_command(
         ui.print_json(res.to_dict())
         return
     render.show_size(res)
-    if res.best_m is not None:
-        ui.show(f"cheapest m: {res.best_m}")
+    if res.best_labels_per_item is not None:
+        ui.show(f"cheapest m: {res.best_labels_per_item}")
 
 
 @error_model_inputs
@@ -176,7 +180,7 @@ def capacity_command(
     errors: ErrorModelOptions,
     level: Level = 0.95,
     budget: Budget = 1500,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     ties: Ties = "loss",
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
@@ -187,13 +191,15 @@ def capacity_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = errors.error_model(), inputs.ints(m, (1,), "--m")
+    mod, ms = errors.error_model(), inputs.ints(labels_per_item, (1,), "--labels-per-item")
     res = bd.capacity(mod, level, budget, ms, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
 
         rules = _figure_rules(res.ties, res.vote_ties)
-        save_plot(pl.capacity_figure(bd.capacity_curve(mod, level, m=ms[0], **rules)), plot)
+        save_plot(
+            pl.capacity_figure(bd.capacity_curve(mod, level, labels_per_item=ms[0], **rules)), plot
+        )
     if json:
         ui.print_json(res.to_dict())
         return
@@ -203,7 +209,7 @@ def capacity_command(
 @error_model_inputs
 def rates_command(
     errors: ErrorModelOptions,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     vote_ties: VoteTies = "coin",
     plot: Plot = None,
     json: Json = False,
@@ -213,7 +219,7 @@ def rates_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = errors.error_model(), inputs.ints(m, (1, 3, 5), "--m")
+    mod, ms = errors.error_model(), inputs.ints(labels_per_item, (1, 3, 5), "--labels-per-item")
     if plot is not None and not isinstance(mod, bd.IndependentErrors):
         raise InputError(
             "--plot draws Fig. 3 b against the label accuracy q, for independent errors: give "
@@ -235,7 +241,7 @@ def rates_command(
 @error_model_inputs
 def convergence_command(
     errors: ErrorModelOptions,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     budgets: Annotated[
         list[str] | None,
         typer.Option(
@@ -256,10 +262,12 @@ def convergence_command(
     from .. import budget as bd
 
     check_plot(plot)
-    mod, ms = errors.error_model(), inputs.ints(m, (1, 3), "--m")
+    mod, ms = errors.error_model(), inputs.ints(labels_per_item, (1, 3), "--labels-per-item")
     grid = inputs.budgets(budgets)
     if grid is not None and max(grid) < max(ms):
-        raise InputError(f"--budgets: give budgets of at least the largest m ({max(ms)})")
+        raise InputError(
+            f"--budgets: give budgets of at least the largest number of labels per item ({max(ms)})"
+        )
     res = bd.cramer_convergence(mod, ms, grid, ties=ties, vote_ties=vote_ties)  # type: ignore[arg-type]
     if plot is not None:
         from ..plots import budget as pl
@@ -275,11 +283,13 @@ def sweep_command(
     grid_points: Annotated[
         int, typer.Option("--grid-points", help="Points of the grid in [0.5, 0.99] per parameter.")
     ] = 50,
-    n_values: Annotated[
+    n_items: Annotated[
         list[str] | None,
-        typer.Option("--n", metavar="N", help="Items n (default: 1..11, 100, 101, 1000, 1001)."),
+        typer.Option(
+            "--n-items", metavar="N", help="Items n (default: 1..11, 100, 101, 1000, 1001)."
+        ),
     ] = None,
-    m_values: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -317,8 +327,8 @@ def sweep_command(
         )
     spec = bd.SweepSpec(
         grid_points=grid_points,
-        n_values=inputs.ints(n_values, bd.PAPER_N, "--n"),
-        m_values=inputs.ints(m_values, (3, 11), "--m"),
+        n_items=inputs.ints(n_items, bd.PAPER_N, "--n-items"),
+        labels_per_item=inputs.ints(labels_per_item, (3, 11), "--labels-per-item"),
         tolerance=tolerance,
     )
     res = bd.run_sweep(
@@ -380,7 +390,7 @@ def plan_command(
             "--budget", help="The label budget compared (default the labels in the data)."
         ),
     ] = None,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     level: Level = 0.95,
     eps: Annotated[
         float,
@@ -441,7 +451,7 @@ def plan_command(
         s.ratings,
         s.predictions,
         budget=budget,
-        m=inputs.ints(m, (1, 3, 5), "--m"),
+        labels_per_item=inputs.ints(labels_per_item, (1, 3, 5), "--labels-per-item"),
         level=level,
         eps=eps,
         estimator=estimator,  # type: ignore[arg-type]
@@ -469,7 +479,7 @@ def plan_command(
 def open_command(
     errors: ErrorModelOptions,
     budget: Budget = 1500,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     n_classes: Annotated[
         int, typer.Option("--n-classes", help="K > 2: plurality voting over K classes.")
     ] = 2,
@@ -499,7 +509,7 @@ def open_command(
             raise InputError(
                 "plurality voting uses the independent error model: give --p, --eps and --q"
             )
-        ms = inputs.ints(m, (1, 3, 5), "--m")
+        ms = inputs.ints(labels_per_item, (1, 3, 5), "--labels-per-item")
         res = bd.plurality_vs_single(n_classes, errors.q, errors.p, errors.eps, budget, ms, **run)
     if json:
         ui.print_json(res.to_dict())
@@ -548,7 +558,7 @@ def multiclass_command(
             help="Aggregation: plurality (ties at random) and/or absolute majority (none: no label).",
         ),
     ] = None,
-    m: Ms = None,
+    labels_per_item: LabelsPerItem = None,
     budget: Budget = 1500,
     ties: Ties = "loss",
     json: Json = False,
@@ -563,7 +573,7 @@ def multiclass_command(
     res = bd.multiclass_compare(
         *mats,
         budget,
-        inputs.ints(m, (1, 3, 5), "--m"),
+        inputs.ints(labels_per_item, (1, 3, 5), "--labels-per-item"),
         prior=inputs.prior(prior, len(mats[0])),
         rules=inputs.rules(rules),  # type: ignore[arg-type]
         ties=ties,  # type: ignore[arg-type]

@@ -123,7 +123,7 @@ def show_verdicts(verdicts: Iterable[Verdict]) -> None:
 
 # --------------------------------------------------------------------------- win, size, capacity
 WIN_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("n", "items n"),
     ("label_accuracy", "label accuracy"),
     "exact",
@@ -149,13 +149,13 @@ def show_comparison(
         [
             "exact: P(ΣG > 0) computed exactly; the bounds are 1 − Hoeffding's (Lemma 1) and "
             "1 − Cramér's (Lemma 2) upper bound on the error, 0 when vacuous",
-            f"best m: {res.best_m}",
+            f"best m: {res.best_labels_per_item}",
         ]
     )
 
 
 SIZE_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("budget_exact", "exact"),
     ("budget_cramer_bound", "guaranteed by Cramér bound"),
     ("budget_hoeffding_bound", "by Hoeffding bound"),
@@ -202,7 +202,7 @@ def show_capacity(res: bd.CapacityResult) -> None:
         t.column(header, justify="right")
     for r in res.rows:
         t.row(
-            str(r.m),
+            str(r.labels_per_item),
             f"{r.n:,}",
             _whole(r.classifiers_exact),
             _whole(r.classifiers_cramer_bound),
@@ -220,7 +220,7 @@ def show_capacity(res: bd.CapacityResult) -> None:
 
 # --------------------------------------------------------------------------- rates, convergence
 RATE_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     ("label_accuracy", "label accuracy"),
     ("cramer_per_item", "Cramér per item"),
     ("cramer_per_label", "Cramér per label"),
@@ -240,7 +240,7 @@ def show_rates(res: bd.RateTable) -> None:
         [
             vote_ties_line(res.vote_ties),
             "more negative is better; 0: the bound is vacuous",
-            f"best m (most negative Cramér rate per label, Theorem 2): {res.best_m}",
+            f"best m (most negative Cramér rate per label, Theorem 2): {res.best_labels_per_item}",
         ]
     )
 
@@ -259,18 +259,20 @@ def _picked(budgets: Sequence[int], crossing: int | None, count: int = 8) -> lis
 
 def show_convergence(res: bd.CramerConvergence) -> None:
     """Fig. 3 a: the exact normalised log error at a few budgets against the Cramér rates."""
-    by = {(p.m, p.budget): p for p in res.points}
+    by = {(p.labels_per_item, p.budget): p for p in res.points}
     budgets = sorted({p.budget for p in res.points})
-    rates = ", ".join(f"m = {m}: {r:.6g}" for m, r in zip(res.m, res.cramer_per_label, strict=True))
+    rates = ", ".join(
+        f"m = {m}: {r:.6g}" for m, r in zip(res.labels_per_item, res.cramer_per_label, strict=True)
+    )
     t = ui.new_table(
         "Exact (1/k) log P(error) against the label budget k (Fig. 3 a)", title_justify="center"
     )
     t.column("budget k", justify="right")
-    for m in res.m:
+    for m in res.labels_per_item:
         t.column(f"exact, m = {m}", justify="right")
     t.column("largest approximation error", justify="right")
     for k in _picked(budgets, res.crossing):
-        pts = [by.get((m, k)) for m in res.m]
+        pts = [by.get((m, k)) for m in res.labels_per_item]
         worst = max((p.approximation_error for p in pts if p is not None), default=None)
         t.row(
             f"{k:,}", *(fmt(None if p is None else p.log_error_per_label) for p in pts), fmt(worst)
@@ -280,7 +282,9 @@ def show_convergence(res: bd.CramerConvergence) -> None:
     gap = f"; gap between the lowest two {ordered[1] - ordered[0]:.6g}" if len(ordered) > 1 else ""
     ui.lines([f"Cramér rate per label (the limit, an upper bound for every k): {rates}{gap}"])
     _rules(res)
-    best = res.m[min(range(len(res.m)), key=lambda i: res.cramer_per_label[i])]
+    best = res.labels_per_item[
+        min(range(len(res.labels_per_item)), key=lambda i: res.cramer_per_label[i])
+    ]
     if res.crossing is None:
         ui.lines(
             [
@@ -300,7 +304,7 @@ def show_convergence(res: bd.CramerConvergence) -> None:
 
 # --------------------------------------------------------------------------- multiclass, open
 MULTICLASS_COLUMNS: tuple[Column, ...] = (
-    "m",
+    ("labels_per_item", "m"),
     "rule",
     ("n", "items n"),
     ("label_accuracy", "label accuracy"),
@@ -426,7 +430,7 @@ def show_plan(res: bd.PlanResult) -> None:
             "budget_needed": need,
         }
         for m, items, win, need in zip(
-            quick.m, quick.items, quick.win, quick.budget_needed, strict=True
+            quick.labels_per_item, quick.items, quick.win, quick.budget_needed, strict=True
         )
     ]
     table(
@@ -470,7 +474,9 @@ def show_pilot(res: bd.PilotPlan) -> None:
         }
         for k, r in res.intervals.items()
     ]
-    ranges = f"95% bootstrap range, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
+    ranges = (
+        f"95% bootstrap interval, {res.bootstrap:,} replicates" if res.bootstrap else "no ranges"
+    )
     table(
         f"{METHOD_TITLE.get(res.estimator, res.estimator)}; {ranges}",
         rows,
@@ -496,7 +502,9 @@ def show_pilot(res: bd.PilotPlan) -> None:
             f"{res.comparison.budget:,} labels"
         )
         show_comparison(res.comparison, title=head)
-    show_recommendation(res.recommended_m, res.recommended_budget, res.recommended_items)
+    show_recommendation(
+        res.recommended_labels_per_item, res.recommended_budget, res.recommended_items
+    )
     for msg in pilot_notes(res):
         ui.note(f"note: {msg}")
 

@@ -85,7 +85,7 @@ def render(res: EquivalenceResult, truth: TruthEquivalence | None = None) -> Cle
     )
     shares = any(p.fallback_share is not None for p in res.power_curve)
     flags = any(p.flags for p in res.power_curve)
-    cols = ["k", "c_k", f"{percent(res.level)} range", "items"]
+    cols = ["k", "c_k", f"{percent(res.level)} interval", "items"]
     cols += ["c_k − c_0 (bits)"] if info else []
     cols += ["c*_k (states)"] if star else []
     cols += ["fallback"] if shares else []
@@ -116,8 +116,8 @@ def render_targets(res: EquivalenceResult) -> tuple[CleanTable, CleanTable]:
     for k in sorted({k for found in by_k for k in found}):
         curve.row(str(k), *(_f(found[k]) if k in found else "" for found in by_k))
     pct = percent(res.level)
-    models = new_table(f"each model against each target panel: score and raters, {pct} ranges")
-    for i, col in enumerate(("model", "target", "items", "score", "raters", f"{pct} range")):
+    models = new_table(f"each model against each target panel: score and raters, {pct} intervals")
+    for i, col in enumerate(("model", "target", "items", "score", "raters", f"{pct} interval")):
         models.column(col, justify="left" if i < 2 else "right")
     for name in (m.model for m in res.models):
         for e in entries:
@@ -157,16 +157,16 @@ def render_models(
     kmax = _largest(res)
     pct = percent(res.level)
     unit = " (bits)" if res.scorer == "cross_entropy" else ""
-    scores = new_table(f"each model's score (Algorithm 1): {res.scorer}{unit}, {pct} ranges")
-    cols = ["model", "score", f"{pct} range"]
+    scores = new_table(f"each model's score (Algorithm 1): {res.scorer}{unit}, {pct} intervals")
+    cols = ["model", "score", f"{pct} interval"]
     cols += ["bits over c_0"] if info else []
     cols += ["% of ideal"] if ratio else []
     for i, col in enumerate(cols):
         scores.column(col, justify="left" if i == 0 else "right")
     equiv = new_table(
-        f"each model's survey equivalence (Algorithm 4): raters, {pct} range, bootstrap mean"
+        f"each model's survey equivalence (Algorithm 4): raters, {pct} interval, bootstrap mean"
     )
-    cols = ["model", "raters", f"{pct} range", "mean"]
+    cols = ["model", "raters", f"{pct} interval", "mean"]
     cols += [f"items for width < {width:g}"] if width is not None else []
     for i, col in enumerate(cols):
         equiv.column(col, justify="left" if i == 0 else "right")
@@ -300,7 +300,7 @@ def footnotes(
 def render_worth(ex: ExpertEquivalence) -> CleanTable:
     """How many experts k amateurs are worth."""
     t = new_table(f"k amateurs are worth x experts · {ex.combiner} + {ex.scorer}")
-    for col in ("amateurs k", "a_k", "experts x", f"{percent(ex.level)} range"):
+    for col in ("amateurs k", "a_k", "experts x", f"{percent(ex.level)} interval"):
         t.column(col, justify="right")
     kmax = ex.expert_curve[-1].k if ex.expert_curve else 0
     for p, w in zip(ex.amateur_curve, ex.worth, strict=True):

@@ -108,7 +108,7 @@ def show_multiclass_pilot(res: bd.MulticlassPilotPlan) -> None:
         )
         ui.lines([rules])
     show_recommendation(
-        res.recommended_m,
+        res.recommended_labels_per_item,
         res.recommended_budget,
         res.recommended_items,
         verdict_status(res.verdict),

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._core.checks import check_bootstrap, check_choice, check_int, check_number, check_probability
+from ..data.types import RatingsLike
 from ..errors import InputError, setting
 from ._coefficients import CountDesign, count_rows
 from ._compute import compute, from_values
@@ -209,7 +210,7 @@ def _too_many(q: int, memory: int, scale: str) -> str | None:
 
 
 def agreement(
-    ratings: Any,
+    ratings: RatingsLike,
     *,
     scale: str | None = None,
     weights: Any = None,

@@ -21,6 +21,7 @@ from .._core.checks import check_bootstrap, check_choice, check_probability, che
 from .._core.counts import plurality_credit
 from .._core.result import Result
 from ..data import Predictions, Study, join
+from ..data.types import GoldLike, PredictionsLike, RatingsLike
 from .agreement import (
     AgreementIntervals,
     agreement_intervals,
@@ -289,9 +290,9 @@ def _model_summaries(
 
 
 def inspect(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | None = None,
     *,
     bootstrap: int = 1000,
     level: float = 0.95,

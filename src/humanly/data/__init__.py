@@ -22,7 +22,9 @@ Modules, bottom up (each imports only those above it in this list):
   :func:`join_ratings`, :func:`read_rating_study`;
 * ``votes`` — pairwise votes: :class:`Votes`, :class:`VoteStudy`; ``_votes_read`` —
   :func:`read_votes`; ``_votes_scores`` — :func:`votes_from_scores`; ``_votes_join`` —
-  :func:`join_votes`, the one join by comparison id.
+  :func:`join_votes`, the one join by comparison id;
+* ``types`` — the forms of user data in the verbs' signatures (``RatingsLike``, ``PredictionsLike``,
+  ``GoldLike``, ``JudgeLike``, ``VotesLike``, ``JudgeVotesLike``), imported for type checking only.
 
 The names are imported on first use (PEP 562): ``from humanly.data import InputError`` loads neither
 numpy nor pandas, so the command line starts fast; ``from humanly.data import Ratings`` loads what
@@ -53,6 +55,14 @@ if TYPE_CHECKING:
     from .study import read_study
     from .tables import read_table as read_table
     from .tables import write_table as write_table
+    from .types import (
+        GoldLike,
+        JudgeLike,
+        JudgeVotesLike,
+        PredictionsLike,
+        RatingsLike,
+        VotesLike,
+    )
     from .votes import Votes, VoteStudy
 
 #: public name → the module of this package that defines it
@@ -79,6 +89,10 @@ _LAZY: dict[str, str] = {
     "read_study": "study",
     "read_table": "tables",
     "write_table": "tables",
+    **dict.fromkeys(
+        ("GoldLike", "JudgeLike", "JudgeVotesLike", "PredictionsLike", "RatingsLike", "VotesLike"),
+        "types",
+    ),
     **dict.fromkeys(("Votes", "VoteStudy"), "votes"),
     "join_votes": "_votes_join",
     "read_votes": "_votes_read",
@@ -91,16 +105,22 @@ __all__ = [
     "MISSING",
     "Counts",
     "Gold",
+    "GoldLike",
     "InputError",
     "ItemDesign",
+    "JudgeLike",
+    "JudgeVotesLike",
     "ModelOutput",
     "Predictions",
+    "PredictionsLike",
     "RatingStudy",
     "Ratings",
+    "RatingsLike",
     "ReadOptions",
     "Study",
     "VoteStudy",
     "Votes",
+    "VotesLike",
     "align",
     "join",
     "join_ratings",

@@ -45,6 +45,7 @@ from .positional import is_array, keyed
 from .predictions import Gold, Predictions
 from .ratings import Ratings
 from .readers import read_ratings
+from .types import GoldLike, JudgeLike, PredictionsLike, RatingsLike
 
 __all__ = ["MissingPolicy", "Study", "as_gold", "as_ratings", "join", "keyed_states"]
 
@@ -178,11 +179,11 @@ def as_ratings(value: Any, *, name: str = "ratings", canonical: bool = True) -> 
 
 # ------------------------------------------------------------------------------- join
 def join(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | None = None,
     *,
-    judge: Any = None,
+    judge: JudgeLike | None = None,
     missing: MissingPolicy = "error",
     strata: Any = None,
     sampling_weights: Any = None,
@@ -388,7 +389,7 @@ def _dropped(
     return (f'missing="drop" dropped {"; ".join(parts)}',) if parts else ()
 
 
-def keyed_states(ratings: Any, states: Any) -> tuple[Any, Any]:
+def keyed_states(ratings: RatingsLike, states: Any) -> tuple[RatingsLike, Any]:
     """An array of true states (items × classes) keyed by the ratings' items in the order the caller
     holds them (the one rule of :mod:`humanly.data.positional`), before the join: the ratings read
     once, here, when they are a file, and returned read. With a :class:`Study` (whose items, sorted,

@@ -25,6 +25,7 @@ from .predictions import Predictions
 from .ratings import Ratings
 from .readers import on_scale, read_gold, read_predictions, read_ratings
 from .tables import read_columns, read_table
+from .types import GoldLike, JudgeLike, PredictionsLike, RatingsLike
 
 __all__ = ["read_study"]
 
@@ -32,9 +33,9 @@ _TABLE = (str, os.PathLike, pd.DataFrame)
 
 
 def read_study(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike | np.ndarray,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | pd.DataFrame | None = None,
     *,
     item_col: str | None = None,
     rater_col: str | None = None,
@@ -45,7 +46,7 @@ def read_study(
     prediction_col: str | None = None,
     prob_col: str | None = None,
     gold_col: str | None = None,
-    judge: Any = None,
+    judge: JudgeLike | None = None,
     missing: MissingPolicy = "error",
     options: ReadOptions | None = None,
 ) -> Study:

@@ -27,6 +27,7 @@ import numpy as np
 from .._core.checks import check_choice, check_int, check_number, check_probability
 from ..data import Study, join
 from ..data.matching import check_missing
+from ..data.types import GoldLike, JudgeLike, PredictionsLike, RatingsLike
 from ..errors import InputError, setting
 from . import _scoring
 from ._crossfit import folds_of
@@ -151,11 +152,11 @@ def checked_options(options: Any) -> JudgeOptions:
 
 
 def judge(
-    ratings: Any,
-    predictions: Any = None,
-    gold: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
+    gold: GoldLike | None = None,
     *,
-    judge: Any = None,
+    judge: JudgeLike | None = None,
     level: float = 0.95,
     estimator: Literal["ppi++", "ppi", "classical"] = "ppi++",
     reference: Literal["label", "plurality"] = "label",

@@ -121,7 +121,7 @@ def capacity_figure(curve: CapacityCurve) -> Any:
     _budget_axis(ax)
     _finish(
         ax,
-        f"Benchmark capacity, m = {curve.m}: {_params_title(curve.params)}",
+        f"Benchmark capacity, m = {curve.labels_per_item}: {_params_title(curve.params)}",
         "label budget k",
         f"testable classifiers (level {curve.level:g})",
     )
@@ -149,7 +149,7 @@ def win_vs_q_figure(curve: AccuracyCurve) -> Any:
     'm = 1 (single labels)'
     """
     fig, ax = _axes()
-    for m in curve.m:
+    for m in curve.labels_per_item:
         qs, wins = curve.series(m)
         ax.plot(qs, wins, label=_scheme(m))
     _finish(
@@ -184,7 +184,7 @@ def win_vs_budget_figure(curve: WinCurve, title: str | None = None) -> Any:
     True
     """
     fig, ax = _axes()
-    for m in curve.m:
+    for m in curve.labels_per_item:
         ax.plot(*curve.series(m), label=_scheme(m))
     _budget_axis(ax)
     _finish(
@@ -218,7 +218,7 @@ def rates_figure(curve: RateCurve) -> Any:
     4
     """
     fig, ax = _axes()
-    for m in curve.m:
+    for m in curve.labels_per_item:
         qs, cramer, hoeffding = curve.series(m)
         (line,) = ax.plot(qs, cramer, label=f"Cramér bound, m = {m}")
         ax.plot(qs, hoeffding, ls="--", color=line.get_color(), label=f"Hoeffding bound, m = {m}")
@@ -260,8 +260,8 @@ def convergence_figure(curve: CramerConvergence) -> Any:
     """
     fig, ax = _axes()
     frame = curve.to_frame()
-    for m, rate in zip(curve.m, curve.cramer_per_label, strict=True):
-        part = frame[frame["m"] == m]
+    for m, rate in zip(curve.labels_per_item, curve.cramer_per_label, strict=True):
+        part = frame[frame["labels_per_item"] == m]
         (line,) = ax.plot(part["budget"], part["log_error_per_label"], label=f"exact, m = {m}")
         ax.axhline(rate, ls="--", lw=1.0, color=line.get_color(), label=f"Cramér rate, m = {m}")
     tail = frame[frame["budget"] >= 0.1 * frame["budget"].max()]["log_error_per_label"]
@@ -312,7 +312,7 @@ def size_figure(result: SizeResult) -> Any:
     ['exact', 'Cramér bound', 'Hoeffding bound']
     """
     fig, ax = _axes()
-    ms = [r.m for r in result.rows]
+    ms = [r.labels_per_item for r in result.rows]
     kinds = (
         ("budget_exact", "exact", "black"),
         ("budget_cramer_bound", "Cramér bound", "tab:blue"),
@@ -331,7 +331,11 @@ def size_figure(result: SizeResult) -> Any:
     ax.set_xticks(x, [f"m = {m}" + (" (single)" if m == 1 else "") for m in ms])
     ax.set_yscale("log")
     ax.margins(y=0.15)
-    best = "" if result.best_m is None else f"; cheapest m = {result.best_m}"
+    best = (
+        ""
+        if result.best_labels_per_item is None
+        else f"; cheapest m = {result.best_labels_per_item}"
+    )
     _finish(
         ax,
         f"Label budget for P(better ranked first) ≥ {result.level:g}{best} "

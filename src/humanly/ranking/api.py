@@ -15,6 +15,7 @@ import numpy as np
 
 from .._core.checks import check_choice, check_int, check_probability
 from ..data.matching import check_missing
+from ..data.types import JudgeVotesLike, VotesLike
 from ..data.votes import VoteStudy
 from ..errors import InputError
 from ._bt import component, strengths
@@ -112,9 +113,9 @@ def as_study(votes: Any, judges: Any, missing: str) -> VoteStudy:
 
 
 def rank(
-    votes: Any,
+    votes: VotesLike,
     *,
-    judges: Any = None,
+    judges: JudgeVotesLike | None = None,
     ties: Literal["half", "loss", "drop"] = "half",
     level: float = 0.95,
     estimator: Literal["ppi++", "ppi", "classical"] = "ppi++",

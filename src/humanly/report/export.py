@@ -186,7 +186,7 @@ def _parts(text: str) -> tuple[str, list[float | int | None]] | None:
 
 
 def _base(header: str) -> str:
-    """A header without its bracketed note ("score [95% range]" → "score")."""
+    """A header without its bracketed note ("score [95% interval]" → "score")."""
     return re.sub(r"\s*\[[^]]*\]\s*$", "", header) or header
 
 
@@ -199,7 +199,7 @@ def csv_columns(table: TableView) -> tuple[list[str], list[list[Any]]]:
     its interval; percentages as fractions), and ``(low)``/``(high)`` columns when it holds ranges.
 
     >>> from humanly.report.render import TableView
-    >>> t = TableView("t", "c", ("k", "score [95% range]", "items"),
+    >>> t = TableView("t", "c", ("k", "score [95% interval]", "items"),
     ...               (("0", "0.5 [0.4, 0.6]", "2,000"), ("1", "0.7 [—, 0.8]", "2,000")), None)
     >>> headers, rows = csv_columns(t)
     >>> headers

@@ -14,6 +14,7 @@ from .._core.bootstrap import percentile_interval
 from .._core.checks import check_bootstrap, check_probability
 from .._core.result import Interval
 from ..data import InputError, Study, join
+from ..data.types import PredictionsLike, RatingsLike
 from ..errors import setting
 from ._prepare import Options, Prepared, check_options, prepare
 from ._replicates import Replicates, run
@@ -116,8 +117,8 @@ def _inputs(ratings: Any, predictions: Any, missing: Missing) -> Study:
 
 
 def equivalence(
-    ratings: Any,
-    predictions: Any = None,
+    ratings: RatingsLike,
+    predictions: PredictionsLike | None = None,
     *,
     combiner: Any = "abc",
     scorer: Any = "cross_entropy",

@@ -14,7 +14,7 @@ serves the command line (:mod:`humanly.cli.equivalence_render`) and the report s
 >>> m = ModelEquivalence("m", -0.82, Interval(-0.84, -0.80), 3.13, None, Interval(2.69, 3.69), 2000,
 ...                      equivalence_mean=3.16)
 >>> print(worth(m, "abc", "cross_entropy"))  # doctest: +NORMALIZE_WHITESPACE
-m is worth 3.13 raters (95% range 2.69–3.69; bootstrap mean 3.16) with the ABC combiner and
+m is worth 3.13 raters (95% interval 2.69–3.69; bootstrap mean 3.16) with the ABC combiner and
 cross-entropy scorer, on 2,000 items.
 
 A model scored by cross-entropy without calibration (``calibrate="none"``) says so in its sentence:
@@ -158,17 +158,17 @@ def equivalence_interval(
     if hi is None:
         start = "0" if lo == 0 else _num(lo or 0.0)
         return (
-            f"{pct} range {start} to more than {largest_k}: at least {tail} of the bootstrap "
+            f"{pct} interval {start} to more than {largest_k}: at least {tail} of the bootstrap "
             "replicates lie above the curve"
         )
     if lo == 0 and hi == 0:
-        return f"{pct} range 0–0: at least {top} of the bootstrap replicates are at or below c_0"
+        return f"{pct} interval 0–0: at least {top} of the bootstrap replicates are at or below c_0"
     if lo == 0:
         return (
-            f"{pct} range 0–{_num(hi)}, the low end 0 because at least {tail} of the bootstrap "
+            f"{pct} interval 0–{_num(hi)}, the low end 0 because at least {tail} of the bootstrap "
             "replicates are at or below c_0"
         )
-    return f"{pct} range {_num(lo or 0.0)}–{_num(hi)}"
+    return f"{pct} interval {_num(lo or 0.0)}–{_num(hi)}"
 
 
 def _mean(m: ModelEquivalence, bootstrap: int) -> str | None:
@@ -200,12 +200,12 @@ def width_phrase(
     if hi is None or lo is None:
         return f"no item count for a range of {w} can be read off a range with no upper end"
     if hi - lo <= target_width:
-        return f"its {pct} range ({_num(hi - lo)} wide) is already narrower than {w}"
+        return f"its {pct} interval ({_num(hi - lo)} wide) is already narrower than {w}"
     if items_needed is None:
         return None
     now = "" if n_items is None else f"now {_num(hi - lo)} wide on {n_items:,} items; "
     return (
-        f"about {items_needed:,} items would narrow the {pct} range to {w} "
+        f"about {items_needed:,} items would narrow the {pct} interval to {w} "
         f"({now}1/√N approximation)"
     )
 

@@ -100,7 +100,7 @@ def multiclass_weak_sentence(plan: MulticlassPilotPlan) -> str | None:
     ... # doctest: +NORMALIZE_WHITESPACE
     The estimate is weak: the 400-item pilot leaves 5 of its estimates (prior[2], better[2,2],
     worse[0,0], worse[1,1], worse[2,2]) on the edge of their range or spread over more than 0.2 (a
-    bootstrap or Wald range), so the budget rests on numbers the pilot does not pin down — label a
+    bootstrap or Wald interval), so the budget rests on numbers the pilot does not pin down — label a
     larger pilot, or more labels per pilot item, before relying on it
     """
 
@@ -172,11 +172,11 @@ def fit_sentence(plan: MulticlassPilotPlan) -> str:
 
 def _others(plan: MulticlassPilotPlan, best: int | None) -> str:
     parts = [
-        f"{r.m} labels per item would need {r.budget_exact:,}"
+        f"{r.labels_per_item} labels per item would need {r.budget_exact:,}"
         if r.budget_exact is not None
-        else f"{r.m} labels per item would not reach it"
+        else f"{r.labels_per_item} labels per item would not reach it"
         for r in plan.sizes
-        if r.m != best
+        if r.labels_per_item != best
     ]
     return "" if not parts else f" ({'; '.join(parts)})"
 
@@ -203,7 +203,11 @@ def multiclass_verdicts(plan: MulticlassPilotPlan) -> tuple[Verdict, ...]:
     )
     weak = multiclass_weak_sentence(plan)
     tail = f" {weak}." if weak else ""
-    m, budget, items = plan.recommended_m, plan.recommended_budget, plan.recommended_items
+    m, budget, items = (
+        plan.recommended_labels_per_item,
+        plan.recommended_budget,
+        plan.recommended_items,
+    )
     if plan.verdict == "no_m_reaches_level" or m is None or budget is None or items is None:
         sentence = (
             f"No number of labels per item ranks {pair} first with probability ≥ {plan.level:g} "

@@ -75,8 +75,8 @@ def untested_reason(t: AssumptionTest) -> str | None:
     if t.reason == "no_replicate":
         return "no bootstrap replicate defines it"
     if t.reason == "too_few_labels":
-        return f"no pilot item has ≥ {t.m} labels; the most is {t.most_labels}"
-    if t.m is None:
+        return f"no pilot item has ≥ {t.labels_per_item} labels; the most is {t.most_labels}"
+    if t.labels_per_item is None:
         return "cannot be computed on this pilot"
     return "E_b or E_w has no pilot item, or p_w(1 − p_b¹) = 0"
 
@@ -102,7 +102,11 @@ def assumption_sentence(t: AssumptionTest) -> str:
     ...                                    "untested", "no_bootstrap"))
     'assumption 2 (eq. 3, m = 3): x = undefined → untested (bootstrap=0: no interval)'
     """
-    head = "assumption 1 (q_b ≥ q_w)" if t.m is None else f"assumption 2 (eq. 3, m = {t.m})"
+    head = (
+        "assumption 1 (q_b ≥ q_w)"
+        if t.labels_per_item is None
+        else f"assumption 2 (eq. 3, m = {t.labels_per_item})"
+    )
     value = "undefined" if t.estimate is None else f"{t.estimate:.3g}"
     lo, hi = t.interval
     span = "" if lo is None or hi is None else f", 95% interval [{lo:.3g}, {hi:.3g}]"
@@ -132,7 +136,7 @@ def _weak_estimates(
         names = ", ".join(w.parameter for w in weak)
         where = (
             f"leaves {len(weak)} of its {many} ({names}) on the edge of their range or spread over "
-            f"more than {_WIDE:g} (a bootstrap or Wald range)"
+            f"more than {_WIDE:g} (a bootstrap or Wald interval)"
         )
     else:
         where = f"puts {'; '.join(_weak_part(w, words(w.parameter)) for w in weak)}"
@@ -173,7 +177,7 @@ def weak_sentence(plan: PilotPlan) -> str | None:
 def _assumption1_note(plan: PilotPlan) -> str | None:
     """A note when the recommendation of m > 1 rests on q_b < q_w that the pilot does not establish."""
     tests = plan.assumptions.tests
-    if not tests or plan.recommended_m == 1:
+    if not tests or plan.recommended_labels_per_item == 1:
         return None
     first, est = tests[0], plan.estimates
     if not est.q_b < est.q_w or first.verdict == _AGAINST:

@@ -144,12 +144,16 @@ def comparison_verdicts(result: Comparison) -> tuple[Verdict, ...]:
     With 300 labels, single labels identify the better of two classifiers 22 points apart
     (accuracies 0.82 vs 0.60) with probability 0.999994 (exact); 3-label majorities reach 0.9996.
     """
-    ms = [r.m for r in result.rows]
+    ms = [r.labels_per_item for r in result.rows]
     wins = [r.exact for r in result.rows]
     sentence = _comparison_sentence(
-        result.budget, ms, wins, result.best_m, result.params.accuracies()
+        result.budget, ms, wins, result.best_labels_per_item, result.params.accuracies()
     )
-    status = "single labels best" if result.best_m == 1 else f"{result.best_m}-majority best"
+    status = (
+        "single labels best"
+        if result.best_labels_per_item == 1
+        else f"{result.best_labels_per_item}-majority best"
+    )
     return (Verdict(TOPIC, sentence, None, status, METHODS),)
 
 
@@ -161,14 +165,14 @@ def _assumption_clause(res: PilotPlan) -> str:
     if all(t.verdict == "untested" for t in tests):
         why = " (no bootstrap intervals)" if res.bootstrap == 0 else ""
         return f"the assumptions are untested{why}"
-    second = ", ".join(str(t.m) for t in tests[1:])
+    second = ", ".join(str(t.labels_per_item) for t in tests[1:])
     if all(t.verdict == "consistent" for t in tests):
         both = f"assumptions 1 and 2 (m = {second})" if second else "assumption 1"
         return f"the pilot is consistent with {both}"
     parts = [f"assumption 1 {_verdict_words(tests[0].verdict)}"]
     by_verdict: dict[str, list[str]] = {}
     for t in tests[1:]:
-        by_verdict.setdefault(t.verdict, []).append(str(t.m))
+        by_verdict.setdefault(t.verdict, []).append(str(t.labels_per_item))
     for verdict, ms in by_verdict.items():
         parts.append(f"assumption 2 {_verdict_words(verdict)} for m = {', '.join(ms)}")
     return "; ".join(parts)
@@ -208,7 +212,7 @@ def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:
     weak = weak_sentence(res)
     if weak:  # the weakly identified estimates, in words
         tail += f" {weak}."
-    m, budget = res.recommended_m, res.recommended_budget
+    m, budget = res.recommended_labels_per_item, res.recommended_budget
     if m is None or budget is None:
         sentence = (
             f"No number of labels per item ranks {pair} first with probability ≥ {res.level:g} "
@@ -244,14 +248,18 @@ def plan_verdicts(result: PlanResult) -> tuple[Verdict, ...]:
     vote = "majority" if k == 2 else "plurality"
     sentence = _comparison_sentence(
         quick.budget,
-        quick.m,
+        quick.labels_per_item,
         quick.win,
-        quick.best_m,
+        quick.best_labels_per_item,
         (a.better_accuracy, quick.p),
         lead,
         vote,
     )
-    status = "single labels best" if quick.single_is_best else f"{quick.best_m}-{vote} best"
+    status = (
+        "single labels best"
+        if quick.single_is_best
+        else f"{quick.best_labels_per_item}-{vote} best"
+    )
     methods = METHODS if k == 2 else METHODS_K
     out = [Verdict(TOPIC, sentence, None, status, methods)]
     if a.pilot is not None:
@@ -287,7 +295,7 @@ def better_use(quick: QuickComparison, vote: str = "majority") -> str:
     """
     if quick.single_is_best:
         return "Single labels are the better use of this budget."
-    return f"{quick.best_m}-{vote} labels are the better use of this budget."
+    return f"{quick.best_labels_per_item}-{vote} labels are the better use of this budget."
 
 
 def headline(result: PlanResult) -> str:
@@ -300,9 +308,9 @@ def headline(result: PlanResult) -> str:
     'budget: label accuracy ≈ 0.789'
     """
     c = result.comparison
-    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.m, c.win, strict=True))
+    wins = ", ".join(f"m={m} {w:.3f}" for m, w in zip(c.labels_per_item, c.win, strict=True))
     vote = "majority" if result.n_classes == 2 else "plurality"
-    best = "single labels" if c.single_is_best else f"{c.best_m}-{vote} labels"
+    best = "single labels" if c.single_is_best else f"{c.best_labels_per_item}-{vote} labels"
     return f"budget: label accuracy ≈ {result.label_accuracy:.3f}; P(rank right) {wins} → {best}"
 
 

@@ -142,11 +142,11 @@ def _model_table(run: _Run, calibration: str) -> Table | None:
     res, truth, kmax = run.res, run.truth, run.largest_k
     info = res.information is not None
     pct = percent(res.level)
-    headers = ["model", f"score [{pct} range]"]
+    headers = ["model", f"score [{pct} interval]"]
     headers += ["bits over c_0", "performance ratio"] if info else []
-    headers += ["equivalent raters", f"{pct} range", "bootstrap mean"]
+    headers += ["equivalent raters", f"{pct} interval", "bootstrap mean"]
     width = run.width
-    headers += [f"items for a {pct} range < {width:g} raters"] if width is not None else []
+    headers += [f"items for a {pct} interval < {width:g} raters"] if width is not None else []
     headers += ["HSCORE* (true states)", "SEQ* (true states)"] if truth is not None else []
     rows = []
     for m in run.models():
@@ -179,7 +179,7 @@ def _model_table(run: _Run, calibration: str) -> Table | None:
         return None
     cal = "" if calibration == "none" else f" (models calibrated: {calibration})"
     caption = (
-        f"{run.what}{cal}: each model's score and survey equivalence ({pct} ranges and bootstrap "
+        f"{run.what}{cal}: each model's score and survey equivalence ({pct} intervals and bootstrap "
         f"mean over {res.bootstrap} bootstraps)"
     )
     return Table(caption, tuple(headers), tuple(rows))
@@ -188,7 +188,7 @@ def _model_table(run: _Run, calibration: str) -> Table | None:
 def _curve_table(run: _Run) -> Table:
     res, truth = run.res, run.truth
     star = truth is not None and [p.k for p in truth.power_curve] == [p.k for p in res.power_curve]
-    headers = ["k raters", "score c_k", f"{percent(res.level)} range", "items"]
+    headers = ["k raters", "score c_k", f"{percent(res.level)} interval", "items"]
     headers += ["c_k − c_0 (bits)"] if res.information is not None else []
     headers += ["c*_k (true states)"] if star else []
     rows = []
@@ -243,7 +243,7 @@ def _cell_notes(run: _Run) -> list[str]:
         )
     if width is not None and ms:
         out.append(
-            f"{run.what}: the items for a {pct} range narrower than {width:g} raters assume the "
+            f"{run.what}: the items for a {pct} interval narrower than {width:g} raters assume the "
             f"range narrows as 1/√N from its width on the {res.n_items:,} items at hand (an "
             "approximation)."
         )
@@ -421,8 +421,8 @@ def _figure(plot: Any, run: _Run, colors: Mapping[str, str]) -> Figure:
         if note in notes
     )
     caption = (
-        f"Power curve, {run.what}: c_k with its {pct} bootstrap range (grey band){star}. Each model "
-        f"shown is a horizontal line in its colour (light band: its score's {pct} range); a diamond "
+        f"Power curve, {run.what}: c_k with its {pct} bootstrap interval (grey band){star}. Each model "
+        f"shown is a horizontal line in its colour (light band: its score's {pct} interval); a diamond "
         f"on the curve marks its survey equivalence and a thick segment that equivalence's {pct} "
         f"range{ends}."
     )

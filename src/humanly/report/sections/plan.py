@@ -147,7 +147,7 @@ def _comparison_table(a: PlanResult) -> Table:
             "—" if need is None else f"{need:,}",
         )
         for m, items, w, need in zip(
-            quick.m, quick.items, quick.win, quick.budget_needed, strict=True
+            quick.labels_per_item, quick.items, quick.win, quick.budget_needed, strict=True
         )
     )
     p, worse = a.better_accuracy, quick.p
@@ -207,7 +207,7 @@ def _plan_table(pl: PilotPlan) -> Table:
         f"Correlated error model estimated from this data as a pilot: {how}; {pl.better} vs "
         f"{pl.worse}, "
         f"{pl.n_used:,} items, {pl.bootstrap} bootstrap replicates",
-        ("parameter", "meaning", "estimate", "95% bootstrap range"),
+        ("parameter", "meaning", "estimate", "95% bootstrap interval"),
         rows,
     )
 
@@ -215,7 +215,7 @@ def _plan_table(pl: PilotPlan) -> Table:
 def _plan_size_table(pl: PilotPlan) -> Table:
     rows = tuple(
         (
-            f"m = {r.m}",
+            f"m = {r.labels_per_item}",
             "—" if r.budget_exact is None else f"{r.budget_exact:,}",
             "—" if r.budget_cramer_bound is None else f"{r.budget_cramer_bound:,}",
             "—" if r.budget_hoeffding_bound is None else f"{r.budget_hoeffding_bound:,}",
@@ -270,8 +270,8 @@ def _plan_text(pl: PilotPlan) -> list[str]:
     tests = "; ".join(assumption_sentence(t) for t in pl.assumptions.tests)
     if tests:
         out.append(f"Assumption tests (estimate, 95% bootstrap interval, verdict): {tests}.")
-    if pl.recommended_m is not None and pl.recommended_budget is not None:
-        rec = f"m = {pl.recommended_m} with {pl.recommended_budget:,} labels"
+    if pl.recommended_labels_per_item is not None and pl.recommended_budget is not None:
+        rec = f"m = {pl.recommended_labels_per_item} with {pl.recommended_budget:,} labels"
     else:
         rec = "no m reaches the target within the search range"
     notes = "".join(f" Note: {n}." for n in pilot_notes(pl))

@@ -28,8 +28,8 @@ METHODS_TEXT_K = (
     "confusion matrix shared by the crowd (exchangeable raters, as in Dawid–Skene with anonymous "
     "counts), each model's prediction from its own confusion matrix, all independent given the "
     "class; fitted by EM over the class from the crowd plurality (which fixes the labelling of the "
-    "classes). Every estimate has a 95% percentile bootstrap range over items and, for the prior, "
-    "the per-class accuracies and the overall accuracies, a 95% Wald range from the observed "
+    "classes). Every estimate has a 95% percentile bootstrap interval over items and, for the prior, "
+    "the per-class accuracies and the overall accuracies, a 95% Wald interval from the observed "
     "information. An estimate on the edge of its range, or with a range wider than 0.2 (the Wald "
     "range when there is no bootstrap), is weakly identified and the verdict says so. Per m the "
     "exact label budget that ranks the better model first with probability at least the level at "
@@ -64,7 +64,7 @@ def _estimates_table(mp: MulticlassPilotPlan) -> Table:
         f"K-class error model estimated from this data as a pilot (latent-class estimate, EM over "
         f"the true class): {mp.better} vs {mp.worse}, {len(mp.classes)} classes, {mp.n_used:,} "
         f"items, {boot}",
-        ("parameter", "meaning", "estimate", "95% bootstrap range", "95% Wald range"),
+        ("parameter", "meaning", "estimate", "95% bootstrap interval", "95% Wald interval"),
         tuple(rows),
     )
 
@@ -91,11 +91,16 @@ def _size_table(mp: MulticlassPilotPlan) -> Table:
 
     rows = tuple(
         (
-            f"m = {r.m}" + (" (single labels)" if r.m == 1 else f" ({r.m}-plurality)"),
+            f"m = {r.labels_per_item}"
+            + (
+                " (single labels)"
+                if r.labels_per_item == 1
+                else f" ({r.labels_per_item}-plurality)"
+            ),
             whole(r.budget_exact),
             whole(r.budget_cramer_bound),
             whole(r.budget_hoeffding_bound),
-            whole(None if r.budget_exact is None else r.budget_exact // r.m),
+            whole(None if r.budget_exact is None else r.budget_exact // r.labels_per_item),
         )
         for r in mp.sizes
     )
