@@ -72,7 +72,8 @@ def neyman_split(
 ) -> np.ndarray:
     """a_h = clip(κ·P_h·σ_h, low_h, high_h) with Σ a_h = ``expected_items`` (the module docstring):
     the minimiser of Σ_h (P_h σ_h)² / a_h within the bounds. With no spread anywhere, σ_h = 1 (the
-    allocation in proportion to the pool sizes).
+    allocation in proportion to the pool sizes); when the strata with a spread are full, the rest
+    goes to those without one (where it changes nothing), in proportion to their room.
 
     >>> neyman_split(10.0, np.array([100, 100]), np.array([1.0, 4.0]), 0.9).tolist()
     [2.0, 8.0]
@@ -109,6 +110,11 @@ def neyman_split(
     if free.any():
         kappa = (total - a[~free].sum()) / c[free].sum()
         a[free] = kappa * c[free]
+    short = total - a.sum()
+    if short > 0 and (~pos).any():  # every stratum with a spread is full: the rest costs nothing
+        room = high - a
+        room[pos] = 0.0
+        a += short * room / room.sum()
     return a
 
 
