@@ -1,5 +1,5 @@
-"""Active labelling: the sampling probabilities (expected items, cap, uniform mixing, the judge's uncertainty),
-the draw (seeded, independent of row order) and the estimate after the labels come back."""
+"""Active labelling: the sampling probabilities (expected items, cap, uniform mixing, the judge's
+uncertainty), the draw (seeded, independent of row order) and the estimate after the labels come back."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ from humanly.judging import JudgeOptions, judge, sampling_probabilities, select
     cap=st.floats(0.2, 0.99),
     hard=st.floats(0.0, 1.0),
 )
-def test_probabilities_spend_the_expected_items_under_the_cap(seed, size, share, mixing, cap, hard) -> None:
+def test_probabilities_spend_the_expected_items_under_the_cap(
+    seed, size, share, mixing, cap, hard
+) -> None:
     rng = np.random.default_rng(seed)
     scores = rng.random((size, 2))
     scores[rng.random(size) < hard] = 1.0  # items the judge is sure about

@@ -224,7 +224,9 @@ def test_select_expected_items() -> None:
     with pytest.raises(InputError) as info:
         select(human, models, judge=llm, expected_items=0)
     _one_sentence(info.value, "expected_items=0")
-    with pytest.raises(InputError, match=r"expected_items=150: more than max_probability × pool = 144"):
+    with pytest.raises(
+        InputError, match=r"expected_items=150: more than max_probability × pool = 144"
+    ):
         select(human, models, judge=llm, expected_items=150)
 
 

@@ -165,7 +165,9 @@ def test_fit_matches_ppi_python_live(seed, n, big_n, kind, lam, level) -> None:
     effective_n=st.integers(10, 3000),
     n_max=st.one_of(st.none(), st.integers(50, 20000)),
 )
-def test_power_matches_ppi_mean_power_live(seed, n, cost_judge, max_cost, effective_n, n_max) -> None:
+def test_power_matches_ppi_mean_power_live(
+    seed, n, cost_judge, max_cost, effective_n, n_max
+) -> None:
     ppi = _ppi()
     y, f, _ = _draw(seed, n, 2, "binary")
     if y.std() == 0 or f.std() == 0:

@@ -70,7 +70,9 @@ def test_every_nested_result_round_trips() -> None:
     again = JudgeResult.from_dict(json.loads(res.to_json()))
     assert again.model("m1").accuracy == res.model("m1").accuracy
     # the plan is a pure function of the saved result
-    assert again.plan(1.0, 0.02, max_cost=400).to_dict() == res.plan(1.0, 0.02, max_cost=400).to_dict()
+    assert (
+        again.plan(1.0, 0.02, max_cost=400).to_dict() == res.plan(1.0, 0.02, max_cost=400).to_dict()
+    )
 
 
 def test_plan_and_selection_round_trip() -> None:

@@ -108,7 +108,9 @@ def test_the_split_matches_scipy_slsqp(seed: int) -> None:
         x0=np.clip(size / size.sum(), low / total, high / total),
         jac=lambda x: -(g**2) / x**2,
         bounds=list(zip(low / total, high / total, strict=True)),
-        constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1.0, "jac": lambda x: np.ones_like(x)}],
+        constraints=[
+            {"type": "eq", "fun": lambda x: x.sum() - 1.0, "jac": lambda x: np.ones_like(x)}
+        ],
         method="SLSQP",
         options={"ftol": 1e-13, "maxiter": 1000},
     )

@@ -50,9 +50,7 @@ def test_the_share_at_or_above_k_covers_at_its_level(kind: str, n: int) -> None:
         rng = np.random.default_rng([7, r])
         rating, q = _population(rng, n + BIG_N)
         f = _judge(kind, rating, q, rng)
-        e = share_at_least(
-            rating[:n], f[:n], f[n:], K, level=0.95, probability=kind != "numeric"
-        )
+        e = share_at_least(rating[:n], f[:n], f[n:], K, level=0.95, probability=kind != "numeric")
         hits += e.interval.low <= TRUE_SHARE <= e.interval.high
         widths.append((e.interval.width, e.classical_interval.width))
     coverage = hits / RUNS

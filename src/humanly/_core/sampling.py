@@ -65,9 +65,7 @@ def probabilities(u: np.ndarray, budget: float, *, mixing: float, cap: float) ->
     return pi
 
 
-def checked_budget(
-    budget: object, cap: float, pool: int, what: str, name: str = "budget"
-) -> float:
+def checked_budget(budget: object, cap: float, pool: int, what: str, name: str = "budget") -> float:
     """``budget`` as a float, checked: positive, and at most ``cap`` × ``pool`` (one sentence naming
     the limit otherwise; ``what`` finishes it, e.g. "items; lower the budget"). ``name`` is the
     caller's parameter (``expected_items`` in the judge's ``select``).

@@ -224,7 +224,15 @@ def selection_strata(sel: Selection) -> CleanTable | None:
         f"Strata: the {sel.expected_items:,.6g} expected items split by the Neyman allocation "
         f"(spread from: {sel.spread_source})"
     )
-    for header in ("stratum", "unlabelled", "labelled", "spread", "expected", "proportional", "sent"):
+    for header in (
+        "stratum",
+        "unlabelled",
+        "labelled",
+        "spread",
+        "expected",
+        "proportional",
+        "sent",
+    ):
         t.column(header, justify="left" if header == "stratum" else "right")
     for s in sel.strata:
         t.row(

@@ -151,7 +151,11 @@ def design_for(
     labels = probabilities = None
     if strata is not None:
         values = _aligned(_as_series(strata, strata_source), items, strata_source, missing)
-        labels = np.asarray([str(v) for v in values], dtype=object)
+        if values.dtype.kind in "iub":  # whole numbers, booleans: each distinct value's text once
+            uniques, inverse = np.unique(values, return_inverse=True)
+            labels = np.asarray([str(v) for v in uniques], dtype=object)[inverse.reshape(-1)]
+        else:
+            labels = np.asarray([str(v) for v in values], dtype=object)
     if sampling_weights is not None:
         series = _as_series(sampling_weights, weights_source)
         raw = _aligned(series, items, weights_source, missing)

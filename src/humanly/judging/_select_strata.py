@@ -45,10 +45,16 @@ import numpy as np
 from .._core.sampling import probabilities
 from ..errors import InputError
 from ._inputs import JudgeInputs
-from ._ppi import fit, moments
+from ._ppi import Moments, fit
 from ._scoring import reference_credit
 
-__all__ = ["MIN_STRATUM_ITEMS", "SPREAD_SOURCES", "neyman_split", "spreads", "stratum_probabilities"]
+__all__ = [
+    "MIN_STRATUM_ITEMS",
+    "SPREAD_SOURCES",
+    "neyman_split",
+    "spreads",
+    "stratum_probabilities",
+]
 
 #: the fewest items each stratum sends in expectation (or all it can take, ``max_probability`` × its
 #: pool, when that is fewer): 2, the fewest that estimate a stratum's variance
@@ -102,55 +108,60 @@ def neyman_split(
             lo = mid
         else:
             hi = mid - 1
-    k0 = kappas[lo]
-    k1 = kappas[lo + 1] if lo + 1 < len(kappas) else k0
-    between = (k0 + k1) / 2
-    free = pos & (low < between * c) & (between * c < high)
-    a = np.clip(between * c, low, high)
-    if free.any():
-        kappa = (total - a[~free].sum()) / c[free].sum()
-        a[free] = kappa * c[free]
+    if lo + 1 < len(kappas):  # κ is strictly between two breakpoints: the strata free there
+        between = (kappas[lo] + kappas[lo + 1]) / 2
+        free = pos & (low < between * c) & (between * c < high)
+        a = np.clip(between * c, low, high)
+        if free.any():
+            kappa = (total - a[~free].sum()) / c[free].sum()
+            a[free] = kappa * c[free]
+    else:  # past the last breakpoint: every stratum with a spread is full
+        a = np.where(pos, high, low)
+    room = np.where(pos, 0.0, high - a)
     short = total - a.sum()
-    if short > 0 and (~pos).any():  # every stratum with a spread is full: the rest costs nothing
-        room = high - a
-        room[pos] = 0.0
+    if short > 0 and room.sum() > 0:  # every stratum with a spread is full: the rest costs nothing
         a += short * room / room.sum()
     return a
 
 
-def spreads(data: JudgeInputs, size: np.ndarray) -> tuple[np.ndarray, str]:
-    """σ_h per stratum and where it comes from (``"labelled"``, ``"judge"`` or ``"none"``)."""
+def spreads(data: JudgeInputs, size: np.ndarray, f_pool: np.ndarray) -> tuple[np.ndarray, str]:
+    """σ_h per stratum and where it comes from (``"labelled"``, ``"judge"`` or ``"none"``);
+    ``f_pool`` is the judge's score of each model on the pool items (pool × models)."""
     assert data.strata is not None
     k = len(data.strata_names)
     lab, pool = data.labelled, data.unlabelled
     n_lab = np.bincount(data.strata[lab], minlength=k)
     if (n_lab[size > 0] >= 2).all():
-        return _rectifier_spreads(data, k), "labelled"
+        return _rectifier_spreads(data, k, f_pool), "labelled"
     if data.judge_proba is None:
         return np.ones(k), "none"
-    f = data.scores(pool)
-    u = np.clip(f * (1 - f), 0, None).mean(axis=1)
+    u = np.clip(f_pool * (1 - f_pool), 0, None).mean(axis=1)
     sums = np.bincount(data.strata[pool], weights=u, minlength=k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.sqrt(np.where(size > 0, sums / np.maximum(size, 1), 0.0)), "judge"
+    return np.sqrt(np.where(size > 0, sums / np.maximum(size, 1), 0.0)), "judge"
 
 
-def _rectifier_spreads(data: JudgeInputs, k: int) -> np.ndarray:
+def _rectifier_spreads(data: JudgeInputs, k: int, f_pool: np.ndarray) -> np.ndarray:
     """Per stratum: √(mean over the models of var(Y − λ·f)) on its labelled items, λ tuned per
-    stratum and model (PPI++, clipped to [0, 1])."""
-    lab, pool = data.labelled, data.unlabelled
+    stratum and model (PPI++, clipped to [0, 1]; the pool's moments per stratum by sums)."""
+    assert data.strata is not None
+    lab = data.labelled
     credit = reference_credit(data.counts, "label")
     y = np.take_along_axis(credit, data.model_codes[lab].astype(np.intp), axis=1)
-    f, fu = data.scores(lab), data.scores(pool)
-    assert data.strata is not None
-    s_lab, s_pool = data.strata[lab], data.strata[pool]
+    f = data.scores(lab)
+    s_lab, s_pool = data.strata[lab], data.strata[data.unlabelled]
+    count = np.bincount(s_pool, minlength=k).astype(float)
+    models = f_pool.shape[1]
+    total = np.column_stack([np.bincount(s_pool, f_pool[:, m], k) for m in range(models)])
+    square = np.column_stack([np.bincount(s_pool, f_pool[:, m] ** 2, k) for m in range(models)])
     out = np.zeros(k)
     for h in range(k):
-        rows, rows_u = s_lab == h, s_pool == h
-        if rows.sum() < 2:
+        rows = s_lab == h
+        if rows.sum() < 2 or count[h] == 0:
             continue
-        unl = moments(fu[rows_u]) if rows_u.any() else moments(f[rows])
-        lam = fit(y[rows], f[rows], unl).lam
+        n_h = np.full(models, count[h])
+        mean = total[h] / count[h]
+        var = np.maximum(square[h] / count[h] - mean**2, 0.0)
+        lam = fit(y[rows], f[rows], Moments(n_h, mean, var / n_h, weighted=False)).lam
         out[h] = float(np.sqrt((y[rows] - lam * f[rows]).var(axis=0).mean()))
     return out
 
@@ -169,7 +180,9 @@ def stratum_probabilities(
     for h, a_h in enumerate(allocation):
         rows = np.flatnonzero(codes == h)
         if len(rows):
-            pi[rows] = probabilities(u[rows], float(min(a_h, cap * len(rows))), mixing=mixing, cap=cap)
+            pi[rows] = probabilities(
+                u[rows], float(min(a_h, cap * len(rows))), mixing=mixing, cap=cap
+            )
     return pi
 
 

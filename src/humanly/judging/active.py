@@ -18,10 +18,13 @@ With strata (``JudgeOptions(strata=...)``, ``--strata COLUMN``) A is first split
 the Neyman allocation, a_h ∝ P_h·σ_h (P_h the stratum's unlabelled items, σ_h the spread of the PPI++
 rectifier Y − λ·f on its labelled items, or the judge's own uncertainty when too few are labelled;
 at least 2 expected items per stratum), and the rule above runs inside each stratum with a_h
-(:mod:`humanly.judging._select_strata`); :attr:`Selection.strata` records the split. Each item is then sent independently with probability π (Bernoulli sampling), drawn from
+(:mod:`humanly.judging._select_strata`); :attr:`Selection.strata` records the split.
+
+Each item is then sent independently with probability π (Bernoulli sampling), drawn from
 ``humanly._core.rng.stream(seed, 0)`` over the items in sorted-id order, so the same data and seed
 select the same items whatever the row order. A judge that gives labels has no uncertainty to steer
-by: every item gets the same π, and the estimate afterwards is exactly PPI.
+by: every item (of a stratum) gets the same π, and without strata the estimate afterwards is exactly
+PPI.
 
 References
 ----------
@@ -333,13 +336,14 @@ def select(
         "items; lower expected_items (or send every unlabelled item to raters)",
         name="expected_items",
     )
-    u = _uncertainty(data.scores(pool))
+    f_pool = data.scores(pool)
+    u = _uncertainty(f_pool)
     strata: tuple[SelectionStratum, ...] = ()
     source = None
     if data.strata is None:
         pi = probabilities(u, total, mixing=opts.mixing, cap=opts.max_probability)
     else:
-        pi, strata, source = _stratified(data, u, total, opts)
+        pi, strata, source = _stratified(data, f_pool, u, total, opts)
     chosen = draw(pi, None if seed is None else int(seed))
     if strata:
         drawn = np.bincount(data.strata[pool], weights=chosen, minlength=len(strata))  # type: ignore[index]
@@ -375,7 +379,7 @@ def select(
 
 
 def _stratified(
-    data: JudgeInputs, u: np.ndarray, total: float, opts: JudgeOptions
+    data: JudgeInputs, f_pool: np.ndarray, u: np.ndarray, total: float, opts: JudgeOptions
 ) -> tuple[np.ndarray, tuple[SelectionStratum, ...], str]:
     """π per pool item under the Neyman allocation of ``total`` across the strata, the allocation,
     and where the spreads came from (:mod:`._select_strata`)."""
@@ -385,12 +389,10 @@ def _stratified(
     size = np.bincount(codes, minlength=k)
     cap = float(opts.max_probability)
     _select_strata.checked_total(total, size, cap)
-    spread, source = _select_strata.spreads(data, size)
+    spread, source = _select_strata.spreads(data, size, f_pool)
     neyman = _select_strata.neyman_split(total, size, spread, cap)
     proportional = _select_strata.neyman_split(total, size, np.ones(k), cap)
-    pi = _select_strata.stratum_probabilities(
-        u, codes, neyman, mixing=float(opts.mixing), cap=cap
-    )
+    pi = _select_strata.stratum_probabilities(u, codes, neyman, mixing=float(opts.mixing), cap=cap)
     n_lab = np.bincount(data.strata[data.labelled], minlength=k)
     strata = tuple(
         SelectionStratum(

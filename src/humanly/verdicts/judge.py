@@ -274,11 +274,11 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         return tuple(Verdict(TOPIC, s, None, "plan", METHODS) for s in plan_sentences(plan))
     if type(r).__name__ == "Selection":
         sel = cast("Selection", r)
-        out = [Verdict(TOPIC, selection_sentence(sel), None, "selection", METHODS)]
         split = selection_allocation_sentence(sel)
-        if split is not None:
-            out.append(Verdict(TOPIC, split, None, "allocation", METHODS))
-        return tuple(out)
+        first = Verdict(TOPIC, selection_sentence(sel), None, "selection", METHODS)
+        if split is None:
+            return (first,)
+        return (first, Verdict(TOPIC, split, None, "allocation", METHODS))
     r = cast("JudgeResult", r)
     if r.ratings:
         return _rating_verdicts(r)
