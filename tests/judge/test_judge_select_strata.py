@@ -336,3 +336,53 @@ def test_neyman_beats_proportional_and_stays_unbiased(soft: bool, pilot: int) ->
     for est in (neyman, prop):
         assert abs(est.mean() - theta) <= 3 * est.std(ddof=1) / np.sqrt(len(est))
     assert neyman.var(ddof=1) < 0.8 * prop.var(ddof=1)
+
+
+# ------------------------------------------------------------------------------- the command line
+def test_judge_select_strata_prints_the_split_and_the_loop_closes(cli, tmp_path) -> None:
+    """``humanly judge select --strata COLUMN`` prints the allocation table and its sentence, its
+    --json carries the split; the estimate afterwards takes the file with the same --strata."""
+    pop = _population(sizes=(1500, 600, 300), pilot=200)
+    ids = np.arange(len(pop["s"]))
+    pop["human"].to_csv(tmp_path / "r.csv", index=False)
+    pd.DataFrame(
+        {
+            "item": ids,
+            "model": "m",
+            "prediction": pop["model"].to_numpy(),
+            "category": NAMES[pop["s"]],
+        }
+    ).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame({"item": ids, "prediction": pop["judge"].to_numpy()}).to_csv(
+        tmp_path / "j.csv", index=False
+    )
+    files = [tmp_path / "r.csv", "--predictions", tmp_path / "p.csv", "--judge", tmp_path / "j.csv"]
+    out = tmp_path / "next.csv"
+    res = cli(
+        "judge", "select", *files, "--expected-items", "200", "--strata", "category", "-o", out
+    )
+    assert res.exit_code == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    sel = _select(pop, expected_items=200)
+    split = ", ".join(f"{s.stratum} {s.expected_items:,.1f}" for s in sel.strata)
+    assert f"Across the strata, the 200 expected items split as {split} (the Neyman" in text
+    assert "Strata: the 200 expected items split by the Neyman allocation" in text
+    assert "--probabilities" in text and "--strata category" in text
+    again = cli("judge", "select", *files, "--expected-items", "200", "--strata", "category",
+                "-o", out, "--force", "--json")  # fmt: skip
+    import json
+
+    data = json.loads(again.stdout)
+    assert data["spread_source"] == "labelled" and data["expected_items"] == 200
+    assert [s["expected_items"] for s in data["strata"]] == pytest.approx(
+        [s.expected_items for s in sel.strata], rel=1e-12
+    )
+    sent = pd.read_csv(out)
+    labelled = np.concatenate([pop["lab"], sent["item"][sent["selected"]].to_numpy()])
+    pd.DataFrame({"item": labelled, "rater": "r", "label": pop["truth"][labelled]}).to_csv(
+        tmp_path / "r2.csv", index=False
+    )
+    files[0] = tmp_path / "r2.csv"
+    est = cli("judge", *files, "--probabilities", out, "--strata", "category", "--json")
+    assert est.exit_code == 0, est.stderr
+    assert json.loads(est.stdout)["judge"]["design"] == "active"

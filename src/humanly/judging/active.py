@@ -346,20 +346,9 @@ def select(
         pi, strata, source = _stratified(data, f_pool, u, total, opts)
     chosen = draw(pi, None if seed is None else int(seed))
     if strata:
-        drawn = np.bincount(data.strata[pool], weights=chosen, minlength=len(strata))  # type: ignore[index]
+        drawn = np.bincount(_pool_codes(data), weights=chosen, minlength=len(strata))
         strata = tuple(
             dataclasses.replace(s, n_selected=int(d)) for s, d in zip(strata, drawn, strict=True)
-        )
-    notes: tuple[str, ...] = ()
-    if data.judge_proba is None and not strata:
-        notes = (
-            "the judge gives labels, not probabilities: no uncertainty to steer by, so every "
-            "item has the same probability (the estimate afterwards is PPI)",
-        )
-    elif data.judge_proba is None:
-        notes = (
-            "the judge gives labels, not probabilities: no uncertainty to steer by inside a "
-            "stratum, so every item of a stratum has the same probability",
         )
     return Selection(
         judge=data.judge_name,
@@ -372,9 +361,30 @@ def select(
         items=tuple(data.items[pool].tolist()),
         probability=pi,
         selected=chosen,
-        notes=notes,
+        notes=_notes(data.judge_proba is None, bool(strata)),
         strata=strata,
         spread_source=source,
+    )
+
+
+def _pool_codes(data: JudgeInputs) -> np.ndarray:
+    """Each pool item's stratum code."""
+    assert data.strata is not None
+    return data.strata[data.unlabelled]
+
+
+def _notes(labels: bool, stratified: bool) -> tuple[str, ...]:
+    """What a judge that gives labels means for the selection."""
+    if not labels:
+        return ()
+    if stratified:
+        return (
+            "the judge gives labels, not probabilities: no uncertainty to steer by inside a "
+            "stratum, so every item of a stratum has the same probability",
+        )
+    return (
+        "the judge gives labels, not probabilities: no uncertainty to steer by, so every "
+        "item has the same probability (the estimate afterwards is PPI)",
     )
 
 
@@ -385,7 +395,7 @@ def _stratified(
     and where the spreads came from (:mod:`._select_strata`)."""
     assert data.strata is not None
     k = len(data.strata_names)
-    codes = data.strata[data.unlabelled]
+    codes = _pool_codes(data)
     size = np.bincount(codes, minlength=k)
     cap = float(opts.max_probability)
     _select_strata.checked_total(total, size, cap)
