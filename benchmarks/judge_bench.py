@@ -1,6 +1,6 @@
 """Speed of ``humanly.judging.judge``: 10^6 items (10^4 with a human label), 3 models, a soft judge
 over 3 classes; every estimand (3 accuracies, 3 paired differences, PPI++ with the classical interval
-beside each), the frontier check and the plan for a budget, in process.
+beside each), the frontier check and the plan for a cost of at most 5,000, in process.
 
 Target (issue 24): end to end ≤ 2 s. Baseline measured in the same run: ppi-python 0.2.3 on the same
 per-item arrays (``ppi_mean_ci`` for PPI++ and ``classical_mean_ci`` for each of the 6 estimands, and
@@ -9,7 +9,8 @@ per item (those arrays are handed to it ready-made).
 
 A second row times the command a user runs, in a fresh process (start-up and reading the files
 included): ``humanly judge`` on 20,000 items with 300 human labels, two models, a soft judge, and the
-plan for a budget (target ≤ 2 s end to end), against ``python -c "import pandas"`` as the baseline.
+plan for a cost of at most 1,000 (target ≤ 2 s end to end), against ``python -c "import pandas"`` as
+the baseline.
 
     python benchmarks/judge_bench.py [--quick] [--items N] [--labelled n] [--repeat R]
 """
@@ -69,7 +70,7 @@ def make(n_items: int, n_labelled: int, seed: int = 0) -> dict[str, Any]:
 
 def ours(data: dict[str, Any]) -> Any:
     res = judge(data["ratings"], data["models"], judge=data["judge"])
-    return res, res.plan(1.0, 0.01, budget=5_000)
+    return res, res.plan(1.0, 0.01, max_cost=5_000)
 
 
 def ppi_python(data: dict[str, Any]) -> list[Any]:
@@ -121,7 +122,7 @@ def run(quick: bool = False, n_items: int | None = None, n_labelled: int | None 
             "ratio": None if base is None else base / med,
             "target": "≤ 2 s end to end",
             "notes": (
-                f"6 estimands (PPI++ and classical), frontier check, plan for a budget; "
+                f"6 estimands (PPI++ and classical), frontier check, plan for a max_cost; "
                 f"m0 accuracy {a.point:.4f} [{a.interval.low:.4f}, {a.interval.high:.4f}], "
                 f"λ̂ {a.lam:.3f}, effective n {a.effective_n:,.0f}"
             ),
@@ -151,7 +152,7 @@ def _cli_files(
         folder / "judge.csv", index=False
     )
     return [str(folder / "ratings.csv"), "--predictions", str(folder / "preds.csv"), "--judge",
-            str(folder / "judge.csv"), "--cost-human", "1", "--cost-judge", "0.01", "--budget",
+            str(folder / "judge.csv"), "--cost-human", "1", "--cost-judge", "0.01", "--max-cost",
             "1000"]  # fmt: skip
 
 

@@ -92,7 +92,7 @@ def run(d: dict[str, Any]) -> dict[str, float]:
         sd = np.stack([p.sd for p in strat.strata])
         rho = np.clip(np.nan_to_num(np.stack([p.rho for p in strat.strata])), 0, 1)
         spread = np.sqrt((sd**2 * (1 - rho**2)).sum(axis=1))
-        total = power(float(np.nanmax(strat.combined.rho)), 1.0, 0.01, budget=20_000)
+        total = power(float(np.nanmax(strat.combined.rho)), 1.0, 0.01, max_cost=20_000)
         return _strata.allocate(total.n, strat.shares, spread, None, 2)
 
     timed("plan: power + Neyman allocation", plan)

@@ -101,9 +101,9 @@ def _cases(f: dict[str, Path]) -> dict[str, list[str]]:
                    "--force", "--bootstrap", "100"],
         "judge": ["judge", str(f["j"]), "--predictions", op, "--judge",
                   str(d / "j.judge.csv"), "--cost-human", "1", "--cost-judge", "0.01",
-                  "--budget", "200"],
+                  "--max-cost", "200"],
         "judge_select": ["judge", "select", str(f["j"]), "--predictions", op, "--judge",
-                         str(d / "j.judge.csv"), "--budget", "20", "-o", str(d / "next.csv"),
+                         str(d / "j.judge.csv"), "--expected-items", "20", "-o", str(d / "next.csv"),
                          "--force"],
     }  # fmt: skip
 

@@ -97,7 +97,7 @@ def test_a_verb_given_a_study_joins_never(joins: list[int]) -> None:
     judged = _judged()
     assert joins[0] == 2
     humanly.judge(judged)
-    select(judged, budget=10)
+    select(judged, expected_items=10)
     assert joins[0] == 2
     p = simulate.pair(400, 5, q_b=0.85, q_w=0.75, p_w=0.7, p_b0=0.6, p_b1=0.9, seed=3)
     pilot = humanly.data.join(p.ratings, p.predictions)

@@ -1,5 +1,5 @@
-"""Active labelling: the sampling probabilities (budget, cap, uniform mixing, the judge's uncertainty),
-the draw (seeded, independent of row order) and the estimate after the labels come back."""
+"""Active labelling: the sampling probabilities (expected items, cap, uniform mixing, the judge's
+uncertainty), the draw (seeded, independent of row order) and the estimate after the labels come back."""
 
 from __future__ import annotations
 
@@ -23,13 +23,15 @@ from humanly.judging import JudgeOptions, judge, sampling_probabilities, select
     cap=st.floats(0.2, 0.99),
     hard=st.floats(0.0, 1.0),
 )
-def test_probabilities_spend_the_budget_under_the_cap(seed, size, share, mixing, cap, hard) -> None:
+def test_probabilities_spend_the_expected_items_under_the_cap(
+    seed, size, share, mixing, cap, hard
+) -> None:
     rng = np.random.default_rng(seed)
     scores = rng.random((size, 2))
     scores[rng.random(size) < hard] = 1.0  # items the judge is sure about
-    budget = min(share * size, cap * size)
-    pi = sampling_probabilities(scores, budget, mixing=mixing, max_probability=cap)
-    assert pi.sum() == pytest.approx(budget, rel=1e-9)
+    expected = min(share * size, cap * size)
+    pi = sampling_probabilities(scores, expected, mixing=mixing, max_probability=cap)
+    assert pi.sum() == pytest.approx(expected, rel=1e-9)
     assert np.all(pi > 0) or mixing == 0
     assert np.all(np.isfinite(1 / pi[pi > 0]))  # every weight 1/π is a number
     assert np.all(pi <= cap * (1 + 1e-9))
@@ -76,18 +78,18 @@ def _study(seed: int = 0, soft: bool = True):
 
 def test_select_is_seeded_and_ignores_row_order() -> None:
     human, models, llm, _, _ = _study()
-    a = select(human, models, judge=llm, budget=200, seed=11)
+    a = select(human, models, judge=llm, expected_items=200, seed=11)
     b = select(human.to_frame().iloc[::-1], {"m": models["m"].iloc[::-1]}, judge=llm.iloc[::-1],
-               budget=200, seed=11)  # fmt: skip
+               expected_items=200, seed=11)  # fmt: skip
     assert a.to_dict() == b.to_dict()
-    c = select(human, models, judge=llm, budget=200, seed=12)
+    c = select(human, models, judge=llm, expected_items=200, seed=12)
     assert c.selected_items() != a.selected_items()
     assert a.pool == 2900 and abs(a.n_selected - 200) < 60
 
 
 def test_a_hard_judge_selects_uniformly_and_gives_ppi() -> None:
     human, models, llm, truth, ids = _study(soft=False)
-    sel = select(human, models, judge=llm, budget=150, seed=1)
+    sel = select(human, models, judge=llm, expected_items=150, seed=1)
     assert np.allclose(sel.probability, 150 / 2900) and "same probability" in sel.notes[0]
     chosen = list(sel.selected_items())
     pos = [ids.index(i) for i in chosen]
@@ -114,7 +116,7 @@ def test_a_hard_judge_selects_uniformly_and_gives_ppi() -> None:
 
 def test_active_estimate_after_labels_come_back() -> None:
     human, models, llm, truth, ids = _study()
-    sel = select(human, models, judge=llm, budget=300, seed=5)
+    sel = select(human, models, judge=llm, expected_items=300, seed=5)
     chosen = list(sel.selected_items())
     pos = [ids.index(i) for i in chosen]
     more = Ratings.from_long(ids[:100] + chosen, ["r"] * (100 + len(chosen)),

@@ -89,16 +89,16 @@ def test_judge_json_is_the_typed_result(cli, files) -> None:
 
 def test_judge_plans_with_costs(cli, files) -> None:
     args = [*_args(files), "--cost-human", "1", "--cost-judge", "0.01"]
-    res = cli("judge", *args, "--budget", "500")
+    res = cli("judge", *args, "--max-cost", "500")
     assert res.exit_code == 0, res.stderr
-    assert "for a budget of 500, send " in " ".join(res.stdout.split())
+    assert "for a cost of at most 500, send " in " ".join(res.stdout.split())
     data = cli("judge", *args, "--target-width", "0.05", "--json").json()
     assert data["plan"]["target_width"] == 0.05 and len(data["plan"]["estimands"]) == 3
 
 
 def test_select_then_estimate_with_the_probabilities(cli, files, tmp_path: Path) -> None:
     out = tmp_path / "next.csv"
-    res = cli("judge", "select", *_args(files), "--budget", "150", "-o", out, "--seed", "3")
+    res = cli("judge", "select", *_args(files), "--expected-items", "150", "-o", out, "--seed", "3")
     assert res.exit_code == 0, res.stderr
     sel = pd.read_csv(out)
     assert list(sel.columns) == ["item", "probability", "selected"] and len(sel) == N - LABELLED
@@ -112,21 +112,21 @@ def test_select_then_estimate_with_the_probabilities(cli, files, tmp_path: Path)
     res = cli("judge", *_args(files), "--probabilities", out, "--json")
     assert res.exit_code == 0, res.stderr
     assert res.json()["judge"]["design"] == "active"
-    again = cli("judge", "select", *_args(files), "--budget", "150", "-o", out)
+    again = cli("judge", "select", *_args(files), "--expected-items", "150", "-o", out)
     assert again.exit_code == 2 and "exists" in again.stderr  # checked before any work
 
 
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--cost-human", "1", "--budget", "10"], "planning needs both costs"),
+        (["--cost-human", "1", "--max-cost", "10"], "planning needs both costs"),
         (
-            ["--cost-human", "0", "--cost-judge", "1", "--budget", "10"],
+            ["--cost-human", "0", "--cost-judge", "1", "--max-cost", "10"],
             "--cost-human 0: give a cost above 0",
         ),
-        (["--cost-human", "1", "--cost-judge", "0.1"], "give one of --budget and --target-width"),
+        (["--cost-human", "1", "--cost-judge", "0.1"], "give one of --max-cost and --target-width"),
         (
-            ["--cost-human", "1", "--cost-judge", "0.1", "--budget", "1"],
+            ["--cost-human", "1", "--cost-judge", "0.1", "--max-cost", "1"],
             "buys fewer than 2 human labels",
         ),
         (["--level", "1.5"], "--level 1.5"),
@@ -167,12 +167,12 @@ def test_bad_files_are_one_sentence(cli, files, tmp_path: Path) -> None:
         tmp_path / "short.csv",
     )
     assert res.exit_code == 2 and "--missing drop" in res.stderr, res.stderr
-    res = cli("judge", "select", *_args(files), "--budget", "10", "-o", tmp_path / "m.csv",
+    res = cli("judge", "select", *_args(files), "--expected-items", "10", "-o", tmp_path / "m.csv",
               "--mixing", "2")  # fmt: skip
     assert res.exit_code == 2 and "--mixing 2: give a share" in res.stderr
     assert not (tmp_path / "m.csv").exists()
     out = tmp_path / "sub" / "x.csv"
-    res = cli("judge", "select", *_args(files), "--budget", "10", "-o", out)
+    res = cli("judge", "select", *_args(files), "--expected-items", "10", "-o", out)
     assert res.exit_code == 2 and "does not exist; create it first" in res.stderr
 
 

@@ -164,21 +164,21 @@ def test_bad_pairs() -> None:
     assert [(c.first, c.second) for c in res.comparisons] == [("n", "m")]
 
 
-def test_plan_costs_and_budget() -> None:
+def test_plan_costs_and_max_cost() -> None:
     human, models, llm, _ = _data()
     res = judge(human, models, judge=llm)
     with pytest.raises(InputError) as info:
-        res.plan(0, 0.01, budget=100)
+        res.plan(0, 0.01, max_cost=100)
     _one_sentence(info.value, "cost_human=0")
     with pytest.raises(InputError, match="cost_judge=-1"):
-        res.plan(1, -1, budget=100)
+        res.plan(1, -1, max_cost=100)
     with pytest.raises(InputError) as info:
-        res.plan(1.0, 0.01, budget=0.5)
-    _one_sentence(info.value, "budget=0.5", "fewer than 2 human labels")
-    with pytest.raises(InputError, match="give a budget or a target"):
+        res.plan(1.0, 0.01, max_cost=0.5)
+    _one_sentence(info.value, "max_cost=0.5", "fewer than 2 human labels")
+    with pytest.raises(InputError, match="give a max_cost or a target"):
         res.plan(1.0, 0.01)
     with pytest.raises(InputError, match="not both"):
-        res.plan(1.0, 0.01, budget=100, target_width=0.1)
+        res.plan(1.0, 0.01, max_cost=100, target_width=0.1)
     with pytest.raises(InputError, match="target_width=0"):
         res.plan(1.0, 0.01, target_width=0)
 
@@ -207,7 +207,7 @@ def test_selected_items_need_their_labels() -> None:
     human, models, _llm, truth = _data()
     proba = pd.DataFrame({"no": np.linspace(0.05, 0.95, 200), "yes": np.linspace(0.95, 0.05, 200)},
                          index=IDS)  # fmt: skip
-    sel = select(human, models, judge=proba, budget=30, seed=3)
+    sel = select(human, models, judge=proba, expected_items=30, seed=3)
     with pytest.raises(InputError, match=r"selected item.* have no human label yet"):
         judge(human, models, judge=proba, options=JudgeOptions(probabilities=sel))
     chosen = list(sel.selected_items())
@@ -219,13 +219,15 @@ def test_selected_items_need_their_labels() -> None:
     assert res.design == "active" and res.n_labelled == 40 + len(chosen)
 
 
-def test_select_budget() -> None:
+def test_select_expected_items() -> None:
     human, models, llm, _ = _data()
     with pytest.raises(InputError) as info:
-        select(human, models, judge=llm, budget=0)
-    _one_sentence(info.value, "budget=0")
-    with pytest.raises(InputError, match=r"budget=150: more than max_probability × pool = 144"):
-        select(human, models, judge=llm, budget=150)
+        select(human, models, judge=llm, expected_items=0)
+    _one_sentence(info.value, "expected_items=0")
+    with pytest.raises(
+        InputError, match=r"expected_items=150: more than max_probability × pool = 144"
+    ):
+        select(human, models, judge=llm, expected_items=150)
 
 
 def test_gold_is_reported_for_validation() -> None:

@@ -38,7 +38,7 @@ def test_target_width_is_reached_for_less(rho, sd, width, cost_judge, level) -> 
 
 
 def test_negative_correlation_plans_humans_only() -> None:
-    plan = plan_labels([Pilot("m", "accuracy", ("m",), -0.7, 0.4, 200)], 1.0, 0.01, budget=300)
+    plan = plan_labels([Pilot("m", "accuracy", ("m",), -0.7, 0.4, 200)], 1.0, 0.01, max_cost=300)
     e = plan.estimands[0]
     assert (e.correlation, e.n_human, e.n_judge, e.effective_n) == (0.0, 300, 0, 300)
     assert e.width == pytest.approx(e.human_width)
@@ -47,7 +47,7 @@ def test_negative_correlation_plans_humans_only() -> None:
 def test_a_good_judge_narrows_the_interval_for_the_same_money() -> None:
     plan = plan_labels([Pilot("m", "accuracy", ("m",), 0.9, 0.4, 200),
                         Pilot("a − b", "difference", ("a", "b"), 0.5, 0.3, 200)],
-                       1.0, 0.01, budget=1000)  # fmt: skip
+                       1.0, 0.01, max_cost=1000)  # fmt: skip
     good, fair = plan.estimands
     assert good.width < 0.6 * good.human_width
     assert fair.human_width > fair.width > 0.85 * fair.human_width
@@ -55,12 +55,12 @@ def test_a_good_judge_narrows_the_interval_for_the_same_money() -> None:
 
 
 def test_a_pilot_without_spread_is_noted() -> None:
-    plan = plan_labels([Pilot("m", "accuracy", ("m",), None, 0.0, 50)], 1.0, 0.01, budget=100)
+    plan = plan_labels([Pilot("m", "accuracy", ("m",), None, 0.0, 50)], 1.0, 0.01, max_cost=100)
     assert plan.estimands == () and "does not vary" in plan.notes[0]
 
 
 def test_n_max_caps_the_items() -> None:
-    plan = plan_labels([Pilot("m", "accuracy", ("m",), 0.8, 0.4, 200)], 1.0, 0.001, budget=500,
+    plan = plan_labels([Pilot("m", "accuracy", ("m",), 0.8, 0.4, 200)], 1.0, 0.001, max_cost=500,
                        n_max=2000)  # fmt: skip
     e = plan.estimands[0]
     assert e.capped and e.n_human + e.n_judge <= 2000

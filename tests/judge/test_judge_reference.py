@@ -31,7 +31,7 @@ RECORDED = {
     0.0: (0.62462334, 0.77537666),
 }
 RECORDED_LAMBDA = 0.5549573
-RECORDED_POWER = (94, 485, 122)  # n, N, effective n at cost_Y=1, cost_Yhat=0.01, budget=100
+RECORDED_POWER = (94, 485, 122)  # n, N, effective n at cost_Y=1, cost_Yhat=0.01, max_cost=100
 #: every comparison with ppi-python asks for PPI's central-limit interval: with fewer labelled items
 #: than docs/judge.md's coverage table needs (500 for one accuracy), the default is the human
 #: labels' small-sample interval, which ppi-python does not compute
@@ -79,11 +79,11 @@ def test_issue_numbers_through_judge(estimator: str, lam: float | None) -> None:
 def test_issue_power_numbers() -> None:
     human, models, llm = _issue_study()
     res = judge(human, models, judge=llm, level=0.9)
-    e = res.plan(1.0, 0.01, budget=100).estimands[0]
+    e = res.plan(1.0, 0.01, max_cost=100).estimands[0]
     assert (e.n_human, e.n_judge, e.effective_n) == RECORDED_POWER
     assert e.human_n == 100
     rho = res.model("m").accuracy.correlation
-    p = power(min(rho, 1 - 1 / 100), 1.0, 0.01, budget=100)
+    p = power(min(rho, 1 - 1 / 100), 1.0, 0.01, max_cost=100)
     assert (p.n, p.big_n, p.effective_n) == RECORDED_POWER
 
 
@@ -161,11 +161,13 @@ def test_fit_matches_ppi_python_live(seed, n, big_n, kind, lam, level) -> None:
     seed=st.integers(0, 2**32 - 1),
     n=st.integers(10, 400),
     cost_judge=st.sampled_from([0.001, 0.01, 0.05, 0.2, 0.5]),
-    budget=st.one_of(st.none(), st.floats(20, 5000)),
+    max_cost=st.one_of(st.none(), st.floats(20, 5000)),
     effective_n=st.integers(10, 3000),
     n_max=st.one_of(st.none(), st.integers(50, 20000)),
 )
-def test_power_matches_ppi_mean_power_live(seed, n, cost_judge, budget, effective_n, n_max) -> None:
+def test_power_matches_ppi_mean_power_live(
+    seed, n, cost_judge, max_cost, effective_n, n_max
+) -> None:
     ppi = _ppi()
     y, f, _ = _draw(seed, n, 2, "binary")
     if y.std() == 0 or f.std() == 0:
@@ -178,10 +180,10 @@ def test_power_matches_ppi_mean_power_live(seed, n, cost_judge, budget, effectiv
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = ppi.ppi_mean_power(
-            y, f, 1.0, cost_judge, budget=budget, effective_n=effective_n, n_max=n_max
+            y, f, 1.0, cost_judge, budget=max_cost, effective_n=effective_n, n_max=n_max
         )
     rho_c = min(rho, 1 - 1 / n)
-    got = power(rho_c, 1.0, cost_judge, budget=budget, effective_n=effective_n, n_max=n_max)
+    got = power(rho_c, 1.0, cost_judge, max_cost=max_cost, effective_n=effective_n, n_max=n_max)
     assert (got.n, got.big_n, got.effective_n) == (ref["n"], ref["N"], ref["effective_n"])
     assert got.cost == pytest.approx(ref["cost"], rel=1e-12)
 

@@ -70,20 +70,22 @@ def test_every_nested_result_round_trips() -> None:
     again = JudgeResult.from_dict(json.loads(res.to_json()))
     assert again.model("m1").accuracy == res.model("m1").accuracy
     # the plan is a pure function of the saved result
-    assert again.plan(1.0, 0.02, budget=400).to_dict() == res.plan(1.0, 0.02, budget=400).to_dict()
+    assert (
+        again.plan(1.0, 0.02, max_cost=400).to_dict() == res.plan(1.0, 0.02, max_cost=400).to_dict()
+    )
 
 
 def test_plan_and_selection_round_trip() -> None:
     human, models, llm, _, _, _ = _study()
     res = judge(human, models, judge=llm)
     for plan in (
-        res.plan(1.0, 0.02, budget=400),
+        res.plan(1.0, 0.02, max_cost=400),
         res.plan(2.0, 0.05, target_width=0.04, n_max=900),
     ):
         assert isinstance(plan, LabelPlan)
         _round_trip(plan)
         assert len(plan.to_frame()) == 6
-    sel = select(human, models, judge=llm, budget=50, seed=7)
+    sel = select(human, models, judge=llm, expected_items=50, seed=7)
     assert isinstance(sel, Selection)
     _round_trip(sel)
     again = Selection.from_dict(json.loads(sel.to_json()))
@@ -107,6 +109,6 @@ def test_frames() -> None:
         "no clear difference",
         "judge less accurate",
     }
-    sel = select(human, models, judge=llm, budget=50)
+    sel = select(human, models, judge=llm, expected_items=50)
     assert sel.to_frame().columns.tolist() == ["item", "probability", "selected"]
     assert sel.to_frame()["selected"].sum() == sel.n_selected

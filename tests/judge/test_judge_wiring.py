@@ -212,7 +212,7 @@ def test_the_plan_splits_its_human_labels_across_strata_by_neyman():
     res = humanly.judge(
         _ratings(rows), {"m": PREDS["m"]}, judge=JUDGE, options=JudgeOptions(strata=strata)
     )
-    plan = res.plan(1.0, 0.01, budget=2000)
+    plan = res.plan(1.0, 0.01, max_cost=2000)
     a = plan.allocation
     assert a is not None and a.budget == plan.estimands[0].n_human
     parts = res.model("m").accuracy.strata
@@ -229,7 +229,7 @@ def test_the_plan_splits_its_human_labels_across_strata_by_neyman():
     assert plan_sentences(plan)[-1].startswith("Across the strata, send the ")
     assert (
         humanly.judge(_ratings(rows), {"m": PREDS["m"]}, judge=JUDGE)
-        .plan(1.0, 0.01, budget=2000)
+        .plan(1.0, 0.01, max_cost=2000)
         .allocation
         is None
     )
@@ -264,5 +264,5 @@ def test_select_steers_by_one_judge_and_refuses_two():
 
     rows = np.arange(0, N, 10)
     with pytest.raises(InputError, match=r"2 judges \['a', 'b'\]; select steers by one judge"):
-        select(_ratings(rows), PREDS, judge={"a": JUDGE, "b": PREDS["o"]}, budget=50)
-    assert select(_ratings(rows), PREDS, judge=JUDGE, budget=50).judge == "judge"
+        select(_ratings(rows), PREDS, judge={"a": JUDGE, "b": PREDS["o"]}, expected_items=50)
+    assert select(_ratings(rows), PREDS, judge=JUDGE, expected_items=50).judge == "judge"

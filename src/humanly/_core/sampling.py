@@ -65,20 +65,21 @@ def probabilities(u: np.ndarray, budget: float, *, mixing: float, cap: float) ->
     return pi
 
 
-def checked_budget(budget: object, cap: float, pool: int, what: str) -> float:
+def checked_budget(budget: object, cap: float, pool: int, what: str, name: str = "budget") -> float:
     """``budget`` as a float, checked: positive, and at most ``cap`` × ``pool`` (one sentence naming
-    the limit otherwise; ``what`` finishes it, e.g. "items; lower the budget").
+    the limit otherwise; ``what`` finishes it, e.g. "items; lower the budget"). ``name`` is the
+    caller's parameter (``expected_items`` in the judge's ``select``).
 
     >>> checked_budget(10, 0.9, 100, "items")
     10.0
     """
     from .checks import check_number
 
-    b = float(check_number("budget", budget, minimum=0, open_low=True))
+    b = float(check_number(name, budget, minimum=0, open_low=True))
     if b > cap * pool:
         from ..errors import InputError
 
-        raise InputError(f"budget={b:g}: more than max_probability × pool = {cap * pool:g} {what}")
+        raise InputError(f"{name}={b:g}: more than max_probability × pool = {cap * pool:g} {what}")
     return b
 
 

@@ -100,9 +100,13 @@ CostJudge = Annotated[
     float | None,
     typer.Option("--cost-judge", help="Cost of one judge call.", rich_help_panel=_PLAN),
 ]
-Budget = Annotated[
+MaxCost = Annotated[
     float | None,
-    typer.Option("--budget", help="Money for the next evaluation.", rich_help_panel=_PLAN),
+    typer.Option(
+        "--max-cost",
+        help="The most to spend on the next evaluation, in the units of the costs.",
+        rich_help_panel=_PLAN,
+    ),
 ]
 TargetWidth = Annotated[
     float | None,
@@ -180,19 +184,19 @@ def _read_ratings(
 
 
 def _check_plan(
-    cost_human: float | None, cost_judge: float | None, budget: float | None, width: float | None
+    cost_human: float | None, cost_judge: float | None, max_cost: float | None, width: float | None
 ) -> bool:
     """Whether to plan; a partial set of planning flags is one sentence, before any work."""
-    given = [cost_human, cost_judge, budget, width]
+    given = [cost_human, cost_judge, max_cost, width]
     if all(v is None for v in given):
         return False
     if cost_human is None or cost_judge is None:
         raise InputError(
-            "planning needs both costs: give --cost-human and --cost-judge (with --budget or "
+            "planning needs both costs: give --cost-human and --cost-judge (with --max-cost or "
             "--target-width)"
         )
-    if (budget is None) == (width is None):
-        raise InputError("planning: give one of --budget and --target-width")
+    if (max_cost is None) == (width is None):
+        raise InputError("planning: give one of --max-cost and --target-width")
     for flag, value in (("--cost-human", cost_human), ("--cost-judge", cost_judge)):
         if not value > 0:
             raise InputError(f"{flag} {value:g}: give a cost above 0")
@@ -217,7 +221,7 @@ def estimate_command(
     reference: Reference = "label",
     cost_human: CostHuman = None,
     cost_judge: CostJudge = None,
-    budget: Budget = None,
+    max_cost: MaxCost = None,
     target_width: TargetWidth = None,
     seed: Seed = 0,
     json: Json = False,
@@ -227,7 +231,7 @@ def estimate_command(
     check (Dorner, Nastl & Hardt) and, with costs, the plan for the next evaluation; with
     --rating-scale, each model's mean rating (share ≥ --threshold, --quantile). Also runs as
     `humanly judge RATINGS ...`."""
-    plan_it = _check_plan(cost_human, cost_judge, budget, target_width)
+    plan_it = _check_plan(cost_human, cost_judge, max_cost, target_width)
     checked_choices(
         interval=interval,
         folds=folds,
@@ -272,7 +276,7 @@ def estimate_command(
     plan = None
     if plan_it:
         assert cost_human is not None and cost_judge is not None
-        plan = result.plan(cost_human, cost_judge, budget=budget, target_width=target_width)
+        plan = result.plan(cost_human, cost_judge, max_cost=max_cost, target_width=target_width)
     if json:
         ui.print_json({"judge": result.to_dict(), "plan": None if plan is None else plan.to_dict()})
         return
@@ -293,14 +297,15 @@ Out = Annotated[
         show_default=False,
     ),
 ]
-SelectBudget = Annotated[
+ExpectedItems = Annotated[
     float,
     typer.Option(
-        "--budget", help="Expected number of items to send to raters.", show_default=False
+        "--expected-items", help="Expected number of items to send to raters.", show_default=False
     ),
 ]
 Mixing = Annotated[
-    float, typer.Option("--mixing", help="Share of the budget spread uniformly over the pool.")
+    float,
+    typer.Option("--mixing", help="Share of the expected items spread uniformly over the pool."),
 ]
 MaxProbability = Annotated[
     float, typer.Option("--max-probability", help="No item is sent with a higher probability.")
@@ -311,8 +316,9 @@ MaxProbability = Annotated[
 def select_command(
     study: StudyOptions,
     judge: JudgeFile,
-    budget: SelectBudget,
+    expected_items: ExpectedItems,
     out: Out,
+    strata: Strata = None,
     mixing: Mixing = 0.5,
     max_probability: MaxProbability = 0.9,
     seed: Seed = 0,
@@ -320,19 +326,20 @@ def select_command(
     json: Json = False,
 ) -> None:
     """Which unlabelled items to send to human raters next, from the judge's uncertainty (active
-    labelling, Zrnic & Candès): writes item, probability, selected; estimate afterwards with
+    labelling, Zrnic & Candès; with --strata, the expected items split across the strata by the
+    Neyman allocation first): writes item, probability, selected; estimate afterwards with
     `humanly judge RATINGS ... --probabilities FILE`."""
     check_output_file(out, force=force, suffixes=(".csv",), option="--out")
     if not 0 <= mixing <= 1:
-        raise InputError(f"--mixing {mixing:g}: give a share of the budget between 0 and 1")
+        raise InputError(f"--mixing {mixing:g}: give a share of the expected items between 0 and 1")
     if not 0 < max_probability < 1:
         raise InputError(f"--max-probability {max_probability:g}: give a probability in (0, 1)")
     from .._core.atomic import atomic_path
     from ..judging import JudgeOptions, select
 
     sel = select(
-        _read(study, judge),
-        budget=budget,
+        _read(study, judge, strata),
+        expected_items=expected_items,
         missing=study.missing,  # type: ignore[arg-type]
         seed=seed,
         options=JudgeOptions(mixing=mixing, max_probability=max_probability),
@@ -342,13 +349,20 @@ def select_command(
     if json:
         ui.print_json(sel.to_dict())
         return
-    from ..verdicts.judge import selection_sentence
+    from ..verdicts.judge import selection_allocation_sentence, selection_sentence
+    from .judge_render import selection_strata
 
+    table = selection_strata(sel)
+    if table is not None:
+        ui.show(table)
+    split = selection_allocation_sentence(sel)
+    again = f" --strata {strata}" if strata is not None else ""
     ui.lines(
         [
             f"{selection_sentence(sel).removesuffix('.')}; wrote {out}.",
+            *([] if split is None else [split]),
             f"Once they are labelled: humanly judge RATINGS --predictions {study.predictions} "
-            f"--judge {judge} --probabilities {out}",
+            f"--judge {judge} --probabilities {out}{again}",
             *(f"Note: {n}." for n in sel.notes),
         ]
     )

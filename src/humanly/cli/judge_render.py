@@ -15,9 +15,9 @@ from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
     from .._core.result import Interval
-    from ..judging import Estimate, JudgeResult
+    from ..judging import Estimate, JudgeResult, Selection
 
-__all__ = ["render"]
+__all__ = ["render", "selection_strata"]
 
 Show = Callable[["float | None"], str]
 _HEADERS = (
@@ -213,3 +213,35 @@ def render(r: JudgeResult) -> tuple[CleanTable, ...]:
     apply."""
     tables = (_estimates(r), _strata(r), _judges(r), _frontier(r))
     return tuple(t for t in tables if t is not None)
+
+
+def selection_strata(sel: Selection) -> CleanTable | None:
+    """A stratified selection's allocation: per stratum its unlabelled and labelled items, the
+    spread used, the expected items (Neyman, and in proportion to the pools) and the items drawn."""
+    if not sel.strata:
+        return None
+    t = new_table(
+        f"Strata: the {sel.expected_items:,.6g} expected items split by the Neyman allocation "
+        f"(spread from: {sel.spread_source})"
+    )
+    for header in (
+        "stratum",
+        "unlabelled",
+        "labelled",
+        "spread",
+        "expected",
+        "proportional",
+        "sent",
+    ):
+        t.column(header, justify="left" if header == "stratum" else "right")
+    for s in sel.strata:
+        t.row(
+            s.stratum,
+            f"{s.pool:,}",
+            f"{s.n_labelled:,}",
+            f"{s.spread:.3f}",
+            f"{s.expected_items:,.1f}",
+            f"{s.proportional:,.1f}",
+            f"{s.n_selected:,}",
+        )
+    return t

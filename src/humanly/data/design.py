@@ -166,7 +166,11 @@ def design_for(
     s_said, w_said = _said(strata_source), _said(weights_source)
     if strata is not None:
         values = _aligned(_as_series(strata, s_said), items, s_said, missing)
-        labels = np.asarray([str(v) for v in values], dtype=object)
+        if values.dtype.kind in "iub":  # whole numbers, booleans: each distinct value's text once
+            uniques, inverse = np.unique(values, return_inverse=True)
+            labels = np.asarray([str(v) for v in uniques], dtype=object)[inverse.reshape(-1)]
+        else:
+            labels = np.asarray([str(v) for v in values], dtype=object)
     if sampling_weights is not None:
         series = _as_series(sampling_weights, w_said)
         raw = _aligned(series, items, w_said, missing)

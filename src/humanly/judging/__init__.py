@@ -39,7 +39,7 @@ the data", ICLR 2025.
 from __future__ import annotations
 
 from ._rated_results import ModelRating, RatingComparison
-from .active import Selection, sampling_probabilities, select
+from .active import Selection, SelectionStratum, sampling_probabilities, select
 from .api import ESTIMATORS, REFERENCES, JudgeOptions, judge, judge_study
 from .planning import LabelPlan, Pilot, PlannedEstimand, plan_labels
 from .results import (
@@ -69,6 +69,7 @@ __all__ = [
     "PlannedEstimand",
     "RatingComparison",
     "Selection",
+    "SelectionStratum",
     "judge",
     "judge_study",
     "plan_labels",

@@ -96,7 +96,8 @@ class JudgeInputs:
         j = self.judges[judge]
         if j.proba is None:
             return (j.codes[rows, None] == codes).astype(float)
-        return np.take_along_axis(j.proba[rows], codes.astype(np.intp), axis=1)
+        # one gather (not a copy of the rows' probabilities, then a gather from it)
+        return j.proba[rows[:, None], codes.astype(np.intp, copy=False)]
 
 
 def _probabilities(

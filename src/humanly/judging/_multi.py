@@ -94,13 +94,16 @@ def box_weights(a: np.ndarray, b: np.ndarray, clip: bool = True) -> np.ndarray:
 
 def _unlabelled_moments(fu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per column, the judges' mean (E × J) and covariance with divisor N (E × J × J) on the
-    unlabelled items, from one pass (one matrix product of the N × EJ scores)."""
+    unlabelled items: one pass per pair of judges over all columns at once (only the E blocks of
+    J × J are needed, not the whole EJ × EJ product of the N × EJ scores, E times the work)."""
     big_n, e, j = fu.shape
-    x = fu.reshape(big_n, e * j)
-    mu = x.mean(axis=0)
-    gram = x.T @ x / big_n - np.outer(mu, mu)
-    blocks = np.stack([gram[c * j : (c + 1) * j, c * j : (c + 1) * j] for c in range(e)])
-    return mu.reshape(e, j), blocks
+    mu = fu.mean(axis=0)
+    blocks = np.empty((e, j, j))
+    for a in range(j):
+        for b in range(a, j):
+            cross = np.einsum("ne,ne->e", fu[:, :, a], fu[:, :, b]) / big_n - mu[:, a] * mu[:, b]
+            blocks[:, a, b] = blocks[:, b, a] = cross
+    return mu, blocks
 
 
 def fit_judges(y: Any, f: Any, f_unlabelled: Any, *, clip: bool = True) -> JudgesFit:

@@ -274,10 +274,10 @@ def _optimal_pair(n0: float, rho: float, gamma: float, cost_y: float, cost_f: fl
     return PowerPair(n_i, big_i, cost, eff, rho)
 
 
-def _n_max_budget(pair: PowerPair, budget: float, rho: float, c_y: float, c_f: float, n_max: int):
-    if n_max * c_y <= budget:
+def _n_max_cost(pair: PowerPair, max_cost: float, rho: float, c_y: float, c_f: float, n_max: int):
+    if n_max * c_y <= max_cost:
         return PowerPair(n_max, 0, n_max * c_y, n_max, rho, capped=True)
-    n = round(budget / c_y - n_max * (c_f / c_y))
+    n = round(max_cost / c_y - n_max * (c_f / c_y))
     big_n = n_max - n
     eff = round(n * (n + big_n) / (n + (1 - rho**2) * big_n))
     return PowerPair(n, big_n, n * (c_y + c_f) + big_n * c_f, eff, rho, capped=True)
@@ -297,18 +297,18 @@ def power(
     cost_human: float,
     cost_judge: float,
     *,
-    budget: float | None = None,
+    max_cost: float | None = None,
     effective_n: float | None = None,
     n_max: int | None = None,
 ) -> PowerPair:
-    """The cheapest (``effective_n``) or most powerful (``budget``) pair (n, N) for PPI++, as
+    """The cheapest (``effective_n``) or most powerful (``max_cost``) pair (n, N) for PPI++, as
     ppi-python 0.2.3's ``ppi_power(rho, cost_X=0, cost_Y=cost_human, cost_Yhat=cost_judge, …)``.
 
     ``rho`` is the PPI correlation between the human reference and the judge's score (Broska et al.);
     a judge is called on every item (n + N calls), a human labels n. With ``n_max`` the pair also
-    satisfies n + N ≤ n_max. ``budget`` wins when both are given.
+    satisfies n + N ≤ n_max. ``max_cost`` wins when both are given.
 
-    >>> p = power(0.5, 1.0, 0.01, budget=100)
+    >>> p = power(0.5, 1.0, 0.01, max_cost=100)
     >>> p.n, p.big_n, p.effective_n
     (95, 451, 120)
     """
@@ -316,13 +316,13 @@ def power(
     r2 = rho**2
     ppi_cost = cost_human * (1 - r2 + gamma * r2 + 2 * math.sqrt(gamma * r2 * (1 - r2)))
     classical_cost = cost_human
-    n0 = budget / ppi_cost if budget is not None else float(effective_n)  # type: ignore[arg-type]
+    n0 = max_cost / ppi_cost if max_cost is not None else float(effective_n)  # type: ignore[arg-type]
     pair = _optimal_pair(n0, rho, gamma, cost_human, cost_judge)
     if classical_cost < ppi_cost or pair.big_n < 0:
-        n = round(budget / classical_cost) if budget is not None else round(n0)
+        n = round(max_cost / classical_cost) if max_cost is not None else round(n0)
         pair = PowerPair(n, 0, n * classical_cost, n, rho)
     if n_max is None or pair.n + pair.big_n <= n_max:
         return pair
-    if budget is not None:
-        return _n_max_budget(pair, budget, rho, cost_human, cost_judge, n_max)
+    if max_cost is not None:
+        return _n_max_cost(pair, max_cost, rho, cost_human, cost_judge, n_max)
     return _n_max_width(n0, rho, cost_human, cost_judge, n_max)

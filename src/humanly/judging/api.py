@@ -56,8 +56,8 @@ class JudgeOptions:
         The comparisons ``first − second`` to estimate; default every pair of models, in the order
         given.
     mixing : float
-        :func:`~humanly.judging.select`: the share of the budget spread uniformly over the pool
-        (the rest follows the judge's uncertainty); it keeps every weight 1/π bounded. Default 0.5.
+        :func:`~humanly.judging.select`: the share of the expected items spread uniformly over the
+        pool (the rest follows the judge's uncertainty); it keeps every weight 1/π bounded. Default 0.5.
     max_probability : float
         :func:`~humanly.judging.select`: no item is sent with a probability above this (< 1, so every
         item may stay unlabelled). Default 0.9.
@@ -65,7 +65,8 @@ class JudgeOptions:
         Each item's stratum (a prompt category, a bin of the judge's confidence), by item id, for
         every item; joined by :func:`humanly.data.join` (a study read with
         ``ReadOptions(strata=COLUMN)`` carries them already). Stratified PPI++: a λ per stratum, the
-        strata combined by their shares (Fisch et al. 2024).
+        strata combined by their shares (Fisch et al. 2024); in :func:`~humanly.judging.select`,
+        the expected items split across the strata by the Neyman allocation.
     sampling_weights : pandas.Series, optional
         Each item's sampling weight 1/π (≥ 1), by item id, for every item: the estimates weight by
         them (as with ``probabilities``) and the design check does not apply.

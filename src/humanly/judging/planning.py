@@ -1,13 +1,14 @@
 """Planning the next evaluation from a pilot: how many items to send to human raters and how many to
-the judge only, for a budget or a target interval width (ppi-python's ``ppi_mean_power``), for every
-estimand of a :class:`~humanly.judging.JudgeResult`, and what human labels alone would give for the
-same money.
+the judge only, for the most money to spend (``max_cost``) or a target interval width (ppi-python's
+``ppi_mean_power``), for every estimand of a :class:`~humanly.judging.JudgeResult`, and what human
+labels alone would give for the same money.
 
 From the pilot each estimand keeps two numbers: ρ, the correlation between the human reference and the
 judge's score on the labelled items (clipped at 1 − 1/n, as ppi-python does), and σ, the standard
 deviation of the human reference. With n human-labelled and N judge-only items, PPI++ with its best λ
 has the standard error of n(n + N)/(n + (1 − ρ²)N) human labels alone; the solver picks the cheapest
-(n, N) for a target width (2·z·σ/√n_eff ≤ width) or the most powerful one for a budget, where a human
+(n, N) for a target width (2·z·σ/√n_eff ≤ width) or the most powerful one costing at most
+``max_cost``, where a human
 label costs ``cost_human`` and a judge call ``cost_judge`` (the judge labels every item, n + N calls).
 
 Unlike ppi-python, a judge whose correlation with the reference is negative buys nothing here: the
@@ -131,8 +132,9 @@ class LabelPlan(Result):
     ----------
     cost_human, cost_judge : float
         The cost of one human label and of one judge call.
-    budget, target_width : float or None
-        What was planned for (one of them).
+    max_cost, target_width : float or None
+        What was planned for (one of them): the most to spend, in the units of the costs, or the
+        interval width to reach.
     n_max : int or None
         The most items available (n + N ≤ n_max), if any.
     level : float
@@ -149,7 +151,7 @@ class LabelPlan(Result):
     Examples
     --------
     >>> pilot = [Pilot("m", "accuracy", ("m",), 0.5238095238095241, 0.4, 100)]
-    >>> plan = plan_labels(pilot, 1.0, 0.01, budget=100)
+    >>> plan = plan_labels(pilot, 1.0, 0.01, max_cost=100)
     >>> e = plan.estimands[0]
     >>> e.n_human, e.n_judge, e.effective_n, e.human_n
     (94, 485, 122, 100)
@@ -157,7 +159,7 @@ class LabelPlan(Result):
 
     cost_human: float
     cost_judge: float
-    budget: float | None
+    max_cost: float | None
     target_width: float | None
     n_max: int | None
     level: float
@@ -174,23 +176,25 @@ class LabelPlan(Result):
 
 
 def _checked(
-    cost_human: object, cost_judge: object, budget: object, target_width: object, n_max: object
+    cost_human: object, cost_judge: object, max_cost: object, target_width: object, n_max: object
 ) -> tuple[float, float, float | None, float | None, int | None]:
     ch = float(check_number("cost_human", cost_human, minimum=0, open_low=True))
     cj = float(check_number("cost_judge", cost_judge, minimum=0, open_low=True))
-    if budget is None and target_width is None:
+    if max_cost is None and target_width is None:
         raise InputError(
-            f"budget=None, {setting('target_width', None)}: give a budget or a target interval width"
+            f"{setting('max_cost', None)}, {setting('target_width', None)}: give a max_cost or a "
+            "target interval width"
         )
-    if budget is not None and target_width is not None:
-        raise InputError("budget and target_width: give one of them, not both")
-    b = check_number("budget", budget, minimum=0, open_low=True, allow_none=True)
+    if max_cost is not None and target_width is not None:
+        raise InputError(
+            f"{setting('max_cost')} and {setting('target_width')}: give one of them, not both"
+        )
+    b = check_number("max_cost", max_cost, minimum=0, open_low=True, allow_none=True)
     if b is not None and b < 2 * ch:
         raise InputError(
-            f"budget={b!r}: buys fewer than 2 human labels at "
-            f"{setting('cost_human', format(ch, 'g'), raw=True)}; "
-            "give a budget of "
-            f"at least {2 * ch:g}"
+            f"{setting('max_cost', b)}: buys fewer than 2 human labels at "
+            f"{setting('cost_human', format(ch, 'g'), raw=True)}; give a max_cost of at least "
+            f"{2 * ch:g}"
         )
     w = check_number("target_width", target_width, minimum=0, open_low=True, allow_none=True)
     m = check_int("n_max", n_max, minimum=2, allow_none=True)
@@ -207,15 +211,15 @@ def _one(
     p: Pilot,
     ch: float,
     cj: float,
-    budget: float | None,
+    max_cost: float | None,
     width: float | None,
     n_max: int | None,
     z: float,
 ) -> PlannedEstimand:
     rho = min(max(p.correlation or 0.0, 0.0), 1.0 - 1.0 / p.n)
-    if budget is not None:
-        pair = power(rho, ch, cj, budget=budget, n_max=n_max)
-        money = budget
+    if max_cost is not None:
+        pair = power(rho, ch, cj, max_cost=max_cost, n_max=n_max)
+        money = max_cost
     else:
         assert width is not None
         need = max(math.ceil((2 * z * p.sd / width) ** 2 - 1e-9), 2)
@@ -245,7 +249,7 @@ def plan_labels(
     cost_human: float,
     cost_judge: float,
     *,
-    budget: float | None = None,
+    max_cost: float | None = None,
     target_width: float | None = None,
     n_max: int | None = None,
     level: float = 0.95,
@@ -260,9 +264,10 @@ def plan_labels(
     pilot : sequence of Pilot
         Per estimand: the correlation ρ, the standard deviation σ and n from the pilot.
     cost_human, cost_judge : float
-        The cost of a human label and of a judge call (> 0, in the same unit as ``budget``).
-    budget : float, optional
-        The money to spend (at least two human labels' worth); the most powerful plan.
+        The cost of a human label and of a judge call (> 0, in the same unit as ``max_cost``).
+    max_cost : float, optional
+        The most to spend, in the units of the costs (at least two human labels' worth); the most
+        powerful plan that costs no more.
     target_width : float, optional
         The width of the interval at ``level`` to reach; the cheapest plan.
     n_max : int, optional
@@ -277,8 +282,8 @@ def plan_labels(
     Raises
     ------
     InputError
-        A cost ≤ 0, neither or both of ``budget`` and ``target_width``, a budget that buys fewer than
-        two human labels.
+        A cost ≤ 0, neither or both of ``max_cost`` and ``target_width``, a ``max_cost`` that buys
+        fewer than two human labels.
 
     Examples
     --------
@@ -292,7 +297,7 @@ def plan_labels(
     ----------
     Angelopoulos, Duchi & Zrnic (2023), PPI++; ppi-python 0.2.3 ``ppi_mean_power``.
     """
-    ch, cj, b, w, m = _checked(cost_human, cost_judge, budget, target_width, n_max)
+    ch, cj, b, w, m = _checked(cost_human, cost_judge, max_cost, target_width, n_max)
     z = z_value(level)
     rows, notes = [], []
     for p in pilot:

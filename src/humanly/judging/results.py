@@ -526,19 +526,20 @@ class JudgeResult(Result):
         cost_human: float,
         cost_judge: float,
         *,
-        budget: float | None = None,
+        max_cost: float | None = None,
         target_width: float | None = None,
         n_max: int | None = None,
     ) -> LabelPlan:
         """Plan the next evaluation from this one as a pilot: human-labelled and judge-only items for
-        every estimand, for a budget or a target width (ppi-python's ``ppi_mean_power``).
+        every estimand, for the most money to spend or a target width (ppi-python's ``ppi_mean_power``).
 
         Parameters
         ----------
         cost_human, cost_judge : float
             The cost of a human label and of a judge call (> 0).
-        budget : float, optional
-            The money to spend; the most powerful plan.
+        max_cost : float, optional
+            The most to spend, in the units of ``cost_human`` and ``cost_judge``; the most powerful
+            plan that costs no more.
         target_width : float, optional
             The interval width (at this result's ``level``) to reach; the cheapest plan.
         n_max : int, optional
@@ -551,8 +552,8 @@ class JudgeResult(Result):
         Raises
         ------
         InputError
-            A cost ≤ 0, neither or both of ``budget`` and ``target_width``, or a budget that buys
-            fewer than two human labels.
+            A cost ≤ 0, neither or both of ``max_cost`` and ``target_width``, or a ``max_cost``
+            that buys fewer than two human labels.
 
         Examples
         --------
@@ -564,7 +565,7 @@ class JudgeResult(Result):
         >>> model = pd.Series(np.where(rng.random(5000) < 0.8, truth, 1 - truth), index=ids)
         >>> llm = pd.Series(np.where(rng.random(5000) < 0.9, truth, 1 - truth), index=ids)
         >>> human = pd.DataFrame({"item": ids[:300], "rater": "r", "label": truth[:300]})
-        >>> plan = judge(human, {"m": model}, judge=llm).plan(1.0, 0.01, budget=500)
+        >>> plan = judge(human, {"m": model}, judge=llm).plan(1.0, 0.01, max_cost=500)
         >>> e = plan.estimands[0]
         >>> e.n_human < 500 and e.width < e.human_width
         True
@@ -577,7 +578,7 @@ class JudgeResult(Result):
             self.pilot(),
             cost_human,
             cost_judge,
-            budget=budget,
+            max_cost=max_cost,
             target_width=target_width,
             n_max=n_max,
             level=check_probability("level", self.level, open_low=True, open_high=True),

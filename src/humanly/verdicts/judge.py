@@ -58,6 +58,7 @@ __all__ = [
     "points",
     "rating_comparison_sentence",
     "rating_sentence",
+    "selection_allocation_sentence",
     "selection_sentence",
     "verdicts",
 ]
@@ -213,14 +214,51 @@ def selection_sentence(sel: Selection) -> str:
     """
     return (
         f"Send {sel.n_selected:,} of the {sel.pool:,} unlabelled items to human raters (expected "
-        f"{sel.budget:,.6g}, steered by the judge {sel.judge}'s uncertainty)."
+        f"{sel.expected_items:,.6g}, steered by the judge {sel.judge}'s uncertainty)."
+    )
+
+
+#: what the spreads of a stratified selection's Neyman allocation were estimated from
+_SPREADS = {
+    "labelled": "the spread of the judge's errors on the stratum's labelled items",
+    "judge": "the judge's own uncertainty, as too few items are labelled",
+    "none": "no spread, as too few items are labelled and the judge gives labels: proportional",
+}
+
+
+def selection_allocation_sentence(sel: Selection) -> str | None:
+    """How a stratified selection splits its expected items across the strata (Neyman), beside the
+    split in proportion to the strata's unlabelled items; ``None`` without strata.
+
+    >>> import numpy as np
+    >>> from humanly.judging import Selection, SelectionStratum
+    >>> strata = (SelectionStratum("chat", 900, 40, 0.1, 25.0, 90.0, 24),
+    ...           SelectionStratum("code", 100, 40, 0.8, 75.0, 10.0, 77))
+    >>> sel = Selection("llm", 100.0, 1000, 101, 0.5, 0.9, 0, (), np.array([]), np.array([]),
+    ...                 strata=strata, spread_source="labelled")
+    >>> print(selection_allocation_sentence(sel))  # doctest: +NORMALIZE_WHITESPACE
+    Across the strata, the 100 expected items split as chat 25.0, code 75.0 (the Neyman allocation:
+    in proportion to each stratum's unlabelled items times the spread of the judge's errors on the
+    stratum's labelled items, at least 2 per stratum); in proportion to the unlabelled items alone
+    it would be chat 90.0, code 10.0.
+    """
+    if not sel.strata:
+        return None
+    neyman = ", ".join(f"{s.stratum} {s.expected_items:,.1f}" for s in sel.strata)
+    prop = ", ".join(f"{s.stratum} {s.proportional:,.1f}" for s in sel.strata)
+    spread = _SPREADS.get(sel.spread_source or "none", _SPREADS["none"])
+    return (
+        f"Across the strata, the {sel.expected_items:,.6g} expected items split as {neyman} (the "
+        f"Neyman allocation: in proportion to each stratum's unlabelled items times {spread}, at "
+        f"least 2 per stratum); in proportion to the unlabelled items alone it would be {prop}."
     )
 
 
 def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
     """The sentences of a judge analysis: each model's accuracy and frontier check (on the model's
     card), then each comparison (on the study card); of a label plan, one per estimand
-    (:func:`plan_sentences`); of an active selection, :func:`selection_sentence`.
+    (:func:`plan_sentences`); of an active selection, :func:`selection_sentence` (and
+    :func:`selection_allocation_sentence` with strata).
 
     Parameters
     ----------
@@ -235,8 +273,12 @@ def verdicts(r: JudgeResult | LabelPlan | Selection) -> tuple[Verdict, ...]:
         plan = cast("LabelPlan", r)
         return tuple(Verdict(TOPIC, s, None, "plan", METHODS) for s in plan_sentences(plan))
     if type(r).__name__ == "Selection":
-        sentence = selection_sentence(cast("Selection", r))
-        return (Verdict(TOPIC, sentence, None, "selection", METHODS),)
+        sel = cast("Selection", r)
+        split = selection_allocation_sentence(sel)
+        first = Verdict(TOPIC, selection_sentence(sel), None, "selection", METHODS)
+        if split is None:
+            return (first,)
+        return (first, Verdict(TOPIC, split, None, "allocation", METHODS))
     r = cast("JudgeResult", r)
     if r.ratings:
         return _rating_verdicts(r)
@@ -432,8 +474,8 @@ def plan_sentences(plan: LabelPlan) -> tuple[str, ...]:
     and the width human labels alone would give for the same money."""
     out = []
     goal = (
-        f"a budget of {plan.budget:,.6g}"
-        if plan.budget is not None
+        f"a cost of at most {plan.max_cost:,.6g}"
+        if plan.max_cost is not None
         else f"an interval width of {points(plan.target_width)} points"
     )
     for e in plan.estimands:
