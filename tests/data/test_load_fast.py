@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import humanly
-from humanly.data import _coding
+from humanly.data import _coding, _parquet_long
 from humanly.errors import InputError
 
 
@@ -156,3 +156,76 @@ def test_files_equal_the_python_reading(suffix, table, tmp_path_factory):
     assert [str(v) for v in r.raters] == [str(v) for v in expected[1]]
     assert r.item_codes.tolist() == expected[2] and r.rater_codes.tolist() == expected[3]
     assert r.label_codes.tolist() == expected[4]
+
+
+# ------------------------------------------------------------ Parquet: dictionaries vs the frame
+def _read_both(path: Path, **kw):
+    """read_ratings with the Parquet fast path, and through the general reader (the fast path off):
+    each a Ratings or the InputError's message."""
+    out = []
+    for fast in (True, False):
+        with mock.patch("humanly.data.readers.parquet_long", side_effect=None) as patched:
+            if fast:
+                patched.side_effect = _parquet_long.parquet_long
+            else:
+                patched.return_value = None
+            try:
+                out.append(humanly.data.read_ratings(path, **kw))
+            except InputError as exc:
+                out.append(str(exc))
+    return out
+
+
+def _same(a, b) -> None:
+    if isinstance(a, str) or isinstance(b, str):
+        assert a == b
+        return
+    assert a.items.equals(b.items) and a.items.dtype == b.items.dtype
+    assert a.raters.equals(b.raters) and a.raters.dtype == b.raters.dtype
+    assert a.classes == b.classes and a.source == b.source
+    for name in ("item_codes", "rater_codes", "label_codes"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    long_tables(),
+    st.sampled_from(["error", "first", "last", "keep"]),
+    st.sampled_from(["text", "categorical", "int labels", "float labels"]),
+    st.sampled_from([None, 3, 7]),
+)
+def test_parquet_fast_path_equals_the_general_reader(table, duplicates, layout, row_group):
+    """Same Ratings (ids, their dtype and order, codes byte for byte) or the same message, whether
+    the file's dictionaries are in first-appearance order (text columns), in sorted order with unused
+    entries (columns written from pandas Categoricals), one per row group (``row_group``), or hold
+    blanks and missing ids."""
+    items, raters, labels = table
+    frame = pd.DataFrame({"item": items, "rater": raters, "label": labels})
+    if layout == "categorical":
+        for col in ("item", "rater"):
+            cats = sorted({str(v) for v in frame[col] if v is not None} | {"unused"})
+            frame[col] = pd.Categorical(
+                frame[col].map(lambda v: None if v is None else str(v)), cats
+            )
+    elif layout != "text":
+        frame["label"] = frame["label"].map({"x": 0, "y": 1, "z": 2})
+        if layout == "float labels":
+            frame["label"] = frame["label"].astype(float)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r.parquet"
+        frame.to_parquet(path, index=False, row_group_size=row_group)
+        fast, general = _read_both(path, options=humanly.data.ReadOptions(duplicates=duplicates))
+    _same(fast, general)
+
+
+def test_parquet_fast_path_is_taken(tmp_path):
+    path = tmp_path / "r.parquet"
+    pd.DataFrame(
+        {"item": ["b", "a", "b"], "rater": ["u", "u", "v"], "label": [1, 0, 1]}
+    ).to_parquet(path, index=False)
+    with mock.patch("humanly.data.readers.read_table", side_effect=AssertionError("general")):
+        r = humanly.data.read_ratings(path)
+    assert r.items.tolist() == ["b", "a"] and r.item_codes.tolist() == [0, 0, 1]

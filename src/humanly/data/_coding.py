@@ -12,6 +12,7 @@ from ..errors import InputError
 
 __all__ = [
     "Locator",
+    "blank_ids",
     "code_labels",
     "coerce_classes",
     "default_locator",
@@ -273,7 +274,7 @@ def _code_categorical(
     return codes.astype(_code_dtype(len(cls))), cls
 
 
-def _blank_ids(s: pd.Series) -> np.ndarray:
+def blank_ids(s: pd.Series) -> np.ndarray:
     """Per value: missing, or text that is empty once stripped."""
     missing = s.isna().to_numpy()
     if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
@@ -344,13 +345,15 @@ def ids_to_index(
     s = s.reset_index(drop=True)
     if isinstance(s.dtype, pd.CategoricalDtype):
         return _ids_from_categorical(s, column, locate)
+    codes: np.ndarray | None = None
+    uniques: Any = None
     try:
         codes, uniques = pd.factorize(s, sort=False)
     except TypeError:  # unhashable ids: the blank check below still speaks first
-        codes = uniques = None
+        pass
     # a blank id is looked for among the distinct ids (few), and in the rows only when one is there
-    suspect = codes is None or (codes < 0).any() or _blank_ids(pd.Series(uniques)).any()
-    missing = _blank_ids(s) if suspect else np.zeros(1, dtype=bool)
+    suspect = codes is None or (codes < 0).any() or blank_ids(pd.Series(uniques)).any()
+    missing = blank_ids(s) if suspect else np.zeros(1, dtype=bool)
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(

@@ -51,6 +51,7 @@ __all__ = [
     "code_long",
     "counts_layout",
     "counts_matrix",
+    "finish_long",
     "index_as_items",
     "long_layout",
     "parse_counts_spec",
@@ -145,13 +146,30 @@ def code_long(
     label_codes, cls_ = code_labels(labels, classes, column=label_col, locate=locate)
     item_codes, item_index = ids_to_index(items, column=item_col, locate=locate)
     rater_codes, rater_index = ids_to_index(raters, column=rater_col, locate=locate)
+    ids = (item_codes, item_index, rater_codes, rater_index)
+    return finish_long(*ids, label_codes, cls_, duplicates=duplicates, locate=locate)
+
+
+def finish_long(
+    item_codes: np.ndarray,
+    item_index: pd.Index,
+    rater_codes: np.ndarray,
+    rater_index: pd.Index,
+    label_codes: np.ndarray,
+    cls_: tuple[Any, ...],
+    *,
+    duplicates: DuplicatePolicy,
+    locate: Locator,
+) -> Coded:
+    """Coded named ratings from the per-row codes of :func:`code_long`: a rater's repeated label of an
+    item handled by ``duplicates``, each item's labels together in row order."""
     order = _item_order(item_codes)
     if duplicates != "keep":
         # looked for in item order, with no hash or sort of 10^7 keys; the hash runs only on failure
-        by_item = (
+        first, second = (
             (item_codes, rater_codes) if order is None else (item_codes[order], rater_codes[order])
         )
-        has_dup = pairs_repeat(*by_item, len(rater_index))
+        has_dup = pairs_repeat(first, second, len(rater_index))
         if has_dup:
             key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
             keep_which: Literal["first", "last"] = "last" if duplicates == "last" else "first"
