@@ -179,14 +179,7 @@ def read_ratings(
     if fast is not None:  # a long Parquet file, coded from its dictionaries
         return Ratings._from_coded(fast[0], source=fast[1])
     table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
-    coded = long_layout(
-        table,
-        item_col=item_col,
-        rater_col=rater_col,
-        label_col=label_col,
-        classes=classes,
-        duplicates=opts.duplicates,
-    )
+    coded = long_layout(table, classes=classes, duplicates=opts.duplicates, **cols)
     return Ratings._from_coded(coded, source=table.name)
 
 
