@@ -5,6 +5,13 @@ subprocess so peak memory (resident high-water mark, VmHWM) is per run; the base
 ``pandas.read_parquet`` of the same file in the same session, so the ratio is comparable across machines.
 
     python benchmarks/load_bench.py [--items 1000000] [--labels 20] [--repeat 5]
+
+Target (issues 25 and 34 item 4): a long CSV and Parquet file (item, rater, label) → Ratings within 2×
+of ``pandas.read_csv(engine="pyarrow")`` / ``pandas.read_parquet`` plus factorising the item, rater
+and label columns, same file, same run, at 10^6 and 5·10^6 rows: in process (alternating runs) and
+whole process (a fresh interpreter per run, imports included).
+
+    python benchmarks/load_bench.py --parse [--repeat 3]     # 10^6 and 5·10^6 rows (--quick: 10^5)
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +40,11 @@ if sys.argv[1] == "humanly":
     shape = [r.n_items, r.n_labels]
 else:
     import pandas as pd
-    df = pd.read_parquet(sys.argv[2])
+    path = sys.argv[2]
+    df = pd.read_csv(path, engine="pyarrow") if path.endswith(".csv") else pd.read_parquet(path)
+    if sys.argv[1] == "factorize":
+        for col in ("item", "rater", "label"):
+            pd.factorize(df[col])
     shape = list(df.shape)
 seconds = time.perf_counter() - t0
 print(json.dumps({"seconds": seconds, "max_rss_mb": _peak_mb(),
@@ -106,8 +118,6 @@ def measure(items: int, labels: int, raters: int, repeat: int) -> list[dict]:
 
 def _parse_baseline(path: Path) -> float:
     """pandas' fastest parse of the file (pyarrow) plus factorising the three columns."""
-    import time
-
     t0 = time.perf_counter()
     if path.suffix == ".csv":
         df = pd.read_csv(path, engine="pyarrow")
@@ -119,8 +129,6 @@ def _parse_baseline(path: Path) -> float:
 
 
 def _humanly_load(path: Path) -> float:
-    import time
-
     import humanly.data
 
     t0 = time.perf_counter()
@@ -128,9 +136,34 @@ def _humanly_load(path: Path) -> float:
     return time.perf_counter() - t0
 
 
+def _whole_process(path: Path, size: str, repeat: int) -> dict:
+    """Issue 34.4, whole process: ``read_ratings`` in a fresh interpreter against the pyarrow parse
+    plus factorising the three columns in a fresh interpreter (imports included), alternating runs."""
+    base, ours = [], []
+    for _ in range(repeat):
+        for which, out in (("factorize", base), ("humanly", ours)):
+            t0 = time.perf_counter()
+            run_once(which, path)
+            out.append(time.perf_counter() - t0)
+    b, o = statistics.median(base), statistics.median(ours)
+    kind = path.suffix[1:].upper()
+    return {
+        "name": f"load ratings, {size} {kind} (whole process)",
+        "median_s": o,
+        "min_s": min(ours),
+        "max_s": max(ours),
+        "runs": repeat,
+        "baseline": f"a fresh process reading with pandas (pyarrow) + factorize × 3 ({b:.2f} s)",
+        "ratio": b / o,
+        "target": "≤ 2× the parse (ratio ≥ 0.5)",
+        "notes": "interpreter start-up and imports included on both sides; same file, same run",
+    }
+
+
 def measure_parse(items: int, labels: int, raters: int, repeat: int) -> list[dict]:
-    """Issue 25.5: a long CSV and Parquet file → Ratings, against pandas' pyarrow parse plus
-    factorising the item, rater and label columns — same file, same process, alternating runs."""
+    """Issue 25.5 and 34.4: a long CSV and Parquet file → Ratings, against pandas' pyarrow parse plus
+    factorising the item, rater and label columns — same file, same process, alternating runs; then
+    the same in fresh processes (:func:`_whole_process`)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         parquet = Path(tmp) / "ratings.parquet"
@@ -157,14 +190,21 @@ def measure_parse(items: int, labels: int, raters: int, repeat: int) -> list[dic
                     "notes": "duplicate and missing-value checks included; same file, same run",
                 }
             )
+            rows.append(_whole_process(path, f"{items:,} × {labels}", repeat))
     return rows
+
+
+def parse_rows(quick: bool = False, repeat: int = 3) -> list[dict]:
+    """The issue-34 loading rows: 10^6 and 5·10^6 rows (10^5 with ``quick``), 5 labels an item."""
+    sizes = (20_000,) if quick else (200_000, 1_000_000)
+    return [row for items in sizes for row in measure_parse(items, 5, 50, repeat)]
 
 
 def run(quick: bool = False) -> list[dict]:
     """Entry point for benchmarks/run.py."""
     if quick:
-        return measure(100_000, 20, 2000, 5) + measure_parse(100_000, 5, 50, 3)
-    return measure(1_000_000, 20, 2000, 5) + measure_parse(1_000_000, 5, 50, 3)
+        return measure(100_000, 20, 2000, 5) + parse_rows(quick=True)
+    return measure(1_000_000, 20, 2000, 5) + parse_rows()
 
 
 def main() -> None:
@@ -177,9 +217,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="100,000 items")
     ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--parse", action="store_true", help="the issue-34 rows (10^6, 5·10^6 rows)")
     args = ap.parse_args()
     if args.make:
         make_file(args.make, args.items, args.labels, args.raters)
+        return
+    if args.parse:
+        for row in parse_rows(args.quick, args.repeat):
+            print(
+                f"{row['name']}: median {row['median_s']:.2f} s (min {row['min_s']:.2f}); baseline "
+                f"{row['baseline']}; humanly / baseline {1 / row['ratio']:.2f}"
+            )
         return
     items = 100_000 if args.quick else args.items
     for row in measure(items, args.labels, args.raters, args.repeat):

@@ -22,12 +22,13 @@ try:
     main()
 except SystemExit:
     pass
-sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in sys.modules if "." not in m)))
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)))
 """
 
 
-def loaded(*args: str, cwd: Path | None = None) -> set[str]:
-    """Top-level modules loaded by ``humanly ARGS`` in a fresh process."""
+def loaded(*args: str, cwd: Path | None = None, submodules: bool = False) -> set[str]:
+    """Top-level modules (every module with ``submodules``) loaded by ``humanly ARGS`` in a fresh
+    process."""
     res = subprocess.run(
         [sys.executable, "-c", _RUN, json.dumps(list(args))],
         capture_output=True,
@@ -36,7 +37,7 @@ def loaded(*args: str, cwd: Path | None = None) -> set[str]:
         timeout=120,
     )
     line = res.stderr.rsplit("MODULES ", 1)[-1]
-    return set(json.loads(line))
+    return {m for m in json.loads(line) if submodules or "." not in m}
 
 
 def _commands() -> list[list[str]]:
@@ -97,6 +98,32 @@ def test_budget_win_loads_no_matplotlib() -> None:
 def test_budget_win_loads_no_pandas() -> None:
     mods = loaded("budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8", "--json")
     assert not mods & {"pandas", "pyarrow", "scipy.stats", "matplotlib"}
+
+
+@pytest.fixture(scope="module")
+def running_example(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """``humanly equivalence`` on the running example (the paper's defaults), as its arguments."""
+    from humanly.simulate import running_example as example
+
+    paths = example(200, 10, seed=0).write(tmp_path_factory.mktemp("re") / "re.csv")
+    return ["equivalence", str(paths["ratings"]), "--predictions", str(paths["predictions"]),
+            "--combiner", "abc", "--scorer", "cross_entropy", "--bootstrap", "20"]  # fmt: skip
+
+
+def test_equivalence_loads_no_crowd_model(running_example: list[str]) -> None:
+    """Only target panels fit the crowd (Dawid–Skene, latent classes): the running example does not
+    load them. It calibrates by default, which loads scipy.optimize on use and nothing else of SciPy's
+    slow sub-packages."""
+    mods = loaded(*running_example, submodules=True)
+    assert "humanly.survey.api" in mods  # the command ran
+    assert not {m for m in mods if m.startswith("humanly.crowd")}
+    assert not mods & {"scipy.stats", "matplotlib", "humanly.budget", "humanly.certification"}
+
+
+def test_equivalence_without_calibration_loads_no_scipy(running_example: list[str]) -> None:
+    mods = loaded(*running_example, "--calibrate", "none", submodules=True)
+    assert "humanly.survey.api" in mods
+    assert not {m for m in mods if m == "scipy" or m.startswith("scipy.")}
 
 
 def test_budget_names_stay_importable_and_callable() -> None:

@@ -12,13 +12,16 @@ from ..errors import InputError, setting
 
 __all__ = [
     "Locator",
+    "blank_ids",
     "code_labels",
     "coerce_classes",
     "default_locator",
     "ids_to_index",
+    "pairs_repeat",
     "python_scalar",
     "show",
     "sort_classes",
+    "stable_order",
 ]
 
 #: ``locate(i)`` describes row ``i`` (0-based data row) for an error message, e.g. ``"rte.tsv line 7"``.
@@ -271,6 +274,68 @@ def _code_categorical(
     return codes.astype(_code_dtype(len(cls))), cls
 
 
+def blank_ids(s: pd.Series) -> np.ndarray:
+    """Per value: missing, or text that is empty once stripped."""
+    missing = s.isna().to_numpy()
+    if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
+        missing = missing | (s.astype("string").str.strip() == "").fillna(True).to_numpy(dtype=bool)
+    return missing
+
+
+#: slots of the table that finds a repeated pair (16 MB of int32)
+_PAIR_SLOTS = 1 << 22
+
+
+def pairs_repeat(first: np.ndarray, second: np.ndarray, n_second: int) -> bool:
+    """Whether a pair (``first[i]``, ``second[i]``) of non-negative codes occurs twice, with ``first``
+    non-decreasing (item codes in item order) and ``second`` below ``n_second`` (rater codes).
+
+    The pairs of a block of consecutive firsts are keys into one table: each row writes its position
+    there and reads it back, and of two rows with one key one reads the other's position, whatever
+    order the writes took (linear time, no sort and no hash; the table is reused block by block).
+
+    >>> pairs_repeat(np.array([0, 0, 2]), np.array([1, 0, 1]), 2)
+    False
+    >>> pairs_repeat(np.array([0, 1, 1]), np.array([1, 0, 0]), 2)
+    True
+    """
+    n, n_second = len(first), max(n_second, 1)
+    if n < 2:
+        return False
+    if n_second > _PAIR_SLOTS or n >= 2**31 - 1:
+        key = np.sort(first.astype(np.int64) * n_second + second)
+        return bool((key[1:] == key[:-1]).any())
+    per = _PAIR_SLOTS // n_second  # firsts per block
+    bounds = np.searchsorted(first, np.arange(0, int(first[-1]) + per + 1, per))
+    table = np.empty(min(_PAIR_SLOTS, (int(first[-1]) + 1) * n_second), dtype=np.int32)
+    for b, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
+        if hi - lo < 2:
+            continue
+        key = (first[lo:hi] - b * per).astype(np.int64) * n_second + second[lo:hi]
+        pos = np.arange(hi - lo, dtype=np.int32)
+        table[key] = pos
+        if (table[key] != pos).any():
+            return True
+    return False
+
+
+def stable_order(codes: np.ndarray) -> np.ndarray:
+    """``np.argsort(codes, kind="stable")`` for non-negative integer codes, in linear time: numpy
+    sorts 16-bit integers by radix, so codes below 2^32 are ordered by their low, then their high
+    16 bits (each pass stable).
+
+    >>> stable_order(np.array([70000, 3, 70000, 2])).tolist()
+    [3, 1, 0, 2]
+    """
+    if not len(codes) or codes.dtype.kind not in "iu" or codes.min() < 0 or codes.max() >= 2**32:
+        return np.argsort(codes, kind="stable")
+    if codes.max() < 2**16:
+        return np.argsort(codes.astype(np.uint16), kind="stable")
+    order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+    high = (codes[order] >> 16).astype(np.uint16)
+    return order[np.argsort(high, kind="stable")]
+
+
 def ids_to_index(
     values: Any, *, column: str, locate: Locator | None = None
 ) -> tuple[np.ndarray, pd.Index]:
@@ -280,16 +345,23 @@ def ids_to_index(
     s = s.reset_index(drop=True)
     if isinstance(s.dtype, pd.CategoricalDtype):
         return _ids_from_categorical(s, column, locate)
-    missing = s.isna().to_numpy()
-    if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
-        missing = missing | (s.astype("string").str.strip() == "").fillna(True).to_numpy(dtype=bool)
+    codes: np.ndarray | None = None
+    uniques: Any = None
+    try:
+        codes, uniques = pd.factorize(s, sort=False)
+    except TypeError:  # unhashable ids: the blank check below still speaks first
+        pass
+    # a blank id is looked for among the distinct ids (few), and in the rows only when one is there
+    suspect = codes is None or (codes < 0).any() or blank_ids(pd.Series(uniques)).any()
+    missing = blank_ids(s) if suspect else np.zeros(1, dtype=bool)
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(
             f"{locate(i)}: blank id in column '{column}' ({int(missing.sum())} such rows); "
             "every row needs an id"
         )
-    codes, uniques = pd.factorize(s, sort=False)
+    if codes is None:
+        codes, uniques = pd.factorize(s, sort=False)
     if isinstance(uniques, pd.Index):
         index = uniques
     else:
@@ -303,7 +375,8 @@ def _ids_from_categorical(
     codes = np.asarray(s.cat.codes)
     cats = s.cat.categories
     blank_cat = (pd.Series(cats).astype("string").str.strip() == "").fillna(True).to_numpy(bool)
-    missing = (codes < 0) | blank_cat[np.maximum(codes, 0)]
+    suspect = blank_cat.any() or (codes < 0).any()  # the rows are looked at only then
+    missing = (codes < 0) | blank_cat[np.maximum(codes, 0)] if suspect else np.zeros(1, dtype=bool)
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(
@@ -312,6 +385,6 @@ def _ids_from_categorical(
         )
     used = np.bincount(codes, minlength=len(cats)) > 0
     if used.all():
-        return codes.astype(np.int32), pd.Index(cats)
+        return codes.astype(np.int32, copy=False), pd.Index(cats)
     remap = np.cumsum(used) - 1
     return remap[codes].astype(np.int32), pd.Index(cats[used])

@@ -30,7 +30,16 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, setting
-from ._coding import Locator, code_labels, coerce_classes, ids_to_index, python_scalar, show
+from ._coding import (
+    Locator,
+    code_labels,
+    coerce_classes,
+    ids_to_index,
+    pairs_repeat,
+    python_scalar,
+    show,
+    stable_order,
+)
 from .columns import ITEM_NAMES, LABEL_NAMES, RATER_NAMES, normalise_name, pick_column
 from .options import Counts, CountsSpec, DuplicatePolicy
 from .tables import Table
@@ -42,6 +51,7 @@ __all__ = [
     "code_long",
     "counts_layout",
     "counts_matrix",
+    "finish_long",
     "index_as_items",
     "long_layout",
     "parse_counts_spec",
@@ -92,6 +102,13 @@ def _one_dimensional(param: str, value: Any) -> None:
             )
 
 
+def _item_order(item_codes: np.ndarray) -> np.ndarray | None:
+    """The stable order that puts each item's rows together, ``None`` when they already are."""
+    if len(item_codes) < 2 or bool((item_codes[1:] >= item_codes[:-1]).all()):
+        return None
+    return stable_order(item_codes)
+
+
 def code_long(
     items: Any,
     raters: Any,
@@ -131,12 +148,32 @@ def code_long(
     label_codes, cls_ = code_labels(labels, classes, column=label_col, locate=locate)
     item_codes, item_index = ids_to_index(items, column=item_col, locate=locate)
     rater_codes, rater_index = ids_to_index(raters, column=rater_col, locate=locate)
+    ids = (item_codes, item_index, rater_codes, rater_index)
+    return finish_long(*ids, label_codes, cls_, duplicates=duplicates, locate=locate)
+
+
+def finish_long(
+    item_codes: np.ndarray,
+    item_index: pd.Index,
+    rater_codes: np.ndarray,
+    rater_index: pd.Index,
+    label_codes: np.ndarray,
+    cls_: tuple[Any, ...],
+    *,
+    duplicates: DuplicatePolicy,
+    locate: Locator,
+) -> Coded:
+    """Coded named ratings from the per-row codes of :func:`code_long`: a rater's repeated label of an
+    item handled by ``duplicates``, each item's labels together in row order."""
+    order = _item_order(item_codes)
     if duplicates != "keep":
-        key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
-        sorted_key = np.sort(key)  # cheaper than hashing 10^7 keys; the hash runs only on failure
-        has_dup = bool((sorted_key[1:] == sorted_key[:-1]).any())
-        del sorted_key
+        # looked for in item order, with no hash or sort of 10^7 keys; the hash runs only on failure
+        first, second = (
+            (item_codes, rater_codes) if order is None else (item_codes[order], rater_codes[order])
+        )
+        has_dup = pairs_repeat(first, second, len(rater_index))
         if has_dup:
+            key = item_codes.astype(np.int64) * max(len(rater_index), 1) + rater_codes
             keep_which: Literal["first", "last"] = "last" if duplicates == "last" else "first"
             dup = pd.Series(key).duplicated(keep=keep_which).to_numpy()
             if duplicates == "error":
@@ -154,11 +191,18 @@ def code_long(
                 rater_codes[keep],
                 label_codes[keep],
             )
+            order = _item_order(item_codes)
+    if order is not None:  # each item's labels together, in row order (as Ratings holds them)
+        item_codes, rater_codes, label_codes = (
+            item_codes[order],
+            rater_codes[order],
+            label_codes[order],
+        )
     return Coded(
         items=item_index,
         classes=cls_,
-        item_codes=item_codes.astype(np.int32),
-        rater_codes=rater_codes.astype(np.int32),
+        item_codes=item_codes.astype(np.int32, copy=False),
+        rater_codes=rater_codes.astype(np.int32, copy=False),
         label_codes=label_codes,
         raters=rater_index,
     )

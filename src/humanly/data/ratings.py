@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, setting
-from . import _build
+from . import _build, _coding
 from ._scale import check_scale
 from .layouts import Coded
 from .options import DuplicatePolicy
@@ -125,7 +125,7 @@ class Ratings:
                     "named ratings need item_codes, rater_codes, label_codes and raters"
                 )
             if len(item_codes) > 1 and not np.all(item_codes[1:] >= item_codes[:-1]):
-                order = np.argsort(item_codes, kind="stable")
+                order = _coding.stable_order(item_codes)
                 item_codes, rater_codes, label_codes = (
                     item_codes[order],
                     rater_codes[order],

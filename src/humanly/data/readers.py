@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..errors import InputError, setting
 from ._coding import code_labels, coerce_classes, ids_to_index, show
+from ._parquet_long import parquet_long
 from ._scale import on_scale
 from .columns import (
     GOLD_NAMES,
@@ -173,15 +174,12 @@ def read_ratings(
     if wide:
         rest = {"rater_cols": rater_cols, "ignore_cols": ignore_cols}
         return _one_row_per_item(source, item_col, classes, name, **rest)
+    cols = {"item_col": item_col, "rater_col": rater_col, "label_col": label_col}
+    fast = parquet_long(source, classes=classes, duplicates=opts.duplicates, name=name, **cols)
+    if fast is not None:  # a long Parquet file, coded from its dictionaries
+        return Ratings._from_coded(fast[0], source=fast[1])
     table = read_table(source, text_columns=id_text_columns([item_col, rater_col]), name=name)
-    coded = long_layout(
-        table,
-        item_col=item_col,
-        rater_col=rater_col,
-        label_col=label_col,
-        classes=classes,
-        duplicates=opts.duplicates,
-    )
+    coded = long_layout(table, classes=classes, duplicates=opts.duplicates, **cols)
     return Ratings._from_coded(coded, source=table.name)
 
 

@@ -31,6 +31,8 @@ __all__ = [
     "EXTENSIONS",
     "Source",
     "Table",
+    "column_to_pandas",
+    "dictionary_codes",
     "format_of",
     "read_columns",
     "read_table",
@@ -340,38 +342,58 @@ def _read_parquet(path: Path) -> pd.DataFrame:
         f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
     ]
     table = pq.read_table(path, read_dictionary=text or None)
-    columns: dict[str, Any] = {}
-    for name in table.column_names:
-        col = table.column(name)
-        if pa.types.is_dictionary(col.type):
-            columns[name] = _dictionary_to_categorical(col)
-        else:
-            columns[name] = col.to_pandas()
+    columns = {name: column_to_pandas(table.column(name)) for name in table.column_names}
     return pd.DataFrame(columns, copy=False)
 
 
+def column_to_pandas(col: Any) -> Any:
+    """One column of an Arrow table as :func:`read_table` holds it: a dictionary column as a pandas
+    Categorical, any other as pandas converts it."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(col.type):
+        return _dictionary_to_categorical(col)
+    return col.to_pandas()
+
+
 def _dictionary_to_categorical(col: Any) -> pd.Categorical:
-    """A chunked Arrow dictionary column → one pandas Categorical.
+    """A chunked Arrow dictionary column → one pandas Categorical (:func:`dictionary_codes`)."""
+    got = dictionary_codes(col)
+    if got is None:
+        return pd.Categorical([])
+    codes, values, unified = got
+    if not unified:  # one dictionary: codes are the indices
+        try:
+            return pd.Categorical.from_codes(codes, categories=pd.Index(values.to_pandas()))
+        except ValueError:  # a dictionary holding a value twice: unify below
+            again = dictionary_codes(col, unify=True)
+            assert again is not None
+            codes, values = again[0], again[1]
+    return pd.Categorical.from_codes(codes, categories=pd.Index(values.to_pandas()))
+
+
+def dictionary_codes(col: Any, *, unify: bool = False) -> tuple[np.ndarray, Any, bool] | None:
+    """The codes (int32, -1 for a null) and values (a pyarrow array) of a chunked Arrow dictionary
+    column, and whether the values were unified here (then distinct); ``None`` for no rows.
 
     Chunks carry their own dictionaries; instead of unifying them in Arrow (hashing every row), factorise
     the concatenated small dictionaries once and remap each chunk's indices (O(rows), no string hashing).
+    One dictionary shared by every chunk, with no null, is taken as it is (``unify`` unifies it too:
+    the caller found a value twice in it).
     """
     chunks = [c for c in col.chunks if len(c)]
     if not chunks:
-        return pd.Categorical([])
+        return None
     import pyarrow as pa
     import pyarrow.compute as pc
 
     dicts = [c.dictionary for c in chunks]
     same = all(d is dicts[0] or d.equals(dicts[0]) for d in dicts[1:])
-    if same and not any(c.null_count for c in chunks):  # one dictionary: codes are the indices
-        try:
-            codes = np.concatenate(
-                [c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in chunks]
-            )
-            return pd.Categorical.from_codes(codes, categories=pd.Index(dicts[0].to_pandas()))
-        except ValueError:  # a dictionary holding a value twice: unify below
-            pass
+    if same and not unify and not any(c.null_count for c in chunks):
+        codes = np.concatenate(
+            [c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in chunks]
+        )
+        return codes, dicts[0], False
     # batches of one row group share its dictionary: hash each distinct dictionary once
     distinct: list[Any] = []
     which = []
@@ -381,7 +403,6 @@ def _dictionary_to_categorical(col: Any) -> pd.Categorical:
         which.append(len(distinct) - 1)
     encoded = pc.dictionary_encode(pa.concat_arrays(distinct))
     global_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
-    uniques = encoded.dictionary.to_pandas()
     offsets = np.concatenate([[0], np.cumsum([len(d) for d in distinct])])
     out = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
     pos = 0
@@ -393,7 +414,7 @@ def _dictionary_to_categorical(col: Any) -> pd.Categorical:
             mapped = np.where(c.is_null().to_numpy(zero_copy_only=False), -1, mapped)
         out[pos : pos + len(c)] = mapped
         pos += len(c)
-    return pd.Categorical.from_codes(out, categories=pd.Index(uniques))
+    return out, encoded.dictionary, True
 
 
 def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], *, force: bool = True) -> Path:

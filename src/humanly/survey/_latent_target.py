@@ -29,8 +29,6 @@ import numpy as np
 
 from .._core.counts import unique_rows
 from .._core.rng import stream
-from ..crowd.dawid_skene import dawid_skene
-from ..crowd.latent_class import fit_latent_classes, latent_patterns
 from ..data import InputError, Ratings
 from . import _engine as eng
 from ._levels import EXACT_MEMORY_BUDGET, plan_bytes
@@ -62,6 +60,10 @@ class CrowdPosterior:
 
 def crowd_posterior(ratings: Ratings, seed: int | None) -> CrowdPosterior:
     """The crowd's posterior over the classes, by Dawid–Skene (named raters) or the pooled model."""
+    # imported here: only target panels fit the crowd (and Dawid–Skene loads scipy.sparse)
+    from ..crowd.dawid_skene import dawid_skene
+    from ..crowd.latent_class import fit_latent_classes, latent_patterns
+
     counts = np.asarray(ratings.counts, dtype=np.int64)
     if ratings.has_raters:
         fit = dawid_skene(ratings, seed=0 if seed is None else seed)
