@@ -51,6 +51,26 @@ class Report:
     >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
     >>> [s.id for s in page.sections]
     ['inspect', 'certify', 'equivalence', 'plan', 'methods']
+    >>> page.title, page.models
+    ('humanly report · simulated', ('hard', 'soft'))
+    >>> sorted(page.reproducibility)
+    ['command', 'date', 'humanly_version', 'inputs', 'seed']
+    >>> {v.topic for v in page.verdicts()} >= {"certify", "equivalence"}
+    True
+    >>> [c.title for c in page.cards()][:2]
+    ['hard', 'soft']
+    >>> page.headline()[:2] == ["Data", page.sections[0].verdicts[0].sentence]
+    True
+    >>> [s.id for s in page.section_sentences()]
+    ['inspect', 'certify', 'equivalence', 'plan']
+    >>> page.html().startswith("<!DOCTYPE html>")
+    True
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     page.write(pathlib.Path(tmp) / "report.html").name
+    ...     "README.txt" in page.export(pathlib.Path(tmp) / "paper").files
+    'report.html'
+    True
     """
 
     study: StudyResult
@@ -59,46 +79,19 @@ class Report:
 
     @property
     def title(self) -> str:
-        """The page's title, without bidirectional control characters.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> page.title
-        'humanly report · simulated'
-        """
+        """The page's title, without bidirectional control characters."""
         from ..verdicts.text import neutral
 
         return neutral(self.study.title)
 
     @property
     def models(self) -> tuple[str, ...]:
-        """The models' names, in card order.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> page.models
-        ('hard', 'soft')
-        """
+        """The models' names, in card order."""
         return self.study.models
 
     @property
     def reproducibility(self) -> dict[str, Any]:
-        """What the Reproducibility table shows: version, command, seed, date and input files.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> sorted(page.reproducibility)
-        ['command', 'date', 'humanly_version', 'inputs', 'seed']
-        """
+        """What the Reproducibility table shows: version, command, seed, date and input files."""
         p = self.study.provenance
         return {
             "humanly_version": p.humanly_version,
@@ -118,14 +111,6 @@ class Report:
         -------
         tuple of Verdict
             The verdicts.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> {v.topic for v in page.verdicts()} >= {"certify", "equivalence"}
-        True
         """
         return tuple(line.verdict for card in self.cards() for line in card.lines)
 
@@ -136,14 +121,6 @@ class Report:
         -------
         tuple of Card
             One card per model with verdicts, then the study's card.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> [c.title for c in page.cards()][:2]
-        ['hard', 'soft']
         """
         from .cards import build_cards
 
@@ -170,14 +147,6 @@ class Report:
         list of str
             Each section's title, then its verdict sentences (a section without verdicts: the note
             that stands in for its analysis, or its one-line summary); a blank line between sections.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> page.headline()[:2] == ["Data", page.sections[0].verdicts[0].sentence]
-        True
         """
         from ..verdicts.study import console_lines
 
@@ -190,14 +159,6 @@ class Report:
         -------
         tuple of SectionSentences
             One per section: its id, title and sentences.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> [s.id for s in page.section_sentences()]
-        ['inspect', 'certify', 'equivalence', 'plan']
         """
         from ..verdicts.study import section_sentences
 
@@ -214,14 +175,6 @@ class Report:
         -------
         str
             The HTML (inline CSS and SVG figures, the results embedded as JSON).
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> page.html().startswith("<!DOCTYPE html>")
-        True
         """
         from .render import render
 
@@ -250,16 +203,6 @@ class Report:
         ------
         InputError
             For a folder, another suffix, or an existing file without ``force``.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> import tempfile, pathlib
-        >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     page.write(pathlib.Path(tmp) / "r.html").name
-        'r.html'
         """
         target = Path(path)
         if target.is_dir():
@@ -292,16 +235,6 @@ class Report:
         -------
         Export
             The folder and the files written, with an index ``README.txt``.
-
-        Examples
-        --------
-        >>> from humanly import analyze, simulate
-        >>> d = simulate.running_example(200, 5, seed=0)
-        >>> page = build_report(analyze(d.ratings, d.predictions, bootstrap=0))
-        >>> import tempfile, pathlib
-        >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     "README.txt" in page.export(pathlib.Path(tmp) / "paper").files
-        True
         """
         from .export import export_report
 
