@@ -245,6 +245,7 @@ def estimate_command(
     from ..judging import JudgeOptions
     from ..judging import judge as judge_models
     from ..verdicts.judge import plan_sentences, verdicts
+    from ..verdicts.notes import notes_text
     from .judge_render import render
 
     if scale is None:
@@ -278,7 +279,7 @@ def estimate_command(
         return
     ui.show(*render(result))
     ui.lines(["", *(v.sentence for v in verdicts(result))])
-    ui.lines([f"Note: {n}." for n in result.notes])
+    ui.lines([f"Note: {n}." for n in notes_text(result.notes)])
     if plan is not None:
         ui.lines(["", *plan_sentences(plan)])
 
@@ -343,13 +344,14 @@ def select_command(
         ui.print_json(sel.to_dict())
         return
     from ..verdicts.judge import selection_sentence
+    from ..verdicts.notes import notes_text
 
     ui.lines(
         [
             f"{selection_sentence(sel).removesuffix('.')}; wrote {out}.",
             f"Once they are labelled: humanly judge RATINGS --predictions {study.predictions} "
             f"--judge {judge} --probabilities {out}",
-            *(f"Note: {n}." for n in sel.notes),
+            *(f"Note: {n}." for n in notes_text(sel.notes)),
         ]
     )
 

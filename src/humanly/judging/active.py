@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.checks import check_int
-from .._core.result import Result
+from .._core.result import Note, Result
 from .._core.sampling import (
     MIN_PROBABILITY,
     checked_budget,
@@ -93,7 +93,7 @@ class Selection(Result):
     items: tuple[str | int, ...]
     probability: np.ndarray
     selected: np.ndarray
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     def to_series(self) -> pd.Series:
         """Each pool item's probability, indexed by item id (what ``JudgeOptions.probabilities`` takes).
@@ -248,12 +248,9 @@ def select(
         data.scores(pool), b, mixing=opts.mixing, max_probability=opts.max_probability
     )
     chosen = draw(pi, None if seed is None else int(seed))
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     if data.judge_proba is None:
-        notes = (
-            "the judge gives labels, not probabilities: no uncertainty to steer by, so every "
-            "item has the same probability (the estimate afterwards is PPI)",
-        )
+        notes = (Note("labels_not_probabilities"),)
     return Selection(
         judge=data.judge_name,
         budget=b,
