@@ -36,8 +36,8 @@ Each sentence has no full stop of its own (the reader adds it where it needs one
 Dawid–Skene, which are whole sentences.
 
 >>> from humanly._core.result import Note
->>> note_text(Note("labels_per_item_vary", {"low": 8, "high": 36}))[:31]
-'labels per item vary (8–36): U⁽ᵗ⁾'
+>>> note_text(Note("labels_per_item_vary", {"low": 8, "high": 36}))[:28]
+'labels per item vary (8–36):'
 >>> note_text(Note("curve_items_subset", {"k": 10, "items": 1585}))
 'curve over k = 1 … 10 uses the 1585 items with ≥ 10 labels (the same items at every k)'
 """
