@@ -219,16 +219,16 @@ def _nested(value: Result) -> list[Any]:
 
 
 # ------------------------------------------------------------------------------ codes, not prose
-#: Keys whose strings may read as sentences. Labels: a study's title and command, a coefficient's
-#: definition, an assumption's formula (``quantity``, ``left_formula``, ``right_formula``). ``error``
-#: quotes the message of the InputError an analysis raised (the error path's own sentence). Left to
-#: the analyses that own them (issue 30): the ``notes`` of certify, survey equivalence, the agreement
-#: family, Dawid–Skene, the budget and the judge; the descriptions of methods (``*method``); certify's
-#: evidence statuses with their symbols (``status``).
-PROSE_LEFT = re.compile(
-    r"(^|\.)(title|command|definition|quantity|left_formula|right_formula|error|notes\[\]|"
-    r"[a-z_]*method|status)$"
-)
+#: Keys whose strings may read as sentences, and why: ``title`` (the title the user gave the
+#: report) and ``command`` (the command line that made the study, quoted as typed) are the user's
+#: text, not humanly's; ``quantity``, ``left_formula`` and ``right_formula`` are formulas (maths,
+#: e.g. "P(l_b = l* | l_a != l*)"), not prose; ``error`` quotes the message of the InputError a
+#: skipped analysis raised, beside its reason code (the error path's own sentence). Everything else
+#: an analysis says is a code: statuses, method and definition codes, and ``notes`` as
+#: ``{"code", "values"}`` (worded by ``humanly.verdicts``).
+PROSE_LEFT = re.compile(r"(^|\.)(title|command|quantity|left_formula|right_formula|error)$")
+#: Keys whose strings are codes (checked below): reasons and notes, statuses, methods, definitions.
+CODED = re.compile(r"(^|\.)([a-z_]*(reason|note|status|method)|definition|notes\[\]\.code)$")
 #: A code: lower-case words joined by underscores (or empty).
 CODE = re.compile(r"^([a-z][a-z0-9]*(_[a-z0-9]+)*)?$")
 
@@ -274,7 +274,7 @@ def test_a_study_holds_codes_not_sentences(study_json) -> None:
     reasons, prose = set(), set()
     for data in study_json:
         for path, text in _strings(data):
-            if re.search(r"(^|\.)[a-z_]*(reason|note)$", path):
+            if CODED.search(path):
                 assert CODE.match(text), (path, text)
                 reasons.add(text)
             elif _prose(text) and not PROSE_LEFT.search(path):
@@ -283,6 +283,10 @@ def test_a_study_holds_codes_not_sentences(study_json) -> None:
     # the reason codes these studies hold
     assert {"no_predictions", "single_label_items", "no_bootstrap", "too_few_labels"} <= reasons
     assert "no_ratings" in reasons
+    # the codes of notes, methods, definitions and statuses these studies hold
+    assert {"curve_items_subset", "raters_not_above_classes", "abc_floor"} <= reasons
+    assert {"gwet_analytic_t", "t_test", "bonferroni_union", "normal_delta"} <= reasons
+    assert {"fleiss_kappa", "not_applicable"} <= reasons
 
 
 def test_the_shared_data_studies_hold_codes_not_sentences(shared_data) -> None:
@@ -301,6 +305,7 @@ def test_the_shared_data_studies_hold_codes_not_sentences(shared_data) -> None:
         data = humanly.analyze(study, bootstrap=100).to_dict()
         bad = [(p, t) for p, t in _strings(data) if _prose(t) and not PROSE_LEFT.search(p)]
         assert not bad
+        assert all(CODE.match(t) for p, t in _strings(data) if CODED.search(p))
         assert all(CODE.match(s["reason"]) for s in data["skipped"])
 
 
@@ -324,7 +329,8 @@ def test_no_result_field_is_named_like_a_sentence() -> None:
     """A result's fields hold codes and numbers: none is named ``sentence`` or ``message`` (or
     ``*_sentence``, ``*_message``); a ``reason`` or ``note`` field is a string code (its values are
     checked in the studies' JSON above), and what a reader needs to know about it is written by the
-    verdicts floor. (``notes`` tuples are left to their owners.)"""
+    verdicts floor; every ``notes`` field is a tuple of :class:`~humanly._core.result.Note` (a code
+    and its values), which the verdicts floor words."""
     types = _result_types()
     assert len(types) > 50
     fields = [(cls, f) for cls in types for f in dataclasses.fields(cls)]
@@ -336,6 +342,8 @@ def test_no_result_field_is_named_like_a_sentence() -> None:
     assert named == []
     coded = [f for _, f in fields if re.fullmatch(r"([a-z_]+_)?(note|reason)", f.name)]
     assert len(coded) >= 7 and all(f.type in ("str", "str | None") for f in coded)
+    notes = [(cls.__qualname__, f.type) for cls, f in fields if f.name == "notes"]
+    assert len(notes) >= 10 and all(t == "tuple[Note, ...]" for _, t in notes), notes
 
 
 # --------------------------------------------------------------------- who writes the sentences
@@ -401,3 +409,22 @@ def test_the_verdicts_floor_loads_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stderr
     assert len(modules) >= 9
+
+
+def test_every_note_an_analysis_writes_has_its_sentence() -> None:
+    """Each ``Note("code", ...)`` written below the verdicts floor has a sentence in
+    ``humanly.verdicts.notes`` (no code reads as itself), and a note round-trips through JSON."""
+    from humanly._core.result import Note, from_jsonable, jsonable
+    from humanly.verdicts.notes import NOTES, note_text
+
+    below = ("_core", "data", "crowd", "certification", "survey", "budget", "judging", "ranking")
+    written = set()
+    for path in _modules(*below):
+        written |= set(re.findall(r'\bNote\(\s*"([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+    assert len(written) >= 40
+    assert written <= set(NOTES), sorted(written - set(NOTES))
+    note = Note("curve_partly_computed", {"computed": (0, 1, 2, 3, 8), "sizes": 9, "score": 2,
+                                          "rest": 2})  # fmt: skip
+    back = from_jsonable(Note, json.loads(json.dumps(jsonable(note))))
+    assert back == note and note_text(back) == note_text(note)
+    assert "k = 0–3, 8:" in note_text(note)

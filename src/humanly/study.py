@@ -382,7 +382,7 @@ def analyze(
     >>> d = simulate.running_example(300, 6, seed=1)
     >>> res = humanly.analyze(d.ratings, d.predictions, d.gold, bootstrap=100)
     >>> res.certify.model("soft").evidence.status, [run.key for run in res.equivalence]
-    ('not applicable (L_N ≤ U_N + τ)', ['abc+cross_entropy', 'majority+agreement'])
+    ('not_applicable', ['abc+cross_entropy', 'majority+agreement'])
     >>> humanly.StudyResult.from_dict(res.to_dict()).to_dict() == res.to_dict()
     True
     """

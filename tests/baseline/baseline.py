@@ -142,6 +142,30 @@ VOCABULARY: list[Rename] = [
 ]
 
 
+def worded(value: Any, key: str = "") -> Any:
+    """``value`` (a new output) with its codes in the words the verdicts floor writes for them
+    (issue 30, item 4: results hold codes, ``humanly.verdicts`` the sentences), as the record held
+    them: each note its sentence, each evidence status and method code its words."""
+    from humanly.verdicts.certify import status_text
+    from humanly.verdicts.methods import method_text
+    from humanly.verdicts.notes import note_text
+
+    if isinstance(value, dict):
+        if set(value) == {"code", "values"}:  # a Note
+            from humanly._core.result import Note
+
+            return note_text(Note(value["code"], value["values"]))
+        if key == "evidence" and isinstance(value.get("status"), str):
+            value = {**value, "status": status_text(value["status"])}
+        return {
+            k: method_text(v) if k == "method" and isinstance(v, str) else worded(v, k)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [worded(v, key) for v in value]
+    return value
+
+
 def compare(
     name: str,
     new: Any,
@@ -163,7 +187,7 @@ def compare(
             before = before[key]
     renames = [*by_rater(before, new), *renames, *VOCABULARY]
     skip_res = [re.compile(s) for s in (*skip, *resampled)]
-    now = leaves(new)
+    now = leaves(worded(new))
     missing, changed = [], []
     recorded = leaves(before)
     if part is not None:

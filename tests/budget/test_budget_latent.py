@@ -22,6 +22,7 @@ from humanly.budget import (
 from humanly.budget import latent as lat
 from humanly.budget.assumptions import AGAINST, CONSISTENT, UNTESTED
 from humanly.simulate import pair
+from humanly.verdicts.notes import notes_text
 from humanly.verdicts.pilot import assumption_sentence, pilot_notes
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
@@ -183,7 +184,7 @@ def test_items_with_fewer_labels_enter_with_a_note() -> None:
     ratings = Ratings.from_counts(counts, classes=[0, 1], items=data.ratings.items)
     res = pilot_plan(ratings, data.predictions, bootstrap=0)
     assert res.n_used == 1000
-    assert any("fewer than 3 labels" in n for n in res.notes)
+    assert any("fewer than 3 labels" in n for n in notes_text(res.notes))
 
 
 def test_plan_method_is_checked_and_recorded() -> None:
@@ -206,7 +207,9 @@ def test_latent_ranks_the_models_by_agreement_with_the_labels() -> None:
     forced = pilot_plan(
         data.ratings, preds, bootstrap=0, options=PlanOptions(better="worse", worse="better")
     )
-    assert forced.better == "worse" and any("not more accurate" in n for n in forced.notes)
+    assert forced.better == "worse" and any(
+        "not more accurate" in n for n in notes_text(forced.notes)
+    )
 
 
 def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> None:
@@ -228,7 +231,9 @@ def test_a_recommendation_against_assumption_1_on_a_small_pilot_is_flagged() -> 
     assert first.verdict == CONSISTENT
     notes = pilot_notes(res)  # the verdicts floor words what the plan's numbers imply
     assert any("rests on q_b < q_w" in n and assumption_sentence(first) in n for n in notes)
-    assert not any("rests on" in n for n in res.notes)  # the result itself holds no such sentence
+    assert not any(
+        "rests on" in n for n in notes_text(res.notes)
+    )  # the result itself holds no such sentence
     default = pilot_plan(data.ratings, data.predictions, bootstrap=0)
     assert default.latent_variant == "simple" and default.recommended_labels_per_item == 1
     big = pair(6000, 5, p=0.7, eps=0.1, q=0.75, seed=2)

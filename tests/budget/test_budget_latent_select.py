@@ -27,6 +27,7 @@ from humanly import InputError
 from humanly.budget import PlanOptions, fit_latent_class, pilot_plan
 from humanly.budget.latent import LATENT_VARIANTS, LatentClassFit, LatentVariantFit
 from humanly.simulate import SimulatedData, pair
+from humanly.verdicts.notes import notes_text
 
 PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 N_ITEMS = 6000
@@ -339,7 +340,7 @@ def test_snow_rte_selection(shared_data: Path) -> None:
     assert bic["by_class"] - bic["full"] == pytest.approx(1.2, abs=0.05)
     assert bic["simple"] - bic["by_class"] > 100
     assert res.estimates.p_w == pytest.approx(0.6879, abs=1e-3)
-    assert any("BIC barely prefers the latent variant 'full'" in n for n in res.notes)
+    assert any("BIC barely prefers the latent variant 'full'" in n for n in notes_text(res.notes))
     by_class = pilot_plan(
         ratings, series, bootstrap=0, options=PlanOptions(latent_variant="by_class")
     )

@@ -28,6 +28,7 @@ from humanly.crowd.weights import (
     weight_matrix,
 )
 from humanly.errors import InputError
+from humanly.verdicts.notes import notes_text
 
 irr_benchmark = pytest.importorskip("irrCAC.benchmark")
 
@@ -161,7 +162,7 @@ def test_kappa_of_anonymous_counts_needs_named_raters() -> None:
     _one_sentence(exc, "needs named raters", "anonymous counts")
     res = agreement(r, bootstrap=0)
     assert "conger_kappa" not in res.names() and "cohen_kappa" not in res.names()
-    assert any("named raters" in note for note in res.notes)
+    assert any("named raters" in note for note in notes_text(res.notes))
 
 
 def test_too_many_classes_is_refused_before_allocating() -> None:
@@ -187,7 +188,7 @@ def test_many_interval_values_use_the_values() -> None:
     by_values = agreement(r, scale="interval", bootstrap=200, options=small)
     by_classes = agreement(r, scale="interval", bootstrap=0, coefficients=["krippendorff_alpha"])
     assert by_values.names() == ("krippendorff_alpha",)
-    assert any("need classes" in note for note in by_values.notes)
+    assert any("need classes" in note for note in notes_text(by_values.notes))
     a, b = by_values["krippendorff_alpha"], by_classes["krippendorff_alpha"]
     assert a.estimate == pytest.approx(b.estimate, abs=1e-10)
     assert a.standard_error == pytest.approx(b.standard_error, abs=1e-10)
@@ -493,7 +494,7 @@ def test_duplicate_labels_drop_rater_identity() -> None:
     )
     res = agreement(r, bootstrap=100)
     assert "conger_kappa" not in res.names()
-    assert any("more than once" in note for note in res.notes)
+    assert any("more than once" in note for note in notes_text(res.notes))
     assert res["fleiss_kappa"].estimate == pytest.approx(
         agreement(r.anonymous(), bootstrap=0)["fleiss_kappa"].estimate, abs=1e-14
     )

@@ -20,6 +20,7 @@ import humanly
 from humanly.crowd import _ds_em as em
 from humanly.crowd._ds_starts import RANDOM_STARTS, STARTS
 from humanly.crowd.dawid_skene import DISAGREE, DawidSkeneFit, dawid_skene
+from humanly.verdicts.notes import notes_text
 
 
 def _ragged(seed: int, n_items: int, n_raters: int, n_classes: int = 4) -> humanly.Ratings:
@@ -145,7 +146,7 @@ def test_several_starts_find_the_higher_optimum():
         max(s.log_likelihood for s in polished) - min(s.log_likelihood for s in polished)
     )
     assert fit.accuracy_shift > DISAGREE
-    assert any(n.startswith("The starts disagree") for n in fit.notes)
+    assert any(n.startswith("The starts disagree") for n in notes_text(fit.notes))
     assert alone.notes == ()  # one start: nothing to compare
 
 
@@ -187,7 +188,7 @@ def test_relevance_analogue_default_is_never_below_a_single_start(seed: int):
     relative), converged, and notes that the polished starts disagree."""
     fit = _never_below_a_single_start(relevance_like(seed))
     assert fit.converged and fit.start_seed is not None
-    assert any(n.startswith("The starts disagree") for n in fit.notes)
+    assert any(n.startswith("The starts disagree") for n in notes_text(fit.notes))
 
 
 def _dataset(name: str, shared_data: Path) -> humanly.Ratings:
@@ -247,7 +248,9 @@ def test_converged_when_the_kept_start_converged():
     assert fit.log_likelihood == full.log_likelihood and screened.converged
     short = dawid_skene(r, max_iter=20)
     assert not short.converged
-    assert any(n.startswith("Dawid–Skene did not converge: EM from the ") for n in short.notes)
+    assert any(
+        n.startswith("Dawid–Skene did not converge: EM from the ") for n in notes_text(short.notes)
+    )
 
 
 def test_same_seed_same_fit_other_seed_other_starts():
@@ -287,7 +290,7 @@ def test_stopping_rule_and_non_convergence_are_reported():
     r = _ragged(1, 1_000, 40)
     short = dawid_skene(r, max_iter=3, starts="plurality")
     assert not short.converged and short.iterations == 3
-    assert any("did not converge" in n for n in short.notes)
+    assert any("did not converge" in n for n in notes_text(short.notes))
     # the rule is on the distance from the fixed point: at convergence two more EM steps move the
     # parameters by far less than tol
     fit = dawid_skene(r, tol=1e-8, starts="plurality")

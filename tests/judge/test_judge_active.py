@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from humanly import Ratings
 from humanly.errors import InputError
 from humanly.judging import JudgeOptions, judge, sampling_probabilities, select
+from humanly.verdicts.notes import notes_text
 
 
 @settings(max_examples=80, deadline=None)
@@ -90,7 +91,9 @@ def test_select_is_seeded_and_ignores_row_order() -> None:
 def test_a_hard_judge_selects_uniformly_and_gives_ppi() -> None:
     human, models, llm, truth, ids = _study(soft=False)
     sel = select(human, models, judge=llm, expected_items=150, seed=1)
-    assert np.allclose(sel.probability, 150 / 2900) and "same probability" in sel.notes[0]
+    assert (
+        np.allclose(sel.probability, 150 / 2900) and "same probability" in notes_text(sel.notes)[0]
+    )
     chosen = list(sel.selected_items())
     pos = [ids.index(i) for i in chosen]
     more = Ratings.from_long(ids[:100] + chosen, ["r"] * (100 + len(chosen)),

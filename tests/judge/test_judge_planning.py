@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from humanly.judging import Pilot, plan_labels
 from humanly.judging._ppi import z_value
+from humanly.verdicts.notes import notes_text
 
 
 @settings(max_examples=60, deadline=None)
@@ -56,7 +57,7 @@ def test_a_good_judge_narrows_the_interval_for_the_same_money() -> None:
 
 def test_a_pilot_without_spread_is_noted() -> None:
     plan = plan_labels([Pilot("m", "accuracy", ("m",), None, 0.0, 50)], 1.0, 0.01, max_cost=100)
-    assert plan.estimands == () and "does not vary" in plan.notes[0]
+    assert plan.estimands == () and "does not vary" in notes_text(plan.notes)[0]
 
 
 def test_n_max_caps_the_items() -> None:

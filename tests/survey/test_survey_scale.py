@@ -31,6 +31,7 @@ from humanly.survey import EquivalenceOptions, _fit, _levels, _scale, equivalenc
 from humanly.survey import _engine as eng
 from humanly.survey.combiners import ABC, get_combiner
 from humanly.survey.scorers import get_scorer
+from humanly.verdicts.notes import notes_text
 
 CLIP = (0.02, 0.98)
 QUIET = EquivalenceOptions(progress=False)
@@ -287,7 +288,7 @@ def test_a_fixed_combiner_falls_back_to_sampling_with_its_error(
         mp.setattr(_levels, "EXACT_MEMORY_BUDGET", 1 << 16)
         res = equivalence(ratings, combiner="frequency", bootstrap=0, options=_opts(draws=100))
     assert res.method == "sampled"
-    note = next(n for n in res.notes if "Monte Carlo" in n)
+    note = next(n for n in notes_text(res.notes) if "Monte Carlo" in n)
     bound = float(note.split("at most ")[1].split(" ")[0])
     assert 0 < bound < 0.1
     exact = equivalence(ratings, combiner="frequency", bootstrap=0, options=_opts(max_k=3))

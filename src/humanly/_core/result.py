@@ -18,7 +18,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["SKIP_REASONS", "Interval", "Result", "Skipped", "from_jsonable", "jsonable"]
+__all__ = [
+    "SKIP_REASONS",
+    "Interval",
+    "Note",
+    "NoteValue",
+    "Result",
+    "Skipped",
+    "from_jsonable",
+    "jsonable",
+]
 
 
 class Interval(NamedTuple):
@@ -184,6 +193,67 @@ class Skipped(Result):
     reason: str
     error: str | None = None
     classes: tuple[str, ...] = ()
+
+
+#: a value a :class:`Note` quotes: a number, a name, or whole numbers (survey sizes)
+NoteValue = int | float | str | tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, init=False, repr=False)
+class Note(Result):
+    """Something a reader of a result should know beside its numbers, as a code and the values its
+    sentence needs (the sentence is written by :mod:`humanly.verdicts.notes`, the one voice).
+
+    Parameters
+    ----------
+    code : str
+        What the note says, in snake case (``"labels_per_item_vary"``, ``"curve_items_subset"``).
+    values : mapping or pairs of str and int, float, str or tuple of int
+        The numbers (and names) its sentence quotes, by name (``{"low": 8, "high": 36}``), held
+        as a tuple of ``(name, value)`` pairs in the order given; JSON shows them as an object.
+        Which names a code has is listed with its sentence in :mod:`humanly.verdicts.notes`.
+
+    Examples
+    --------
+    >>> n = Note("labels_per_item_vary", {"low": 8, "high": 36})
+    >>> n.value("high"), n.to_dict()
+    (36, {'code': 'labels_per_item_vary', 'values': {'low': 8, 'high': 36}})
+    """
+
+    code: str
+    values: tuple[tuple[str, NoteValue], ...]
+
+    def __init__(
+        self,
+        code: str,
+        values: Mapping[str, NoteValue] | collections.abc.Iterable[tuple[str, NoteValue]] = (),
+    ) -> None:
+        pairs = values.items() if isinstance(values, Mapping) else values
+        held = tuple((str(k), tuple(v) if isinstance(v, list) else v) for k, v in pairs)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "values", held)
+
+    def value(self, name: str) -> NoteValue:
+        """The value called ``name`` (a ``KeyError`` when the note has none)."""
+        for key, v in self.values:
+            if key == name:
+                return v
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code": ..., "values": {name: value, ...}}``."""
+        return {"code": self.code, "values": {k: jsonable(v) for k, v in self.values}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Note:
+        """The note that :meth:`to_dict` gave ``data``."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("code"), str):
+            raise TypeError(f"a note is an object with a code, got {data!r}")
+        values = data.get("values") or {}
+        return cls(data["code"], {str(k): from_jsonable(NoteValue, v) for k, v in values.items()})
+
+    def __repr__(self) -> str:
+        return f"Note({self.code!r}, {dict(self.values)!r})"
 
 
 # ----------------------------------------------------------------------------------------- from_dict

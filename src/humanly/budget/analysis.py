@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_number, check_probability
 from .._core.counts import plurality_credit
-from .._core.result import Result, Skipped
+from .._core.result import Note, Result, Skipped
 from ..crowd.agreement import mean_pairwise_agreement
 from ..data import InputError, Predictions
 from ..data.types import PredictionsLike, RatingsLike
@@ -104,7 +104,7 @@ class QuickComparison(Result):
     budget_needed: tuple[int | None, ...]
     best_labels_per_item: int
     single_is_best: bool
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     vote_ties: str = "coin"
     items: tuple[int, ...] = ()
 
@@ -179,10 +179,7 @@ def quick_compare(
     k = int(check_int("n_classes", n_classes, minimum=2))
     notes = []
     if q <= 1.0 / k:
-        notes.append(
-            f"label accuracy {q:.3g} ≤ {1.0 / k:.3g}: labels carry no signal; clipped to just above "
-            "chance"
-        )
+        notes.append(Note("labels_at_chance", {"accuracy": q, "chance": 1.0 / k}))
         q = 1.0 / k + 1e-9
     errors: IndependentErrors | ConfusionErrors = (
         IndependentErrors(p, eps, q) if k == 2 else symmetric_errors(k, q, p, eps)

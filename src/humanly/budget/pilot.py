@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core.parallel import run_tasks
-from .._core.result import Interval
+from .._core.result import Interval, Note, NoteValue
 from .._core.rng import stream
 from ..data import InputError, Predictions, Ratings
 from ..errors import setting
@@ -58,7 +58,7 @@ class Pilot(NamedTuple):
     assumption2: dict[int, float]
     replicates: list[dict[str, float]]
     fit: LatentClassFit | None
-    notes: list[str]
+    notes: list[Note]
     information: dict[str, Interval] | None = None
 
 
@@ -167,7 +167,7 @@ def majority_pilot(
             "the pilot has no items where exactly one model agrees with the crowd majority; "
             "the models cannot be told apart on it — label more pilot items"
         )
-    notes: list[str] = []
+    notes: list[Note] = []
     a2 = {m: assumption2_statistic(values, counts, rb, rw, m, vote_ties, notes) for m in ms}
     args = [(counts, truth, rb, rw, ms, vote_ties, seed, a, z) for a, z in _starts(bootstrap)]
     reps = _bootstrap(_majority_chunk, args, workers, scheduler)
@@ -220,6 +220,12 @@ def _labels_note(total: np.ndarray) -> str:
     )
 
 
+def _label_counts(total: np.ndarray) -> dict[str, NoteValue]:
+    """How many items have each number of labels, as a note's values (``with_2``: items with 2)."""
+    values, freq = np.unique(total, return_counts=True)
+    return {f"with_{int(v)}": int(f) for v, f in zip(values, freq, strict=True)}
+
+
 def _fit(
     pat: Patterns, tol: float, max_iter: int, latent_variant: str
 ) -> tuple[LatentClassFit, Selection]:
@@ -227,29 +233,23 @@ def _fit(
     return fit_result(pat, sel, tol, max_iter), sel
 
 
-def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[str]:
+def _latent_notes(fit: LatentClassFit, b: str, w: str) -> list[Note]:
     notes = []
     if not fit.converged:
-        notes.append(
-            f"EM stopped after max_iter={fit.max_iter} iterations without converging "
-            f"(tolerance {fit.tolerance:g}); the estimates may still move"
-        )
+        values = {"max_iter": fit.max_iter, "tolerance": fit.tolerance}
+        notes.append(Note("em_not_converged", values))
     low = [
         k
         for k in ("q_b", "q_w", "q_both_right", "q_both_wrong")
         if np.isfinite(getattr(fit, k)) and getattr(fit, k) < 0.5
     ]
     if low:
-        shown = ", ".join(f"{k} = {getattr(fit, k):.3f}" for k in low)
-        notes.append(
-            f"label accuracy below ½ ({shown}): outside the paper's setting (q(x) > ½), where the "
-            "latent class is not identified; read these estimates with care"
-        )
+        notes.append(Note("accuracy_below_half", {k: float(getattr(fit, k)) for k in low}))
     notes.extend(_selection_notes(fit))
     return notes
 
 
-def _selection_notes(fit: LatentClassFit) -> list[str]:
+def _selection_notes(fit: LatentClassFit) -> list[Note]:
     """A note when BIC barely separates the selected latent variant from another (a difference < 2,
     "not worth more than a bare mention" on Kass & Raftery's scale)."""
     close = [
@@ -257,11 +257,9 @@ def _selection_notes(fit: LatentClassFit) -> list[str]:
     ]
     if not close:
         return []
-    shown = ", ".join(f"{c.variant!r} (BIC {c.bic:.1f})" for c in close)
-    return [
-        f"BIC barely prefers the latent variant {fit.latent_variant!r} (BIC {fit.bic:.1f}) to {shown}; "
-        "the bootstrap refits the choice on every replicate, so the ranges include it"
-    ]
+    values: dict[str, NoteValue] = {"variant": fit.latent_variant, "bic": float(fit.bic)}
+    values.update({f"bic_{c.variant}": float(c.bic) for c in close})
+    return [Note("bic_close", values)]
 
 
 def latent_pilot(
@@ -320,24 +318,17 @@ def latent_pilot(
         )
     notes = _latent_notes(fit, b, w)
     if enough < int(keep.sum()):
-        notes.append(
-            f"{int(keep.sum()) - enough:,} of {int(keep.sum()):,} pilot items have fewer than 3 labels "
-            f"({_labels_note(total[keep])}); they enter the likelihood but cannot identify the "
-            "label accuracies on their own"
-        )
+        values = {"count": int(keep.sum()) - enough, "items": int(keep.sum())}
+        notes.append(Note("few_labels_pilot_items", {**values, **_label_counts(total[keep])}))
     a2 = {}
     for m in ms:
         a2[m] = float(assumption2_statistics(pat, pat.freq[None, :], em, m, vote_ties)[0])
         short = int(((total < m) & keep).sum())
         if short == int(keep.sum()):
-            notes.append(
-                f"assumption 2 for m = {m} cannot be checked: no pilot item has ≥ {m} labels"
-            )
+            notes.append(Note("assumption2_unchecked", {"m": m}))
         elif short:
-            notes.append(
-                f"assumption 2 for m = {m}: E[M_m(q(x)) | E] from the {int(keep.sum()) - short:,} "
-                f"items with ≥ {m} labels; {short:,} have fewer"
-            )
+            values = {"m": m, "items": int(keep.sum()) - short, "short": short}
+            notes.append(Note("assumption2_partial", values))
     n = int(keep.sum())
     args = [
         (pat, n, ms, vote_ties, tol, max_iter, latent_variant, seed, a, z)

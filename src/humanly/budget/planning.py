@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.checks import check_bootstrap, check_choice, check_int
-from .._core.result import Result
+from .._core.result import Note, Result
 from ..data import InputError, Predictions, Ratings, Study, join
 from ..errors import setting
 from ._args import Ties, VoteTies, check_budget, check_level, check_ms
@@ -145,7 +145,7 @@ class PilotPlan(Result):
     bootstrap: int
     seed: int
     comparison: Comparison | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     ties: str = "loss"
     vote_ties: str = "coin"
     estimator: str = "latent"
@@ -241,16 +241,14 @@ def _recommend(
     ms: tuple[int, ...],
     ties: Ties,
     vote_ties: VoteTies,
-    notes: list[str],
+    notes: list[Note],
 ) -> tuple[SizeResult, SizeRow | None]:
     """The exact sample sizes at the point estimates and the cheapest m's row (None, with a note, when
     no m reaches the level)."""
     size = sample_size(est, level, ms, ties=ties, vote_ties=vote_ties)
     rec = next((row for row in size.rows if row.labels_per_item == size.best_labels_per_item), None)
     if rec is None:
-        notes.append(
-            "E[G] ≤ 0 for every m: no budget identifies the better model under these estimates"
-        )
+        notes.append(Note("no_budget_identifies"))
     return size, rec
 
 
@@ -398,11 +396,9 @@ def pilot_plan(
     est, b, w = pilot.estimates, pilot.better, pilot.worse
     notes = list(pilot.notes)
     if (1 - est.p_w) * est.p_b0 + est.p_w * est.p_b1 <= est.p_w:
-        truth = "the latent true label" if estimator == "latent" else "the crowd majority"
-        notes.append(
-            f"on the pilot, {b!r} is not more accurate than {w!r} against {truth}; "
-            "the budget is for telling them apart in this direction"
-        )
+        truth = "latent" if estimator == "latent" else "majority"
+        values = {"better": b, "worse": w, "truth": truth}
+        notes.append(Note("better_not_more_accurate", values))
     size, rec = _recommend(est, level, ms, opts.ties, opts.vote_ties, notes)
     assumptions = check_assumptions(pilot, checked, bootstrap, int(r.labels_per_item.max()))
     rules: dict[str, Any] = dict(ties=opts.ties, vote_ties=opts.vote_ties)

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._core.result import Note
 from ._args import VoteTies
 from .models import majority_accuracy, subset_majority
 
@@ -71,7 +72,7 @@ def assumption2_statistic(
     right_w: np.ndarray,
     m: int,
     vote_ties: VoteTies,
-    notes: list[str] | None = None,
+    notes: list[Note] | None = None,
 ) -> float:
     """The quantity that decides assumption 2 (eq. 3) against the proxy truth:
     (1 − p_w)p_b⁰ / (p_w(1 − p_b¹)) · (M_m(q_b) − E[M_m(q(x)) | E_b]) − (M_m(q_w) − E[M_m(q(x)) | E_w]);
@@ -86,9 +87,7 @@ def assumption2_statistic(
         mm = subset_majority(correct, total, m, vote_ties)
     else:
         if notes is not None:
-            notes.append(
-                f"assumption 2 for m = {m}: some items have fewer than {m} labels; used M_m(q̂(x))"
-            )
+            notes.append(Note("assumption2_proxy_majority", {"m": m}))
         mm = np.asarray(majority_accuracy(np.clip(loo_accuracy(counts), 0, 1), m, vote_ties))
     a = (1 - est["p_w"]) * est["p_b0"]
     b = est["p_w"] * (1 - est["p_b1"])

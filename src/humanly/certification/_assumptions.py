@@ -50,7 +50,7 @@ __all__ = [
 LEVEL = 0.95
 _Z = 1.959963984540054  # standard normal quantile at 0.975
 #: how the intervals are computed
-METHOD = "95% normal interval over items (delta method)"
+METHOD = "normal_delta"
 #: items × raters × raters up to which the named check uses dense matrices
 _DENSE_WORK = 2**28
 

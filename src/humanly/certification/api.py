@@ -13,6 +13,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core.checks import check_choice, check_int
+from .._core.result import Note
 from ..data import Ratings, Study, join
 from ..data.matching import check_missing
 from ..data.types import GoldLike, PredictionsLike, RatingsLike
@@ -116,7 +117,7 @@ def certify(
     >>> round(res.upper_bound.upper, 4), round(res.model("m").lower, 4), res.model("m").superhuman
     (0.8122, 0.894, True)
     >>> res.model("m").by_upper["theoretical"].evidence.status
-    'not certified'
+    'not_certified'
     """
     opts = checked_options(options)
     verdict = settings(bound=bound, level=level, options=opts, tau=tau)
@@ -213,7 +214,7 @@ def _certificates(
     up: UpperPart,
     verdict: Settings,
     seed: int | None,
-) -> tuple[tuple[ModelCertificate, ...], dict[str, Tail], list[str]]:
+) -> tuple[tuple[ModelCertificate, ...], dict[str, Tail], list[Note]]:
     """Each model's L_N and certificate; the tail of the verdict's bound per model (for the joint
     confidence) and notes."""
     samples, notes = lower_samples(ratings, hard, agg, seed)
@@ -229,7 +230,7 @@ def _certificates(
         for x in samples
     )
     if agg.name == "weighted" and not ratings.has_raters:
-        notes.append('aggregate="weighted" on anonymous counts: every rater weighs the same')
+        notes.append(Note("weighted_on_anonymous_counts"))
     return certs, {x.model: x.tails[verdict.bound] for x in samples}, notes
 
 
@@ -241,7 +242,7 @@ def _curve(
     read: _Options,
     opts: CertifyOptions,
     ub: UpperBound,
-) -> tuple[BoundCurve | None, Sequence[str]]:
+) -> tuple[BoundCurve | None, Sequence[Note]]:
     """Fig. 3 when asked for, with a note when only some items enter it; the named raters'
     agreement matrix is reused from the upper bound ``ub`` when it computed one."""
     if not curve:

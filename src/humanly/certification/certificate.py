@@ -204,13 +204,12 @@ def simultaneous(
             confidence=s,
             t_u=t,
             superhuman=bool(s is not None and s >= level),
-            method="S = 1 − δ_u − Σ_m δ_l,m with one shared t_u, maximised over the admissible range",
+            method="shared_t_u",
         )
     return Simultaneous(
         level=level,
         level_per_model=per_model(level, m) if m else None,
         superhuman=tuple(x.model for x in models if x.superhuman_simultaneous),
-        method="union bound (Bonferroni) over models: S_m ≥ 1 − (1 − level)/M for each certified "
-        "model",
+        method="bonferroni_union",
         joint=joint,
     )

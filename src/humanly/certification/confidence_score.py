@@ -41,7 +41,10 @@ class ConfidenceScore:
     t_u_max : float or None
         The end of the admissible range.
     method : str
-        How OMS was found.
+        How OMS was found, as a code: ``bounded_maximisation`` (over [0, L_N² − U_N²]),
+        ``bounded_maximisation_tau`` (over [0, (L_N − τ)² − U_N²]), ``gradient_ascent`` (the
+        paper's, with ``options.oms_steps`` and ``options.oms_lr``) or ``none`` (no t_u is
+        admissible); :mod:`humanly.verdicts.methods` words them.
 
     Examples
     --------
@@ -147,7 +150,7 @@ def confidence(
             lo, hi = max(t - h, 0.0), min(t + h, t_max)
             grad = (neg(lo) - neg(hi)) / (hi - lo)
             t = min(max(t + lr * grad, 0.0), t_max)
-        best_t, method = t, f"gradient ascent ({steps} steps, lr {lr:g})"
+        best_t, method = t, "gradient_ascent"
     else:
         grid = np.linspace(0.0, t_max, 2001)
         values = np.array([neg(t) for t in grid])
@@ -157,9 +160,7 @@ def confidence(
             neg, bounds=(a, b), method="bounded", options={"xatol": max(t_max * 1e-12, 1e-15)}
         )
         best_t = float(res.x) if res.fun <= values[i] else float(grid[i])
-        method = "bounded maximisation over [0, L_N² − U_N²]"
-        if tau:
-            method = "bounded maximisation over [0, (L_N − τ)² − U_N²]"
+        method = "bounded_maximisation_tau" if tau else "bounded_maximisation"
     oms, t_l = score(best_t, lower, upper, tail_u, tail_l, tau)
     return ConfidenceScore(True, hms, hms_tu, hms_tl, oms, best_t, t_l, t_max, method)
 

@@ -29,7 +29,7 @@ from .._core.counts import (
     unique_rows_with_target,
 )
 from .._core.parallel import run_tasks
-from .._core.result import Result
+from .._core.result import Note, Result
 from .._core.rng import stream
 from ..data import InputError, Ratings
 from ..errors import setting
@@ -121,21 +121,18 @@ class BoundCurve(tuple[BoundCurvePoint, ...]):
         return pd.DataFrame(rows)
 
 
-def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple[int, list[str]]:
+def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple[int, list[Note]]:
     """The largest k of the curve and a note when slots mode keeps only some items: by default K in
     a complete design, else (ragged slots) the median number of labels per item, or (named) the largest
     number of labels of an item, capped by the number of raters and by default by :data:`NAMED_MAX_K`
     (a note says so)."""
     n_lab = ratings.counts.sum(axis=1)
-    notes: list[str] = []
+    notes: list[Note] = []
     if raters == "named":
         k_cap = len(ratings.raters) if ratings.raters is not None else 1
         k_named = min(curve_max_k or int(n_lab.max()), k_cap)
         if curve_max_k is None and k_named > NAMED_MAX_K:
-            notes.append(
-                f"named curve over k = 1 … {NAMED_MAX_K} of up to {k_named} raters per item; "
-                "give curve_max_k for more"
-            )
+            notes.append(Note("named_curve_capped", {"max_k": NAMED_MAX_K, "raters": k_named}))
             k_named = NAMED_MAX_K
         return k_named, notes
     k_max = curve_max_k or int(np.median(n_lab[n_lab >= 1]))
@@ -143,10 +140,7 @@ def curve_k_max(ratings: Ratings, raters: str, curve_max_k: int | None) -> tuple
     if n_pop == 0:
         raise InputError(f"{setting('curve_max_k', k_max)}: no item has that many labels")
     if n_pop < ratings.n_items:
-        notes.append(
-            f"curve over k = 1 … {k_max} uses the {n_pop} items with ≥ {k_max} labels "
-            "(the same items at every k)"
-        )
+        notes.append(Note("curve_items_subset", {"k": k_max, "items": n_pop}))
     return k_max, notes
 
 

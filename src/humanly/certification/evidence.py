@@ -3,24 +3,27 @@ what it would take (``items_needed``).
 
 The confidence S = 1 − δ_u − δ_l of Theorem 7 is a union bound: it is negative when the finite-sample
 deviations cannot both fit inside the margin L_N − U_N − τ at this N. Such an S is reported as is (the
-JSON keeps it), and the :class:`Evidence` says "no evidence (S < 0)" rather than letting a reader
-compare a negative confidence with a positive margin.
+JSON keeps it), and the :class:`Evidence` says ``no_evidence`` ("no evidence (S < 0)") rather than
+letting a reader compare a negative confidence with a positive margin.
 
-=========================================  =============================================================
-``status``                                 when
-=========================================  =============================================================
-``"certified"``                            S_OMS ≥ level
-``"not certified"``                        0 ≤ S_OMS < level
-``"no evidence (S < 0)"``                  S_OMS < 0: the deviations at this N exceed the margin
-``"not applicable (L_N ≤ U_N + τ)"``       no margin: no t_u is admissible, S is not defined
-=========================================  =============================================================
+====================  ====================================  ========================================
+``status``            in words                              when
+====================  ====================================  ========================================
+``certified``         certified                             S_OMS ≥ level
+``not_certified``     not certified                         0 ≤ S_OMS < level
+``no_evidence``       no evidence (S < 0)                   S_OMS < 0: the deviations at this N
+                                                            exceed the margin
+``not_applicable``    not applicable (L_N ≤ U_N + τ)        no margin: no t_u is admissible, S is
+                                                            not defined
+====================  ====================================  ========================================
 
-``reason`` is one of :data:`REASONS`. No sentence with numbers is built here: the report phrases them.
+``reason`` is one of :data:`REASONS`. No sentence is built here: :mod:`humanly.verdicts.certify`
+words the status (``status_text``) and phrases the verdict with its numbers.
 
 >>> from humanly.certification import certify_summary
 >>> e = certify_summary([0.971], 0.939, 1821).models[0].evidence
 >>> e.status, e.reason, e.items_needed
-('not certified', 'margin_small_for_n', 4149)
+('not_certified', 'margin_small_for_n', 4149)
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from .confidence_score import ConfidenceScore
 __all__ = ["REASONS", "STATUSES", "Evidence", "evidence_of"]
 
 CERTIFIED = "certified"
-NOT_CERTIFIED = "not certified"
-NO_EVIDENCE = "no evidence (S < 0)"
-NOT_APPLICABLE = "not applicable (L_N ≤ U_N + τ)"
+NOT_CERTIFIED = "not_certified"
+NO_EVIDENCE = "no_evidence"
+NOT_APPLICABLE = "not_applicable"
 
 #: every ``Evidence.status``, strongest first
 STATUSES: tuple[str, ...] = (CERTIFIED, NOT_CERTIFIED, NO_EVIDENCE, NOT_APPLICABLE)
@@ -61,8 +64,9 @@ class Evidence(Result):
     Parameters
     ----------
     status : str
-        One of :data:`STATUSES`: ``"certified"`` (S_OMS ≥ level), ``"not certified"``
-        (0 ≤ S_OMS < level), ``"no evidence (S < 0)"`` or ``"not applicable (L_N ≤ U_N + τ)"``.
+        One of :data:`STATUSES`: ``"certified"`` (S_OMS ≥ level), ``"not_certified"``
+        (0 ≤ S_OMS < level), ``"no_evidence"`` (S_OMS < 0) or ``"not_applicable"``
+        (L_N ≤ U_N + τ).
     reason : str
         Why, a key of :data:`REASONS` (e.g. ``"margin_small_for_n"``).
     confidence : float or None
@@ -122,7 +126,7 @@ def evidence_of(
     >>> c = confidence(0.83, 0.8182, t, t)
     >>> e = evidence_of(c, level=0.95, margin=0.0118, n=300, items_needed=None, reachable=True)
     >>> round(e.confidence, 4), e.status
-    (-0.797, 'no evidence (S < 0)')
+    (-0.797, 'no_evidence')
     """
     s = conf.oms
     if not conf.admissible or s is None:

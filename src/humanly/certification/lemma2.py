@@ -11,7 +11,7 @@ and for named raters how many pairs fall below chance) against 1/N_c, and K agai
 >>> c.holds, c.more_raters_than_classes, round(c.ratio_bound, 3)  # SST-5: K = 3 < 5 classes
 (True, False, 1.528)
 >>> notes
-('K = 3 raters per item, not more than the 5 classes (the paper advises more raters than classes)',)
+(Note('raters_not_above_classes', {'raters': 3, 'classes': 5}),)
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._core.result import Result
+from .._core.result import Note, Result
 
 __all__ = ["Lemma2Check", "lemma2_check"]
 
@@ -85,14 +85,14 @@ def lemma2_check(
     empirical: float | None = None,
     pairs: int | None = None,
     pairs_below_chance: int | None = None,
-) -> tuple[Lemma2Check, tuple[str, ...]]:
+) -> tuple[Lemma2Check, tuple[Note, ...]]:
     """Lemma 2's condition and the advice on raters, with a note for each that fails.
 
     ``k`` is K (raters per item, the mean when it varies); ``k_items`` the number of labels of each item
     entering the upper bound, when known; ``pairs``/``pairs_below_chance`` count named rater pairs.
 
-    >>> lemma2_check(n_classes=3, agreement=0.3, k=5)[1][0][:61]
-    'Lemma 2: estimated pairwise agreement 0.3000 < 1/N_c = 0.3333'
+    >>> lemma2_check(n_classes=3, agreement=0.3, k=5)[1][0].code
+    'lemma2_fails'
     """
     chance = None if not n_classes else 1.0 / n_classes
     ok = (
@@ -123,28 +123,22 @@ def lemma2_check(
     return check, _notes(check)
 
 
-def _notes(c: Lemma2Check) -> tuple[str, ...]:
-    """Short notes, with the data's numbers, for what fails."""
-    notes = []
-    if c.holds is False and c.agreement is not None and c.chance is not None:
-        notes.append(
-            f"Lemma 2: estimated pairwise agreement {c.agreement:.4f} < 1/N_c = {c.chance:.4f} "
-            f"({c.n_classes} classes): U⁽ᵉ⁾ need not approach U⁽ᵗ⁾ as K grows"
-        )
-    if c.pairs_below_chance:
-        notes.append(
-            f"{c.pairs_below_chance} of {c.pairs} rater pairs agree less often than chance "
-            f"(1/N_c = {c.chance:.4f})"
-        )
+def _notes(c: Lemma2Check) -> tuple[Note, ...]:
+    """Notes, with the data's numbers, for what fails."""
+    notes: list[Note] = []
+    chance = math.nan if c.chance is None else c.chance
+    classes = 0 if c.n_classes is None else c.n_classes
+    if c.holds is False and c.agreement is not None:
+        values = {"agreement": c.agreement, "chance": chance, "classes": classes}
+        notes.append(Note("lemma2_fails", values))
+    if c.pairs_below_chance and c.pairs is not None:
+        counts = {"count": c.pairs_below_chance, "pairs": c.pairs, "chance": chance}
+        notes.append(Note("pairs_below_chance", counts))
     if c.more_raters_than_classes is False and c.labels_per_item is not None:
         if c.share_more_raters:
-            notes.append(
-                f"only {c.share_more_raters:.1%} of the items have more raters than the "
-                f"{c.n_classes} classes (the paper advises more raters than classes)"
-            )
+            share = {"share": c.share_more_raters, "classes": classes}
+            notes.append(Note("few_items_more_raters_than_classes", share))
         else:
-            notes.append(
-                f"K = {c.labels_per_item:g} raters per item, not more than the {c.n_classes} classes "
-                "(the paper advises more raters than classes)"
-            )
+            raters = {"raters": c.labels_per_item, "classes": classes}
+            notes.append(Note("raters_not_above_classes", raters))
     return tuple(notes)

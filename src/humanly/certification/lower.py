@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .._core.counts import plurality_credit
+from .._core.result import Note
 from .._core.rng import stream
 from ..crowd.dawid_skene import dawid_skene
 from ..data import InputError, Predictions, Ratings
@@ -237,7 +238,7 @@ def lower_samples(
     hard: dict[str, np.ndarray],
     aggregate: str | np.ndarray | Aggregate,
     seed: int | None,
-) -> tuple[list[LowerSample], list[str]]:
+) -> tuple[list[LowerSample], list[Note]]:
     """L_N of each model against the aggregate (a name, an :class:`Aggregate`, or items × classes
     weights of a hard aggregate), on the items the aggregate labels; notes for the reader.
 
@@ -262,7 +263,7 @@ def lower_samples(
         sample = Sample(n_l, lower, var_l, full)
         tails = {b: bound.lower(sample) for b, bound in BOUNDS.items()}
         out.append(LowerSample(name, lower, n_l, var_l, full, tails))
-    notes = []
+    notes: list[Note] = []
     if int((~has_agg).sum()):
-        notes.append(f"{int((~has_agg).sum())} item(s) without labels left out of L_N")
+        notes.append(Note("items_without_labels", {"count": int((~has_agg).sum())}))
     return out, notes

@@ -136,7 +136,8 @@ class AssumptionCheck(Result):
     conclusion_interval : Interval, optional
         Its 95% interval.
     method : str, optional
-        How the intervals were computed.
+        How the intervals were computed, as a code: ``normal_delta`` (a 95% normal interval over
+        items, the delta method); :mod:`humanly.verdicts.methods` words it.
 
     Examples
     --------

@@ -298,7 +298,8 @@ class JointConfidence(Result):
     superhuman : bool
         Whether S ≥ level.
     method : str
-        How S was found.
+        How S was found, as a code: ``shared_t_u`` (S = 1 − δ_u − Σ_m δ_l,m with one shared t_u,
+        maximised over the admissible range); :mod:`humanly.verdicts.methods` words it.
 
     Examples
     --------
@@ -328,7 +329,8 @@ class Simultaneous(Result):
     superhuman : tuple of str
         The models certified at ``level_per_model``.
     method : str
-        How.
+        How, as a code: ``bonferroni_union`` (a union bound over models: S_m ≥ 1 − (1 − level)/M
+        for each certified model); :mod:`humanly.verdicts.methods` words it.
     joint : JointConfidence or None
         The joint confidence of the models with L_N − τ > U_N (``None`` for a single model or none
         above U_N).

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.checks import check_int
-from .._core.result import Result, jsonable
+from .._core.result import Note, Result, jsonable
 from ..data import InputError
 from ._bounds import BOUNDS, Sample
 from .confidence_score import score
@@ -327,8 +327,9 @@ class CertifyResult(Result):
         aggregator's class name; ``None`` in summary mode).
     simultaneous : Simultaneous
         The verdicts valid for all models at once.
-    notes : tuple of str
-        What a reader should know (items left out, Lemma 2, ...).
+    notes : tuple of Note
+        What a reader should know (items left out, Lemma 2, ...), as codes with their numbers;
+        :mod:`humanly.verdicts.notes` words them.
     tau : float
         The margin τ every confidence is about: "beats the average rater by at least τ".
     identical_labels : tuple of (str, str)
@@ -355,7 +356,7 @@ class CertifyResult(Result):
     delta: float
     aggregate: str | None
     simultaneous: Simultaneous
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     tau: float = 0.0
     identical_labels: tuple[tuple[str, str], ...] = ()
 

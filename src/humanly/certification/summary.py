@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
+from .._core.result import Note
 from ..data import InputError
 from ..errors import setting
 from ._args import UPPER_KINDS, checked_options, settings
@@ -146,7 +147,7 @@ def _published_upper(
     n_min: int,
     s: Settings,
     n_classes: int | None,
-) -> tuple[UpperBound, Tail, tuple[str, ...]]:
+) -> tuple[UpperBound, Tail, tuple[Note, ...]]:
     """The upper bound from a published U⁽ᵉ⁾ (and K for U⁽ᵗ⁾) on ``n_upper`` items (default the
     smallest test set, ``n_min``), with its Hoeffding tail, Lemma 2's check and its notes."""
     check_number("labels_per_item", k, minimum=1, allow_none=True)

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._core.checks import check_number
 from .._core.counts import pairwise_agreement
+from .._core.result import Note
 from ..data import InputError, Ratings
 from ..errors import setting
 from ._agreement import MATRIX_MAX_RATERS, rater_pairs
@@ -75,7 +76,7 @@ class UpperPart:
     bound: UpperBound
     raters: Raters
     tails: dict[str, Tail]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +89,7 @@ class _Agreement:
     x: np.ndarray
     x_other: np.ndarray
     raters: Raters
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     matrix: np.ndarray | None = None
     names: tuple[str, ...] | None = None
     pairs: int | None = None
@@ -153,17 +154,14 @@ def _slots(counts: np.ndarray, n_lab: np.ndarray, multi: np.ndarray, upper: str)
     kk = n_lab[multi].astype(np.float64)
     x_t = 1.0 / kk + (kk - 1.0) / kk * x_e
     kmin, kmax = int(n_lab[multi].min()), int(n_lab[multi].max())
-    notes = []
+    notes: list[Note] = []
     if kmin == kmax:
         raters = Raters("slots", kmin)
     else:
         raters = Raters("slots", float(kk.mean()), kmin, kmax)
-        notes.append(
-            f"labels per item vary ({kmin}–{kmax}): U⁽ᵗ⁾ adds each item's own 1/K diagonal "
-            "(U⁽ᵗ⁾² = mean over items of 1/K + (K − 1)/K · agreement)"
-        )
+        notes.append(Note("labels_per_item_vary", {"low": kmin, "high": kmax}))
     if int((~multi).sum()):
-        notes.append(f"{int((~multi).sum())} item(s) with < 2 labels left out of the upper bound")
+        notes.append(Note("single_label_items_left_out", {"count": int((~multi).sum())}))
     x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
     return _Agreement(float(x_e.mean()), float(x_t.mean()), x, x_other, raters, tuple(notes))
 
@@ -184,25 +182,19 @@ def _named(ratings: Ratings, n_lab: np.ndarray, multi: np.ndarray, upper: str) -
             f"{ratings.source or 'ratings'}: no two named raters labelled a common item, so "
             f"their agreement is undefined; use {setting('rater_mode', 'slots')}"
         )
-    notes = []
+    notes: list[Note] = []
     n_pairs, all_pairs = pairs.n_pairs, k * (k - 1) // 2
     if n_pairs < all_pairs:
         notes.append(
-            f"{all_pairs - n_pairs} of {all_pairs} rater pairs share no item and are left out of U⁽ᵉ⁾"
+            Note("rater_pairs_disjoint", {"count": all_pairs - n_pairs, "pairs": all_pairs})
         )
     if pairs.matrix is None:
-        notes.append(
-            f"{k} named raters: the agreement of each pair sharing an item is counted sparsely; "
-            f"upper_bound.agreement_matrix is kept up to {MATRIX_MAX_RATERS} raters"
-        )
+        notes.append(Note("sparse_agreement", {"raters": k, "max_raters": MATRIX_MAX_RATERS}))
     theo2 = 1.0 / k + (k - 1.0) / k * emp2
     x_e = pairwise_agreement(ratings.counts[multi])
     n_u = int(multi.sum())
     if not bool((n_lab == k).all()):
-        notes.append(
-            "named raters did not all label every item: the Hoeffding bound on U_N (Theorem 5) "
-            f"uses the {n_u} items with ≥ 2 labels as N; it is exact for complete designs only"
-        )
+        notes.append(Note("incomplete_named_design", {"items": n_u}))
     x_t = 1.0 / n_lab[multi] + (1.0 - 1.0 / n_lab[multi]) * x_e
     x, x_other = (x_e, x_t) if upper == "empirical" else (x_t, x_e)
     names = tuple(str(r) for r in ratings.raters) if ratings.raters is not None else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..verdicts.agreement import family_caption, family_headers, family_rows
+from ..verdicts.notes import notes_text
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
@@ -26,6 +27,6 @@ def render(result: AgreementResult, source: str | None = None) -> CleanTable:
         t.column(header, justify=justify, no_wrap=header in _NO_WRAP)
     for row in family_rows(result):
         t.row(*row)
-    notes = " · ".join(result.notes)
+    notes = " · ".join(notes_text(result.notes))
     t.caption(family_caption(result) + ("" if not notes else f" · {notes}"))
     return t

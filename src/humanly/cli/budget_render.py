@@ -439,6 +439,7 @@ def show_plan(res: bd.PlanResult) -> None:
         rows,
         COMPARISON_COLUMNS,
     )
+    from ..verdicts.notes import notes_text
     from ..verdicts.pilot import pilot_skipped_sentence
     from ..verdicts.plan import better_use
 
@@ -449,7 +450,7 @@ def show_plan(res: bd.PlanResult) -> None:
         else "a tied plurality is broken at random"
     )
     ui.lines([f"{tie}; —: no budget reaches the level", better_use(quick, vote)])
-    for msg in quick.notes:
+    for msg in notes_text(quick.notes):
         ui.note(f"note: {msg}")
     if res.pilot is not None:
         show_pilot(res.pilot)

@@ -294,9 +294,10 @@ def _show(result: CertifyResult, plot: Path | None, json: bool) -> None:
         ui.print_json(result.to_dict())
         return
     from ..verdicts.certify import verdicts
+    from ..verdicts.notes import notes_text
 
     ui.show(*render(result))
     for v in verdicts(result):
         ui.lines(["", v.sentence])
-    for msg in result.notes:
+    for msg in notes_text(result.notes):
         ui.note(f"note: {msg}")

@@ -10,6 +10,7 @@ from ..verdicts.certify import (
     bounds_held,
     format_confidence,
     lemma2_text,
+    status_text,
     vacuous_words,
 )
 from ._console import CleanTable, new_table
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["render"]
 
 _UPPER = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
-_STATUS = {"not applicable (L_N ≤ U_N + τ)": "n/a (L_N ≤ U_N)"}
+_STATUS = {"not_applicable": "n/a (L_N ≤ U_N)"}
 
 
 def _fmt(x: float | None, spec: str = ".4f") -> str:
@@ -117,7 +118,7 @@ def _status(e: Evidence | None, tau: float) -> str:
         return "—"
     if tau and e.status in _STATUS:
         return "n/a (L_N ≤ U_N + τ)"
-    return _STATUS.get(e.status, e.status)
+    return _STATUS.get(e.status) or status_text(e.status) or "—"
 
 
 def _s(admissible: bool, s: float | None) -> str:

@@ -336,13 +336,15 @@ def _show(
     plot: Path | None,
     json: bool,
 ) -> None:
+    from ..verdicts.notes import notes_text
+
     if plot is not None:
         from ..plots import equivalence as pl
 
         # with target panels, one curve per t and each model's crossing of each
         fig = pl.plot_target_panels(res) if res.targets else pl.plot_power_curve(res, truth=truth)
         save_plot(fig, plot)
-    for n in res.notes + ((WIDTH_NOTE,) if width is not None else ()):
+    for n in notes_text(res.notes) + ((WIDTH_NOTE,) if width is not None else ()):
         ui.note(f"note: {n}")
     if json:
         out = res.to_dict()

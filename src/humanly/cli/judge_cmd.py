@@ -249,6 +249,7 @@ def estimate_command(
     from ..judging import JudgeOptions
     from ..judging import judge as judge_models
     from ..verdicts.judge import plan_sentences, verdicts
+    from ..verdicts.notes import notes_text
     from .judge_render import render
 
     if scale is None:
@@ -282,7 +283,7 @@ def estimate_command(
         return
     ui.show(*render(result))
     ui.lines(["", *(v.sentence for v in verdicts(result))])
-    ui.lines([f"Note: {n}." for n in result.notes])
+    ui.lines([f"Note: {n}." for n in notes_text(result.notes)])
     if plan is not None:
         ui.lines(["", *plan_sentences(plan)])
 
@@ -350,6 +351,7 @@ def select_command(
         ui.print_json(sel.to_dict())
         return
     from ..verdicts.judge import selection_allocation_sentence, selection_sentence
+    from ..verdicts.notes import notes_text
     from .judge_render import selection_strata
 
     table = selection_strata(sel)
@@ -363,7 +365,7 @@ def select_command(
             *([] if split is None else [split]),
             f"Once they are labelled: humanly judge RATINGS --predictions {study.predictions} "
             f"--judge {judge} --probabilities {out}{again}",
-            *(f"Note: {n}." for n in sel.notes),
+            *(f"Note: {n}." for n in notes_text(sel.notes)),
         ]
     )
 

@@ -6,13 +6,15 @@ coefficient (with the definitions and the references each one matches).
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._core.bootstrap import percentile_interval
 from .._core.counts import unique_rows
+from .._core.result import Note
 from .._core.rng import stream
 from ..errors import InputError, setting
 from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
@@ -43,40 +45,7 @@ _LABELS = {
     "krippendorff_alpha_weighted": "Krippendorff's α, Gwet's weights",
 }
 
-_DEFINITIONS = {
-    "percent_agreement": "agreeing pairs of labels per item, averaged over items with two or more "
-    "labels (Gwet 2014; irrCAC pa.coeff.raw)",
-    "cohen_kappa": "chance agreement from each rater's own class shares (Cohen 1960); with missing "
-    "labels Gwet's treatment: agreement over items both rated, each rater's shares over the items it "
-    "rated (irrCAC conger.kappa.raw with two raters)",
-    "conger_kappa": "chance agreement averaged over pairs of raters, each pair from the raters' own "
-    "class shares (Conger 1980; irrCAC conger.kappa.raw)",
-    "fleiss_kappa": "chance agreement from class shares per item, averaged over items (Fleiss 1971, "
-    "Gwet 2014 for missing labels; irrCAC fleiss.kappa.raw; statsmodels fleiss_kappa on full designs)",
-    "fleiss_kappa_pooled": "chance agreement from class shares pooled over all labels of items with two "
-    "or more labels (humanly inspect before 0.1; Krippendorff's chance model); equals fleiss_kappa on "
-    "full designs",
-    "gwet_ac1": "chance agreement T_w Σ π_k (1 − π_k) / (q (q − 1)) with per-item shares (Gwet 2008; "
-    "irrCAC gwet.ac1.raw)",
-    "brennan_prediger": "chance agreement T_w / q²: every class equally likely (Brennan & Prediger "
-    "1981; irrCAC bp.coeff.raw; statsmodels fleiss_kappa(method='randolph') on full designs)",
-    "krippendorff_alpha": "Krippendorff's α with his {scale} metric (Krippendorff 2011; the "
-    "krippendorff package)",
-    "krippendorff_alpha_weighted": "Krippendorff's α with Gwet's {weights} weights in place of "
-    "Krippendorff's metric (irrCAC krippen.alpha.raw with weights)",
-}
-
 _ALPHAS = ("krippendorff_alpha", "krippendorff_alpha_weighted")
-
-_INTERVAL_METHOD = (
-    "Gwet's analytic variance (linearisation conditional on the raters, over items; Gwet 2014, as in "
-    "irrCAC), t interval with n − 1 degrees of freedom, upper end capped at 1"
-)
-_BOOTSTRAP_METHOD = (
-    "percentile bootstrap over items (raters fixed): replicate i redraws the items from "
-    "humanly._core.rng.stream(seed, i) as multinomial counts over distinct label patterns in a "
-    "canonical order; undefined replicates are left out"
-)
 
 
 def _refuse(why: str, scale: str) -> InputError:
@@ -101,7 +70,7 @@ def compute(
     seed: int,
     benchmark: float,
     opts: AgreementOptions,
-    notes: list[str],
+    notes: list[Note],
 ) -> AgreementResult:
     """Point estimates, variances, bootstrap and rows of every coefficient in ``which``: the count
     coefficients on the distinct count rows of ``design``, Cohen's or Conger's κ on the rater
@@ -141,7 +110,7 @@ def compute(
         pairable_items=int(n2),
         raters=named if r.has_raters else None,
         labels=int((design.rows.sum(axis=1) * design.mult).sum()),
-        bootstrap_method=_BOOTSTRAP_METHOD if b else "no bootstrap (bootstrap=0)",
+        bootstrap_method="percentile_patterns" if b else "none",
         pair=pair,
         paradox=flag,
         notes=tuple(notes),
@@ -160,13 +129,34 @@ def _common(
         "bootstrap": b,
         "seed": seed,
         "benchmark": benchmark,
-        "interval_method": _INTERVAL_METHOD,
-        "p_value_method": (
-            f"t test of coefficient = {benchmark:g} ({opts.alternative}), t = (estimate − "
-            f"{benchmark:g}) / standard error, n − 1 degrees of freedom"
-        ),
+        "interval_method": "gwet_analytic_t",
+        "p_value_method": "t_test",
         "options": opts,
     }
+
+
+def _bytes(n: float) -> str:
+    """A size in words: ``1.5 GiB``, ``12 MiB``, ``800 bytes``."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{int(n)} bytes"
+
+
+def _memory_text(reason: Note) -> str:
+    """Why the tables do not fit the memory budget, for an error message."""
+    v = cast("Mapping[str, float]", dict(reason.values))
+    if reason.code == "too_many_values":
+        what = f"{int(v['values']):,} distinct values would need q × q tables of"
+    else:
+        what = (
+            f"{int(v['patterns']):,} distinct label patterns × {int(v['classes']):,} classes "
+            "would need"
+        )
+    return (
+        f"{what} {_bytes(v['need'])}, over the memory budget of {_bytes(v['memory'])} "
+        "(AgreementOptions.memory)"
+    )
 
 
 def from_values(
@@ -175,7 +165,7 @@ def from_values(
     scale: str,
     weights: Any,
     coefficients: Any,
-    why: str,
+    reason: Note,
     level: float,
     b: int,
     seed: int,
@@ -183,7 +173,9 @@ def from_values(
     opts: AgreementOptions,
 ) -> AgreementResult:
     """Krippendorff's α from the numeric values, when the classes are too many for q × q tables: the
-    other coefficients need classes, and ``why`` says so."""
+    other coefficients need classes, and ``reason`` says why (``too_many_values`` or
+    ``too_many_patterns``, with the sizes)."""
+    why = _memory_text(reason)
     if scale not in ("interval", "ordinal"):
         raise _refuse(why, scale)
     if weights is not None:
@@ -228,15 +220,9 @@ def from_values(
     }
     n, n2 = float(len(vd.size)), float(two.sum())
     row = _row("krippendorff_alpha", est, var, reps, "", scale, n, n2, level, benchmark, opts)
-    notes = [
-        "percent agreement, κ, AC1/AC2, Brennan–Prediger and α with Gwet's weights are not "
-        f"computed: they need classes, and {why}; Krippendorff's α is computed from the values"
-    ]
+    notes = [Note("values_only", {"cause": reason.code, **dict(reason.values)})]
     if scale == "ordinal" and b:
-        notes.append(
-            "the bootstrap interval of ordinal α is not computed from values: the mid-ranks change "
-            "with every replicate (round the labels to fewer values to get it)"
-        )
+        notes.append(Note("no_ordinal_values_bootstrap"))
     return AgreementResult(
         coefficients=(row,),
         classes=(),
@@ -246,12 +232,7 @@ def from_values(
         pairable_items=int(n2),
         raters=None if not r.has_raters else int((np.bincount(r.rater_codes) > 0).sum()),
         labels=int(vd.size.sum()),
-        bootstrap_method=(
-            "percentile bootstrap over items (raters fixed): replicate i draws how often each item "
-            "(sorted-id order) is drawn from humanly._core.rng.stream(seed, i)"
-            if boot
-            else "no bootstrap"
-        ),
+        bootstrap_method="percentile_items" if boot else "none",
         pair=None,
         paradox=None,
         notes=tuple(notes),
@@ -353,7 +334,6 @@ def _row(
     weights = wname
     if key == "krippendorff_alpha":
         weights = f"krippendorff {scale} metric"
-    definition = _DEFINITIONS[c].format(scale=scale, weights=wname)
     boot = percentile_interval(reps[key], level)
     readings: tuple[Interpretation, ...] = ()
     if key != "percent_agreement":
@@ -362,7 +342,7 @@ def _row(
         name=name,
         label=_LABELS[name],
         weights=weights,
-        definition=definition,
+        definition=c,
         estimate=estimate,
         agreement=agree,
         chance=chance,

@@ -53,7 +53,7 @@ import pandas as pd
 
 from .._core.checks import check_int, check_number
 from .._core.progress import task
-from .._core.result import Result
+from .._core.result import Note, Result
 from ..data import InputError, Ratings
 from . import _ds_em as em
 from ._ds_em import FLOOR as FLOOR
@@ -177,8 +177,10 @@ class DawidSkeneFit(Result):
         The largest move of a rater's accuracy between the kept fit and another polished start's.
     seed : int
         The seed of the random starts (the one used: drawn when ``seed=None`` was given).
-    notes : tuple of str
-        Plain sentences on what makes this fit weak: no convergence, starts that disagree materially.
+    notes : tuple of Note
+        What makes this fit weak, as codes: ``ds_not_converged`` (no convergence),
+        ``ds_starts_disagree`` (starts that disagree materially); :mod:`humanly.verdicts.notes`
+        words them.
     posterior : numpy.ndarray
         Items × classes posteriors, in the ratings' item order (zero rows for items without labels).
         In memory only: not in the JSON, empty after :meth:`from_dict`.
@@ -216,7 +218,7 @@ class DawidSkeneFit(Result):
     log_likelihood_spread: float
     accuracy_shift: float
     seed: int | None
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     posterior: np.ndarray = dataclasses.field(
         default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
     )
@@ -310,18 +312,12 @@ class DawidSkeneFit(Result):
         return pd.DataFrame(self.posterior, index=self.items, columns=columns)
 
 
-_START_NAMES = {
-    "plurality": "plurality",
-    "vote_shares": "vote-shares",
-    "random": "random",
-    "random_plurality": "random plurality",
-}
-
-
-def _start_name(o: Outcome) -> str:
-    """A start in words: ``plurality``, ``random (seed 3)``."""
-    seed = "" if o.start.seed is None else f" (seed {o.start.seed})"
-    return f"{_START_NAMES[o.start.name]} start{seed}"
+def _start_values(o: Outcome, prefix: str = "") -> dict[str, int | float | str]:
+    """A start as a note's values: its name and, for a random start, its seed."""
+    out: dict[str, int | float | str] = {f"{prefix}start": o.start.name}
+    if o.start.seed is not None:
+        out[f"{prefix}seed"] = int(o.start.seed)
+    return out
 
 
 def _check_starts(starts: Any) -> tuple[str, ...]:
@@ -347,31 +343,20 @@ def _shift(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).max(initial=0.0))
 
 
-def _notes(outcomes: list[Outcome], best: int) -> tuple[str, ...]:
-    """The plain sentences of a weak fit: the kept start did not converge; polished starts disagree."""
+def _notes(outcomes: list[Outcome], best: int) -> tuple[Note, ...]:
+    """The notes of a weak fit (``ds_not_converged``: the kept start did not converge;
+    ``ds_starts_disagree``: polished starts disagree), worded by :mod:`humanly.verdicts.notes`."""
     notes = []
     kept = outcomes[best]
     if not kept.converged:
-        notes.append(
-            f"Dawid–Skene did not converge: EM from the {_start_name(kept)} was still moving "
-            f"after {kept.steps:,} steps, so its accuracies are not reported."
-        )
+        notes.append(Note("ds_not_converged", {**_start_values(kept), "steps": int(kept.steps)}))
     polished = [i for i, o in enumerate(outcomes) if o.polished]
     worst = max(polished, key=lambda i: _shift(outcomes[i].accuracy, kept.accuracy))
     shift = _shift(outcomes[worst].accuracy, kept.accuracy)
     if shift > DISAGREE:
-        gap = kept.log_likelihood - outcomes[worst].log_likelihood
-        where = (
-            f"stops at a log-likelihood {gap:,.1f} lower"
-            if gap >= 0.05
-            else "ends at the same log-likelihood (to 0.05)"
-        )
-        notes.append(
-            f"The starts disagree: EM from the {_start_name(outcomes[worst])} {where}, where some "
-            f"rater's accuracy differs by {shift:.2f}; the fit kept (from the {_start_name(kept)}) "
-            "is the best found, but the likelihood has several optima or a flat ridge on these "
-            "data, so the raters' accuracies are weakly identified."
-        )
+        gap = float(kept.log_likelihood - outcomes[worst].log_likelihood)
+        values = {**_start_values(outcomes[worst]), **_start_values(kept, "kept_")}
+        notes.append(Note("ds_starts_disagree", {**values, "gap": gap, "shift": shift}))
     return tuple(notes)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._core.checks import check_bootstrap, check_choice, check_int, check_number, check_probability
+from .._core.result import Note
 from ..data.types import RatingsLike
 from ..errors import InputError, setting
 from ._coefficients import CountDesign, count_rows
@@ -108,10 +109,11 @@ def _weights(weights: Any, scale: str, classes: tuple[Any, ...], values: np.ndar
     return check_weight_matrix(weights, classes), "custom"
 
 
-def _which(coefficients: Any, named: int, why: str) -> tuple[list[str], list[str]]:
+def _which(coefficients: Any, named: int, unnamed: str) -> tuple[list[str], list[Note]]:
     """The coefficient ids to compute (canonical names) and notes on the ones left out; ``named`` is
-    the number of named raters (0 when rater identity is unknown, and ``why`` says why)."""
-    notes: list[str] = []
+    the number of named raters (0 when rater identity is unknown, and ``unnamed`` says why)."""
+    notes: list[Note] = []
+    why = _UNNAMED[unnamed]
     if coefficients is None:
         chosen = [c for c in COEFFICIENTS if c not in ("cohen_kappa", "conger_kappa")]
         if named == 2:
@@ -119,9 +121,7 @@ def _which(coefficients: Any, named: int, why: str) -> tuple[list[str], list[str
         elif named > 2:
             chosen.insert(1, "conger_kappa")
         else:
-            notes.append(
-                f"Cohen's and Conger's κ are not computed: they need named raters, and {why}"
-            )
+            notes.append(Note("kappa_needs_named_raters", {"cause": unnamed}))
         return chosen, notes
     if isinstance(coefficients, str):
         coefficients = (coefficients,)
@@ -166,11 +166,18 @@ def _check_data(ratings: Any, design: CountDesign, named: int) -> None:
         )
 
 
-def _why_unnamed(ratings: Any, named: int) -> str:
-    """Why Cohen's and Conger's κ cannot be computed on ratings without named raters."""
+#: why Cohen's and Conger's κ cannot be computed on ratings without named raters: code → words
+_UNNAMED = {
+    "repeated_raters": "some raters labelled an item more than once (duplicates='keep')",
+    "anonymous_counts": "these ratings are anonymous counts",
+}
+
+
+def _unnamed(ratings: Any, named: int) -> str:
+    """Why Cohen's and Conger's κ cannot be computed on these ratings: a key of ``_UNNAMED``."""
     if ratings.has_raters and named == 0:
-        return "some raters labelled an item more than once (duplicates='keep')"
-    return "these ratings are anonymous counts"
+        return "repeated_raters"
+    return "anonymous_counts"
 
 
 def _patterns(ratings: Any, named: int, which: list[str], b: int, memory: int) -> Patterns | None:
@@ -190,23 +197,12 @@ def _named(ratings: Any) -> int:
     return int(np.count_nonzero(np.bincount(ratings.rater_codes)))
 
 
-def _bytes(n: float) -> str:
-    """A size in words: ``1.5 GiB``, ``12 MiB``, ``800 bytes``."""
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{int(n)} bytes"
-
-
-def _too_many(q: int, memory: int, scale: str) -> str | None:
-    """Why q × q tables do not fit the memory budget (``None`` when they do); one sentence."""
+def _too_many(q: int, memory: int) -> Note | None:
+    """Why q × q tables do not fit the memory budget (``None`` when they do), as a note."""
     need = 8 * 8 * q * q
     if need <= memory:
         return None
-    return (
-        f"{q:,} distinct values would need q × q tables of {_bytes(need)}, over the memory "
-        f"budget of {_bytes(memory)} (AgreementOptions.memory)"
-    )
+    return Note("too_many_values", {"values": q, "need": need, "memory": memory})
 
 
 def agreement(
@@ -302,7 +298,7 @@ def agreement(
     opts, level, b, seed_, benchmark = _arguments(options, scale, level, bootstrap, seed, benchmark)
     classes = tuple(r.classes)
     values = class_values(classes, scale)
-    why = _too_many(len(classes), opts.memory, scale)
+    why = _too_many(len(classes), opts.memory)
     if why is not None:
         return from_values(
             r, values, scale, weights, coefficients, why, level, b, seed_, benchmark, opts
@@ -314,7 +310,7 @@ def agreement(
     design = CountDesign(*count_rows(r.counts), w, metric, values)
     named = _named(r)
     _check_data(r, design, named)
-    which, notes = _which(coefficients, named, _why_unnamed(r, named))
+    which, notes = _which(coefficients, named, _unnamed(r, named))
     pats = _patterns(r, named, which, b, opts.memory)
     why = _design_too_big(design, pats, opts.memory)
     if why is not None:
@@ -355,20 +351,18 @@ def _check_options(opts: AgreementOptions) -> None:
     check_int("options.memory", opts.memory, minimum=1)
 
 
-def _design_too_big(design: CountDesign, pats: Patterns | None, memory: int) -> str | None:
-    """Why the per-row tables do not fit the memory budget (``None`` when they do): the rater patterns
-    when they are used (there are at least as many as distinct count rows), else the count rows."""
+def _design_too_big(design: CountDesign, pats: Patterns | None, memory: int) -> Note | None:
+    """Why the per-row tables do not fit the memory budget (``None`` when they do), as a note: the
+    rater patterns when they are used (there are at least as many as distinct count rows), else the
+    count rows."""
     per_row = design.q * 4 + design.width()
     rows = len(design.rows) if pats is None else len(pats.rows)
     raters = 0 if pats is None else pats.raters
     need = 8 * (rows * per_row + raters * design.q * 8)
     if need <= memory:
         return None
-    return (
-        f"{rows:,} distinct label patterns × {design.q:,} classes would need "
-        f"{_bytes(need)}, over the memory budget of {_bytes(memory)} "
-        "(AgreementOptions.memory)"
-    )
+    values = {"patterns": rows, "classes": design.q, "need": need, "memory": memory}
+    return Note("too_many_patterns", values)
 
 
 def _alpha_same(design: CountDesign) -> bool:

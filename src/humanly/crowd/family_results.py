@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core.result import Interval, Result
+from .._core.result import Interval, Note, Result
 from .benchmarks import Interpretation
 from .indices import Paradox, TwoRaters
 
@@ -72,7 +72,9 @@ class Coefficient(Result):
         The weights it uses (``identity`` when unweighted, a weight name, ``custom``, or
         ``krippendorff <scale> metric`` for Krippendorff's α).
     definition : str
-        What its chance agreement is, and which reference computes it the same way.
+        What its chance agreement is, as a code: the coefficient's id before weighting
+        (``gwet_ac1`` for AC1 and AC2); :func:`humanly.verdicts.methods.definition_text` says what
+        it is and which reference computes it the same way.
     estimate : float
         The coefficient (NaN when undefined, e.g. κ when one class holds every label).
     agreement, chance : float
@@ -138,13 +140,16 @@ class AgreementResult(Result):
     level, bootstrap, seed, benchmark : float, int, int, float
         The confidence level, bootstrap replicates, the seed used and the p-values' benchmark value.
     interval_method, bootstrap_method, p_value_method : str
-        How the intervals and p-values were made, in words.
+        How the intervals and p-values were made, as codes: ``gwet_analytic_t``;
+        ``percentile_patterns``, ``percentile_items`` or ``none``; ``t_test``
+        (:mod:`humanly.verdicts.methods` words them).
     pair : TwoRaters or None
         Prevalence and bias indices and PABAK, for two named raters.
     paradox : Paradox or None
         The kappa-paradox check (``None`` when no κ was computed).
-    notes : tuple of str
-        One sentence per coefficient not computed, and why.
+    notes : tuple of Note
+        One note per coefficient left out, and why (``kappa_needs_named_raters``, ``values_only``,
+        ``no_ordinal_values_bootstrap``), worded by :mod:`humanly.verdicts.notes`.
     options : AgreementOptions
         The advanced knobs used.
     replicates : numpy.ndarray
@@ -185,7 +190,7 @@ class AgreementResult(Result):
     p_value_method: str
     pair: TwoRaters | None
     paradox: Paradox | None
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     options: AgreementOptions
     replicates: np.ndarray = dataclasses.field(
         default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.result import Result
+from .._core.result import Note, Result
 from ..data import Ratings, join
 from .dawid_skene import MAX_ITER, TOL, DawidSkeneFit, _coded_labels, _require_raters
 from .dawid_skene import dawid_skene as fit_dawid_skene
@@ -240,8 +240,9 @@ class DawidSkeneSummary(Result):
         The highest minus the lowest final log-likelihood over the polished starts.
     accuracy_shift : float
         The largest move of a rater's accuracy between the kept fit and another polished start's.
-    notes : tuple of str
-        Plain sentences on a weak fit (no convergence; starts that disagree materially).
+    notes : tuple of Note
+        A weak fit, as codes (``ds_not_converged``, ``ds_starts_disagree``), worded by
+        :mod:`humanly.verdicts.notes`.
     start_seed : int or None
         The seed of the kept start when it is a random one.
 
@@ -262,7 +263,7 @@ class DawidSkeneSummary(Result):
     start: str = "plurality"
     log_likelihood_spread: float = 0.0
     accuracy_shift: float = 0.0
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     start_seed: int | None = None
 
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._core.result import Note
 from ..errors import InputError, setting
 from ._canonical import sort_positions
 from ._coding import show
@@ -69,8 +70,9 @@ class RatingStudy:
         Each item's stratum and sampling probability, when given.
     scale : tuple of float or None
         The rating scale's ends (low, high), when declared.
-    notes : tuple of str
-        What ``missing="drop"`` dropped.
+    notes : tuple of Note
+        What ``missing="drop"`` dropped (``dropped_unjudged_ratings``, worded by
+        :mod:`humanly.verdicts.notes`).
 
     Examples
     --------
@@ -87,7 +89,7 @@ class RatingStudy:
     judge: np.ndarray
     design: ItemDesign | None = None
     scale: tuple[float, float] | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     @property
     def labelled(self) -> np.ndarray:
@@ -348,7 +350,7 @@ def join_ratings(
 
 def _checked_human(
     frame: pd.DataFrame, items: pd.Index, models: list[str], missing: MissingPolicy
-) -> tuple[str, ...]:
+) -> tuple[Note, ...]:
     extra = [m for m in frame.columns if m not in models]
     if extra and missing == "error":
         raise InputError(
@@ -364,10 +366,8 @@ def _checked_human(
             f"{setting('missing', 'drop')}"
         )
     if outside.any() or extra:
-        return (
-            f'missing="drop" dropped {int(outside.sum()):,} human-rated item(s) and '
-            f"{len(extra)} model(s) the judges do not rate",
-        )
+        values = {"items": int(outside.sum()), "models": len(extra)}
+        return (Note("dropped_unjudged_ratings", values),)
     return ()
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._core.counts import plurality_shares
-from .._core.result import Interval
+from .._core.result import Interval, Note, NoteValue
 from ..errors import InputError
 from . import _design
 from ._crossfit import agreement
@@ -205,21 +205,18 @@ def self_judge(data: JudgeInputs) -> SelfJudgeCheck:
 
 def notes(
     estimator: str, accuracy: tuple[ModelAccuracy, ...], comparisons: tuple[Comparison, ...]
-) -> tuple[str, ...]:
-    """What a reader should know that no code says: a degenerate interval, a judge that adds
-    nothing."""
+) -> tuple[Note, ...]:
+    """What a reader should know that no status code says, as notes: a degenerate interval
+    (``zero_width_interval``), a judge that adds nothing (``judge_adds_nothing``); each names the
+    model, or the ``first`` and ``second`` of a comparison."""
     out = []
-    named: list[tuple[str, Estimate]] = [(m.model, m.accuracy) for m in accuracy]
-    named += [(f"{c.first} − {c.second}", c.difference) for c in comparisons]
+    named: list[tuple[dict[str, NoteValue], Estimate]] = [
+        ({"model": m.model}, m.accuracy) for m in accuracy
+    ]
+    named += [({"first": c.first, "second": c.second}, c.difference) for c in comparisons]
     for name, e in named:
         if not e.se > 0:
-            out.append(
-                f"{name}: every labelled item scores the same, so the interval has width 0; "
-                "label more items"
-            )
+            out.append(Note("zero_width_interval", name))
         elif estimator == "ppi++" and e.lam == 0.0 and e.interval_method == "clt":
-            out.append(
-                f"{name}: λ̂ = 0, the judge's scores do not track the human reference, so "
-                "the estimate is the human-only one"
-            )
+            out.append(Note("judge_adds_nothing", name))
     return tuple(out)

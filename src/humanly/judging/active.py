@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.checks import check_int
-from .._core.result import Result
+from .._core.result import Note, Result
 from .._core.sampling import (
     MIN_PROBABILITY,
     checked_budget,
@@ -145,7 +145,7 @@ class Selection(Result):
     items: tuple[str | int, ...]
     probability: np.ndarray
     selected: np.ndarray
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     strata: tuple[SelectionStratum, ...] = ()
     spread_source: str | None = None
 
@@ -373,18 +373,12 @@ def _pool_codes(data: JudgeInputs) -> np.ndarray:
     return data.strata[data.unlabelled]
 
 
-def _notes(labels: bool, stratified: bool) -> tuple[str, ...]:
+def _notes(labels: bool, stratified: bool) -> tuple[Note, ...]:
     """What a judge that gives labels means for the selection."""
     if not labels:
         return ()
-    if stratified:
-        return (
-            "the judge gives labels, not probabilities: no uncertainty to steer by inside a "
-            "stratum, so every item of a stratum has the same probability",
-        )
     return (
-        "the judge gives labels, not probabilities: no uncertainty to steer by, so every "
-        "item has the same probability (the estimate afterwards is PPI)",
+        Note("labels_not_probabilities_in_strata" if stratified else "labels_not_probabilities"),
     )
 
 

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.checks import check_int, check_number
-from .._core.result import Result
+from .._core.result import Note, Result
 from ..errors import InputError, setting
 from ._ppi import PowerPair, power, z_value
 from ._strata import allocate
@@ -164,7 +164,7 @@ class LabelPlan(Result):
     n_max: int | None
     level: float
     estimands: tuple[PlannedEstimand, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     allocation: StrataAllocation | None = None
 
     def to_frame(self) -> pd.DataFrame:
@@ -302,10 +302,7 @@ def plan_labels(
     rows, notes = [], []
     for p in pilot:
         if not p.sd > 0:
-            notes.append(
-                f"{p.estimand}: the pilot's human reference does not vary (every labelled item "
-                "scores the same), so there is no spread to plan from; label more items"
-            )
+            notes.append(Note("constant_reference", {"estimand": p.estimand}))
             continue
         rows.append(_one(p, ch, cj, b, w, m, z))
     allocation = _allocation(pilot, rows)

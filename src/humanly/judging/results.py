@@ -22,7 +22,7 @@ import dataclasses
 import pandas as pd
 
 from .._core.checks import check_probability
-from .._core.result import Interval, Result
+from .._core.result import Interval, Note, Result
 from ._parts import Estimate
 from ._rated_results import ModelRating, RatingComparison
 from .extended import DesignCheck, SelfJudgeCheck
@@ -320,7 +320,7 @@ class JudgeResult(Result):
     comparisons: tuple[Comparison, ...]
     frontier: FrontierCheck | None
     gold: tuple[GoldAccuracy, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     judges: tuple[str, ...] = ()
     codes: tuple[str, ...] = ()
     design_check: DesignCheck | None = None

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._core.counts import count_subvectors
+from .._core.result import Note
 from ..data import InputError
 from ..errors import setting
 from . import _levels
@@ -139,7 +140,7 @@ class Choice:
     path: str
     bytes: float
     seconds: float
-    note: str | None = None
+    note: Note | None = None
 
 
 def _size(nbytes: float) -> str:
@@ -199,22 +200,19 @@ def choose(
 # ----------------------------------------------------------------------------- plans
 def _mc_note(
     choice: Choice, scorer: Any, clip: tuple[float, float], n_cls: int, n_draws: int, n_items: int
-) -> str:
-    """The note of a fallback to sampling: why, and a bound on the Monte Carlo standard error of a
-    curve point (every term lies in a range of width w, so its standard deviation is at most w / 2;
-    a point averages n_draws independent draws of each of at least ``n_items`` items)."""
+) -> Note:
+    """The note of a fallback to sampling: why (the memory or the time the exact engine would
+    need), and a bound on the Monte Carlo standard error of a curve point (every term lies in a
+    range of width w, so its standard deviation is at most w / 2; a point averages n_draws
+    independent draws of each of at least ``n_items`` items)."""
     width = 1.0 if scorer.name == "agreement" else math.log2(n_cls * clip[1] / clip[0])
     bound = width / 2 / math.sqrt(n_draws * max(n_items, 1))
-    need = (
-        _size(choice.bytes)
+    need: dict[str, int | float | str | tuple[int, ...]] = (
+        {"memory": float(choice.bytes)}
         if choice.bytes > _levels.EXACT_MEMORY_BUDGET
-        else f"about {_duration(choice.seconds)}"
+        else {"seconds": float(choice.seconds)}
     )
-    return (
-        f"the exact engine would need {need} here, so the power curve was estimated by sampling "
-        f"(Algorithm 2, n_draws={n_draws} draws of each item's labels per level): Monte Carlo "
-        f"standard error at most {bound:.2g} per curve point"
-    )
+    return Note("sampled_fallback", {**need, "draws": n_draws, "standard_error": bound})
 
 
 def build_plan(
@@ -226,7 +224,7 @@ def build_plan(
     method: str,
     clip: tuple[float, float],
     n_draws: int,
-) -> tuple[Any, str, str | None]:
+) -> tuple[Any, str, Note | None]:
     """The plan :func:`~humanly.survey._prepare.prepare` builds, the method it ends up with and a
     note: the ABC's exact path is settled by :func:`settle` once the number of replicates is known
     (a :class:`~._scale.ScalePlan` until then); a combiner that does not learn takes the path that

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._core.checks import check_choice, check_int
+from .._core.result import Note
 from ..data import InputError, Predictions, Ratings
 from ..errors import setting
 from . import _engine as eng
@@ -144,7 +145,7 @@ class _Outputs:
     names: tuple[str, ...]
     probs: tuple[np.ndarray, ...]
     hard: tuple[bool, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     calibrations: tuple[str, ...] = ()
     uncalibrated: tuple[bool, ...] = ()
 
@@ -169,7 +170,7 @@ def _model_outputs(
     names: list[str] = []
     probs: list[np.ndarray] = []
     hard: list[bool] = []
-    notes: list[str] = []
+    notes: list[Note] = []
     cals: list[str] = []
     raw: list[bool] = []
     n_cls = ratings.n_classes
@@ -199,11 +200,7 @@ def _model_outputs(
             probs.append(np.eye(n_cls)[m.values])
             hard.append(True)
             if opts.scorer.name == "cross_entropy":
-                notes.append(
-                    f"model {m.name!r} gives hard labels; for cross-entropy they are scored as "
-                    "one-hot vectors clipped like the frequency combiner (calibrate them per value "
-                    "to score them as probabilities)"
-                )
+                notes.append(Note("hard_labels_one_hot", {"model": m.name}))
         elif m.kind == "proba":
             probs.append(np.asarray(m.values, dtype=float))
             hard.append(False)
@@ -231,7 +228,7 @@ class Prepared:
     ratings: Ratings
     options: Options
     model_names: tuple[str, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     positive: Any
     engine: Engine
     calibrations: tuple[str, ...] = ()
@@ -308,11 +305,9 @@ def prepare(ratings: Ratings, predictions: Predictions | None, opts: Options) ->
     )
     notes = list(out.notes) + ([fit_note] if fit_note else [])
     if opts.method == "sampled" and not complete and ratings.has_raters:
-        notes.append(
-            "raters did not all label every item: rater subsets are drawn from each item's own labels"
-        )
+        notes.append(Note("incomplete_design_subsets"))
     if plan.abc and plan.abc_floor > 0:
-        notes.append(f"ABC predictions are kept at or above {plan.abc_floor:g} per class")
+        notes.append(Note("abc_floor", {"floor": plan.abc_floor}))
     return Prepared(
         ratings,
         opts,

@@ -6,13 +6,14 @@ steps — check the arguments, join the inputs by item id, prepare, run the repl
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Literal
 
 import numpy as np
 
 from .._core.bootstrap import percentile_interval
 from .._core.checks import check_bootstrap, check_probability
-from .._core.result import Interval
+from .._core.result import Interval, Note, NoteValue
 from ..data import InputError, Study, join
 from ..data.types import PredictionsLike, RatingsLike
 from ..errors import setting
@@ -56,13 +57,14 @@ def _headroom(prep: Prepared, wanted: bool) -> Headroom | None:
     return estimate_headroom(prep.ratings)
 
 
-def _headroom_notes(head: Headroom | None) -> tuple[str, ...]:
+def _headroom_notes(head: Headroom | None) -> tuple[Note, ...]:
     if head is None or head.converged:
         return ()
     return (
-        f"the headroom fit stopped after {head.iterations} steps without converging (its mean "
-        f"log-likelihood may be up to {head.gap:.2g} nats per item below the maximum); raise max_iter "
-        "with humanly.survey.headroom",
+        Note(
+            "headroom_not_converged",
+            {"steps": head.iterations, "gap": math.nan if head.gap is None else head.gap},
+        ),
     )
 
 
@@ -304,35 +306,20 @@ def _information_intervals(
     )
 
 
-def _grid_notes(points: tuple[PowerCurvePoint, ...]) -> tuple[str, ...]:
+def _grid_notes(points: tuple[PowerCurvePoint, ...]) -> tuple[Note, ...]:
     """What was computed, when not every k was (one note, for the reader of the numbers)."""
-    done = [p.k for p in points if p.computed == "exact"]
+    done = tuple(p.k for p in points if p.computed == "exact")
     if len(done) == len(points):
         return ()
     score = sum(p.computed == "score" for p in points)
     rest = len(points) - len(done) - score
-    return (
-        f"the ABC curve was computed with every bootstrap replicate at {len(done)} of its "
-        f"{len(points)} survey sizes (k = {_spans(done)}: every crossing of a model's score in "
-        f"every replicate, k ≤ 3, and where the curve bends), for the data alone at {score} more "
-        f"(their ranges drawn straight between the sizes computed with every replicate, none past "
-        f"the last of those), and drawn straight through the other {rest}; the equivalences and "
-        "their ranges are those of every k (options.every_k=True computes every k)",
-    )
-
-
-def _spans(ks: list[int]) -> str:
-    """``0–7, 8, 16, 32`` from sorted integers."""
-    out: list[str] = []
-    start = prev = None
-    for k in [*ks, None]:
-        if k is not None and prev is not None and k == prev + 1:
-            prev = k
-            continue
-        if start is not None:
-            out.append(f"{start}–{prev}" if prev != start else f"{start}")
-        start = prev = k
-    return ", ".join(out)
+    values: dict[str, NoteValue] = {
+        "computed": done,
+        "sizes": len(points),
+        "score": score,
+        "rest": rest,
+    }
+    return (Note("curve_partly_computed", values),)
 
 
 def power_curve(

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._core.result import Interval, Result
+from .._core.result import Interval, Note, Result
 from ..errors import InputError, setting
 from ._tables import check_width as _check_width
 from ._tables import frame as _frame
@@ -267,8 +267,9 @@ class EquivalenceResult(_Curve, Result):
         The range of each ``information`` entry, taken replicate by replicate.
     headroom : Headroom or None
         The curve's estimated asymptote (with ``headroom=True``).
-    notes : tuple of str
-        What the reader should know about how the numbers were made.
+    notes : tuple of Note
+        What the reader should know about how the numbers were made, as codes with their numbers;
+        :mod:`humanly.verdicts.notes` words them.
     curve_samples, model_samples : numpy.ndarray or None
         The bootstrap replicates of the curve (replicates × points) and of the models' scores
         (replicates × models); in memory only, not in the JSON (NaN: not computed).
@@ -315,7 +316,7 @@ class EquivalenceResult(_Curve, Result):
     information: tuple[float, ...] | None
     information_intervals: tuple[Interval, ...] | None
     headroom: Headroom | None
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     curve_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     model_samples: np.ndarray | None = dataclasses.field(default=None, repr=False)
     informative_max_k: int | None = None

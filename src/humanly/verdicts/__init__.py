@@ -14,6 +14,9 @@ these sentences.
   summaries);
 * :mod:`~humanly.verdicts.study` — a whole study section by section, why an analysis did not run
   (the sentence of a :class:`~humanly.study.Skipped` reason code), and the lines the terminal prints;
+* :mod:`~humanly.verdicts.notes` — the sentence of every note a result holds (a code and its
+  values), and :mod:`~humanly.verdicts.methods` — what each method code means (an interval's
+  method, a coefficient's definition of chance agreement);
 * :mod:`~humanly.verdicts.text` — the text of every number (``"—"`` for what is undefined, p-values
   below 1e-16 as ``"< 1e-16"``);
 * :mod:`~humanly.verdicts.notebook` — what a result shows in a notebook: its verdict sentences, then

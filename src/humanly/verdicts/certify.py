@@ -40,6 +40,7 @@ __all__ = [
     "format_number",
     "headline",
     "lemma2_text",
+    "status_text",
     "status_words",
     "vacuous_words",
     "verdicts",
@@ -57,13 +58,31 @@ BOUND_NAMES = {
 
 _UPPER_NAMES = {"empirical": "U⁽ᵉ⁾", "theoretical": "U⁽ᵗ⁾"}
 
-#: the short status of a :class:`Verdict` for each ``Evidence.status``
+#: the short status of a :class:`Verdict` for each ``Evidence.status`` code
 _STATUS = {
     "certified": "certified",
-    "not certified": "not certified",
-    "no evidence (S < 0)": "no evidence",
-    "not applicable (L_N ≤ U_N + τ)": "not applicable",
+    "not_certified": "not certified",
+    "no_evidence": "no evidence",
+    "not_applicable": "not applicable",
 }
+
+#: each ``Evidence.status`` code in words, as tables write it
+STATUS_WORDS = {
+    "certified": "certified",
+    "not_certified": "not certified",
+    "no_evidence": "no evidence (S < 0)",
+    "not_applicable": "not applicable (L_N ≤ U_N + τ)",
+}
+
+
+def status_text(status: str | None) -> str | None:
+    """An ``Evidence.status`` code in words, as the page's and the terminal's tables write it
+    (``None`` stays ``None``).
+
+    >>> status_text("no_evidence"), status_text("not_applicable")
+    ('no evidence (S < 0)', 'not applicable (L_N ≤ U_N + τ)')
+    """
+    return None if status is None else STATUS_WORDS.get(status, status)
 
 
 def format_confidence(s: float | None, decimals: int = 4) -> str:
@@ -188,12 +207,12 @@ def _main(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
             )
         return text
     head = f"{m.model} is not certified" + ("" if tau == 0 else f" {_claim(tau)}")
-    if e.status == "not certified":
+    if e.status == "not_certified":
         return (
             f"{head}: the margin {margin} (L_N = {lo}, U_N = {up}) gives confidence "
             f"{_s_vs(e.confidence, '<', level)} at {n} ({bound}); {_needed(e)}."
         )
-    if e.status == "no evidence (S < 0)":
+    if e.status == "no_evidence":
         return (
             f"{head}: the margin {margin} (L_N = {lo}, U_N = {up}) is smaller than the "
             f"finite-sample deviations at {n} (S < 0: no evidence; {bound}); {_needed(e)}."
@@ -243,10 +262,10 @@ def _other(result: CertifyResult, m: ModelCertificate, used_certified: bool) -> 
         also = "too" if used_certified else ""
         s = _s_vs(e.confidence, "≥", level)
         return f"{text}; {where} it is certified {also}".rstrip() + f": {s}."
-    if e.status == "not certified":
+    if e.status == "not_certified":
         s = _s_vs(e.confidence, "<", level)
         return f"{text}; {where} it is not certified: {s}, {_needed(e, short=True)}."
-    if e.status == "no evidence (S < 0)":
+    if e.status == "no_evidence":
         return f"{text}; {where} there is no evidence (S < 0): {_needed(e, short=True)}."
     bar = name if result.tau == 0 else f"{name} + τ"
     return f"{text}; {where.rstrip(',')}, L_N ≤ {bar}: no number of items would certify it."
@@ -314,10 +333,10 @@ def _plain(result: CertifyResult, m: ModelCertificate, e: Evidence) -> str:
             f"{m.model} beats the average rater{by}: the crowd's labels alone show it with "
             f"{level} confidence."
         )
-    if e.status in ("not certified", "no evidence (S < 0)"):
+    if e.status in ("not_certified", "no_evidence"):
         why = (
             "the test set is too small to tell"
-            if e.status == "no evidence (S < 0)"
+            if e.status == "no_evidence"
             else f"the evidence falls short of {level} confidence"
         )
         more = (
@@ -356,13 +375,13 @@ def _verdict(result: CertifyResult, m: ModelCertificate) -> Verdict:
 
         s = m.confidence.oms
         status = (
-            "not applicable (L_N ≤ U_N + τ)"
+            "not_applicable"
             if not m.confidence.admissible or s is None
             else "certified"
             if m.superhuman
-            else "not certified"
+            else "not_certified"
             if s >= 0
-            else "no evidence (S < 0)"
+            else "no_evidence"
         )
         e = Evidence(status, "", s, result.level, m.margin - result.tau, m.n, m.items_needed)
     beats = _beats_on_gold(result, m, e.status)
@@ -415,10 +434,10 @@ def status_words(m: ModelCertificate | UpperVerdict) -> str:
     """
     status = m.evidence.status if m.evidence is not None else None
     if status is None:
-        status = "certified" if m.superhuman else "not certified"
-    if status == "not applicable (L_N ≤ U_N + τ)":
+        status = "certified" if m.superhuman else "not_certified"
+    if status == "not_applicable":
         return "not applicable (L_N ≤ U_N)"
-    return "certified superhuman" if status == "certified" else status
+    return "certified superhuman" if status == "certified" else STATUS_WORDS.get(status, status)
 
 
 def headline(res: CertifyResult | None) -> str | None:

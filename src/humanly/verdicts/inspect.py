@@ -20,6 +20,7 @@ import math
 from typing import TYPE_CHECKING
 
 from . import Verdict
+from .notes import note_text
 
 if TYPE_CHECKING:
     from .._core.result import Interval
@@ -176,7 +177,8 @@ def _raters_sentence(raters: RaterSummary) -> str | None:
     if (
         fit is not None
     ):  # the fit's own sentences: disagreeing starts (non-convergence is said above)
-        text += "".join(f" {n}" for n in fit.notes if not n.startswith("Dawid–Skene did not"))
+        said = [note_text(n) for n in fit.notes if n.code != "ds_not_converged"]
+        text += "".join(f" {n}" for n in said)
     return text
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from . import Verdict
+from .notes import notes_text
 from .text import number_text, p_value_text
 
 if TYPE_CHECKING:
@@ -495,7 +496,7 @@ def plan_sentences(plan: LabelPlan) -> tuple[str, ...]:
         )
     if plan.allocation is not None:
         out.append(allocation_sentence(plan.allocation))
-    return tuple(out + [f"Note: {n}." for n in plan.notes])
+    return tuple(out + [f"Note: {n}." for n in notes_text(plan.notes)])
 
 
 def allocation_sentence(a: StrataAllocation) -> str:

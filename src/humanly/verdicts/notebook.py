@@ -25,6 +25,8 @@ from typing import Any
 
 from .._core.views import register_html
 from . import verdicts_for
+from .methods import method_text
+from .notes import note_text
 from .text import DASH, cell_text, clean_text, p_value_text
 
 __all__ = ["MAX_ROWS", "summary_text", "table_rows", "to_html", "value_text"]
@@ -104,7 +106,9 @@ def value_text(name: str, value: Any) -> str:
     if isinstance(value, numbers.Real):
         return _number(name, value)
     if isinstance(value, str):
-        return clean_text(value)
+        return clean_text(method_text(value) if name.endswith("method") else value)
+    if type(value).__name__ == "Note":  # a note: its sentence
+        return clean_text(note_text(value))
     if _is_result(value):
         return summary_text(value)
     if isinstance(value, Mapping):

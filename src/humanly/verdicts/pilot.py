@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from .notes import notes_text
+
 if TYPE_CHECKING:
     from .._core.result import Skipped
     from ..budget import PilotPlan
@@ -213,7 +215,7 @@ def pilot_notes(plan: PilotPlan) -> tuple[str, ...]:
     ()
     """
     implied = _assumption1_note(plan)
-    return tuple(plan.notes) + ((implied,) if implied else ())
+    return notes_text(plan.notes) + ((implied,) if implied else ())
 
 
 def pilot_skipped_sentence(skipped: Skipped) -> str:

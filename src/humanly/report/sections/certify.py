@@ -12,7 +12,14 @@ from collections.abc import Mapping
 
 from ...certification import CertifyResult
 from ...study import StudyResult
-from ...verdicts.certify import bounds_held, format_confidence, format_number, lemma2_text
+from ...verdicts.certify import (
+    bounds_held,
+    format_confidence,
+    format_number,
+    lemma2_text,
+    status_text,
+)
+from ...verdicts.notes import notes_text
 from ...verdicts.study import TITLES, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -130,10 +137,10 @@ def _models_table(res: CertifyResult) -> Table:
                 _signed(m.margin),
                 _s(c.admissible, c.hms),
                 _s(c.admissible, c.oms),
-                None if e is None else e.status,
+                None if e is None else status_text(e.status),
                 None if m.items_needed is None else f"{m.items_needed:,}",
                 None if v is None else _s(v.confidence.admissible, v.confidence.oms),
-                None if v is None else v.evidence.status,
+                None if v is None else status_text(v.evidence.status),
                 None if v is None or v.items_needed is None else f"{v.items_needed:,}",
             )
         )
@@ -297,7 +304,7 @@ def certify_section(study: StudyResult, view: View) -> Section:
         paragraphs.append(same)
     found = section_verdicts(study, "certify")
     paragraphs += [v.sentence for v in found]
-    paragraphs += [f"Note: {n}" for n in res.notes]
+    paragraphs += [f"Note: {n}" for n in notes_text(res.notes)]
     return Section(
         "certify",
         title,

@@ -19,6 +19,7 @@ from ...verdicts.inspect import (
     shown_raters,
     undefined_reason,
 )
+from ...verdicts.notes import notes_text
 from ...verdicts.study import TITLES, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -207,7 +208,7 @@ def inspect_section(study: StudyResult, view: View) -> Section:
             figures.append(Figure.from_matplotlib(rater_quality(s.raters), _rater_caption(s)))
     if s.family is not None:
         caption = "The agreement family, one row per coefficient. " + family_caption(s.family)
-        notes = " ".join(s.family.notes) or None
+        notes = " ".join(notes_text(s.family.notes)) or None
         rows = tuple(family_rows(s.family))
         tables.append(Table(caption + ".", family_headers(s.family), rows, notes))
     return Section(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...judging import Estimate, JudgeResult
 from ...study import StudyResult
 from ...verdicts.judge import ESTIMATOR_NAMES, INTERVAL_NAMES, percent, points
+from ...verdicts.notes import notes_text
 from ...verdicts.study import TITLES, has_section, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -191,7 +192,7 @@ def judge_section(study: StudyResult, view: View) -> Section | None:
         tables.append(_frontier_table(r))
     if r.gold:
         tables.append(_gold_table(r))
-    paragraphs = [_intro(r), *(f"Note: {n}." for n in r.notes)]
+    paragraphs = [_intro(r), *(f"Note: {n}." for n in notes_text(r.notes))]
     return Section(
         "judge",
         TITLE,

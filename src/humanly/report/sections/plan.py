@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ...budget import PilotPlan, PlanResult, WinCurve
 from ...study import StudyResult
+from ...verdicts.notes import notes_text
 from ...verdicts.pilot import assumption_sentence, no_pilot_sentence, pilot_notes
 from ...verdicts.plan import better_use, source_words
 from ...verdicts.study import TITLES, section_note, section_verdicts
@@ -133,7 +134,7 @@ def _comparison_text(a: PlanResult) -> str:
         f"and the budget each labelling scheme needs to rank it first with probability at least "
         f"{a.level:g} ({tie}). "
         + better_use(quick, _vote(a))
-        + "".join(f" Note: {n}." for n in quick.notes)
+        + "".join(f" Note: {n}." for n in notes_text(quick.notes))
     )
 
 
