@@ -35,6 +35,10 @@ numpydoc_validation_exclude = {
     r"\.from_dict$",
     r"\.to_json$",
     r"\.to_frame$",
+    # a Report's members: one worked example on the class runs each of them on one analysis (ten
+    # copies of the same analysis made the doctest run six times longer)
+    r"^humanly\.report\.Report\.(title|models|reproducibility|verdicts|cards|headline|"
+    r"section_sentences|html|write|export)$",
 }
 templates_path = ["_templates"]
 exclude_patterns = ["_build"]

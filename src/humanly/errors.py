@@ -29,7 +29,7 @@ _UNSET = object()
 class Setting:
     """A parameter named by a message, and the value it is or should be set to.
 
-    Attributes
+    Parameters
     ----------
     name : str
         The Python parameter name (``missing``).
@@ -51,7 +51,18 @@ class Setting:
     text: bool = False
 
     def python(self) -> str:
-        """How a Python caller writes it: ``name='value'``, ``name=1.5`` or ``name=``."""
+        """How a Python caller writes it: ``name='value'``, ``name=1.5`` or ``name=``.
+
+        Returns
+        -------
+        str
+            The parameter as Python code sets it.
+
+        Examples
+        --------
+        >>> Setting("level", "1.5").python()
+        'level=1.5'
+        """
         if self.value is None:
             return f"{self.name}="
         return f"{self.name}={self.value!r}" if self.text else f"{self.name}={self.value}"
@@ -148,7 +159,23 @@ class InputError(ValueError):
 
     def render(self, spell: Callable[[Setting], str | None]) -> str:
         """The message with each parameter written by ``spell`` (its Python spelling where ``spell``
-        returns None), as one line."""
+        returns None), as one line.
+
+        Parameters
+        ----------
+        spell : callable
+            Takes a :class:`Setting`, returns how to write it (or None).
+
+        Returns
+        -------
+        str
+            The message.
+
+        Examples
+        --------
+        >>> InputError(f"pass {setting('force', True)}").render(lambda s: "--force")
+        'pass --force'
+        """
         text = "".join(p if isinstance(p, str) else (spell(p) or p.python()) for p in self.parts)
         return _one_line(text)
 
