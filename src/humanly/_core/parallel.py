@@ -35,7 +35,9 @@ def check_workers(workers: int | None, scheduler: str | None) -> None:
             f"{setting('workers', workers)}: give a positive number of worker processes"
         )
     if workers is not None or scheduler is not None:
-        require_dask("workers=" + str(workers) if workers is not None else f"scheduler={scheduler}")
+        require_dask(
+            setting("workers", workers) if workers is not None else setting("scheduler", scheduler)
+        )
 
 
 def require_dask(what: str) -> None:

@@ -123,6 +123,7 @@ def items_for_budget(budget: int, m: int) -> int:
     n = budget // m
     if n < 1:
         raise InputError(
-            f"budget={budget} is smaller than labels_per_item={m}: no item can be labelled"
+            f"{setting('budget', budget)} is smaller than {setting('labels_per_item', m)}: no item can "
+            "be labelled"
         )
     return n

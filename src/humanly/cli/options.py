@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.models import ArgumentInfo
 
-from ..errors import InputError
+from ..errors import InputError, setting
 
 if TYPE_CHECKING:
     from ..data import Study
@@ -465,8 +465,10 @@ def load_study(
     if options.counts is not None:
         counts = Counts(options.counts, total=options.total, rest_class=options.rest_class)
     elif options.total is not None or options.rest_class != "other":
-        which = "total=" if options.total is not None else "rest_class="
-        raise InputError(f"{which} belongs to the counts layout; give counts= too, or drop it")
+        which = setting("total" if options.total is not None else "rest_class")
+        raise InputError(
+            f"{which} belongs to the counts layout; give {setting('counts')} too, or drop it"
+        )
     read = ReadOptions(
         duplicates=options.duplicates,  # type: ignore[arg-type]
         stream=options.stream,
