@@ -202,7 +202,9 @@ def _log_terms(pat: LatentPatterns, x: np.ndarray) -> np.ndarray:
     k = pat.counts.shape[1]
     prior, crowd, srcs = _unpack(x, k, pat.levels)
     out = np.log(np.maximum(prior, _FLOOR))[:, None, :] + pat.log_coef[None, :, None]
-    out = out + np.einsum("pj,bgj->bpg", pat.counts, np.log(np.maximum(crowd, _FLOOR)))
+    # (P, J) @ (B, J, K) — a matrix product (BLAS), not einsum's loop: the pilot's bootstrap spends
+    # most of its time here
+    out = out + np.matmul(pat.counts, np.log(np.maximum(crowd, _FLOOR)).transpose(0, 2, 1))
     for s, phi in enumerate(srcs):
         v = pat.sources[:, s]
         has = v >= 0
@@ -247,13 +249,14 @@ def _m_step(pat: LatentPatterns, w: np.ndarray, post: np.ndarray, x_prev: np.nda
     wp = w[:, :, None] * post  # (B, P, K)
     n = np.maximum(w.sum(axis=1), _FLOOR)
     prior = wp.sum(axis=1) / n[:, None]
-    crowd = np.einsum("bpg,pj->bgj", wp, pat.counts)
+    wt = wp.transpose(0, 2, 1)  # (B, K, P)
+    crowd = np.matmul(wt, pat.counts)
     parts = [prior, crowd.reshape(len(w), k * k)]
     for s, lv in enumerate(pat.levels):
         v = pat.sources[:, s]
         onehot = np.zeros((len(v), lv))
         onehot[v >= 0, v[v >= 0]] = 1.0
-        parts.append(np.einsum("bpg,pl->bgl", wp, onehot).reshape(len(w), k * lv))
+        parts.append(np.matmul(wt, onehot).reshape(len(w), k * lv))
     raw = np.concatenate(parts, axis=1)
     out = raw.copy()
     for s, r, c in _blocks(k, pat.levels):
