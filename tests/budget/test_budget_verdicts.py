@@ -70,7 +70,7 @@ def test_plan_verdict_names_the_estimate_and_the_tests(five) -> None:
 def test_plan_verdict_reports_evidence_against(five) -> None:
     res = pilot_plan(five.ratings, five.predictions, bootstrap=100, seed=0)
     tests = list(res.assumptions.tests)
-    tests[1] = dataclasses.replace(tests[1], verdict="evidence against at 95%")
+    tests[1] = dataclasses.replace(tests[1], verdict="evidence_against")
     changed = dataclasses.replace(
         res, assumptions=dataclasses.replace(res.assumptions, tests=tuple(tests))
     )

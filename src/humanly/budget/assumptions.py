@@ -30,7 +30,7 @@ __all__ = [
 _PARAMS = ("q_b", "q_w", "p_w", "p_b0", "p_b1")
 #: Verdicts of an :class:`AssumptionTest`.
 CONSISTENT = "consistent"
-AGAINST = "evidence against at 95%"
+AGAINST = "evidence_against"
 UNTESTED = "untested"
 #: Why an :class:`AssumptionTest` is untested (its ``reason``; the sentence of each is written by
 #: :func:`humanly.verdicts.pilot.assumption_sentence`).
@@ -137,7 +137,7 @@ class AssumptionTest(Result):
     interval : Interval
         Its 95% percentile bootstrap interval.
     verdict : str
-        "evidence against at 95%" (the whole interval below 0), "consistent" (otherwise) or
+        "evidence_against" (the whole 95% interval below 0), "consistent" (otherwise) or
         "untested" (no interval).
     reason : str, optional
         Why it is untested, one of :data:`UNTESTED_REASONS`: ``"no_bootstrap"`` (``bootstrap=0``),

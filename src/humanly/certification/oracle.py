@@ -53,11 +53,11 @@ __all__ = [
 #: ``AssumptionCheck.status`` when the data do not contradict the assumption at 95 %
 CONSISTENT = "consistent"
 #: ``AssumptionCheck.status`` when the interval excludes what the assumption allows
-EVIDENCE_AGAINST = "evidence against at 95%"
+EVIDENCE_AGAINST = "evidence_against"
 #: ``AssumptionCheck.status`` when the assumption has nothing to check (e.g. the aggregate is never wrong)
 VACUOUS = "vacuous"
 #: ``AssumptionCheck.status`` when there are too few items for an interval
-UNDETERMINED = "undetermined (too few items)"
+UNDETERMINED = "undetermined"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -128,8 +128,9 @@ class AssumptionCheck(Result):
     interval : Interval, optional
         Its 95% interval (``method``).
     status : str, optional
-        ``"consistent"``, ``"evidence against at 95%"`` (the interval lies wholly below 0),
-        ``"vacuous"`` or ``"undetermined (too few items)"``.
+        ``"consistent"``, ``"evidence_against"`` (the 95% interval lies wholly below 0),
+        ``"vacuous"`` or ``"undetermined"`` (too few items); :func:`humanly.verdicts.text.check_text`
+        writes them in words.
     conclusion : float, optional
         Theorem 3: its conclusion on the gold items, L_N − accuracy (Theorem 3 says ≤ 0); an interval
         wholly above 0 is also evidence against the assumption.

@@ -13,6 +13,7 @@ from ..verdicts.certify import (
     status_text,
     vacuous_words,
 )
+from ..verdicts.text import check_text
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
@@ -264,7 +265,7 @@ def _assumptions(result: CertifyResult) -> CleanTable:
             _assumption_name(chk),
             f"{chk.n:,}",
             _with_interval(chk.difference, chk.interval),
-            f"{chk.status or '—'}{note}",
+            f"{check_text(chk.status)}{note}",
         )
         if chk.conclusion is not None:
             t.row(

@@ -287,7 +287,7 @@ def _gold(result: CertifyResult, m: ModelCertificate, *, said: bool = False) -> 
         return ""
     clauses = []  # each a piece of evidence against an assumption of the bounds
     for a in o.assumptions:
-        if a.status != "evidence against at 95%":
+        if a.status != "evidence_against":
             continue
         if a.name == f"theorem3:{m.model}":
             ci = a.conclusion_interval

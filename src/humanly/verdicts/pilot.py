@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .notes import notes_text
+from .text import check_text
 
 if TYPE_CHECKING:
     from .._core.result import Skipped
@@ -57,7 +58,7 @@ MIN_LATENT_ITEMS = 10
 #: (:data:`humanly.budget.identification.WIDE`, said in the sentence)
 _WIDE = 0.2
 #: the verdict of an assumption test that contradicts the assumption
-_AGAINST = "evidence against at 95%"
+_AGAINST = "evidence_against"
 
 
 def untested_reason(t: AssumptionTest) -> str | None:
@@ -113,7 +114,9 @@ def assumption_sentence(t: AssumptionTest) -> str:
     lo, hi = t.interval
     span = "" if lo is None or hi is None else f", 95% interval [{lo:.3g}, {hi:.3g}]"
     why = untested_reason(t)
-    return f"{head}: {t.quantity} = {value}{span} → {t.verdict}" + (f" ({why})" if why else "")
+    return f"{head}: {t.quantity} = {value}{span} → {check_text(t.verdict)}" + (
+        f" ({why})" if why else ""
+    )
 
 
 def _weak_part(w: WeakEstimate, words: str) -> str:

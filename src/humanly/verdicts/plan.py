@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from . import Verdict
 from .multiclass import multiclass_verdicts
 from .pilot import weak_sentence
+from .text import check_text
 
 if TYPE_CHECKING:
     from ..budget import Comparison, PilotPlan, PlanResult, QuickComparison
@@ -184,7 +185,7 @@ def _verdict_words(verdict: str) -> str:
         return "consistent with the pilot"
     if verdict == "untested":
         return "untested"
-    return f"contradicted by the pilot ({verdict})"
+    return f"contradicted by the pilot ({check_text(verdict)})"
 
 
 def pilot_verdicts(result: PilotPlan) -> tuple[Verdict, ...]:

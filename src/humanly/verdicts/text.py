@@ -23,10 +23,12 @@ from typing import Any
 
 __all__ = [
     "BIDI_CONTROLS",
+    "CHECK_WORDS",
     "DASH",
     "DASH_NOTE",
     "P_VALUE_FLOOR",
     "cell_text",
+    "check_text",
     "clean_text",
     "has_dash",
     "neutral",
@@ -38,6 +40,25 @@ __all__ = [
 #: overrides, isolates and marks): in a user's name they could make the page read otherwise than it
 #: says, so they are taken out of every string the page and the exports show.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+#: The status of a check of an assumption, in words (the codes: ``consistent``, ``evidence_against``,
+#: ``vacuous``, ``undetermined``, ``untested``).
+CHECK_WORDS = {
+    "evidence_against": "evidence against at 95%",
+    "undetermined": "undetermined (too few items)",
+}
+
+
+def check_text(status: str | None) -> str:
+    """A check's status code in words (``—`` for none).
+
+    >>> check_text("evidence_against"), check_text("consistent"), check_text(None)
+    ('evidence against at 95%', 'consistent', '—')
+    """
+    if status is None:
+        return "—"
+    return CHECK_WORDS.get(status, status)
 
 
 def neutral(text: str) -> str:

@@ -21,6 +21,7 @@ from ...verdicts.certify import (
 )
 from ...verdicts.notes import notes_text
 from ...verdicts.study import TITLES, section_note, section_verdicts
+from ...verdicts.text import check_text
 from .._page import Figure, Section, Table, View
 
 __all__ = ["METHODS_TEXT", "certify_section"]
@@ -179,7 +180,7 @@ def _gold_tables(res: CertifyResult) -> list[Table]:
         )
         low, high = a.interval if a.interval is not None else (None, None)
         interval = None if low is None or high is None else f"[{_signed(low)}, {_signed(high)}]"
-        checks.append((name, f"{a.n:,}", _signed(a.difference), interval, a.status or "—"))
+        checks.append((name, f"{a.n:,}", _signed(a.difference), interval, check_text(a.status)))
         if a.conclusion is not None:
             cl, ch = a.conclusion_interval or (None, None)
             ci = None if cl is None or ch is None else f"[{_signed(cl)}, {_signed(ch)}]"
