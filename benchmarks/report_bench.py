@@ -1,0 +1,124 @@
+"""Speed of ``humanly report`` on ChaosNLI-SNLI-size data (issue 34 item 1): 1,514 items × 100 labels
+× 3 classes and two soft models, every default (1,000 bootstrap replicates, the certify curve, the
+equivalence power curve at every k, the K-class budget pilot), as a fresh process: start-up, reading
+the two CSV files, every analysis and writing the page. Target: ≤ 30 s end to end and ≤ 2 GB on 2 cores.
+
+The data are simulated to look like ChaosNLI (the real file is not under ../shared): each item's label
+shares are drawn from a Dirichlet around one of three states, and two models (BERT- and RoBERTa-like)
+see each item's state through noise of their own. There is no reference package that writes such a
+page, so the row has no baseline; it gives the wall-clock and CPU seconds of the child process.
+
+    python benchmarks/report_bench.py [--quick] [--repeat R] [--farm]
+
+``--farm`` prints the ``farm-bench`` command that times it over several runs (the figure BENCHMARKS.md
+quotes) and runs it. Quote a figure only when measured on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _fresh import as_installed
+
+
+def chaos_like(folder: Path, n: int = 1514, k: int = 100, seed: int = 0) -> list[Path]:
+    """Write ``chaos.csv`` (long ratings) and ``chaos.predictions.csv`` (two soft models) to
+    ``folder``; the paths written."""
+    from humanly import Predictions
+    from humanly.simulate import urn
+
+    d = urn(
+        n, k, dirichlet=[[8, 3, 1], [3, 8, 2], [1, 3, 8]], weights=[0.4, 0.3, 0.3],
+        classes=["e", "n", "c"], seed=seed,
+    )  # fmt: skip
+    g = np.random.default_rng(seed + 1)
+    states = np.log(d.truth["states"])
+    out = {}
+    for name, sharp, noise in (("bert", 1.2, 1.0), ("roberta", 1.3, 0.8)):
+        z = sharp * states + noise * g.normal(size=states.shape)
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        out[name] = p / p.sum(axis=1, keepdims=True)
+    preds = Predictions.from_arrays(d.ratings.items, out, classes=d.ratings.classes)
+    return list(type(d)(d.ratings, d.gold, preds, d.truth).write(folder / "chaos.csv"))
+
+
+def _command(folder: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "humanly", "--quiet", "report", str(folder / "chaos.csv"),
+        "--predictions", str(folder / "chaos.predictions.csv"), "-o", str(folder / "r.html"),
+        "--force",
+    ]  # fmt: skip
+
+
+def _timed(cmd: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s of the child, peak MB of the child) of one run."""
+    import resource
+    import time
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss / 1024
+
+
+def run(quick: bool = False, repeat: int | None = None, farm: bool = False) -> list[dict[str, Any]]:
+    repeat = repeat or (1 if quick else 3)
+    n, k = (300, 30) if quick else (1514, 100)
+    as_installed()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        chaos_like(folder, n, k)
+        cmd = _command(folder)
+        if farm and shutil.which("farm-bench"):
+            bench = ["farm-bench", "-n", str(repeat), "--warmup", "0", "--timeout", "900"]
+            bench += ["--", *cmd]
+            print(" ".join(bench))
+            print(subprocess.run(bench, capture_output=True, text=True).stdout)
+        runs = [_timed(cmd) for _ in range(repeat)]
+    walls = [r[0] for r in runs]
+    return [
+        {
+            "name": f"humanly report, ChaosNLI-like {n:,} items × {k} labels × 3 classes, 2 models",
+            "median_s": statistics.median(walls),
+            "min_s": min(walls),
+            "max_s": max(walls),
+            "cpu_s": statistics.median(r[1] for r in runs),
+            "runs": repeat,
+            "peak_mb": max(r[2] for r in runs),
+            "baseline": None,
+            "ratio": None,
+            "target": "≤ 30 s and ≤ 2 GB end to end on 2 cores",
+            "notes": "whole process, defaults (1,000 bootstrap replicates)",
+        }
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int)
+    parser.add_argument("--farm", action="store_true")
+    args = parser.parse_args()
+    for row in run(args.quick, args.repeat, args.farm):
+        print(
+            f"{row['name']}: median {row['median_s']:.3g} s, {row['cpu_s']:.3g} CPU s (min "
+            f"{row['min_s']:.3g}, max {row['max_s']:.3g}, {row['runs']} runs), peak "
+            f"{row['peak_mb']:.0f} MB; target {row['target']}"
+        )
+
+
+if __name__ == "__main__":
+    main()
