@@ -16,6 +16,7 @@ from .._core.bootstrap import percentile_interval
 from .._core.counts import unique_rows
 from .._core.result import Note
 from .._core.rng import stream
+from .._core.wording import agreement_memory_text
 from ..errors import InputError, setting
 from ._coefficients import COUNT_COEFFICIENTS, CountDesign, estimates, features, variances
 from ._conger import Patterns, conger_estimates, conger_variance, sorted_ids
@@ -135,30 +136,6 @@ def _common(
     }
 
 
-def _bytes(n: float) -> str:
-    """A size in words: ``1.5 GiB``, ``12 MiB``, ``800 bytes``."""
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{int(n)} bytes"
-
-
-def _memory_text(reason: Note) -> str:
-    """Why the tables do not fit the memory budget, for an error message."""
-    v = cast("Mapping[str, float]", dict(reason.values))
-    if reason.code == "too_many_values":
-        what = f"{int(v['values']):,} distinct values would need q × q tables of"
-    else:
-        what = (
-            f"{int(v['patterns']):,} distinct label patterns × {int(v['classes']):,} classes "
-            "would need"
-        )
-    return (
-        f"{what} {_bytes(v['need'])}, over the memory budget of {_bytes(v['memory'])} "
-        "(AgreementOptions.memory)"
-    )
-
-
 def from_values(
     r: Any,
     values: np.ndarray,
@@ -175,7 +152,7 @@ def from_values(
     """Krippendorff's α from the numeric values, when the classes are too many for q × q tables: the
     other coefficients need classes, and ``reason`` says why (``too_many_values`` or
     ``too_many_patterns``, with the sizes)."""
-    why = _memory_text(reason)
+    why = agreement_memory_text(cast("Mapping[str, float]", dict(reason.values)), reason.code)
     if scale not in ("interval", "ordinal"):
         raise _refuse(why, scale)
     if weights is not None:

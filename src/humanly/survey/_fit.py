@@ -31,6 +31,7 @@ import numpy as np
 
 from .._core.counts import count_subvectors
 from .._core.result import Note
+from .._core.wording import duration_text
 from ..data import InputError
 from ..errors import setting
 from . import _levels
@@ -147,14 +148,6 @@ def _size(nbytes: float) -> str:
     return f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.0f} MiB"
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def choose(
     v: np.ndarray,
     max_k: int,
@@ -188,9 +181,9 @@ def choose(
     what = (
         f"more than {_size(float(worst.bytes[max_k]))}"
         if short
-        else f"about {_duration(float(worst.seconds[max_k]))} of work"
+        else f"about {duration_text(float(worst.seconds[max_k]))} of work"
     )
-    limit = _size(budget) if short else _duration(EXACT_TIME_BUDGET)
+    limit = _size(budget) if short else duration_text(EXACT_TIME_BUDGET)
     raise InputError(
         f"the exact survey engine would need {what} for {len(v):,} distinct items over "
         f"{v.shape[1]} classes up to k = {max_k} with {n_rep} replicates (budget {limit}); {fix}"

@@ -48,6 +48,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._core.wording import agreement_memory_text, duration_text
+
 if TYPE_CHECKING:
     from .._core.result import Note
 
@@ -64,34 +66,10 @@ _UNNAMED = {
 }
 
 
-def _bytes(n: float) -> str:
-    """A size in words: ``1.5 GiB``, ``12 MiB``, ``800 bytes``."""
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{int(n)} bytes"
-
-
-def _memory(v: _Values, cause: str) -> str:
-    """Why the agreement family's tables do not fit the memory budget (``too_many_values`` or
-    ``too_many_patterns``)."""
-    if cause == "too_many_values":
-        what = f"{int(v['values']):,} distinct values would need q × q tables of"
-    else:
-        what = (
-            f"{int(v['patterns']):,} distinct label patterns × {int(v['classes']):,} classes "
-            "would need"
-        )
-    return (
-        f"{what} {_bytes(v['need'])}, over the memory budget of {_bytes(v['memory'])} "
-        "(AgreementOptions.memory)"
-    )
-
-
 def _values_only(v: _Values) -> str:
     return (
         "percent agreement, κ, AC1/AC2, Brennan–Prediger and α with Gwet's weights are not "
-        f"computed: they need classes, and {_memory(v, str(v['cause']))}; Krippendorff's α is "
+        f"computed: they need classes, and {agreement_memory_text(v, str(v['cause']))}; Krippendorff's α is "
         "computed from the values"
     )
 
@@ -128,20 +106,12 @@ def _ds_disagree(v: _Values) -> str:
 
 
 # -------------------------------------------------------------------------------- survey equivalence
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def _sampled(v: _Values) -> str:
     if "memory" in v:
         nbytes = float(v["memory"])
         need = f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.0f} MiB"
     else:
-        need = f"about {_duration(float(v['seconds']))}"
+        need = f"about {duration_text(float(v['seconds']))}"
     return (
         f"the exact engine would need {need} here, so the power curve was estimated by sampling "
         f"(Algorithm 2, n_draws={v['draws']} draws of each item's labels per level): Monte Carlo "
@@ -217,8 +187,8 @@ NOTES: dict[str, str | Callable[[_Values], str]] = {
         + _UNNAMED.get(str(v["cause"]), str(v["cause"]))
     ),
     "values_only": _values_only,
-    "too_many_values": lambda v: _memory(v, "too_many_values"),
-    "too_many_patterns": lambda v: _memory(v, "too_many_patterns"),
+    "too_many_values": lambda v: agreement_memory_text(v, "too_many_values"),
+    "too_many_patterns": lambda v: agreement_memory_text(v, "too_many_patterns"),
     "no_ordinal_values_bootstrap": "the bootstrap interval of ordinal α is not computed from "
     "values: the mid-ranks change with every replicate (round the labels to fewer values to get it)",
     # Dawid–Skene
