@@ -25,31 +25,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fresh import as_installed
 
 
 def chaos_like(folder: Path, n: int = 1514, k: int = 100, seed: int = 0) -> list[Path]:
     """Write ``chaos.csv`` (long ratings) and ``chaos.predictions.csv`` (two soft models) to
-    ``folder``; the paths written."""
-    from humanly import Predictions
-    from humanly.simulate import urn
+    ``folder`` with the generator of ``survey_scale_bench.py``; the paths written."""
+    from survey_scale_bench import DATA
 
-    d = urn(
-        n, k, dirichlet=[[8, 3, 1], [3, 8, 2], [1, 3, 8]], weights=[0.4, 0.3, 0.3],
-        classes=["e", "n", "c"], seed=seed,
-    )  # fmt: skip
-    g = np.random.default_rng(seed + 1)
-    states = np.log(d.truth["states"])
-    out = {}
-    for name, sharp, noise in (("bert", 1.2, 1.0), ("roberta", 1.3, 0.8)):
-        z = sharp * states + noise * g.normal(size=states.shape)
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        out[name] = p / p.sum(axis=1, keepdims=True)
-    preds = Predictions.from_arrays(d.ratings.items, out, classes=d.ratings.classes)
-    return list(type(d)(d.ratings, d.gold, preds, d.truth).write(folder / "chaos.csv"))
+    space: dict[str, Any] = {}
+    exec(DATA, space)  # the generator, as the survey scale benchmark runs it in its child
+    return list(space["chaos_like"](n, k, seed).write(folder / "chaos.csv"))
 
 
 def _command(folder: Path) -> list[str]:
