@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["InputError", "Setting", "setting"]
+__all__ = ["InputError", "Setting", "plain", "setting"]
 
 # A setting travels inside message text between these private-use characters, so an f-string can hold
 # it: U+E000 name U+E001 kind value U+E002, kind "-" (the parameter alone), "s" (a text value) or "v".
@@ -94,12 +94,22 @@ def setting(name: str, value: object = _UNSET, *, raw: bool = False) -> str:
     'level=1.5: give a probability'
     """
     if value is _UNSET:
-        return f"{_OPEN}{name}{_SEP}-{_CLOSE}"
+        return _marked(Setting(name))
     if isinstance(value, str) and not raw:
-        return f"{_OPEN}{name}{_SEP}s{value}{_CLOSE}"
+        return _marked(Setting(name, value, text=True))
     item = getattr(value, "item", None)  # a numpy scalar is written as its Python value
     shown = item() if callable(item) and getattr(value, "ndim", None) == 0 else value
-    return f"{_OPEN}{name}{_SEP}v{shown}{_CLOSE}"
+    return _marked(Setting(name, str(shown)))
+
+
+def plain(message: str) -> str:
+    """A message that may name parameters (:func:`setting`) as Python callers read it, for text kept
+    beside a result rather than raised.
+
+    >>> plain(f"{setting('strata', 'topic')}: a column")
+    "strata='topic': a column"
+    """
+    return InputError(message).args[0]
 
 
 def _parts(message: str) -> tuple[str | Setting, ...]:
@@ -182,16 +192,19 @@ class InputError(ValueError):
     def __format__(self, spec: str) -> str:
         # an f-string that wraps this error in another keeps its settings (the markers are parsed again
         # by the outer InputError); str() gives the Python spelling
-        if spec:
-            return format(str(self), spec)
-        return "".join(p if isinstance(p, str) else _marked(p) for p in self.parts)
+        return format(str(self), spec) if spec else self._marked_text()
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str]]:
         # pickled (e.g. to a worker and back) with its settings
-        return (type(self), ("".join(p if isinstance(p, str) else _marked(p) for p in self.parts),))
+        return (type(self), (self._marked_text(),))
+
+    def _marked_text(self) -> str:
+        """The message with its settings marked, as :func:`setting` writes them."""
+        return "".join(p if isinstance(p, str) else _marked(p) for p in self.parts)
 
 
 def _marked(s: Setting) -> str:
+    """A setting as it travels inside message text (see :func:`setting`)."""
     if s.value is None:
         return f"{_OPEN}{s.name}{_SEP}-{_CLOSE}"
     return f"{_OPEN}{s.name}{_SEP}{'s' if s.text else 'v'}{s.value}{_CLOSE}"

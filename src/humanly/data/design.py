@@ -21,7 +21,6 @@ A bare array follows the ratings' items in the order the caller holds them, as e
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import os
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, setting
+from ..errors import InputError, plain, setting
 from ._coding import show
 from .columns import ITEM_NAMES, pick_column
 from .matching import MissingPolicy, align_index
@@ -51,8 +50,9 @@ class ItemDesign:
     probabilities : numpy.ndarray or None
         Each item's probability π of having been sent to raters (from its sampling weight 1/π).
     strata_source, weights_source : str
-        How messages name where they came from (``"strata='category'"`` for a column, else the
-        parameter's name).
+        Where the values came from (``"strata='category'"`` for a column, else the parameter's
+        name), as Python callers read it; given to :func:`design_for` as a
+        :func:`humanly.errors.setting`, so an error shows it as the command line's flag.
 
     Examples
     --------
@@ -125,19 +125,6 @@ def _aligned(values: pd.Series, items: pd.Index, what: str, missing: MissingPoli
     return out
 
 
-def _said(source: str) -> str:
-    """A source label as the joins write it (``strata='topic'``) named as a parameter in an error
-    message, so the command line shows its flag (``--strata topic``)."""
-    name, sep, value = source.partition("=")
-    if not sep or not name.isidentifier():
-        return source
-    try:
-        given = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        return source
-    return setting(name, given) if isinstance(given, str) else source
-
-
 def _as_series(value: Any, what: str) -> pd.Series:
     if isinstance(value, pd.DataFrame) and value.shape[1] == 1:
         return value.iloc[:, 0]
@@ -163,28 +150,27 @@ def design_for(
     if strata is None and sampling_weights is None:
         return None
     labels = probabilities = None
-    s_said, w_said = _said(strata_source), _said(weights_source)
     if strata is not None:
-        values = _aligned(_as_series(strata, s_said), items, s_said, missing)
+        values = _aligned(_as_series(strata, strata_source), items, strata_source, missing)
         if values.dtype.kind in "iub":  # whole numbers, booleans: each distinct value's text once
             uniques, inverse = np.unique(values, return_inverse=True)
             labels = np.asarray([str(v) for v in uniques], dtype=object)[inverse.reshape(-1)]
         else:
             labels = np.asarray([str(v) for v in values], dtype=object)
     if sampling_weights is not None:
-        series = _as_series(sampling_weights, w_said)
-        raw = _aligned(series, items, w_said, missing)
+        series = _as_series(sampling_weights, weights_source)
+        raw = _aligned(series, items, weights_source, missing)
         weight = pd.to_numeric(pd.Series(raw), errors="coerce").to_numpy(dtype=float)
         bad = ~(np.isfinite(weight) & (weight >= 1.0))
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise InputError(
-                f"{w_said}: item {show(items[k])} has weight {show(raw[k])}; give each "
+                f"{weights_source}: item {show(items[k])} has weight {show(raw[k])}; give each "
                 "item's sampling weight 1/π, a number ≥ 1 (π: its probability of having been sent "
                 "to human raters)"
             )
         probabilities = 1.0 / weight
-    return ItemDesign(labels, probabilities, strata_source, weights_source)
+    return ItemDesign(labels, probabilities, plain(strata_source), plain(weights_source))
 
 
 def _column_of(

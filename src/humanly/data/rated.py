@@ -462,7 +462,7 @@ def read_rating_study(
         s_values,
         w_values,
         missing=missing,
-        strata_source=f"strata={strata!r}",
-        weights_source=f"sampling_weights={sampling_weights!r}",
+        strata_source=setting("strata", strata),
+        weights_source=setting("sampling_weights", sampling_weights),
     )
     return dataclasses.replace(study, design=design)

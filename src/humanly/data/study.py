@@ -165,7 +165,7 @@ def _read_design(
         design_columns(tables, item_col, column, setting(name, column))
         for name, column in (("strata", opts.strata), ("sampling_weights", opts.sampling_weights))
     )
-    sources = (f"strata={opts.strata!r}", f"sampling_weights={opts.sampling_weights!r}")
+    sources = (setting("strata", opts.strata), setting("sampling_weights", opts.sampling_weights))
     return _with_design(study, strata, weights, missing, sources=sources)
 
 
