@@ -29,6 +29,7 @@ import pytest
 import humanly
 from humanly._core.result import Result
 from humanly.verdicts import verdicts_for
+from table4 import SUMMARY_ARGS
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "humanly"
 
@@ -77,19 +78,7 @@ def _commands(f: dict[str, str]) -> dict[str, tuple[list[str], Any]]:
             CertifyResult.from_dict,
         ),
         "certify_summary": (
-            [
-                "certify",
-                "summary",
-                "--lower",
-                "0.949",
-                "0.971",
-                "--upper",
-                "0.939",
-                "--n-items",
-                "1821",
-                "--labels-per-item",
-                "3",
-            ],
+            [*SUMMARY_ARGS],
             CertifyResult.from_dict,
         ),
         "equivalence": (

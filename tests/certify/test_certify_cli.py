@@ -9,23 +9,14 @@ import pandas as pd
 import pytest
 
 from humanly import simulate
+from table4 import SUMMARY_ARGS
 
 RTE = ("--item-col", "orig_id", "--rater-col", "!amt_worker_ids", "--label-col", "response")
 
 
 def test_summary_mode_reproduces_table4(cli) -> None:
     r = cli(
-        "certify",
-        "summary",
-        "--lower",
-        "0.949",
-        "0.971",
-        "--upper",
-        "0.939",
-        "--n-items",
-        "1821",
-        "--labels-per-item",
-        "3",
+        *SUMMARY_ARGS,
         "--json",
     )
     assert r.exit_code == 0, r.stderr

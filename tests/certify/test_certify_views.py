@@ -16,6 +16,7 @@ from humanly import simulate
 from humanly.certification import certify, certify_summary
 from humanly.datasets import WIKI_ATTACK_OPTIONS, wiki_attack, wiki_attack_path
 from humanly.verdicts.certify import format_confidence, verdicts
+from table4 import SUMMARY_ARGS
 
 SST2 = dict(
     lower=[0.949, 0.971],
@@ -213,19 +214,7 @@ def _every_number_in_the_tables(stdout: str, n_models: int) -> None:
 
 
 def test_cli_table4_summary(cli) -> None:
-    args = [
-        "certify",
-        "summary",
-        "--lower",
-        "0.949",
-        "0.971",
-        "--upper",
-        "0.939",
-        "--n-items",
-        "1821",
-        "--labels-per-item",
-        "3",
-    ]
+    args = [*SUMMARY_ARGS]
     r = cli(*args, "--models", "BERT,StructBERT", "--n-classes", "2")
     assert r.exit_code == 0, r.stderr
     out = r.stdout
