@@ -8,7 +8,9 @@ comparison.
   the models and over eight fixed subsamples (seeds 0–7).
 * The votes needed to separate two adjacent models hold up in simulation: in a Bradley–Terry world
   with the human-only strengths as truth and the arena's pairs and tie rate, that many votes separate
-  the pair with about the planned probability.
+  the pair with about the planned probability. The same for the plan with both judges: in a world with
+  the judge-assisted strengths as truth, judges that agree with the (hidden) human vote as often as
+  the real ones do, and the judge-only comparisons growing with the human votes as the plan assumes.
 * gpt-3.5-turbo, which names model A in 86% of its votes, is flagged as favouring the first position.
 """
 
@@ -124,3 +126,56 @@ def test_votes_needed_are_verified_by_simulation(arena) -> None:
     # the pairwise plan needs fewer votes: with the rank-sets' plan the pair's own interval
     # separates more often than the planned power
     assert pairwise / runs >= share
+
+
+def _world_judge(rng, human: np.ndarray, shares: np.ndarray, copy: float) -> np.ndarray:
+    """A judge's votes: the human vote with probability ``copy``, else a draw from the judge's own
+    outcome shares (model_a, model_b, tie) — unrelated to the truth, so PPI must learn how far to
+    trust it."""
+    own = rng.choice(np.array(["model_a", "model_b", "tie"]), len(human), p=shares)
+    return np.where(rng.random(len(human)) < copy, human, own)
+
+
+@pytest.mark.slow
+def test_votes_needed_with_the_judges_are_verified_by_simulation(arena, shared_data) -> None:
+    human, judges = arena
+    study = join_votes(_subsample(human, 0), judges)
+    pilot = humanly.rank(study, options=RankOptions(draws=4000))
+    est = pilot.best.strength
+    assert pilot.best.judges == ("claude-3-opus", "gpt-3.5-turbo")
+    names = np.array(pilot.models, dtype=object)
+    theta = np.array([r.estimate for r in est.rows])
+    full = join_votes(human)
+    tie = float((full.human.outcome == 2).mean())
+    outcomes = ["model_a", "model_b", "tie"]
+    h_share = np.array([float((human["winner"] == o).mean()) for o in outcomes[:2]])
+    h_share = np.append(h_share, 1 - h_share.sum())
+    world_judges = {}
+    for name in judges:
+        raw = pd.read_json(shared_data / "arena" / f"judge-{name}.jsonl", lines=True)["winner"]
+        j_share = np.array([float((raw == o).mean()) for o in outcomes[:2]])
+        j_share = np.append(j_share, 1 - j_share.sum())
+        agree = pilot.judge(name).agreement.rate  # with ties, on the 1,000 human-voted comparisons
+        chance = float(h_share @ j_share)
+        world_judges[name] = (j_share, (agree - chance) / (1 - chance))
+    target = min(
+        (s for s in est.adjacent if 2000 <= s.votes_needed <= 6000), key=lambda s: s.votes_needed
+    )
+    n_h = target.votes_needed
+    n_u = round(n_h * (study.n_comparisons - int(study.labelled.sum())) / int(study.labelled.sum()))
+    rng = np.random.default_rng(2)
+    runs = 100
+    separated = 0
+    for r in range(runs):
+        votes = _world_votes(rng, full.first, full.second, theta, tie, n_h + n_u, names)
+        world = {
+            name: votes.assign(winner=_world_judge(rng, votes["winner"].to_numpy(), p, copy))
+            for name, (p, copy) in world_judges.items()
+        }
+        res = humanly.rank(votes.iloc[:n_h], judges=world, seed=r, options=RankOptions(draws=2000))
+        assert res.best.judges == pilot.best.judges and res.votes == n_h
+        entry = res.best.strength.pairs.pair(target.higher, target.lower)
+        separated += entry["simultaneous_interval"].low > 0
+    share = separated / runs
+    se = np.sqrt(0.8 * 0.2 / runs)
+    assert abs(share - 0.8) < 3 * se + 0.02, (share, target, n_u)

@@ -57,6 +57,20 @@ def test_outcomes_ties_and_model_names() -> None:
     assert v.outcome.tolist() == [0, 2, 1, 0]
 
 
+@pytest.mark.parametrize("comparison", ["comparison", "comparison_id", "id", "num"])
+@pytest.mark.parametrize("outcome", ["winner", "outcome", "vote"])
+def test_columns_found_by_name(comparison, outcome) -> None:
+    frame = FRAME.rename(columns={"num": comparison, "winner": outcome})
+    v, ref = read_votes(frame), read_votes(FRAME)
+    assert v.outcome.tolist() == ref.outcome.tolist() == [0, 2, 1, 2]
+    assert [str(i) for i in join_votes(v).ids] == [str(i) for i in join_votes(ref).ids]
+
+
+def test_every_tie_spelling_is_a_tie() -> None:
+    for spelling in ("tie", "tie (bothbad)", "both_bad", "draw", "TIE"):
+        assert read_votes(FRAME.assign(winner=spelling)).outcome.tolist() == [2, 2, 2, 2], spelling
+
+
 def test_columns_named_explicitly() -> None:
     frame = FRAME.rename(
         columns={"num": "battle", "model_a": "left", "model_b": "right", "winner": "pick"}
