@@ -93,6 +93,53 @@ def test_win_rates_equal_ppi_python_model_by_model(data, ties, estimator, lam) -
         assert row.interval.high == pytest.approx(min(float(np.squeeze(high)), 1.0), abs=1e-10)
 
 
+def test_two_judges_win_rates_tune_lambda_over_the_box(data) -> None:
+    """Two judges (ppi-python takes one): per model, λ ∈ [0, 1]² minimises the estimate's variance
+    var_L(y − λᵀf)/n + var_U(λᵀf)/N in PPI++'s form λᵀCλ − 2bᵀλ, b = cov_L(y, f) (divisor n), C = (1 +
+    n/N)·cov_{L∪U}(f) (divisor n + N − 1) — minimised here with scipy's L-BFGS-B; then the estimate
+    ȳ_h + Σλ_j(f̄_j,U − f̄_j,L) and that variance follow."""
+    human, judges = data
+    res = rank(human, judges=judges, options=RankOptions(draws=0))
+    best = res.best
+    assert best.judges == ("sharp", "biased")
+    study = join_votes(human, judges)
+    shares = _per_comparison(study, "half")
+    hf, hs, hn = shares["human"]
+    lab = hn > 0
+    free = 0
+    for k, model in enumerate(study.models):
+        first = study.first == k
+        inv = first | (study.second == k)
+        l_, u_ = inv & lab, inv & ~lab
+        y = np.where(first, _score(hf, hs, "half", True)[0], _score(hf, hs, "half", False)[0])[l_]
+        sides = [_score(*shares[j][:2], "half", own_first=True) for j in best.judges]
+        others = [_score(*shares[j][:2], "half", own_first=False) for j in best.judges]
+        f = np.column_stack(
+            [np.where(first, a[0], o[0]) for a, o in zip(sides, others, strict=True)]
+        )
+        fl, fu = f[l_], f[u_]
+        n, big_n = len(y), len(fu)
+        b = ((y - y.mean())[:, None] * (fl - fl.mean(0))).sum(0) / n
+        c = (1 + n / big_n) * np.cov(np.vstack([fl, fu]).T, ddof=1)
+        fit = minimize(
+            lambda lam, c=c, b=b: (lam @ c @ lam - 2 * b @ lam, 2 * c @ lam - 2 * b),
+            np.full(2, 0.5),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=[(0.0, 1.0)] * 2,
+            options={"ftol": 1e-15, "gtol": 1e-12},
+        )
+        row = best.win_rate.row(model)
+        np.testing.assert_allclose(row.lam, fit.x, atol=1e-6)
+        free += int(((fit.x > 1e-6) & (fit.x < 1 - 1e-6)).all())
+        lam = np.array(row.lam)
+        point = y.mean() + lam @ (fu.mean(0) - fl.mean(0))
+        var = np.var(y - fl @ lam) / n + np.var(fu @ lam) / big_n
+        assert row.estimate == pytest.approx(point, abs=1e-10)
+        assert row.se == pytest.approx(np.sqrt(var), abs=1e-10)
+    assert free >= 1  # some model's λ is inside the box: the quadratic, not only its corners
+
+
 def test_drop_win_rates_are_ratios_of_prediction_powered_means(data) -> None:
     human, judges = data
     study = join_votes(human, {"sharp": judges["sharp"]})
