@@ -277,18 +277,21 @@ def test_strengths_with_lambda_zero_are_the_human_fit(data) -> None:
     assert res.human.strength.to_dict() == alone.strength.to_dict()
 
 
-def test_ppi_plus_plus_lambda_minimises_the_total_variance(data) -> None:
-    """λ̂ minimises tr(T H⁻¹ V(λ) H⁻¹ Tᵀ) at the PPI estimate: V(λ) = cov_L(g_h − λ g_j)/n +
-    λ² cov_U(g_j)/N (divisors n, N), H the human loss's Hessian, T reference → centred coordinates —
-    computed here from per-comparison gradient arrays."""
+@pytest.mark.parametrize("names", [("sharp",), ("sharp", "biased")])
+def test_ppi_plus_plus_lambda_minimises_the_total_variance(data, names) -> None:
+    """λ̂ minimises tr(T H⁻¹ V(λ) H⁻¹ Tᵀ) over [0, 1]^J at the PPI estimate: V(λ) = cov_L(g_h −
+    Σλ_j g_j)/n + cov_U(Σλ_j g_j)/N (divisors n, N), H the human loss's Hessian, T reference →
+    centred coordinates — computed here from per-comparison gradient arrays (one judge: the clipped
+    ratio; two: scipy's L-BFGS-B over the box)."""
     human, judges = data
-    study = join_votes(human, {"sharp": judges["sharp"]})
+    chosen = {name: judges[name] for name in names}
+    study = join_votes(human, chosen)
     res = rank(study, options=RankOptions(draws=0))
-    ppi = rank(study, estimator="ppi", options=RankOptions(draws=0)).rankings[1].strength
+    ppi = rank(study, estimator="ppi", options=RankOptions(draws=0)).rankings[-1].strength
+    assert res.rankings[-1].judges == names
     theta = np.array([r.estimate for r in ppi.rows])
     shares = _per_comparison(study, "half")
     hf, hs, hn = shares["human"]
-    jf, js, _ = shares["sharp"]
     lab = hn > 0
     n, big_n = lab.sum(), (~lab).sum()
     a, b = study.first, study.second
@@ -298,23 +301,41 @@ def test_ppi_plus_plus_lambda_minimises_the_total_variance(data) -> None:
     x[np.arange(len(a)), a], x[np.arange(len(a)), b] = 1.0, -1.0
     x = x[:, 1:]
     g_h = ((0.5 + 0.5 * (hf - hs)) - sig)[:, None] * x
-    g_j = ((0.5 + 0.5 * (jf - js)) - sig)[:, None] * x
+    g_j = [((0.5 + 0.5 * (shares[j][0] - shares[j][1])) - sig)[:, None] * x for j in names]
     w = sig * (1 - sig)
     hess = (x[lab] * w[lab, None]).T @ x[lab] / n
     t = np.vstack([np.zeros(m - 1), np.eye(m - 1)])
     t = t - t.mean(axis=0)
     amat = t @ np.linalg.inv(hess)
 
-    def var(z):  # covariance with divisor len(z)
-        zc = z - z.mean(axis=0)
-        return zc.T @ zc / len(z)
+    def cov(p, q):  # covariance with divisor len(p), traced through A
+        pc, qc = p - p.mean(axis=0), q - q.mean(axis=0)
+        return np.trace(amat @ (pc.T @ qc / len(p)) @ amat.T)
 
-    gl, jl, ju = g_h[lab], g_j[lab], g_j[~lab]
-    cross = (gl - gl.mean(0)).T @ (jl - jl.mean(0)) / n
-    b_ = np.trace(amat @ cross @ amat.T) / n
-    c_ = np.trace(amat @ var(jl) @ amat.T) / n + np.trace(amat @ var(ju) @ amat.T) / big_n
-    assert res.rankings[1].lam[0] == pytest.approx(float(np.clip(b_ / c_, 0, 1)), abs=1e-9)
-    assert res.rankings[1].strength.saving >= 1.0
+    k = len(names)
+    b_ = np.array([cov(g_h[lab], g_j[i][lab]) / n for i in range(k)])
+    c_ = np.array(
+        [
+            [
+                cov(g_j[i][lab], g_j[q][lab]) / n + cov(g_j[i][~lab], g_j[q][~lab]) / big_n
+                for q in range(k)
+            ]
+            for i in range(k)
+        ]
+    )
+    if k == 1:
+        expected = np.clip(b_ / c_[0], 0, 1)
+    else:
+        expected = minimize(
+            lambda lam: (lam @ c_ @ lam - 2 * b_ @ lam, 2 * c_ @ lam - 2 * b_),
+            np.full(k, 0.5),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=[(0.0, 1.0)] * k,
+            options={"ftol": 1e-15, "gtol": 1e-12},
+        ).x
+    np.testing.assert_allclose(res.rankings[-1].lam, expected, atol=1e-9 if k == 1 else 1e-7)
+    assert res.rankings[-1].strength.saving >= 1.0
 
 
 def test_ppi_with_a_judge_that_copies_the_humans_is_the_human_estimate(data) -> None:
