@@ -192,6 +192,40 @@ def test_win_rate_covariance_equals_the_sum_of_per_comparison_influences(data) -
     np.testing.assert_allclose(est.covariance, brute, atol=1e-12)
 
 
+def test_several_votes_on_a_comparison_are_averaged_into_one_unit() -> None:
+    """Several human votes on one comparison (1 to 3 voters): the comparison is the unit — its
+    score is the mean of its votes, and ppi-python run on those per-comparison means gives the same
+    PPI++ win rates and intervals (to 1e-10)."""
+    from humanly import simulate
+
+    sim = simulate.arena(5, 1500, 500, votes_per_comparison=3, seed=3)
+    rng = np.random.default_rng(3)
+    human = sim.human.iloc[np.sort(rng.choice(len(sim.human), 1100, replace=False))]
+    judge = sim.judges["sharp"]
+    res = rank(human, judges={"llm": judge}, options=RankOptions(draws=0))
+    study = join_votes(human, {"llm": judge})
+    shares = _per_comparison(study, "half")
+    hf, hs, hn = shares["human"]
+    jf, js, _ = shares["llm"]
+    assert hn.max() == 3 and set(np.unique(hn[hn > 0])) == {1.0, 2.0, 3.0}
+    lab = hn > 0
+    for k, model in enumerate(study.models):
+        first = study.first == k
+        y = np.where(first, _score(hf, hs, "half", True)[0], _score(hf, hs, "half", False)[0])
+        f = np.where(first, _score(jf, js, "half", True)[0], _score(jf, js, "half", False)[0])
+        inv = first | (study.second == k)
+        lab_m, unl_m = inv & lab, inv & ~lab
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            point = ppi_py.ppi_mean_pointestimate(y[lab_m], f[lab_m], f[unl_m], lam=None)
+            low, high = ppi_py.ppi_mean_ci(y[lab_m], f[lab_m], f[unl_m], alpha=0.05, lam=None)
+        row = res.best.win_rate.row(model)
+        assert row.votes == int(hn[lab_m].sum()) and row.comparisons == int(lab_m.sum())
+        assert row.estimate == pytest.approx(float(np.squeeze(point)), abs=1e-10)
+        assert row.interval.low == pytest.approx(max(float(np.squeeze(low)), 0.0), abs=1e-10)
+        assert row.interval.high == pytest.approx(min(float(np.squeeze(high)), 1.0), abs=1e-10)
+
+
 def _design_matrix(study, lab: np.ndarray, keep: np.ndarray) -> np.ndarray:
     m = len(study.models)
     x = np.zeros((int(lab.sum()), m))
