@@ -12,7 +12,10 @@ independently of humanly's code:
 * the effective human votes per model and in all are the human-only variance over the judge-assisted
   one, times the human votes;
 * a judge's agreement table, agreement with ties, decisive agreement and Cohen's κ against
-  pandas' crosstab and scikit-learn 1.9's ``cohen_kappa_score``.
+  pandas' crosstab and scikit-learn 1.9's ``cohen_kappa_score``;
+* the frontier check per model: the model's human win rate and the judge's agreement with the human
+  vote on the model's comparisons, their paired difference and its CLT interval, the status and the
+  factor-two flag.
 """
 
 from __future__ import annotations
@@ -172,3 +175,42 @@ def test_judge_agreement_against_crosstab_and_scikit_learn(data) -> None:
         )
         kappa = sklearn_metrics.cohen_kappa_score(h.to_numpy(), g.to_numpy())
         assert agreement.kappa == pytest.approx(kappa, abs=1e-12)
+
+
+def test_the_frontier_check_per_model(data) -> None:
+    human, judges, res = data
+    h = _labels(human)
+    z = NormalDist().inv_cdf(0.975)
+    models = sorted(set(human["model_a"]) | set(human["model_b"]))
+    for name, frame in judges.items():
+        g = _labels(frame).loc[h.index]
+        agree = (h == g).to_numpy(float)
+        rows = {row.model: row for row in res.judge(name).frontier}
+        assert sorted(rows) == models
+        for model in models:
+            a, b = human["model_a"].to_numpy(), human["model_b"].to_numpy()
+            inv = (a == model) | (b == model)
+            first = np.where(a < b, a, b)
+            own_first = first == model
+            score = np.where(h == "tie", 0.5, np.where((h == "first") == own_first, 1.0, 0.0))
+            diff = agree[inv] - score[inv]
+            mean, se = diff.mean(), diff.std() / np.sqrt(inv.sum())
+            row = rows[model]
+            assert row.model_accuracy == pytest.approx(score[inv].mean(), abs=1e-12)
+            assert row.judge_accuracy == pytest.approx(agree[inv].mean(), abs=1e-12)
+            assert row.difference == pytest.approx(mean, abs=1e-12)
+            assert (row.interval.low, row.interval.high) == pytest.approx(
+                (mean - z * se, mean + z * se), abs=1e-12
+            )
+            status = (
+                "judge_more_accurate"
+                if mean - z * se > 0
+                else "judge_less_accurate"
+                if mean + z * se < 0
+                else "no_clear_difference"
+            )
+            assert row.status == status
+            assert row.at_most_twice == (status != "judge_more_accurate")
+            single = next(r for r in res.rankings if r.judges == (name,)).win_rate.row(model)
+            assert row.saving == pytest.approx(single.effective_votes / single.votes, rel=1e-12)
+        assert len({r.status for r in rows.values()}) >= 2  # the check tells models apart
