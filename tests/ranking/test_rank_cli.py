@@ -10,6 +10,7 @@ The simulated votes come from :func:`humanly.simulate.arena`; the real Chatbot A
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -257,6 +258,14 @@ def test_the_page_of_votes_is_drawn_again_byte_for_byte(cli, sim, tmp_path, monk
     assert again.read_bytes() == page.read_bytes()
     html = page.read_text(encoding="utf-8")
     assert 'id="rank"' in html and 'id="methods-rank"' in html and 'id="certify"' not in html
+    # the figures: estimates with intervals beside the rank-sets as bars, the win matrix, the plan
+    captions = re.findall(
+        r'<figure id="rank-figure-\d">.*?<figcaption>(.*?)</figcaption>', html, re.S
+    )
+    assert len(captions) == 3, captions
+    assert "interval (left) and its rank-set (right" in captions[0]
+    assert captions[1].startswith("The pairwise win matrix")
+    assert captions[2].startswith("The planning curve")
     # the options of ratings do not mix with votes
     other = tmp_path / "other.html"
     message = _one_sentence(cli("report", sim["human"], "--votes", sim["human"], "-o", other))
