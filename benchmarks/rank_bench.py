@@ -12,7 +12,12 @@ with an analytic gradient) — one of the ~16 fits humanly makes. Each row gives
 and the CPU seconds of the child process (user + system), the figure to read on a shared machine.
 
     python benchmarks/rank_bench.py [--quick] [--comparisons N] [--models M] [--human n]
-        [--repeat R] [--farm]
+        [--repeat R] [--farm] [--memory]
+
+``--memory`` checks the memory claim instead: the Python API's peak resident memory in fresh processes
+at ¼, ½ and all of the comparisons, less the peak of a process that only imports humanly and reads
+the three files' libraries (pandas, pyarrow), and the MB each further 10⁶ comparisons add: linear when
+that slope stays level from one size to the next (it does not grow).
 
 ``--farm`` times both commands with ``farm-bench`` (paired runs, A/B alternated) instead of the loop
 below. The figures belong in BENCHMARKS.md only when measured on a quiet machine.
@@ -112,6 +117,49 @@ def make(folder: Path, n: int, m: int, n_human: int, seed: int = 0) -> dict[str,
     frame(votes(0.0, 2.0, 0.1, n), n).to_parquet(folder / "j1.parquet")
     frame(votes(0.7, 1.0, 0.05, n), n).to_parquet(folder / "j2.parquet")
     return {"comparisons": n, "models": m, "human": n_human}
+
+
+IMPORTS = (
+    PEAK_MB
+    + """
+import humanly, numpy, pandas, pyarrow.parquet, scipy.linalg
+print(f"peak {_peak_mb():.0f} MB")
+"""
+)
+
+
+def _peak(cmd: list[str]) -> float:
+    """The ``peak N MB`` a child prints."""
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return float(out.rsplit("peak ", 1)[1].split()[0])
+
+
+def memory(quick: bool = False, n: int | None = None, m: int | None = None) -> list[str]:
+    """Peak resident MB of ``humanly.rank`` at ¼, ½ and 1 × ``n`` comparisons (human votes on a
+    quarter), beyond the import-only peak, and that excess per 10⁶ comparisons."""
+    n = n or (100_000 if quick else 1_000_000)
+    m = m or (30 if quick else 100)
+    as_installed()
+    base = _peak([sys.executable, "-c", IMPORTS])
+    lines = [f"imports only (humanly, numpy, pandas, pyarrow, scipy): peak {base:.0f} MB"]
+    before: tuple[int, float] | None = None
+    for size in (n // 4, n // 2, n):
+        with tempfile.TemporaryDirectory() as tmp:
+            make(Path(tmp), size, m, size // 4)
+            peak = _peak([sys.executable, "-c", OURS, tmp])
+        slope = (
+            ""
+            if before is None
+            else (
+                f"; {(peak - before[1]) / (size - before[0]) * 1e6:.0f} MB per 10⁶ more comparisons"
+            )
+        )
+        lines.append(
+            f"{size:,} comparisons, {m} models, 2 judges: peak {peak:.0f} MB, "
+            f"{peak - base:.0f} MB above the imports{slope}"
+        )
+        before = (size, peak)
+    return lines
 
 
 def _process_times(
@@ -235,7 +283,11 @@ def main() -> None:
     parser.add_argument("--human", type=int)
     parser.add_argument("--repeat", type=int)
     parser.add_argument("--farm", action="store_true")
+    parser.add_argument("--memory", action="store_true")
     args = parser.parse_args()
+    if args.memory:
+        print("\n".join(memory(args.quick, args.comparisons, args.models)))
+        return
     rows = run(args.quick, args.comparisons, args.models, args.human, args.repeat, args.farm)
     for row in rows:
         print(
