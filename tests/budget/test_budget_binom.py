@@ -49,3 +49,40 @@ def test_edges_and_outside() -> None:
             assert binom_pmf(k, n, p).item() == pytest.approx(
                 math.comb(n, k) * p**k * (1 - p) ** (n - k), rel=1e-13
             )
+
+
+def test_subset_majority_equals_scipy_hypergeom_and_enumeration() -> None:
+    """The chance that m labels drawn without replacement from an item's labels vote right, from
+    exact integer binomials, equals SciPy's ``stats.hypergeom`` (reference, SciPy as installed,
+    1.17.1 here) to 1e-15 and a brute-force enumeration of the draws exactly in rationals."""
+    from fractions import Fraction
+    from itertools import combinations
+
+    from scipy import stats
+
+    from humanly.budget.models import subset_majority
+
+    rng = np.random.default_rng(3)
+    total = rng.integers(0, 30, 400)
+    correct = np.array([rng.integers(0, n + 1) for n in total])
+    for m in (1, 2, 3, 4, 5):
+        for ties, half in (("coin", 0.5), ("failure", 0.0)):
+            got = subset_majority(correct, total, m, ties)
+            ks = np.arange(m + 1)
+            pmf = stats.hypergeom.pmf(
+                ks[None, :], np.maximum(total, m)[:, None], correct[:, None], m
+            )
+            w = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, half, 0.0))
+            ref = np.where(total >= m, (pmf * w).sum(axis=1), np.nan)
+            np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15)
+            for n, good, value in list(zip(total, correct, got, strict=True))[:12]:
+                if n < m:
+                    assert np.isnan(value)
+                    continue
+                labels = [1] * int(good) + [0] * int(n - good)
+                draws = list(combinations(labels, m))
+                exact = sum(
+                    Fraction(1) if 2 * sum(d) > m else Fraction(half) if 2 * sum(d) == m else 0
+                    for d in draws
+                ) / len(draws)
+                assert value == float(exact)

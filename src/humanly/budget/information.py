@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._core.normal import z_value
 from .._core.result import Interval
 from ._em import Patterns, paper_params, pattern_loglik
 
@@ -37,12 +38,6 @@ __all__ = ["SINGULAR", "correlated_wald", "wald_ranges"]
 SINGULAR = 1e-9
 _STEP = 1e-5
 _CLIP = 1e-7
-
-
-def _z(level: float) -> float:
-    from scipy.stats import norm
-
-    return float(norm.ppf(0.5 + level / 2.0))
 
 
 def wald_ranges(
@@ -97,7 +92,7 @@ def wald_ranges(
     good = vals > SINGULAR * top
     inv = (vecs[:, good] / vals[good]) @ vecs[:, good].T
     null = vecs[:, ~good]
-    z = _z(level)
+    z = z_value(level)
     out = []
     for s in range(len(value)):
         g = grad[s]

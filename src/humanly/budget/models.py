@@ -16,6 +16,7 @@ accuracy M_m(q) of :func:`majority_accuracy`. An *error model* describes errors;
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -138,11 +139,18 @@ def subset_majority(
     t = np.asarray(total, dtype=np.int64)
     ks = np.arange(m + 1)
     ok = t >= m
-    from scipy import stats  # only the pilot estimators need it (keeps `budget win` start-up lean)
-
-    pmf = stats.hypergeom.pmf(ks[None, :], np.maximum(t, m)[:, None], c[:, None], m)
     weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5 if coin else 0.0, 0.0))
-    return np.where(ok, (pmf * weight[None, :]).sum(axis=1), np.nan)
+    pairs, where = np.unique(np.stack([np.maximum(t, m), c], axis=1), axis=0, return_inverse=True)
+    probs = np.array([_majority_of_draws(int(n), int(good), m, weight) for n, good in pairs])
+    return np.where(ok, probs[where.reshape(-1)] if len(pairs) else np.zeros(len(t)), np.nan)
+
+
+def _majority_of_draws(n: int, good: int, m: int, weight: np.ndarray) -> float:
+    """The weighted hypergeometric sum for m draws from n labels of which ``good`` are right,
+    with exact integer binomials (one rounding at the end; no ``scipy.stats``, slow to import)."""
+    halves = [round(2 * w) for w in weight.tolist()]  # the weights are 1, ½ or 0
+    ways = sum(h * math.comb(good, k) * math.comb(n - good, m - k) for k, h in enumerate(halves))
+    return ways / (2 * math.comb(n, m))  # integer division, correctly rounded
 
 
 def _as_floats(obj: Any, names: tuple[str, ...]) -> None:
