@@ -201,9 +201,10 @@ def _state_curves(
     n_items = np.empty_like(curves)
     for j, lvl in enumerate(plan.levels):
         e = _level_terms(plan, lvl, comb, sc, clip, mult) * lvl.elig[None, :, None]
-        n_items[:, j] = (mult * lvl.elig[None]).sum(axis=1)
+        mass = (mult * lvl.elig[None]).sum(axis=1)
+        n_items[:, j] = np.rint(mass)  # Σ_c q_i(c) = 1 up to rounding: 19,999.999… items are 20,000
         with np.errstate(invalid="ignore", divide="ignore"):
-            curves[:, j] = (e * qv).sum(axis=(1, 2)) / n_items[:, j]
+            curves[:, j] = (e * qv).sum(axis=(1, 2)) / mass
     return curves, n_items
 
 
