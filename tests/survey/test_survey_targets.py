@@ -323,6 +323,27 @@ def test_bad_targets_are_one_sentence(call, error, fragment) -> None:
     assert fragment in str(info.value) and "\n" not in str(info.value)
 
 
+def test_a_matrix_combiner_and_an_unconverged_latent_fit_are_said() -> None:
+    """t = ∞ needs a combiner of one item's labels (refused in one sentence before any work); a
+    latent-class fit that did not converge carries the code and the words say so."""
+    from humanly.survey import TargetEquivalence, matrix_combiner
+    from humanly.survey.target_results import LatentTarget
+    from humanly.verdicts.targets import target_words
+
+    d = running_example(100, 5, seed=1)
+    comb = matrix_combiner(lambda y, counts, items: np.full((len(y), 2), 0.5), name="flat")
+    with pytest.raises(InputError) as info:
+        opts = EquivalenceOptions(targets=(1, "inf"))
+        equivalence(d.ratings, d.predictions, combiner=comb, bootstrap=0, options=opts)
+    said = str(info.value)
+    assert "options.targets=(1, 'inf')" in said and "'flat'" in said and "\n" not in said
+    latent = LatentTarget("dawid_skene", (0.5, 0.5), -10.0, 500, False, 5, (2,), 0.9)
+    entry = TargetEquivalence(
+        "inf", 100, (), (), ("rests_on_latent_class_model", "latent_fit_not_converged"), latent
+    )
+    assert "Dawid–Skene over 5 named raters; the fit did not converge" in target_words(entry, 100)
+
+
 def test_targets_frame_of_a_simulation_is_side_by_side() -> None:
     d, _ = _latent_class_data(2, n=400)
     res = equivalence(
