@@ -413,21 +413,17 @@ def plan(
 ) -> PlanResult:
     """The budget analysis of a study: one label per item or majority votes for the next test set?
 
-    From ratings of any number of classes K: the label accuracy q̂ implied by the crowd's pairwise
-    agreement, the better classifier's accuracy (the best model's agreement with the plurality label,
-    else the paper's 0.8), and the exact probability that single vs m-majority labels (m-plurality for
-    K > 2) rank it above one ``eps`` worse at ``budget`` labels, with the budget each needs to reach
-    ``level``. With two or more models, also the pilot plan: of
-    :func:`~humanly.budget.pilot_plan` for two classes (``pilot``), of
-    :func:`~humanly.budget.multiclass_pilot_plan` for more (``multiclass_pilot``: the K-class
-    latent-class pilot and its exact win probabilities with plurality votes); ``pilot_skipped`` says
-    why there is none; and the curves the report draws.
+    From ratings of K ≥ 2 classes: the label accuracy q̂ implied by the crowd's agreement, the better
+    classifier's accuracy (the best model's agreement with the plurality label, else the paper's 0.8),
+    and the exact probability that single vs m-majority labels (pluralities for K > 2) rank it above
+    one ``eps`` worse at ``budget`` labels, with the budget each needs to reach ``level``. With two
+    models, also the pilot plan (``pilot``: :func:`~humanly.budget.pilot_plan`; ``multiclass_pilot``
+    for K > 2: :func:`~humanly.budget.multiclass_pilot_plan`; else ``pilot_skipped``), and the curves.
 
     Parameters
     ----------
     ratings : Ratings, Study or any form :func:`humanly.data.join` accepts
-        The crowd's labels (any number of classes); a :class:`~humanly.data.Study` carries the
-        predictions.
+        The crowd's labels; a :class:`~humanly.data.Study` carries the predictions.
     predictions : Predictions or mapping, optional
         The models' outputs, joined by item id.
     budget : int, optional
