@@ -30,6 +30,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -106,52 +107,61 @@ def _values(p: np.ndarray) -> np.ndarray | None:
     return inv if inv.max(initial=0) < MAX_BINS else None
 
 
-def _categorical(q: np.ndarray, b: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
-    """r ∝ q φ(·, b_i): EM for the model's confusion φ (classes × values) with ``q`` held fixed."""
-    n_bins = int(b.max(initial=0)) + 1
-    onehot = np.zeros((len(b), n_bins))
-    onehot[np.arange(len(b)), b] = 1.0
-    r = q
-    phi = np.full((q.shape[1], n_bins), 1.0 / n_bins)
-    for _ in range(max_iter):
-        mass = r.T @ onehot  # (C, bins)
-        tot = mass.sum(axis=1, keepdims=True)
-        new = np.where(tot > 0, mass / np.where(tot > 0, tot, 1.0), phi)
-        r = q * new[:, b].T
-        r = r / np.maximum(r.sum(axis=1, keepdims=True), 1e-300)
-        done = np.abs(new - phi).max() <= tol
-        phi = new
-        if done:
-            break
-    return r
-
-
-def _logistic(q: np.ndarray, p: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
-    """r ∝ q P(c | o)/π_c with P(c | o) = softmax_c(α_c + β log p_c): EM, the M step a weighted
-    multinomial logistic regression of the current r on log p (convex; L-BFGS from the last fit)."""
-    from scipy.optimize import minimize
-    from scipy.special import log_softmax
-
-    n, n_cls = q.shape
-    logp = np.log(np.clip(p, 1e-12, 1.0))
-
-    def loss(theta: np.ndarray, r: np.ndarray) -> tuple[float, np.ndarray]:
-        ls = log_softmax(theta[:n_cls][None] + theta[-1] * logp, axis=1)
-        d = (np.exp(ls) - r) / n
-        return float(-(r * ls).sum() / n), np.concatenate([d.sum(axis=0), [(d * logp).sum()]])
-
-    theta = np.concatenate([np.zeros(n_cls), [1.0]])
+def _fixed_point(
+    q: np.ndarray, likelihood: Callable[[np.ndarray], np.ndarray], tol: float, max_iter: int
+) -> np.ndarray:
+    """EM with the crowd's part held fixed: r ← q · likelihood(r), normalised per item, from r = q
+    until no entry moves more than ``tol`` (``likelihood(r)``: the M step refitted to r, then each
+    item's likelihood of its output under each class, n × C)."""
     r = q
     for _ in range(max_iter):
-        theta = minimize(loss, theta, args=(r,), jac=True, method="L-BFGS-B").x
-        given = np.exp(log_softmax(theta[:n_cls][None] + theta[-1] * logp, axis=1))
-        new = q * given / given.mean(axis=0)
+        new = q * likelihood(r)
         new = new / np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
         done = np.abs(new - r).max() <= tol
         r = new
         if done:
             break
     return r
+
+
+def _categorical(q: np.ndarray, b: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
+    """r ∝ q φ(·, b_i), φ (classes × values) the model's confusion."""
+    n_bins = int(b.max(initial=0)) + 1
+    onehot = np.zeros((len(b), n_bins))
+    onehot[np.arange(len(b)), b] = 1.0
+
+    def likelihood(r: np.ndarray) -> np.ndarray:
+        mass = r.T @ onehot  # (C, bins)
+        tot = mass.sum(axis=1, keepdims=True)
+        phi = np.where(tot > 0, mass / np.where(tot > 0, tot, 1.0), 1.0 / n_bins)
+        return phi[:, b].T
+
+    return _fixed_point(q, likelihood, tol, max_iter)
+
+
+def _logistic(q: np.ndarray, p: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
+    """r ∝ q P(c | o)/π_c with P(c | o) = softmax_c(α_c + β log p_c), refitted to each r by a
+    weighted multinomial logistic regression on log p (convex; L-BFGS from the last fit), π_c the
+    mean of P(c | o)."""
+    from scipy.optimize import minimize
+    from scipy.special import log_softmax
+
+    n, n_cls = q.shape
+    logp = np.log(np.clip(p, 1e-12, 1.0))
+    theta = np.concatenate([np.zeros(n_cls), [1.0]])
+
+    def loss(th: np.ndarray, r: np.ndarray) -> tuple[float, np.ndarray]:
+        ls = log_softmax(th[:n_cls][None] + th[-1] * logp, axis=1)
+        d = (np.exp(ls) - r) / n
+        return float(-(r * ls).sum() / n), np.concatenate([d.sum(axis=0), [(d * logp).sum()]])
+
+    def likelihood(r: np.ndarray) -> np.ndarray:
+        nonlocal theta
+        theta = minimize(loss, theta, args=(r,), jac=True, method="L-BFGS-B").x
+        given = np.exp(log_softmax(theta[:n_cls][None] + theta[-1] * logp, axis=1))
+        return given / given.mean(axis=0)
+
+    return _fixed_point(q, likelihood, tol, max_iter)
 
 
 def model_posterior(
