@@ -88,6 +88,17 @@ def test_a_three_class_scenario_and_bad_flags(cli) -> None:
     assert bad.exit_code == 2 and "--targets 1,three" in bad.stderr
 
 
+def test_the_scenario_plot_flag_and_unreadable_numbers(cli, tmp_path: Path) -> None:
+    out = tmp_path / "scenario.png"
+    done = cli("simulate", "equivalence", "--plot", out)
+    assert done.exit_code == 0, done.stderr
+    assert out.stat().st_size > 10_000 and "flips with the target panel" in done.stdout
+    for flag, value in (("--rater", "0.85,x"), ("--prior", ",")):
+        bad = cli("simulate", "equivalence", flag, value)
+        assert bad.exit_code == 2 and f"{flag} " in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_the_scenario_figure_marks_each_crossing(tmp_path: Path) -> None:
     from humanly.plots.equivalence import plot_target_panels
 
