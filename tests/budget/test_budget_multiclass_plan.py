@@ -267,6 +267,25 @@ def test_weak_k_class_pilots_say_so_without_a_bootstrap() -> None:
     assert strong.warnings == () and "weak_estimates" not in strong.codes
 
 
+def test_ragged_pilots_and_a_crowd_at_chance_on_a_class_are_said() -> None:
+    """Items with fewer than 3 labels and a crowd label at or below chance on one class carry their
+    codes, and the verdicts floor says what they mean."""
+    from humanly.verdicts.multiclass import multiclass_notes
+
+    ratings, preds = _pilot(1, n=600)
+    counts = np.asarray(ratings.counts).copy()
+    for i in range(100):  # one label fewer on the first 100 items
+        counts[i, np.flatnonzero(counts[i])[0]] -= 1
+    ragged = Ratings.from_counts(counts, items=list(ratings.items), classes=ratings.classes)
+    res = multiclass_pilot_plan(ragged, preds, bootstrap=0)
+    assert "items_with_fewer_than_3_labels" in res.codes and res.n_few_labels == 100
+    assert "100 of the 600 pilot items have fewer than 3 labels" in " ".join(multiclass_notes(res))
+    chance = np.array([[0.8, 0.12, 0.08], [0.45, 0.3, 0.25], [0.08, 0.12, 0.8]])
+    res = multiclass_pilot_plan(*_pilot(1, n=2000, crowd=chance), bootstrap=0)
+    assert "crowd_at_or_below_chance" in res.codes
+    assert "at or below chance (1/3)" in " ".join(multiclass_notes(res))
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_the_two_class_pilot_warns_without_a_bootstrap_at_q_0_6(seed: int) -> None:
     """The issue: at q = 0.6, three of four seeds gave no warning with bootstrap=0 although the
