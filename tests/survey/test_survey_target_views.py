@@ -88,6 +88,17 @@ def test_a_three_class_scenario_and_bad_flags(cli) -> None:
     assert bad.exit_code == 2 and "--targets 1,three" in bad.stderr
 
 
+def test_the_scenario_plot_flag_and_unreadable_numbers(cli, tmp_path: Path) -> None:
+    out = tmp_path / "scenario.png"
+    done = cli("simulate", "equivalence", "--plot", out)
+    assert done.exit_code == 0, done.stderr
+    assert out.stat().st_size > 10_000 and "flips with the target panel" in done.stdout
+    for flag, value in (("--rater", "0.85,x"), ("--prior", ",")):
+        bad = cli("simulate", "equivalence", flag, value)
+        assert bad.exit_code == 2 and f"{flag} " in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_the_scenario_figure_marks_each_crossing(tmp_path: Path) -> None:
     from humanly.plots.equivalence import plot_target_panels
 
@@ -263,3 +274,56 @@ def test_equivalence_targets_plot_draws_one_curve_per_target(
     done = cli(*args, "0", "--plot", tmp_path / "one.png")
     assert done.exit_code == 0, done.stderr
     assert drawn == ["plot_power_curve"]
+
+
+# ------------------------------------------------------------------ a flip on data (issue 33 item 1)
+def test_on_data_from_a_scenario_the_targets_reproduce_it_and_its_flip() -> None:
+    """Data drawn from a binary scenario (10 raters who say + with probability 0.75 when the truth is +
+    and 0.1 when it is −, 7 labels per item; a classifier at 0.99 and 0.3): the target panels on the
+    data — held-out raters for t = 1, 3, the latent-class posterior for t = ∞ — reproduce the exact
+    scenario's scores (majority votes scored by agreement, which calibrates nothing, so both modes
+    define the same numbers) within 4 binomial standard errors of 20,000 items (√(s(1 − s)/n) ≤
+    0.0035; measured differences ≤ 0.0008), and the same flip: behind one rater against t = 1 and
+    t = 3, worth more than two against the truth. The verdict says so and the figure draws one curve
+    per target."""
+    from humanly.plots.equivalence import plot_target_panels
+    from humanly.simulate import oracle
+
+    n, targets = 20_000, (1, 3, "inf")
+    rater = np.array([[0.9, 0.1], [0.25, 0.75]])  # rows: truth −, +; columns: says −, +
+    d = oracle(
+        n,
+        np.stack([rater] * 10),
+        prior=[0.5, 0.5],
+        models={"m": [[0.7, 0.3], [0.01, 0.99]]},
+        labels_per_item=7,
+        seed=0,
+    )
+    opts = EquivalenceOptions(targets=targets, progress=False)
+    res = equivalence(
+        d.ratings, d.predictions, combiner="majority", scorer="agreement", bootstrap=0, options=opts
+    )
+    exact = scenario_equivalence(
+        prior=0.5, rater=(0.75, 0.1), classifier=(0.99, 0.3), scorer="agreement", max_sources=6
+    )
+    for t in targets:
+        got, want = res.target(t), exact.target(t)
+        s = want.classifier_score
+        assert abs(got.model("m").score - s) < 4 * np.sqrt(s * (1 - s) / n), t
+        assert len(got.power_curve) == (7 if t == "inf" else 8 - t)  # k ≤ 7 − max(t, 1)
+        assert all(p.n_items == n for p in got.power_curve)
+        for k in range(1, len(got.power_curve)):
+            c = want.power_curve[k].score
+            assert abs(got.power_curve[k].score - c) < 4 * np.sqrt(c * (1 - c) / n), (t, k)
+    eq = [res.target(t).model("m").equivalence for t in targets]
+    assert eq[0] < 1 and eq[1] < 1 and eq[2] > 2  # exact: 0.910, 0.957, 2.241
+    flips = res.target_flips[0]
+    assert flips.status == "flips" and flips.flips_at == exact.flips.flips_at == (1, 2)
+    said = flip_sentence(flips)
+    assert said == (
+        "m's verdict flips with the target panel: against 1–2 raters it is behind under t = 1, "
+        "behind under t = 3 and ahead under t = ∞ (bigger panels are not always better)."
+    )
+    assert any(said in v.sentence for v in verdicts_for(res))
+    legend = [x.get_text() for x in plot_target_panels(res).axes[0].get_legend().get_texts()]
+    assert legend[:3] == ["k raters, t = 1", "k raters, t = 3", "k raters, t = ∞ (the true class)"]

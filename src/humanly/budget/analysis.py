@@ -3,11 +3,12 @@
 * :func:`quick_compare` — for a label accuracy q: the exact probability that single vs m-majority labels
   rank the better of two classifiers (accuracies p + ε and p, independent errors) first at a budget,
   and the budget each needs to reach a level;
-* :func:`plan` — the same from ratings: q̂ from the crowd's pairwise agreement (two classes, symmetric
-  noise: q² + (1 − q)² = a, so q̂ = (1 + √(2a − 1))/2), the better classifier's accuracy from the best
-  model's agreement with the plurality label (else the paper's Fig. 2 value 0.8), the budget the data
-  used; with two or more models, also the pilot plan of :func:`~humanly.budget.pilot_plan`
-  (latent-class estimate by default); and the curves the report draws.
+* :func:`plan` — the same from ratings: q̂ from the crowd's pairwise agreement (symmetric noise:
+  q² + (1 − q)²/(K − 1) = a; for two classes q̂ = (1 + √(2a − 1))/2), the better classifier's accuracy
+  from the best model's agreement with the plurality label (else the paper's Fig. 2 value 0.8), the
+  budget the data used; with two or more models, also the pilot plan of
+  :func:`~humanly.budget.pilot_plan` (two classes; latent-class estimate by default) or of
+  :func:`~humanly.budget.multiclass_pilot_plan` (more); and the curves the report draws.
 """
 
 from __future__ import annotations
@@ -412,17 +413,17 @@ def plan(
 ) -> PlanResult:
     """The budget analysis of a study: one label per item or majority votes for the next test set?
 
-    From two-class ratings: the label accuracy q̂ implied by the crowd's pairwise agreement, the better
+    From ratings of K ≥ 2 classes: the label accuracy q̂ implied by the crowd's agreement, the better
     classifier's accuracy (the best model's agreement with the plurality label, else the paper's 0.8),
-    and the exact probability that single vs m-majority labels rank it above one ``eps`` worse at
-    ``budget`` labels, with the budget each needs to reach ``level``. With two or more models, also
-    the pilot plan of :func:`~humanly.budget.pilot_plan` (``pilot``; ``pilot_skipped`` says why it is
-    missing), and the curves the report draws.
+    and the exact probability that single vs m-majority labels (pluralities for K > 2) rank it above
+    one ``eps`` worse at ``budget`` labels, with the budget each needs to reach ``level``. With two
+    models, also the pilot plan (``pilot``: :func:`~humanly.budget.pilot_plan`; ``multiclass_pilot``
+    for K > 2: :func:`~humanly.budget.multiclass_pilot_plan`; else ``pilot_skipped``), and the curves.
 
     Parameters
     ----------
     ratings : Ratings, Study or any form :func:`humanly.data.join` accepts
-        The crowd's labels (two classes); a :class:`~humanly.data.Study` carries the predictions.
+        The crowd's labels; a :class:`~humanly.data.Study` carries the predictions.
     predictions : Predictions or mapping, optional
         The models' outputs, joined by item id.
     budget : int, optional
@@ -454,7 +455,7 @@ def plan(
     Raises
     ------
     InputError
-        For classes other than two, no item with two labels, or bad settings.
+        For fewer than two classes, no item with two labels, or bad settings.
 
     Examples
     --------

@@ -11,10 +11,17 @@
    Σ_c q_i(c) T(f(Y_k), c).
 3. **A model's score.** Scoring a model against q_i would be biased: its output carries information
    about g beyond the labels (its score against q_i is pulled towards the crowd's view). So each
-   model joins the latent-class model as one more rater — its scored output grouped into at most
-   :data:`MAX_BINS` values (the distinct outputs, or quantile bins) — and is scored against
-   r_i(c) = P(class c | labels, the model's output) ∝ q_i(c) φ(bin_i | c), with φ fitted by EM with
-   the crowd's part held fixed. Again unbiased under the model (up to what the binning loses).
+   model joins the latent-class model as one more rater and is scored against
+   r_i(c) = P(class c | labels, the model's output o_i) ∝ q_i(c) f(o_i | c), fitted by EM with the
+   crowd's part held fixed. An output of at most :data:`MAX_BINS` distinct values is a categorical
+   rater (f(o | c) = φ(c, o), one free probability per value and class). A continuous output (more
+   values) enters through its class probabilities p_i: f(o | c) ∝ P(c | o)/π_c with
+   P(c | o) = softmax_c(α_c + β log p_i(c)) (a temperature and one shift per class, fitted to the
+   current r by weighted multinomial logistic regression; π_c the mean of P(c | o)). Cutting such an
+   output into quantile bins, as before, threw away the spread within each bin, and the score against
+   r was biased low: −0.04 bits (3.5 standard errors) for three-class probabilities on 4,000 items.
+   Unbiased under the model when the outputs' log-probabilities are, up to a temperature and a shift,
+   those of the true class.
 4. **The bootstrap** resamples items (replicate b from ``stream(seed, b)``, the same draws as the
    finite targets, so replicates are paired across targets); the ABC is re-learned on every
    replicate; the latent-class fit is not redone (its parameters rest on every label of every item).
@@ -23,6 +30,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,10 +45,9 @@ from .target_results import LatentTarget
 
 __all__ = ["MAX_BINS", "LatentCurves", "crowd_posterior", "latent_curves", "model_posterior"]
 
-#: The most output values a model joins the latent-class model with.
+#: The most distinct output values a model joins the latent-class model with as a categorical rater
+#: (an output with more is continuous: see :func:`model_posterior`).
 MAX_BINS = 20
-#: Quantile bins of a soft output (two classes; per predicted class for more).
-_QUANTILE_BINS = 10
 #: Replicates per batch of the ABC's predictions.
 _BATCH = 32
 
@@ -92,53 +99,81 @@ def crowd_posterior(ratings: Ratings, seed: int | None) -> CrowdPosterior:
     )
 
 
-def _bins(p: np.ndarray) -> np.ndarray:
-    """Each item's output value (0 … B − 1): the distinct scored outputs when there are at most
-    :data:`MAX_BINS`, else quantile bins of the positive-class probability (two classes) or of the
-    top probability within each predicted class."""
-    rounded = np.round(p, 12)
-    _, inv = np.unique(rounded, axis=0, return_inverse=True)
+def _values(p: np.ndarray) -> np.ndarray | None:
+    """Each item's output value (0 … B − 1) when the scored outputs take at most :data:`MAX_BINS`
+    distinct values, else ``None`` (a continuous output)."""
+    _, inv = np.unique(np.round(p, 12), axis=0, return_inverse=True)
     inv = inv.ravel()
-    if inv.max(initial=0) < MAX_BINS:
-        return inv
+    return inv if inv.max(initial=0) < MAX_BINS else None
 
-    def quantile(x: np.ndarray, n: int) -> np.ndarray:
-        edges = np.unique(np.quantile(x, np.linspace(0, 1, n + 1)[1:-1]))
-        return np.searchsorted(edges, x, side="right")
 
-    if p.shape[1] == 2:
-        return quantile(p[:, 1], _QUANTILE_BINS)
-    top = np.argmax(p, axis=1)
-    per = max(1, MAX_BINS // p.shape[1])
-    out = np.zeros(len(p), dtype=np.int64)
-    for c in np.unique(top):
-        sel = top == c
-        out[sel] = c * per + quantile(p[sel, c], per)
-    return np.unique(out, return_inverse=True)[1].ravel()
+def _fixed_point(
+    q: np.ndarray, likelihood: Callable[[np.ndarray], np.ndarray], tol: float, max_iter: int
+) -> np.ndarray:
+    """EM with the crowd's part held fixed: r ← q · likelihood(r), normalised per item, from r = q
+    until no entry moves more than ``tol`` (``likelihood(r)``: the M step refitted to r, then each
+    item's likelihood of its output under each class, n × C)."""
+    r = q
+    for _ in range(max_iter):
+        new = q * likelihood(r)
+        new = new / np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
+        done = np.abs(new - r).max() <= tol
+        r = new
+        if done:
+            break
+    return r
+
+
+def _categorical(q: np.ndarray, b: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
+    """r ∝ q φ(·, b_i), φ (classes × values) the model's confusion."""
+    n_bins = int(b.max(initial=0)) + 1
+    onehot = np.zeros((len(b), n_bins))
+    onehot[np.arange(len(b)), b] = 1.0
+
+    def likelihood(r: np.ndarray) -> np.ndarray:
+        mass = r.T @ onehot  # (C, bins)
+        tot = mass.sum(axis=1, keepdims=True)
+        phi = np.where(tot > 0, mass / np.where(tot > 0, tot, 1.0), 1.0 / n_bins)
+        return phi[:, b].T
+
+    return _fixed_point(q, likelihood, tol, max_iter)
+
+
+def _logistic(q: np.ndarray, p: np.ndarray, tol: float, max_iter: int) -> np.ndarray:
+    """r ∝ q P(c | o)/π_c with P(c | o) = softmax_c(α_c + β log p_c), refitted to each r by a
+    weighted multinomial logistic regression on log p (convex; L-BFGS from the last fit), π_c the
+    mean of P(c | o)."""
+    from scipy.optimize import minimize
+    from scipy.special import log_softmax
+
+    n, n_cls = q.shape
+    logp = np.log(np.clip(p, 1e-12, 1.0))
+    theta = np.concatenate([np.zeros(n_cls), [1.0]])
+
+    def loss(th: np.ndarray, r: np.ndarray) -> tuple[float, np.ndarray]:
+        ls = log_softmax(th[:n_cls][None] + th[-1] * logp, axis=1)
+        d = (np.exp(ls) - r) / n
+        return float(-(r * ls).sum() / n), np.concatenate([d.sum(axis=0), [(d * logp).sum()]])
+
+    def likelihood(r: np.ndarray) -> np.ndarray:
+        nonlocal theta
+        theta = minimize(loss, theta, args=(r,), jac=True, method="L-BFGS-B").x
+        given = np.exp(log_softmax(theta[:n_cls][None] + theta[-1] * logp, axis=1))
+        return given / given.mean(axis=0)
+
+    return _fixed_point(q, likelihood, tol, max_iter)
 
 
 def model_posterior(
     q: np.ndarray, p: np.ndarray, tol: float = 1e-10, max_iter: int = 5000
 ) -> tuple[np.ndarray, int]:
-    """P(class | labels, the model's binned output) per item and the number of bins: EM for the
-    model's confusion φ (classes × bins) with the crowd's posterior ``q`` held fixed."""
-    b = _bins(p)
-    n_bins = int(b.max(initial=0)) + 1
-    onehot = np.zeros((len(b), n_bins))
-    onehot[np.arange(len(b)), b] = 1.0
-    r = q
-    phi = np.full((q.shape[1], n_bins), 1.0 / n_bins)
-    for _ in range(max_iter):
-        mass = r.T @ onehot  # (C, bins)
-        tot = mass.sum(axis=1, keepdims=True)
-        new = np.where(tot > 0, mass / np.where(tot > 0, tot, 1.0), phi)
-        r = q * new[:, b].T
-        r = r / np.maximum(r.sum(axis=1, keepdims=True), 1e-300)
-        done = np.abs(new - phi).max() <= tol
-        phi = new
-        if done:
-            break
-    return r, n_bins
+    """P(class | labels, the model's output) per item, with the crowd's posterior ``q`` held fixed,
+    and the number of output values the model joined with (0: a continuous output, joined through
+    its log-probabilities; see the module docstring)."""
+    b = _values(p)
+    if b is None:
+        return _logistic(q, p, max(tol, 1e-9), min(max_iter, 500)), 0
+    return _categorical(q, b, tol, max_iter), int(b.max(initial=0)) + 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,9 +236,10 @@ def _state_curves(
     n_items = np.empty_like(curves)
     for j, lvl in enumerate(plan.levels):
         e = _level_terms(plan, lvl, comb, sc, clip, mult) * lvl.elig[None, :, None]
-        n_items[:, j] = (mult * lvl.elig[None]).sum(axis=1)
+        mass = (mult * lvl.elig[None]).sum(axis=1)
+        n_items[:, j] = np.rint(mass)  # Σ_c q_i(c) = 1 up to rounding: 19,999.999… items are 20,000
         with np.errstate(invalid="ignore", divide="ignore"):
-            curves[:, j] = (e * qv).sum(axis=(1, 2)) / n_items[:, j]
+            curves[:, j] = (e * qv).sum(axis=(1, 2)) / mass
     return curves, n_items
 
 

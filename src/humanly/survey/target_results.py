@@ -225,9 +225,10 @@ class LatentTarget(Result):
 
     Each item's target is its posterior over the true classes. The power curve scores k raters
     against the posterior given the item's labels; a model is scored against the posterior given
-    the labels *and* the model's output (the model joins the latent-class model as one more rater,
-    its outputs grouped into ``model_bins`` values), so that its score is not pulled towards the
-    crowd's view of the item.
+    the labels *and* the model's output (the model joins the latent-class model as one more rater:
+    an output of at most 20 distinct values as a categorical rater, a continuous one through its
+    log-probabilities with a fitted temperature and shift per class), so that its score is not
+    pulled towards the crowd's view of the item.
 
     Parameters
     ----------
@@ -245,7 +246,9 @@ class LatentTarget(Result):
     n_raters : int or None
         The raters told apart (``None`` for pooled counts).
     model_bins : tuple of int
-        For each model, the number of output values it joined the latent-class model with.
+        For each model, the number of output values it joined the latent-class model with as a
+        categorical rater; 0 for a continuous output (more than 20 distinct values), joined through
+        its log-probabilities.
     certainty : float
         The mean over items of the largest posterior class probability given the labels (1: every
         item's class is certain; 1/K: the labels say nothing).
