@@ -68,6 +68,37 @@ class EMState(NamedTuple):
     converged: np.ndarray
 
 
+class _Prep(NamedTuple):
+    """What every EM step reads from the patterns, built once per fit instead of once per step (the
+    same arrays, so the same numbers): indicator matrices of each (pattern, class)'s state and label
+    accuracy, their flat indices, the right and wrong label counts."""
+
+    state_shape: tuple[int, ...]
+    onehot: np.ndarray
+    acc: np.ndarray
+    s: np.ndarray
+    a: np.ndarray
+    correct: np.ndarray
+    wrong: np.ndarray
+    correct_flat: np.ndarray
+    total2: np.ndarray
+
+
+def _prep(pat: Patterns) -> _Prep:
+    a = _acc_index(pat)
+    return _Prep(
+        pat.state.shape,
+        np.eye(4)[pat.state].reshape(-1, 4),
+        np.eye(8)[a].reshape(-1, 8),
+        pat.state.ravel(),
+        a.ravel(),
+        pat.correct,
+        pat.total[:, None] - pat.correct,
+        pat.correct.ravel(),
+        np.repeat(pat.total, 2),
+    )
+
+
 def patterns(counts: Any, pred_b: Any, pred_w: Any) -> Patterns:
     """Group items by their pattern (class codes 0/1 for the predictions; counts items × 2)."""
     c = np.asarray(counts, dtype=np.int64)
@@ -99,7 +130,7 @@ def majority_start(pat: Patterns) -> np.ndarray:
 
 
 def _m_step(
-    pat: Patterns,
+    pat: Patterns | _Prep,
     weights: np.ndarray,
     gamma: np.ndarray,
     q_prev: np.ndarray,
@@ -108,14 +139,13 @@ def _m_step(
     """Closed-form maximisation: ρ, state probabilities, label accuracies (previous value where a state
     has no labels), and the labels per state (to mark unseen states). ``tie`` (B, 8, 8): which label
     accuracies are one parameter (their right and all labels are pooled); None: all free."""
-    onehot = np.eye(4)[pat.state].reshape(-1, 4)  # (2P, 4)
-    acc = np.eye(8)[_acc_index(pat)].reshape(-1, 8)  # (2P, 8)
+    pre = pat if isinstance(pat, _Prep) else _prep(pat)
     wg = (weights[:, :, None] * gamma).reshape(len(weights), -1)  # (B, 2P)
     n = weights.sum(axis=1)
     rho = wg[:, 1::2].sum(axis=1) / n
-    pi = (wg @ onehot) / n[:, None]
-    num = (wg * pat.correct.ravel()[None, :]) @ acc
-    den = (wg * np.repeat(pat.total, 2)[None, :]) @ acc
+    pi = (wg @ pre.onehot) / n[:, None]  # onehot (2P, 4), acc (2P, 8)
+    num = (wg * pre.correct_flat[None, :]) @ pre.acc
+    den = (wg * pre.total2[None, :]) @ pre.acc
     if tie is not None:
         num, den = np.einsum("bi,bij->bj", num, tie), np.einsum("bi,bij->bj", den, tie)
     # the binomial log-likelihood is concave in q: its maximum on [½, 1] is the clipped ratio
@@ -133,16 +163,19 @@ def pattern_loglik(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a batch of parameters: each pattern's log-likelihood (B, P) and posterior
     P(y | pattern) (B, P, 2)."""
+    return _loglik(_prep(pat), rho, pi, q)
+
+
+def _loglik(
+    pre: _Prep, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     qc = np.clip(q, _QCLIP, 1.0 - _QCLIP)
-    s = pat.state.ravel()
-    a = _acc_index(pat).ravel()
-    shape = (len(rho), *pat.state.shape)
-    log_pi = np.log(np.maximum(pi[:, s], _FLOOR)).reshape(shape)
-    log_q = np.log(qc[:, a]).reshape(shape)
-    log_nq = np.log1p(-qc[:, a]).reshape(shape)
+    shape = (len(rho), *pre.state_shape)
+    log_pi = np.log(np.maximum(pi[:, pre.s], _FLOOR)).reshape(shape)
+    log_q = np.log(qc[:, pre.a]).reshape(shape)
+    log_nq = np.log1p(-qc[:, pre.a]).reshape(shape)
     log_rho = np.log(np.maximum(np.stack([1.0 - rho, rho], axis=1), _FLOOR))[:, None, :]
-    wrong = pat.total[:, None] - pat.correct
-    ll = log_rho + log_pi + pat.correct[None] * log_q + wrong[None] * log_nq
+    ll = log_rho + log_pi + pre.correct[None] * log_q + pre.wrong[None] * log_nq
     top = ll.max(axis=2, keepdims=True)
     e = np.exp(ll - top)
     norm = e.sum(axis=2, keepdims=True)
@@ -150,10 +183,10 @@ def pattern_loglik(
 
 
 def _e_step(
-    pat: Patterns, weights: np.ndarray, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
+    pre: _Prep, weights: np.ndarray, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Posterior P(y | pattern) and the log-likelihood, per row of the batch."""
-    ll, post = pattern_loglik(pat, rho, pi, q)
+    ll, post = _loglik(pre, rho, pi, q)
     return post, (weights * ll).sum(axis=1)
 
 
@@ -162,11 +195,11 @@ def _pack(rho: np.ndarray, pi: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _em_map(
-    pat: Patterns, weights: np.ndarray, theta: np.ndarray, tie: np.ndarray | None
+    pre: _Prep, weights: np.ndarray, theta: np.ndarray, tie: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One EM step θ → M(E(θ)) per row; also the log-likelihood at θ and which accuracies have labels."""
-    gamma, loglik = _e_step(pat, weights, theta[:, 0], theta[:, 1:5], theta[:, 5:])
-    rho, pi, q, den = _m_step(pat, weights, gamma, theta[:, 5:], tie)
+    gamma, loglik = _e_step(pre, weights, theta[:, 0], theta[:, 1:5], theta[:, 5:])
+    rho, pi, q, den = _m_step(pre, weights, gamma, theta[:, 5:], tie)
     return _pack(rho, pi, q), loglik, den > 0
 
 
@@ -182,7 +215,7 @@ def _project(theta: np.ndarray) -> np.ndarray:
 
 
 def _squarem_step(
-    pat: Patterns,
+    pre: _Prep,
     w: np.ndarray,
     t0: np.ndarray,
     t1: np.ndarray,
@@ -193,15 +226,15 @@ def _squarem_step(
     r = t1 − t0, v = t2 − 2t1 + t0, α = min(−‖r‖/‖v‖, −1), t′ = t0 − 2αr + α²v (projected), then one EM
     step from t′. Rows where t′ has a lower log-likelihood than t0 take plain EM steps instead, so the
     log-likelihood never decreases. Returns the new θ and the EM steps each row spent."""
-    t2, _, _ = _em_map(pat, w, t1, tie)
+    t2, _, _ = _em_map(pre, w, t1, tie)
     r, v = t1 - t0, t2 - 2.0 * t1 + t0
     nr, nv = np.linalg.norm(r, axis=1), np.linalg.norm(v, axis=1)
     alpha = np.minimum(-nr / np.where(nv > 0, nv, 1.0), -1.0)[:, None]
     tp = _project(t0 - 2.0 * alpha * r + alpha**2 * v)
-    t_new, ll_p, _ = _em_map(pat, w, tp, tie)
+    t_new, ll_p, _ = _em_map(pre, w, tp, tie)
     bad = ~(ll_p >= ll0 - 1e-12 * np.abs(ll0)) | ~np.all(np.isfinite(t_new), axis=1)
     if bad.any():
-        t_new[bad] = _em_map(pat, w[bad], t2[bad], None if tie is None else tie[bad])[0]
+        t_new[bad] = _em_map(pre, w[bad], t2[bad], None if tie is None else tie[bad])[0]
     return t_new, 3 + bad.astype(np.int64)
 
 
@@ -223,14 +256,15 @@ def run_em(
     w = np.atleast_2d(np.asarray(weights, dtype=float))
     b = len(w)
     start = np.broadcast_to(majority_start(pat), (b, *pat.state.shape))
-    rho, pi, q, _ = _m_step(pat, w, start, np.full((b, 8), 0.5), tie)
+    pre = _prep(pat)
+    rho, pi, q, _ = _m_step(pre, w, start, np.full((b, 8), 0.5), tie)
     theta = _pack(np.nan_to_num(rho, nan=0.5), np.nan_to_num(pi, nan=0.25), q)
     iterations = np.ones(b, dtype=np.int64)
     converged = np.zeros(b, dtype=bool)
     active = np.flatnonzero(w.sum(axis=1) > 0)
     while active.size:
         wa, t0 = w[active], theta[active]
-        t1, ll0, _ = _em_map(pat, wa, t0, None if tie is None else tie[active])
+        t1, ll0, _ = _em_map(pre, wa, t0, None if tie is None else tie[active])
         done = np.abs(t1 - t0).max(axis=1) <= tol
         theta[active] = t1
         iterations[active] += 1
@@ -240,11 +274,11 @@ def run_em(
         if accelerate and room.any():
             sel = active[room]
             ts = None if tie is None else tie[sel]
-            theta[sel], steps = _squarem_step(pat, w[sel], t0[room], t1[room], ll0[room], ts)
+            theta[sel], steps = _squarem_step(pre, w[sel], t0[room], t1[room], ll0[room], ts)
             iterations[sel] += steps - 1
         active = active[iterations[active] < max_iter]
-    gamma, loglik = _e_step(pat, w, theta[:, 0], theta[:, 1:5], theta[:, 5:])
-    seen = _m_step(pat, w, gamma, theta[:, 5:], tie)[3] > 0
+    gamma, loglik = _e_step(pre, w, theta[:, 0], theta[:, 1:5], theta[:, 5:])
+    seen = _m_step(pre, w, gamma, theta[:, 5:], tie)[3] > 0
     q = np.where(seen, theta[:, 5:], np.nan)
     return EMState(theta[:, 0], theta[:, 1:5], q, gamma, loglik, iterations, converged)
 
