@@ -106,6 +106,18 @@ def plain(message: str) -> str:
     """A message that may name parameters (:func:`setting`) as Python callers read it, for text kept
     beside a result rather than raised.
 
+    Parameters
+    ----------
+    message : str
+        The message, with parameters marked by :func:`setting`.
+
+    Returns
+    -------
+    str
+        The message with each parameter written as ``name=value`` (strings quoted as Python does).
+
+    Examples
+    --------
     >>> plain(f"{setting('strata', 'topic')}: a column")
     "strata='topic': a column"
     """
