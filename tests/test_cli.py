@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -22,16 +21,6 @@ def test_python_dash_m_and_exit_status():
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "humanly: error: missing.csv: no such file; check the path"
-
-
-def test_demo_json(cli, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    res = cli("demo", "--json", "--bootstrap", 100)
-    assert res.exit_code == 0
-    out = json.loads(res.stdout)  # exactly one JSON object on stdout
-    inspect = out["study"]["inspect"]
-    assert inspect["n_items"] == 2000 and inspect["classes"] == ["none", "attack"]
-    assert out["report"] == "humanly-demo/report.html"
 
 
 def test_bundled_dataset_matches_its_source(shared_data):
