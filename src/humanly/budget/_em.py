@@ -70,31 +70,27 @@ class EMState(NamedTuple):
 
 class _Prep(NamedTuple):
     """What every EM step reads from the patterns, built once per fit instead of once per step (the
-    same arrays, so the same numbers): indicator matrices of each (pattern, class)'s state and label
-    accuracy, their flat indices, the right and wrong label counts."""
+    same arrays, so the same numbers): each (pattern, class)'s state, indicator matrices of its state
+    and label accuracy, the accuracy's flat index, the right and wrong label counts."""
 
-    state_shape: tuple[int, ...]
+    state: np.ndarray
     onehot: np.ndarray
     acc: np.ndarray
-    s: np.ndarray
     a: np.ndarray
     correct: np.ndarray
     wrong: np.ndarray
-    correct_flat: np.ndarray
     total2: np.ndarray
 
 
 def _prep(pat: Patterns) -> _Prep:
     a = _acc_index(pat)
     return _Prep(
-        pat.state.shape,
+        pat.state,
         np.eye(4)[pat.state].reshape(-1, 4),
         np.eye(8)[a].reshape(-1, 8),
-        pat.state.ravel(),
         a.ravel(),
         pat.correct,
         pat.total[:, None] - pat.correct,
-        pat.correct.ravel(),
         np.repeat(pat.total, 2),
     )
 
@@ -130,7 +126,7 @@ def majority_start(pat: Patterns) -> np.ndarray:
 
 
 def _m_step(
-    pat: Patterns | _Prep,
+    pre: _Prep,
     weights: np.ndarray,
     gamma: np.ndarray,
     q_prev: np.ndarray,
@@ -139,12 +135,11 @@ def _m_step(
     """Closed-form maximisation: ρ, state probabilities, label accuracies (previous value where a state
     has no labels), and the labels per state (to mark unseen states). ``tie`` (B, 8, 8): which label
     accuracies are one parameter (their right and all labels are pooled); None: all free."""
-    pre = pat if isinstance(pat, _Prep) else _prep(pat)
     wg = (weights[:, :, None] * gamma).reshape(len(weights), -1)  # (B, 2P)
     n = weights.sum(axis=1)
     rho = wg[:, 1::2].sum(axis=1) / n
     pi = (wg @ pre.onehot) / n[:, None]  # onehot (2P, 4), acc (2P, 8)
-    num = (wg * pre.correct_flat[None, :]) @ pre.acc
+    num = (wg * pre.correct.ravel()[None, :]) @ pre.acc
     den = (wg * pre.total2[None, :]) @ pre.acc
     if tie is not None:
         num, den = np.einsum("bi,bij->bj", num, tie), np.einsum("bi,bij->bj", den, tie)
@@ -170,8 +165,9 @@ def _loglik(
     pre: _Prep, rho: np.ndarray, pi: np.ndarray, q: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     qc = np.clip(q, _QCLIP, 1.0 - _QCLIP)
-    shape = (len(rho), *pre.state_shape)
-    log_pi = np.log(np.maximum(pi[:, pre.s], _FLOOR)).reshape(shape)
+    shape = (len(rho), *pre.state.shape)
+    s = pre.state.ravel()
+    log_pi = np.log(np.maximum(pi[:, s], _FLOOR)).reshape(shape)
     log_q = np.log(qc[:, pre.a]).reshape(shape)
     log_nq = np.log1p(-qc[:, pre.a]).reshape(shape)
     log_rho = np.log(np.maximum(np.stack([1.0 - rho, rho], axis=1), _FLOOR))[:, None, :]
