@@ -137,18 +137,17 @@ def subset_majority(
     coin = check_vote_ties(vote_ties) == "coin"
     c = np.asarray(correct, dtype=np.int64)
     t = np.asarray(total, dtype=np.int64)
-    ks = np.arange(m + 1)
-    ok = t >= m
-    weight = np.where(2 * ks > m, 1.0, np.where(2 * ks == m, 0.5 if coin else 0.0, 0.0))
+    # in halves: a majority of the m draws right counts 2, a tied vote 1 (coin) or 0, else 0
+    halves = [2 if 2 * k > m else int(coin) if 2 * k == m else 0 for k in range(m + 1)]
     pairs, where = np.unique(np.stack([np.maximum(t, m), c], axis=1), axis=0, return_inverse=True)
-    probs = np.array([_majority_of_draws(int(n), int(good), m, weight) for n, good in pairs])
-    return np.where(ok, probs[where.reshape(-1)] if len(pairs) else np.zeros(len(t)), np.nan)
+    probs = np.array([_majority_of_draws(int(n), int(good), m, halves) for n, good in pairs])
+    return np.where(t >= m, probs[where.reshape(-1)], np.nan)
 
 
-def _majority_of_draws(n: int, good: int, m: int, weight: np.ndarray) -> float:
-    """The weighted hypergeometric sum for m draws from n labels of which ``good`` are right,
-    with exact integer binomials (one rounding at the end; no ``scipy.stats``, slow to import)."""
-    halves = [round(2 * w) for w in weight.tolist()]  # the weights are 1, ½ or 0
+def _majority_of_draws(n: int, good: int, m: int, halves: list[int]) -> float:
+    """The hypergeometric sum of ``halves`` (each outcome's weight × 2) for m draws from n labels of
+    which ``good`` are right, with exact integer binomials (one rounding at the end; no
+    ``scipy.stats``, slow to import)."""
     ways = sum(h * math.comb(good, k) * math.comb(n - good, m - k) for k, h in enumerate(halves))
     return ways / (2 * math.comb(n, m))  # integer division, correctly rounded
 
