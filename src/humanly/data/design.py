@@ -33,7 +33,7 @@ from ..errors import InputError, plain, setting
 from ._coding import show
 from .columns import ITEM_NAMES, pick_column
 from .matching import MissingPolicy, align_index
-from .tables import read_table
+from .tables import read_columns, read_table
 
 __all__ = ["ItemDesign", "design_columns", "design_for"]
 
@@ -177,12 +177,20 @@ def _column_of(
     source: Any, item_col: str | None, column: str, what: str
 ) -> tuple[pd.Series | None, list[str]]:
     """The per-item values of ``column`` in one table (``None`` when it has no such column), and the
-    table's columns; a column that differs between an item's rows is an error."""
-    table = read_table(source, text_columns=lambda cols: [c for c in cols if c == item_col])
+    table's columns; a column that differs between an item's rows is an error. A file is read for
+    the item column and ``column`` only (its columns from its header or schema first)."""
+    names = _names(source)
+    if names is not None and column not in names:
+        return None, names
+    table = read_table(
+        source,
+        text_columns=lambda cols: [c for c in cols if c == item_col],
+        columns=_wanted(names, item_col, column),
+    )
     if column not in table.columns:
         return None, table.columns
     icol = pick_column(
-        table.columns,
+        table.columns if names is None else names,
         item_col if item_col in table.columns else None,
         ITEM_NAMES,
         role="item",
@@ -191,16 +199,73 @@ def _column_of(
     )
     assert icol is not None
     frame = table.frame[[icol, column]]
-    first = frame.drop_duplicates(icol)
-    if len(first) < len(frame):
-        distinct = frame.drop_duplicates()
-        if len(distinct) > len(first):
-            dup = distinct[icol][distinct[icol].duplicated()].iloc[0]
-            raise InputError(
-                f"{what}: {table.name} gives item {show(dup)} more than one value in column "
-                f"{column!r}; give one per item"
-            )
-    return pd.Series(first[column].to_numpy(), index=pd.Index(first[icol])), table.columns
+    first = _first_rows(frame, icol, column)
+    if first is None:  # not the plain case: pandas finds the first rows and any conflict
+        first = frame.drop_duplicates(icol)
+        if len(first) < len(frame):
+            distinct = frame.drop_duplicates()
+            if len(distinct) > len(first):
+                dup = distinct[icol][distinct[icol].duplicated()].iloc[0]
+                raise InputError(
+                    f"{what}: {table.name} gives item {show(dup)} more than one value in column "
+                    f"{column!r}; give one per item"
+                )
+    series = pd.Series(first[column].to_numpy(), index=pd.Index(first[icol]))
+    return series, table.columns if names is None else names
+
+
+def _names(source: Any) -> list[str] | None:
+    """A file's column names from its header or schema (``None``: a DataFrame, or a file whose
+    header cannot be read here; the full reader then reads it, or says what is wrong)."""
+    if isinstance(source, pd.DataFrame):
+        return None
+    try:
+        return read_columns(source)
+    except Exception:  # the full reader's one-line error speaks instead
+        return None
+
+
+def _wanted(names: list[str] | None, item_col: str | None, column: str) -> list[str] | None:
+    """The columns to read: the item column (as the full table would give it) and ``column``."""
+    if names is None:
+        return None
+    try:
+        icol = pick_column(
+            names,
+            item_col if item_col in names else None,
+            ITEM_NAMES,
+            role="item",
+            param="item_col",
+        )
+    except InputError:  # said by the full reader's pick, with the table's name
+        return None
+    return None if icol is None or icol == column else [icol, column]
+
+
+def _first_rows(frame: pd.DataFrame, icol: str, column: str) -> pd.DataFrame | None:
+    """Each item's first row (``frame.drop_duplicates(icol)``) when every item's rows agree on
+    ``column``, in one pass: the ids' codes in order of first appearance mark each first row, and
+    each row's value is compared with its item's first. ``None`` (pandas decides) for missing ids,
+    a column of any other kind than whole numbers or categories, or rows that disagree."""
+    values = frame[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        v = np.asarray(values.cat.codes)
+    elif values.dtype.kind in "iub":
+        v = values.to_numpy()
+    else:
+        return None
+    codes, _ = pd.factorize(frame[icol])
+    if len(codes) == 0 or (codes < 0).any():
+        return None
+    # codes count up in order of first appearance: a row is its item's first iff its code is new
+    seen = np.maximum.accumulate(codes)
+    is_first = np.empty(len(codes), dtype=bool)
+    is_first[0] = True
+    is_first[1:] = codes[1:] > seen[:-1]
+    rows = np.flatnonzero(is_first)
+    if len(rows) < len(codes) and not np.array_equal(v[rows][codes], v):
+        return None
+    return frame.iloc[rows]
 
 
 def design_columns(

@@ -119,12 +119,14 @@ def read_table(
     *,
     text_columns: Callable[[list[str]], Sequence[str]] | None = None,
     name: str | None = None,
+    columns: Sequence[str] | None = None,
 ) -> Table:
     """Read a table by extension (or wrap a DataFrame), with one-line errors for unreadable input.
 
     ``text_columns(columns)`` names columns to read as text in CSV/TSV files (ids keep leading zeros);
-    ``name`` labels the table in messages (default: the path, or ``"DataFrame"``). Column names become
-    text.
+    ``name`` labels the table in messages (default: the path, or ``"DataFrame"``); ``columns``, when
+    given, are the only columns kept (a Parquet file's others are not read; each must exist).
+    Column names become text.
 
     >>> read_table(pd.DataFrame({"item": []}))
     Traceback (most recent call last):
@@ -136,7 +138,7 @@ def read_table(
     label = name or str(path)
     fmt = _checked_format(path, label)
     try:
-        frame, first_line = _read_format(path, fmt, label, text_columns)
+        frame, first_line = _read_format(path, fmt, label, text_columns, columns)
     except InputError:
         raise
     except UnicodeDecodeError:
@@ -162,6 +164,8 @@ def read_table(
     if len(frame) == 0:
         raise InputError(f"{label}: has a header but no data rows; add rows")
     frame.columns = pd.Index([str(c) for c in frame.columns])
+    if columns is not None and fmt != "parquet":
+        frame = frame[list(columns)]
     return Table(frame, label, first_line)
 
 
@@ -199,8 +203,10 @@ def _read_format(
     fmt: str,
     label: str,
     text_columns: Callable[[list[str]], Sequence[str]] | None,
+    columns: Sequence[str] | None = None,
 ) -> tuple[pd.DataFrame, int | None]:
-    """The frame and the line number of its first data row (``None``: rows are counted, not lines)."""
+    """The frame and the line number of its first data row (``None``: rows are counted, not lines);
+    a Parquet file's ``columns`` only, when given (the caller keeps them of any other format)."""
     if fmt in ("csv", "tsv"):
         sep = "," if fmt == "csv" else "\t"
         try:
@@ -226,7 +232,7 @@ def _read_format(
         )
         return frame, 2
     if fmt == "parquet":
-        return _read_parquet(path), None
+        return _read_parquet(path, columns), None
     if fmt == "jsonl":
         frame = pd.read_json(path, lines=True, **_JSON_OPTIONS)
         return _flat_json(frame, label, 1, text_columns), 1
@@ -331,9 +337,10 @@ def read_columns(source: Source) -> list[str]:
     return read_table(path).columns
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
+def _read_parquet(path: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """Read Parquet with text columns as dictionaries: ids arrive already integer-coded (fast and small
-    for millions of labels), as pandas Categoricals whose categories keep the file's order."""
+    for millions of labels), as pandas Categoricals whose categories keep the file's order; only
+    ``columns`` (in that order) when given."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -341,7 +348,10 @@ def _read_parquet(path: Path) -> pd.DataFrame:
     text = [
         f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
     ]
-    table = pq.read_table(path, read_dictionary=text or None)
+    if columns is not None:
+        text = [c for c in text if c in columns]
+    wanted = None if columns is None else list(columns)
+    table = pq.read_table(path, columns=wanted, read_dictionary=text or None)
     columns = {name: column_to_pandas(table.column(name)) for name in table.column_names}
     return pd.DataFrame(columns, copy=False)
 
