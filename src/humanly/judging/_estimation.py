@@ -134,12 +134,6 @@ def _estimator(setup: Setup, several: bool) -> Any:
     return None  # the weighted form is fitted per stratum by _fit_parts
 
 
-def _groups(codes: np.ndarray, k: int) -> list[np.ndarray]:
-    order = np.argsort(codes, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(codes, minlength=k))])
-    return [order[bounds[s] : bounds[s + 1]] for s in range(k)]
-
-
 def _weighted_judges(y, f, fu, setup: Setup, k: int, codes) -> tuple[list[Any], np.ndarray]:
     """Several judges with sampling weights, stratum by stratum (fit_strata's loop, weighted)."""
     assert setup.weights is not None
@@ -148,8 +142,10 @@ def _weighted_judges(y, f, fu, setup: Setup, k: int, codes) -> tuple[list[Any], 
     if k == 1:
         return [_multi.fit_judges_weighted(y, f, fu, v, w)], shares
     parts = []
-    for gl, gu in zip(_groups(codes[0], k), _groups(codes[1], k), strict=True):
-        if len(gu) == 0:
+    n_u = np.bincount(codes[1], minlength=k)
+    pairs = zip(_strata.groups(codes[0], k), _strata.groups(codes[1], k), strict=True)
+    for s, (gl, gu) in enumerate(pairs):
+        if n_u[s] == 0:
             parts.append(_strata.human_only(y[gl], v[gl][:, None]))
         else:
             parts.append(_multi.fit_judges_weighted(y[gl], f[gl], fu[gu], v[gl], w[gu]))
@@ -200,7 +196,7 @@ def _adjust(
         return method, None
     rule_n = np.array([_small.small_n(kind, setup.judge_kind) for kind in problem.kinds])
     codes = setup.strata[0] if setup.strata is not None else np.zeros(len(problem.y), np.intp)
-    groups = _groups(codes, len(parts)) if len(parts) > 1 else [np.arange(len(problem.y))]
+    groups = _strata.groups(codes, len(parts)) if len(parts) > 1 else [np.arange(len(problem.y))]
     for s, part in enumerate(parts):
         chosen = [
             _small.interval_method(int(n_k[s]), problem.kinds[c], setup.interval, setup.judge_kind)

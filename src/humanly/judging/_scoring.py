@@ -62,35 +62,51 @@ def reference_credit(counts: np.ndarray, reference: str) -> np.ndarray:
 
 
 def _contrasts(x: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """The models' columns of ``x`` (items × models [× judges]) followed by one difference column per
-    pair."""
+    """The models' columns of ``x`` (items × models) followed by one difference column per pair."""
     if not pairs:
         return x
     m = x.shape[1]
-    # written in place: a million items × 3 judges copied once, not per pair and again to join
-    out = np.empty((x.shape[0], m + len(pairs), *x.shape[2:]), dtype=x.dtype)
+    out = np.empty((x.shape[0], m + len(pairs)), dtype=x.dtype)
     out[:, :m] = x
     for i, (a, b) in enumerate(pairs):
         np.subtract(x[:, a], x[:, b], out=out[:, m + i])
     return out
 
 
-def problem(data: JudgeInputs, ref: np.ndarray, pairs: tuple[tuple[str, str], ...]) -> Problem:
-    """The estimation problem: Y and every judge's f for each model, then each pair."""
+def _scored(data: JudgeInputs, rows: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """Every judge's f on the items at ``rows`` for each model, then each pair's difference (rows ×
+    (models + pairs) × judges): written in place, one judge's scores at a time — a million items ×
+    3 judges are neither stacked nor copied again to join the differences."""
+    m, judges = len(data.models), len(data.judges)
+    kinds = [float if j.proba is None else j.proba.dtype for j in data.judges]
+    out = np.empty((len(rows), m + len(pairs), judges), dtype=np.result_type(*kinds))
+    for j in range(judges):
+        out[:, :m, j] = data.scores(rows, j)
+    for i, (a, b) in enumerate(pairs):
+        np.subtract(out[:, a], out[:, b], out=out[:, m + i])
+    return out
+
+
+def problem(
+    data: JudgeInputs,
+    ref: np.ndarray,
+    pairs: tuple[tuple[str, str], ...],
+    unlabelled: np.ndarray | None = None,
+) -> Problem:
+    """The estimation problem: Y and every judge's f for each model, then each pair; f on the
+    unlabelled items in the order of ``unlabelled`` (default: item order)."""
     index = {name: k for k, name in enumerate(data.models)}
     ab = tuple((index[a], index[b]) for a, b in pairs)
-    lab, unl = data.labelled, data.unlabelled
+    lab = data.labelled
+    unl = data.unlabelled if unlabelled is None else unlabelled
     y = np.take_along_axis(ref, data.model_codes[lab].astype(np.intp), axis=1)
-    judges = range(len(data.judges))
-    f = np.stack([data.scores(lab, j) for j in judges], axis=2)
-    fu = np.stack([data.scores(unl, j) for j in judges], axis=2)
     m = len(data.models)
     kinds = ("mean",) * m + ("difference",) * len(ab)
     low = np.where(np.arange(m + len(ab)) < m, 0.0, -1.0)
     return Problem(
         y=_contrasts(y, ab),
-        f=_contrasts(f, ab),
-        fu=_contrasts(fu, ab),
+        f=_scored(data, lab, ab),
+        fu=_scored(data, unl, ab),
         kinds=kinds,
         low=low,
         high=np.ones(m + len(ab)),

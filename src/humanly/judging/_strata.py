@@ -51,7 +51,16 @@ from ..errors import InputError
 from ._ppi import Fit, Moments, classical, fit, moments
 from ._vectors import columns, factorize
 
-__all__ = ["StrataFit", "allocate", "codes_of", "combine", "fit_strata", "human_only", "shares_of"]
+__all__ = [
+    "StrataFit",
+    "allocate",
+    "codes_of",
+    "combine",
+    "fit_strata",
+    "groups",
+    "human_only",
+    "shares_of",
+]
 
 
 def codes_of(labelled: Any, unlabelled: Any) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
@@ -87,9 +96,13 @@ class StrataFit:
     names: tuple[str, ...]
 
 
-def _groups(codes: np.ndarray, k: int) -> list[np.ndarray]:
+def groups(codes: np.ndarray, k: int) -> list[Any]:
+    """Each stratum's rows, in their order: a slice (its rows are viewed, not copied) when the codes
+    are already in stratum order, else its positions."""
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(codes, minlength=k))]).tolist()
+    if len(codes) < 2 or bool((codes[1:] >= codes[:-1]).all()):
+        return [slice(bounds[j], bounds[j + 1]) for j in range(k)]
     order = np.argsort(codes, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(codes, minlength=k))])
     return [order[bounds[j] : bounds[j + 1]] for j in range(k)]
 
 
@@ -107,7 +120,7 @@ def human_only(y: np.ndarray, weights: Any) -> Fit:
     return Fit(point, se, np.zeros(e), point, se, sd, nan, n)
 
 
-def _take(x: Any, rows: np.ndarray | None) -> Any:
+def _take(x: Any, rows: Any) -> Any:
     if x is None or rows is None:
         return x
     return np.asarray(x)[rows]
@@ -180,7 +193,7 @@ def fit_strata(
         groups_l: list[Any] = [None]
         groups_u: list[Any] = [None]
     else:
-        groups_l, groups_u = _groups(cl, k), _groups(cu, k)
+        groups_l, groups_u = groups(cl, k), groups(cu, k)
     parts = []
     for gl, gu in zip(groups_l, groups_u, strict=True):
         parts.append(

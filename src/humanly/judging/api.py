@@ -267,8 +267,9 @@ def _judge_classes(
     _checked_judges(data, estimator, opts)
     pairs = _scoring.pairs_of(data.models, opts.pairs)
     ref = _scoring.reference_credit(data.counts, reference)
-    problem = _scoring.problem(data, ref, pairs)
-    v, setup = _setup(data, lam, level, seed, opts)
+    unl = _unlabelled_by_stratum(data, opts)
+    problem = _scoring.problem(data, ref, pairs, unl)
+    v, setup = _setup(data, lam, level, seed, opts, unl)
     estimates = estimate(problem, setup)
     m = len(data.models)
     accuracy = tuple(
@@ -320,12 +321,30 @@ def _design_name(data: JudgeInputs) -> str:
     return "stratified" if data.strata is not None else "uniform"
 
 
+def _unlabelled_by_stratum(data: JudgeInputs, opts: JudgeOptions) -> np.ndarray:
+    """The unlabelled items' positions, grouped by stratum (each stratum's in item order), so that a
+    stratum's scores are a slice of the unlabelled ones, not a copy: every sum within a stratum runs
+    over the same items in the same order, so the numbers are the same. Cross-fitting sums over all
+    unlabelled items at once, in item order: there they stay in it."""
+    unl = data.unlabelled
+    if data.strata is None or opts.fitted_on_labels:
+        return unl
+    codes = data.strata[unl]
+    small = len(data.strata_names) <= np.iinfo(np.uint16).max
+    return unl[np.argsort(codes.astype(np.uint16) if small else codes, kind="stable")]
+
+
 def _setup(
-    data: JudgeInputs, lam: float | None, level: float, seed: int | None, opts: JudgeOptions
+    data: JudgeInputs,
+    lam: float | None,
+    level: float,
+    seed: int | None,
+    opts: JudgeOptions,
+    unl: np.ndarray,
 ) -> tuple[np.ndarray | None, Setup]:
     """The labelled items' weights 1/π (``None``: a simple random sample) and the estimators'
-    setup."""
-    lab, unl = data.labelled, data.unlabelled
+    setup; ``unl`` the unlabelled items in the order of the problem's."""
+    lab = data.labelled
     v = w = None
     if data.probabilities is not None:
         v = 1.0 / data.probabilities[lab]
