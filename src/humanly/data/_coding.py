@@ -16,6 +16,7 @@ __all__ = [
     "code_labels",
     "coerce_classes",
     "default_locator",
+    "has_duplicates",
     "ids_to_index",
     "pairs_repeat",
     "python_scalar",
@@ -388,3 +389,15 @@ def _ids_from_categorical(
         return codes.astype(np.int32, copy=False), pd.Index(cats)
     remap = np.cumsum(used) - 1
     return remap[codes].astype(np.int32), pd.Index(cats[used])
+
+
+def has_duplicates(key: np.ndarray, size: int) -> bool:
+    """Whether a key (each a whole number in 0 … ``size`` − 1) is there twice: counted when the
+    keys are about as many as the possible ones (one pass, no hash table), else hashed.
+
+    >>> has_duplicates(np.array([3, 0, 3]), 4), has_duplicates(np.array([3, 0]), 10**9)
+    (True, False)
+    """
+    if size <= 2 * len(key) + 1024:
+        return bool(np.bincount(key, minlength=size).max(initial=0) > 1)
+    return bool(pd.Series(key, copy=False).duplicated().any())

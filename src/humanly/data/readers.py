@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, setting
-from ._coding import code_labels, coerce_classes, ids_to_index, show
+from ._coding import code_labels, coerce_classes, has_duplicates, ids_to_index, show
 from ._parquet_long import parquet_long
 from ._scale import on_scale
 from .columns import (
@@ -438,9 +438,8 @@ def _rows_by_model(
         rank[by_name] = np.arange(len(mi))
         model_codes, model_names = rank[mc], [str(mi[j]) for j in by_name]
     key = model_codes * len(item_index) + item_codes
-    dup = pd.Series(key).duplicated().to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
+    if has_duplicates(key, len(model_names) * len(item_index)):
+        i = int(np.flatnonzero(pd.Series(key).duplicated().to_numpy())[0])
         raise InputError(
             f"{table.locate(i)}: more than one prediction for item {show(df[icol].iloc[i])}"
             + (f" and model {show(df[mcol].iloc[i])}" if mcol else "")
@@ -457,8 +456,10 @@ def _model_outputs(
     positive: Any,
     model: str,
 ) -> tuple[str, np.ndarray]:
-    """The kind and values of one model's outputs (its ``rows`` of the table)."""
-    sub = table.frame.iloc[rows]
+    """The kind and values of one model's outputs (its ``rows`` of the table: all of them, in order,
+    taken as they are)."""
+    frame = table.frame[[c for cols in groups.values() for c in cols]]
+    sub = frame if len(rows) == len(frame) else frame.iloc[rows]
 
     def locate(k: int) -> str:
         return table.locate(int(rows[k]))
@@ -492,7 +493,9 @@ def _model_outputs(
             )
         return "score", s
     if kind == "proba":
-        raw = sub[cols].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        floats = all(isinstance(t, np.dtype) and t.kind == "f" for t in sub[cols].dtypes)
+        numeric = sub[cols] if floats else sub[cols].apply(pd.to_numeric, errors="coerce")
+        raw = numeric.to_numpy(dtype=float)
         check_probabilities(raw, locate)
         return "proba", raw
     return "proba", _positive_probability(table, sub[cols[0]], classes, positive, locate)

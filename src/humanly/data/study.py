@@ -181,13 +181,13 @@ def _as_pandas(p: Predictions) -> dict[str, Any]:
     """Each model of ``p`` as a Series (labels, scores) or a DataFrame (class probabilities) by item
     id, as :func:`join` takes judges."""
     out: dict[str, Any] = {}
-    for m in p.models:
+    for m in p.models:  # the values are not copied: the join reads them and keeps its own
         if m.kind == "proba":
-            out[m.name] = pd.DataFrame(m.values, index=p.items, columns=list(p.classes))
+            out[m.name] = pd.DataFrame(m.values, index=p.items, columns=list(p.classes), copy=False)
         elif m.kind == "label":
             out[m.name] = pd.Series(np.asarray(p.classes, dtype=object)[m.values], index=p.items)
         else:
-            out[m.name] = pd.Series(m.values, index=p.items)
+            out[m.name] = pd.Series(m.values, index=p.items, copy=False)
     return out
 
 
