@@ -15,6 +15,7 @@ __all__ = [
     "blank_ids",
     "code_labels",
     "coerce_classes",
+    "counted_codes",
     "default_locator",
     "has_duplicates",
     "ids_to_index",
@@ -348,6 +349,10 @@ def ids_to_index(
         return _ids_from_categorical(s, column, locate)
     codes: np.ndarray | None = None
     uniques: Any = None
+    plain_ints = isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu"
+    counted = counted_codes(s.to_numpy()) if plain_ints else None
+    if counted is not None:  # whole numbers: no id is blank
+        return counted[0], pd.Index(counted[1])
     try:
         codes, uniques = pd.factorize(s, sort=False)
     except TypeError:  # unhashable ids: the blank check below still speaks first
@@ -401,3 +406,29 @@ def has_duplicates(key: np.ndarray, size: int) -> bool:
     if size <= 2 * len(key) + 1024:
         return bool(np.bincount(key, minlength=size).max(initial=0) > 1)
     return bool(pd.Series(key, copy=False).duplicated().any())
+
+
+def counted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``pandas.factorize(values)`` (codes in order of first appearance, int32; the distinct values
+    in that order) for whole numbers ≥ 0 not much larger than their count, found by counting, not
+    hashing: each value's first row (``np.minimum.at``), then the first rows in order are the
+    distinct values. ``None`` for any other array.
+
+    >>> codes, uniques = counted_codes(np.array([7, 2, 7, 0]))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, 1, 0, 2], [7, 2, 0])
+    """
+    n = len(values)
+    if n == 0 or n >= 2**31 - 1 or values.dtype.kind not in "iu" or values.min() < 0:
+        return None
+    top = int(values.max())
+    if top >= 2 * n + 1024:
+        return None
+    first = np.full(top + 1, n, dtype=np.int64)
+    np.minimum.at(first, values, np.arange(n, dtype=np.int64))
+    is_first = np.zeros(n + 1, dtype=bool)
+    is_first[first] = True  # values absent from the data point at row n, past the end
+    uniques = values[np.flatnonzero(is_first[:n])]
+    code_of = np.empty(top + 1, dtype=np.int32)
+    code_of[uniques] = np.arange(len(uniques), dtype=np.int32)
+    return code_of[values], uniques

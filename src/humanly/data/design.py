@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, plain, setting
-from ._coding import show
+from ._coding import counted_codes, show
 from .columns import ITEM_NAMES, pick_column
 from .matching import MissingPolicy, align_index
 from .tables import read_columns, read_table
@@ -254,7 +254,10 @@ def _first_rows(frame: pd.DataFrame, icol: str, column: str) -> pd.DataFrame | N
         v = values.to_numpy()
     else:
         return None
-    codes, _ = pd.factorize(frame[icol])
+    ids = frame[icol]
+    plain_ints = isinstance(ids.dtype, np.dtype) and ids.dtype.kind in "iu"
+    counted = counted_codes(ids.to_numpy()) if plain_ints else None
+    codes = counted[0] if counted is not None else pd.factorize(ids)[0]
     if len(codes) == 0 or (codes < 0).any():
         return None
     # codes count up in order of first appearance: a row is its item's first iff its code is new
