@@ -153,8 +153,8 @@ def design_for(
     if strata is not None:
         values = _aligned(_as_series(strata, strata_source), items, strata_source, missing)
         if values.dtype.kind in "iub":  # whole numbers, booleans: each distinct value's text once
-            uniques, inverse = np.unique(values, return_inverse=True)
-            labels = np.asarray([str(v) for v in uniques], dtype=object)[inverse.reshape(-1)]
+            inverse, uniques = pd.factorize(values, sort=True)  # np.unique's, hashed not sorted
+            labels = np.asarray([str(v) for v in uniques], dtype=object)[inverse]
         else:
             labels = np.asarray([str(v) for v in values], dtype=object)
     if sampling_weights is not None:

@@ -194,17 +194,24 @@ def design_check(data: JudgeInputs, seed: int | None, weighted: bool) -> DesignC
     every = np.arange(len(data.items))
     columns, names = [], []
     several = len(data.judges) > 1
-    for j, judge in enumerate(data.judges):
+    for judge in data.judges:
         prefix = f"{judge.name}: " if several else ""
-        columns.append(judge.codes.astype(float))
+        columns.append(judge.codes)  # whole numbers: the categories are those of their floats
         names.append(f"{prefix}label")
-        scores = data.scores(every, j)
         for k, model in enumerate(data.models):
-            columns.append(scores[:, k])
+            columns.append(_score_column(judge, data.model_codes[:, k], every))
             names.append(f"{prefix}score of {model}")
     return _design.check(
         columns, is_lab, strata=data.strata, names=names, seed=seed, weighted=weighted
     )
+
+
+def _score_column(judge: Any, codes: np.ndarray, every: np.ndarray) -> np.ndarray:
+    """f of one model on every item (``JudgeInputs.scores``' column), gathered as one contiguous
+    column."""
+    if judge.proba is None:
+        return (judge.codes == codes).astype(float)
+    return judge.proba[every, codes]
 
 
 def self_judge(data: JudgeInputs) -> SelfJudgeCheck:
