@@ -50,10 +50,12 @@ class _Covered:
 def _present(raw: Any) -> Any:
     """A Series or DataFrame without its rows that hold no output (NaN): those items are not covered."""
     if isinstance(raw, pd.Series):
-        return raw[raw.notna()]
-    if isinstance(raw, pd.DataFrame):
-        return raw[raw.notna().all(axis=1)]
-    return raw
+        keep = raw.notna()
+    elif isinstance(raw, pd.DataFrame):
+        keep = raw.notna().all(axis=1)
+    else:
+        return raw
+    return raw if keep.all() else raw[keep]  # nothing missing: as it is, not a copy
 
 
 def _covered(value: Any, name: str, noun: str) -> tuple[Any, list[_Covered]]:

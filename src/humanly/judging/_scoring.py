@@ -75,15 +75,18 @@ def _contrasts(x: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> np.ndarray:
 
 def _scored(data: JudgeInputs, rows: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> np.ndarray:
     """Every judge's f on the items at ``rows`` for each model, then each pair's difference (rows ×
-    (models + pairs) × judges): written in place, one judge's scores at a time — a million items ×
-    3 judges are neither stacked nor copied again to join the differences."""
+    (models + pairs) × judges): one judge at a time, its models and pairs side by side first, then
+    written into the judge's place once — a million items × 3 judges are neither stacked nor
+    copied again to join the differences."""
     m, judges = len(data.models), len(data.judges)
     kinds = [float if j.proba is None else j.proba.dtype for j in data.judges]
     out = np.empty((len(rows), m + len(pairs), judges), dtype=np.result_type(*kinds))
+    one = np.empty(out.shape[:2], dtype=out.dtype)
     for j in range(judges):
-        out[:, :m, j] = data.scores(rows, j)
-    for i, (a, b) in enumerate(pairs):
-        np.subtract(out[:, a], out[:, b], out=out[:, m + i])
+        one[:, :m] = data.scores(rows, j)
+        for i, (a, b) in enumerate(pairs):
+            np.subtract(one[:, a], one[:, b], out=one[:, m + i])
+        out[:, :, j] = one
     return out
 
 
