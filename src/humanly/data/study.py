@@ -148,7 +148,7 @@ def read_study(
     p = _predictions(source if preds_here else predictions, r, p_icol, column_options, opts)
     g_icol = opts.gold_item_col if opts.gold_item_col and not gold_here else item_col
     g = _gold(source if gold_here else gold, r, g_icol, gold_col, explicit=g_icol != item_col)
-    j = None if judge is None else _judges(judge, r, p_icol, dict.fromkeys(column_options))
+    j = None if judge is None else _judges(judge, r, p_icol, dict.fromkeys(column_options), p)
     study = join(r, p, g, judge=j, missing=missing)
     tables = [source if preds_here else predictions, *_tables_of(judge)]
     return _read_design(study, tables, p_icol, opts, missing)
@@ -191,18 +191,25 @@ def _as_pandas(p: Predictions) -> dict[str, Any]:
     return out
 
 
-def _judges(judge: Any, ratings: Ratings, item_col: str | None, options: dict[str, Any]) -> Any:
+def _judges(
+    judge: Any, ratings: Ratings, item_col: str | None, options: dict[str, Any], like: Any = None
+) -> Any:
     """The judges read: one file or table as a predictions file (one model per judge); several —
     a mapping name → file, or a list of paths — each read and named by its key (a file of one model)
-    or by its models' names; any in-memory form as it is."""
+    or by its models' names; any in-memory form as it is. Several files of class probabilities over
+    the items of the predictions ``like``, in their order, are handed on as one Predictions
+    (:func:`_as_one`)."""
     listed = isinstance(judge, (list, tuple)) and all(isinstance(v, os.PathLike) for v in judge)
     files = isinstance(judge, Mapping) and any(isinstance(v, _TABLE) for v in judge.values())
     if not (listed or files):
         return _predictions(judge, ratings, item_col, options)
     named = list(judge.items()) if isinstance(judge, Mapping) else [(None, v) for v in judge]
     out: dict[str, Any] = {}
+    reads: list[tuple[str, Any]] = []
     for name, value in named:
         read = _predictions(value, ratings, item_col, options)
+        if name is not None and isinstance(read, Predictions) and len(read.models) == 1:
+            reads.append((str(name), read))
         models = _as_pandas(read) if isinstance(read, Predictions) else {str(name): read}
         if name is not None and len(models) == 1:
             models = {str(name): next(iter(models.values()))}
@@ -212,7 +219,24 @@ def _judges(judge: Any, ratings: Ratings, item_col: str | None, options: dict[st
                     f"judge: two judges are named {key!r}; name each judge once (NAME=FILE)"
                 )
             out[key] = output
-    return out
+    return (_as_one(reads, ratings, like) if len(reads) == len(named) else None) or out
+
+
+def _as_one(reads: list[tuple[str, Any]], ratings: Ratings, like: Any) -> Predictions | None:
+    """Judges read from files, one model each, all class probabilities over the items of ``like``
+    (the predictions read), in their order and in the ratings' classes: one Predictions that the
+    join takes as it is, each named by its key — what the join makes of the same judges as tables
+    by item id (the same values, nothing to match), without copying and checking them again.
+    ``None`` for anything else (then the tables)."""
+    if len(reads) < 2 or not isinstance(like, Predictions):
+        return None
+    classes = tuple(map(str, ratings.classes))
+    for _, p in reads:
+        same = p.models[0].kind == "proba" and tuple(map(str, p.classes)) == classes
+        if not (same and p.items.equals(like.items)):
+            return None
+    models = [ModelOutput(name, "proba", p.models[0].values) for name, p in reads]
+    return Predictions(like.items, ratings.classes, models, source="judge")
 
 
 def _given_study(study: Study | None, predictions: Any, gold: Any, judge: Any) -> Study:
