@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanly.judging import _multi, _strata
+from humanly.judging._blocks import Blocks
 
 
 def test_groups_are_slices_in_stratum_order_and_positions_otherwise():
@@ -66,6 +67,32 @@ def test_fit_strata_is_the_same_with_the_unlabelled_items_grouped(seed, k, judge
     for key in a:
         assert np.array_equal(a[key], b[key], equal_nan=True), key
     for part_a, part_b in zip(as_given.strata, grouped.strata, strict=True):
+        pa, pb = _fields(part_a), _fields(part_b)
+        for key in pa:
+            assert np.array_equal(pa[key], pb[key], equal_nan=True), key
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 3))
+def test_blocks_built_by_stratum_fit_as_the_whole_array(seed, k, judges):
+    """Scores built one stratum at a time (``Blocks``) give the fit of the whole array, bit for bit;
+    their rows and one judge's selection are the array's."""
+    rng = np.random.default_rng(seed)
+    n, big_n, e = 10 * k, 30 * k, 3
+    sl = np.concatenate([np.arange(k), np.arange(k), rng.integers(0, k, n - 2 * k)])
+    su = np.sort(rng.integers(0, k, big_n))
+    y, f = rng.random((n, e)), rng.random((n, e, judges))
+    whole = rng.random((big_n, e, judges))
+    blocks = Blocks(lambda at: whole[at].copy(), np.arange(big_n), e, judges)
+    assert blocks.shape == whole.shape and len(blocks) == big_n
+    assert np.array_equal(blocks[3:9], whole[3:9])
+    assert np.array_equal(blocks[:, :, 0][2:5], whole[:, :, 0][2:5])
+    estimator = (lambda a, b, c: _multi.fit_judges(a, b, c)) if judges > 1 else None
+    lhs, rhs = (f, whole) if judges > 1 else (f[:, :, 0], whole[:, :, 0])
+    lazy = blocks if judges > 1 else blocks[:, :, 0]
+    as_array = _strata.fit_strata(y, lhs, rhs, sl, su, estimator=estimator)
+    as_blocks = _strata.fit_strata(y, lhs, lazy, sl, su, estimator=estimator)
+    for part_a, part_b in zip(as_array.strata, as_blocks.strata, strict=True):
         pa, pb = _fields(part_a), _fields(part_b)
         for key in pa:
             assert np.array_equal(pa[key], pb[key], equal_nan=True), key

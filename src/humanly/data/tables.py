@@ -352,8 +352,8 @@ def _read_parquet(path: Path, columns: Sequence[str] | None = None) -> pd.DataFr
         text = [c for c in text if c in columns]
     wanted = None if columns is None else list(columns)
     table = pq.read_table(path, columns=wanted, read_dictionary=text or None)
-    columns = {name: column_to_pandas(table.column(name)) for name in table.column_names}
-    return pd.DataFrame(columns, copy=False)
+    frame = {name: column_to_pandas(table.column(name)) for name in table.column_names}
+    return pd.DataFrame(frame, copy=False)
 
 
 def column_to_pandas(col: Any) -> Any:

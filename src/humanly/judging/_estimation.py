@@ -34,6 +34,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import _crossfit, _multi, _small, _strata
+from ._blocks import whole
 from ._parts import Estimate, JudgeWeight, StratumEstimate, estimate_of
 from ._ppi import Fit, fit, moments
 
@@ -49,11 +50,13 @@ class Problem:
 
     ``kinds`` is ``"mean"`` or ``"difference"`` per column; ``low``/``high`` the estimand's range
     (its estimate and interval are kept within it); ``scale_low``/``scale_high`` the range of one
-    model's values per column (the small-sample interval's pseudo-observations sit at its ends)."""
+    model's values per column (the small-sample interval's pseudo-observations sit at its ends).
+    ``fu`` is an array, or with strata :class:`~humanly.judging._blocks.Blocks` (the unlabelled
+    items in stratum order, each stratum's built when it is fitted)."""
 
     y: np.ndarray
     f: np.ndarray
-    fu: np.ndarray
+    fu: Any
     kinds: tuple[str, ...]
     low: np.ndarray
     high: np.ndarray
@@ -140,7 +143,7 @@ def _weighted_judges(y, f, fu, setup: Setup, k: int, codes) -> tuple[list[Any], 
     v, w = setup.weights
     shares = _strata.shares_of(codes[0], codes[1], k)
     if k == 1:
-        return [_multi.fit_judges_weighted(y, f, fu, v, w)], shares
+        return [_multi.fit_judges_weighted(y, f, whole(fu), v, w)], shares
     parts = []
     n_u = np.bincount(codes[1], minlength=k)
     pairs = zip(_strata.groups(codes[0], k), _strata.groups(codes[1], k), strict=True)
@@ -153,7 +156,7 @@ def _weighted_judges(y, f, fu, setup: Setup, k: int, codes) -> tuple[list[Any], 
 
 
 def _fit_parts(
-    problem: Problem, f: np.ndarray, fu: np.ndarray, setup: Setup, lam: float | None
+    problem: Problem, f: np.ndarray, fu: Any, setup: Setup, lam: float | None
 ) -> tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]:
     """Each stratum's fit, the strata's shares and their labelled and unlabelled counts."""
     y = problem.y

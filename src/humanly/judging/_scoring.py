@@ -20,6 +20,7 @@ from .._core.counts import plurality_shares
 from .._core.result import Interval, Note, NoteValue
 from ..errors import InputError
 from . import _design
+from ._blocks import Blocks
 from ._crossfit import agreement
 from ._estimation import Problem
 from ._inputs import JudgeInputs
@@ -90,14 +91,26 @@ def _scored(data: JudgeInputs, rows: np.ndarray, pairs: tuple[tuple[int, int], .
     return out
 
 
+def _unlabelled(
+    data: JudgeInputs, rows: np.ndarray, pairs: tuple[tuple[int, int], ...], by_stratum: bool
+) -> Any:
+    """f on the unlabelled items at ``rows``: the array, or by stratum :class:`Blocks` of it."""
+    if not by_stratum:
+        return _scored(data, rows, pairs)
+    width = len(data.models) + len(pairs)
+    return Blocks(lambda at: _scored(data, at, pairs), rows, width, len(data.judges))
+
+
 def problem(
     data: JudgeInputs,
     ref: np.ndarray,
     pairs: tuple[tuple[str, str], ...],
     unlabelled: np.ndarray | None = None,
+    by_stratum: bool = False,
 ) -> Problem:
     """The estimation problem: Y and every judge's f for each model, then each pair; f on the
-    unlabelled items in the order of ``unlabelled`` (default: item order)."""
+    unlabelled items in the order of ``unlabelled`` (default: item order), built one stratum at a
+    time when they are in stratum order (``by_stratum``: :class:`~humanly.judging._blocks.Blocks`)."""
     index = {name: k for k, name in enumerate(data.models)}
     ab = tuple((index[a], index[b]) for a, b in pairs)
     lab = data.labelled
@@ -109,7 +122,7 @@ def problem(
     return Problem(
         y=_contrasts(y, ab),
         f=_scored(data, lab, ab),
-        fu=_scored(data, unl, ab),
+        fu=_unlabelled(data, unl, ab, by_stratum),
         kinds=kinds,
         low=low,
         high=np.ones(m + len(ab)),

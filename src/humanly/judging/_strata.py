@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._blocks import Blocks
 from ._ppi import Fit, Moments, classical, fit, moments
 from ._vectors import columns, factorize
 
@@ -121,6 +122,8 @@ def human_only(y: np.ndarray, weights: Any) -> Fit:
 
 
 def _take(x: Any, rows: Any) -> Any:
+    if isinstance(x, Blocks):  # the stratum's block, built now
+        return x[slice(None) if rows is None else rows]
     if x is None or rows is None:
         return x
     return np.asarray(x)[rows]
@@ -173,7 +176,8 @@ def fit_strata(
     ``estimator`` (a callable ``(y, f, f_unlabelled) -> fit``) replaces PPI++ within each stratum
     (several judges: :func:`humanly.judging._multi.fit_judges`).
     """
-    y_, f_, fu = columns(y), columns(f), columns(f_unlabelled)
+    y_, f_ = columns(y), columns(f)
+    fu = f_unlabelled if isinstance(f_unlabelled, Blocks) else columns(f_unlabelled)
     cl, cu, names = codes_of(strata, strata_unlabelled)
     if len(cl) != len(y_) or len(cu) != len(fu):
         raise InputError(

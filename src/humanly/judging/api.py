@@ -268,7 +268,8 @@ def _judge_classes(
     pairs = _scoring.pairs_of(data.models, opts.pairs)
     ref = _scoring.reference_credit(data.counts, reference)
     unl = _unlabelled_by_stratum(data, opts)
-    problem = _scoring.problem(data, ref, pairs, unl)
+    by_stratum = data.strata is not None and not opts.fitted_on_labels
+    problem = _scoring.problem(data, ref, pairs, unl, by_stratum)
     v, setup = _setup(data, lam, level, seed, opts, unl)
     estimates = estimate(problem, setup)
     m = len(data.models)
