@@ -17,6 +17,7 @@ import itertools
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._core.result import Interval
 from ..errors import InputError, setting
@@ -80,12 +81,14 @@ def _scale(study: Any, opts: Any) -> tuple[float, float]:
     return (low, high if high > low else low + 1.0)
 
 
-def _problem(study: Any, threshold: float | None, scale: tuple[float, float]):
-    """The columns: the models' means, their shares, the pairs' mean and share differences."""
+def _problem(study: Any, threshold: float | None, scale: tuple[float, float], unl: np.ndarray):
+    """The columns: the models' means, their shares, the pairs' mean and share differences; the
+    unlabelled items in the order of ``unl`` (grouped by stratum: every sum within a stratum runs
+    over the same items in the same order as in item order)."""
     lab = study.labelled
     y = study.human[lab]  # n × M
     f = np.moveaxis(study.judge[:, lab, :], 0, 2)  # n × M × J
-    fu = np.moveaxis(study.judge[:, ~lab, :], 0, 2)
+    fu = np.moveaxis(study.judge[:, unl, :], 0, 2)
     m = len(study.models)
     pairs = list(itertools.combinations(range(m), 2))
     lo, hi = scale
@@ -190,17 +193,22 @@ def judge_ratings(
         weights = (1.0 / pi[lab], 1.0 / (1.0 - pi[~lab]))
     codes = None if design is None or design.strata is None else design.strata
     strata = names = None
+    unl = np.flatnonzero(~lab)
     if codes is not None:
-        uniques, inverse = np.unique(codes, return_inverse=True)
-        strata = (inverse[lab], inverse[~lab])
+        inverse, uniques = pd.factorize(codes, sort=True)  # np.unique's, hashed not sorted
+        if not opts.fitted_on_labels:  # each stratum's unlabelled items a slice, not a copy
+            unl = unl[np.argsort(inverse[unl], kind="stable")]
+        strata = (inverse[lab], inverse[unl])
         names = tuple(str(u) for u in uniques)
+        if weights is not None:
+            weights = (weights[0], 1.0 / (1.0 - pi[unl]))
     if opts.fitted_on_labels and weights is not None:
         raise InputError(
             "options.fitted_on_labels with sampling weights: cross-fitting is for a simple random "
             "sample of labelled items; give one of them"
         )
     scale = _scale(study, opts)
-    problem, pairs = _problem(study, opts.threshold, scale)
+    problem, pairs = _problem(study, opts.threshold, scale, unl)
     setup = Setup(
         lam=ESTIMATORS[estimator],
         level=level,
