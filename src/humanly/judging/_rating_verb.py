@@ -164,7 +164,8 @@ def _quantiles(study: Any, q: float | None, level: float, weights: Any) -> list[
 def _design_check(study: Any, seed: int | None, weighted: bool) -> DesignCheck:
     lab = study.labelled
     j, n, m = study.judge.shape
-    matrix = np.moveaxis(study.judge, 0, 2).reshape(n, m * j)
+    # each model's rating by each judge, one column at a time (not copied into one matrix first)
+    columns = [study.judge[judge, :, model] for model in range(m) for judge in range(j)]
     several = len(study.judges) > 1
     names = [
         f"{judge + ': ' if several else ''}rating of {model}"
@@ -172,7 +173,7 @@ def _design_check(study: Any, seed: int | None, weighted: bool) -> DesignCheck:
         for judge in study.judges
     ]
     strata = None if study.design is None else study.design.strata
-    return _design.check(matrix, lab, strata=strata, names=names, seed=seed, weighted=weighted)
+    return _design.check(columns, lab, strata=strata, names=names, seed=seed, weighted=weighted)
 
 
 def judge_ratings(
