@@ -182,14 +182,14 @@ def _frame(value: Any, what: str, rating_col: str | None, model_col: str | None)
     frame = table.frame
     if mcol is None:  # wide: one column per model
         models = [c for c in cols if c != icol]
-        return (
-            pd.DataFrame(
-                {m: _numeric(frame[m], f"{table.name} column {m!r}") for m in models},
-                index=pd.Index(frame[icol]),
-            )
-            .groupby(level=0, sort=False)
-            .mean()
+        wide = pd.DataFrame(
+            {m: _numeric(frame[m], f"{table.name} column {m!r}") for m in models},
+            index=pd.Index(frame[icol]),
         )
+        values = wide.to_numpy()
+        if wide.index.is_unique and not (np.signbit(values) & (values == 0)).any():
+            return wide  # one row per item: each mean is its one rating (pandas decides −0's sign)
+        return wide.groupby(level=0, sort=False).mean()
     rcol = pick_column(
         cols,
         rating_col,

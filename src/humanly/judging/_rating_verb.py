@@ -163,7 +163,7 @@ def _quantiles(study: Any, q: float | None, level: float, weights: Any) -> list[
 
 def _design_check(study: Any, seed: int | None, weighted: bool) -> DesignCheck:
     lab = study.labelled
-    j, n, m = study.judge.shape
+    j, _, m = study.judge.shape
     # each model's rating by each judge, one column at a time (not copied into one matrix first)
     columns = [study.judge[judge, :, model] for model in range(m) for judge in range(j)]
     several = len(study.judges) > 1
