@@ -20,6 +20,11 @@ Target (issue 32): ≤ 2 s end to end for each row.
 
     python benchmarks/judge_strata_bench.py [--items N] [--labelled n] [--repeat R] [--quick]
     python benchmarks/judge_strata_bench.py --profile     # cProfile of row 1, the 25 costliest calls
+    python benchmarks/judge_strata_bench.py --steps [--repeat R]  # row 3's seconds per step
+
+``--steps`` runs row 3's command in a fresh process with a clock around each step (reading the
+predictions, the judges, the strata, the join; the judge's inputs, estimates, design check; the
+tables) and prints each step's least time over the runs, beside the whole process's.
 """
 
 from __future__ import annotations
@@ -235,6 +240,76 @@ def profile(n_items: int, n_labelled: int) -> None:
     pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
 
 
+#: row 3's steps: (module, function) timed in the command's process, in the order they run
+STEPS = (
+    ("humanly.data.study", "read_ratings", "read: the ratings"),
+    ("humanly.data.study", "_predictions", "read: the predictions and each judge file"),
+    ("humanly.data.study", "join", "read: the join by item id"),
+    ("humanly.data.study", "_read_design", "read: the strata column"),
+    ("humanly.judging.api", "prepare", "judge: its inputs (classes, strata)"),
+    ("humanly.judging.api", "estimate", "judge: the scores and every estimate"),
+    ("humanly.judging._scoring", "design_check", "judge: the design check"),
+    ("humanly.cli._console", "show", "the tables and sentences"),
+)
+
+_STEPS_CHILD = """
+import functools, importlib, json, sys, time
+start = time.perf_counter()
+spent = {}
+import humanly.cli
+imported = time.perf_counter() - start
+for mod, attr, _ in json.loads(sys.argv[1]):
+    module = importlib.import_module(mod)
+    fn = getattr(module, attr)
+    def timed(*a, _fn=fn, _key=mod + "." + attr, **k):
+        t = time.perf_counter()
+        try:
+            return _fn(*a, **k)
+        finally:
+            spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - t
+    setattr(module, attr, functools.wraps(fn)(timed))
+sys.argv = ["humanly", "judge", *sys.argv[2:]]
+try:
+    humanly.cli.main()
+except SystemExit:
+    pass
+spent["import humanly.cli"] = imported
+spent["in process"] = time.perf_counter() - start
+print(json.dumps(spent), file=sys.stderr)
+"""
+
+
+def steps(n_items: int, n_labelled: int, repeat: int) -> None:
+    """Row 3's seconds per step (the least over ``repeat`` fresh processes), and the whole's."""
+    import json
+
+    d = make(n_items, n_labelled)
+    best: dict[str, float] = {}
+    whole = []
+    with tempfile.TemporaryDirectory() as tmp:
+        args = write_files(d, Path(tmp))
+        spec = json.dumps([list(s) for s in STEPS])
+        for _ in range(repeat):
+            t = time.perf_counter()
+            run_ = subprocess.run(
+                [sys.executable, "-c", _STEPS_CHILD, spec, *args],
+                check=True, capture_output=True, text=True,
+            )  # fmt: skip
+            whole.append(time.perf_counter() - t)
+            for key, value in json.loads(run_.stderr.strip().splitlines()[-1]).items():
+                best[key] = min(best.get(key, float("inf")), value)
+    rows = [("start-up: import humanly.cli (typer, rich)", best["import humanly.cli"])]
+    rows += [(label, best.get(f"{m}.{a}", 0.0)) for m, a, label in STEPS]
+    named = sum(v for _, v in rows)
+    rest = "the rest: the command's imports (pandas, numpy, pyarrow), checks, plan"
+    rows.append((rest, best["in process"] - named))
+    rows.append(("the interpreter's start and exit", min(whole) - best["in process"]))
+    print(f"humanly judge, {n_items:,} items ({n_labelled:,} labelled): least of {repeat} runs, s")
+    for label, value in rows:
+        print(f"  {value:7.3f}  {label}")
+    print(f"  {min(whole):7.3f}  the whole process (median {statistics.median(whole):.3f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -245,7 +320,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="10⁵ items, 10³ labelled, 2 runs")
     ap.add_argument("--no-cli", action="store_true", help="skip row 3 (the fresh process)")
     ap.add_argument("--profile", action="store_true", help="profile row 1 once instead")
+    ap.add_argument("--steps", action="store_true", help="row 3's seconds per step instead")
     args = ap.parse_args()
+    if args.steps:
+        n_items = args.items or (100_000 if args.quick else 1_000_000)
+        steps(n_items, args.labelled or n_items // 100, args.repeat or 3)
+        return
     if args.profile:
         n_items = args.items or (100_000 if args.quick else 1_000_000)
         profile(n_items, args.labelled or n_items // 100)
