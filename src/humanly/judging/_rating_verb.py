@@ -201,7 +201,7 @@ def judge_ratings(
             unl = unl[np.argsort(inverse[unl], kind="stable")]
         strata = (inverse[lab], inverse[unl])
         names = tuple(str(u) for u in uniques)
-        if weights is not None:
+        if weights is not None and pi is not None:
             weights = (weights[0], 1.0 / (1.0 - pi[unl]))
     if opts.fitted_on_labels and weights is not None:
         raise InputError(
