@@ -403,8 +403,10 @@ def has_duplicates(key: np.ndarray, size: int) -> bool:
     >>> has_duplicates(np.array([3, 0, 3]), 4), has_duplicates(np.array([3, 0]), 10**9)
     (True, False)
     """
-    if size <= 2 * len(key) + 1024:
-        return bool(np.bincount(key, minlength=size).max(initial=0) > 1)
+    if size <= 2 * len(key) + 1024:  # a flag per possible key: fewer set than keys → one twice
+        seen = np.zeros(size, dtype=bool)
+        seen[key] = True
+        return int(np.count_nonzero(seen)) < len(key)
     return bool(pd.Series(key, copy=False).duplicated().any())
 
 
