@@ -23,6 +23,7 @@ proves (for large budgets, and conjectures for all) that m = 1 is best when q > 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -30,10 +31,12 @@ import numpy as np
 
 from .._core.result import Interval
 from ._design import Design
+from ._repeat_sim import simulate_design, world
+from .repeat_results import JudgeRepeat, JudgeRepeatRow
 from .result_parts import RepeatPlan, RepeatRow
 from .results import Estimates
 
-__all__ = ["MIN_REPEATED", "majority", "probability_ahead", "repeat_plan"]
+__all__ = ["MIN_REPEATED", "judge_variance", "majority", "probability_ahead", "repeat_plan"]
 
 #: the fewest comparisons with several human votes (and pairs of decisive votes) to identify the noise
 MIN_REPEATED = 10
@@ -75,14 +78,14 @@ def probability_ahead(n: int, p_h: float, p_l: float) -> float:
     return float(np.sum(pmf_k * (ahead + 0.5 * level)))
 
 
-def _icc(d: Design) -> tuple[float | None, int]:
-    """The intra-comparison correlation of human vote scores (a win 1, a tie ½), and how many
-    comparisons have several votes."""
+def _anova(d: Design) -> tuple[float, float] | None:
+    """τ² (between comparisons) and σ²_w (within) of human vote scores (a win 1, a tie ½) by
+    one-way ANOVA on the comparisons with several votes; ``None`` with too few."""
     n = d.human_votes.astype(float)
     many = n >= 2
     k = int(many.sum())
     if k < MIN_REPEATED:
-        return None, k
+        return None
     x = d.x[many]
     nc = n[many]
     mean_c = 0.5 + 0.5 * (x[:, 0] - x[:, 1])
@@ -95,7 +98,18 @@ def _icc(d: Design) -> tuple[float | None, int]:
     n0 = float((total - (nc**2).sum() / total) / (k - 1))
     tau2 = max((msb - msw) / n0, 0.0)
     if tau2 + msw <= 0:
+        return None
+    return tau2, max(msw, 0.0)
+
+
+def _icc(d: Design) -> tuple[float | None, int]:
+    """The intra-comparison correlation of human vote scores (a win 1, a tie ½), and how many
+    comparisons have several votes."""
+    k = int((d.human_votes >= 2).sum())
+    parts = _anova(d)
+    if parts is None:
         return None, k
+    tau2, msw = parts
     return tau2 / (tau2 + msw), k
 
 
@@ -112,10 +126,182 @@ def _accuracy(d: Design) -> float | None:
     return 0.5 * (1 + math.sqrt(min(2 * agree - 1, 1.0)))
 
 
-def repeat_plan(
-    d: Design, strengths: Estimates, budget: int, per_comparison: tuple[int, ...]
+def _score(x: np.ndarray, source: int) -> np.ndarray:
+    """The first model's score per comparison from one source's shares (a win 1, a tie ½)."""
+    return 0.5 + 0.5 * (x[:, 2 * source] - x[:, 2 * source + 1])
+
+
+def _judge_moments(d: Design, j: int) -> tuple[float, float, int] | None:
+    """C = cov(human score, judge j's score) on the labelled comparisons it voted on, F = var(judge
+    score) on every comparison it voted on, N its judge-only comparisons; ``None`` with too few."""
+    judged = d.judged[:, j - 1]
+    both = d.labelled & judged
+    if both.sum() < MIN_REPEATED:
+        return None
+    y, f = _score(d.x[both], 0), _score(d.x[both], j)
+    c = float(((y - y.mean()) * (f - f.mean())).sum() / (len(y) - 1))
+    f_all = _score(d.x[judged], j)
+    return c, float(f_all.var(ddof=1)), int(d.unlabelled_mask((j,)).sum())
+
+
+def judge_variance(
+    tau2: float, s2: float, c: float, f: float, n_unl: int, budget: float, m: int, rule: str
+) -> tuple[float, float, float]:
+    """The variance of the judge-assisted estimate with m votes averaged on each of budget/m
+    comparisons (the module docstring), the λ it tunes to, and A(λ)."""
+    n = budget / m
+    if n_unl <= 0 or f <= 0:
+        lam = 0.0
+    elif rule == "ppi":
+        lam = 1.0
+    else:
+        lam = min(max(c / ((1.0 + n / n_unl) * f), 0.0), 1.0)
+    a = max(tau2 - 2.0 * lam * c + lam * lam * f, 0.0)
+    judge_term = lam * lam * f / n_unl if n_unl > 0 else 0.0
+    return (a + s2 / m) / n + judge_term, lam, a
+
+
+def _judge_accuracy(d: Design, j: int, q: float | None) -> float | None:
+    """q_j from the judge's agreement a with decisive human votes: a = q·q_j + (1 − q)(1 − q_j)."""
+    if q is None or q <= 0.5:
+        return None
+    x = d.x[d.labelled & d.judged[:, j - 1]]
+    num = (x[:, 0] * x[:, 2 * j] + x[:, 1] * x[:, 2 * j + 1]).sum()
+    den = ((x[:, 0] + x[:, 1]) * (x[:, 2 * j] + x[:, 2 * j + 1])).sum()
+    if den <= 0:
+        return None
+    return min(max((num / den - (1 - q)) / (2 * q - 1), 0.0), 1.0)
+
+
+def _judge_plan(
+    d: Design, j: int, budget: int, per_comparison: tuple[int, ...], rule: str, q: float | None
+) -> JudgeRepeat:
+    parts, mom = _anova(d), _judge_moments(d, j)
+    votes = d.study.judges[j - 1]
+    tie = float((votes.outcome == 2).mean()) if votes.n_votes else None
+    icc = None
+    exact: dict[int, tuple[float, float]] = {}
+    if parts is not None and mom is not None:
+        tau2, s2 = parts
+        c, f, n_unl = mom
+        v1, _, a1 = judge_variance(tau2, s2, c, f, n_unl, budget, 1, rule)
+        icc = a1 / (a1 + s2) if a1 + s2 > 0 else None
+        for m in per_comparison:
+            vm, lam_m, _ = judge_variance(tau2, s2, c, f, n_unl, budget, m, rule)
+            if v1 > 0:
+                exact[m] = (min(max(vm / v1, 1.0), float(m)), lam_m)
+    rows = []
+    for m in per_comparison:
+        ratio, lam = exact.get(m, (None, None))
+        rows.append(JudgeRepeatRow(m, budget // m, ratio, Interval(1.0, float(m)), lam))
+    return JudgeRepeat(
+        judge=votes.name,
+        status="identified" if icc is not None and exact else "not_identified",
+        icc=icc,
+        accuracy=_judge_accuracy(d, j, q),
+        tie_share=tie,
+        unlabelled=int(d.unlabelled_mask((j,)).sum()),
+        rows=tuple(rows),
+    )
+
+
+def _rng(seed: int | None, source: int, m: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(31, source, m)))
+
+
+def _simulated(
+    d: Design,
+    strengths: Estimates,
+    plan: RepeatPlan,
+    *,
+    ties: str,
+    rule: str,
+    simulations: int,
+    seed: int | None,
 ) -> RepeatPlan:
-    """The :class:`~.results.RepeatPlan` for ``budget`` human votes."""
+    """``plan`` with the ``simulated`` fields of its rows (:mod:`._repeat_sim`)."""
+    if simulations <= 0 or (plan.accuracy is not None and plan.accuracy <= 0.5):
+        return dataclasses.replace(plan, seed=seed)
+    index = {name: k for k, name in enumerate(d.models)}
+    theta = np.full(d.n_models, np.nan)
+    for row in strengths.rows:
+        if row.estimate is not None:
+            theta[index[row.model]] = row.estimate
+    w = None
+    if plan.higher is not None and plan.lower is not None:
+        w = world(d, theta, index[plan.higher], index[plan.lower], plan.accuracy, plan.tie_share)
+    if w is None:
+        return dataclasses.replace(plan, simulation="no_pair", seed=seed)
+    rows = tuple(
+        dataclasses.replace(
+            row,
+            simulated=simulate_design(
+                d,
+                w,
+                row.votes_per_comparison,
+                plan.budget,
+                simulations,
+                _rng(seed, 0, row.votes_per_comparison),
+                ties=ties,
+            ),
+        )
+        for row in plan.rows
+    )
+    judges = []
+    for j, jp in enumerate(plan.judges, start=1):
+        tie = jp.tie_share or 0.0
+        q_j = _judge_accuracy(d, j, w.q)
+        if q_j is None:
+            judges.append(jp)
+            continue
+        unl = d.unlabelled_mask((j,))
+        big_n = np.bincount(d.pair_of[unl], minlength=d.n_pairs)[w.pairs]
+        judge = (q_j, tie, big_n)
+        jrows = tuple(
+            dataclasses.replace(
+                row,
+                simulated=simulate_design(
+                    d,
+                    w,
+                    row.votes_per_comparison,
+                    plan.budget,
+                    simulations,
+                    _rng(seed, j, row.votes_per_comparison),
+                    judge=judge,
+                    rule=rule,
+                    ties=ties,
+                ),
+            )
+            for row in jp.rows
+        )
+        judges.append(dataclasses.replace(jp, accuracy=q_j, rows=jrows))
+    return dataclasses.replace(
+        plan,
+        method="exact_and_simulated",
+        rows=rows,
+        judges=tuple(judges),
+        simulation="identified" if plan.accuracy is not None else "least_accurate",
+        simulations=simulations,
+        simulated_accuracy=w.q,
+        simulated_models=tuple(d.models[k] for k in w.models),
+        seed=seed,
+    )
+
+
+def repeat_plan(
+    d: Design,
+    strengths: Estimates,
+    budget: int,
+    per_comparison: tuple[int, ...],
+    *,
+    ties: str = "half",
+    rule: str = "ppi++",
+    simulations: int = 0,
+    seed: int | None = None,
+) -> RepeatPlan:
+    """The :class:`~.results.RepeatPlan` for ``budget`` human votes: exact numbers for the humans
+    alone and with each judge (``rule`` the judges' estimator; ``"classical"``: no judge), and
+    ``simulations`` replicates per design of the seeded simulation (0: none)."""
     icc, repeated = _icc(d)
     q = _accuracy(d)
     votes = d.study.human
@@ -141,7 +327,13 @@ def repeat_plan(
                 probability_correct=prob,
             )
         )
-    return RepeatPlan(
+    judges: tuple[JudgeRepeat, ...] = ()
+    if rule != "classical":
+        judges = tuple(
+            _judge_plan(d, j, budget, per_comparison, rule, q)
+            for j in range(1, len(d.study.judges) + 1)
+        )
+    plan = RepeatPlan(
         status="identified" if icc is not None else "not_identified",
         method="exact",
         budget=int(budget),
@@ -152,4 +344,6 @@ def repeat_plan(
         higher=closest.higher if closest else None,
         lower=closest.lower if closest else None,
         rows=tuple(rows),
+        judges=judges,
     )
+    return _simulated(d, strengths, plan, ties=ties, rule=rule, simulations=simulations, seed=seed)

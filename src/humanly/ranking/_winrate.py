@@ -80,13 +80,12 @@ def _per_model(t0: Tables, t1: Tables, first: np.ndarray, second: np.ndarray, m:
     )
 
 
-def _side(d: Design, moments, sources: tuple[int, ...], ties: str) -> _Side:
+def _side(d: Design, moments, sources: tuple[int, ...], ties: str, cross: bool = True) -> _Side:
     b0 = basis(ties, 0, sources, d.k)
     b1 = basis(ties, 1, sources, d.k)
     t0, t1 = tables(moments, *b0), tables(moments, *b1)
-    return _Side(
-        _per_model(t0, t1, d.first, d.second, d.n_models), t0, t1, cross_tables(moments, b0, b1)
-    )
+    both = cross_tables(moments, b0, b1) if cross else np.zeros((0, 0, 0))
+    return _Side(_per_model(t0, t1, d.first, d.second, d.n_models), t0, t1, both)
 
 
 def _coefficients(theta: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -162,9 +161,14 @@ def _tuned(lab: Tables, unl: Tables, theta: np.ndarray, j: int, weighted: bool) 
                 value = (1 + n / _safe(big_n)) * cov
             c[:, a - 1, k - 1] = c[:, k - 1, a - 1] = value
     out = np.zeros((m, j))
-    for i in range(m):
-        if n[i] > 0 and big_n[i] > 0:
-            out[i] = box_lambda(c[i], b[i])
+    use = (n > 0) & (big_n > 0)
+    if j == 1:  # box_lambda's one-judge rule, for every model at once
+        cc, bb = c[:, 0, 0], b[:, 0]
+        good = use & (cc > 0) & np.isfinite(cc) & np.isfinite(bb)
+        out[good, 0] = np.clip(bb[good] / cc[good], 0.0, 1.0)
+        return out
+    for i in np.flatnonzero(use):
+        out[i] = box_lambda(c[i], b[i])
     return out
 
 
@@ -174,14 +178,18 @@ def _cov_w(t: Tables, c1: np.ndarray, c2: np.ndarray, g1: np.ndarray, g2: np.nda
     return quad - lin + g1 * g2 * t.q0
 
 
-def win_rates(d: Design, judges: tuple[int, ...], rule: str, ties: str) -> WinRateFit:
+def win_rates(
+    d: Design, judges: tuple[int, ...], rule: str, ties: str, *, covariance: bool = True
+) -> WinRateFit:
     """Every model's win rate with the judges ``judges`` (1-based; ``()`` for the humans alone) and
-    λ by ``rule``: ``"classical"`` (0), ``"ppi"`` (1/J each) or ``"ppi++"`` (tuned)."""
+    λ by ``rule``: ``"classical"`` (0), ``"ppi"`` (1/J each) or ``"ppi++"`` (tuned).
+    ``covariance=False`` gives the estimates alone (``se`` NaN, ``cov`` empty, no ``codes``), for
+    the plan's simulation."""
     sources = (0, *judges)
     j = len(judges)
     ratio = ties == "drop"
-    lab = _side(d, d.moments_l, sources, ties)
-    unl = _side(d, d.moments_u(judges), sources, ties) if j else None
+    lab = _side(d, d.moments_l, sources, ties, covariance)
+    unl = _side(d, d.moments_u(judges), sources, ties, covariance) if j else None
     m = d.n_models
     big_n = unl.model.s0 if unl is not None else np.zeros(m)
     has_u = big_n > 0
@@ -195,11 +203,17 @@ def win_rates(d: Design, judges: tuple[int, ...], rule: str, ties: str) -> WinRa
             lam = _tuned(lab.model, unl.model, theta1, j, d.moments_l.weighted)
             lam[~has_u] = 0.0
     theta, den = _theta(lab.model, unl.model if unl else None, lam, ratio)
-    cov = _covariance(d, lab, unl, theta, den, lam)
     counts = d.moments_l.n
     n_comp = np.bincount(d.first, weights=counts, minlength=m)
     n_comp = n_comp + np.bincount(d.second, weights=counts, minlength=m)
     ok = (n_comp >= MIN_COMPARISONS) & np.isfinite(theta)
+    if not covariance:
+        nan = np.full(m, np.nan)
+        point = np.where(ok, theta, np.nan)
+        return WinRateFit(
+            point, nan, np.full((0, 0), np.nan), lam, n_comp.astype(np.int64), big_n, ok, ()
+        )
+    cov = _covariance(d, lab, unl, theta, den, lam)
     codes = []
     for i in range(m):
         row = []

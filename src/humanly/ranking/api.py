@@ -58,6 +58,10 @@ class RankOptions:
         The designs that plan compares. Default (1, 3, 5).
     combine : bool
         With two or more judges, also rank with every judge together. Default True.
+    repeat_simulations : int
+        Replicates per design of the one-vote-or-several plan's seeded simulation (how often each
+        design orders the models right, human only and with each judge); 0 turns it off. Default
+        100.
     mixing, max_probability : float
         :func:`~humanly.ranking.select`: the share of the budget spread uniformly (default 0.5), and
         the largest probability (default 0.9).
@@ -76,6 +80,7 @@ class RankOptions:
     combine: bool = True
     mixing: float = 0.5
     max_probability: float = 0.9
+    repeat_simulations: int = 100
 
 
 def checked_options(options: Any) -> RankOptions:
@@ -91,6 +96,7 @@ def checked_options(options: Any) -> RankOptions:
     check_int("options.budget", options.budget, minimum=1, allow_none=True)
     for m in options.votes_per_comparison:
         check_int("options.votes_per_comparison", m, minimum=1)
+    check_int("options.repeat_simulations", options.repeat_simulations, minimum=0)
     check_probability("options.mixing", options.mixing)
     check_probability(
         "options.max_probability", options.max_probability, open_low=True, open_high=True
@@ -284,7 +290,16 @@ def rank_study(
         judges=study.judge_names,
         rankings=tuple(rankings),
         judge_worth=worth,
-        repeat=repeat_plan(d, rankings[0].strength, budget, tuple(opts.votes_per_comparison)),
+        repeat=repeat_plan(
+            d,
+            rankings[0].strength,
+            budget,
+            tuple(opts.votes_per_comparison),
+            ties=ties,
+            rule=rule,
+            simulations=opts.repeat_simulations,
+            seed=seed,
+        ),
         flags=_flags(d, study, labelled, ties, bt_status, group_names, rankings[0]),
     )
 
