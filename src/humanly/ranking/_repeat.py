@@ -19,6 +19,34 @@ m votes (equal counts: a tie) — the probability that the higher model ends ahe
 flip) is a finite sum of binomial probabilities: the number K of decided comparisons is
 Binomial(B/m, 1 − p_tie), the higher model's wins among them Binomial(K, p_h/(p_h + p_l)). The paper
 proves (for large budgets, and conjectures for all) that m = 1 is best when q > ½.
+
+With a judge (exact moment formula). The judge-assisted win rate of a model is a mean over its
+comparisons, θ̂ = mean_L(y − λf) + λ·mean_U(f), with variance var(y − λf)/n + λ²·var(f)/N over n
+labelled and N judge-only comparisons (:mod:`._winrate`; the strengths' sandwich is the same sum over
+comparisons of the rectified gradient, so the argument below holds for every linear functional of
+them when the ratio of between to within variance is the same for every pair of models). A
+comparison c has an expected human score μ_c; m human votes averaged on it give ȳ_c = μ_c + ε̄_c with
+var(ε̄_c) = σ²_w/m, and the judge's vote f_c does not depend on the human votes' noise, so
+
+    var(ȳ_c − λf_c) = A(λ) + σ²_w/m,   A(λ) = var(μ_c − λf_c) = τ² − 2λC + λ²F,
+
+with τ² = var(μ_c), C = cov(μ_c, f_c) = cov(ȳ_c, f_c) and F = var(f_c). For a budget of B votes,
+n = B/m, so the variance of the design is
+
+    V(m) = min_λ (m·A(λ) + σ²_w)/B + λ²F/N,   λ*(m) = clip(C / ((1 + B/(mN))·F), 0, 1),
+
+the λ PPI++ tunes to (ppi-python's rule; PPI keeps λ = 1). The ratio V(m)/V(1) lies in [1, m] for any
+λ: m·A + σ²_w ≥ A + σ²_w, and the judge's term does not grow with m. Without judge-only comparisons
+(N = 0) λ = 0 and it is the human-only 1 + (m − 1)·ICC. ``JudgeRepeat.icc`` is ICC_judge =
+A/(A + σ²_w) at λ*(1): the labelled term alone grows as 1 + (m − 1)·ICC_judge, below the human-only
+ICC when the judge explains the differences between comparisons (A < τ²), so repeats cost less with
+a good judge; the judge's own term only shrinks the ratio further. τ² and σ²_w come from the ANOVA
+above (the same comparisons with several human votes: not identified without them), C from the
+labelled comparisons the judge voted on, F from every comparison it voted on (scores as above: a win
+1, a tie ½); the design is the uniform one (no active-selection weights).
+
+Simulation otherwise (:mod:`._repeat_sim`): how often each design orders the models right, human only
+and with each judge, where no formula applies.
 """
 
 from __future__ import annotations
