@@ -189,22 +189,33 @@ def judge_variance(
     return (a + s2 / m) / n + judge_term, lam, a
 
 
-def _judge_accuracy(d: Design, j: int, q: float | None) -> float | None:
+def _decisive_agreement(d: Design, j: int) -> float | None:
+    """How often judge j (1-based) names the same answer as a decisive human vote, among the
+    decisive votes of both on the labelled comparisons."""
+    x = d.x[np.flatnonzero(d.labelled & d.judged[:, j - 1])]
+    num = float((x[:, 0] * x[:, 2 * j] + x[:, 1] * x[:, 2 * j + 1]).sum())
+    den = float(((x[:, 0] + x[:, 1]) * (x[:, 2 * j] + x[:, 2 * j + 1])).sum())
+    return num / den if den > 0 else None
+
+
+def _judge_accuracy(agree: float | None, q: float | None) -> float | None:
     """q_j from the judge's agreement a with decisive human votes: a = q·q_j + (1 − q)(1 − q_j)."""
-    if q is None or q <= 0.5:
+    if q is None or q <= 0.5 or agree is None:
         return None
-    x = d.x[d.labelled & d.judged[:, j - 1]]
-    num = (x[:, 0] * x[:, 2 * j] + x[:, 1] * x[:, 2 * j + 1]).sum()
-    den = ((x[:, 0] + x[:, 1]) * (x[:, 2 * j] + x[:, 2 * j + 1])).sum()
-    if den <= 0:
-        return None
-    return min(max((num / den - (1 - q)) / (2 * q - 1), 0.0), 1.0)
+    return min(max((agree - (1 - q)) / (2 * q - 1), 0.0), 1.0)
 
 
 def _judge_plan(
-    d: Design, j: int, budget: int, per_comparison: tuple[int, ...], rule: str, q: float | None
+    d: Design,
+    j: int,
+    budget: int,
+    per_comparison: tuple[int, ...],
+    rule: str,
+    q: float | None,
+    agree: float | None,
 ) -> JudgeRepeat:
-    parts, mom = _anova(d), _judge_moments(d, j)
+    parts = _anova(d)
+    mom = _judge_moments(d, j) if parts is not None else None
     votes = d.study.judges[j - 1]
     tie = float((votes.outcome == 2).mean()) if votes.n_votes else None
     icc = None
@@ -226,15 +237,16 @@ def _judge_plan(
         judge=votes.name,
         status="identified" if icc is not None and exact else "not_identified",
         icc=icc,
-        accuracy=_judge_accuracy(d, j, q),
+        accuracy=_judge_accuracy(agree, q),
         tie_share=tie,
         unlabelled=int(d.unlabelled_mask((j,)).sum()),
         rows=tuple(rows),
     )
 
 
-def _rng(seed: int | None, source: int, m: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(31, source, m)))
+def _rng(seed: int | None, m: int) -> np.random.Generator:
+    """The stream of design m (the same for every source: common comparisons per pair)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(31, m)))
 
 
 def _simulated(
@@ -246,6 +258,7 @@ def _simulated(
     rule: str,
     simulations: int,
     seed: int | None,
+    agreements: tuple[float | None, ...],
 ) -> RepeatPlan:
     """``plan`` with the ``simulated`` fields of its rows (:mod:`._repeat_sim`)."""
     if simulations <= 0 or (plan.accuracy is not None and plan.accuracy <= 0.5):
@@ -269,7 +282,7 @@ def _simulated(
                 row.votes_per_comparison,
                 plan.budget,
                 simulations,
-                _rng(seed, 0, row.votes_per_comparison),
+                _rng(seed, row.votes_per_comparison),
                 ties=ties,
             ),
         )
@@ -278,12 +291,20 @@ def _simulated(
     judges = []
     for j, jp in enumerate(plan.judges, start=1):
         tie = jp.tie_share or 0.0
-        q_j = _judge_accuracy(d, j, w.q)
+        q_j = _judge_accuracy(agreements[j - 1], w.q)
         if q_j is None:
             judges.append(jp)
             continue
         unl = d.unlabelled_mask((j,))
         big_n = np.bincount(d.pair_of[unl], minlength=d.n_pairs)[w.pairs]
+        if big_n.sum() == 0:  # no judge-only comparison: λ = 0, the human-only estimates
+            same = {row.votes_per_comparison: row.simulated for row in rows}
+            jrows = tuple(
+                dataclasses.replace(row, simulated=same[row.votes_per_comparison])
+                for row in jp.rows
+            )
+            judges.append(dataclasses.replace(jp, accuracy=q_j, rows=jrows))
+            continue
         judge = (q_j, tie, big_n)
         jrows = tuple(
             dataclasses.replace(
@@ -294,7 +315,7 @@ def _simulated(
                     row.votes_per_comparison,
                     plan.budget,
                     simulations,
-                    _rng(seed, j, row.votes_per_comparison),
+                    _rng(seed, row.votes_per_comparison),
                     judge=judge,
                     rule=rule,
                     ties=ties,
@@ -356,9 +377,11 @@ def repeat_plan(
             )
         )
     judges: tuple[JudgeRepeat, ...] = ()
+    agreements: tuple[float | None, ...] = ()
     if rule != "classical":
+        agreements = tuple(_decisive_agreement(d, j) for j in range(1, len(d.study.judges) + 1))
         judges = tuple(
-            _judge_plan(d, j, budget, per_comparison, rule, q)
+            _judge_plan(d, j, budget, per_comparison, rule, q, agreements[j - 1])
             for j in range(1, len(d.study.judges) + 1)
         )
     plan = RepeatPlan(
@@ -374,4 +397,13 @@ def repeat_plan(
         rows=tuple(rows),
         judges=judges,
     )
-    return _simulated(d, strengths, plan, ties=ties, rule=rule, simulations=simulations, seed=seed)
+    return _simulated(
+        d,
+        strengths,
+        plan,
+        ties=ties,
+        rule=rule,
+        simulations=simulations,
+        seed=seed,
+        agreements=agreements,
+    )

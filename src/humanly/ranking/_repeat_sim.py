@@ -175,7 +175,6 @@ def simulate_design(
     probs = np.append(w.share, max(1.0 - float(w.share.sum()), 0.0))
     per_pair = rng.multinomial(budget // m, probs / probs.sum(), size=reps)[:, :n_pairs]
     xh, hf, hs = _human_values(m, w.q, w.t, combine)
-    unl = None
     if judge is None:
         x, pf, ps = xh, hf, hs
     else:
@@ -183,10 +182,12 @@ def simulate_design(
         nj = len(xj)
         x = np.hstack([np.repeat(xh, nj, axis=0), np.tile(xj, (len(xh), 1))])
         pf, ps = np.outer(hf, jf).ravel(), np.outer(hs, js).ravel()
+    counts = _draw(rng, per_pair, w.pi, pf, ps).reshape(reps * n_pairs, len(x))
+    unl = None
+    if judge is not None:
         big_n = np.broadcast_to(judge[2], (reps, n_pairs))
         u_counts = _draw(rng, big_n, w.pi, jf, js).reshape(reps * n_pairs, nj)
         unl = _moments(u_counts, np.hstack([np.zeros((nj, 2)), xj]))
-    counts = _draw(rng, per_pair, w.pi, pf, ps).reshape(reps * n_pairs, len(x))
     offset = (np.arange(reps) * n_models)[:, None]
     k = x.shape[1]
     stacked = Design(

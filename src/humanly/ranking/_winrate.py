@@ -35,6 +35,7 @@ import numpy as np
 
 from ._basis import Tables, basis, box_lambda, cross_tables, tables
 from ._design import Design
+from ._moments import PairMoments
 
 __all__ = ["MIN_COMPARISONS", "WinRateFit", "win_rates"]
 
@@ -80,12 +81,44 @@ def _per_model(t0: Tables, t1: Tables, first: np.ndarray, second: np.ndarray, m:
     )
 
 
-def _side(d: Design, moments, sources: tuple[int, ...], ties: str, cross: bool = True) -> _Side:
+def _side(d: Design, moments, sources: tuple[int, ...], ties: str) -> _Side:
     b0 = basis(ties, 0, sources, d.k)
     b1 = basis(ties, 1, sources, d.k)
     t0, t1 = tables(moments, *b0), tables(moments, *b1)
-    both = cross_tables(moments, b0, b1) if cross else np.zeros((0, 0, 0))
-    return _Side(_per_model(t0, t1, d.first, d.second, d.n_models), t0, t1, both)
+    return _Side(
+        _per_model(t0, t1, d.first, d.second, d.n_models), t0, t1, cross_tables(moments, b0, b1)
+    )
+
+
+def _model_side(d: Design, moments: PairMoments, sources: tuple[int, ...], ties: str) -> _Side:
+    """The per-model tables alone (no per-pair ones: no covariance), from the moments summed per
+    model first — a model's comparisons as its first model, and as its second with every source's
+    two shares swapped — then one basis transform per model instead of one per pair and side."""
+    k, m = d.k, d.n_models
+    swap = np.arange(k).reshape(-1, 2)[:, ::-1].ravel()
+
+    def per_model(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        flat_a, flat_b = a.reshape(len(a), -1), b.reshape(len(b), -1)
+        out = np.empty((m, flat_a.shape[1]))
+        for c in range(flat_a.shape[1]):
+            out[:, c] = np.bincount(d.first, flat_a[:, c], m) + np.bincount(
+                d.second, flat_b[:, c], m
+            )
+        return out.reshape((m, *a.shape[1:]))
+
+    def both(s0, s1, s2):
+        return (
+            per_model(s0, s0),
+            per_model(s1, s1[:, swap]),
+            per_model(s2, s2[:, swap][:, :, swap]),
+        )
+
+    s0, s1, s2 = both(moments.s0, moments.s1, moments.s2)
+    q0, q1, q2 = (s0, s1, s2) if not moments.weighted else both(moments.q0, moments.q1, moments.q2)
+    n = per_model(moments.n.astype(float), moments.n.astype(float)).astype(np.int64)
+    summed = PairMoments(s0, s1, s2, q0, q1, q2, n, moments.weighted)
+    model = tables(summed, *basis(ties, 0, sources, k))
+    return _Side(model, model, model, np.zeros((0, 0, 0)))
 
 
 def _coefficients(theta: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -188,8 +221,9 @@ def win_rates(
     sources = (0, *judges)
     j = len(judges)
     ratio = ties == "drop"
-    lab = _side(d, d.moments_l, sources, ties, covariance)
-    unl = _side(d, d.moments_u(judges), sources, ties, covariance) if j else None
+    side = _side if covariance else _model_side
+    lab = side(d, d.moments_l, sources, ties)
+    unl = side(d, d.moments_u(judges), sources, ties) if j else None
     m = d.n_models
     big_n = unl.model.s0 if unl is not None else np.zeros(m)
     has_u = big_n > 0
