@@ -23,6 +23,23 @@ from humanly.ranking._repeat_sim import simulate_design, world
 from humanly.ranking._winrate import win_rates
 
 
+@pytest.mark.parametrize("ties", ["half", "loss", "drop"])
+def test_the_estimates_without_covariance_are_the_full_path_s(ties) -> None:
+    """win_rates(covariance=False), which the simulation runs, sums per model before the basis
+    transform; its estimates and λ are those of the full path (three averaged votes per comparison
+    on some comparisons, ties, two judges)."""
+    rng = np.random.default_rng(12)
+    human, judge = _stacked_votes(rng, 3, 200, 3, 300)
+    human.loc[rng.random(len(human)) < 0.2, "winner"] = "tie"
+    other = judge.assign(winner=np.where(rng.random(len(judge)) < 0.3, "tie", judge["winner"]))
+    d = design(join_votes(human, {"j1": judge, "j2": other}))
+    for judges, rule in (((), "classical"), ((1,), "ppi++"), ((1, 2), "ppi++"), ((2,), "ppi")):
+        full = win_rates(d, judges, rule, ties)
+        lean = win_rates(d, judges, rule, ties, covariance=False)
+        np.testing.assert_allclose(lean.point, full.point, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(lean.lam, full.lam, rtol=0, atol=1e-12)
+
+
 def _judge_chance(mu: np.ndarray | float) -> np.ndarray | float:
     """A sharp judge: it names the first answer with probability μ⁶/(μ⁶ + (1 − μ)⁶)."""
     return mu**6 / (mu**6 + (1 - mu) ** 6)
@@ -101,13 +118,15 @@ def test_the_plan_estimates_the_judge_ratio() -> None:
     human, judge = _stacked_votes(np.random.default_rng(5), 1, 3000, 3, 3000)
     budget = 1200
     res = humanly.rank(
-        human, judges={"llm": judge}, options=RankOptions(draws=0, budget=budget, repeat_simulations=0)
+        human,
+        judges={"llm": judge},
+        options=RankOptions(draws=0, budget=budget, repeat_simulations=0),
     )
     plan = res.repeat
     assert plan.icc == pytest.approx(tau2 / (tau2 + s2), abs=0.03)
     jp = plan.judges[0]
     assert jp.status == "identified" and jp.unlabelled == 3000
-    _, lam1, a1 = judge_variance(tau2, s2, c, f, 3000, budget, 1, "ppi++")
+    a1 = judge_variance(tau2, s2, c, f, 3000, budget, 1, "ppi++")[2]
     assert jp.icc == pytest.approx(a1 / (a1 + s2), abs=0.03)
     assert jp.icc < plan.icc
     v1 = judge_variance(tau2, s2, c, f, 3000, budget, 1, "ppi++")[0]
