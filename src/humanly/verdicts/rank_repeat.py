@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .rank_text import names_text
 from .text import DASH
 
 if TYPE_CHECKING:
@@ -186,11 +187,16 @@ def repeat_simulation_sentence(r: RankResult) -> str | None:
         if len(models) == len(r.models)
         else f"the {len(models):,} models around {plan.higher} and {plan.lower}"
     )
+    simulated = [jp for jp in plan.judges if any(row.simulated is not None for row in jp.rows)]
     judges = "; ".join(
-        f"with the judge {jp.judge}: {_designs(jp.rows)}"
-        for jp in plan.judges
-        if any(row.simulated is not None for row in jp.rows)
+        f"with the judge {jp.judge}: {_designs(jp.rows)}" for jp in simulated if jp.unlabelled
     )
+    idle = [jp.judge for jp in simulated if not jp.unlabelled]
+    if idle:
+        judges += ("; " if judges else "") + (
+            f"with {names_text(idle)} the same: no comparison without a human vote, so PPI++ "
+            "uses the human votes alone"
+        )
     single = next((row for row in plan.rows if row.votes_per_comparison == 1), None)
     pair = ""
     if single is not None and single.simulated is not None and plan.higher and plan.lower:
