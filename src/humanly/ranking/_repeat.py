@@ -130,15 +130,12 @@ def _anova(d: Design) -> tuple[float, float] | None:
     return tau2, max(msw, 0.0)
 
 
-def _icc(d: Design) -> tuple[float | None, int]:
-    """The intra-comparison correlation of human vote scores (a win 1, a tie ½), and how many
-    comparisons have several votes."""
-    k = int((d.human_votes >= 2).sum())
-    parts = _anova(d)
+def _icc(parts: tuple[float, float] | None) -> float | None:
+    """The intra-comparison correlation of human vote scores (a win 1, a tie ½) from the ANOVA."""
     if parts is None:
-        return None, k
+        return None
     tau2, msw = parts
-    return tau2 / (tau2 + msw), k
+    return tau2 / (tau2 + msw)
 
 
 def _accuracy(d: Design) -> float | None:
@@ -189,15 +186,6 @@ def judge_variance(
     return (a + s2 / m) / n + judge_term, lam, a
 
 
-def _decisive_agreement(d: Design, j: int) -> float | None:
-    """How often judge j (1-based) names the same answer as a decisive human vote, among the
-    decisive votes of both on the labelled comparisons."""
-    x = d.x[np.flatnonzero(d.labelled & d.judged[:, j - 1])]
-    num = float((x[:, 0] * x[:, 2 * j] + x[:, 1] * x[:, 2 * j + 1]).sum())
-    den = float(((x[:, 0] + x[:, 1]) * (x[:, 2 * j] + x[:, 2 * j + 1])).sum())
-    return num / den if den > 0 else None
-
-
 def _judge_accuracy(agree: float | None, q: float | None) -> float | None:
     """q_j from the judge's agreement a with decisive human votes: a = q·q_j + (1 − q)(1 − q_j)."""
     if q is None or q <= 0.5 or agree is None:
@@ -213,8 +201,8 @@ def _judge_plan(
     rule: str,
     q: float | None,
     agree: float | None,
+    parts: tuple[float, float] | None,
 ) -> JudgeRepeat:
-    parts = _anova(d)
     mom = _judge_moments(d, j) if parts is not None else None
     votes = d.study.judges[j - 1]
     tie = float((votes.outcome == 2).mean()) if votes.n_votes else None
@@ -239,7 +227,7 @@ def _judge_plan(
         icc=icc,
         accuracy=_judge_accuracy(agree, q),
         tie_share=tie,
-        unlabelled=int(d.unlabelled_mask((j,)).sum()),
+        unlabelled=int(d.moments_u((j,)).n.sum()),
         rows=tuple(rows),
     )
 
@@ -295,8 +283,7 @@ def _simulated(
         if q_j is None:
             judges.append(jp)
             continue
-        unl = d.unlabelled_mask((j,))
-        big_n = np.bincount(d.pair_of[unl], minlength=d.n_pairs)[w.pairs]
+        big_n = d.moments_u((j,)).n[w.pairs]  # the judge-only comparisons per simulated pair
         if big_n.sum() == 0:  # no judge-only comparison: λ = 0, the human-only estimates
             same = {row.votes_per_comparison: row.simulated for row in rows}
             jrows = tuple(
@@ -347,11 +334,18 @@ def repeat_plan(
     rule: str = "ppi++",
     simulations: int = 0,
     seed: int | None = None,
+    agreements: tuple[float | None, ...] = (),
 ) -> RepeatPlan:
     """The :class:`~.results.RepeatPlan` for ``budget`` human votes: exact numbers for the humans
     alone and with each judge (``rule`` the judges' estimator; ``"classical"``: no judge), and
-    ``simulations`` replicates per design of the seeded simulation (0: none)."""
-    icc, repeated = _icc(d)
+    ``simulations`` replicates per design of the seeded simulation (0: none). ``agreements``: each
+    judge's agreement with decisive human votes (``JudgeAgreement.decisive_rate``; ``None``
+    each when left out)."""
+    if len(agreements) != len(d.study.judges):
+        agreements = (None,) * len(d.study.judges)
+    parts = _anova(d)
+    icc = _icc(parts)
+    repeated = int((d.human_votes >= 2).sum())
     q = _accuracy(d)
     votes = d.study.human
     tie_share = float((votes.outcome == 2).mean()) if votes.n_votes else 0.0
@@ -377,11 +371,9 @@ def repeat_plan(
             )
         )
     judges: tuple[JudgeRepeat, ...] = ()
-    agreements: tuple[float | None, ...] = ()
     if rule != "classical":
-        agreements = tuple(_decisive_agreement(d, j) for j in range(1, len(d.study.judges) + 1))
         judges = tuple(
-            _judge_plan(d, j, budget, per_comparison, rule, q, agreements[j - 1])
+            _judge_plan(d, j, budget, per_comparison, rule, q, agreements[j - 1], parts)
             for j in range(1, len(d.study.judges) + 1)
         )
     plan = RepeatPlan(

@@ -141,19 +141,37 @@ def _judge_values(q: float, t: float):
 
 def _moments(counts: np.ndarray, x: np.ndarray) -> PairMoments:
     """The per-pair sums of :mod:`._moments` from counts (pairs, values) of the values ``x``."""
-    c = counts.astype(float)
+    c = counts.astype(float).T  # (values, pairs): the products below as one (K, V) × (V, P)
     k = x.shape[1]
-    s0 = c.sum(axis=1)
-    s1 = c @ x
-    s2 = (c @ np.einsum("vk,vl->vkl", x, x).reshape(len(x), k * k)).reshape(len(c), k, k)
+    s0 = c.sum(axis=0)
+    s1 = (x.T @ c).T
+    s2 = (np.einsum("vk,vl->vkl", x, x).reshape(len(x), k * k).T @ c).T.reshape(-1, k, k)
     return PairMoments(s0, s1, s2, s0, s1, s2, s0.astype(np.int64), weighted=False)
 
 
 def _draw(rng: np.random.Generator, n: np.ndarray, pi: np.ndarray, pf, ps) -> np.ndarray:
-    """Counts of each value per replicate and pair: n (R, P) comparisons per pair."""
+    """Counts of each value per replicate and pair, (R·P, V), for n (R, P) comparisons per pair:
+    a multinomial draw per replicate and pair, or — when there are fewer comparisons than counts to
+    draw — each comparison's value drawn by inverting its pair's distribution and counted (the
+    same distribution, at a cost linear in the comparisons)."""
     p = pi[:, None] * pf[None, :] + (1 - pi[:, None]) * ps[None, :]
     p = np.clip(p, 0.0, None)
-    return rng.multinomial(n, p / p.sum(axis=1, keepdims=True))
+    p = p / p.sum(axis=1, keepdims=True)
+    reps, pairs = n.shape
+    values = p.shape[1]
+    total = int(n.sum())
+    if total >= n.size * values:
+        return rng.multinomial(n, p).reshape(reps * pairs, values)
+    cdf = np.cumsum(p, axis=1)
+    cdf[:, -1] = 1.0
+    cdf_flat = (cdf + np.arange(pairs)[:, None]).ravel()
+    cell = np.repeat(np.arange(reps * pairs), n.ravel())
+    pair = cell % pairs
+    value = np.searchsorted(cdf_flat, rng.random(total) + pair, side="right") - pair * values
+    value = np.minimum(value, values - 1)
+    return np.bincount(cell * values + value, minlength=reps * pairs * values).reshape(
+        reps * pairs, values
+    )
 
 
 def simulate_design(
@@ -182,11 +200,11 @@ def simulate_design(
         nj = len(xj)
         x = np.hstack([np.repeat(xh, nj, axis=0), np.tile(xj, (len(xh), 1))])
         pf, ps = np.outer(hf, jf).ravel(), np.outer(hs, js).ravel()
-    counts = _draw(rng, per_pair, w.pi, pf, ps).reshape(reps * n_pairs, len(x))
+    counts = _draw(rng, per_pair, w.pi, pf, ps)
     unl = None
     if judge is not None:
         big_n = np.broadcast_to(judge[2], (reps, n_pairs))
-        u_counts = _draw(rng, big_n, w.pi, jf, js).reshape(reps * n_pairs, nj)
+        u_counts = _draw(rng, np.ascontiguousarray(big_n), w.pi, jf, js)
         unl = _moments(u_counts, np.hstack([np.zeros((nj, 2)), xj]))
     offset = (np.arange(reps) * n_models)[:, None]
     k = x.shape[1]

@@ -299,6 +299,7 @@ def rank_study(
             rule=rule,
             simulations=opts.repeat_simulations,
             seed=seed,
+            agreements=tuple(w.agreement.decisive_rate for w in worth),
         ),
         flags=_flags(d, study, labelled, ties, bt_status, group_names, rankings[0]),
     )
