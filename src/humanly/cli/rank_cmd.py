@@ -146,7 +146,7 @@ def estimate_command(
     power: Power = 0.8,
     budget: PlanBudget = None,
     votes_per_comparison: VotesPerComparison = None,
-    repeat_simulations: RepeatSimulations = 100,
+    repeat_simulations: RepeatSimulations = 50,
     combine: Combine = True,
     seed: Seed = 0,
     json: Json = False,

@@ -61,7 +61,8 @@ class RankOptions:
     repeat_simulations : int
         Replicates per design of the one-vote-or-several plan's seeded simulation (how often each
         design orders the models right, human only and with each judge); 0 turns it off. Default
-        100.
+        50 (Monte Carlo standard errors up to 0.07 on a probability, about 0.01 on the share of
+        pairs ordered right; about 0.07 s on the 10⁶-comparison benchmark).
     mixing, max_probability : float
         :func:`~humanly.ranking.select`: the share of the budget spread uniformly (default 0.5), and
         the largest probability (default 0.9).
@@ -80,7 +81,7 @@ class RankOptions:
     combine: bool = True
     mixing: float = 0.5
     max_probability: float = 0.9
-    repeat_simulations: int = 100
+    repeat_simulations: int = 50
 
 
 def checked_options(options: Any) -> RankOptions:
