@@ -62,13 +62,15 @@ def test_the_verdicts_come_first_then_the_tables(cli, sim) -> None:
     assert at == sorted(at)  # every sentence, in order
     tables = out.index("Bradley–Terry strengths · ")
     assert tables > at[-1] and "Win rates · " in out and "What each judge is worth" in out
+    assert "One vote per comparison or several" in out and "with fb" in out
 
 
 def test_json_round_trips_and_equals_the_api(cli, sim) -> None:
     res = cli(
         "rank", sim["human"], "--judge", f"sharp={sim['sharp']}", "--ties", "drop", "--level",
         "0.9", "--estimator", "ppi", "--seed", "4", "--draws", "300", "--power", "0.7",
-        "--budget", "600", "--votes-per-comparison", "1", "2", "--json",
+        "--budget", "600", "--votes-per-comparison", "1", "2", "--repeat-simulations", "30",
+        "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     data = res.json()
@@ -81,10 +83,13 @@ def test_json_round_trips_and_equals_the_api(cli, sim) -> None:
         level=0.9,
         estimator="ppi",
         seed=4,
-        options=RankOptions(draws=300, power=0.7, budget=600, votes_per_comparison=(1, 2)),
+        options=RankOptions(
+            draws=300, power=0.7, budget=600, votes_per_comparison=(1, 2), repeat_simulations=30
+        ),
     )
     assert json.loads(json.dumps(api.to_dict())) == data
     assert [row.votes_per_comparison for row in back.repeat.rows] == [1, 2]
+    assert back.repeat.simulations == 30 and back.repeat.seed == 4
 
 
 def test_columns_named_with_flags_and_outcome_spellings(cli, tmp_path) -> None:
