@@ -235,7 +235,8 @@ def test_interrupted_block_leaves_no_temporary(tmp_path) -> None:
 
 def test_two_concurrent_reports_one_wins(data, tmp_path) -> None:
     target = tmp_path / "same.html"
-    args = [*HUMANLY, "--quiet", "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
+    args = [*HUMANLY, "--quiet", "report", str(data / "o.csv"),
+            "--predictions", str(data / "o.predictions.csv"),
             "-o", str(target), "--bootstrap", "0"]  # fmt: skip
     procs = [
         subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -344,7 +345,7 @@ def test_stopped_write_leaves_no_temporary(tmp_path, signum) -> None:
 def test_terminated_command_writes_nothing(data, tmp_path) -> None:
     """SIGTERM during `humanly report` ends it with status 143 and no file (the command line turns
     the signal into SystemExit, so every temporary file is removed)."""
-    args = [*HUMANLY, "--quiet", "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
+    args = [*HUMANLY, "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
             "-o", str(tmp_path / "r.html"), "--bootstrap", "100000"]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(3)  # past the start-up (the handler is set first thing in main())
