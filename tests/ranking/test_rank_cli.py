@@ -301,7 +301,9 @@ def test_the_arena_votes_on_the_command_line(cli, shared_data, tmp_path) -> None
     assert [r["judges"] for r in data["rankings"]][-1] == ["claude-3-opus", "gpt-3.5-turbo"]
 
 
-def test_a_judge_file_names_its_judge_without_the_extension_only(cli, shared_data, tmp_path) -> None:
+def test_a_judge_file_names_its_judge_without_the_extension_only(
+    cli, shared_data, tmp_path
+) -> None:
     """A judge given as a bare file is named by the file name without its table extension and
     compression suffix: ``judge-gpt-3.5-turbo.jsonl`` is ``judge-gpt-3.5-turbo`` (it was cut at the
     first dot, ``judge-gpt-3``), the same rule as ``humanly judge --judge FILE``."""
