@@ -8,10 +8,12 @@ shares are drawn from a Dirichlet around one of three states, and two models (BE
 see each item's state through noise of their own. There is no reference package that writes such a
 page, so the row has no baseline; it gives the wall-clock and CPU seconds of the child process.
 
-    python benchmarks/report_bench.py [--quick] [--repeat R] [--farm]
+    python benchmarks/report_bench.py [--quick] [--repeat R] [--farm] [--eta]
 
 ``--farm`` prints the ``farm-bench`` command that times it over several runs (the figure BENCHMARKS.md
-quotes) and runs it. Quote a figure only when measured on a quiet machine.
+quotes) and runs it. ``--eta`` also runs the command with its progress lines on (every second) and
+compares each "about N s left" with the time the process then took (issue 34 item 2: within 2× from
+10% of the run on). Quote a figure only when measured on a quiet machine.
 """
 
 from __future__ import annotations
@@ -61,7 +63,40 @@ def _timed(cmd: list[str]) -> tuple[float, float, float]:
     return wall, cpu, after.ru_maxrss / 1024
 
 
-def run(quick: bool = False, repeat: int | None = None, farm: bool = False) -> list[dict[str, Any]]:
+def eta(cmd: list[str], interval: float = 1.0) -> tuple[float, float, int]:
+    """Issue 34 item 2 as the user sees it: run ``cmd`` without ``--quiet`` (progress lines every
+    ``interval`` s on the piped stderr) and compare each line's "about N s left" with the time the
+    process then really took. (wall s, the worst ratio either way from 10% of the run on — lines
+    with less than 1 s left, a line's resolution, not counted —, lines compared)."""
+    import os
+    import re
+    import time
+
+    env = dict(os.environ, HUMANLY_PROGRESS_INTERVAL=str(interval))
+    shown = [c for c in cmd if c != "--quiet"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        shown, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
+    )
+    assert proc.stderr is not None
+    lines = [(time.perf_counter() - t0, line) for line in proc.stderr]
+    proc.wait()
+    wall = time.perf_counter() - t0
+    worst, compared = 1.0, 0
+    for at, line in lines:
+        m = re.search(r"about ([\d.]+) (s|min) left", line)
+        true_left = wall - at
+        if m is None or at < 0.1 * wall or true_left < 1.0:
+            continue
+        said = float(m.group(1)) * (60 if m.group(2) == "min" else 1)
+        compared += 1
+        worst = max(worst, said / true_left, true_left / max(said, 1e-9))
+    return wall, worst, compared
+
+
+def run(
+    quick: bool = False, repeat: int | None = None, farm: bool = False, check_eta: bool = False
+) -> list[dict[str, Any]]:
     repeat = repeat or (1 if quick else 3)
     n, k = (300, 30) if quick else (1514, 100)
     as_installed()
@@ -75,7 +110,15 @@ def run(quick: bool = False, repeat: int | None = None, farm: bool = False) -> l
             print(" ".join(bench))
             print(subprocess.run(bench, capture_output=True, text=True).stdout)
         runs = [_timed(cmd) for _ in range(repeat)]
+        etas = [eta(cmd) for _ in range(repeat)] if check_eta else []
     walls = [r[0] for r in runs]
+    eta_note = ""
+    if etas:
+        worst = max(e[1] for e in etas)
+        eta_note = (
+            f"; time left shown vs true: worst {worst:.2f}× from 10% of the run on "
+            f"({sum(e[2] for e in etas)} progress lines over {len(etas)} runs with progress on)"
+        )
     return [
         {
             "name": f"humanly report, ChaosNLI-like {n:,} items × {k} labels × 3 classes, 2 models",
@@ -88,7 +131,7 @@ def run(quick: bool = False, repeat: int | None = None, farm: bool = False) -> l
             "baseline": None,
             "ratio": None,
             "target": "≤ 30 s and ≤ 2 GB end to end on 2 cores",
-            "notes": "whole process, defaults (1,000 bootstrap replicates)",
+            "notes": "whole process, defaults (1,000 bootstrap replicates)" + eta_note,
         }
     ]
 
@@ -98,12 +141,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int)
     parser.add_argument("--farm", action="store_true")
+    parser.add_argument("--eta", action="store_true", help="also check the time left shown")
     args = parser.parse_args()
-    for row in run(args.quick, args.repeat, args.farm):
+    for row in run(args.quick, args.repeat, args.farm, args.eta):
         print(
             f"{row['name']}: median {row['median_s']:.3g} s, {row['cpu_s']:.3g} CPU s (min "
             f"{row['min_s']:.3g}, max {row['max_s']:.3g}, {row['runs']} runs), peak "
-            f"{row['peak_mb']:.0f} MB; target {row['target']}"
+            f"{row['peak_mb']:.0f} MB; target {row['target']}; {row['notes']}"
         )
 
 

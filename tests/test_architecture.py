@@ -49,6 +49,7 @@ FLOORS: dict[str, int] = {
     "simulate": 4,
     **dict.fromkeys(ANALYSES, 5),
     "study": 6,
+    "_stage_seconds": 6,
     "verdicts": 7,
     "plots": 8,
     "report": 9,

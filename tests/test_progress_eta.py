@@ -145,3 +145,32 @@ def test_a_notebook_gets_one_line_rewritten_in_place(monkeypatch, capsys, clock)
         clock.now += 1.0
         t.advance(10)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("slower", [0.4, 1.0, 2.5])
+def test_modelled_stages_are_scaled_by_the_measured_speed(clock, slower: float) -> None:
+    # analyze's stages come with modelled seconds (a quiet machine); on a machine ``slower`` times
+    # slower (or faster) the stages to come are scaled by the speed measured on the stages done and
+    # on the running one (its own progress, as the survey curve and the plan's bootstrap report it):
+    # within 2× (or a second, a line's resolution) from 10% of the work on
+    model = {"inspect": 0.3, "certify": 2.0, "equivalence": 13.0, "plan": 3.0, "judge": 0.0}
+    total = slower * sum(model.values())
+    seen, task = [], None
+    for name in p.stages(model, "analyze", enabled=False, seconds=model):
+        task = p._STAGES[-1]
+        with p.task("work", 10.0, enabled=False) as work:
+            for _ in range(10):
+                clock.now += slower * model[name] / 10
+                if name in ("equivalence", "plan"):  # the steps that report their work
+                    work.advance()
+                done = task.elapsed()
+                if 0.1 * total <= done < total - 1e-6:
+                    left = task.left()
+                    assert left is not None
+                    seen.append((left, total - done))
+    assert len(seen) > 20
+    bad = [(a, b) for a, b in seen if not (abs(a - b) <= 1.0 or 0.5 <= a / b <= 2.0)]
+    assert not bad, bad
+    assert task is not None and task.speed == pytest.approx(
+        (slower * 18.3 + p.PRIOR) / (18.3 + p.PRIOR)
+    )

@@ -235,7 +235,8 @@ def test_interrupted_block_leaves_no_temporary(tmp_path) -> None:
 
 def test_two_concurrent_reports_one_wins(data, tmp_path) -> None:
     target = tmp_path / "same.html"
-    args = [*HUMANLY, "report", str(data / "o.csv"), "--predictions", str(data / "o.predictions.csv"),
+    args = [*HUMANLY, "--quiet", "report", str(data / "o.csv"),
+            "--predictions", str(data / "o.predictions.csv"),
             "-o", str(target), "--bootstrap", "0"]  # fmt: skip
     procs = [
         subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -33,6 +33,7 @@ from ._core.checks import check_bootstrap, check_int, check_number, check_probab
 from ._core.files import sha256_of, shown_path
 from ._core.progress import stages as progress_stages
 from ._core.result import Result, Skipped
+from ._stage_seconds import stage_seconds
 from .budget import PlanResult
 from .budget import plan as budget_plan
 from .certification import CertifyOptions, CertifyResult, certify
@@ -418,7 +419,8 @@ def analyze(
     steps = ("inspect", "certify", "equivalence", "plan", "judge")
     found: dict[str, Any] = {}
     skipped: list[Skipped] = []
-    for step in progress_stages(steps, "analyze", enabled=opts.progress):  # measured, nested
+    seconds = stage_seconds(study, settings.bootstrap)
+    for step in progress_stages(steps, "analyze", enabled=opts.progress, seconds=seconds):
         found[step] = _RUNNERS[step](study, settings, opts, skipped)
     return StudyResult(
         title=opts.title or f"humanly report · {_shown_source(r.source)}",
@@ -485,8 +487,9 @@ def _equivalence(
     paper = bool(hard and soft)
     states = opts.states  # a DataFrame by item id (arrays were keyed by analyze)
     runs = []
-    second = "majority" if r.n_classes == 2 else "plurality"
-    for combiner, scorer in (("abc", "cross_entropy"), (second, "agreement")):
+    seconds = {k: v for k, v in stage_seconds(study, s.bootstrap).items() if "+" in k}  # the 2 runs
+    for key in progress_stages(seconds, "equivalence", enabled=opts.progress, seconds=seconds):
+        combiner, scorer = key.split("+")
         # the one default of the API and the command line: calibrated for cross-entropy only
         cal = DEFAULT_CALIBRATION if usable is not None else "none"
         shown = tuple((soft if combiner == "abc" else hard) if paper else names)

@@ -16,6 +16,8 @@ comparison.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -179,3 +181,134 @@ def test_votes_needed_with_the_judges_are_verified_by_simulation(arena, shared_d
     share = separated / runs
     se = np.sqrt(0.8 * 0.2 / runs)
     assert abs(share - 0.8) < 3 * se + 0.02, (share, target, n_u)
+
+
+def _brute_force_order(rng, world: dict, m: int, judge: tuple[float, float] | None, runs: int):
+    """The one-vote-or-several simulation written out vote by vote, independently of
+    humanly.ranking._repeat_sim: each replicate draws budget // m comparisons from the study's
+    comparisons (those outside the simulated models dropped), a truly better answer for each, m human
+    votes (and the judge's vote on them and on the judge-only comparisons), and ranks them with
+    humanly.rank; the win rates' order is scored against the world's true win rates."""
+    names, pair_a, pair_b = world["names"], world["a"], world["b"]
+    pi, q, t, truth = world["pi"], world["q"], world["t"], world["truth"]
+    outcomes = np.array(["model_a", "model_b", "tie"])
+
+    def votes_for(first_better: np.ndarray, accuracy: float, tie: float) -> np.ndarray:
+        right = rng.random(len(first_better)) < accuracy
+        named_first = right == first_better
+        return np.where(
+            rng.random(len(first_better)) < tie, outcomes[2], outcomes[np.where(named_first, 0, 1)]
+        )
+
+    pairs_ordered, closest = [], []
+    hi, lo = world["hi"], world["lo"]
+    for _ in range(runs):
+        pick = rng.integers(0, len(pair_a), world["budget"] // m)
+        pick = pick[world["inside"][pick]]
+        better = rng.random(len(pick)) < pi[pick]
+        ids = np.repeat(np.arange(len(pick)), m)
+        human = pd.DataFrame(
+            {
+                "id": ids,
+                "model_a": names[pair_a[pick]][ids],
+                "model_b": names[pair_b[pick]][ids],
+                "winner": votes_for(np.repeat(better, m), q, t),
+            }
+        )
+        judges = None
+        if judge is not None:
+            unl = world["unlabelled"]
+            u_better = rng.random(len(unl)) < pi[unl]
+            every = np.concatenate([pick, unl])
+            judges = {
+                "j": pd.DataFrame(
+                    {
+                        "id": np.arange(len(every)),
+                        "model_a": names[pair_a[every]],
+                        "model_b": names[pair_b[every]],
+                        "winner": votes_for(np.concatenate([better, u_better]), *judge),
+                    }
+                )
+            }
+        res = humanly.rank(human, judges=judges, options=RankOptions(draws=0, repeat_simulations=0))
+        est = {row.model: row.estimate for row in res.best.win_rate.rows}
+        value = np.array([np.nan if est.get(x) is None else est[x] for x in world["models"]])
+        agree = []
+        for i, j in itertools.combinations(range(len(value)), 2):
+            s = np.sign(truth[i] - truth[j]) * np.sign(value[i] - value[j])
+            agree.append(0.5 if np.isnan(s) or s == 0 else float(s > 0))
+        pairs_ordered.append(np.mean(agree))
+        s = np.sign(truth[hi] - truth[lo]) * np.sign(value[hi] - value[lo])
+        closest.append(0.5 if np.isnan(s) or s == 0 else float(s > 0))
+    return np.array(pairs_ordered), np.array(closest)
+
+
+def test_the_one_vote_or_several_simulation_is_verified_vote_by_vote(arena) -> None:
+    """With 1,000 human votes sampled with seed 0 and both judges: the plan's simulated shares (one
+    and three votes per comparison, human only and with claude-3-opus) agree with a vote-by-vote
+    simulation of the same world through humanly.rank, within Monte Carlo error, and one vote per
+    comparison orders the models best."""
+    human, judges = arena
+    study = join_votes(_subsample(human, 0), judges)
+    res = humanly.rank(study, options=RankOptions(draws=0))
+    plan = res.repeat
+    assert plan.simulation == "least_accurate" and len(plan.simulated_models) == 10
+    names = np.array(study.models, dtype=object)
+    theta = {r.model: r.estimate for r in res.human.strength.rows}
+    models = list(plan.simulated_models)
+    local = {name: k for k, name in enumerate(models)}
+    a, b = np.asarray(study.first), np.asarray(study.second)
+    inside = np.array([names[x] in local and names[y] in local for x, y in zip(a, b, strict=True)])
+    q, t = plan.simulated_accuracy, plan.tie_share
+    delta = np.array(
+        [
+            theta[names[x]] - theta[names[y]] if ok else 0.0
+            for x, y, ok in zip(a, b, inside, strict=True)
+        ]
+    )
+    p_dec = np.clip((1 / (1 + np.exp(-delta)) - t / 2) / (1 - t), 0, 1)
+    assert q == pytest.approx(np.maximum(p_dec, 1 - p_dec)[inside].max())
+    pi = np.clip((p_dec - (1 - q)) / (2 * q - 1), 0, 1)
+    won = pi * q + (1 - pi) * (1 - q)
+    wins, games = np.zeros(len(models)), np.zeros(len(models))
+    for x, y, w, ok in zip(a, b, won, inside, strict=True):
+        if ok:
+            wins[local[names[x]]] += w
+            wins[local[names[y]]] += 1 - w
+            games[local[names[x]]] += 1
+            games[local[names[y]]] += 1
+    labelled = study.labelled
+    world = {
+        "names": names,
+        "a": a,
+        "b": b,
+        "pi": pi,
+        "q": q,
+        "t": t,
+        "truth": wins / games,
+        "models": models,
+        "inside": inside,
+        "budget": plan.budget,
+        "hi": local[plan.higher],
+        "lo": local[plan.lower],
+        "unlabelled": np.flatnonzero(inside & ~labelled),
+    }
+    claude = plan.judges[0]
+    assert claude.judge == "claude-3-opus"
+    rng = np.random.default_rng(11)
+    runs = 150
+    for source, rows, judge in (
+        ("humans", plan.rows, None),
+        ("claude", claude.rows, (claude.accuracy, claude.tie_share)),
+    ):
+        for row in rows[:2]:  # 1 and 3 votes per comparison
+            shares, close = _brute_force_order(rng, world, row.votes_per_comparison, judge, runs)
+            sim = row.simulated
+            se = np.hypot(shares.std(ddof=1) / np.sqrt(runs), sim.ordered_share_se)
+            assert shares.mean() == pytest.approx(sim.ordered_share, abs=3 * se), (source, row)
+            se = np.hypot(close.std(ddof=1) / np.sqrt(runs), sim.probability_pair_se)
+            assert close.mean() == pytest.approx(sim.probability_pair, abs=3 * se), (source, row)
+    one, three = plan.rows[0].simulated, plan.rows[1].simulated
+    assert one.ordered_share > three.ordered_share + 2 * np.hypot(
+        one.ordered_share_se, three.ordered_share_se
+    )

@@ -54,7 +54,7 @@ def test_the_verdicts_come_first_then_the_tables(cli, sim) -> None:
     res = cli(*args, "--draws", "500")
     assert res.exit_code == 0, res.stderr
     result = RankResult.from_dict(cli(*args, "--draws", "500", "--json").json())
-    assert result.judges == ("v", "fb")  # named by the file name up to its first dot, or NAME=
+    assert result.judges == ("v.sharp", "fb")  # named by the file name without .csv, or NAME=
     said = [v.sentence for v in verdicts_for(result)]
     out = res.stdout
     assert out.startswith(said[0][:40])
@@ -62,13 +62,15 @@ def test_the_verdicts_come_first_then_the_tables(cli, sim) -> None:
     assert at == sorted(at)  # every sentence, in order
     tables = out.index("Bradley–Terry strengths · ")
     assert tables > at[-1] and "Win rates · " in out and "What each judge is worth" in out
+    assert "One vote per comparison or several" in out and "with fb" in out
 
 
 def test_json_round_trips_and_equals_the_api(cli, sim) -> None:
     res = cli(
         "rank", sim["human"], "--judge", f"sharp={sim['sharp']}", "--ties", "drop", "--level",
         "0.9", "--estimator", "ppi", "--seed", "4", "--draws", "300", "--power", "0.7",
-        "--budget", "600", "--votes-per-comparison", "1", "2", "--json",
+        "--budget", "600", "--votes-per-comparison", "1", "2", "--repeat-simulations", "30",
+        "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     data = res.json()
@@ -81,10 +83,13 @@ def test_json_round_trips_and_equals_the_api(cli, sim) -> None:
         level=0.9,
         estimator="ppi",
         seed=4,
-        options=RankOptions(draws=300, power=0.7, budget=600, votes_per_comparison=(1, 2)),
+        options=RankOptions(
+            draws=300, power=0.7, budget=600, votes_per_comparison=(1, 2), repeat_simulations=30
+        ),
     )
     assert json.loads(json.dumps(api.to_dict())) == data
     assert [row.votes_per_comparison for row in back.repeat.rows] == [1, 2]
+    assert back.repeat.simulations == 30 and back.repeat.seed == 4
 
 
 def test_columns_named_with_flags_and_outcome_spellings(cli, tmp_path) -> None:
@@ -294,3 +299,23 @@ def test_the_arena_votes_on_the_command_line(cli, shared_data, tmp_path) -> None
     data = cli("rank", sample, *judges, "--draws", "1000", "--json").json()
     assert data["labelled"] == 1034 and data["comparisons"] == 13_440
     assert [r["judges"] for r in data["rankings"]][-1] == ["claude-3-opus", "gpt-3.5-turbo"]
+
+
+def test_a_judge_file_names_its_judge_without_the_extension_only(
+    cli, shared_data, tmp_path
+) -> None:
+    """A judge given as a bare file is named by the file name without its table extension and
+    compression suffix: ``judge-gpt-3.5-turbo.jsonl`` is ``judge-gpt-3.5-turbo`` (it was cut at the
+    first dot, ``judge-gpt-3``), the same rule as ``humanly judge --judge FILE``."""
+    folder = shared_data / "arena"
+    lines = (folder / "human.jsonl").read_text(encoding="utf-8").splitlines()
+    sample = tmp_path / "human.jsonl"
+    sample.write_text("\n".join(lines[::13]) + "\n", encoding="utf-8")
+    data = cli("rank", sample, "--judge", folder / "judge-gpt-3.5-turbo.jsonl", "--json").json()
+    assert data["rankings"][-1]["judges"] == ["judge-gpt-3.5-turbo"]
+    from humanly.cli.judge_options import judge_files
+
+    assert judge_files(["llm.v2.csv.gz", "b.parquet"]) == {
+        "llm.v2": Path("llm.v2.csv.gz"),
+        "b": Path("b.parquet"),
+    }

@@ -167,3 +167,43 @@ def test_a_replicate_above_the_curve_everywhere_keeps_every_size(
                       options=EquivalenceOptions(progress=False))  # fmt: skip
     assert res.models[0].equivalence_note == "below_0"
     assert all(p.computed in ("exact", "score", "interpolated") for p in res.power_curve)
+
+
+@pytest.mark.parametrize(("n", "k"), [(120, 100), (300, 40)])
+def test_progress_expects_the_adaptive_work_within_a_factor_of_1_5(
+    monkeypatch: pytest.MonkeyPatch, n: int, k: int
+) -> None:
+    # the adaptive grid plans its sizes as it goes; progress measures it against an expected cost
+    # from the start (the dense part, the marks, the data alone) — within 1.5× of the cost of what
+    # is then computed (costs are modelled, not timed: deterministic) — where adding each planned
+    # sweep's whole range and taking back what was not done started 2.6 min off on ChaosNLI-size data
+    from humanly._core import progress as p
+    from humanly.survey import _adaptive
+
+    monkeypatch.setattr(_fit, "PATH", "composition")
+    seen: list[tuple[float, float]] = []
+    real = p.task
+
+    def spy(description, total=None, **kw):  # type: ignore[no-untyped-def]
+        cm = real(description, total, **kw)
+
+        class Wrap:
+            def __enter__(self):  # type: ignore[no-untyped-def]
+                self.t = cm.__enter__()
+                self.first = self.t.total
+                return self.t
+
+            def __exit__(self, *exc):  # type: ignore[no-untyped-def]
+                seen.append((float(self.first or 0.0), self.t.done))
+                return cm.__exit__(*exc)
+
+        return Wrap()
+
+    monkeypatch.setattr(_adaptive, "task", spy)
+    ratings, preds = _study(n, k, (1.2, 1.4))
+    res = equivalence(
+        ratings, preds, bootstrap=200, seed=1, options=EquivalenceOptions(progress=False)
+    )
+    assert any(p.computed == "interpolated" for p in res.power_curve)  # the adaptive path ran
+    [(expected, done)] = seen
+    assert done > 0 and 1 / 1.5 <= expected / done <= 1.5, (expected, done)

@@ -56,6 +56,12 @@ DELAY, REFRESH = 2.0, 0.5
 #: The time left is shown once this share of the work is done (before: too little was measured).
 MIN_SHARE = 0.005
 
+#: A parent trusts a child step's own projection once this share of its work is done.
+TRUSTED = 0.1
+#: Seconds of weight the modelled stage durations keep against the measured ones (see
+#: :attr:`Task.speed`), and the range of the measured/modelled speed factor.
+PRIOR, SPEED_RANGE = 0.25, (0.25, 8.0)
+
 #: The clock every report reads (tests replace it with a fake one).
 clock: Callable[[], float] = time.monotonic
 
@@ -99,9 +105,10 @@ class Task:
         stages: Mapping[str, float] | None = None,
         seconds: float | None = None,
         counted: bool = True,
+        calibrated: bool = False,
     ) -> None:
         self.description, self.total, self.mode = description, total, mode
-        self.seconds, self.counted = seconds, counted
+        self.seconds, self.counted, self.calibrated = seconds, counted, calibrated
         self.done = 0.0
         self.start = self.last = clock()
         self.printed = False
@@ -135,18 +142,44 @@ class Task:
         now = clock()
         if self.plan:
             spent = sum(self.finished.values())
+            speed = self.speed
             name, run, cur = None, 0.0, 0.0
             if self.current is not None:
                 name, began = self.current
                 run = now - began
-                est = self.child.projected if self.child is not None else None
-                cur = max(run, est if est is not None else self.plan.get(name, 0.0))
+                est = self.child.early if self.child is not None else None
+                cur = max(run, self.plan.get(name, 0.0) * speed, est if est is not None else 0.0)
+                speed = self._speed(cur, self.plan.get(name, 0.0))  # the running stage counts too
             todo = sum(s for n, s in self.plan.items() if n not in self.finished and n != name)
             outside = max(0.0, now - self.start - spent - run)  # between stages
-            return spent + cur + todo + outside
+            return spent + cur + todo * speed + outside
         share = self.done / self.total if self.total else 0.0
         if share >= MIN_SHARE and now > self.start:
             return (now - self.start) / min(1.0, share)
+        return self.seconds
+
+    @property
+    def speed(self) -> float:
+        """Measured over estimated seconds of the finished stages when the estimates are modelled
+        (``calibrated``: a slower or busier machine than the model's scales the stages to come), with
+        :data:`PRIOR` seconds of the model's own weight; 1 otherwise (the estimates are guesses)."""
+        return self._speed(0.0, 0.0)
+
+    def _speed(self, projected: float, modelled_now: float) -> float:
+        """:attr:`speed`, with the running stage's projected and modelled seconds counted in."""
+        if not self.calibrated:
+            return 1.0
+        measured = sum(self.finished.values()) + projected
+        modelled = sum(self.plan.get(n, 0.0) for n in self.finished) + modelled_now
+        return min(SPEED_RANGE[1], max(SPEED_RANGE[0], (measured + PRIOR) / (modelled + PRIOR)))
+
+    @property
+    def early(self) -> float | None:
+        """This step's projected duration as its parent's running stage reads it: a step of
+        counted work only once :data:`TRUSTED` of it is done (before, the first units' speed says
+        little: an adaptive grid plans its work as it goes), else its caller's estimate."""
+        if self.plan or (self.total and self.done / self.total >= TRUSTED):
+            return self.projected
         return self.seconds
 
     def left(self) -> float | None:
@@ -185,8 +218,10 @@ class Task:
         if final:
             return f"{self.description}: done in {_seconds(elapsed)}"
         where = self.description
-        if self.current is not None:
-            where += f": {self.current[0]}"
+        shown: Task | None = self
+        while shown is not None and shown.current is not None:  # the stages within stages
+            where += f": {shown.current[0]}"
+            shown = shown.child
         share, left = self.fraction, self.left()
         if share is None:
             return f"{where}: {self.done:,.0f} steps, {_seconds(elapsed)}"
@@ -240,6 +275,8 @@ class Task:
 
     def close(self) -> None:
         global _BAR_OPEN
+        if self.parent is not None and self.parent.child is self:
+            self.parent.child = None  # the rest of the parent's stage: its own estimate
         if self.mode == "bar" and self._bar is not None:
             self._bar.stop()
             _BAR_OPEN = False
@@ -275,12 +312,14 @@ def task(
     stages: Mapping[str, float] | None = None,
     seconds: float | None = None,
     counted: bool = True,
+    calibrated: bool = False,
 ) -> Iterator[Task]:
     """A step reported while the block runs (see the module docstring and :class:`Task`;
-    ``counted=False``: the units are costs, shown as a percentage, not as ``done/total``)."""
+    ``counted=False``: the units are costs, shown as a percentage, not as ``done/total``;
+    ``calibrated``: the ``stages``' seconds are modelled, scaled by the measured speed)."""
     parent = _STAGES[-1] if _STAGES else None
     mode = "child" if parent is not None else _mode(enabled)
-    t = Task(description, total, mode, stages, seconds, counted)
+    t = Task(description, total, mode, stages, seconds, counted, calibrated)
     if parent is not None:
         t.parent = parent
         parent.child = t
@@ -310,16 +349,27 @@ def progress(
 
 
 def stages(
-    names: Iterable[T], description: str = "", *, enabled: bool = True, seconds: float = 1.0
+    names: Iterable[T],
+    description: str = "",
+    *,
+    enabled: bool = True,
+    seconds: float | Mapping[str, float] = 1.0,
 ) -> Iterator[T]:
     """Iterate over ``names``, each one a stage of one task (estimated ``seconds`` each until
-    measured; a task opened while a stage runs reports into it, see the module docstring).
+    measured — or a mapping of modelled seconds per stage, then scaled by the measured speed of the
+    stages done, :attr:`Task.speed`; a task opened while a stage runs reports into it, see the
+    module docstring).
 
     >>> [s for s in stages(["a", "b"], "all", enabled=False)]
     ['a', 'b']
     """
     steps = list(names)
-    with task(description, enabled=enabled, stages=dict.fromkeys(map(str, steps), seconds)) as t:
+    if isinstance(seconds, Mapping):
+        plan = {str(n): float(seconds.get(str(n), 1.0)) for n in steps}
+    else:
+        plan = dict.fromkeys(map(str, steps), float(seconds))
+    modelled = isinstance(seconds, Mapping)
+    with task(description, enabled=enabled, stages=plan, calibrated=modelled) as t:
         for step in steps:
             with t.stage(str(step)):
                 yield step

@@ -138,7 +138,9 @@ def judge_files(values: list[str]) -> Path | dict[str, Path]:
     for value in values:
         name, sep, path = value.partition("=")
         if not sep or not name or Path(value).exists():
-            name, path = Path(value).stem, value
+            from ..data.tables import source_name  # on use: pandas is not needed for --help
+
+            name, path = source_name(value), value
         if not path:
             raise InputError(f"--judge {value}: give a file after NAME= (--judge NAME=FILE)")
         if name in named:

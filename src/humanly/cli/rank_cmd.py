@@ -87,6 +87,15 @@ VotesPerComparison = Annotated[
         rich_help_panel=_PLAN,
     ),
 ]
+RepeatSimulations = Annotated[
+    int,
+    typer.Option(
+        "--repeat-simulations",
+        min=0,
+        help="Seeded replicates per design of the one-vote-or-several simulation (0: off).",
+        rich_help_panel=_PLAN,
+    ),
+]
 Combine = Annotated[
     bool,
     typer.Option(
@@ -137,6 +146,7 @@ def estimate_command(
     power: Power = 0.8,
     budget: PlanBudget = None,
     votes_per_comparison: VotesPerComparison = None,
+    repeat_simulations: RepeatSimulations = 50,
     combine: Combine = True,
     seed: Seed = 0,
     json: Json = False,
@@ -158,6 +168,7 @@ def estimate_command(
         budget=budget,
         votes_per_comparison=tuple(votes_per_comparison or (1, 3, 5)),
         combine=combine,
+        repeat_simulations=repeat_simulations,
     )
     settings: dict[str, Any] = {"ties": ties, "level": level, "estimator": estimator, "seed": seed}
     with task("rank", stages={"read": 1.0, "rank": 1.0}) as t:  # progress on stderr

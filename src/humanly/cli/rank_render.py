@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..verdicts.rank import ESTIMATOR_NAMES, judges_table, ranking_table
+from ..verdicts.rank_repeat import repeat_table
 from ._console import CleanTable, new_table
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["render"]
 
 #: columns shown left-aligned (text); the others are numbers
-_TEXT = ("model", "judge", "position")
+_TEXT = ("model", "judge", "position", "votes")
 
 
 def _table(title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> CleanTable:
@@ -29,7 +30,8 @@ def _table(title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) ->
 
 
 def render(r: RankResult) -> tuple[CleanTable, ...]:
-    """A table per family (strengths, then win rates) and, with judges, the judges' table."""
+    """A table per family (strengths, then win rates), with judges the judges' table, and the
+    one-vote-or-several plan."""
     level = f"{round(r.level * 100, 6):g}%"
     how = (
         "human votes only"
@@ -57,4 +59,21 @@ def render(r: RankResult) -> tuple[CleanTable, ...]:
             "first; worth: the human votes the estimates with this judge alone are worth"
         )
         out.append(judges)
+    plan = r.repeat
+    repeat = _table(
+        f"One vote per comparison or several · a budget of {plan.budget:,} human votes",
+        *repeat_table(r),
+    )
+    sim = (
+        f"; sim.: {plan.simulations:,} seeded replicates per design of the fitted model (win rates "
+        f"of {len(plan.simulated_models):,} models), ± one Monte Carlo standard error"
+        if plan.simulations
+        else ""
+    )
+    repeat.caption(
+        "variance ratio: of m averaged votes per comparison against one vote each (exact; a range "
+        f"when not identified); P(closest right): {plan.higher or '—'} above "
+        f"{plan.lower or '—'} by each comparison's majority (exact, Dorner & Hardt){sim}"
+    )
+    out.append(repeat)
     return tuple(out)

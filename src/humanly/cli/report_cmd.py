@@ -175,18 +175,27 @@ def report_command(
             f"{design[0]} names a column for the Judge section's design; "
             + (f"drop it with {why}" if why else "give --judge FILE with it")
         )
-    result = _saved(from_file, study, states, judge, given) if from_file is not None else None
-    if result is None and votes is not None:
-        result = _analyze_votes(study, votes, judge, scores, columns, seed, states)
-    elif result is None:
-        one = _one_judge(judge, given)
-        if one is not None and not one.is_file():
-            raise InputError(f"--judge {one}: no such file; give an existing file")
-        result = _analyze(study, seed, bootstrap, states, one, panels, strata, weights)
-    from ..report import build_report
+    from .._core.progress import task
 
-    page = build_report(result)
-    path = page.write(out, force=force)
+    # one report of progress: the analyses (their own modelled stages) and the page (about 1.5 s
+    # with every section and figure on the 2-core machine of BENCHMARKS.md)
+    with task("report", stages={"analyze": 1.0, "page": 1.5}) as steps:
+        with steps.stage("analyze"):
+            result = None
+            if from_file is not None:
+                result = _saved(from_file, study, states, judge, given)
+            if result is None and votes is not None:
+                result = _analyze_votes(study, votes, judge, scores, columns, seed, states)
+            elif result is None:
+                one = _one_judge(judge, given)
+                if one is not None and not one.is_file():
+                    raise InputError(f"--judge {one}: no such file; give an existing file")
+                result = _analyze(study, seed, bootstrap, states, one, panels, strata, weights)
+        from ..report import build_report
+
+        with steps.stage("page"):
+            page = build_report(result)
+            path = page.write(out, force=force)
     if save_results is not None:
         # in the result's own order (not sorted): a mapping keyed by class keeps the classes' order, so
         # --from draws the same page

@@ -6,7 +6,8 @@ every file and joins them by comparison id with :func:`humanly.data.join_votes`.
 
 The column flags name the columns of every votes file (the human votes' and each judge's): files that
 share a layout, as the Chatbot Arena's do, need them once. A judge is named by ``NAME=FILE`` or, as
-:func:`~humanly.data.join_votes` names a file, by its file name up to the first dot.
+:func:`~humanly.data.join_votes` names a file, by its file name without its table extension
+(``v.sharp.csv``: ``v.sharp``).
 
 >>> judge_sources(["llm=votes.csv", "gpt.jsonl"], "--judge", exists=lambda p: False)
 [('llm', PosixPath('votes.csv')), ('gpt', PosixPath('gpt.jsonl'))]
@@ -144,14 +145,17 @@ def judge_sources(
     exists: Callable[[Path], bool] = Path.exists,
 ) -> list[tuple[str, Path]]:
     """``(name, path)`` of each ``[NAME=]FILE`` given to ``option``: ``NAME=FILE`` unless the whole
-    value is an existing file; else named by the file name up to its first dot."""
+    value is an existing file; else named by the file name without its table extension (and
+    compression suffix): ``judge-gpt-3.5-turbo.jsonl`` is the judge ``judge-gpt-3.5-turbo``."""
     out = []
     for value in values or ():
         name, eq, file = value.partition("=")
         if eq and name and file and not exists(Path(value)):
             path = Path(file)
         else:
-            path, name = Path(value), Path(value).name.split(".")[0]
+            from ..data.tables import source_name  # on use: pandas is not needed for --help
+
+            path, name = Path(value), source_name(value)
         out.append((name.strip(), path))
     return out
 

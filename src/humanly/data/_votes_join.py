@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +30,7 @@ from ._canonical import sort_positions
 from ._coding import show
 from ._votes_read import read_votes
 from .matching import check_missing
+from .tables import source_name
 from .votes import TIE, DataNote, Votes, VoteSet, VoteStudy
 
 __all__ = ["join_votes"]
@@ -79,7 +79,7 @@ def _default_name(source: Any, k: int) -> str:
     if isinstance(source, Votes) and source.name != "human":
         return source.name
     if isinstance(source, (str, os.PathLike)):
-        return Path(source).name.split(".")[0]
+        return source_name(source)
     return f"judge{k + 1}"
 
 

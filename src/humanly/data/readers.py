@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,7 +49,7 @@ from .options import Counts, CountsSpec, ReadOptions, as_counts, as_read_options
 from .predictions import Gold, ModelOutput, Predictions, check_probabilities
 from .ratings import Ratings
 from .stream import read_counts_stream
-from .tables import Source, Table, read_table
+from .tables import Source, Table, read_table, source_name
 
 __all__ = ["read_gold", "read_predictions", "read_ratings"]
 
@@ -318,7 +317,7 @@ def read_predictions(
     groups = _prediction_groups(table, prediction_col, prob_col, score_col, prob_prefix)
     cls_ = _prediction_classes(table, groups, classes, prob_prefix)
     explicit = score_col or prob_col or prediction_col
-    default = model_name or (explicit if explicit else Path(src_name).stem)
+    default = model_name or (explicit if explicit else source_name(src_name))
     item_codes, item_index, model_codes, model_names = _rows_by_model(
         table, icol, mcol, groups, default
     )

@@ -36,6 +36,7 @@ __all__ = [
     "format_of",
     "read_columns",
     "read_table",
+    "source_name",
     "write_table",
 ]
 
@@ -79,6 +80,22 @@ class Table:
     def columns(self) -> list[str]:
         """The column names, as text."""
         return [str(c) for c in self.frame.columns]
+
+
+def source_name(path: str | os.PathLike[str]) -> str:
+    """The name a file gives what it holds (a judge, a model) when none is given: its file name
+    without a compression suffix and a table extension; other dots stay (``gpt-3.5-turbo``).
+
+    >>> source_name("data/judge-gpt-3.5-turbo.jsonl"), source_name("llm.csv.gz"), source_name("a.b")
+    ('judge-gpt-3.5-turbo', 'llm', 'a.b')
+    """
+    name = Path(path).name
+    for suffixes in (COMPRESSIONS, tuple(EXTENSIONS)):
+        low = name.lower()
+        cut = next((s for s in suffixes if low.endswith(s) and len(name) > len(s)), None)
+        if cut is not None:
+            name = name[: -len(cut)]
+    return name
 
 
 def format_of(path: Path) -> str:

@@ -35,6 +35,7 @@ import numpy as np
 
 from ._basis import Tables, basis, box_lambda, cross_tables, tables
 from ._design import Design
+from ._moments import PairMoments
 
 __all__ = ["MIN_COMPARISONS", "WinRateFit", "win_rates"]
 
@@ -87,6 +88,37 @@ def _side(d: Design, moments, sources: tuple[int, ...], ties: str) -> _Side:
     return _Side(
         _per_model(t0, t1, d.first, d.second, d.n_models), t0, t1, cross_tables(moments, b0, b1)
     )
+
+
+def _model_side(d: Design, moments: PairMoments, sources: tuple[int, ...], ties: str) -> _Side:
+    """The per-model tables alone (no per-pair ones: no covariance), from the moments summed per
+    model first — a model's comparisons as its first model, and as its second with every source's
+    two shares swapped — then one basis transform per model instead of one per pair and side."""
+    k, m = d.k, d.n_models
+    swap = np.arange(k).reshape(-1, 2)[:, ::-1].ravel()
+
+    def per_model(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        flat_a, flat_b = a.reshape(len(a), -1), b.reshape(len(b), -1)
+        out = np.empty((m, flat_a.shape[1]))
+        for c in range(flat_a.shape[1]):
+            out[:, c] = np.bincount(d.first, flat_a[:, c], m) + np.bincount(
+                d.second, flat_b[:, c], m
+            )
+        return out.reshape((m, *a.shape[1:]))
+
+    def both(s0, s1, s2):
+        return (
+            per_model(s0, s0),
+            per_model(s1, s1[:, swap]),
+            per_model(s2, s2[:, swap][:, :, swap]),
+        )
+
+    s0, s1, s2 = both(moments.s0, moments.s1, moments.s2)
+    q0, q1, q2 = (s0, s1, s2) if not moments.weighted else both(moments.q0, moments.q1, moments.q2)
+    n = per_model(moments.n.astype(float), moments.n.astype(float)).astype(np.int64)
+    summed = PairMoments(s0, s1, s2, q0, q1, q2, n, moments.weighted)
+    model = tables(summed, *basis(ties, 0, sources, k))
+    return _Side(model, model, model, np.zeros((0, 0, 0)))
 
 
 def _coefficients(theta: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -162,9 +194,14 @@ def _tuned(lab: Tables, unl: Tables, theta: np.ndarray, j: int, weighted: bool) 
                 value = (1 + n / _safe(big_n)) * cov
             c[:, a - 1, k - 1] = c[:, k - 1, a - 1] = value
     out = np.zeros((m, j))
-    for i in range(m):
-        if n[i] > 0 and big_n[i] > 0:
-            out[i] = box_lambda(c[i], b[i])
+    use = (n > 0) & (big_n > 0)
+    if j == 1:  # box_lambda's one-judge rule, for every model at once
+        cc, bb = c[:, 0, 0], b[:, 0]
+        good = use & (cc > 0) & np.isfinite(cc) & np.isfinite(bb)
+        out[good, 0] = np.clip(bb[good] / cc[good], 0.0, 1.0)
+        return out
+    for i in np.flatnonzero(use):
+        out[i] = box_lambda(c[i], b[i])
     return out
 
 
@@ -174,14 +211,19 @@ def _cov_w(t: Tables, c1: np.ndarray, c2: np.ndarray, g1: np.ndarray, g2: np.nda
     return quad - lin + g1 * g2 * t.q0
 
 
-def win_rates(d: Design, judges: tuple[int, ...], rule: str, ties: str) -> WinRateFit:
+def win_rates(
+    d: Design, judges: tuple[int, ...], rule: str, ties: str, *, covariance: bool = True
+) -> WinRateFit:
     """Every model's win rate with the judges ``judges`` (1-based; ``()`` for the humans alone) and
-    λ by ``rule``: ``"classical"`` (0), ``"ppi"`` (1/J each) or ``"ppi++"`` (tuned)."""
+    λ by ``rule``: ``"classical"`` (0), ``"ppi"`` (1/J each) or ``"ppi++"`` (tuned).
+    ``covariance=False`` gives the estimates alone (``se`` NaN, ``cov`` empty, no ``codes``), for
+    the plan's simulation."""
     sources = (0, *judges)
     j = len(judges)
     ratio = ties == "drop"
-    lab = _side(d, d.moments_l, sources, ties)
-    unl = _side(d, d.moments_u(judges), sources, ties) if j else None
+    side = _side if covariance else _model_side
+    lab = side(d, d.moments_l, sources, ties)
+    unl = side(d, d.moments_u(judges), sources, ties) if j else None
     m = d.n_models
     big_n = unl.model.s0 if unl is not None else np.zeros(m)
     has_u = big_n > 0
@@ -195,11 +237,17 @@ def win_rates(d: Design, judges: tuple[int, ...], rule: str, ties: str) -> WinRa
             lam = _tuned(lab.model, unl.model, theta1, j, d.moments_l.weighted)
             lam[~has_u] = 0.0
     theta, den = _theta(lab.model, unl.model if unl else None, lam, ratio)
-    cov = _covariance(d, lab, unl, theta, den, lam)
     counts = d.moments_l.n
     n_comp = np.bincount(d.first, weights=counts, minlength=m)
     n_comp = n_comp + np.bincount(d.second, weights=counts, minlength=m)
     ok = (n_comp >= MIN_COMPARISONS) & np.isfinite(theta)
+    if not covariance:
+        nan = np.full(m, np.nan)
+        point = np.where(ok, theta, np.nan)
+        return WinRateFit(
+            point, nan, np.full((0, 0), np.nan), lam, n_comp.astype(np.int64), big_n, ok, ()
+        )
+    cov = _covariance(d, lab, unl, theta, den, lam)
     codes = []
     for i in range(m):
         row = []

@@ -58,6 +58,11 @@ class RankOptions:
         The designs that plan compares. Default (1, 3, 5).
     combine : bool
         With two or more judges, also rank with every judge together. Default True.
+    repeat_simulations : int
+        Replicates per design of the one-vote-or-several plan's seeded simulation (how often each
+        design orders the models right, human only and with each judge); 0 turns it off. Default
+        50 (Monte Carlo standard errors up to 0.07 on a probability, about 0.01 on the share of
+        pairs ordered right; about 0.07 s on the 10⁶-comparison benchmark).
     mixing, max_probability : float
         :func:`~humanly.ranking.select`: the share of the budget spread uniformly (default 0.5), and
         the largest probability (default 0.9).
@@ -76,6 +81,7 @@ class RankOptions:
     combine: bool = True
     mixing: float = 0.5
     max_probability: float = 0.9
+    repeat_simulations: int = 50
 
 
 def checked_options(options: Any) -> RankOptions:
@@ -91,6 +97,7 @@ def checked_options(options: Any) -> RankOptions:
     check_int("options.budget", options.budget, minimum=1, allow_none=True)
     for m in options.votes_per_comparison:
         check_int("options.votes_per_comparison", m, minimum=1)
+    check_int("options.repeat_simulations", options.repeat_simulations, minimum=0)
     check_probability("options.mixing", options.mixing)
     check_probability(
         "options.max_probability", options.max_probability, open_low=True, open_high=True
@@ -284,7 +291,17 @@ def rank_study(
         judges=study.judge_names,
         rankings=tuple(rankings),
         judge_worth=worth,
-        repeat=repeat_plan(d, rankings[0].strength, budget, tuple(opts.votes_per_comparison)),
+        repeat=repeat_plan(
+            d,
+            rankings[0].strength,
+            budget,
+            tuple(opts.votes_per_comparison),
+            ties=ties,
+            rule=rule,
+            simulations=opts.repeat_simulations,
+            seed=seed,
+            agreements=tuple(w.agreement.decisive_rate for w in worth),
+        ),
         flags=_flags(d, study, labelled, ties, bt_status, group_names, rankings[0]),
     )
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.result import Interval, Result
+from .repeat_results import JudgeRepeat, SimulatedOrder
 
 __all__ = [
     "Flag",
@@ -371,6 +372,9 @@ class RepeatRow(Result):
         Under Dorner & Hardt's model (each vote names the truly better answer with probability q,
         ties with probability t), the probability that the higher of the two closest models wins
         their head-to-head when each comparison's m votes are combined by majority (exact, binomial).
+    simulated : SimulatedOrder or None
+        The human-only rankings of this design in the plan's seeded simulation (m votes averaged per
+        comparison, as :func:`~humanly.ranking.rank` averages them); ``None``: not simulated.
 
     Examples
     --------
@@ -383,6 +387,7 @@ class RepeatRow(Result):
     variance_ratio: float | None
     variance_ratio_interval: Interval
     probability_correct: float | None
+    simulated: SimulatedOrder | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -399,7 +404,8 @@ class RepeatPlan(Result):
         than chance).
     method : str
         ``"exact"``: the variance ratios are exact for averaged votes (variance components), the
-        probabilities exact binomial sums under the paper's model.
+        probabilities exact binomial sums under the paper's model; ``"exact_and_simulated"``: the
+        same, and the ``simulated`` fields of the rows come from the seeded simulation.
     budget : int
         The human votes planned for.
     icc : float or None
@@ -417,6 +423,24 @@ class RepeatPlan(Result):
         about).
     rows : tuple of RepeatRow
         One per number of votes per comparison.
+    judges : tuple of JudgeRepeat
+        Per judge: the exact variance ratio of the judge-assisted estimate and its simulated
+        rankings.
+    simulation : str
+        ``"identified"`` (simulated with the accuracy q measured on repeated votes),
+        ``"least_accurate"`` (q not identified: simulated at the least accurate votes the fitted
+        strengths allow, the case most favourable to several votes), ``"off"``
+        (``RankOptions.repeat_simulations=0``, the classical estimator for the judges, or votes no
+        better than chance), ``"no_pair"`` (fewer than two models with a strength).
+    simulations : int
+        Replicates per design (0: not simulated).
+    simulated_accuracy : float or None
+        The q the simulation used.
+    simulated_models : tuple of str
+        The models simulated: all the fitted ones, or at most ten around the two closest (their
+        pairs, and the share of the budget that falls on them).
+    seed : int or None
+        The seed of the simulation (the ranking's ``seed``).
 
     Examples
     --------
@@ -434,3 +458,9 @@ class RepeatPlan(Result):
     higher: str | None
     lower: str | None
     rows: tuple[RepeatRow, ...]
+    judges: tuple[JudgeRepeat, ...] = ()
+    simulation: str = "off"
+    simulations: int = 0
+    simulated_accuracy: float | None = None
+    simulated_models: tuple[str, ...] = ()
+    seed: int | None = None

@@ -47,6 +47,8 @@ TOLERANCE = 0.005
 STRAGGLERS = 1 / 64
 #: The dense part covers at least the sizes 0 … DENSE_MIN.
 DENSE_MIN = 3
+#: Progress expects the dense part to reach this size (it stops where the crossings are placed).
+EXPECTED_DENSE = 12
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,9 +93,11 @@ def abc_grid(
     mult = np.atleast_2d(np.asarray(mult, dtype=float))
     n_b, n_lv = len(mult), len(plan.ks)
     run = _Run(plan, mult, scorer, show)
-    with task("survey curve", 0.0, enabled=show, counted=False) as bar:
+    dense = not adaptive or n_lv <= DENSE_MIN + 2
+    expected = run._cost(n_b, 0, n_lv - 1) if dense else run.expected()
+    with task("survey curve", expected, enabled=show, counted=False) as bar:
         run.bar = bar
-        if not adaptive or n_lv <= DENSE_MIN + 2:
+        if dense:
             run.full(0, n_lv - 1, np.arange(n_b))
         else:
             run.dense(_Decided(np.asarray(targets, dtype=float).reshape(n_b, -1)))
@@ -127,20 +131,34 @@ class _Run:
             self.costs[n_rows] = _scale.level_costs(self.plan, n_rows)
         return float(self.costs[n_rows][k0 : k1 + 2].sum())
 
+    def expected(self) -> float:
+        """The adaptive run's expected cost, what progress measures it against until the work done
+        passes it: the dense part to :data:`EXPECTED_DENSE`, the marks beyond for every replicate,
+        and the data alone at every size."""
+        n_b, top = len(self.mult), len(self.plan.ks) - 1
+        dense = min(EXPECTED_DENSE, top)
+        marks = {2**i for i in range(1, top.bit_length() + 1) if dense < 2**i <= top} | {top}
+        one = self._cost(1, 0, top) - self._cost(1, 0, dense)
+        return self._cost(n_b, 0, dense) + sum(self._cost(n_b, k, k) for k in marks) + one
+
+    def _advance(self, cost: float) -> None:
+        """One pass done: past the expected cost, the total follows the work done."""
+        bar = self.bar
+        bar.total = max(bar.total or 0.0, bar.done + cost)
+        bar.advance(cost)
+
     def full(self, k0: int, k1: int, rows: np.ndarray, stop: Any = None) -> int:
         """Sizes k0 … k1 for ``rows`` (until ``stop`` says enough); the last size computed."""
         n = len(rows)
-        self.bar.total = (self.bar.total or 0.0) + self._cost(n, k0, k1)
+        self._cost(n, k0, k1)  # the costs of n rows, kept
         s, f, last = _scale.sweep(
-            self.plan, self.mult[rows], self.scorer, k0, k1, stop, self.bar.advance, self.costs[n]
+            self.plan, self.mult[rows], self.scorer, k0, k1, stop, self._advance, self.costs[n]
         )
         got = np.arange(k0, last + 1)
         self.sums[np.ix_(rows, got)] = s[:, got]
         self.fell[np.ix_(rows, got)] = f[:, got]
         if n == len(self.mult):
             self.every[got] = True
-        if last < k1:  # stopped early: the work planned beyond is not done
-            self.bar.total -= self._cost(n, last + 1, k1)
         return last
 
     def dense(self, dec: _Decided) -> None:

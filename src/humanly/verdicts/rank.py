@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import Verdict
+from .rank_repeat import judge_repeat_sentences, repeat_sentence, repeat_simulation_sentence
 from .rank_text import (
     ESTIMATOR_NAMES,
     FAMILY_NAMES,
@@ -462,51 +463,6 @@ def plan_sentences(r: RankResult) -> tuple[str, ...]:
     return tuple(out)
 
 
-def repeat_sentence(r: RankResult) -> str:
-    """One vote per comparison or several (*Don't Label Twice* in the pairwise setting)."""
-    plan = r.repeat
-    several = [row for row in plan.rows if row.votes_per_comparison > 1]
-    if plan.status != "identified" or plan.icc is None:
-        top = max((row.votes_per_comparison for row in plan.rows), default=1)
-        why = (
-            "each comparison has one human vote"
-            if plan.repeated == 0
-            else f"only {plan.repeated:,} comparisons have several"
-        )
-        return (
-            "Whether several human votes per comparison would help cannot be told from these "
-            f"votes: {why}, so a voter's noise cannot be told from real disagreement. Averaging m votes per "
-            f"comparison multiplies a win rate's variance by between 1 and m (up to {top} here); by "
-            "Dorner & Hardt one vote each is best whenever a vote is better than chance."
-        )
-    parts = []
-    for row in several:
-        ratio = "—" if row.variance_ratio is None else f"{row.variance_ratio:.2f}"
-        parts.append(
-            f"{row.votes_per_comparison} votes on {row.comparisons:,} comparisons {ratio}×"
-        )
-    single = next((row for row in plan.rows if row.votes_per_comparison == 1), None)
-    prob = ""
-    if plan.higher and plan.lower and single is not None and single.probability_correct is not None:
-        best = max(plan.rows, key=lambda row: row.probability_correct or 0.0)
-        prob = (
-            f" Under Dorner & Hardt's model the majority of each comparison's votes ranks "
-            f"{plan.higher} above {plan.lower} with probability {single.probability_correct:.3f} "
-            f"with one vote each, {best.probability_correct:.3f} with {best.votes_per_comparison} "
-            "each."
-        )
-    lead = (
-        "One human vote per comparison is the best use of"
-        if all((row.variance_ratio or 1.0) >= 1.0 for row in several)
-        else "Several votes per comparison do better with"
-    )
-    return (
-        f"{lead} a budget of {plan.budget:,} human votes: averaging several votes per comparison "
-        f"multiplies a win rate's variance ({'; '.join(parts)}; intra-comparison correlation "
-        f"{plan.icc:.2f} from {plan.repeated:,} comparisons with several votes).{prob}"
-    )
-
-
 def selection_sentence(sel: ComparisonSelection) -> str:
     """What an active selection of comparisons (:func:`humanly.ranking.select`) asks for.
 
@@ -563,6 +519,10 @@ def verdicts(r: RankResult | ComparisonSelection) -> tuple[Verdict, ...]:
         out += [Verdict(TOPIC, s, None, status, METHODS) for status, s in judge_sentences(j, r)]
     out += [Verdict(TOPIC, s, None, "plan", METHODS) for s in plan_sentences(r)]
     out.append(Verdict(TOPIC, repeat_sentence(r), None, r.repeat.status.replace("_", " "), METHODS))
+    out += [Verdict(TOPIC, s, None, "plan", METHODS) for s in judge_repeat_sentences(r)]
+    simulated = repeat_simulation_sentence(r)
+    if simulated is not None:
+        out.append(Verdict(TOPIC, simulated, None, "simulated", METHODS))
     return tuple(out)
 
 

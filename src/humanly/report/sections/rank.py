@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...ranking import Estimates, RankResult
 from ...study import StudyResult
 from ...verdicts.rank import ESTIMATOR_NAMES, FAMILY_NAMES, lead_family, rank_set_text
+from ...verdicts.rank_repeat import repeat_table
 from ...verdicts.study import TITLES, has_section, section_note, section_verdicts
 from .._page import Figure, Section, Table, View
 
@@ -213,29 +214,22 @@ def _judges_table(r: RankResult) -> Table:
 
 def _repeat_table(r: RankResult) -> Table:
     p = r.repeat
+    headers, rows = repeat_table(r)
+    sim = (
+        f" Simulated: {p.simulations:,} seeded replicates per design (seed {p.seed}) of the fitted "
+        f"model, win rates of {len(p.simulated_models):,} models; ± one Monte Carlo standard error."
+        if p.simulations
+        else ""
+    )
     return Table(
         f"One vote per comparison or several, for {p.budget:,} human votes (Don't Label Twice): "
-        "the variance of averaged votes relative to one vote each (exact; its range whatever the "
-        "agreement of two votes on one comparison) and, under the paper's model, the chance that "
-        f"the majority design ranks {p.higher or '—'} above {p.lower or '—'}.",
-        (
-            "votes per comparison",
-            "comparisons",
-            "variance ratio",
-            "range",
-            "probability right",
-        ),
-        tuple(
-            (
-                row.votes_per_comparison,
-                row.comparisons,
-                row.variance_ratio,
-                f"[{row.variance_ratio_interval.low:g}, {row.variance_ratio_interval.high:g}]",
-                row.probability_correct,
-            )
-            for row in p.rows
-        ),
-        note="— : not identified (every comparison has one human vote).",
+        "the variance of averaged votes relative to one vote each (exact, humans alone and with "
+        "each judge; its range whatever the agreement of two votes on one comparison), under the "
+        f"paper's model the chance that the majority design ranks {p.higher or '—'} above "
+        f"{p.lower or '—'}, and how often each design orders the models right.{sim}",
+        headers,
+        tuple(rows),
+        note="a range: not identified (every comparison has one human vote).",
     )
 
 
