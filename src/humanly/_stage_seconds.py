@@ -12,7 +12,7 @@ def stage_seconds(study: Study, bootstrap: int) -> dict[str, float]:
     ``combiner+scorer``), from the sizes that drive its work: the labels, Σ nᵢ² (the pairs of
     labels within an item: certify's slots, the ABC's sub-counts), Σ nᵢ³ (the plurality's exact
     curve), the classes and the replicates. The coefficients are fitted to runs of
-    ``humanly.analyze`` on a quiet 2-core AMD EPYC (ChaosNLI-like 1,514 × 100 × 3 and 729 × 100,
+    ``humanly.analyze`` on a quiet 2-core Intel Xeon (ChaosNLI-like 1,514 × 100 × 3 and 729 × 100,
     1,514 × 30, 5,000 × 10, 20,000 × 5, the bundled wiki sample; within 1.6× of each run); progress
     scales the stages to come by the speed measured on the stages done
     (:attr:`humanly._core.progress.Task.speed`), so a busy or slower machine is followed."""
