@@ -18,7 +18,10 @@ elapsed time × the cost still to do / the cost done. A step made of stages of u
 analyses of ``humanly.analyze``) gives each stage an estimated duration (:meth:`Task.stage`); a
 finished stage counts for its measured duration, the running one for the duration its own work
 projects (:attr:`Task.projected`: elapsed / share done, or the estimate its caller gave, ``seconds=``,
-before any of its work is done), and the stages still to come for their estimates. A task opened
+before any of its work is done; a child's own projection counts once a tenth of its work is done), and
+the stages still to come for their estimates — when those are modelled (``humanly.analyze`` computes
+them from the data's size), scaled by the speed measured so far (:attr:`Task.speed`: measured over
+modelled seconds of the stages done and the running one's projection). A task opened
 while a stage of an enabled task runs is that stage's *child*: it shows nothing itself, its work
 moves the parent's report (whatever its own ``enabled``: the parent is what the user asked to see).
 
