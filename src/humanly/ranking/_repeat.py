@@ -60,7 +60,7 @@ import numpy as np
 from .._core.result import Interval
 from ._design import Design
 from ._repeat_sim import simulate_design, world
-from .repeat_results import JudgeRepeat, JudgeRepeatRow
+from .repeat_results import JudgeRepeat, JudgeRepeatRow, SimulatedOrder
 from .result_parts import RepeatPlan, RepeatRow
 from .results import Estimates
 
@@ -261,20 +261,16 @@ def _simulated(
         w = world(d, theta, index[plan.higher], index[plan.lower], plan.accuracy, plan.tie_share)
     if w is None:
         return dataclasses.replace(plan, simulation="no_pair", seed=seed)
-    rows = tuple(
-        dataclasses.replace(
-            row,
-            simulated=simulate_design(
-                d,
-                w,
-                row.votes_per_comparison,
-                plan.budget,
-                simulations,
-                _rng(seed, row.votes_per_comparison),
-                ties=ties,
-            ),
+
+    def simulated(m: int, judge: tuple[float, float, np.ndarray] | None = None) -> SimulatedOrder:
+        """Design m in the world ``w`` (human only, or with ``judge``: (q_j, t_j, its judge-only
+        comparisons per simulated pair)); every source shares design m's stream."""
+        return simulate_design(
+            d, w, m, plan.budget, simulations, _rng(seed, m), judge=judge, rule=rule, ties=ties
         )
-        for row in plan.rows
+
+    rows = tuple(
+        dataclasses.replace(row, simulated=simulated(row.votes_per_comparison)) for row in plan.rows
     )
     judges = []
     for j, jp in enumerate(plan.judges, start=1):
@@ -294,20 +290,7 @@ def _simulated(
             continue
         judge = (q_j, tie, big_n)
         jrows = tuple(
-            dataclasses.replace(
-                row,
-                simulated=simulate_design(
-                    d,
-                    w,
-                    row.votes_per_comparison,
-                    plan.budget,
-                    simulations,
-                    _rng(seed, row.votes_per_comparison),
-                    judge=judge,
-                    rule=rule,
-                    ties=ties,
-                ),
-            )
+            dataclasses.replace(row, simulated=simulated(row.votes_per_comparison, judge))
             for row in jp.rows
         )
         judges.append(dataclasses.replace(jp, accuracy=q_j, rows=jrows))
