@@ -126,10 +126,14 @@ class _Run:
         self.costs = {n: _scale.level_costs(plan, n) for n in (n_b, 2)}
         self.bar: Any = None
 
-    def _cost(self, n_rows: int, k0: int, k1: int) -> float:
+    def _level_costs(self, n_rows: int) -> np.ndarray:
+        """The cost of each level's pass for ``n_rows`` replicates (computed once per count)."""
         if n_rows not in self.costs:
             self.costs[n_rows] = _scale.level_costs(self.plan, n_rows)
-        return float(self.costs[n_rows][k0 : k1 + 2].sum())
+        return self.costs[n_rows]
+
+    def _cost(self, n_rows: int, k0: int, k1: int) -> float:
+        return float(self._level_costs(n_rows)[k0 : k1 + 2].sum())
 
     def expected(self) -> float:
         """The adaptive run's expected cost, what progress measures it against until the work done
@@ -150,9 +154,9 @@ class _Run:
     def full(self, k0: int, k1: int, rows: np.ndarray, stop: Any = None) -> int:
         """Sizes k0 … k1 for ``rows`` (until ``stop`` says enough); the last size computed."""
         n = len(rows)
-        self._cost(n, k0, k1)  # the costs of n rows, kept
+        costs = self._level_costs(n)
         s, f, last = _scale.sweep(
-            self.plan, self.mult[rows], self.scorer, k0, k1, stop, self._advance, self.costs[n]
+            self.plan, self.mult[rows], self.scorer, k0, k1, stop, self._advance, costs
         )
         got = np.arange(k0, last + 1)
         self.sums[np.ix_(rows, got)] = s[:, got]
