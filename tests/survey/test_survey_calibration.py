@@ -1,15 +1,19 @@
-"""Isotonic calibration on SciPy gives what scikit-learn's ``IsotonicRegression(y_min=0, y_max=1,
+"""Isotonic calibration gives what scikit-learn's ``IsotonicRegression(y_min=0, y_max=1,
 out_of_bounds="clip")`` gave: equal outputs pooled first, a non-decreasing weighted least-squares fit,
 linear interpolation between fitted points and constant values beyond them. The expected values are
 computed here independently (a plain pool-adjacent-violators loop), and one case is pinned to the
-numbers scikit-learn 1.9 printed."""
+numbers scikit-learn 1.9 printed. The fit itself (humanly's one-pass PAVA, SciPy's above
+``_PAVA_SCIPY_ABOVE`` points) equals SciPy 1.17's :func:`scipy.optimize.isotonic_regression`."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import isotonic_regression
 
-from humanly.survey import equivalence
+from humanly.survey import calibration, equivalence
 from humanly.survey.calibration import calibrate_outputs, isotonic_fit
 
 
@@ -61,6 +65,37 @@ def test_random_cases_match_pool_adjacent_violators(seed: int) -> None:
     y = g.integers(0, 5, n) / 4 if seed % 3 else g.random(n)
     x_new = np.concatenate([x, g.normal(size=30) * 3])  # and outside the fitted range
     np.testing.assert_allclose(isotonic_fit(x, y, x_new), reference_isotonic(x, y, x_new), 1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False),
+            st.floats(1e-3, 1e3, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_pava_equals_scipy_and_is_a_non_decreasing_projection(
+    points: list[tuple[float, float]],
+) -> None:
+    y = np.array([p[0] for p in points])
+    w = np.array([p[1] for p in points])
+    fit = calibration._pava(y, w)
+    np.testing.assert_allclose(fit, isotonic_regression(y, weights=w).x, rtol=1e-9, atol=1e-9)
+    assert np.all(np.diff(fit) >= -1e-9 * (1 + np.abs(fit[1:])))
+    assert abs(float(w @ fit) - float(w @ y)) <= 1e-9 * (1 + float(w @ np.abs(y)))  # means kept
+
+
+def test_large_fits_go_to_scipy_with_the_same_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = np.random.default_rng(5)
+    x, y = g.random(3000), g.integers(0, 4, 3000) / 3
+    x_new = g.normal(size=500) * 0.5 + 0.5
+    ours = isotonic_fit(x, y, x_new)
+    monkeypatch.setattr(calibration, "_PAVA_SCIPY_ABOVE", 1000)
+    np.testing.assert_allclose(isotonic_fit(x, y, x_new), ours, rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize(("positive", "kind"), [(1, "score"), (0, "score"), (1, "proba")])
