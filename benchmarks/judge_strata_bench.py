@@ -276,6 +276,7 @@ except SystemExit:
 spent["import humanly.cli"] = imported
 spent["in process"] = time.perf_counter() - start
 print(json.dumps(spent), file=sys.stderr)
+humanly.cli.finish(0)  # as the script ends
 """
 
 

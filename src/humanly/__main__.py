@@ -1,3 +1,3 @@
-from humanly.cli import main
+from humanly.cli import run
 
-main()
+run()

@@ -305,9 +305,13 @@ class ColumnTest(Result):
     statistic : float
         The chi-square statistic of labelled against unlabelled items (summed over strata).
     p_value : float
-        Its permutation p-value, (1 + #{draws ≥ statistic}) / (1 + draws).
+        Its permutation p-value, (1 + #{draws ≥ statistic}) / (1 + draws); 20 / l when the 20th
+        random design at least as extreme came at draw l (the column stopped there).
     categories : int
         The categories compared (distinct values, or bins of a score).
+    draws : int or None
+        The random designs drawn for this column (at most the check's ``draws``; ``None`` in results
+        saved before this was recorded).
 
     Examples
     --------
@@ -319,6 +323,7 @@ class ColumnTest(Result):
     statistic: float
     p_value: float
     categories: int
+    draws: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -337,7 +342,8 @@ class DesignCheck(Result):
     significance : float
         The check fires when ``p_value`` is below it.
     draws : int
-        Random designs drawn for each column's null distribution.
+        Random designs drawn at most for each column's null distribution (a column stops after 20
+        at least as extreme as its own: ``ColumnTest.draws``).
     seed : int or None
         Their seed.
     n, n_unlabelled : int
