@@ -20,10 +20,10 @@ def test_counted_codes_are_factorize(ids, dtype):
     values = np.asarray(ids, dtype=dtype)
     got = counted_codes(values)
     codes, uniques = pd.factorize(values)
-    if int(values.max()) >= 2 * len(values) + 1024:
-        assert got is None  # too sparse to count: hashed
+    dense = int(values.max()) < 2 * len(values) + 1024
+    if got is None:  # too sparse to count (and not ids in order, repeated): hashed
+        assert not dense
         return
-    assert got is not None
     assert got[0].dtype == np.int32 and got[1].dtype == values.dtype
     assert np.array_equal(got[0], codes) and np.array_equal(got[1], uniques)
 
@@ -36,6 +36,28 @@ def test_ids_to_index_of_whole_numbers_is_the_hashed_one(ids, dtype):
     want_codes, want_index = pd.factorize(series, sort=False)
     assert np.array_equal(codes, want_codes) and codes.dtype == np.int32
     pd.testing.assert_index_equal(index, pd.Index(want_index))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 10**12), min_size=1, max_size=60, unique=True),
+    st.integers(1, 5),
+    st.integers(-1, 60),
+    st.sampled_from(["int64", "uint64"]),
+)
+def test_repeated_increasing_runs_are_factorize(block, times, change, dtype):
+    """Ids in order, once or once per model (a long table's blocks), take a path that neither counts
+    nor hashes; any change to one row (``change``) falls back, with the same codes as pandas."""
+    values = np.tile(np.sort(np.asarray(block, dtype=dtype)), times)
+    if 0 <= change < len(values):
+        values[change] = values[(change + 1) % len(values)]
+    got = counted_codes(values)
+    codes, uniques = pd.factorize(values)
+    if got is None:
+        assert int(values.max()) >= 2 * len(values) + 1024
+        return
+    assert got[0].dtype == np.int32 and got[1].dtype == values.dtype
+    assert np.array_equal(got[0], codes) and np.array_equal(got[1], uniques)
 
 
 def test_other_ids_are_hashed():

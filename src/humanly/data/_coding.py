@@ -410,6 +410,24 @@ def has_duplicates(key: np.ndarray, size: int) -> bool:
     return bool(pd.Series(key, copy=False).duplicated().any())
 
 
+def _repeated_increasing(values: np.ndarray) -> int | None:
+    """The length b of the first strictly increasing run of ``values`` when ``values`` is that run
+    repeated (``n / b`` times: ids in order, or one block per model of a long table), else ``None``
+    (two comparisons of the array, no hashing or counting)."""
+    n = len(values)
+    down = np.flatnonzero(values[1:] <= values[:-1])
+    if not len(down):
+        return n
+    b = int(down[0]) + 1
+    if n % b or len(down) != n // b - 1:
+        return None
+    return (
+        b
+        if np.array_equal(values.reshape(-1, b), np.broadcast_to(values[:b], (n // b, b)))
+        else None
+    )
+
+
 def counted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """``pandas.factorize(values)`` (codes in order of first appearance, int32; the distinct values
     in that order) for whole numbers ≥ 0 not much larger than their count, found by counting, not
@@ -423,6 +441,9 @@ def counted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     n = len(values)
     if n == 0 or n >= 2**31 - 1 or values.dtype.kind not in "iu" or values.min() < 0:
         return None
+    runs = _repeated_increasing(values)
+    if runs is not None:  # every id new until the first repeat, then that block again and again
+        return np.tile(np.arange(runs, dtype=np.int32), n // runs), values[:runs].copy()
     top = int(values.max())
     if top >= 2 * n + 1024:
         return None

@@ -54,6 +54,22 @@ class ModelOutput:
         return f"ModelOutput(name={self.name!r}, kind={self.kind!r}, n={len(self.values)})"
 
 
+def _plainly_probabilities(p: np.ndarray, tol: float) -> bool:
+    """Whether every value is a number in [0, 1] and every row sums to 1 (± ``tol``), from a few
+    whole-array reductions and one sum column by column (no per-row masks): the common case, checked
+    before the row-by-row search for the first offending row."""
+    if p.ndim != 2 or not p.size or p.shape[1] > 64:
+        return False
+    with np.errstate(invalid="ignore"):
+        lo, hi = p.min(), p.max()  # NaN in either: not plain
+        if not (lo >= 0 and hi <= 1):
+            return False
+        sums = p[:, 0].astype(float, copy=True)
+        for j in range(1, p.shape[1]):
+            sums += p[:, j]
+        return bool(np.abs(sums - 1).max() <= tol)
+
+
 def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float = 1e-6) -> None:
     """Raise :class:`InputError` for NaN, negative, >1 or rows not summing to 1 (± ``tol``).
 
@@ -61,6 +77,8 @@ def check_probabilities(p: np.ndarray, where: Callable[[int], str], tol: float =
     Traceback (most recent call last):
     humanly.errors.InputError: row 1: probabilities sum to 0.9, not 1 (±1e-06); normalise each row
     """
+    if _plainly_probabilities(p, tol):
+        return
     bad_nan = ~np.isfinite(p).all(axis=1)
     with np.errstate(invalid="ignore"):
         bad_range = ~bad_nan & ((p < 0).any(axis=1) | (p > 1).any(axis=1))

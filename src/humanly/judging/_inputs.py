@@ -274,4 +274,15 @@ def _checked_design_probabilities(
 
 def _hard(out: ModelOutput) -> np.ndarray:
     """Class codes: labels as given, probabilities by their most probable class (ties: the first)."""
-    return out.values if out.kind == "label" else np.argmax(out.values, axis=1)
+    if out.kind == "label":
+        return out.values
+    p = out.values
+    if not p.flags.f_contiguous or p.shape[1] > 16 or not p.size:
+        return np.argmax(p, axis=1)
+    # a table's columns side by side (Fortran order): compare whole columns, not rows
+    best, codes = p[:, 0].copy(), np.zeros(len(p), dtype=np.intp)
+    for j in range(1, p.shape[1]):
+        better = p[:, j] > best  # strictly: a tie keeps the first class, as argmax
+        codes[better] = j
+        np.maximum(best, p[:, j], out=best)
+    return codes
