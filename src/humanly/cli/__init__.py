@@ -102,8 +102,8 @@ def finish(code: object) -> None:
     without the interpreter's teardown, which frees every module and object one by one — about
     0.1 s after a command that read a million rows, for nothing the command still needs. The exit
     handlers run first (temporary files are removed), standard output and error are flushed, and
-    then the process exits (:func:`os._exit`). With another thread still running it exits the
-    usual way, which waits for it."""
+    then the process exits (:func:`os._exit`). With another thread still running, or under a
+    profiler or tracer (``python -m cProfile``, a debugger), it exits the usual way."""
     if code is None:
         status = 0
     elif isinstance(code, int):
@@ -111,8 +111,8 @@ def finish(code: object) -> None:
     else:  # a message, printed as SystemExit prints it
         print(code, file=sys.stderr)
         status = 1
-    if threading.active_count() > 1:
-        sys.exit(status)
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(status)  # another thread to wait for, or a profiler or tracer to let finish
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
