@@ -151,3 +151,27 @@ def test_lazy_names_stay_importable() -> None:
     assert humanly.data.Ratings is Ratings and humanly.read_study is read_study
     with pytest.raises(AttributeError):
         _ = humanly.no_such_name  # type: ignore[attr-defined]
+
+
+def test_the_script_ends_with_the_commands_status_and_all_its_output(tmp_path: Path) -> None:
+    """``python -m humanly`` exits without the interpreter's teardown (``humanly.cli.finish``): the
+    command's exit status and every byte it printed survive, and a profiler still gets its file."""
+    run = [sys.executable, "-m", "humanly"]
+    ok = subprocess.run(
+        [*run, "budget", "win", "--p", "0.8", "--eps", "0.01", "--q", "0.8", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ok.returncode == 0 and json.loads(ok.stdout)
+    bad = subprocess.run(
+        [*run, "inspect", str(tmp_path / "missing.csv")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    profile = tmp_path / "p.out"
+    prof = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "humanly", "--help"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert prof.returncode == 0 and profile.stat().st_size > 0
