@@ -89,10 +89,13 @@ class JudgeInputs:
         mask[self.labelled] = False
         return np.flatnonzero(mask)
 
-    def scores(self, rows: np.ndarray, judge: int = 0) -> np.ndarray:
+    def scores(
+        self, rows: np.ndarray, judge: int = 0, codes: np.ndarray | None = None
+    ) -> np.ndarray:
         """f on the items at ``rows`` (rows × models): judge ``judge``'s probability of the class each
-        model predicted (1/0 for a judge that gives labels: whether it gave the model's class)."""
-        codes = self.model_codes[rows]
+        model predicted (1/0 for a judge that gives labels: whether it gave the model's class).
+        ``codes``: the models' classes at ``rows`` (``model_codes[rows]``) when the caller has them."""
+        codes = self.model_codes[rows] if codes is None else codes
         j = self.judges[judge]
         if j.proba is None:
             return (j.codes[rows, None] == codes).astype(float)

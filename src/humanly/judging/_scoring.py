@@ -83,8 +83,9 @@ def _scored(data: JudgeInputs, rows: np.ndarray, pairs: tuple[tuple[int, int], .
     kinds = [float if j.proba is None else j.proba.dtype for j in data.judges]
     out = np.empty((len(rows), m + len(pairs), judges), dtype=np.result_type(*kinds))
     one = np.empty(out.shape[:2], dtype=out.dtype)
+    codes = data.model_codes[rows].astype(np.intp, copy=False)  # once for every judge
     for j in range(judges):
-        one[:, :m] = data.scores(rows, j)
+        one[:, :m] = data.scores(rows, j, codes)
         for i, (a, b) in enumerate(pairs):
             np.subtract(one[:, a], one[:, b], out=one[:, m + i])
         out[:, :, j] = one
