@@ -53,7 +53,7 @@ class Codes(NamedTuple):
     ``rater_rank`` give the canonical position of each of the ratings' items and raters;
     ``labelled`` marks the (canonical) items with at least one label."""
 
-    by_cell: sp.csc_matrix
+    by_cell: sp.csr_matrix
     by_item: sp.csr_matrix
     n_items: int
     n_raters: int
@@ -99,9 +99,10 @@ def codes(ratings: Ratings, n_raters: int) -> Codes:
     by_item.sort_indices()
     labelled = np.empty(n_i, dtype=bool)
     labelled[item_rank] = ratings.labels_per_item > 0
-    # the cells × items matrix as the transpose of by_item (compressed by item): the M step's product
-    # reads the items in sequence, each cell summed over items in canonical order
-    by_cell = by_item.T
+    # the cells × items matrix compressed by cell, items sorted within each cell: the M step's product
+    # sums each cell over its items in canonical order
+    by_cell = by_item.T.tocsr()
+    by_cell.sort_indices()
     return Codes(by_cell, by_item, n_i, n_raters, n_c, labelled, item_rank, rater_rank)
 
 
@@ -226,6 +227,25 @@ def em_maps(xs: np.ndarray, k: Codes) -> tuple[np.ndarray, np.ndarray]:
         post, loglik[lo : lo + step] = _e_steps(xs[lo : lo + step], k)
         out[lo : lo + step] = _m_steps(post, k)
     return out, loglik
+
+
+def em_maps_above(
+    xs: np.ndarray, bar: np.ndarray, k: Codes
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The E step of each flat parameter vector (rows of ``xs``) and, only where its log-likelihood is
+    finite and at least ``bar`` (per row), the M step after it: which rows passed, their next vectors
+    (in order) and every row's log-likelihood. A row that fails costs an E step only."""
+    out, loglik = np.empty_like(xs), np.empty(len(xs))
+    passed = np.zeros(len(xs), dtype=bool)
+    step = batch_size(k.n_items, k.n_classes, len(xs))
+    for lo in range(0, len(xs), step):
+        hi = min(lo + step, len(xs))
+        post, loglik[lo:hi] = _e_steps(xs[lo:hi], k)
+        ok = np.isfinite(loglik[lo:hi]) & (loglik[lo:hi] >= bar[lo:hi])
+        passed[lo:hi] = ok
+        if ok.any():
+            out[lo:hi][ok] = _m_steps(post[ok] if not ok.all() else post, k)
+    return passed, out[passed], loglik
 
 
 def em_map(x: np.ndarray, k: Codes) -> tuple[np.ndarray, float]:
@@ -392,9 +412,13 @@ class Runs:
         )
         if go.any():
             jump = np.stack([j for j, g in zip(jumps, go, strict=True) if g and j is not None])
-            x3, loglik_jump = self._step(active[go], jump, k, tick)
-            keep = np.isfinite(loglik_jump) & (loglik_jump >= loglik_1[go])
-            self.x[active[go][keep]] = x3[keep]
+            # the jump's E step, and its M step (the stabilising EM step) only where it is kept
+            keep, x3, _ = em_maps_above(jump, loglik_1[go], k)
+            kept = active[go][keep]
+            self.steps[kept] += 1
+            if tick is not None and len(kept):
+                tick(len(kept))
+            self.x[kept] = x3
         return active
 
 
