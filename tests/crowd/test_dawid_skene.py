@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import humanly
 from humanly.crowd import _ds_em as em
-from humanly.crowd._ds_starts import RANDOM_STARTS, STARTS
+from humanly.crowd._ds_starts import RANDOM_STARTS, STARTS, Start, start_posteriors
 from humanly.crowd.dawid_skene import DISAGREE, DawidSkeneFit, dawid_skene
 from humanly.verdicts.notes import notes_text
 
@@ -300,6 +300,51 @@ def test_stopping_rule_and_non_convergence_are_reported():
     assert np.abs(x1 - x).max() <= 1e-8
     # a stricter rule than "one step moved little": never more steps for a looser tolerance
     assert dawid_skene(r, tol=1e-4, starts="plurality").iterations <= fit.iterations
+
+
+def test_squarem_never_lowers_the_likelihood_and_counts_only_the_m_steps_it_takes(monkeypatch):
+    """SQUAREM from a random start on a ragged crowd with several optima, one cycle at a time: the
+    log-likelihood never decreases from cycle to cycle (to rounding: 1e-12 relative), a jump that
+    would lower it costs its E step only — the M steps counted (``steps``) are exactly the M steps
+    computed — and some jumps were refused, so that path is exercised. Plain EM from the same start
+    reaches the same optimum: log-likelihood to 1e-6 relative, π and θ to 1e-4."""
+    r = _ragged(1, 1_000, 40)
+    k = em.codes(r, r.n_raters)
+    start = Start("random", 3)
+    x0 = np.concatenate([a.reshape(-1) for a in em.m_step(start_posteriors(r, start, k), k)])
+    computed = {"m": 0, "e": 0}
+    m_steps, e_steps = em._m_steps, em._e_steps
+
+    def counted_m(post: np.ndarray, codes: em.Codes) -> np.ndarray:
+        computed["m"] += len(post)
+        return m_steps(post, codes)
+
+    def counted_e(xs: np.ndarray, codes: em.Codes) -> tuple[np.ndarray, np.ndarray]:
+        computed["e"] += len(xs)
+        return e_steps(xs, codes)
+
+    monkeypatch.setattr(em, "_m_steps", counted_m)
+    monkeypatch.setattr(em, "_e_steps", counted_e)
+    runs = em.Runs(x0[None])
+    path = [float(em.log_likelihoods(runs.x, k)[0])]
+    limit = np.array([100_000])
+    while not runs.done[0]:
+        runs.advance(np.array([0]), k, (1e-10, True), limit, cycles=1)
+        path.append(float(em.log_likelihoods(runs.x, k)[0]))
+    monkeypatch.undo()
+    assert runs.converged[0]
+    steps = np.diff(path)
+    assert steps.min() >= -1e-12 * abs(path[-1]), steps.min()
+    # each cycle computes one M step per E step except a refused jump's; log_likelihoods' own E
+    # steps (one per entry of ``path``) take none
+    assert computed["m"] == runs.steps[0] - 1
+    refused = computed["e"] - len(path) - computed["m"]
+    assert refused > 0
+    plain = em.solve(x0, k, 1e-10, 200_000, accelerate=False)
+    assert plain.converged[0]
+    ll_plain = float(em.log_likelihoods(plain.x, k)[0])
+    assert path[-1] == pytest.approx(ll_plain, rel=1e-6)
+    np.testing.assert_allclose(runs.x[0], plain.x[0], atol=1e-4)
 
 
 def test_memory_is_refused_before_allocating():

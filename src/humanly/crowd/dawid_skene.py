@@ -32,7 +32,8 @@ Choices, documented because every implementation makes them differently:
 * **acceleration** — by default the fixed point of the *same* EM map is found with SQUAREM
   (Varadhan & Roland 2008, the squared-extrapolation "SqS3" step with a monotone safeguard: an
   extrapolated point must be a probability vector and is kept only if its log-likelihood is at least
-  that of the plain EM step). On sparse designs (three labels per item) plain EM moves at a
+  that of the plain EM step; a refused point costs its E step only, and ``iterations`` counts the M
+  steps taken). On sparse designs (three labels per item) plain EM moves at a
   linear rate close to 1 and needs thousands of steps; SQUAREM needs far fewer. Pass
   ``accelerate=False`` for the textbook iteration, step for step;
 * **memory** — ``O(labels × classes)`` plus the ``raters × classes²`` confusion matrices; a fit that
