@@ -51,7 +51,8 @@ class Codes(NamedTuple):
     """The coded labels as the EM steps use them, in a canonical order (items and raters sorted by
     id, labels sorted within each row), so the arithmetic — and so the fit, to the last bit — does
     not depend on the order of the input rows. ``by_cell`` is the (rater × C + label) × items matrix
-    of label counts (sparse: one entry per label), ``by_item`` its transpose; ``item_rank`` and
+    of label counts (sparse: one entry per label), ``by_item`` its transpose with one more column
+    of ones (where the E step's product adds the log prior); ``item_rank`` and
     ``rater_rank`` give the canonical position of each of the ratings' items and raters;
     ``labelled`` marks the (canonical) items with at least one label."""
 
@@ -105,6 +106,11 @@ def codes(ratings: Ratings, n_raters: int) -> Codes:
     # sums each cell over its items in canonical order
     by_cell = by_item.T.tocsr()
     by_cell.sort_indices()
+    # the E step's matrix has one more column, after every cell, of ones: the log prior, added to each
+    # item's sum of log θ last (as an addition after the product would), in the same pass
+    ones = sp.csr_matrix(np.ones((n_i, 1)))
+    by_item = sp.hstack([by_item, ones], format="csr")
+    by_item.sort_indices()
     return Codes(by_cell, by_item, n_i, n_raters, n_c, labelled, item_rank, rater_rank)
 
 
@@ -188,10 +194,11 @@ def _e_steps(xs: np.ndarray, k: Codes) -> tuple[np.ndarray, np.ndarray]:
     observed-data log-likelihood Σ_items log Σ_c π_c Π_labels θ_r[c, label]."""
     b, n_c, n_r = len(xs), k.n_classes, k.n_raters
     theta = xs[:, n_c:].reshape(b, n_r, n_c, n_c)
-    # (cells × starts·classes): log θ_r[c, l] at [r·C + l, s·C + c]
-    log_theta = np.log(np.maximum(theta, FLOOR)).transpose(1, 3, 0, 2).reshape(n_r * n_c, b * n_c)
-    log_post = np.ascontiguousarray((k.by_item @ log_theta).T).reshape(b, n_c, k.n_items)
-    log_post += np.log(np.maximum(xs[:, :n_c], FLOOR))[:, :, None]
+    # (cells + 1 × starts·classes): log θ_r[c, l] at [r·C + l, s·C + c], then log π_c at [-1, s·C + c]
+    logs = np.empty((n_r * n_c + 1, b * n_c))
+    logs[:-1] = np.log(np.maximum(theta, FLOOR)).transpose(1, 3, 0, 2).reshape(n_r * n_c, b * n_c)
+    logs[-1] = np.log(np.maximum(xs[:, :n_c], FLOOR)).reshape(-1)
+    log_post = np.ascontiguousarray((k.by_item @ logs).T).reshape(b, n_c, k.n_items)
     top = log_post.max(axis=1)
     post = np.exp(np.subtract(log_post, top[:, None, :], out=log_post), out=log_post)
     total = post.sum(axis=1)
