@@ -15,9 +15,26 @@ from typing import Any, TypeVar
 from ..errors import InputError, setting
 from .progress import progress
 
-__all__ = ["check_workers", "dask_client", "require_dask", "run_tasks"]
+__all__ = ["beside", "check_workers", "dask_client", "require_dask", "run_tasks"]
 
 T = TypeVar("T")
+U = TypeVar("U")
+
+
+def beside(side: Callable[[], T], main: Callable[[], U]) -> tuple[U, T]:
+    """``(main(), side())``, with ``side`` run on a second thread while ``main`` runs on this one: for
+    two independent numpy-heavy steps (numpy lets go of the interpreter in its long loops, so on two
+    cores they overlap). Each gives what it would give alone; an exception in either is raised here.
+
+    >>> beside(lambda: 2, lambda: 1)
+    (1, 2)
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(side)
+        first = main()
+        return first, pending.result()
 
 
 def check_workers(workers: int | None, scheduler: str | None) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._core.parallel import beside
 from .._core.result import Interval
 from ..errors import InputError, setting
 from . import _design, _scores
@@ -220,13 +221,16 @@ def judge_ratings(
         weights=weights,
         folds=folds_of(int(lab.sum()), opts.folds, seed) if opts.fitted_on_labels else None,
     )
-    estimates = estimate(problem, setup)
+    # the design check (the judges' outputs on every item) needs nothing the estimates make
+    estimates, checked = beside(
+        lambda: _design_check(study, seed, weighted=weights is not None),
+        lambda: estimate(problem, setup),
+    )
     ratings, comparisons = _assembled(study, estimates, pairs, opts.threshold)
     quantiles = _quantiles(study, opts.quantile, level, weights)
     ratings = [
         ModelRating(r.model, r.mean, r.share, q) for r, q in zip(ratings, quantiles, strict=True)
     ]
-    checked = _design_check(study, seed, weighted=weights is not None)
     return JudgeResult(
         judge=" + ".join(study.judges),
         judge_kind="rating",

@@ -25,6 +25,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core.checks import check_choice, check_int, check_number, check_probability
+from .._core.parallel import beside
 from ..data import Study, join
 from ..data.matching import check_missing
 from ..data.types import GoldLike, JudgeLike, PredictionsLike, RatingsLike
@@ -271,13 +272,16 @@ def _judge_classes(
     by_stratum = data.strata is not None and not opts.fitted_on_labels
     problem = _scoring.problem(data, ref, pairs, unl, by_stratum)
     v, setup = _setup(data, lam, level, seed, opts, unl)
-    estimates = estimate(problem, setup)
+    # the design check (the judges' outputs on every item) needs nothing the estimates make
+    estimates, checked = beside(
+        lambda: _scoring.design_check(data, seed, weighted=data.probabilities is not None),
+        lambda: estimate(problem, setup),
+    )
     m = len(data.models)
     accuracy = tuple(
         ModelAccuracy(name, e) for name, e in zip(data.models, estimates[:m], strict=True)
     )
     comparisons = tuple(Comparison(a, b, e) for (a, b), e in zip(pairs, estimates[m:], strict=True))
-    checked = _scoring.design_check(data, seed, weighted=data.probabilities is not None)
     self_judge = _scoring.self_judge(data)
     return JudgeResult(
         judge=data.judge_name,
