@@ -45,7 +45,8 @@ METHODS_TEXT = (
     "(Agresti & Coull 1998; Agresti & Min 2005), which does not use the judge; interval='clt' keeps "
     "PPI's, 'adjusted' always takes the small-sample one. Design check: the judges' outputs on "
     "the labelled and the unlabelled items are compared "
-    "column by column (exact permutation chi-square, Bonferroni, p < 0.01), since PPI assumes the "
+    "column by column (exact permutation chi-square with Besag & Clifford's sequential p-value, "
+    "Bonferroni, p < 0.01), since PPI assumes the "
     "labelled items are a random sample of all items (or drawn with known probabilities, then "
     "weighted by them); a judge whose outputs are a model's on every item is flagged."
 )
