@@ -23,6 +23,7 @@ from .._core.parallel import beside
 from .._core.result import Interval
 from ..errors import InputError, setting
 from . import _design, _scores
+from ._blocks import Blocks
 from ._crossfit import folds_of
 from ._estimation import ESTIMATORS, Problem, Setup, estimate, result_codes
 from ._parts import Estimate
@@ -82,44 +83,52 @@ def _scale(study: Any, opts: Any) -> tuple[float, float]:
     return (low, high if high > low else low + 1.0)
 
 
-def _problem(study: Any, threshold: float | None, scale: tuple[float, float], unl: np.ndarray):
+def _problem(
+    study: Any,
+    threshold: float | None,
+    scale: tuple[float, float],
+    unl: np.ndarray,
+    by_stratum: bool = False,
+):
     """The columns: the models' means, their shares, the pairs' mean and share differences; the
     unlabelled items in the order of ``unl`` (grouped by stratum: every sum within a stratum runs
-    over the same items in the same order as in item order)."""
+    over the same items in the same order as in item order), built one stratum at a time when they
+    are in stratum order (``by_stratum``: :class:`~humanly.judging._blocks.Blocks`). Each array is
+    allocated once, at its final size, and its blocks written in place (a million unlabelled items
+    × 3 models × 3 judges are neither stacked nor concatenated again)."""
     lab = study.labelled
-    y = study.human[lab]  # n × M
-    f = np.moveaxis(study.judge[:, lab, :], 0, 2)  # n × M × J
-    fu = np.moveaxis(study.judge[:, unl, :], 0, 2)
     m = len(study.models)
     pairs = list(itertools.combinations(range(m), 2))
     lo, hi = scale
-    ys, fs, fus, kinds, low, high, s_low, s_high = [], [], [], [], [], [], [], []
-
-    def add(yy, ff, ffu, kind, rng, one) -> None:
-        ys.append(yy)
-        fs.append(ff)
-        fus.append(ffu)
-        kinds.extend([kind] * yy.shape[1])
-        low.extend([rng[0]] * yy.shape[1])
-        high.extend([rng[1]] * yy.shape[1])
-        s_low.extend([one[0]] * yy.shape[1])
-        s_high.extend([one[1]] * yy.shape[1])
-
-    def diff(x: np.ndarray) -> np.ndarray:
-        return np.stack([x[:, a] - x[:, b] for a, b in pairs], axis=1)
-
-    add(y, f, fu, "mean", (lo, hi), (lo, hi))
+    blocks: list[tuple[str, tuple[float, float], tuple[float, float]]] = [
+        ("mean", (lo, hi), (lo, hi))
+    ]
     if threshold is not None:
-        yi, fi, fui = (_scores.at_least(x, threshold) for x in (y, f, fu))
-        add(yi, fi, fui, "mean", (0.0, 1.0), (0.0, 1.0))
+        blocks.append(("share", (0.0, 1.0), (0.0, 1.0)))
     if pairs:
-        add(diff(y), diff(f), diff(fu), "difference", (lo - hi, hi - lo), (lo, hi))
+        blocks.append(("difference", (lo - hi, hi - lo), (lo, hi)))
         if threshold is not None:
-            add(diff(yi), diff(fi), diff(fui), "difference", (-1.0, 1.0), (0.0, 1.0))
+            blocks.append(("share difference", (-1.0, 1.0), (0.0, 1.0)))
+    y = _columns(study.human[lab], threshold, pairs)  # n × K
+    f = _columns(np.moveaxis(study.judge[:, lab, :], 0, 2), threshold, pairs)  # n × K × J
+
+    def unlabelled(at: np.ndarray) -> np.ndarray:
+        return _columns(np.moveaxis(study.judge[:, at, :], 0, 2), threshold, pairs)
+
+    width = (m + len(pairs)) * (1 + (threshold is not None))
+    fu = Blocks(unlabelled, unl, width, study.judge.shape[0]) if by_stratum else unlabelled(unl)
+    kinds, low, high, s_low, s_high = [], [], [], [], []
+    for kind, rng, one in blocks:
+        width = m if kind in ("mean", "share") else len(pairs)
+        kinds.extend(["difference" if "difference" in kind else "mean"] * width)
+        low.extend([rng[0]] * width)
+        high.extend([rng[1]] * width)
+        s_low.extend([one[0]] * width)
+        s_high.extend([one[1]] * width)
     problem = Problem(
-        y=np.concatenate(ys, axis=1),
-        f=np.concatenate(fs, axis=1),
-        fu=np.concatenate(fus, axis=1),
+        y=y,
+        f=f,
+        fu=fu,
         kinds=tuple(kinds),
         low=np.array(low),
         high=np.array(high),
@@ -128,6 +137,30 @@ def _problem(study: Any, threshold: float | None, scale: tuple[float, float], un
         judges=study.judges,
     )
     return problem, pairs
+
+
+def _columns(x: np.ndarray, threshold: float | None, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """``x`` (items × models, or items × models × judges) followed, along the models' axis, by each
+    model's share at or above ``threshold`` (NaN stays NaN), each pair's difference of ``x``, and
+    each pair's difference of the shares: one array, its blocks written in place."""
+    m = x.shape[1]
+    shares = threshold is not None
+    width = m * (1 + shares) + len(pairs) * (1 + shares)
+    out = np.empty((x.shape[0], width, *x.shape[2:]), dtype=float)
+    out[:, :m] = x
+    at = m
+    if threshold is not None:
+        share = out[:, m : 2 * m]
+        np.greater_equal(out[:, :m], threshold, out=share, casting="unsafe")
+        missing = np.isnan(out[:, :m])
+        if missing.any():
+            share[missing] = np.nan
+        at = 2 * m
+    for base in (0, m) if shares else (0,):
+        for a, b in pairs:
+            np.subtract(out[:, base + a], out[:, base + b], out=out[:, at])
+            at += 1
+    return out
 
 
 def _quantiles(study: Any, q: float | None, level: float, weights: Any) -> list[Any]:
@@ -210,7 +243,8 @@ def judge_ratings(
             "sample of labelled items; give one of them"
         )
     scale = _scale(study, opts)
-    problem, pairs = _problem(study, opts.threshold, scale, unl)
+    by_stratum = strata is not None and not opts.fitted_on_labels
+    problem, pairs = _problem(study, opts.threshold, scale, unl, by_stratum)
     setup = Setup(
         lam=ESTIMATORS[estimator],
         level=level,
