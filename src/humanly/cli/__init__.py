@@ -89,7 +89,11 @@ def main() -> None:
 
 def run() -> None:
     """Entry point of the ``humanly`` script and ``python -m humanly``: :func:`main`, then the
-    process ends at once (:func:`finish`)."""
+    process ends at once (:func:`finish`). The process's Arrow buffers come from the C library's
+    allocator unless ``ARROW_DEFAULT_MEMORY_POOL`` says otherwise: on a million-row Parquet file
+    pyarrow's default (mimalloc) spent 0.2–0.3 s more of the kernel's time in page faults and held
+    80 MiB more (``humanly judge`` 1.95 → 1.81 s, ``humanly rank`` 2.22 → 2.02 s, paired runs)."""
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     try:
         main()
     except SystemExit as stop:
