@@ -100,27 +100,27 @@ def _problem(
     m = len(study.models)
     pairs = list(itertools.combinations(range(m), 2))
     lo, hi = scale
-    blocks: list[tuple[str, tuple[float, float], tuple[float, float]]] = [
-        ("mean", (lo, hi), (lo, hi))
+    # (kind, columns, range of the estimate, range of one score), in the order _columns writes them
+    blocks: list[tuple[str, int, tuple[float, float], tuple[float, float]]] = [
+        ("mean", m, (lo, hi), (lo, hi))
     ]
     if threshold is not None:
-        blocks.append(("share", (0.0, 1.0), (0.0, 1.0)))
+        blocks.append(("mean", m, (0.0, 1.0), (0.0, 1.0)))
     if pairs:
-        blocks.append(("difference", (lo - hi, hi - lo), (lo, hi)))
+        blocks.append(("difference", len(pairs), (lo - hi, hi - lo), (lo, hi)))
         if threshold is not None:
-            blocks.append(("share difference", (-1.0, 1.0), (0.0, 1.0)))
+            blocks.append(("difference", len(pairs), (-1.0, 1.0), (0.0, 1.0)))
     y = _columns(study.human[lab], threshold, pairs)  # n × K
     f = _columns(np.moveaxis(study.judge[:, lab, :], 0, 2), threshold, pairs)  # n × K × J
 
     def unlabelled(at: np.ndarray) -> np.ndarray:
         return _columns(np.moveaxis(study.judge[:, at, :], 0, 2), threshold, pairs)
 
-    width = (m + len(pairs)) * (1 + (threshold is not None))
-    fu = Blocks(unlabelled, unl, width, study.judge.shape[0]) if by_stratum else unlabelled(unl)
+    judges = study.judge.shape[0]
+    fu = Blocks(unlabelled, unl, y.shape[1], judges) if by_stratum else unlabelled(unl)
     kinds, low, high, s_low, s_high = [], [], [], [], []
-    for kind, rng, one in blocks:
-        width = m if kind in ("mean", "share") else len(pairs)
-        kinds.extend(["difference" if "difference" in kind else "mean"] * width)
+    for kind, width, rng, one in blocks:
+        kinds.extend([kind] * width)
         low.extend([rng[0]] * width)
         high.extend([rng[1]] * width)
         s_low.extend([one[0]] * width)
